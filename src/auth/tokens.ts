@@ -1,0 +1,192 @@
+// Token acquisition and cache: client tokens by client_credentials, user tokens by grant + exchange,
+// refresh tokens. Cached per profile and scope set until shortly before expiry.
+import type { HttpClient } from '../http/client.js';
+import type { CachedToken, ConfigStore } from '../config/store.js';
+import { AuthError, UsageError } from '../errors.js';
+
+export interface TokenResponse {
+  access_token: string;
+  token_type?: string;
+  expires_in?: number;
+  scope?: string;
+  refresh_token?: string;
+  id_hint?: string;
+  [k: string]: unknown;
+}
+
+export interface UserRef {
+  userId?: string;
+  externalUserId?: string;
+}
+
+/** Refresh this long before the server's expiry. */
+export const EXPIRY_MARGIN_MS = 60_000;
+
+export interface TokenDeps {
+  http: HttpClient;
+  config: ConfigStore;
+  profileName: string;
+  baseUrl: string;
+  clientId?: string;
+  clientSecret?: string;
+  now: () => number;
+  notice: (msg: string) => void;
+}
+
+export function normalizeScopes(scopes: string[] | string): string[] {
+  const list = Array.isArray(scopes) ? scopes : scopes.split(/[,\s]+/);
+  return [...new Set(list.map((s) => s.trim()).filter(Boolean))].sort();
+}
+
+export function userKey(u: UserRef): string {
+  return u.userId ? `id:${u.userId}` : `ext:${u.externalUserId}`;
+}
+
+export class TokenManager {
+  constructor(private readonly d: TokenDeps) {}
+
+  private requireClient(): { clientId: string; clientSecret: string } {
+    if (!this.d.clientId || !this.d.clientSecret) {
+      throw new AuthError('no client credentials configured', {
+        hint: 'run `bankctl auth login`, set BANKCTL_CLIENT_ID and BANKCTL_CLIENT_SECRET, or start the local sandbox (`bankctl sandbox start`)',
+      });
+    }
+    return { clientId: this.d.clientId, clientSecret: this.d.clientSecret };
+  }
+
+  private cacheKey(kind: 'client' | 'user', scopes: string[], user?: UserRef): string {
+    const who = kind === 'user' && user ? `:${userKey(user)}` : '';
+    return `${kind}:${this.d.baseUrl}:${this.d.clientId ?? ''}${who}:${scopes.join(',')}`;
+  }
+
+  private fromCache(key: string): CachedToken | undefined {
+    const t = this.d.config.cachedTokens(this.d.profileName)[key];
+    if (t && t.expiresAt - EXPIRY_MARGIN_MS > this.d.now()) return t;
+    return undefined;
+  }
+
+  /** POST /api/v1/oauth/token with grant_type=client_credentials. Uncached. */
+  async requestClientToken(scopes: string[]): Promise<TokenResponse> {
+    const { clientId, clientSecret } = this.requireClient();
+    const res = await this.d.http.request<TokenResponse>({
+      method: 'POST',
+      path: '/api/v1/oauth/token',
+      form: { client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials', scope: scopes.join(',') },
+      idempotent: true,
+    });
+    return checkTokenResponse(res.data);
+  }
+
+  async clientToken(scopesIn: string[]): Promise<string> {
+    const scopes = normalizeScopes(scopesIn);
+    const key = this.cacheKey('client', scopes);
+    const cached = this.fromCache(key);
+    if (cached) return cached.accessToken;
+    const t = await this.requestClientToken(scopes);
+    this.store(key, 'client', t, scopes);
+    return t.access_token;
+  }
+
+  async grant(user: UserRef, scopes: string[], delegate?: { idHint: string; actorClientId: string }): Promise<string> {
+    if (!user.userId && !user.externalUserId) throw new UsageError('a user is needed: pass --user ID or --external-user ID');
+    const clientToken = await this.clientToken(['authorization:grant']);
+    const form: Record<string, string | undefined> = {
+      user_id: user.userId,
+      external_user_id: user.userId ? undefined : user.externalUserId,
+      scope: normalizeScopes(scopes).join(','),
+    };
+    if (delegate) {
+      form.id_hint = delegate.idHint;
+      form.actor_client_id = delegate.actorClientId;
+    }
+    const res = await this.d.http.request<{ code: string }>({
+      method: 'POST',
+      path: delegate ? '/api/v1/oauth/authorization-grant/delegate' : '/api/v1/oauth/authorization-grant',
+      form,
+      auth: { scheme: 'Bearer', token: clientToken },
+    });
+    if (!res.data || typeof res.data.code !== 'string') throw new AuthError('the authorization-grant answer holds no code');
+    this.d.http.redactor.add(res.data.code);
+    return res.data.code;
+  }
+
+  async exchange(code: string): Promise<TokenResponse> {
+    const { clientId, clientSecret } = this.requireClient();
+    this.d.http.redactor.add(code);
+    const res = await this.d.http.request<TokenResponse>({
+      method: 'POST',
+      path: '/api/v1/oauth/token',
+      form: { client_id: clientId, client_secret: clientSecret, grant_type: 'authorization_code', code },
+    });
+    return checkTokenResponse(res.data);
+  }
+
+  async refresh(refreshToken: string): Promise<TokenResponse> {
+    const { clientId, clientSecret } = this.requireClient();
+    const res = await this.d.http.request<TokenResponse>({
+      method: 'POST',
+      path: '/api/v1/oauth/token',
+      form: { client_id: clientId, client_secret: clientSecret, grant_type: 'refresh_token', refresh_token: refreshToken },
+    });
+    return checkTokenResponse(res.data);
+  }
+
+  /** A user token with exactly these scopes: cached, else grant + exchange. */
+  async userToken(user: UserRef, scopesIn: string[]): Promise<string> {
+    const scopes = normalizeScopes(scopesIn);
+    const key = this.cacheKey('user', scopes, user);
+    const cached = this.fromCache(key);
+    if (cached) return cached.accessToken;
+    const code = await this.grant(user, scopes);
+    const t = await this.exchange(code);
+    this.store(key, 'user', t, scopes, userKey(user));
+    return t.access_token;
+  }
+
+  /** Stores a token obtained elsewhere (auth exchange, auth link, auth refresh). */
+  remember(t: TokenResponse, label: string, extra: Partial<CachedToken> = {}): string {
+    const scopes = normalizeScopes(t.scope ?? '');
+    const key = `user:${this.d.baseUrl}:${this.d.clientId ?? ''}:${label}`;
+    this.store(key, 'user', t, scopes, label, extra);
+    return key;
+  }
+
+  /** Drops a cached token after the service refused it (401). */
+  forget(accessToken: string): boolean {
+    const all = this.d.config.cachedTokens(this.d.profileName);
+    for (const [key, t] of Object.entries(all)) {
+      if (t.accessToken === accessToken) {
+        this.d.config.dropToken(this.d.profileName, key);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  isCached(accessToken: string): boolean {
+    return Object.values(this.d.config.cachedTokens(this.d.profileName)).some((t) => t.accessToken === accessToken);
+  }
+
+  private store(key: string, kind: 'client' | 'user', t: TokenResponse, scopes: string[], user?: string, extra: Partial<CachedToken> = {}): void {
+    const now = this.d.now();
+    const ttl = typeof t.expires_in === 'number' ? t.expires_in : kind === 'client' ? 1800 : 7200;
+    this.d.config.putToken(this.d.profileName, key, {
+      accessToken: t.access_token,
+      refreshToken: t.refresh_token,
+      scope: t.scope ? normalizeScopes(t.scope).join(',') : scopes.join(','),
+      expiresAt: now + ttl * 1000,
+      kind,
+      user,
+      baseUrl: this.d.baseUrl,
+      clientId: this.d.clientId,
+      ...extra,
+    });
+  }
+}
+
+function checkTokenResponse(data: TokenResponse | undefined): TokenResponse {
+  if (!data || typeof data.access_token !== 'string' || data.access_token === '') {
+    throw new AuthError('the token endpoint answered without an access_token');
+  }
+  return data;
+}

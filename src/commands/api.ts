@@ -1,0 +1,137 @@
+import { readFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { ApiError, UsageError } from '../errors.js';
+import { StreamWriter } from '../output/render.js';
+import type { TokenKind } from '../api/scopes.js';
+import { collect, examples, parseKeyValue, splitList } from './util.js';
+
+interface ApiOpts {
+  field?: string[];
+  rawField?: string[];
+  input?: string;
+  paginate?: boolean;
+  scope?: string;
+  as?: string;
+  form?: boolean;
+  header?: string[];
+}
+
+/** -F values are typed: numbers, booleans and null become JSON, @file reads a file. */
+function typed(v: string): unknown {
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  if (v === 'null') return null;
+  if (/^-?\d+(\.\d+)?$/.test(v) && String(Number(v)) === v) return Number(v);
+  return v;
+}
+
+export function registerApi(program: Command, ctx: Context): void {
+  const cmd = program
+    .command('api')
+    .argument('<method>', 'HTTP method')
+    .argument('<path>', 'path under the base URL, e.g. /api/v1/providers')
+    .description('the raw escape hatch: any request, authenticated like any other command')
+    .option('-f, --raw-field <key=value>', 'a string parameter: query for GET/DELETE, JSON body field otherwise (repeatable)', collect)
+    .option('-F, --field <key=value>', 'a typed parameter: numbers, true/false and null as JSON (repeatable)', collect)
+    .option('--input <file>', 'the request body from a file ("-" for stdin), sent as JSON')
+    .option('--form', 'send the fields form-encoded instead of JSON')
+    .option('-H, --header <name:value>', 'an extra request header (repeatable)', collect)
+    .option('--paginate', 'follow nextPageToken to the last page, printing every item')
+    .option('--scope <scopes>', 'scopes for the token (default: what the endpoint table says)')
+    .option('--as <kind>', 'token to send: client, user, connector or none (default: what the endpoint table says)')
+    .action(async (methodIn: string, path: string, o: ApiOpts) => {
+      const method = methodIn.toUpperCase();
+      if (!/^[A-Z]+$/.test(method)) throw new UsageError(`"${methodIn}" is not an HTTP method`);
+      if (!path.startsWith('/')) throw new UsageError(`the path must start with "/", got "${path}"`);
+      if (o.as && !['client', 'user', 'connector', 'none', 'any'].includes(o.as)) throw new UsageError('--as must be client, user, connector or none');
+      const params: Record<string, unknown> = {};
+      for (const f of o.rawField ?? []) {
+        const [k, v] = parseKeyValue(f, '-f');
+        params[k] = v;
+      }
+      for (const f of o.field ?? []) {
+        const [k, v] = parseKeyValue(f, '-F');
+        params[k] = typed(v);
+      }
+      const headers: Record<string, string> = {};
+      for (const h of o.header ?? []) {
+        const i = h.indexOf(':');
+        if (i <= 0) throw new UsageError(`-H expects name:value, got "${h}"`);
+        headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+      }
+      const bodyless = method === 'GET' || method === 'DELETE' || method === 'HEAD';
+      let json: unknown;
+      let form: Record<string, string> | undefined;
+      let query: Record<string, string> | undefined;
+      if (o.input) {
+        const text = o.input === '-' ? await readStdin(ctx) : await readFile(o.input, 'utf8').catch((e: NodeJS.ErrnoException) => {
+          throw new UsageError(`cannot read ${o.input}: ${e.code ?? e.message}`);
+        });
+        try {
+          json = JSON.parse(text);
+        } catch (e) {
+          throw new UsageError(`${o.input} is not valid JSON: ${(e as Error).message}`);
+        }
+        if (Object.keys(params).length) query = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
+      } else if (bodyless) {
+        query = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
+      } else if (o.form || /\/oauth\//.test(path)) {
+        form = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
+      } else if (Object.keys(params).length) {
+        json = params;
+      }
+      const api = await ctx.api();
+      const call = (q?: Record<string, string>) =>
+        api.call<unknown>({ method, path, query: q, json, form, headers, as: o.as as TokenKind | undefined, scopes: o.scope ? splitList(o.scope) : undefined, responseType: 'text' });
+      try {
+        if (!o.paginate) {
+          const res = await call(query);
+          writeBody(ctx, res.data as string);
+          return;
+        }
+        const writer = new StreamWriter(ctx, (await ctx.outputFormat()) === 'table' ? 'json' : await ctx.outputFormat());
+        let pageToken: string | undefined;
+        const seen = new Set<string>();
+        do {
+          const res = await call({ ...query, ...(pageToken ? { pageToken } : {}) });
+          const page = parseMaybe(res.data as string) as Record<string, unknown>;
+          const list = Object.values(page ?? {}).find(Array.isArray) as unknown[] | undefined;
+          for (const item of list ?? []) await writer.write(item);
+          pageToken = typeof page?.nextPageToken === 'string' && page.nextPageToken !== '' ? page.nextPageToken : undefined;
+          if (pageToken && seen.has(pageToken)) throw new UsageError('the server returned the same nextPageToken twice; stopping');
+          if (pageToken) seen.add(pageToken);
+        } while (pageToken);
+        await writer.end();
+      } catch (err) {
+        if (err instanceof ApiError && err.body !== undefined) writeBody(ctx, typeof err.body === 'string' ? err.body : JSON.stringify(err.body));
+        throw err;
+      }
+    });
+  examples(cmd, [
+    'bankctl api GET /api/v1/providers -f includeTestProviders=true',
+    'bankctl api POST /api/v1/user/create -f market=SE -f locale=sv_SE',
+    'bankctl api GET /data/v2/transactions --user $U --paginate -o ndjson',
+    'bankctl api POST /connector/users --input user.json',
+  ]);
+}
+
+function parseMaybe(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function writeBody(ctx: Context, text: string | undefined): void {
+  if (text === undefined || text === '') return;
+  const parsed = parseMaybe(text);
+  ctx.io.stdout.write(typeof parsed === 'string' ? (text.endsWith('\n') ? text : `${text}\n`) : `${JSON.stringify(parsed, null, 2)}\n`);
+}
+
+async function readStdin(ctx: Context): Promise<string> {
+  let data = '';
+  for await (const c of ctx.io.stdin) data += c.toString();
+  return data;
+}

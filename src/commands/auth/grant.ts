@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { render } from '../../output/render.js';
+import { examples, splitList } from '../util.js';
+
+export function registerGrant(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('grant')
+    .description('create an authorization code for a user (POST /api/v1/oauth/authorization-grant[/delegate])')
+    .requiredOption('--scope <scopes>', 'scopes the code grants, comma-separated')
+    .option('--delegate', 'a delegated code for another client (needs --id-hint and --actor-client-id)')
+    .option('--id-hint <text>', 'human-readable hint shown to the end user (ISO-8859-1)')
+    .option('--actor-client-id <id>', 'the client allowed to use the delegated code')
+    .action(async (o: { scope: string; delegate?: boolean; idHint?: string; actorClientId?: string }) => {
+      const user = await ctx.userRef();
+      if (!user) throw new UsageError('which user? pass --user ID or --external-user ID');
+      let delegate: { idHint: string; actorClientId: string } | undefined;
+      if (o.delegate) {
+        if (!o.idHint) throw new UsageError('--delegate needs --id-hint TEXT');
+        if (!/^[\u0020-\u007e\u00a0-\u00ff]*$/.test(o.idHint)) throw new UsageError('--id-hint must use ISO-8859-1 characters only');
+        if (!o.actorClientId) throw new UsageError('--delegate needs --actor-client-id ID');
+        delegate = { idHint: o.idHint, actorClientId: o.actorClientId };
+      } else if (o.idHint || o.actorClientId) {
+        throw new UsageError('--id-hint and --actor-client-id only apply with --delegate');
+      }
+      const tm = await ctx.tokens();
+      const code = await tm.grant(user, splitList(o.scope), delegate);
+      await render(ctx, { code });
+    });
+  examples(cmd, [
+    'bankctl auth grant --user 6e68cc... --scope accounts:read,transactions:read',
+    'bankctl auth grant --user 6e68cc... --scope credentials:write --delegate --id-hint "Alice" --actor-client-id df05e4...',
+    'bankctl auth exchange "$(bankctl auth grant --user $U --scope accounts:read -o json | jq -r .code)"',
+  ]);
+}

@@ -1,0 +1,130 @@
+import { spawn } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { SandboxState } from '../../config/settings.js';
+import { examples, parseIntArg } from '../util.js';
+import { binPath, removeState, writeState } from './state.js';
+
+interface StartOpts {
+  port: string;
+  host: string;
+  seed?: string;
+  authDelay?: string;
+  latency?: string;
+  detach?: boolean;
+}
+
+export function registerSandboxStart(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('start')
+    .description('run the local emulator of the service until Ctrl-C (or in the background with --detach)')
+    .option('--port <port>', 'port to listen on (0: any free port)', '8787')
+    .option('--host <host>', 'address to listen on (loopback by default)', '127.0.0.1')
+    .option('--seed <n>', 'deterministic ids, secrets and demo data')
+    .option('--auth-delay <ms>', 'how long simulated eID, app and redirect waits take', '1500')
+    .option('--latency <ms>', 'extra latency added to every response')
+    .option('--detach', 'start in the background and return once it is ready; stop it with `bankctl sandbox stop`')
+    .action(async (o: StartOpts) => {
+      const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
+      const seed = parseIntArg(o.seed, '--seed');
+      const authDelayMs = parseIntArg(o.authDelay, '--auth-delay') ?? 1500;
+      const latencyMs = parseIntArg(o.latency, '--latency');
+      if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1') {
+        ctx.warn(`the sandbox listens on ${o.host}: other machines can reach it, and its client secret is not a real secret`);
+      }
+      if (o.detach) return detach(ctx, o);
+      const { startSandbox } = await import('../../sandbox/index.js');
+      let sandbox;
+      try {
+        sandbox = await startSandbox({ port, host: o.host, seed, authDelayMs, latencyMs, log: (l) => ctx.io.stderr.write(`sandbox: ${l}\n`) });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${o.host} is already in use`, { hint: 'is a sandbox already running? `bankctl sandbox stop`, or pick another --port' });
+        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${o.host}: ${code}`);
+        throw err;
+      }
+      const state: SandboxState = {
+        baseUrl: sandbox.baseUrl,
+        linkUrl: sandbox.linkUrl,
+        clientId: sandbox.clientId,
+        clientSecret: sandbox.clientSecret,
+        connectorToken: sandbox.connectorToken,
+        pid: process.pid,
+      };
+      writeState(ctx.configDir, state);
+      await printReady(ctx, state);
+      await new Promise<void>((resolve) => {
+        const off = ctx.io.onInterrupt(() => {
+          off();
+          resolve();
+        });
+      });
+      ctx.notice('sandbox: stopping');
+      await sandbox.close();
+      removeState(ctx.configDir, process.pid);
+    });
+  examples(cmd, [
+    'bankctl sandbox start                       # foreground, Ctrl-C stops it',
+    'bankctl sandbox start --detach --port 8787  # background; `bankctl sandbox stop`',
+    'eval "$(bankctl sandbox start --detach --port 0 -o json | jq -r \'"export BANKCTL_BASE_URL=\\(.baseUrl)"\')"',
+  ]);
+}
+
+async function printReady(ctx: Context, s: SandboxState): Promise<void> {
+  const ready = { baseUrl: s.baseUrl, linkUrl: s.linkUrl, clientId: s.clientId, clientSecret: s.clientSecret, connectorToken: s.connectorToken };
+  const format = await ctx.outputFormat();
+  if (format === 'json' || format === 'ndjson') {
+    ctx.io.stdout.write(`${JSON.stringify(ready)}\n`);
+    return;
+  }
+  ctx.io.stdout.write(
+    [
+      `Sandbox ready at ${s.baseUrl}`,
+      `  link URL         ${s.linkUrl}`,
+      `  client id        ${s.clientId}`,
+      `  client secret    ${s.clientSecret}`,
+      `  connector token  ${s.connectorToken}`,
+      '',
+      'The default profile uses this client automatically while the sandbox runs.',
+      s.pid === process.pid ? 'Press Ctrl-C to stop.' : 'Stop it with `bankctl sandbox stop`.',
+      '',
+    ].join('\n'),
+  );
+}
+
+async function detach(ctx: Context, o: StartOpts): Promise<void> {
+  const args = [binPath(), 'sandbox', 'start', '--port', o.port, '--host', o.host, '--auth-delay', o.authDelay ?? '1500', '-o', 'json'];
+  if (o.seed) args.push('--seed', o.seed);
+  if (o.latency) args.push('--latency', o.latency);
+  const logFile = join(ctx.configDir, 'sandbox.log');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(ctx.configDir, { recursive: true, mode: 0o700 });
+  const log = openSync(logFile, 'a', 0o600);
+  const child = spawn(process.execPath, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', log],
+    env: { ...ctx.env, BANKCTL_CONFIG_DIR: ctx.configDir } as NodeJS.ProcessEnv,
+  });
+  closeSync(log);
+  const line = await new Promise<string | undefined>((resolve) => {
+    const rl = createInterface({ input: child.stdout! });
+    const timer = setTimeout(() => resolve(undefined), 15_000);
+    rl.once('line', (l) => {
+      clearTimeout(timer);
+      resolve(l);
+    });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+  });
+  child.stdout!.destroy();
+  child.unref();
+  if (!line) throw new UsageError(`the sandbox did not start; see ${logFile}`);
+  const ready = JSON.parse(line) as SandboxState;
+  await printReady(ctx, { ...ready, pid: child.pid });
+}

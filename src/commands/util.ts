@@ -1,0 +1,34 @@
+// Small helpers shared by command definitions.
+import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
+
+export function examples(cmd: Command, lines: string[]): Command {
+  cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+  return cmd;
+}
+
+/** For repeatable options: --event a --event b. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Splits "a,b" and repeated flags into one list. */
+export function splitList(values: string[] | string | undefined): string[] {
+  const list = Array.isArray(values) ? values : values ? [values] : [];
+  return list.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+export function parseKeyValue(raw: string, flag: string): [string, string] {
+  const i = raw.indexOf('=');
+  if (i <= 0) throw new UsageError(`${flag} expects key=value, got "${raw}"`);
+  return [raw.slice(0, i), raw.slice(i + 1)];
+}
+
+export function parseIntArg(raw: string | undefined, flag: string, opts: { min?: number; max?: number } = {}): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`${flag} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (opts.min !== undefined && n < opts.min) throw new UsageError(`${flag} must be at least ${opts.min}, got ${n}`);
+  if (opts.max !== undefined && n > opts.max) throw new UsageError(`${flag} must be at most ${opts.max}, got ${n}`);
+  return n;
+}

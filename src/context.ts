@@ -1,0 +1,310 @@
+// Everything a command touches comes through the context, built lazily so that --help and
+// completion never read config or credentials.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IO } from './io.js';
+import { ConfigStore, defaultConfigDir, SETTING_KEYS, type SettingKey } from './config/store.js';
+import { ENV_FOR, Settings, type SandboxState } from './config/settings.js';
+import type { HttpClient } from './http/client.js';
+import type { TokenManager, UserRef } from './auth/tokens.js';
+import type { ApiClient } from './api/client.js';
+import { UsageError } from './errors.js';
+import { VERSION } from './version.js';
+import type { Prompter } from './prompts/prompter.js';
+
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  linkUrl?: string;
+  output?: string;
+  fields?: string;
+  verbose?: boolean;
+  quiet?: boolean;
+  color?: boolean;
+  timeout?: string;
+  retries?: string;
+  clientId?: string;
+  clientSecret?: string;
+  clientSecretStdin?: boolean;
+  token?: string;
+  connectorToken?: string;
+  user?: string;
+  externalUser?: string;
+  basic?: string;
+  caFile?: string;
+  pin?: string;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+export interface ContextOptions {
+  clock?: Clock;
+  prompter?: Prompter;
+  /** For tests of the retry schedule. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export class Context {
+  globals: GlobalOptions = {};
+  /** Set by commands that end without an error but not in success (rare; errors are preferred). */
+  exitCode = 0;
+  readonly clock: Clock;
+  private configStore?: ConfigStore;
+  private settingsCache?: Settings;
+  private httpClient?: HttpClient;
+  private tokenManager?: TokenManager;
+  private apiClient?: ApiClient;
+  private prompterInstance?: Prompter;
+  private stdinSecret?: string;
+  private readonly cleanups: Array<() => Promise<void> | void> = [];
+
+  constructor(
+    readonly io: IO,
+    private readonly opts: ContextOptions = {},
+  ) {
+    this.clock = opts.clock ?? { now: () => Date.now() };
+    this.prompterInstance = opts.prompter;
+  }
+
+  get env(): Record<string, string | undefined> {
+    return this.io.env;
+  }
+
+  get verbose(): boolean {
+    return Boolean(this.globals.verbose) || isTruthy(this.env.BANKCTL_DEBUG);
+  }
+
+  get quiet(): boolean {
+    return Boolean(this.globals.quiet);
+  }
+
+  get configDir(): string {
+    return defaultConfigDir(this.env);
+  }
+
+  get color(): boolean {
+    if (this.globals.color === false) return false;
+    if (this.env.NO_COLOR !== undefined && this.env.NO_COLOR !== '') return false;
+    if (this.env.FORCE_COLOR !== undefined) return this.env.FORCE_COLOR !== '0';
+    return this.io.stderrIsTTY;
+  }
+
+  /** One line for a person, on stderr. */
+  notice(msg: string): void {
+    if (!this.quiet) this.io.stderr.write(`${msg}\n`);
+  }
+
+  warn(msg: string): void {
+    this.io.stderr.write(`warning: ${msg}\n`);
+  }
+
+  trace(line: string): void {
+    if (this.verbose) this.io.stderr.write(`* ${line}\n`);
+  }
+
+  onCleanup(fn: () => Promise<void> | void): void {
+    this.cleanups.push(fn);
+  }
+
+  async dispose(): Promise<void> {
+    for (const fn of this.cleanups.splice(0).reverse()) await fn();
+    await this.httpClient?.close();
+  }
+
+  async config(): Promise<ConfigStore> {
+    this.configStore ??= await ConfigStore.open(this.configDir);
+    return this.configStore;
+  }
+
+  profileName(): string {
+    return this.globals.profile || this.env.BANKCTL_PROFILE || this.configStore?.currentProfile() || 'default';
+  }
+
+  async settings(): Promise<Settings> {
+    if (this.settingsCache) return this.settingsCache;
+    const config = await this.config();
+    const profileName = this.globals.profile || this.env.BANKCTL_PROFILE || config.currentProfile();
+    const g = this.globals;
+    const flags: Partial<Record<SettingKey, string>> = {
+      'base-url': g.baseUrl,
+      'link-url': g.linkUrl,
+      output: g.output,
+      timeout: g.timeout,
+      retries: g.retries,
+      'client-id': g.clientId,
+      'client-secret': g.clientSecret ?? this.stdinSecret,
+      token: g.token,
+      'connector-token': g.connectorToken,
+      user: g.user,
+      'external-user': g.externalUser,
+      basic: g.basic,
+      'ca-file': g.caFile,
+      pin: g.pin,
+    };
+    this.settingsCache = new Settings(flags, this.env, config.profile(profileName), readSandboxState(this.configDir));
+    return this.settingsCache;
+  }
+
+  /** Forget derived state after a command changed its own credentials (auth login). */
+  invalidate(): void {
+    this.settingsCache = undefined;
+    this.tokenManager = undefined;
+    this.apiClient = undefined;
+  }
+
+  /** Reads the client secret from stdin once, for --client-secret-stdin. */
+  async readSecretFromStdin(): Promise<string> {
+    if (this.stdinSecret !== undefined) return this.stdinSecret;
+    let data = '';
+    for await (const chunk of this.io.stdin) data += chunk.toString();
+    const secret = data.split(/\r?\n/)[0]!.trim();
+    if (!secret) throw new UsageError('--client-secret-stdin: nothing was read from standard input');
+    this.stdinSecret = secret;
+    this.settingsCache = undefined;
+    return secret;
+  }
+
+  async baseUrl(): Promise<string> {
+    const v = (await this.settings()).value('base-url')!;
+    try {
+      const u = new URL(v);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
+    } catch {
+      throw new UsageError(`base URL "${v}" is not an http(s) URL`, { hint: 'check --base-url, BANKCTL_BASE_URL or `bankctl config get base-url`' });
+    }
+    return v.replace(/\/+$/, '');
+  }
+
+  async numberSetting(key: 'timeout' | 'retries'): Promise<number> {
+    const s = (await this.settings()).get(key)!;
+    const n = Number(s.value);
+    if (!Number.isFinite(n) || n < 0) {
+      throw new UsageError(`${key} must be a non-negative number, got "${s.value}" (from ${s.source === 'env' ? ENV_FOR[key] : s.source})`);
+    }
+    return n;
+  }
+
+  async http(): Promise<HttpClient> {
+    if (this.httpClient) return this.httpClient;
+    const baseUrl = await this.baseUrl();
+    const timeoutMs = Math.max(1, (await this.numberSetting('timeout')) * 1000);
+    const retries = Math.floor(await this.numberSetting('retries'));
+    const { HttpClient } = await import('./http/client.js');
+    this.httpClient = new HttpClient({
+      baseUrl,
+      timeoutMs,
+      retry: { retries },
+      userAgent: `bankctl/${VERSION} node/${process.versions.node}`,
+      trace: this.verbose ? (l) => this.trace(l) : undefined,
+      notice: (l) => this.notice(l),
+      sleep: this.opts.sleep,
+      random: this.opts.random,
+      now: () => this.clock.now(),
+    });
+    const s = await this.settings();
+    for (const key of ['client-secret', 'token', 'connector-token', 'basic'] as const) {
+      const v = s.value(key);
+      if (v) this.httpClient.redactor.add(key === 'basic' ? v.slice(v.indexOf(':') + 1) : v);
+    }
+    return this.httpClient;
+  }
+
+  async tokens(): Promise<TokenManager> {
+    if (this.tokenManager) return this.tokenManager;
+    const s = await this.settings();
+    const { TokenManager } = await import('./auth/tokens.js');
+    this.tokenManager = new TokenManager({
+      http: await this.http(),
+      config: await this.config(),
+      profileName: this.profileName(),
+      baseUrl: await this.baseUrl(),
+      clientId: s.value('client-id'),
+      clientSecret: s.value('client-secret'),
+      now: () => this.clock.now(),
+      notice: (m) => this.notice(m),
+    });
+    return this.tokenManager;
+  }
+
+  async userRef(): Promise<UserRef | undefined> {
+    if (this.globals.user) return { userId: this.globals.user };
+    if (this.globals.externalUser) return { externalUserId: this.globals.externalUser };
+    const s = await this.settings();
+    const id = s.value('user');
+    if (id) return { userId: id };
+    const ext = s.value('external-user');
+    return ext ? { externalUserId: ext } : undefined;
+  }
+
+  async api(): Promise<ApiClient> {
+    if (this.apiClient) return this.apiClient;
+    const s = await this.settings();
+    const { ApiClient } = await import('./api/client.js');
+    this.apiClient = new ApiClient(
+      await this.http(),
+      () => this.tokens(),
+      {
+        token: s.value('token'),
+        basic: s.value('basic'),
+        connectorToken: s.value('connector-token'),
+        connectorTokenNext: s.value('connector-token-next'),
+        user: await this.userRef(),
+      },
+      (m) => this.notice(m),
+    );
+    return this.apiClient;
+  }
+
+  /** The output format: -o, BANKCTL_OUTPUT, the profile, else table on a TTY and json otherwise. */
+  async outputFormat(): Promise<OutputFormat> {
+    const explicit = this.globals.output ?? this.env.BANKCTL_OUTPUT;
+    let value = explicit;
+    if (!value && this.configStore) value = (await this.settings()).get('output')?.value;
+    if (!value) return this.io.stdoutIsTTY ? 'table' : 'json';
+    if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) {
+      throw new UsageError(`unknown output format "${value}"`, { hint: `use one of ${OUTPUT_FORMATS.join(', ')}` });
+    }
+    return value as OutputFormat;
+  }
+
+  async prompter(): Promise<Prompter> {
+    if (!this.prompterInstance) {
+      const { createPrompter } = await import('./prompts/create.js');
+      this.prompterInstance = createPrompter(this.io);
+    }
+    return this.prompterInstance;
+  }
+}
+
+export function readSandboxState(configDir: string): SandboxState | undefined {
+  try {
+    const state = JSON.parse(readFileSync(join(configDir, 'sandbox.json'), 'utf8')) as SandboxState;
+    if (state.pid && !processAlive(state.pid)) return undefined;
+    return state;
+  } catch {
+    return undefined;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function isTruthy(v: string | undefined): boolean {
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+export function isSettingKey(k: string): k is SettingKey {
+  return (SETTING_KEYS as readonly string[]).includes(k);
+}

@@ -1,0 +1,94 @@
+// Error classes and the one mapping from errors to the contract's exit codes.
+
+export const ExitCode = {
+  OK: 0,
+  UNEXPECTED: 1,
+  USAGE: 2,
+  AUTH: 3,
+  NOT_FOUND: 4,
+  CONFLICT: 5,
+  RATE_LIMITED: 6,
+  SERVER: 7,
+  NETWORK: 8,
+  FLOW_FAILED: 9,
+  INTERRUPTED: 130,
+} as const;
+
+export class BankctlError extends Error {
+  readonly exitCode: number = ExitCode.UNEXPECTED;
+  hint?: string;
+  constructor(message: string, opts: { hint?: string; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = new.target.name;
+    this.hint = opts.hint;
+  }
+}
+
+export class UsageError extends BankctlError {
+  override readonly exitCode = ExitCode.USAGE;
+}
+export class AuthError extends BankctlError {
+  override readonly exitCode = ExitCode.AUTH;
+}
+export class NotFoundError extends BankctlError {
+  override readonly exitCode = ExitCode.NOT_FOUND;
+}
+export class ConflictError extends BankctlError {
+  override readonly exitCode = ExitCode.CONFLICT;
+}
+export class RateLimitError extends BankctlError {
+  override readonly exitCode = ExitCode.RATE_LIMITED;
+}
+export class ServerError extends BankctlError {
+  override readonly exitCode = ExitCode.SERVER;
+}
+export class NetworkError extends BankctlError {
+  override readonly exitCode = ExitCode.NETWORK;
+}
+export class FlowFailedError extends BankctlError {
+  override readonly exitCode = ExitCode.FLOW_FAILED;
+}
+export class InterruptedError extends BankctlError {
+  override readonly exitCode = ExitCode.INTERRUPTED;
+}
+
+/** A non-2xx answer from the service, with the service's own message already extracted. */
+export class ApiError extends BankctlError {
+  override readonly exitCode: number;
+  constructor(
+    readonly status: number,
+    readonly method: string,
+    readonly url: string,
+    readonly serviceMessage: string,
+    readonly body: unknown,
+    opts: { hint?: string } = {},
+  ) {
+    super(`${method} ${pathOf(url)} failed: HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}`, opts);
+    this.exitCode = exitCodeForStatus(status);
+  }
+}
+
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname;
+  } catch {
+    return url;
+  }
+}
+
+export function exitCodeForStatus(status: number): number {
+  if (status === 400 || status === 413 || status === 415 || status === 422) return ExitCode.USAGE;
+  if (status === 401 || status === 403) return ExitCode.AUTH;
+  if (status === 404) return ExitCode.NOT_FOUND;
+  if (status === 409 || status === 410 || status === 412) return ExitCode.CONFLICT;
+  if (status === 429) return ExitCode.RATE_LIMITED;
+  if (status >= 500) return ExitCode.SERVER;
+  if (status >= 400) return ExitCode.USAGE;
+  return ExitCode.UNEXPECTED;
+}
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof BankctlError) return err.exitCode;
+  return ExitCode.UNEXPECTED;
+}

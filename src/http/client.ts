@@ -1,0 +1,237 @@
+// The thin HTTP core: one keep-alive undici agent, the auth schemes, per-request timeout,
+// the retry policy, errors carrying the service's message, and a redacted trace.
+import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
+import { ApiError, NetworkError } from '../errors.js';
+import { serviceMessage } from './error-body.js';
+import { Redactor } from './redact.js';
+import { DEFAULT_RETRY, decideRetry, type RetryConfig } from './retry.js';
+
+export type Auth =
+  | { scheme: 'Bearer'; token: string }
+  | { scheme: 'Token'; token: string }
+  | { scheme: 'Basic'; username: string; password: string };
+
+export type QueryValue = string | number | boolean | undefined | null | Array<string | number | boolean>;
+
+export interface RequestOptions {
+  method: string;
+  /** A path under the base URL, or an absolute URL. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  json?: unknown;
+  form?: Record<string, string | undefined>;
+  body?: string | Buffer;
+  contentType?: string;
+  headers?: Record<string, string>;
+  auth?: Auth;
+  /** Override the method-based idempotency (POST that is safe to resend). */
+  idempotent?: boolean;
+  retries?: number;
+  timeoutMs?: number;
+  responseType?: 'json' | 'text' | 'buffer' | 'stream';
+  /** Statuses that are returned instead of thrown. */
+  acceptStatus?: number[];
+  signal?: AbortSignal;
+}
+
+export interface HttpResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  data: T;
+  url: string;
+}
+
+export interface HttpClientOptions {
+  baseUrl: string;
+  timeoutMs?: number;
+  retry?: Partial<RetryConfig>;
+  userAgent?: string;
+  /** Receives one line per trace event; undefined disables tracing. */
+  trace?: (line: string) => void;
+  /** Receives notices such as "retrying in 2s". */
+  notice?: (line: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+  dispatcher?: Dispatcher;
+  redactor?: Redactor;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
+
+export class HttpClient {
+  readonly baseUrl: string;
+  readonly redactor: Redactor;
+  private readonly retry: RetryConfig;
+  private readonly timeoutMs: number;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: HttpClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.ownsDispatcher = !opts.dispatcher;
+    this.dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 64, pipelining: 1 });
+    this.sleep = opts.sleep ?? defaultSleep;
+    this.random = opts.random ?? Math.random;
+    this.now = opts.now ?? Date.now;
+    this.redactor = opts.redactor ?? new Redactor();
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close().catch(() => undefined);
+  }
+
+  buildUrl(path: string, query?: Record<string, QueryValue>): string {
+    const url = /^https?:\/\//i.test(path) ? new URL(path) : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (v === undefined || v === null) continue;
+      if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
+      else url.searchParams.append(k, String(v));
+    }
+    return url.toString();
+  }
+
+  async request<T = unknown>(o: RequestOptions): Promise<HttpResponse<T>> {
+    const method = o.method.toUpperCase();
+    const url = this.buildUrl(o.path, o.query);
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json;q=0.9, */*;q=0.8', ...o.headers };
+    if (this.opts.userAgent) headers['user-agent'] = this.opts.userAgent;
+    let body: string | Buffer | undefined = o.body;
+    if (o.json !== undefined) {
+      body = JSON.stringify(o.json);
+      headers['content-type'] = 'application/json';
+    } else if (o.form) {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(o.form)) {
+        if (v === undefined) continue;
+        params.append(k, v);
+        if (/secret|token|code|password/i.test(k)) this.redactor.add(v);
+      }
+      body = params.toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    } else if (o.contentType) headers['content-type'] = o.contentType;
+    if (o.auth) {
+      headers.authorization = authHeader(o.auth);
+      if (o.auth.scheme === 'Basic') this.redactor.add(o.auth.password);
+      else this.redactor.add(o.auth.token);
+    }
+
+    const retries = o.retries ?? this.retry.retries;
+    const cfg = { ...this.retry, retries };
+    for (let attempt = 0; ; attempt++) {
+      const started = this.now();
+      let status: number | undefined;
+      let errorCode: string | undefined;
+      let failure: unknown;
+      try {
+        const res = await undiciRequest(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body,
+          dispatcher: this.dispatcher,
+          signal: combineSignals(o.signal, o.timeoutMs ?? this.timeoutMs),
+          headersTimeout: o.timeoutMs ?? this.timeoutMs,
+          bodyTimeout: o.timeoutMs ?? this.timeoutMs,
+        });
+        status = res.statusCode;
+        const ok = (status >= 200 && status < 300) || (o.acceptStatus ?? []).includes(status);
+        this.traceLine(`${method} ${this.redactor.url(url)} -> ${status} (${this.now() - started} ms)`);
+        if (ok) {
+          const data = await readBody(res, o.responseType ?? 'json');
+          return { status, headers: res.headers, data: data as T, url };
+        }
+        const text = await res.body.text().catch(() => '');
+        const retryAfter = headerValue(res.headers['retry-after']);
+        const decision = decideRetry({ method, idempotent: o.idempotent, attempt, status, retryAfter, nowMs: this.now() }, cfg, this.random);
+        if (decision.retry) {
+          this.notice(`${method} ${this.redactor.url(url)}: ${decision.reason}, retrying in ${formatDelay(decision.delayMs)} (retry ${attempt + 1} of ${retries})`);
+          await this.sleep(decision.delayMs);
+          continue;
+        }
+        const { message, body: errBody } = serviceMessage(status, headerValue(res.headers['content-type']), text);
+        throw new ApiError(status, method, this.redactor.url(url), this.redactor.text(message), errBody, { hint: hintFor(status, o.auth) });
+      } catch (err) {
+        if (err instanceof ApiError) throw err;
+        if (o.signal?.aborted) throw err;
+        failure = err;
+        errorCode = networkCode(err);
+        this.traceLine(`${method} ${this.redactor.url(url)} -> ${errorCode} (${this.now() - started} ms)`);
+      }
+      const decision = decideRetry({ method, idempotent: o.idempotent, attempt, errorCode, nowMs: this.now() }, cfg, this.random);
+      if (decision.retry) {
+        this.notice(`${method} ${this.redactor.url(url)}: ${decision.reason}, retrying in ${formatDelay(decision.delayMs)} (retry ${attempt + 1} of ${retries})`);
+        await this.sleep(decision.delayMs);
+        continue;
+      }
+      throw new NetworkError(`${method} ${this.redactor.url(url)} failed: ${describeNetworkError(failure, errorCode)}`, {
+        hint: errorCode === 'ECONNREFUSED' ? 'is the service running? For the local sandbox: `bankctl sandbox start`' : undefined,
+      });
+    }
+  }
+
+  private traceLine(line: string): void {
+    this.opts.trace?.(this.redactor.text(line));
+  }
+
+  private notice(line: string): void {
+    (this.opts.notice ?? this.opts.trace)?.(this.redactor.text(line));
+  }
+}
+
+export function authHeader(auth: Auth): string {
+  if (auth.scheme === 'Basic') return `Basic ${Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64')}`;
+  return `${auth.scheme} ${auth.token}`;
+}
+
+async function readBody(res: Dispatcher.ResponseData, type: NonNullable<RequestOptions['responseType']>): Promise<unknown> {
+  if (type === 'stream') return res.body as Readable;
+  if (type === 'buffer') return Buffer.from(await res.body.arrayBuffer());
+  const text = await res.body.text();
+  if (type === 'text') return text;
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function combineSignals(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
+  const t = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, t]) : t;
+}
+
+function networkCode(err: unknown): string {
+  const e = err as { code?: string; name?: string; cause?: { code?: string } };
+  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') return 'ETIMEDOUT';
+  return e?.code ?? e?.cause?.code ?? e?.name ?? 'ERROR';
+}
+
+function describeNetworkError(err: unknown, code: string | undefined): string {
+  if (code === 'ETIMEDOUT') return 'timed out (see --timeout)';
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the server';
+  if (code === 'ENOTFOUND') return 'host not found';
+  const msg = (err as Error)?.message ?? String(err);
+  return code && !msg.includes(code) ? `${msg} (${code})` : msg;
+}
+
+function hintFor(status: number, auth: Auth | undefined): string | undefined {
+  if (status === 401 && !auth) return 'this call needs credentials: run `bankctl auth login` or pass --token';
+  if (status === 401) return 'check the client credentials (`bankctl auth status`) or the token';
+  return undefined;
+}
+
+function formatDelay(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(1)}s` : `${ms}ms`;
+}

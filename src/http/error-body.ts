@@ -1,0 +1,65 @@
+// Extracts the service's own message from every error shape the spec shows:
+// problem+json (title, detail, invalidParams), the error envelope (errorMessage, errorCode,
+// errorDetails omitted when empty), OAuth-style {error, error_description}, plain text, empty.
+import { STATUS_CODES } from 'node:http';
+import { stripControl } from '../output/sanitize.js';
+
+export function serviceMessage(status: number, contentType: string | undefined, text: string): { message: string; body: unknown } {
+  const trimmed = text.trim();
+  if (trimmed === '') return { message: STATUS_CODES[status] ?? '', body: undefined };
+  const looksJson = (contentType ?? '').includes('json') || trimmed.startsWith('{');
+  if (looksJson) {
+    try {
+      const body = JSON.parse(trimmed) as unknown;
+      const msg = messageFromJson(body);
+      if (msg) return { message: clean(msg), body };
+      return { message: clean(trimmed), body };
+    } catch {
+      // not JSON after all: fall through to plain text
+    }
+  }
+  return { message: clean(trimmed), body: trimmed };
+}
+
+function messageFromJson(body: unknown): string | undefined {
+  if (typeof body === 'string') return body;
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  const parts: string[] = [];
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+  // problem+json
+  const title = str(b.title);
+  const detail = str(b.detail);
+  if (title) parts.push(title);
+  if (detail && detail !== title) parts.push(detail);
+  if (Array.isArray(b.invalidParams) && b.invalidParams.length > 0) {
+    const items = b.invalidParams.map((p) => {
+      const ip = (p ?? {}) as Record<string, unknown>;
+      return `${String(ip.name ?? '?')}: ${String(ip.reason ?? 'invalid')}`;
+    });
+    parts.push(`invalid params: ${items.join('; ')}`);
+  }
+  if (parts.length > 0) return parts.join(': ');
+  // error envelope
+  const envMsg = str(b.errorMessage) ?? str(b.message);
+  const envCode = str(b.errorCode) ?? str(b.code);
+  if (envMsg) {
+    let msg = envCode && !envMsg.includes(envCode) ? `${envMsg} (${envCode})` : envMsg;
+    if (b.errorDetails && typeof b.errorDetails === 'object') {
+      const details = JSON.stringify(b.errorDetails);
+      if (details !== '{}' && details !== '[]') msg += ` ${details}`;
+    }
+    return msg;
+  }
+  // OAuth-style
+  const oauthDesc = str(b.error_description);
+  const oauthErr = str(b.error);
+  if (oauthDesc || oauthErr) return [oauthErr, oauthDesc].filter(Boolean).join(': ');
+  if (envCode) return envCode;
+  return undefined;
+}
+
+function clean(s: string): string {
+  const one = stripControl(s).replace(/\s+/g, ' ').trim();
+  return one.length > 500 ? `${one.slice(0, 497)}...` : one;
+}

@@ -1,0 +1,82 @@
+// The one retry policy (contract: "--retries"): 429 on any method (the service rejected the
+// request unprocessed and says to retry it), 408/5xx and network errors on idempotent requests,
+// capped exponential backoff with full jitter, Retry-After honoured.
+
+export const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+export interface RetryConfig {
+  retries: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Upper bound for a server-requested Retry-After wait. */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY: RetryConfig = {
+  retries: 3,
+  baseDelayMs: 250,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+};
+
+/** Network error codes for which the request cannot have reached the server. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+export interface AttemptOutcome {
+  method: string;
+  /** Whether the caller declared the request safe to resend (e.g. ingest keyed by externalId). */
+  idempotent?: boolean;
+  /** 0 for the first retry decision, 1 for the second... */
+  attempt: number;
+  status?: number;
+  retryAfter?: string | null;
+  errorCode?: string;
+  nowMs: number;
+}
+
+export interface RetryDecision {
+  retry: boolean;
+  delayMs: number;
+  reason?: string;
+}
+
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+export function decideRetry(o: AttemptOutcome, cfg: RetryConfig, random: () => number): RetryDecision {
+  if (o.attempt >= cfg.retries) return { retry: false, delayMs: 0 };
+  const idempotent = o.idempotent ?? IDEMPOTENT_METHODS.has(o.method.toUpperCase());
+  if (o.status !== undefined) {
+    if (o.status === 429) {
+      const after = parseRetryAfter(o.retryAfter, o.nowMs);
+      const delayMs = after !== undefined ? Math.min(after, cfg.maxRetryAfterMs) : backoffDelay(o.attempt, cfg, random);
+      return { retry: true, delayMs, reason: 'HTTP 429' };
+    }
+    if (!idempotent || !isRetryableStatus(o.status)) return { retry: false, delayMs: 0 };
+    const after = parseRetryAfter(o.retryAfter, o.nowMs);
+    const delayMs = after !== undefined ? Math.min(after, cfg.maxRetryAfterMs) : backoffDelay(o.attempt, cfg, random);
+    return { retry: true, delayMs, reason: `HTTP ${o.status}` };
+  }
+  if (o.errorCode !== undefined) {
+    if (!idempotent && !NEVER_SENT.has(o.errorCode)) return { retry: false, delayMs: 0 };
+    return { retry: true, delayMs: backoffDelay(o.attempt, cfg, random), reason: o.errorCode };
+  }
+  return { retry: false, delayMs: 0 };
+}
+
+/** Full jitter: a uniform wait in [0, min(cap, base * 2^attempt)], never below 1/4 of it. */
+export function backoffDelay(attempt: number, cfg: RetryConfig, random: () => number): number {
+  const ceiling = Math.min(cfg.maxDelayMs, cfg.baseDelayMs * 2 ** attempt);
+  return Math.round(ceiling / 4 + random() * (ceiling * 3) / 4);
+}
+
+/** Retry-After as delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, nowMs: number): number | undefined {
+  if (value === undefined || value === null || value.trim() === '') return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const date = Date.parse(v);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - nowMs);
+}

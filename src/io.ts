@@ -1,0 +1,83 @@
+// The streams and process facts a command may touch. Tests build their own with testIO().
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+
+export interface IO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Terminal width for tables and progress bars. */
+  columns: number;
+  /** Registers a handler for Ctrl-C; returns a function that removes it. */
+  onInterrupt(handler: () => void): () => void;
+}
+
+export function processIO(): IO {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    env: process.env,
+    cwd: process.cwd(),
+    columns: process.stdout.columns || process.stderr.columns || 100,
+    onInterrupt(handler) {
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
+  };
+}
+
+/** Whether the user can be asked questions: both ends are terminals. */
+export function canPrompt(io: IO): boolean {
+  return io.stdinIsTTY && io.stdoutIsTTY;
+}
+
+export interface TestIO extends IO {
+  out(): string;
+  err(): string;
+  interrupt(): void;
+  stdinWrite(text: string): void;
+}
+
+/** In-memory streams for in-process tests. */
+export function testIO(opts: Partial<Pick<IO, 'env' | 'cwd' | 'stdinIsTTY' | 'stdoutIsTTY' | 'stderrIsTTY' | 'columns'>> & { stdin?: string } = {}): TestIO {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c) => (out += c.toString()));
+  stderr.on('data', (c) => (err += c.toString()));
+  if (opts.stdin !== undefined) stdin.end(opts.stdin);
+  const handlers = new Set<() => void>();
+  return {
+    stdin,
+    stdout,
+    stderr,
+    stdinIsTTY: opts.stdinIsTTY ?? false,
+    stdoutIsTTY: opts.stdoutIsTTY ?? false,
+    stderrIsTTY: opts.stderrIsTTY ?? false,
+    env: opts.env ?? {},
+    cwd: opts.cwd ?? process.cwd(),
+    columns: opts.columns ?? 100,
+    onInterrupt(h) {
+      handlers.add(h);
+      return () => handlers.delete(h);
+    },
+    out: () => out,
+    err: () => err,
+    interrupt: () => handlers.forEach((h) => h()),
+    stdinWrite: (t) => stdin.write(t),
+  };
+}

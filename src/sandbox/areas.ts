@@ -1,0 +1,9 @@
+// Every area of the emulator, registered in order. One module per area, each a register(ctx).
+import type { SandboxContext } from './context.js';
+import { registerOAuth } from './routes/oauth.js';
+import { registerUsers } from './routes/users.js';
+
+export const AREAS: Array<(ctx: SandboxContext) => void> = [
+  (ctx) => registerOAuth(ctx.router, ctx.store),
+  (ctx) => registerUsers(ctx.router, ctx.store),
+];

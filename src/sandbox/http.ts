@@ -1,0 +1,137 @@
+// Request and reply helpers for the sandbox. Every byte from the network is hostile: bodies are
+// size-limited, content types checked, JSON and forms parsed defensively, and every failure is a
+// 4xx with a useful body.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly contentType = 'application/json',
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(typeof body === 'string' ? body : JSON.stringify(body));
+  }
+}
+
+/** The error envelope of the authorization endpoints (errorDetails omitted when empty). */
+export function envelope(status: number, errorCode: string, errorMessage: string, errorDetails?: Record<string, unknown>): HttpFailure {
+  const body: Record<string, unknown> = { errorMessage, errorCode };
+  if (errorDetails && Object.keys(errorDetails).length > 0) body.errorDetails = errorDetails;
+  return new HttpFailure(status, body);
+}
+
+/** problem+json as the spec shows it on balance refresh. */
+export function problem(status: number, type: string, title: string, detail?: string, invalidParams?: Array<{ name: string; reason: string }>, instance?: string): HttpFailure {
+  const body: Record<string, unknown> = { type, title, status };
+  if (detail) body.detail = detail;
+  if (instance) body.instance = instance;
+  if (invalidParams) body.invalidParams = invalidParams;
+  return new HttpFailure(status, body, 'application/problem+json');
+}
+
+export function plain(status: number, text: string): HttpFailure {
+  return new HttpFailure(status, text, 'text/plain; charset=utf-8');
+}
+
+export const badRequest = (message: string, details?: Record<string, unknown>) => envelope(400, 'request.invalid', message, details);
+export const notFound = (message: string) => envelope(404, 'resource.not_found', message);
+export const conflict = (message: string) => envelope(409, 'resource.conflict', message);
+
+export interface ReadLimits {
+  maxBytes: number;
+}
+
+export async function readBody(req: IncomingMessage, limits: ReadLimits): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limits.maxBytes) {
+    req.resume();
+    throw envelope(413, 'request.too_large', `request body larger than ${limits.maxBytes} bytes`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limits.maxBytes) {
+      req.resume();
+      throw envelope(413, 'request.too_large', `request body larger than ${limits.maxBytes} bytes`);
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function mediaType(req: IncomingMessage): string {
+  return String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+}
+
+export function parseJson(buf: Buffer, req: IncomingMessage, opts: { optional?: boolean } = {}): unknown {
+  const text = decodeUtf8(buf);
+  if (text.trim() === '') {
+    if (opts.optional) return undefined;
+    throw badRequest('a JSON body is required');
+  }
+  const type = mediaType(req);
+  if (type && !type.endsWith('json')) {
+    throw envelope(415, 'request.unsupported_media_type', `expected a JSON body (Content-Type: application/json), got ${type.slice(0, 100)}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`malformed JSON body: ${(err as Error).message.slice(0, 200)}`);
+  }
+}
+
+export function parseForm(buf: Buffer, req: IncomingMessage): URLSearchParams {
+  const type = mediaType(req);
+  if (type && type !== 'application/x-www-form-urlencoded') {
+    throw envelope(415, 'request.unsupported_media_type', `expected a form-encoded body (application/x-www-form-urlencoded), got ${type.slice(0, 100)}`);
+  }
+  return new URLSearchParams(decodeUtf8(buf));
+}
+
+function decodeUtf8(buf: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    throw badRequest('the body is not valid UTF-8');
+  }
+}
+
+export function send(res: ServerResponse, status: number, body?: unknown, contentType = 'application/json', headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  let payload: string | Buffer | undefined;
+  if (body === undefined || status === 204) payload = undefined;
+  else if (Buffer.isBuffer(body)) payload = body;
+  else if (typeof body === 'string' && !contentType.includes('json')) payload = body;
+  else payload = JSON.stringify(body);
+  const h: Record<string, string | number> = { ...headers };
+  if (payload !== undefined) {
+    h['content-type'] = contentType.includes('json') && !contentType.includes('charset') ? `${contentType}; charset=utf-8` : contentType;
+    h['content-length'] = Buffer.byteLength(payload);
+  }
+  res.writeHead(status, h);
+  res.end(payload);
+}
+
+/** Checks that a JSON value is a plain object. */
+export function asObject(v: unknown, what = 'body'): Record<string, unknown> {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw badRequest(`${what} must be a JSON object`);
+  return v as Record<string, unknown>;
+}
+
+export function optString(o: Record<string, unknown>, key: string, what = key): string | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
+  return v;
+}
+
+export function reqString(o: Record<string, unknown>, key: string, what = key): string {
+  const v = optString(o, key, what);
+  if (v === undefined || v.trim() === '') throw badRequest(`${what} is required`);
+  return v;
+}

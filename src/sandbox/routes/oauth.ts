@@ -1,0 +1,174 @@
+// OAuth as spec section 5: token endpoint (client_credentials, authorization_code, refresh_token),
+// authorization-grant and its delegate variant, revoke-all.
+import { ALL_SCOPES } from '../../api/scopes.js';
+import { envelope } from '../http.js';
+import type { Reply, Req, Router } from '../router.js';
+import type { ClientRecord, Store, UserRecord } from '../store.js';
+import { timingSafeEqualStr } from '../router.js';
+
+export const CLIENT_TOKEN_TTL_S = 1800;
+export const USER_TOKEN_TTL_S = 7200;
+export const CODE_TTL_MS = 10 * 60 * 1000;
+export const TEMP_USER_TTL_MS = 24 * 60 * 60 * 1000;
+
+const KNOWN_SCOPES = new Set(ALL_SCOPES);
+
+export function parseScopes(raw: string | null): string[] {
+  return [...new Set((raw ?? '').split(/[,\s]+/).map((s) => s.trim()).filter(Boolean))];
+}
+
+function tokenError(status: 400 | 401, code: string, message: string) {
+  return envelope(status, code, message);
+}
+
+function authenticateClient(store: Store, form: URLSearchParams): ClientRecord {
+  const id = form.get('client_id');
+  const secret = form.get('client_secret');
+  if (!id) throw tokenError(400, 'request.missing_client_id', 'client_id is required');
+  const client = store.clients.get(id);
+  if (!client) throw tokenError(401, 'authentication.client_not_found', 'OAuth client not found');
+  if (!secret || !timingSafeEqualStr(client.secret, secret)) throw tokenError(401, 'authentication.invalid_client_secret', 'invalid client secret');
+  return client;
+}
+
+export function issueAccessToken(store: Store, kind: 'client' | 'user', clientId: string, scopes: string[], userId?: string): { token: string; expiresIn: number } {
+  const now = store.clock.now();
+  const ttl = kind === 'client' ? CLIENT_TOKEN_TTL_S : USER_TOKEN_TTL_S;
+  const token = store.ids.secret(24);
+  store.tokens.set(token, { token, kind, clientId, userId, scopes: new Set(scopes), expiresAt: now + ttl * 1000, issuedAt: now });
+  return { token, expiresIn: ttl };
+}
+
+/** A single-use authorization code for a user (grant, delegate or the hosted flow). */
+export function issueCode(store: Store, o: { clientId: string; userId: string; scopes: string[]; withRefresh: boolean; idHint?: string }): string {
+  const code = store.ids.secret(18);
+  store.codes.set(code, { code, ...o, expiresAt: store.clock.now() + CODE_TTL_MS, used: false });
+  return code;
+}
+
+export function validateScopes(scopes: string[], client: ClientRecord, onUnknown: (s: string) => never, onNotAllowed: (s: string) => never): void {
+  for (const s of scopes) {
+    if (!KNOWN_SCOPES.has(s)) onUnknown(s);
+    if (!client.scopes.has(s)) onNotAllowed(s);
+  }
+}
+
+function resolveUser(store: Store, form: URLSearchParams): UserRecord {
+  const userId = form.get('user_id');
+  const ext = form.get('external_user_id');
+  if (userId && ext) throw envelope(400, 'request.invalid', 'user_id and external_user_id cannot both be given');
+  if (!userId && !ext) throw envelope(400, 'request.invalid', 'user_id or external_user_id is required');
+  const u = userId ? store.users.get(userId) : store.userByExternalId(ext!);
+  if (!u) throw envelope(404, 'user.not_found', `user ${userId ? userId : `with external id ${ext}`} does not exist`);
+  return u;
+}
+
+function isLatin1(s: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /^[\u0020-\u007e\u00a0-\u00ff]*$/.test(s);
+}
+
+export function registerOAuth(router: Router, store: Store): void {
+  router.post('/api/v1/oauth/token', async (req, res) => {
+    const form = await req.form();
+    const client = authenticateClient(store, form);
+    const grantType = form.get('grant_type');
+    const now = store.clock.now();
+    switch (grantType) {
+      case 'client_credentials': {
+        const scopes = parseScopes(form.get('scope'));
+        if (scopes.length === 0) throw tokenError(400, 'request.missing_scope', 'scope is required for grant_type=client_credentials (comma-separated)');
+        validateScopes(
+          scopes,
+          client,
+          (s) => {
+            throw tokenError(400, 'request.invalid_scope', `unknown scope "${s.slice(0, 80)}"`);
+          },
+          (s) => {
+            throw tokenError(400, 'request.scope_not_allowed', `scope "${s}" is not allowed for this client`);
+          },
+        );
+        const t = issueAccessToken(store, 'client', client.id, scopes);
+        return res.json(200, { access_token: t.token, token_type: 'bearer', expires_in: t.expiresIn, scope: scopes.join(',') });
+      }
+      case 'authorization_code': {
+        const codeValue = form.get('code');
+        if (!codeValue) throw tokenError(400, 'request.missing_code', 'code is required for grant_type=authorization_code');
+        const code = store.codes.get(codeValue);
+        if (!code || code.used || code.expiresAt <= now || code.clientId !== client.id) {
+          throw tokenError(400, 'request.invalid_code', 'authorization code not valid (unknown, expired, already used, or issued to another client)');
+        }
+        code.used = true;
+        const user = store.users.get(code.userId);
+        if (!user) throw tokenError(400, 'request.invalid_code', 'authorization code not valid: its user no longer exists');
+        const t = issueAccessToken(store, 'user', client.id, code.scopes, user.id);
+        const body: Record<string, unknown> = { access_token: t.token, token_type: 'bearer', expires_in: t.expiresIn, scope: code.scopes.join(',') };
+        if (code.idHint) body.id_hint = code.idHint;
+        if (code.withRefresh) {
+          const refresh = store.ids.secret(24);
+          const expiresAt = user.expiresAt ?? now + TEMP_USER_TTL_MS;
+          store.refreshTokens.set(refresh, { token: refresh, clientId: client.id, userId: user.id, scopes: code.scopes, expiresAt });
+          body.refresh_token = refresh;
+        }
+        return res.json(200, body);
+      }
+      case 'refresh_token': {
+        const value = form.get('refresh_token');
+        if (!value) throw tokenError(400, 'request.missing_refresh_token', 'refresh_token is required for grant_type=refresh_token');
+        const r = store.refreshTokens.get(value);
+        if (!r || r.clientId !== client.id || r.expiresAt <= now || !store.users.has(r.userId)) {
+          if (r && r.expiresAt <= now) store.refreshTokens.delete(value);
+          throw tokenError(400, 'request.invalid_refresh_token', 'refresh token not valid (unknown, expired, revoked, or issued to another client)');
+        }
+        const t = issueAccessToken(store, 'user', client.id, r.scopes, r.userId);
+        return res.json(200, { access_token: t.token, token_type: 'bearer', expires_in: t.expiresIn, scope: r.scopes.join(','), refresh_token: r.token });
+      }
+      default:
+        throw tokenError(400, 'request.unsupported_grant_type', grantType ? `unsupported grant_type "${grantType.slice(0, 60)}"` : 'grant_type is required (client_credentials, authorization_code or refresh_token)');
+    }
+  });
+
+  const grant = (delegate: boolean) => async (req: Req, res: Reply) => {
+    const form = await req.form();
+    const client = store.clients.get(req.auth!.clientId!);
+    if (!client) throw envelope(401, 'authentication.client_not_found', 'OAuth client not found');
+    const scopes = parseScopes(form.get('scope'));
+    if (scopes.length === 0) throw envelope(400, 'request.missing_scope', 'scope is required');
+    let idHint: string | undefined;
+    let actor = client.id;
+    if (delegate) {
+      idHint = form.get('id_hint') ?? undefined;
+      if (!idHint || idHint.trim() === '') throw envelope(400, 'request.missing_id_hint', 'id_hint is required');
+      if (!isLatin1(idHint)) throw envelope(400, 'request.invalid_id_hint', 'id_hint must consist of ISO-8859-1 characters', { field: 'id_hint' });
+      const actorId = form.get('actor_client_id');
+      if (!actorId || actorId.trim() === '') throw envelope(400, 'request.missing_actor_client_id', 'actor_client_id is required');
+      actor = actorId;
+    }
+    validateScopes(
+      scopes,
+      client,
+      (s) => {
+        throw envelope(400, 'request.invalid_scope', `unknown scope "${s.slice(0, 80)}"`, { scope: s.slice(0, 80) });
+      },
+      (s) => {
+        throw envelope(401, 'authorization.scope_not_allowed', `the client cannot grant the scope "${s}"`, { scope: s });
+      },
+    );
+    const user = resolveUser(store, form);
+    if (user.clientId && user.clientId !== client.id) throw envelope(401, 'authorization.user_not_accessible', 'the client has no access to this user');
+    if (user.connector?.blocked) throw envelope(409, 'user.blocked', 'the user is blocked; unblock it before granting access');
+    const code = issueCode(store, { clientId: actor, userId: user.id, scopes, withRefresh: false, idHint });
+    res.json(200, { code });
+  };
+  router.post('/api/v1/oauth/authorization-grant', grant(false));
+  router.post('/api/v1/oauth/authorization-grant/delegate', grant(true));
+
+  router.post('/api/v1/oauth/revoke-all', async (req, res) => {
+    const form = await req.form();
+    const user = resolveUser(store, form);
+    for (const [k, t] of store.tokens) if (t.userId === user.id) store.tokens.delete(k);
+    for (const [k, r] of store.refreshTokens) if (r.userId === user.id) store.refreshTokens.delete(k);
+    for (const [k, c] of store.codes) if (c.userId === user.id) store.codes.delete(k);
+    res.empty(204);
+  });
+}

@@ -1,0 +1,141 @@
+// startSandbox({port, seed, authDelayMs, clock}) -> {url, close, reset}: an embeddable emulator of
+// the service on node:http. One route module per area; state behind the Store interface.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ALL_SCOPES } from '../api/scopes.js';
+import { envelope, HttpFailure, send } from './http.js';
+import { ConnectorTokens, Router } from './router.js';
+import { IdSource, MemoryStore, SandboxClock } from './store.js';
+import { EventBus, type SandboxContext, type SandboxOptions } from './context.js';
+import { AREAS } from './areas.js';
+
+export const DEFAULT_REDIRECT_URI = 'http://localhost:3000/callback';
+
+export interface Sandbox {
+  baseUrl: string;
+  linkUrl: string;
+  port: number;
+  clientId: string;
+  clientSecret: string;
+  connectorToken: string;
+  store: MemoryStore;
+  clock: SandboxClock;
+  events: EventBus;
+  context: SandboxContext;
+  /** Clears all data; the client and connector token stay. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = opts.clock ?? new SandboxClock();
+  const ids = new IdSource(opts.seed);
+  const store = new MemoryStore(clock, ids);
+  const router = new Router(store);
+  const events = new EventBus();
+  const timers = new Set<NodeJS.Timeout>();
+  const log = opts.log ?? (() => undefined);
+
+  const clientId = ids.next();
+  const clientSecret = ids.next();
+  const connectorToken = ids.secret(24);
+  const seedIdentity = () => {
+    store.clients.set(clientId, { id: clientId, secret: clientSecret, name: 'sandbox', scopes: new Set(ALL_SCOPES), redirectUris: [DEFAULT_REDIRECT_URI] });
+    store.area('connector-tokens', () => new ConnectorTokens()).add(connectorToken);
+  };
+  seedIdentity();
+
+  let baseUrl = '';
+  const ctx: SandboxContext = {
+    router,
+    store,
+    clock,
+    events,
+    options: { ...opts, authDelayMs: opts.authDelayMs ?? 1500 },
+    baseUrl: () => baseUrl,
+    linkUrl: () => `${baseUrl}/link`,
+    setTimeout(fn, ms) {
+      const t = setTimeout(() => {
+        timers.delete(t);
+        try {
+          fn();
+        } catch (err) {
+          log(`timer failed: ${(err as Error).stack ?? String(err)}`);
+        }
+      }, ms);
+      t.unref?.();
+      timers.add(t);
+      return t;
+    },
+  };
+  for (const register of AREAS) register(ctx);
+
+  const server: Server = createServer({ requestTimeout: 60_000, headersTimeout: 20_000, maxHeaderSize: 32 * 1024 }, (req, res) => {
+    void handle(req, res);
+  });
+  server.keepAliveTimeout = 5_000;
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    try {
+      if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://sandbox.local');
+      } catch {
+        throw envelope(400, 'request.invalid', 'malformed request URL');
+      }
+      await router.handle(req, res, url);
+    } catch (err) {
+      if (err instanceof HttpFailure) {
+        send(res, err.status, err.body, err.contentType, err.headers);
+      } else {
+        log(`internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
+        send(res, 500, { errorMessage: 'internal sandbox error', errorCode: 'internal_error' });
+      }
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  baseUrl = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
+
+  const clearTimers = () => {
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
+  };
+  return {
+    baseUrl,
+    linkUrl: `${baseUrl}/link`,
+    port: addr.port,
+    clientId,
+    clientSecret,
+    connectorToken,
+    store,
+    clock,
+    events,
+    context: ctx,
+    reset() {
+      clearTimers();
+      store.reset();
+      seedIdentity();
+    },
+    async close() {
+      clearTimers();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

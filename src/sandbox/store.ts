@@ -1,0 +1,250 @@
+// The sandbox's state behind an interface. In memory; every area keeps its records here so that
+// deleting a user or resetting the sandbox reaches everything.
+import { createHash, randomBytes } from 'node:crypto';
+
+export interface Clock {
+  now(): number;
+}
+
+/** A clock tests can move forward. */
+export class SandboxClock implements Clock {
+  private offset = 0;
+  constructor(private readonly base: () => number = Date.now) {}
+  now(): number {
+    return this.base() + this.offset;
+  }
+  advance(ms: number): void {
+    this.offset += ms;
+  }
+}
+
+/** Deterministic ids with --seed, random ones otherwise. Ids are dashless UUIDs (32 hex). */
+export class IdSource {
+  private counter = 0;
+  constructor(private readonly seed?: number) {}
+  next(): string {
+    if (this.seed === undefined) return randomBytes(16).toString('hex');
+    this.counter++;
+    return createHash('sha256').update(`${this.seed}:${this.counter}`).digest('hex').slice(0, 32);
+  }
+  /** A secret-quality random string (tokens, codes, secrets), deterministic under a seed. */
+  secret(bytes = 24): string {
+    if (this.seed === undefined) return randomBytes(bytes).toString('base64url');
+    this.counter++;
+    return createHash('sha256').update(`secret:${this.seed}:${this.counter}`).digest('base64url').slice(0, Math.ceil((bytes * 4) / 3));
+  }
+  uuid(): string {
+    const h = this.next();
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  }
+}
+
+export interface ClientRecord {
+  id: string;
+  secret: string;
+  name: string;
+  scopes: Set<string>;
+  redirectUris: string[];
+}
+
+export interface UserRecord {
+  id: string;
+  externalUserId?: string;
+  market: string;
+  locale: string;
+  created: number;
+  clientId?: string;
+  /** Users of the hosted flow are deleted after 24 hours. */
+  expiresAt?: number;
+  /** Connector-activated users (connector-api.md 2.1). */
+  connector?: {
+    token: string;
+    blocked: boolean;
+    label?: string;
+    /** The one set of credentials connector data hangs off. */
+    credentialsId: string;
+  };
+}
+
+export interface TokenRecord {
+  token: string;
+  kind: 'client' | 'user';
+  clientId: string;
+  userId?: string;
+  scopes: Set<string>;
+  expiresAt: number;
+  issuedAt: number;
+}
+
+export interface CodeRecord {
+  code: string;
+  /** The client allowed to exchange it (the actor client for delegated codes). */
+  clientId: string;
+  userId: string;
+  scopes: string[];
+  expiresAt: number;
+  /** Codes of the hosted flow exchange to a token with a refresh_token. */
+  withRefresh: boolean;
+  idHint?: string;
+  used: boolean;
+}
+
+export interface RefreshRecord {
+  token: string;
+  clientId: string;
+  userId: string;
+  scopes: string[];
+  expiresAt: number;
+}
+
+export type AccountType = 'CHECKING' | 'SAVINGS' | 'INVESTMENT' | 'MORTGAGE' | 'CREDIT_CARD' | 'LOAN' | 'PENSION' | 'OTHER' | 'EXTERNAL';
+export const ACCOUNT_TYPES: AccountType[] = ['CHECKING', 'SAVINGS', 'INVESTMENT', 'MORTGAGE', 'CREDIT_CARD', 'LOAN', 'PENSION', 'OTHER', 'EXTERNAL'];
+export type AccountExclusion = 'NONE' | 'AGGREGATION' | 'PFM_AND_SEARCH' | 'PFM_DATA';
+
+export interface AccountRecord {
+  id: string;
+  userId: string;
+  /** Credentials (consents) giving access to this account. */
+  credentialsIds: string[];
+  externalId?: string;
+  name: string;
+  accountNumber: string;
+  type: AccountType;
+  /** Exact decimal string. */
+  balance: string;
+  currencyCode: string;
+  availableCredit?: string;
+  reservedAmount?: string;
+  closed: boolean;
+  accountExclusion: AccountExclusion;
+  excluded: boolean;
+  favored: boolean;
+  flags: string[];
+  payload?: Record<string, unknown>;
+  holderName?: string;
+  iban?: string;
+  portfolioType?: string;
+  created: number;
+  updated: number;
+}
+
+export interface TransactionRecord {
+  id: string;
+  userId: string;
+  accountId: string;
+  externalId?: string;
+  /** Exact decimal string, e.g. "-12.50". */
+  amount: string;
+  currencyCode: string;
+  /** YYYY-MM-DD */
+  bookedDate: string;
+  valueDate: string;
+  description: string;
+  originalDescription: string;
+  categoryId: string;
+  status: 'BOOKED' | 'PENDING';
+  /** types.type: DEFAULT, CREDIT_CARD, TRANSFER, PAYMENT, WITHDRAWAL */
+  type: string;
+  providerTransactionId?: string;
+  merchantName?: string;
+  merchantCategoryCode?: string;
+  reference?: string;
+  payload?: Record<string, unknown>;
+  notes?: string;
+  /** Insertion order: the stable tie-break for paging. */
+  seq: number;
+  created: number;
+  updated: number;
+}
+
+export interface Store {
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  clients: Map<string, ClientRecord>;
+  users: Map<string, UserRecord>;
+  tokens: Map<string, TokenRecord>;
+  codes: Map<string, CodeRecord>;
+  refreshTokens: Map<string, RefreshRecord>;
+  accounts: Map<string, AccountRecord>;
+  transactions: Map<string, TransactionRecord>;
+  nextSeq(): number;
+  userByExternalId(externalUserId: string): UserRecord | undefined;
+  /** Per-area state that other modules keep (credentials, webhooks, budgets...). */
+  area<T>(name: string, create: () => T): T;
+  /** Removes a user and everything of theirs, in every area. */
+  deleteUser(userId: string): void;
+  onUserDeleted(fn: (userId: string) => void): void;
+  reset(): void;
+}
+
+export class MemoryStore implements Store {
+  clients = new Map<string, ClientRecord>();
+  users = new Map<string, UserRecord>();
+  tokens = new Map<string, TokenRecord>();
+  codes = new Map<string, CodeRecord>();
+  refreshTokens = new Map<string, RefreshRecord>();
+  accounts = new Map<string, AccountRecord>();
+  transactions = new Map<string, TransactionRecord>();
+  private readonly externalIndex = new Map<string, string>();
+  private readonly areas = new Map<string, unknown>();
+  private readonly userDeletedHooks: Array<(userId: string) => void> = [];
+  private seq = 0;
+
+  constructor(
+    readonly clock: Clock,
+    readonly ids: IdSource,
+  ) {}
+
+  nextSeq(): number {
+    return ++this.seq;
+  }
+
+  addUser(u: UserRecord): void {
+    this.users.set(u.id, u);
+    if (u.externalUserId !== undefined) this.externalIndex.set(u.externalUserId, u.id);
+  }
+
+  userByExternalId(externalUserId: string): UserRecord | undefined {
+    const id = this.externalIndex.get(externalUserId);
+    return id ? this.users.get(id) : undefined;
+  }
+
+  area<T>(name: string, create: () => T): T {
+    let a = this.areas.get(name) as T | undefined;
+    if (a === undefined) {
+      a = create();
+      this.areas.set(name, a);
+    }
+    return a;
+  }
+
+  onUserDeleted(fn: (userId: string) => void): void {
+    this.userDeletedHooks.push(fn);
+  }
+
+  deleteUser(userId: string): void {
+    const u = this.users.get(userId);
+    if (!u) return;
+    this.users.delete(userId);
+    if (u.externalUserId !== undefined) this.externalIndex.delete(u.externalUserId);
+    for (const [k, t] of this.tokens) if (t.userId === userId) this.tokens.delete(k);
+    for (const [k, c] of this.codes) if (c.userId === userId) this.codes.delete(k);
+    for (const [k, r] of this.refreshTokens) if (r.userId === userId) this.refreshTokens.delete(k);
+    for (const [k, a] of this.accounts) if (a.userId === userId) this.accounts.delete(k);
+    for (const [k, t] of this.transactions) if (t.userId === userId) this.transactions.delete(k);
+    for (const fn of this.userDeletedHooks) fn(userId);
+  }
+
+  reset(): void {
+    const keepClients = this.clients;
+    this.users.clear();
+    this.tokens.clear();
+    this.codes.clear();
+    this.refreshTokens.clear();
+    this.accounts.clear();
+    this.transactions.clear();
+    this.externalIndex.clear();
+    this.areas.clear();
+    this.clients = keepClients;
+  }
+}
