@@ -2,11 +2,10 @@
 // (the sandbox, prompts, QR codes) in chunks that are loaded only by the commands that need them,
 // so `bankctl --version` and `--help` stay close to bare `node` start-up time.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-rmSync(`${root}/dist`, { recursive: true, force: true });
+// dist/ is not emptied first: parallel test runs may be spawning bin/bankctl.js from it.
 await build({
   absWorkingDir: root,
   entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/index.ts' },
