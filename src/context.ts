@@ -52,6 +52,8 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export class Context {
   globals: GlobalOptions = {};
+  /** True once a command handles Ctrl-C itself (see claimInterrupt). */
+  interruptClaimed = false;
   /** Set by commands that end without an error but not in success (rare; errors are preferred). */
   exitCode = 0;
   readonly clock: Clock;
@@ -108,13 +110,23 @@ export class Context {
     if (this.verbose) this.io.stderr.write(`* ${line}\n`);
   }
 
+  /** The command handles Ctrl-C itself; returns the unregister function of its handler. */
+  claimInterrupt(handler: () => void): () => void {
+    this.interruptClaimed = true;
+    const off = this.io.onInterrupt(handler);
+    return () => {
+      off();
+      this.interruptClaimed = false;
+    };
+  }
+
   onCleanup(fn: () => Promise<void> | void): void {
     this.cleanups.push(fn);
   }
 
   async dispose(): Promise<void> {
     for (const fn of this.cleanups.splice(0).reverse()) await fn();
-    await this.httpClient?.close();
+    await this.httpClient?.close(true);
   }
 
   async config(): Promise<ConfigStore> {

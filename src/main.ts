@@ -13,14 +13,24 @@ export async function run(argv: string[], io: IO = processIO(), opts: ContextOpt
   }
   const { Context } = await import('./context.js');
   const ctx = new Context(io, opts);
+  // Ctrl-C: commands that own their shutdown (servers, the connect walker, push) claim it with
+  // ctx.claimInterrupt(); anything else stops at once with 130.
+  let offInterrupt: () => void = () => undefined;
+  const interrupted = new Promise<number>((resolve) => {
+    offInterrupt = io.onInterrupt(() => {
+      if (ctx.interruptClaimed) return;
+      io.stderr.write('\ninterrupted\n');
+      resolve(ExitCode.INTERRUPTED);
+    });
+  });
   try {
     const { createProgram } = await import('./program.js');
     const program = createProgram(ctx);
-    await program.parseAsync(argv, { from: 'user' });
-    return ctx.exitCode;
+    return await Promise.race([program.parseAsync(argv, { from: 'user' }).then(() => ctx.exitCode), interrupted]);
   } catch (err) {
     return reportError(ctx, err);
   } finally {
+    offInterrupt();
     await ctx.dispose().catch(() => undefined);
   }
 }

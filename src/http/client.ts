@@ -83,8 +83,11 @@ export class HttpClient {
     this.redactor = opts.redactor ?? new Redactor();
   }
 
-  async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close().catch(() => undefined);
+  /** Closes the agent; with force, in-flight requests are aborted (Ctrl-C). */
+  async close(force = false): Promise<void> {
+    if (!this.ownsDispatcher) return;
+    if (force) await this.dispatcher.destroy().catch(() => undefined);
+    else await this.dispatcher.close().catch(() => undefined);
   }
 
   buildUrl(path: string, query?: Record<string, QueryValue>): string {

@@ -58,7 +58,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
       writeState(ctx.configDir, state);
       await printReady(ctx, state);
       await new Promise<void>((resolve) => {
-        const off = ctx.io.onInterrupt(() => {
+        const off = ctx.claimInterrupt(() => {
           off();
           resolve();
         });

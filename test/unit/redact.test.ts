@@ -1,0 +1,37 @@
+import { describe, expect, test } from 'vitest';
+import { Redactor, redactForm, redactHeaders } from '../../src/http/redact.js';
+
+describe('redaction', () => {
+  test('known secret values are replaced anywhere in a line', () => {
+    const r = new Redactor();
+    r.add('s3cr3t-value-123');
+    expect(r.text('POST body client_secret=s3cr3t-value-123&x=1')).toBe('POST body client_secret=***&x=1');
+  });
+
+  test('short values are not treated as secrets (they would mangle text)', () => {
+    const r = new Redactor();
+    r.add('abc');
+    expect(r.text('abc def')).toBe('abc def');
+  });
+
+  test('secret query parameters and URL credentials', () => {
+    const r = new Redactor();
+    const out = r.url('https://user:pw@api.example.com/cb?code=abc123&state=xyz&refresh_token=rt&pageSize=5');
+    expect(out).not.toContain('abc123');
+    expect(out).not.toContain(':pw@');
+    expect(out).not.toContain('refresh_token=rt');
+    expect(out).toContain('state=xyz');
+    expect(out).toContain('pageSize=5');
+  });
+
+  test('headers and forms', () => {
+    expect(redactHeaders({ Authorization: 'Bearer abc.def', Accept: 'x' })).toEqual({ Authorization: 'Bearer ***', Accept: 'x' });
+    expect(redactHeaders({ authorization: 'Basic dXNlcjpwdw==' }).authorization).toBe('Basic ***');
+    expect(redactForm({ client_id: 'id', client_secret: 'sec', code: 'c', grant_type: 'authorization_code' })).toEqual({
+      client_id: 'id',
+      client_secret: '***',
+      code: '***',
+      grant_type: 'authorization_code',
+    });
+  });
+});
