@@ -1,0 +1,47 @@
+// A tiny node:http server that answers from a script, for the HTTP core's edge cases.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export type Step = (req: IncomingMessage, res: ServerResponse, body: string) => void;
+
+export async function scriptedServer(steps: Step[] | ((n: number) => Step)): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
+  const seen: Seen[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      const n = seen.length - 1;
+      const step = typeof steps === 'function' ? steps(n) : steps[Math.min(n, steps.length - 1)];
+      step!(req, res, body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+export const reply =
+  (status: number, body = '', headers: Record<string, string> = {}): Step =>
+  (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(body);
+  };
+
+export const hangUp: Step = (req) => req.socket.destroy();
+export const never: Step = () => undefined;
