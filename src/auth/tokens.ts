@@ -1,5 +1,6 @@
 // Token acquisition and cache: client tokens by client_credentials, user tokens by grant + exchange,
 // refresh tokens. Cached per profile and scope set until shortly before expiry.
+import { createHash } from 'node:crypto';
 import type { HttpClient } from '../http/client.js';
 import type { CachedToken, ConfigStore } from '../config/store.js';
 import { AuthError, UsageError } from '../errors.js';
@@ -54,9 +55,11 @@ export class TokenManager {
     return { clientId: this.d.clientId, clientSecret: this.d.clientSecret };
   }
 
+  /** Tokens are cached per base URL, client and secret (a changed secret must be checked again). */
   private cacheKey(kind: 'client' | 'user', scopes: string[], user?: UserRef): string {
     const who = kind === 'user' && user ? `:${userKey(user)}` : '';
-    return `${kind}:${this.d.baseUrl}:${this.d.clientId ?? ''}${who}:${scopes.join(',')}`;
+    const secret = createHash('sha256').update(this.d.clientSecret ?? '').digest('hex').slice(0, 12);
+    return `${kind}:${this.d.baseUrl}:${this.d.clientId ?? ''}:${secret}${who}:${scopes.join(',')}`;
   }
 
   private fromCache(key: string): CachedToken | undefined {

@@ -1,0 +1,150 @@
+// Every exit code of the contract, through the real binary and real HTTP.
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BIN, spawnCli } from '../helpers/cli.js';
+import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { never, reply, scriptedServer } from '../helpers/scripted-server.js';
+
+let t: TestEnv;
+beforeAll(async () => {
+  t = await startTestSandbox();
+});
+afterAll(() => t.close());
+
+describe('exit codes (contract)', () => {
+  test('0: success, data on stdout only', async () => {
+    const r = await spawnCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env: t.env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).user_id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  test('2: a bad flag, a value the CLI rejects, and the service\'s 400', async () => {
+    const badFlag = await spawnCli(['users', 'create', '--market', 'SE', '--frobnicate'], { env: t.env });
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toMatch(/unknown option '--frobnicate'/);
+    const missing = await spawnCli(['users', 'create'], { env: t.env });
+    expect(missing.code).toBe(2);
+    const service400 = await spawnCli(['api', 'POST', '/api/v1/user/create', '-f', 'market=XX'], { env: t.env });
+    expect(service400.code).toBe(2);
+    expect(service400.stderr).toMatch(/^error: POST \/api\/v1\/user\/create failed: HTTP 400: unknown market "XX"/m);
+    expect(service400.stderr.trim().split('\n')).toHaveLength(1);
+    expect(service400.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test('3: wrong client secret (401) and a token without the scope (403)', async () => {
+    const wrong = await spawnCli(['users', 'create', '--market', 'SE'], { env: { ...t.env, BANKCTL_CLIENT_SECRET: 'wrong-secret-123' } });
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toMatch(/HTTP 401: invalid client secret/);
+    expect(wrong.stderr).not.toContain('wrong-secret-123');
+    const token = (await spawnCli(['auth', 'token', '--scope', 'authorization:grant'], { env: t.env })).stdout.trim();
+    const forbidden = await spawnCli(['users', 'create', '--market', 'SE'], { env: { ...t.env, BANKCTL_TOKEN: token } });
+    expect(forbidden.code).toBe(3);
+    expect(forbidden.stderr).toMatch(/HTTP 403/);
+    expect(forbidden.stderr).not.toContain(token);
+  });
+
+  test('4: not found', async () => {
+    const r = await spawnCli(['auth', 'grant', '--user', '0123456789abcdef0123456789abcdef', '--scope', 'accounts:read'], { env: t.env });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/HTTP 404: user 0123456789abcdef0123456789abcdef does not exist/);
+  });
+
+  test('5: conflict', async () => {
+    expect((await spawnCli(['users', 'create', '--market', 'SE', '--external-id', 'dup'], { env: t.env })).code).toBe(0);
+    const r = await spawnCli(['users', 'create', '--market', 'SE', '--external-id', 'dup'], { env: t.env });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/HTTP 409: a user with external id "dup" already exists/);
+  });
+
+  test('6: rate limited after the retries, 7: server error after the retries', async () => {
+    const s = await scriptedServer((n) =>
+      reply(n < 2 ? 429 : 503, n < 2 ? '{"type":"about:errors:too-many-requests","title":"Too Many Requests"}' : 'maintenance', {
+        'retry-after': '0',
+        'content-type': n < 2 ? 'application/problem+json' : 'text/plain',
+      }),
+    );
+    try {
+      const env = { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'x-token-1234' };
+      const limited = await spawnCli(['api', 'GET', '/anything', '--retries', '1'], { env });
+      expect(limited.code).toBe(6);
+      expect(limited.stderr).toMatch(/HTTP 429: Too Many Requests/);
+      expect(limited.stderr).toMatch(/retrying/);
+      const down = await spawnCli(['api', 'GET', '/anything', '--retries', '1'], { env });
+      expect(down.code).toBe(7);
+      expect(down.stderr).toMatch(/HTTP 503: maintenance/);
+      expect(s.seen).toHaveLength(4);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('8: network errors and timeouts', async () => {
+    const refused = await spawnCli(['version', '-o', 'json'], { env: { ...t.env, BANKCTL_BASE_URL: 'http://127.0.0.1:1' } });
+    expect(refused.code).toBe(0); // version degrades: the server part is optional
+    const r = await spawnCli(['users', 'create', '--market', 'SE'], { env: { ...t.env, BANKCTL_BASE_URL: 'http://127.0.0.1:1' } });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/connection refused/);
+    const s = await scriptedServer([never]);
+    try {
+      const slow = await spawnCli(['api', 'GET', '/slow', '--timeout', '0.3', '--retries', '0'], { env: { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'x-token-1234' } });
+      expect(slow.code).toBe(8);
+      expect(slow.stderr).toMatch(/timed out/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('130: interrupted by Ctrl-C while waiting on the network', async () => {
+    const s = await scriptedServer([never]);
+    try {
+      const child = spawn(process.execPath, [BIN, 'api', 'GET', '/slow'], {
+        env: { PATH: process.env.PATH, ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'x-token-1234' },
+      });
+      let stderr = '';
+      child.stderr.on('data', (c) => (stderr += c));
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (s.seen.length > 0) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 20);
+      });
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+      expect(code).toBe(130);
+      expect(stderr).toMatch(/interrupted/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('3 again: a token endpoint that answers 200 without an access token', async () => {
+    const s = await scriptedServer([reply(200, '{"access_token": 42}')]);
+    try {
+      const r = await spawnCli(['auth', 'token'], { env: { ...t.env, BANKCTL_BASE_URL: s.url } });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toMatch(/without an access_token/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('1: an unexpected failure (a server answering null) says so in one line, the stack only with --verbose', async () => {
+    const s = await scriptedServer(() => (req, res, body) =>
+      (req.url === '/api/v1/oauth/token' ? reply(200, '{"access_token":"tok-123456","expires_in":1800}') : reply(200, 'null'))(req, res, body),
+    );
+    try {
+      const env = { ...t.env, BANKCTL_BASE_URL: s.url };
+      const r = await spawnCli(['users', 'create', '--market', 'SE', '--use'], { env });
+      expect(r.code).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/^error: unexpected: .*\(run with --verbose for details\)$/m);
+      const v = await spawnCli(['users', 'create', '--market', 'SE', '--use', '--verbose'], { env });
+      expect(v.code).toBe(1);
+      expect(v.stderr).toMatch(/\n\s+at /);
+    } finally {
+      await s.close();
+    }
+  });
+});
