@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { reply, scriptedServer } from '../helpers/scripted-server.js';
+
+let t: TestEnv;
+beforeAll(async () => {
+  t = await startTestSandbox();
+});
+afterAll(() => t.close());
+
+describe('bankctl api', () => {
+  test('authenticates like any command: the endpoint table picks the client token and scope', async () => {
+    const r = await runCli(['api', 'POST', '/api/v1/user/create', '-f', 'market=SE', '-f', 'locale=sv_SE'], { env: t.env });
+    expect(r.code).toBe(0);
+    const userId = JSON.parse(r.stdout).user_id;
+    expect(t.sandbox.store.users.get(userId)?.locale).toBe('sv_SE');
+    const tokens = [...t.sandbox.store.tokens.values()].filter((x) => x.kind === 'client');
+    expect(tokens.some((x) => [...x.scopes].join() === 'user:create')).toBe(true);
+  });
+
+  test('--user obtains a user token; --as none sends nothing; errors print the body and exit by status', async () => {
+    const userId = JSON.parse((await runCli(['api', 'POST', '/api/v1/user/create', '-f', 'market=SE'], { env: t.env })).stdout).user_id;
+    const del = await runCli(['api', 'POST', '/api/v1/user/delete', '--user', userId], { env: t.env });
+    expect(del.code).toBe(0);
+    const v = await runCli(['api', 'GET', '/version', '--as', 'none'], { env: t.env });
+    expect(JSON.parse(v.stdout).version).toBeTruthy();
+    const missing = await runCli(['api', 'GET', '/api/v1/nope', '--as', 'none'], { env: t.env });
+    expect(missing.code).toBe(4);
+    expect(JSON.parse(missing.stdout).errorMessage).toMatch(/no such endpoint/);
+    const bad = await runCli(['api', 'GET', 'relative/path'], { env: t.env });
+    expect(bad.code).toBe(2);
+  });
+
+  test('--paginate follows nextPageToken to the end, unknown properties kept', async () => {
+    const pages: Record<string, string> = {
+      '': '{"transactions":[{"id":"1","x":{"y":1}},{"id":"2"}],"nextPageToken":"p2"}',
+      p2: '{"transactions":[{"id":"3"}],"nextPageToken":"p3"}',
+      p3: '{"transactions":[{"id":"4"}],"nextPageToken":""}',
+    };
+    const s = await scriptedServer(() => (req, res, body) => {
+      const token = new URL(req.url!, 'http://x').searchParams.get('pageToken') ?? '';
+      reply(200, pages[token] ?? '{}')(req, res, body);
+    });
+    try {
+      const r = await runCli(['api', 'GET', '/data/v2/transactions', '--paginate', '-o', 'ndjson', '-f', 'pageSize=2'], { env: { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'tok-123456' } });
+      expect(r.code).toBe(0);
+      expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ id: '1', x: { y: 1 } }, { id: '2' }, { id: '3' }, { id: '4' }]);
+      expect(s.seen.map((x) => x.url)).toEqual(['/data/v2/transactions?pageSize=2', '/data/v2/transactions?pageSize=2&pageToken=p2', '/data/v2/transactions?pageSize=2&pageToken=p3']);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -1,0 +1,66 @@
+// `bankctl sandbox start|stop` as a user runs them: real processes.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { BIN, removeDir, spawnCli, tempDir } from '../helpers/cli.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) removeDir(d);
+});
+
+describe('sandbox start and stop', () => {
+  test('foreground: one readiness line with -o json, the printed client works, Ctrl-C stops it', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '-o', 'json'], { env: { PATH: process.env.PATH, BANKCTL_CONFIG_DIR: dir } });
+    const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+    const ready = JSON.parse(line);
+    expect(Object.keys(ready).sort()).toEqual(['baseUrl', 'clientId', 'clientSecret', 'connectorToken', 'linkUrl']);
+    expect(ready.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready.linkUrl).toBe(`${ready.baseUrl}/link`);
+    const state = join(dir, 'sandbox.json');
+    expect(statSync(state).mode & 0o777).toBe(0o600);
+    // the default profile picks up the running sandbox's client: no login needed
+    const created = await spawnCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env: { BANKCTL_CONFIG_DIR: dir, BANKCTL_BASE_URL: ready.baseUrl } });
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout).user_id).toBeTruthy();
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(0);
+    expect(existsSync(state)).toBe(false);
+  });
+
+  test('--detach returns once ready; stop ends it; a second stop is harmless', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const env = { BANKCTL_CONFIG_DIR: dir };
+    const started = await spawnCli(['sandbox', 'start', '--detach', '--port', '0', '-o', 'json'], { env });
+    expect(started.code).toBe(0);
+    const ready = JSON.parse(started.stdout);
+    const v = await spawnCli(['version', '-o', 'json'], { env: { ...env, BANKCTL_BASE_URL: ready.baseUrl } });
+    expect(JSON.parse(v.stdout).server.version).toBeTruthy();
+    const stopped = await spawnCli(['sandbox', 'stop'], { env });
+    expect(stopped.code).toBe(0);
+    expect(stopped.stderr).toMatch(/stopped/);
+    const after = await spawnCli(['version', '-o', 'json'], { env: { ...env, BANKCTL_BASE_URL: ready.baseUrl } });
+    expect(JSON.parse(after.stdout).server).toBeNull();
+    const again = await spawnCli(['sandbox', 'stop'], { env });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/no sandbox is running/);
+  });
+
+  test('a port in use is a clear usage error', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const env = { BANKCTL_CONFIG_DIR: dir };
+    const first = JSON.parse((await spawnCli(['sandbox', 'start', '--detach', '--port', '0', '-o', 'json'], { env })).stdout);
+    const port = new URL(first.baseUrl).port;
+    const second = await spawnCli(['sandbox', 'start', '--port', port], { env: { BANKCTL_CONFIG_DIR: tempDir() } });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(new RegExp(`port ${port} on 127.0.0.1 is already in use`));
+    await spawnCli(['sandbox', 'stop'], { env });
+  });
+});
