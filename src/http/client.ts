@@ -58,7 +58,8 @@ export interface HttpClientOptions {
   redactor?: Redactor;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref?.());
+// Not unref()ed: a retry wait is the only thing keeping a command alive between attempts.
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class HttpClient {
   readonly baseUrl: string;
