@@ -44,6 +44,8 @@ export interface SandboxOptions {
   /** Extra latency added to every response, ms. */
   latencyMs?: number;
   log?: (line: string) => void;
+  /** Fault injection (`sandbox start --fault-rate`); admin routes under /sandbox are exempt. */
+  faults?: import('./faults.js').FaultOptions;
 }
 
 export interface SandboxContext {

@@ -114,6 +114,25 @@ export function send(res: ServerResponse, status: number, body?: unknown, conten
     h['content-length'] = Buffer.byteLength(payload);
   }
   res.writeHead(status, h);
+  const slowMs = (res as ServerResponse & { slowBodyMs?: number }).slowBodyMs;
+  if (slowMs && payload !== undefined && payload.length > 1) {
+    // an injected slow body: the payload trickles out in four parts
+    const buf = Buffer.from(payload);
+    const part = Math.ceil(buf.length / 4);
+    let i = 0;
+    const tick = () => {
+      if (res.destroyed) return;
+      const chunk = buf.subarray(i, i + part);
+      i += part;
+      if (i >= buf.length) res.end(chunk);
+      else {
+        res.write(chunk);
+        setTimeout(tick, slowMs / 4);
+      }
+    };
+    tick();
+    return;
+  }
   res.end(payload);
 }
 

@@ -8,6 +8,7 @@ import { ConnectorTokens, Router } from './router.js';
 import { IdSource, MemoryStore, SandboxClock } from './store.js';
 import { EventBus, type SandboxContext, type SandboxOptions } from './context.js';
 import { AREAS } from './areas.js';
+import { FaultInjector } from './faults.js';
 
 export const DEFAULT_REDIRECT_URI = 'http://localhost:3000/callback';
 
@@ -22,6 +23,8 @@ export interface Sandbox {
   clock: SandboxClock;
   events: EventBus;
   context: SandboxContext;
+  /** How many faults of each kind were injected. */
+  faultCounts: Record<string, number>;
   /** Clears all data; the client and connector token stay. */
   reset(): void;
   close(): Promise<void>;
@@ -79,9 +82,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     else socket.destroy();
   });
 
+  const faults = opts.faults && opts.faults.rate > 0 ? new FaultInjector(opts.faults) : undefined;
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
       if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
+      if (faults && !(req.url ?? '').startsWith('/sandbox/')) {
+        if (faults.apply(req, res) === 'dropped') return;
+      }
       let url: URL;
       try {
         url = new URL(req.url ?? '/', 'http://sandbox.local');
@@ -125,6 +133,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     clock,
     events,
     context: ctx,
+    faultCounts: faults?.counts ?? {},
     reset() {
       clearTimers();
       store.reset();

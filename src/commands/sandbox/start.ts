@@ -7,6 +7,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { SandboxState } from '../../config/settings.js';
 import { examples, parseIntArg } from '../util.js';
+import { FAULT_KINDS, type FaultKind } from '../../sandbox/faults.js';
 import { binPath, removeState, writeState } from './state.js';
 
 interface StartOpts {
@@ -15,6 +16,8 @@ interface StartOpts {
   seed?: string;
   authDelay?: string;
   latency?: string;
+  faultRate?: string;
+  faults?: string;
   detach?: boolean;
 }
 
@@ -27,12 +30,18 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
     .option('--seed <n>', 'deterministic ids, secrets and demo data')
     .option('--auth-delay <ms>', 'how long simulated eID, app and redirect waits take', '1500')
     .option('--latency <ms>', 'extra latency added to every response')
+    .option('--fault-rate <r>', 'share of requests (0..1) answered with an injected fault; deterministic with --seed')
+    .option('--faults <kinds>', `fault kinds, comma-separated: ${FAULT_KINDS.join(',')}`, FAULT_KINDS.join(','))
     .option('--detach', 'start in the background and return once it is ready; stop it with `bankctl sandbox stop`')
     .action(async (o: StartOpts) => {
       const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
       const seed = parseIntArg(o.seed, '--seed');
       const authDelayMs = parseIntArg(o.authDelay, '--auth-delay') ?? 1500;
       const latencyMs = parseIntArg(o.latency, '--latency');
+      const faultRate = o.faultRate === undefined ? 0 : Number(o.faultRate);
+      if (!Number.isFinite(faultRate) || faultRate < 0 || faultRate > 1) throw new UsageError(`--fault-rate must be a number from 0 to 1, got "${o.faultRate}"`);
+      const kinds = (o.faults ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+      for (const k of kinds) if (!(FAULT_KINDS as readonly string[]).includes(k)) throw new UsageError(`unknown fault kind "${k}"`, { hint: `use ${FAULT_KINDS.join(', ')}` });
       if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1') {
         ctx.warn(`the sandbox listens on ${o.host}: other machines can reach it, and its client secret is not a real secret`);
       }
@@ -40,7 +49,15 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
       const { startSandbox } = await import('../../sandbox/index.js');
       let sandbox;
       try {
-        sandbox = await startSandbox({ port, host: o.host, seed, authDelayMs, latencyMs, log: (l) => ctx.io.stderr.write(`sandbox: ${l}\n`) });
+        sandbox = await startSandbox({
+          port,
+          host: o.host,
+          seed,
+          authDelayMs,
+          latencyMs,
+          faults: faultRate > 0 ? { rate: faultRate, kinds: kinds as FaultKind[], seed } : undefined,
+          log: (l) => ctx.io.stderr.write(`sandbox: ${l}\n`),
+        });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${o.host} is already in use`, { hint: 'is a sandbox already running? `bankctl sandbox stop`, or pick another --port' });
@@ -100,6 +117,7 @@ async function detach(ctx: Context, o: StartOpts): Promise<void> {
   const args = [binPath(), 'sandbox', 'start', '--port', o.port, '--host', o.host, '--auth-delay', o.authDelay ?? '1500', '-o', 'json'];
   if (o.seed) args.push('--seed', o.seed);
   if (o.latency) args.push('--latency', o.latency);
+  if (o.faultRate) args.push('--fault-rate', o.faultRate, '--faults', o.faults ?? FAULT_KINDS.join(','));
   const logFile = join(ctx.configDir, 'sandbox.log');
   const { mkdirSync } = await import('node:fs');
   mkdirSync(ctx.configDir, { recursive: true, mode: 0o700 });
