@@ -218,6 +218,7 @@ export class Context {
       sleep: this.opts.sleep,
       random: this.opts.random,
       now: () => this.clock.now(),
+      transport: await this.transportOptions(),
     });
     const s = await this.settings();
     for (const key of ['client-secret', 'token', 'connector-token', 'basic'] as const) {
@@ -225,6 +226,33 @@ export class Context {
       if (v) this.httpClient.redactor.add(key === 'basic' ? v.slice(v.indexOf(':') + 1) : v);
     }
     return this.httpClient;
+  }
+
+  /** Extra CAs (--ca-file, NODE_EXTRA_CA_CERTS), pins (--pin) and the proxy environment. */
+  async transportOptions(): Promise<import('./http/transport.js').TransportOptions> {
+    const s = await this.settings();
+    const caPems: string[] = [];
+    const caFile = s.get('ca-file');
+    for (const [file, from] of [
+      [caFile?.value, caFile?.source === 'env' ? 'BANKCTL_CA_FILE' : '--ca-file'],
+      [this.env.NODE_EXTRA_CA_CERTS, 'NODE_EXTRA_CA_CERTS'],
+    ] as const) {
+      if (!file) continue;
+      let pem: string;
+      try {
+        pem = readFileSync(file, 'utf8');
+      } catch (err) {
+        throw new UsageError(`${from}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+      if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${from}: ${file} holds no PEM certificate`);
+      caPems.push(pem);
+    }
+    const { normalizePins } = await import('./http/transport.js');
+    const pins = normalizePins(s.value('pin'));
+    for (const p of pins) {
+      if (!/^[A-Za-z0-9+/]{43}=$/.test(p)) throw new UsageError(`--pin: "${p}" is not a base64 SHA-256 (44 characters, ending in "=")`);
+    }
+    return { caPems, pins, env: this.env };
   }
 
   async tokens(): Promise<TokenManager> {

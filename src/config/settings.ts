@@ -40,6 +40,8 @@ export interface SandboxState {
   clientSecret: string;
   connectorToken: string;
   pid?: number;
+  caFile?: string;
+  pin?: string;
 }
 
 const SANDBOX_KEYS: Partial<Record<SettingKey, keyof SandboxState>> = {

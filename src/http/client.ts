@@ -1,11 +1,12 @@
 // The thin HTTP core: one keep-alive undici agent, the auth schemes, per-request timeout,
 // the retry policy, errors carrying the service's message, and a redacted trace.
-import { Agent, request as undiciRequest, type Dispatcher } from 'undici';
+import { request as undiciRequest, type Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import { ApiError, NetworkError } from '../errors.js';
 import { serviceMessage } from './error-body.js';
 import { Redactor } from './redact.js';
 import { DEFAULT_RETRY, decideRetry, type RetryConfig } from './retry.js';
+import { PIN_MISMATCH, redactProxy, Transport, type TransportOptions } from './transport.js';
 
 export type Auth =
   | { scheme: 'Bearer'; token: string }
@@ -54,7 +55,9 @@ export interface HttpClientOptions {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   now?: () => number;
+  /** A fixed dispatcher (tests); otherwise a Transport is built from `transport`. */
   dispatcher?: Dispatcher;
+  transport?: TransportOptions;
   redactor?: Redactor;
 }
 
@@ -66,8 +69,8 @@ export class HttpClient {
   readonly redactor: Redactor;
   private readonly retry: RetryConfig;
   private readonly timeoutMs: number;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private readonly transport?: Transport;
+  private readonly fixedDispatcher?: Dispatcher;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
@@ -76,8 +79,8 @@ export class HttpClient {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.timeoutMs = opts.timeoutMs ?? 30_000;
-    this.ownsDispatcher = !opts.dispatcher;
-    this.dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 64, pipelining: 1 });
+    this.fixedDispatcher = opts.dispatcher;
+    if (!opts.dispatcher) this.transport = new Transport(opts.transport);
     this.sleep = opts.sleep ?? defaultSleep;
     this.random = opts.random ?? Math.random;
     this.now = opts.now ?? Date.now;
@@ -86,9 +89,7 @@ export class HttpClient {
 
   /** Closes the agent; with force, in-flight requests are aborted (Ctrl-C). */
   async close(force = false): Promise<void> {
-    if (!this.ownsDispatcher) return;
-    if (force) await this.dispatcher.destroy().catch(() => undefined);
-    else await this.dispatcher.close().catch(() => undefined);
+    await this.transport?.close(force);
   }
 
   buildUrl(path: string, query?: Record<string, QueryValue>): string {
@@ -126,6 +127,8 @@ export class HttpClient {
       else this.redactor.add(o.auth.token);
     }
 
+    const route = this.fixedDispatcher ? { dispatcher: this.fixedDispatcher, proxy: undefined } : this.transport!.dispatcherFor(new URL(url));
+    const via = route.proxy ? ` via proxy ${redactProxy(route.proxy)}` : '';
     const retries = o.retries ?? this.retry.retries;
     const cfg = { ...this.retry, retries };
     for (let attempt = 0; ; attempt++) {
@@ -138,14 +141,14 @@ export class HttpClient {
           method: method as Dispatcher.HttpMethod,
           headers,
           body,
-          dispatcher: this.dispatcher,
+          dispatcher: route.dispatcher,
           signal: combineSignals(o.signal, o.timeoutMs ?? this.timeoutMs),
           headersTimeout: o.timeoutMs ?? this.timeoutMs,
           bodyTimeout: o.timeoutMs ?? this.timeoutMs,
         });
         status = res.statusCode;
         const ok = (status >= 200 && status < 300) || (o.acceptStatus ?? []).includes(status);
-        this.traceLine(`${method} ${this.redactor.url(url)} -> ${status} (${this.now() - started} ms)`);
+        this.traceLine(`${method} ${this.redactor.url(url)}${via} -> ${status} (${this.now() - started} ms)`);
         if (ok) {
           const data = await readBody(res, o.responseType ?? 'json');
           return { status, headers: res.headers, data: data as T, url };
@@ -165,7 +168,7 @@ export class HttpClient {
         if (o.signal?.aborted) throw err;
         failure = err;
         errorCode = networkCode(err);
-        this.traceLine(`${method} ${this.redactor.url(url)} -> ${errorCode} (${this.now() - started} ms)`);
+        this.traceLine(`${method} ${this.redactor.url(url)}${via} -> ${errorCode} (${this.now() - started} ms)`);
       }
       const decision = decideRetry({ method, idempotent: o.idempotent, attempt, errorCode, nowMs: this.now() }, cfg, this.random);
       if (decision.retry) {
@@ -173,8 +176,8 @@ export class HttpClient {
         await this.sleep(decision.delayMs);
         continue;
       }
-      throw new NetworkError(`${method} ${this.redactor.url(url)} failed: ${describeNetworkError(failure, errorCode)}`, {
-        hint: errorCode === 'ECONNREFUSED' ? 'is the service running? For the local sandbox: `bankctl sandbox start`' : undefined,
+      throw new NetworkError(`${method} ${this.redactor.url(url)}${via} failed: ${this.redactor.text(describeNetworkError(failure, errorCode))}`, {
+        hint: networkHint(errorCode),
       });
     }
   }
@@ -221,8 +224,29 @@ function networkCode(err: unknown): string {
   return e?.code ?? e?.cause?.code ?? e?.name ?? 'ERROR';
 }
 
+export const UNTRUSTED_CERT_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_UNTRUSTED',
+]);
+
+function networkHint(code: string | undefined): string | undefined {
+  if (code === 'ECONNREFUSED') return 'is the service running? For the local sandbox: `bankctl sandbox start`';
+  if (code && UNTRUSTED_CERT_CODES.has(code)) return 'trust its CA with --ca-file FILE (or BANKCTL_CA_FILE, NODE_EXTRA_CA_CERTS)';
+  if (code === PIN_MISMATCH) return 'check --pin (or BANKCTL_PIN); several pins may be given, comma-separated, during a rotation';
+  return undefined;
+}
+
 function describeNetworkError(err: unknown, code: string | undefined): string {
+  if (code && UNTRUSTED_CERT_CODES.has(code)) return `the server's TLS certificate is not trusted (${code})`;
+  if (code === 'CERT_HAS_EXPIRED') return "the server's TLS certificate has expired (CERT_HAS_EXPIRED)";
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `the server's TLS certificate does not name this host (${(err as Error).message})`;
+  if (code === PIN_MISMATCH) return (err as Error).message;
   if (code === 'ETIMEDOUT') return 'timed out (see --timeout)';
+  if (code === 'UND_ERR_ABORTED' || code === 'AbortError') return 'aborted';
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the server';
   if (code === 'ENOTFOUND') return 'host not found';

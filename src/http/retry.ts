@@ -19,6 +19,19 @@ export const DEFAULT_RETRY: RetryConfig = {
   maxRetryAfterMs: 60_000,
 };
 
+/** Failures that a retry cannot mend: the TLS peer is not the one we trust. */
+const NEVER_RETRY = new Set([
+  'ERR_BANKCTL_PIN_MISMATCH',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
 /** Network error codes for which the request cannot have reached the server. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -59,6 +72,7 @@ export function decideRetry(o: AttemptOutcome, cfg: RetryConfig, random: () => n
     return { retry: true, delayMs, reason: `HTTP ${o.status}` };
   }
   if (o.errorCode !== undefined) {
+    if (NEVER_RETRY.has(o.errorCode)) return { retry: false, delayMs: 0 };
     if (!idempotent && !NEVER_SENT.has(o.errorCode)) return { retry: false, delayMs: 0 };
     return { retry: true, delayMs: backoffDelay(o.attempt, cfg, random), reason: o.errorCode };
   }

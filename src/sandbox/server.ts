@@ -1,6 +1,9 @@
 // startSandbox({port, seed, authDelayMs, clock}) -> {url, close, reset}: an embeddable emulator of
 // the service on node:http. One route module per area; state behind the Store interface.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ALL_SCOPES } from '../api/scopes.js';
 import { envelope, HttpFailure, send } from './http.js';
@@ -23,6 +26,9 @@ export interface Sandbox {
   clock: SandboxClock;
   events: EventBus;
   context: SandboxContext;
+  /** With tls: the CA certificate file to trust and the server's SPKI pin. */
+  caFile?: string;
+  pin?: string;
   /** How many faults of each kind were injected. */
   faultCounts: Record<string, number>;
   /** Clears all data; the client and connector token stay. */
@@ -73,9 +79,23 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   };
   for (const register of AREAS) register(ctx);
 
-  const server: Server = createServer({ requestTimeout: 60_000, headersTimeout: 20_000, maxHeaderSize: 32 * 1024 }, (req, res) => {
-    void handle(req, res);
-  });
+  const serverOptions = { requestTimeout: 60_000, headersTimeout: 20_000, maxHeaderSize: 32 * 1024 };
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => void handle(req, res);
+  let caFile: string | undefined;
+  let pin: string | undefined;
+  let server: Server;
+  if (opts.tls) {
+    const { generateSandboxTls } = await import('./tls/cert.js');
+    const tls = generateSandboxTls();
+    mkdirSync(opts.tls.dir, { recursive: true, mode: 0o700 });
+    caFile = join(opts.tls.dir, 'sandbox-ca.pem');
+    writeFileSync(caFile, tls.ca.certPem, { mode: 0o644 });
+    pin = tls.pin;
+    server = createHttpsServer({ ...serverOptions, key: tls.server.keyPem, cert: tls.server.certPem + tls.ca.certPem }, onRequest) as unknown as Server;
+    server.on('tlsClientError', (_err, socket) => socket.destroy());
+  } else {
+    server = createServer(serverOptions, onRequest);
+  }
   server.keepAliveTimeout = 5_000;
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -116,7 +136,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  baseUrl = `http://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
+  baseUrl = `${opts.tls ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
 
   const clearTimers = () => {
     for (const t of timers) clearTimeout(t);
@@ -134,6 +154,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     events,
     context: ctx,
     faultCounts: faults?.counts ?? {},
+    caFile,
+    pin,
     reset() {
       clearTimers();
       store.reset();

@@ -18,6 +18,7 @@ interface StartOpts {
   latency?: string;
   faultRate?: string;
   faults?: string;
+  tls?: boolean;
   detach?: boolean;
 }
 
@@ -32,6 +33,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
     .option('--latency <ms>', 'extra latency added to every response')
     .option('--fault-rate <r>', 'share of requests (0..1) answered with an injected fault; deterministic with --seed')
     .option('--faults <kinds>', `fault kinds, comma-separated: ${FAULT_KINDS.join(',')}`, FAULT_KINDS.join(','))
+    .option('--tls', 'serve https with a CA and certificate generated at start (the readiness line adds caFile and pin)')
     .option('--detach', 'start in the background and return once it is ready; stop it with `bankctl sandbox stop`')
     .action(async (o: StartOpts) => {
       const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
@@ -56,6 +58,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
           authDelayMs,
           latencyMs,
           faults: faultRate > 0 ? { rate: faultRate, kinds: kinds as FaultKind[], seed } : undefined,
+          tls: o.tls ? { dir: ctx.configDir } : undefined,
           log: (l) => ctx.io.stderr.write(`sandbox: ${l}\n`),
         });
       } catch (err) {
@@ -71,6 +74,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
         clientSecret: sandbox.clientSecret,
         connectorToken: sandbox.connectorToken,
         pid: process.pid,
+        ...(sandbox.caFile ? { caFile: sandbox.caFile, pin: sandbox.pin } : {}),
       };
       writeState(ctx.configDir, state);
       await printReady(ctx, state);
@@ -92,7 +96,14 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
 }
 
 async function printReady(ctx: Context, s: SandboxState): Promise<void> {
-  const ready = { baseUrl: s.baseUrl, linkUrl: s.linkUrl, clientId: s.clientId, clientSecret: s.clientSecret, connectorToken: s.connectorToken };
+  const ready = {
+    baseUrl: s.baseUrl,
+    linkUrl: s.linkUrl,
+    clientId: s.clientId,
+    clientSecret: s.clientSecret,
+    connectorToken: s.connectorToken,
+    ...(s.caFile ? { caFile: s.caFile, pin: s.pin } : {}),
+  };
   const format = await ctx.outputFormat();
   if (format === 'json' || format === 'ndjson') {
     ctx.io.stdout.write(`${JSON.stringify(ready)}\n`);
@@ -105,6 +116,7 @@ async function printReady(ctx: Context, s: SandboxState): Promise<void> {
       `  client id        ${s.clientId}`,
       `  client secret    ${s.clientSecret}`,
       `  connector token  ${s.connectorToken}`,
+      ...(s.caFile ? [`  CA file          ${s.caFile}`, `  pin              sha256/${s.pin}`] : []),
       '',
       'The default profile uses this client automatically while the sandbox runs.',
       s.pid === process.pid ? 'Press Ctrl-C to stop.' : 'Stop it with `bankctl sandbox stop`.',
@@ -117,6 +129,7 @@ async function detach(ctx: Context, o: StartOpts): Promise<void> {
   const args = [binPath(), 'sandbox', 'start', '--port', o.port, '--host', o.host, '--auth-delay', o.authDelay ?? '1500', '-o', 'json'];
   if (o.seed) args.push('--seed', o.seed);
   if (o.latency) args.push('--latency', o.latency);
+  if (o.tls) args.push('--tls');
   if (o.faultRate) args.push('--fault-rate', o.faultRate, '--faults', o.faults ?? FAULT_KINDS.join(','));
   const logFile = join(ctx.configDir, 'sandbox.log');
   const { mkdirSync } = await import('node:fs');
