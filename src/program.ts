@@ -9,6 +9,7 @@ import { registerConfig } from './commands/config/index.js';
 import { registerVersion } from './commands/version.js';
 import { registerApi } from './commands/api.js';
 import { registerSandbox } from './commands/sandbox/index.js';
+import { registerDoctor } from './commands/doctor.js';
 import { examples } from './commands/util.js';
 
 export function createProgram(ctx: Context): Command {
@@ -66,6 +67,7 @@ export function createProgram(ctx: Context): Command {
   registerApi(program, ctx);
   registerVersion(program, ctx);
   registerSandbox(program, ctx);
+  registerDoctor(program, ctx);
 
   examples(program, [
     'bankctl sandbox start --detach          # a local emulator of the service',

@@ -1,0 +1,87 @@
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawnCli, tempDir } from '../helpers/cli.js';
+import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+
+let plain: TestEnv;
+let tls: TestEnv;
+beforeAll(async () => {
+  plain = await startTestSandbox();
+  tls = await startTestSandbox({ tls: { dir: tempDir() } });
+});
+afterAll(async () => {
+  await plain.close();
+  await tls.close();
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((r) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => r(p));
+    });
+  });
+}
+
+describe('bankctl doctor', () => {
+  test('green against the sandbox: one line per check, exit 0', async () => {
+    const port = await freePort();
+    const r = await spawnCli(['doctor', '--listen-port', String(port)], { env: plain.env });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines.map((l) => l.split(':')[0])).toEqual([
+      '✓ config file',
+      '✓ proxy',
+      '✓ base URL',
+      '- TLS',
+      '✓ clock',
+      '✓ client credentials',
+      '✓ connector token',
+      '✓ webhook listener port',
+    ].map((l) => (l === '✓ connector token' ? expect.stringMatching(/^[✓-] connector token$/) : l)));
+  });
+
+  test('green over https with the CA and the pin; -o json', async () => {
+    const port = await freePort();
+    const r = await spawnCli(['doctor', '-o', 'json', '--listen-port', String(port), '--pin', tls.sandbox.pin!], { env: { ...tls.env, BANKCTL_CA_FILE: tls.sandbox.caFile! } });
+    expect(r.code).toBe(0);
+    const checks = JSON.parse(r.stdout);
+    expect(checks.find((c: { check: string }) => c.check === 'TLS')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/pin matches/) });
+  });
+
+  test('red: untrusted TLS, wrong secret, a busy port and a config readable by others; exit 9', async () => {
+    const busy = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => busy.once('listening', r));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const r = await spawnCli(['doctor', '--listen-port', String(port)], { env: tls.env });
+      expect(r.code).toBe(9);
+      expect(r.stdout).toMatch(/✗ base URL: .*not trusted/);
+      expect(r.stdout).toMatch(/✗ TLS: .*--ca-file/);
+      expect(r.stdout).toMatch(/✗ webhook listener port: port \d+ is not free/);
+      expect(r.stderr).toMatch(/checks failed: base URL, TLS, webhook listener port/);
+
+      const dir = tempDir();
+      writeFileSync(join(dir, 'config.json'), '{"profiles":{}}');
+      chmodSync(join(dir, 'config.json'), 0o644);
+      const bad = await spawnCli(['doctor', '--listen-port', String(port)], { env: { ...plain.env, BANKCTL_CONFIG_DIR: dir, BANKCTL_CLIENT_SECRET: 'wrong-secret-123' } });
+      expect(bad.code).toBe(9);
+      expect(bad.stdout).toMatch(/✗ config file: .* was readable by others/);
+      expect(bad.stdout).toMatch(/✗ client credentials: .*HTTP 401/);
+      expect(bad.stdout).not.toContain('wrong-secret-123');
+    } finally {
+      busy.close();
+    }
+  });
+
+  test('a missing config file is not a failure; an unreachable service is', async () => {
+    const port = await freePort();
+    const r = await spawnCli(['doctor', '--listen-port', String(port)], { env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: 'http://127.0.0.1:1' } });
+    expect(r.code).toBe(9);
+    expect(r.stdout).toMatch(/✓ config file: none yet/);
+    expect(r.stdout).toMatch(/✗ base URL: .*connection refused/);
+    expect(r.stdout).toMatch(/- client credentials: not configured/);
+  });
+});
