@@ -10,6 +10,7 @@ import { registerVersion } from './commands/version.js';
 import { registerApi } from './commands/api.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerDoctor } from './commands/doctor.js';
+import { registerCompletion } from './commands/completion.js';
 import { examples } from './commands/util.js';
 
 export function createProgram(ctx: Context): Command {
@@ -68,6 +69,7 @@ export function createProgram(ctx: Context): Command {
   registerVersion(program, ctx);
   registerSandbox(program, ctx);
   registerDoctor(program, ctx);
+  registerCompletion(program, ctx);
 
   examples(program, [
     'bankctl sandbox start --detach          # a local emulator of the service',

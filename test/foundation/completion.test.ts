@@ -1,0 +1,34 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ROOT, runCli } from '../helpers/cli.js';
+
+const FILES = { bash: 'bankctl.bash', zsh: '_bankctl', fish: 'bankctl.fish' } as const;
+
+describe('shell completions', () => {
+  test.each(Object.entries(FILES))('completions/%s is current (regenerate with node scripts/completions.mjs)', async (shell, file) => {
+    const r = await runCli(['completion', shell]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(readFileSync(join(ROOT, 'completions', file), 'utf8'));
+  });
+
+  test('an unknown shell is a usage error', async () => {
+    expect((await runCli(['completion', 'tcsh'])).code).toBe(2);
+  });
+
+  function complete(words: string[]): string[] {
+    const script = `source ${JSON.stringify(join(ROOT, 'completions', FILES.bash))}
+COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _bankctl; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    return execFileSync('bash', ['-c', script], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  }
+
+  test('bash: nouns, verbs, flags and enum values complete from a partial word', () => {
+    expect(complete(['bankctl', 'us'])).toEqual(['users']);
+    expect(complete(['bankctl', 'auth', 'lo'])).toEqual(['login', 'logout']);
+    expect(complete(['bankctl', 'users', 'create', '--mar'])).toEqual(['--market']);
+    expect(complete(['bankctl', 'users', 'create', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete(['bankctl', '--profile', 'prod', 'sandbox', 'st'])).toEqual(['start', 'stop']);
+    expect(complete(['bankctl', 'completion', 'z'])).toEqual([]);
+  });
+});
