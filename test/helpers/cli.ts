@@ -17,8 +17,16 @@ export interface CliResult {
   stderr: string;
 }
 
+const made: string[] = [];
+process.once('exit', () => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** A temporary directory, removed when the test process exits. */
 export function tempDir(prefix = 'bankctl-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  made.push(d);
+  return d;
 }
 
 export function removeDir(dir: string): void {
