@@ -18,11 +18,13 @@ export interface CliResult {
 }
 
 const made: string[] = [];
-process.once('exit', () => {
-  for (const d of made) rmSync(d, { recursive: true, force: true });
-});
 
-/** A temporary directory, removed when the test process exits. */
+/** Removes the temporary directories made so far (test/helpers/setup.ts runs it after each file). */
+export function cleanupTempDirs(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+/** A temporary directory, removed after the test file. */
 export function tempDir(prefix = 'bankctl-test-'): string {
   const d = mkdtempSync(join(tmpdir(), prefix));
   made.push(d);
