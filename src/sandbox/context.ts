@@ -44,6 +44,8 @@ export interface SandboxOptions {
   /** Extra latency added to every response, ms. */
   latencyMs?: number;
   log?: (line: string) => void;
+  /** Persist the state to this file (atomic snapshots) and load it at start. */
+  dataFile?: string;
   /** Serve https with a CA and server certificate generated at start; the CA PEM goes to `dir`. */
   tls?: { dir: string };
   /** Fault injection (`sandbox start --fault-rate`); admin routes under /sandbox are exempt. */

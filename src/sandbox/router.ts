@@ -231,17 +231,17 @@ export function timingSafeEqualStr(a: string, b: string): boolean {
   return diff === 0;
 }
 
-/** Connector tokens valid at once (renewal grace): token -> expiry (epoch ms, Infinity for none). */
+/** Connector tokens valid at once (renewal grace): token -> expiry (epoch ms, null for none). */
 export class ConnectorTokens {
-  private readonly tokens = new Map<string, number>();
-  add(token: string, expiresAt = Number.POSITIVE_INFINITY): void {
+  private readonly tokens = new Map<string, number | null>();
+  add(token: string, expiresAt: number | null = null): void {
     this.tokens.set(token, expiresAt);
   }
   retire(token: string, at: number): void {
     if (this.tokens.has(token)) this.tokens.set(token, at);
   }
   isValid(token: string, now: number): boolean {
-    for (const [t, exp] of this.tokens) if (timingSafeEqualStr(t, token) && exp > now) return true;
+    for (const [t, exp] of this.tokens) if (timingSafeEqualStr(t, token) && (exp === null || exp > now)) return true;
     return false;
   }
   list(): string[] {

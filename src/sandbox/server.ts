@@ -12,6 +12,7 @@ import { IdSource, MemoryStore, SandboxClock } from './store.js';
 import { EventBus, type SandboxContext, type SandboxOptions } from './context.js';
 import { AREAS } from './areas.js';
 import { FaultInjector } from './faults.js';
+import { loadStore, Persister } from './persist.js';
 
 export const DEFAULT_REDIRECT_URI = 'http://localhost:3000/callback';
 
@@ -45,14 +46,23 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const timers = new Set<NodeJS.Timeout>();
   const log = opts.log ?? (() => undefined);
 
-  const clientId = ids.next();
-  const clientSecret = ids.next();
-  const connectorToken = ids.secret(24);
+  let clientId = ids.next();
+  let clientSecret = ids.next();
+  let connectorToken = ids.secret(24);
+  const loaded = opts.dataFile ? loadStore(store, opts.dataFile) : false;
+  if (loaded) {
+    // the restarted sandbox keeps its client and connector token
+    const client = [...store.clients.values()].find((c) => c.name === 'sandbox');
+    const tokens = store.area('connector-tokens', () => new ConnectorTokens()).list();
+    if (client) [clientId, clientSecret] = [client.id, client.secret];
+    if (tokens[0]) connectorToken = tokens[0];
+  }
   const seedIdentity = () => {
     store.clients.set(clientId, { id: clientId, secret: clientSecret, name: 'sandbox', scopes: new Set(ALL_SCOPES), redirectUris: [DEFAULT_REDIRECT_URI] });
     store.area('connector-tokens', () => new ConnectorTokens()).add(connectorToken);
   };
   seedIdentity();
+  const persister = opts.dataFile ? new Persister(store, opts.dataFile, 250, log) : undefined;
 
   let baseUrl = '';
   const ctx: SandboxContext = {
@@ -66,6 +76,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     setTimeout(fn, ms) {
       const t = setTimeout(() => {
         timers.delete(t);
+        persister?.markDirty();
         try {
           fn();
         } catch (err) {
@@ -116,6 +127,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       } catch {
         throw envelope(400, 'request.invalid', 'malformed request URL');
       }
+      if (persister && req.method !== 'GET' && req.method !== 'HEAD') res.once('finish', () => persister.markDirty());
       await router.handle(req, res, url);
     } catch (err) {
       if (err instanceof HttpFailure) {
@@ -160,9 +172,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       clearTimers();
       store.reset();
       seedIdentity();
+      persister?.markDirty();
     },
     async close() {
       clearTimers();
+      persister?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -20,7 +20,8 @@ export class SandboxClock implements Clock {
 
 /** Deterministic ids with --seed, random ones otherwise. Ids are dashless UUIDs (32 hex). */
 export class IdSource {
-  private counter = 0;
+  /** How many deterministic ids were handed out (persisted with the state). */
+  counter = 0;
   constructor(private readonly seed?: number) {}
   next(): string {
     if (this.seed === undefined) return randomBytes(16).toString('hex');
@@ -187,6 +188,8 @@ export class MemoryStore implements Store {
   transactions = new Map<string, TransactionRecord>();
   private readonly externalIndex = new Map<string, string>();
   private readonly areas = new Map<string, unknown>();
+  /** Area state loaded from a snapshot, applied when the area is first used. */
+  private pendingAreas = new Map<string, Record<string, unknown>>();
   private readonly userDeletedHooks: Array<(userId: string) => void> = [];
   private seq = 0;
 
@@ -213,9 +216,49 @@ export class MemoryStore implements Store {
     let a = this.areas.get(name) as T | undefined;
     if (a === undefined) {
       a = create();
+      const saved = this.pendingAreas.get(name);
+      if (saved && a && typeof a === 'object') {
+        Object.assign(a as object, saved);
+        this.pendingAreas.delete(name);
+      }
       this.areas.set(name, a);
     }
     return a;
+  }
+
+  /** Everything, for persistence (Maps and Sets are encoded by the persister). */
+  snapshot(): Record<string, unknown> {
+    const areas: Record<string, unknown> = Object.fromEntries(this.pendingAreas);
+    for (const [name, a] of this.areas) areas[name] = a;
+    return {
+      clients: this.clients,
+      users: this.users,
+      tokens: this.tokens,
+      codes: this.codes,
+      refreshTokens: this.refreshTokens,
+      accounts: this.accounts,
+      transactions: this.transactions,
+      seq: this.seq,
+      idCounter: this.ids.counter,
+      areas,
+    };
+  }
+
+  restore(state: Record<string, unknown>): void {
+    const map = <T>(k: string) => (state[k] instanceof Map ? (state[k] as Map<string, T>) : new Map<string, T>());
+    this.clients = map<ClientRecord>('clients');
+    this.users = new Map();
+    this.externalIndex.clear();
+    for (const u of map<UserRecord>('users').values()) this.addUser(u);
+    this.tokens = map<TokenRecord>('tokens');
+    this.codes = map<CodeRecord>('codes');
+    this.refreshTokens = map<RefreshRecord>('refreshTokens');
+    this.accounts = map<AccountRecord>('accounts');
+    this.transactions = map<TransactionRecord>('transactions');
+    this.seq = typeof state.seq === 'number' ? state.seq : 0;
+    if (typeof state.idCounter === 'number') this.ids.counter = state.idCounter;
+    this.areas.clear();
+    this.pendingAreas = new Map(Object.entries((state.areas ?? {}) as Record<string, Record<string, unknown>>));
   }
 
   onUserDeleted(fn: (userId: string) => void): void {
@@ -245,6 +288,7 @@ export class MemoryStore implements Store {
     this.transactions.clear();
     this.externalIndex.clear();
     this.areas.clear();
+    this.pendingAreas.clear();
     this.clients = keepClients;
   }
 }

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { openSync, closeSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -19,6 +19,7 @@ interface StartOpts {
   faultRate?: string;
   faults?: string;
   tls?: boolean;
+  data?: string;
   detach?: boolean;
 }
 
@@ -33,6 +34,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
     .option('--latency <ms>', 'extra latency added to every response')
     .option('--fault-rate <r>', 'share of requests (0..1) answered with an injected fault; deterministic with --seed')
     .option('--faults <kinds>', `fault kinds, comma-separated: ${FAULT_KINDS.join(',')}`, FAULT_KINDS.join(','))
+    .option('--data <file>', 'keep the state in this file (atomic snapshots) and load it at start')
     .option('--tls', 'serve https with a CA and certificate generated at start (the readiness line adds caFile and pin)')
     .option('--detach', 'start in the background and return once it is ready; stop it with `bankctl sandbox stop`')
     .action(async (o: StartOpts) => {
@@ -59,12 +61,14 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
           latencyMs,
           faults: faultRate > 0 ? { rate: faultRate, kinds: kinds as FaultKind[], seed } : undefined,
           tls: o.tls ? { dir: ctx.configDir } : undefined,
+          dataFile: o.data ? resolve(ctx.io.cwd, o.data) : undefined,
           log: (l) => ctx.io.stderr.write(`sandbox: ${l}\n`),
         });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${o.host} is already in use`, { hint: 'is a sandbox already running? `bankctl sandbox stop`, or pick another --port' });
         if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${o.host}: ${code}`);
+        if (o.data && /state file|EACCES|EISDIR/.test((err as Error).message)) throw new UsageError(`--data: ${(err as Error).message}`);
         throw err;
       }
       const state: SandboxState = {
@@ -130,6 +134,7 @@ async function detach(ctx: Context, o: StartOpts): Promise<void> {
   if (o.seed) args.push('--seed', o.seed);
   if (o.latency) args.push('--latency', o.latency);
   if (o.tls) args.push('--tls');
+  if (o.data) args.push('--data', resolve(ctx.io.cwd, o.data));
   if (o.faultRate) args.push('--fault-rate', o.faultRate, '--faults', o.faults ?? FAULT_KINDS.join(','));
   const logFile = join(ctx.configDir, 'sandbox.log');
   const { mkdirSync } = await import('node:fs');

@@ -1,0 +1,96 @@
+// Optional persistence of the sandbox (`sandbox start --data FILE`): the whole state as one JSON
+// snapshot, written atomically (temporary file, fsync, rename) so that a sandbox killed at any
+// moment restarts from the last complete snapshot, never from a torn file.
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { dirname, basename, join } from 'node:path';
+import type { MemoryStore } from './store.js';
+
+const FORMAT = 'bankctl-sandbox-state/1';
+
+function replacer(_key: string, value: unknown): unknown {
+  if (value instanceof Map) return { __map: [...value.entries()] };
+  if (value instanceof Set) return { __set: [...value.values()] };
+  return value;
+}
+
+function reviver(_key: string, value: unknown): unknown {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const v = value as { __map?: unknown[]; __set?: unknown[] };
+    if (Array.isArray(v.__map)) return new Map(v.__map as Array<[unknown, unknown]>);
+    if (Array.isArray(v.__set)) return new Set(v.__set);
+  }
+  return value;
+}
+
+export function serializeStore(store: MemoryStore): string {
+  return JSON.stringify({ format: FORMAT, state: store.snapshot() }, replacer);
+}
+
+export function writeAtomic(file: string, data: string): void {
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, data);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
+
+/** Loads a snapshot into the store; a file that is not a sandbox snapshot is an error, never overwritten. */
+export function loadStore(store: MemoryStore, file: string): boolean {
+  if (!existsSync(file)) return false;
+  const text = readFileSync(file, 'utf8');
+  let parsed: { format?: string; state?: Record<string, unknown> };
+  try {
+    parsed = JSON.parse(text, reviver);
+  } catch (err) {
+    throw new Error(`${file} is not a readable sandbox state file: ${(err as Error).message}`);
+  }
+  if (parsed?.format !== FORMAT || !parsed.state) throw new Error(`${file} is not a sandbox state file (format ${String(parsed?.format)})`);
+  store.restore(parsed.state);
+  return true;
+}
+
+/** Writes the store when it changed, at most every `intervalMs`, and once more on close. */
+export class Persister {
+  private dirty = false;
+  private timer?: NodeJS.Timeout;
+  writes = 0;
+
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly file: string,
+    private readonly intervalMs = 250,
+    private readonly log: (line: string) => void = () => undefined,
+  ) {}
+
+  markDirty(): void {
+    this.dirty = true;
+    if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.flush();
+      }, this.intervalMs);
+      this.timer.unref?.();
+    }
+  }
+
+  flush(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    try {
+      writeAtomic(this.file, serializeStore(this.store));
+      this.writes++;
+    } catch (err) {
+      this.log(`could not write ${this.file}: ${(err as Error).message}`);
+    }
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.flush();
+  }
+}
