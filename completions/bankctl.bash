@@ -4,7 +4,7 @@
 _bankctl_subs() {
   case "$1" in
     '') echo 'auth users config api version sandbox doctor completion' ;;
-    'auth') echo 'login status token grant exchange refresh revoke-all logout' ;;
+    'auth') echo 'login status token grant exchange refresh revoke-all logout link' ;;
     'auth login') echo '' ;;
     'auth status') echo '' ;;
     'auth token') echo '' ;;
@@ -13,6 +13,7 @@ _bankctl_subs() {
     'auth refresh') echo '' ;;
     'auth revoke-all') echo '' ;;
     'auth logout') echo '' ;;
+    'auth link') echo '' ;;
     'users') echo 'create delete' ;;
     'users create') echo '' ;;
     'users delete') echo '' ;;
@@ -45,6 +46,7 @@ _bankctl_opts() {
     'auth refresh') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --refresh-token-stdin --help' ;;
     'auth revoke-all') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
     'auth logout') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
+    'auth link') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --scope --market --locale --provider --username --port --no-browser --wait-timeout --help' ;;
     'users') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
     'users create') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --market --locale --external-id --use --help' ;;
     'users delete') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
@@ -58,7 +60,7 @@ _bankctl_opts() {
     'api') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --raw-field -f --field -F --input --form --header -H --paginate --scope --as --help' ;;
     'version') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
     'sandbox') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
-    'sandbox start') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --port --host --seed --auth-delay --latency --fault-rate --faults --tls --detach --help' ;;
+    'sandbox start') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --port --host --seed --auth-delay --latency --fault-rate --faults --data --tls --detach --help' ;;
     'sandbox stop') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
     'doctor') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --listen-port --help' ;;
     'completion') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
@@ -77,6 +79,7 @@ _bankctl_valued() {
     'auth refresh') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
     'auth revoke-all') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
     'auth logout') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
+    'auth link') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --scope --market --locale --provider --username --port --wait-timeout' ;;
     'users') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
     'users create') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --market --locale --external-id' ;;
     'users delete') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
@@ -90,7 +93,7 @@ _bankctl_valued() {
     'api') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --raw-field -f --field -F --input --header -H --scope --as' ;;
     'version') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
     'sandbox') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
-    'sandbox start') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --port --host --seed --auth-delay --latency --fault-rate --faults' ;;
+    'sandbox start') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --port --host --seed --auth-delay --latency --fault-rate --faults --data' ;;
     'sandbox stop') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
     'doctor') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --listen-port' ;;
     'completion') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
@@ -119,6 +122,8 @@ _bankctl_choices() {
     'auth revoke-all|-o') echo 'table json ndjson csv' ;;
     'auth logout|--output') echo 'table json ndjson csv' ;;
     'auth logout|-o') echo 'table json ndjson csv' ;;
+    'auth link|--output') echo 'table json ndjson csv' ;;
+    'auth link|-o') echo 'table json ndjson csv' ;;
     'users|--output') echo 'table json ndjson csv' ;;
     'users|-o') echo 'table json ndjson csv' ;;
     'users create|--output') echo 'table json ndjson csv' ;;

@@ -33,7 +33,7 @@ function __bankctl_subs
         case ''
             printf '%s\n' 'auth' 'users' 'config' 'api' 'version' 'sandbox' 'doctor' 'completion'
         case 'auth'
-            printf '%s\n' 'login' 'status' 'token' 'grant' 'exchange' 'refresh' 'revoke-all' 'logout'
+            printf '%s\n' 'login' 'status' 'token' 'grant' 'exchange' 'refresh' 'revoke-all' 'logout' 'link'
         case 'auth login'
             printf '%s\n' ''
         case 'auth status'
@@ -49,6 +49,8 @@ function __bankctl_subs
         case 'auth revoke-all'
             printf '%s\n' ''
         case 'auth logout'
+            printf '%s\n' ''
+        case 'auth link'
             printf '%s\n' ''
         case 'users'
             printf '%s\n' 'create' 'delete'
@@ -109,6 +111,8 @@ function __bankctl_valued
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth logout'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'auth link'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--market' '--locale' '--provider' '--username' '--port' '--wait-timeout'
         case 'users'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'users create'
@@ -136,7 +140,7 @@ function __bankctl_valued
         case 'sandbox'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox start'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--seed' '--auth-delay' '--latency' '--fault-rate' '--faults'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--seed' '--auth-delay' '--latency' '--fault-rate' '--faults' '--data'
         case 'sandbox stop'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'doctor'
@@ -170,7 +174,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -a 'login status token grant exchange refresh revoke-all logout'
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -a 'login status token grant exchange refresh revoke-all logout link'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l base-url -r
@@ -377,6 +381,36 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l scope -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l market -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l locale -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l username -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l port -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l no-browser
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l wait-timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -a 'create delete'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l profile -r
@@ -707,6 +741,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l auth-d
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l latency -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l fault-rate -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l faults -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l tls
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l detach
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l help

@@ -8,6 +8,7 @@ import { registerExchange } from './exchange.js';
 import { registerRefresh } from './refresh.js';
 import { registerRevokeAll } from './revoke-all.js';
 import { registerLogout } from './logout.js';
+import { registerLink } from './link.js';
 
 export function registerAuth(program: Command, ctx: Context): void {
   const auth = program.command('auth').description('client credentials, tokens and authorization codes');
@@ -19,4 +20,5 @@ export function registerAuth(program: Command, ctx: Context): void {
   registerRefresh(auth, ctx);
   registerRevokeAll(auth, ctx);
   registerLogout(auth, ctx);
+  registerLink(auth, ctx);
 }

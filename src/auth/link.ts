@@ -1,0 +1,153 @@
+// The hosted link flow from the CLI's side: a local callback server on localhost:<port>/callback,
+// a random state of 256 bits checked on the callback (a wrong one is answered 400 and ignored),
+// the browser opened, and the result handed back: a code, or the service's error.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { timingSafeEqual } from 'node:crypto';
+
+export interface LinkParams {
+  linkUrl: string;
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  market?: string;
+  locale?: string;
+  provider?: string;
+  username?: string;
+  state: string;
+}
+
+export function newState(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function authorizeUrl(p: LinkParams): string {
+  const u = new URL(`${p.linkUrl.replace(/\/+$/, '')}/1.0/authorize/`);
+  u.searchParams.set('client_id', p.clientId);
+  u.searchParams.set('redirect_uri', p.redirectUri);
+  u.searchParams.set('scope', p.scopes.join(','));
+  if (p.market) u.searchParams.set('market', p.market);
+  if (p.locale) u.searchParams.set('locale', p.locale);
+  if (p.provider) u.searchParams.set('input_provider', p.provider);
+  if (p.username) u.searchParams.set('input_username', p.username);
+  u.searchParams.set('state', p.state);
+  return u.toString();
+}
+
+export type LinkResult = { kind: 'code'; code: string } | { kind: 'error'; error: string; message: string; credentials?: string };
+
+function sameState(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
+  `<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#222}h1{font-size:1.4rem}</style></head>` +
+  `<body><h1>${title}</h1><p>${body}</p></body></html>`;
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export interface CallbackServer {
+  port: number;
+  /** Resolves with the first callback that carries the right state. */
+  result: Promise<LinkResult>;
+  close(): Promise<void>;
+}
+
+/** Listens on localhost (IPv4 and, where available, IPv6) for GET /callback. */
+export async function startCallbackServer(port: number, state: string, onRejected: (why: string) => void): Promise<CallbackServer> {
+  let resolveResult!: (r: LinkResult) => void;
+  const result = new Promise<LinkResult>((r) => (resolveResult = r));
+  let done = false;
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const send = (status: number, html: string) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+      res.end(html);
+    };
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      return send(400, page('Bad request', 'The callback address is malformed.'));
+    }
+    if (req.method !== 'GET' || url.pathname !== '/callback') return send(404, page('Not found', 'This is the bankctl callback server; it only answers /callback.'));
+    const got = url.searchParams.get('state') ?? '';
+    if (!sameState(got, state)) {
+      onRejected(got ? 'a callback with a wrong state was ignored' : 'a callback without a state was ignored');
+      return send(400, page('State mismatch', 'This callback does not belong to the running <code>bankctl auth link</code>; it was ignored.'));
+    }
+    if (done) return send(200, page('Already done', 'bankctl has already received the result. You can close this window.'));
+    const code = url.searchParams.get('code');
+    const error = url.searchParams.get('error');
+    if (code) {
+      done = true;
+      send(200, page('Connected', 'bankctl received the authorization. You can close this window and return to the terminal.'));
+      resolveResult({ kind: 'code', code });
+    } else if (error) {
+      done = true;
+      const message = url.searchParams.get('message') ?? '';
+      send(200, page('The link flow ended with an error', `${escapeHtml(error)}${message ? `: ${escapeHtml(message)}` : ''}. Details are in the terminal.`));
+      resolveResult({ kind: 'error', error, message, credentials: url.searchParams.get('credentials') ?? undefined });
+    } else {
+      onRejected('a callback with neither code nor error was ignored');
+      send(400, page('Bad request', 'The callback carries neither a code nor an error.'));
+    }
+  };
+  const servers: Server[] = [];
+  const listen = (host: string, p: number) =>
+    new Promise<Server>((resolve, reject) => {
+      const s = createServer(handler);
+      s.once('error', reject);
+      s.listen(p, host, () => resolve(s));
+    });
+  const first = await listen('127.0.0.1', port);
+  servers.push(first);
+  const actual = (first.address() as { port: number }).port;
+  try {
+    servers.push(await listen('::1', actual));
+  } catch {
+    // no IPv6 loopback here: 127.0.0.1 alone serves "localhost"
+  }
+  return {
+    port: actual,
+    result,
+    close: async () => {
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((r) => {
+              s.closeAllConnections();
+              s.close(() => r());
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/** Opens a URL in the user's browser when there is one; returns whether it tried. */
+export async function openBrowser(url: string, env: Record<string, string | undefined>): Promise<boolean> {
+  const { spawn } = await import('node:child_process');
+  let cmd: string;
+  let args: string[];
+  if (process.platform === 'darwin') [cmd, args] = ['open', [url]];
+  else if (process.platform === 'win32') [cmd, args] = ['cmd', ['/c', 'start', '""', url]];
+  else {
+    if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return false;
+    [cmd, args] = ['xdg-open', [url]];
+  }
+  return new Promise((resolve) => {
+    try {
+      const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+      child.once('error', () => resolve(false));
+      child.once('spawn', () => {
+        child.unref();
+        resolve(true);
+      });
+    } catch {
+      resolve(false);
+    }
+  });
+}

@@ -1,0 +1,92 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
+import { render } from '../../output/render.js';
+import { examples, parseIntArg, splitList } from '../util.js';
+
+interface LinkOpts {
+  scope: string;
+  market?: string;
+  locale?: string;
+  provider?: string;
+  username?: string;
+  port: string;
+  browser: boolean;
+  waitTimeout: string;
+}
+
+export function registerLink(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('link')
+    .description('connect a bank through the hosted link flow in a browser; the user token and refresh token are stored in the profile')
+    .option('--scope <scopes>', 'scopes to ask for, comma-separated', 'accounts:read,balances:read,transactions:read,provider-consents:read,credentials:read,user:read')
+    .option('--market <code>', 'market that limits the provider list')
+    .option('--locale <locale>', 'en_US or sv_SE')
+    .option('--provider <name>', 'go straight to this provider (input_provider)')
+    .option('--username <name>', 'pre-fill the username (input_username)')
+    .option('--port <port>', 'port of the local callback server (redirect_uri http://localhost:<port>/callback; 0 picks a free one)', '3000')
+    .option('--no-browser', 'print the URL but do not open a browser')
+    .option('--wait-timeout <seconds>', 'give up when no callback came within this time', '300')
+    .action(async (o: LinkOpts) => {
+      const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
+      const waitS = parseIntArg(o.waitTimeout, '--wait-timeout', { min: 1 })!;
+      if (o.locale && !['en_US', 'sv_SE'].includes(o.locale)) throw new UsageError(`--locale: the link flow speaks en_US and sv_SE, not "${o.locale}"`);
+      const scopes = splitList(o.scope);
+      if (scopes.length === 0) throw new UsageError('--scope needs at least one scope');
+      const settings = await ctx.settings();
+      const clientId = settings.value('client-id');
+      if (!clientId) throw new UsageError('a client id is needed: `bankctl auth login` or --client-id');
+      const tm = await ctx.tokens();
+      const link = await import('../../auth/link.js');
+      const state = link.newState();
+      const rejected: string[] = [];
+      let server;
+      try {
+        server = await link.startCallbackServer(port, state, (why) => {
+          rejected.push(why);
+          ctx.warn(why);
+        });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port (the redirect URI must be registered for it)`);
+        throw err;
+      }
+      const redirectUri = `http://localhost:${server.port}/callback`;
+      const url = link.authorizeUrl({
+        linkUrl: settings.value('link-url')!,
+        clientId,
+        redirectUri,
+        scopes,
+        market: o.market?.toUpperCase(),
+        locale: o.locale,
+        provider: o.provider,
+        username: o.username,
+        state,
+      });
+      let stopWaiting!: (e: Error) => void;
+      const interrupted = new Promise<never>((_r, reject) => (stopWaiting = reject));
+      const offInterrupt = ctx.claimInterrupt(() => stopWaiting(new InterruptedError('interrupted: the link flow was abandoned')));
+      const timer = setTimeout(() => stopWaiting(new FlowFailedError(`no callback within ${waitS} s; the link flow was abandoned`, { hint: 'raise --wait-timeout' })), waitS * 1000);
+      try {
+        ctx.io.stderr.write(`Open this address to connect a bank:\n\n  ${url}\n\n`);
+        const opened = o.browser ? await link.openBrowser(url, ctx.env) : false;
+        ctx.notice(opened ? 'Your browser has been opened; waiting for the callback...' : `Waiting for the callback on ${redirectUri}...`);
+        const result = await Promise.race([server.result, interrupted]);
+        if (result.kind === 'error') {
+          const creds = result.credentials ? ` (credentials ${result.credentials})` : '';
+          throw new FlowFailedError(`the link flow ended in ${result.error}${result.message ? `: ${result.message}` : ''}${creds}`);
+        }
+        const token = await tm.exchange(result.code);
+        tm.remember(token, 'link', { refreshExpiresAt: ctx.clock.now() + 24 * 60 * 60 * 1000 });
+        ctx.notice(`user token stored in profile "${ctx.profileName()}"${token.refresh_token ? ' with a refresh token (`bankctl auth refresh`)' : ''}`);
+        await render(ctx, token);
+      } finally {
+        clearTimeout(timer);
+        offInterrupt();
+        await server.close();
+      }
+    });
+  examples(cmd, [
+    'bankctl auth link --market SE --provider se-test-password',
+    'bankctl auth link --no-browser --port 3000 --scope accounts:read,transactions:read',
+  ]);
+}
