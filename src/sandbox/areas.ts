@@ -2,8 +2,10 @@
 import type { SandboxContext } from './context.js';
 import { registerOAuth } from './routes/oauth.js';
 import { registerUsers } from './routes/users.js';
+import { registerFinanceAreas } from './finance/areas.js';
 
 export const AREAS: Array<(ctx: SandboxContext) => void> = [
   (ctx) => registerOAuth(ctx.router, ctx.store),
   (ctx) => registerUsers(ctx.router, ctx.store),
+  registerFinanceAreas,
 ];
