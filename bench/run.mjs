@@ -5,6 +5,7 @@ const suites = [
   ['startup.mjs', 'runStartup'],
   ['paging.mjs', 'runPaging'],
   ['push.mjs', 'runPush'],
+  ['sandbox.mjs', 'runSandboxRps'],
 ];
 let failed = false;
 for (const [file, fn] of suites) {
