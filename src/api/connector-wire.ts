@@ -1,0 +1,339 @@
+// The connector's wire format, shared by the CLI (validation before sending) and the sandbox
+// (validation on arrival). Amounts are JSON numbers on the wire; to keep them exact we parse JSON
+// with every number token kept as its source text (an ExactNumber), and write them back verbatim.
+import { MARKETS } from './markets.js';
+
+/** A JSON number kept as its source text. */
+export class ExactNumber {
+  constructor(readonly text: string) {}
+  toJSON(): string {
+    return `${SENTINEL}${this.text}`;
+  }
+  valueOf(): number {
+    return Number(this.text);
+  }
+}
+
+// A NUL never appears raw in valid JSON, and we refuse the \u0000 escape in input, so this marker
+// cannot be forged by a string value.
+const SENTINEL = '\u0000#';
+const TOKEN = /"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
+const ESCAPED_SENTINEL = /"\\u0000#([^"]*)"/g;
+
+export class JsonSyntaxError extends Error {}
+
+/** JSON.parse that keeps every number as an ExactNumber (its source text). */
+export function parseExactJson(text: string): unknown {
+  if (text.includes('\\u0000')) throw new JsonSyntaxError('the \\u0000 escape is not accepted');
+  const wrapped = text.replace(TOKEN, (m) => (m.charCodeAt(0) === 34 ? m : `"\\u0000#${m}"`));
+  let v: unknown;
+  try {
+    v = JSON.parse(wrapped);
+  } catch (err) {
+    throw new JsonSyntaxError(((err as Error).message ?? 'malformed JSON').replace(/ in JSON at position \d+.*$/s, '').replace(/"\\u0000#([^"]*)"/g, '$1').slice(0, 200));
+  }
+  return revive(v);
+}
+
+function revive(v: unknown): unknown {
+  if (typeof v === 'string') return v.startsWith(SENTINEL) ? new ExactNumber(v.slice(2)) : v;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = revive(v[i]);
+    return v;
+  }
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    for (const k in o) o[k] = revive(o[k]);
+    return o;
+  }
+  return v;
+}
+
+/** JSON.stringify that writes ExactNumbers back as the number text they came from. */
+export function stringifyExact(v: unknown): string {
+  const s = JSON.stringify(v);
+  return s.includes('\\u0000#') ? s.replace(ESCAPED_SENTINEL, '$1') : s;
+}
+
+/** Replaces ExactNumbers by plain numbers (payloads handed back to readers). */
+export function toPlain(v: unknown): unknown {
+  if (v instanceof ExactNumber) return Number(v.text);
+  if (Array.isArray(v)) return v.map(toPlain);
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = toPlain(x);
+    return out;
+  }
+  return v;
+}
+
+/** The exact decimal string of a JSON number's text: "-98.50" -> "-98.50", "1.5e3" -> "1500". */
+export function numberTextToDecimal(text: string): string {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m) throw new Error(`not a number: ${text}`);
+  if (m[4] === undefined) return text;
+  const exp = Number(m[4]);
+  let digits = m[2]! + (m[3] ?? '');
+  let point = m[2]!.length + exp;
+  if (point <= 0) {
+    digits = '0'.repeat(1 - point) + digits;
+    point = 1;
+  } else if (point > digits.length) digits = digits + '0'.repeat(point - digits.length);
+  let intPart = digits.slice(0, point).replace(/^0+(?=\d)/, '');
+  const frac = digits.slice(point);
+  if (intPart === '') intPart = '0';
+  return `${m[1]}${intPart}${frac ? `.${frac}` : ''}`;
+}
+
+/** An amount field as an exact decimal string, or an error message. */
+export function decimalOf(v: unknown): string | undefined {
+  if (v instanceof ExactNumber) return numberTextToDecimal(v.text);
+  if (typeof v === 'number' && Number.isFinite(v)) return numberTextToDecimal(String(v));
+  return undefined;
+}
+
+// ---- validation -----------------------------------------------------------------------------
+
+export const ACCOUNT_TYPES = ['CHECKING', 'SAVINGS', 'INVESTMENT', 'MORTGAGE', 'CREDIT_CARD', 'LOAN', 'PENSION', 'OTHER', 'EXTERNAL'] as const;
+export const EXCLUSIONS = ['PFM_AND_SEARCH', 'PFM_DATA', 'NONE'] as const;
+export const TRANSACTION_TYPES = ['DEFAULT', 'CREDIT_CARD', 'TRANSFER', 'PAYMENT', 'WITHDRAWAL'] as const;
+export const INGEST_TYPES = ['REAL_TIME', 'HISTORICAL', 'BATCH'] as const;
+export const MAX_TRANSACTIONS_PER_REQUEST = 2500;
+export const MAX_BATCH_ENTITIES = 2500;
+export const MAX_TOKEN_TTL = 10800;
+export const MAX_ID_LENGTH = 256;
+export const MAX_TEXT_LENGTH = 4096;
+
+export type Obj = Record<string, unknown>;
+
+/** Validation failure: the message names the field path. */
+export class WireError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+  }
+}
+
+export function isObj(v: unknown): v is Obj {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof ExactNumber);
+}
+
+export function obj(v: unknown, field: string): Obj {
+  if (!isObj(v)) throw new WireError(field, 'must be a JSON object');
+  return v;
+}
+
+export function str(o: Obj, key: string, path: string, required: boolean, max = MAX_TEXT_LENGTH): string | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) {
+    if (required) throw new WireError(`${path}${key}`, 'is required');
+    return undefined;
+  }
+  if (typeof v !== 'string') throw new WireError(`${path}${key}`, 'must be a string');
+  if (required && v.trim() === '') throw new WireError(`${path}${key}`, 'must not be empty');
+  if (v.length > max) throw new WireError(`${path}${key}`, `is longer than ${max} characters`);
+  return v;
+}
+
+export function id(o: Obj, key: string, path: string, required = true): string | undefined {
+  return str(o, key, path, required, MAX_ID_LENGTH);
+}
+
+export function bool(o: Obj, key: string, path: string): boolean | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw new WireError(`${path}${key}`, 'must be true or false');
+  return v;
+}
+
+export function amount(o: Obj, key: string, path: string, required: boolean): string | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) {
+    if (required) throw new WireError(`${path}${key}`, 'is required');
+    return undefined;
+  }
+  const d = decimalOf(v);
+  if (d === undefined) throw new WireError(`${path}${key}`, 'must be a number');
+  if (d.replace(/[-.]/g, '').length > 40) throw new WireError(`${path}${key}`, 'has too many digits');
+  return d;
+}
+
+export function oneOf<T extends string>(o: Obj, key: string, path: string, values: readonly T[], required: boolean): T | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) {
+    if (required) throw new WireError(`${path}${key}`, `is required (one of ${values.join(', ')})`);
+    return undefined;
+  }
+  if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) throw new WireError(`${path}${key}`, `must be one of ${values.join(', ')}`);
+  return v as T;
+}
+
+export function payload(o: Obj, key: string, path: string): Obj | undefined {
+  const v = o[key];
+  if (v === undefined || v === null) return undefined;
+  return obj(v, `${path}${key}`);
+}
+
+export function stringArray(v: unknown, field: string): string[] {
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new WireError(field, 'must be an array of strings');
+  return v as string[];
+}
+
+export function epochMs(o: Obj, key: string, path: string): number {
+  const v = o[key];
+  if (v === undefined || v === null) throw new WireError(`${path}${key}`, 'is required (epoch milliseconds)');
+  const text = v instanceof ExactNumber ? v.text : typeof v === 'number' ? String(v) : undefined;
+  if (text === undefined || !/^-?\d+$/.test(text)) throw new WireError(`${path}${key}`, 'must be a whole number of epoch milliseconds');
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || Math.abs(n) > 8.64e15) throw new WireError(`${path}${key}`, 'is out of range');
+  return n;
+}
+
+export interface UserEntity {
+  externalId: string;
+  token: string;
+  blocked?: boolean;
+  label?: string;
+  locale?: string;
+  market?: string;
+}
+
+export function validateUser(v: unknown): UserEntity {
+  const o = obj(v, 'body');
+  const u: UserEntity = { externalId: id(o, 'externalId', '')!, token: str(o, 'token', '', true, 1024)! };
+  u.blocked = bool(o, 'blocked', '');
+  u.label = str(o, 'label', '', false, 256);
+  u.locale = str(o, 'locale', '', false, 16);
+  u.market = str(o, 'market', '', false, 8);
+  return u;
+}
+
+export interface AccountEntity {
+  externalId: string;
+  name: string;
+  number: string;
+  balance: string;
+  type: (typeof ACCOUNT_TYPES)[number];
+  availableCredit?: string;
+  reservedAmount?: string;
+  closed?: boolean;
+  exclusion?: (typeof EXCLUSIONS)[number];
+  flags?: string[];
+  payload?: Obj;
+}
+
+export function validateAccount(v: unknown, path = ''): AccountEntity {
+  const o = obj(v, path || 'account');
+  const flags = o.flags === undefined || o.flags === null ? undefined : stringArray(o.flags, `${path}flags`);
+  return {
+    externalId: id(o, 'externalId', path)!,
+    name: str(o, 'name', path, true)!,
+    number: str(o, 'number', path, true, 256)!,
+    balance: amount(o, 'balance', path, true)!,
+    type: oneOf(o, 'type', path, ACCOUNT_TYPES, true)!,
+    availableCredit: amount(o, 'availableCredit', path, false),
+    reservedAmount: amount(o, 'reservedAmount', path, false),
+    closed: bool(o, 'closed', path),
+    exclusion: oneOf(o, 'exclusion', path, EXCLUSIONS, false),
+    flags,
+    payload: payload(o, 'payload', path),
+  };
+}
+
+export interface TransactionEntity {
+  externalId: string;
+  amount: string;
+  date: number;
+  description: string;
+  type: (typeof TRANSACTION_TYPES)[number];
+  pending?: boolean;
+  platformId?: string;
+  payload?: Obj;
+  /** PENDING_IDS of the payload, checked. */
+  pendingIds?: string[];
+  /** TAGS of the payload, checked. */
+  tags?: string[];
+}
+
+export function validateTransaction(v: unknown, path = ''): TransactionEntity {
+  const o = obj(v, path || 'transaction');
+  const p = payload(o, 'payload', path);
+  const t: TransactionEntity = {
+    externalId: id(o, 'externalId', path)!,
+    amount: amount(o, 'amount', path, true)!,
+    date: epochMs(o, 'date', path),
+    description: str(o, 'description', path, true)!,
+    type: oneOf(o, 'type', path, TRANSACTION_TYPES, true)!,
+    pending: bool(o, 'pending', path),
+    platformId: id(o, 'platformId', path, false),
+    payload: p,
+  };
+  if (p && p.PENDING_IDS !== undefined) t.pendingIds = stringArray(p.PENDING_IDS, `${path}payload.PENDING_IDS`);
+  if (p && p.TAGS !== undefined) t.tags = stringArray(p.TAGS, `${path}payload.TAGS`);
+  if (t.pendingIds && t.pending === true) throw new WireError(`${path}payload.PENDING_IDS`, 'only a non-pending transaction can replace pending ones');
+  if (t.pendingIds?.includes(t.externalId)) throw new WireError(`${path}payload.PENDING_IDS`, 'names the transaction itself; to book a pending transaction under the same externalId use PUT');
+  return t;
+}
+
+export interface TransactionAccountEntity {
+  externalId?: string;
+  platformId?: string;
+  balance: string;
+  reservedAmount?: string;
+  payload?: Obj;
+  transactions: TransactionEntity[];
+}
+
+export interface TransactionContainer {
+  type: (typeof INGEST_TYPES)[number];
+  transactionAccounts: TransactionAccountEntity[];
+  /** Transactions over all accounts. */
+  count: number;
+}
+
+/**
+ * CreateTransactionAccountContainer (mode create), DeleteTransactionAccountsContainer (delete:
+ * transactions hold only externalId) or UpdateTransactionAccountContainer (update: REAL_TIME only,
+ * account by externalId or platformId).
+ */
+export function validateContainer(v: unknown, mode: 'create' | 'delete' | 'update' = 'create'): TransactionContainer {
+  const o = obj(v, 'body');
+  const type = oneOf(o, 'type', '', INGEST_TYPES, true)!;
+  if (mode === 'update' && type !== 'REAL_TIME') throw new WireError('type', 'an update must be REAL_TIME');
+  const list = o.transactionAccounts;
+  if (!Array.isArray(list)) throw new WireError('transactionAccounts', 'is required (an array)');
+  let count = 0;
+  const accounts: TransactionAccountEntity[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const path = `transactionAccounts[${i}].`;
+    const a = obj(list[i], `transactionAccounts[${i}]`);
+    const entry: TransactionAccountEntity = {
+      externalId: id(a, 'externalId', path, mode !== 'update'),
+      platformId: mode === 'update' ? id(a, 'platformId', path, false) : undefined,
+      balance: amount(a, 'balance', path, true)!,
+      reservedAmount: amount(a, 'reservedAmount', path, false),
+      payload: payload(a, 'payload', path),
+      transactions: [],
+    };
+    if (mode === 'update' && entry.externalId === undefined && entry.platformId === undefined) throw new WireError(`${path}externalId`, 'externalId or platformId of the account is required');
+    const txs = a.transactions;
+    if (!Array.isArray(txs)) throw new WireError(`${path}transactions`, 'is required (an array)');
+    count += txs.length;
+    if (count > MAX_TRANSACTIONS_PER_REQUEST) throw new WireError('transactionAccounts', `more than ${MAX_TRANSACTIONS_PER_REQUEST} transactions in one request (counted over all accounts)`);
+    for (let j = 0; j < txs.length; j++) {
+      const tpath = `${path}transactions[${j}].`;
+      if (mode === 'delete') {
+        const t = obj(txs[j], `${path}transactions[${j}]`);
+        entry.transactions.push({ externalId: id(t, 'externalId', tpath)! } as TransactionEntity);
+      } else entry.transactions.push(validateTransaction(txs[j], tpath));
+    }
+    accounts.push(entry);
+  }
+  return { type, transactionAccounts: accounts, count };
+}
+
+export function isKnownMarket(m: string): boolean {
+  return MARKETS.includes(m);
+}
