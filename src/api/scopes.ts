@@ -79,9 +79,15 @@ export const ENDPOINTS: EndpointAuth[] = [
   e('POST', '/api/v1/statistics/query', 'user', 'statistics:read'),
   e('POST', '/api/v1/search', 'user', 'transactions:read'),
   e('POST', '/api/v1/transfer', 'user', 'transfer:execute'),
-  e('GET', '/api/v1/hooks', 'user', 'user:web_hooks'),
-  e('POST', '/api/v1/hooks', 'user', 'user:web_hooks'),
-  e('DELETE', '/api/v1/hooks/{id}', 'user', 'user:web_hooks'),
+  e('GET', '/api/v1/transfer/{id}/status', 'user', 'transfer:read'),
+  // webhooks: a client token registers for all users, a user token for that user (docs/webhooks.md)
+  e('GET', '/api/v1/hooks', 'any', 'user:web_hooks'),
+  e('POST', '/api/v1/hooks', 'any', 'user:web_hooks'),
+  e('DELETE', '/api/v1/hooks/{id}', 'any', 'user:web_hooks'),
+  e('GET', '/api/v1/authorization/hooks', 'any', 'user:web_hooks'),
+  e('POST', '/api/v1/authorization/hooks', 'any', 'user:web_hooks'),
+  e('DELETE', '/api/v1/authorization/hooks/{id}', 'any', 'user:web_hooks'),
+  e('POST', '/sandbox/trigger', 'connector', 'user:web_hooks'),
   // 4.7 transactions (v2); /data/v2/accounts is used by the service's own Postman collection
   e('GET', '/data/v2/transactions', 'user', 'transactions:read'),
   e('GET', '/data/v2/accounts', 'user', 'accounts:read'),
@@ -129,13 +135,21 @@ const compiled: Compiled[] = ENDPOINTS.map((ep) => {
   return { ...ep, regex: new RegExp(`^${pattern}$`), params };
 });
 
+// Bucketed by method and segment count, literal-first, so a lookup tests a handful of patterns.
+const buckets = new Map<string, Compiled[]>();
+for (const c of compiled) {
+  const key = `${c.method} ${c.path.split('/').length}`;
+  const list = buckets.get(key) ?? [];
+  list.push(c);
+  list.sort((a, b) => a.params.length - b.params.length);
+  buckets.set(key, list);
+}
+
 /** The endpoint entry for a concrete method and path (literal segments win over parameters). */
 export function endpointFor(method: string, path: string): EndpointAuth | undefined {
-  const m = method.toUpperCase();
   const p = path.split('?')[0]!;
-  const candidates = compiled.filter((c) => c.method === m && c.regex.test(p));
-  candidates.sort((a, b) => a.params.length - b.params.length);
-  return candidates[0];
+  const list = buckets.get(`${method.toUpperCase()} ${p.split('/').length}`);
+  return list?.find((c) => c.regex.test(p));
 }
 
 /** The scope a client should ask for to call this endpoint (the first listed). */

@@ -50,6 +50,8 @@ export interface SandboxOptions {
   tls?: { dir: string };
   /** Fault injection (`sandbox start --fault-rate`); admin routes under /sandbox are exempt. */
   faults?: import('./faults.js').FaultOptions;
+  /** Webhook delivery: retry delays, attempts, timeout (tests use short ones). */
+  webhooks?: import('./webhooks.js').DeliveryOptions;
 }
 
 export interface SandboxContext {

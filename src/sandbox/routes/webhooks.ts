@@ -1,0 +1,187 @@
+// Webhook registration, both sides, and the admin trigger:
+// - connector: GET|POST /connector/webhooks, DELETE /connector/webhooks/{id} (connector-api.md 4):
+//   a registration concerns all users, old and new; POST answers 204 (plus a Location header naming
+//   the new id, so that a client can delete what it created).
+// - API: GET|POST /api/v1/hooks, DELETE /api/v1/hooks/{id} (aggregation-api.md 4.6 "POST /hooks"),
+//   also served at the Swagger's /api/v1/authorization/hooks; scope user:web_hooks. Made with a client
+//   token it concerns all users; made with a user token, that user only.
+// - POST /sandbox/trigger {event, userId?, credentialsId?, status?}: emits a realistic event.
+import type { EventName, SandboxContext } from '../context.js';
+import { EVENT_NAMES } from '../context.js';
+import { asObject, badRequest, notFound, optString } from '../http.js';
+import type { Req } from '../router.js';
+import type { UserRecord } from '../store.js';
+import { validateRegistration, webhookDelivery, type WebhookRecord } from '../webhooks.js';
+
+const API_PATHS = ['/api/v1/hooks', '/api/v1/authorization/hooks'];
+
+function connectorView(h: WebhookRecord) {
+  return { id: h.id, url: h.url, secret: h.secret, events: h.events };
+}
+
+function apiView(h: WebhookRecord) {
+  return { id: h.id, url: h.url, secret: h.secret, events: h.events, clientId: h.clientId, ...(h.userId ? { userId: h.userId } : {}), global: !h.userId };
+}
+
+export function registerWebhooks(ctx: SandboxContext): void {
+  const { router } = ctx;
+  const delivery = webhookDelivery(ctx, ctx.options.webhooks);
+  const hooks = () => delivery.state().hooks;
+
+  // connector side
+  router.get('/connector/webhooks', (_req, res) => {
+    res.json(200, [...hooks().values()].filter((h) => h.source === 'connector').map(connectorView));
+  });
+  router.post('/connector/webhooks', async (req, res) => {
+    const body = validateRegistration(asObject(await req.json(), 'the webhook'));
+    const rec = delivery.add({ ...body, source: 'connector', clientId: req.auth?.clientId });
+    res.send(204, '', 'application/json', { location: `/connector/webhooks/${rec.id}`, 'x-webhook-id': rec.id });
+  });
+  router.delete('/connector/webhooks/{id}', (req, res) => {
+    const h = hooks().get(req.params.id!);
+    if (!h || h.source !== 'connector') throw notFound('webhook not found');
+    delivery.remove(h.id);
+    res.empty(204);
+  });
+
+  // API side
+  const visible = (req: Req, h: WebhookRecord) =>
+    h.source === 'api' && (req.auth?.kind === 'user' ? h.userId === req.auth.userId : !h.userId || h.clientId === req.auth?.clientId);
+  for (const base of API_PATHS) {
+    router.get(base, (req, res) => {
+      res.json(200, { webHooks: [...hooks().values()].filter((h) => visible(req, h)).map(apiView) });
+    });
+    router.post(base, async (req, res) => {
+      const body = validateRegistration(asObject(await req.json(), 'the webhook'));
+      const userId = req.auth?.kind === 'user' ? req.user().id : undefined;
+      const rec = delivery.add({ ...body, source: 'api', clientId: req.auth?.clientId, userId });
+      res.json(200, apiView(rec));
+    });
+    router.delete(`${base}/{id}`, (req, res) => {
+      const h = hooks().get(req.params.id!);
+      if (!h || !visible(req, h)) throw notFound('webhook not found');
+      delivery.remove(h.id);
+      res.empty(204);
+    });
+  }
+
+  // admin: emit an event, and what delivery did
+  router.post('/sandbox/trigger', async (req, res) => {
+    const body = asObject(await req.json(), 'the trigger');
+    const event = optString(body, 'event');
+    if (!event || !(EVENT_NAMES as string[]).includes(event)) throw badRequest(`event must be one of ${EVENT_NAMES.join(', ')}`, { field: 'event' });
+    const user = pickUser(ctx, short(optString(body, 'userId'), 'userId'));
+    const status = short(optString(body, 'status'), 'status');
+    const credentialsId = short(optString(body, 'credentialsId'), 'credentialsId');
+    const { content, orderKey } = realisticContent(ctx, event as EventName, user, { status, credentialsId });
+    const webhooks = delivery.matching({ event: event as EventName, userId: user.id }).length;
+    ctx.events.emit({ event: event as EventName, userId: user.id, content, orderKey }, ctx.clock.now());
+    res.json(200, { event, userId: user.id, orderKey, webhooks, content });
+  });
+  router.get('/sandbox/webhooks/deliveries', (_req, res) => {
+    res.json(200, { deliveries: delivery.state().log });
+  }, { auth: 'connector', scopes: ['user:web_hooks'] });
+}
+
+function short(v: string | undefined, field: string): string | undefined {
+  if (v !== undefined && (v.length === 0 || v.length > 200)) throw badRequest(`${field} must be 1 to 200 characters`, { field });
+  return v;
+}
+
+/** The given user (404 when unknown), else the newest user, else a new one. */
+function pickUser(ctx: SandboxContext, id: string | undefined): UserRecord {
+  const { store } = ctx;
+  if (id !== undefined) {
+    const u = store.users.get(id) ?? store.userByExternalId(id);
+    if (!u) throw notFound(`user ${id} not found`);
+    return u;
+  }
+  let newest: UserRecord | undefined;
+  for (const u of store.users.values()) if (!newest || u.created >= newest.created) newest = u;
+  if (newest) return newest;
+  const u: UserRecord = { id: store.ids.next(), market: 'SE', locale: 'sv_SE', created: ctx.clock.now() };
+  store.addUser(u);
+  return u;
+}
+
+const CREDENTIALS_STATUSES = ['CREATED', 'AUTHENTICATING', 'AWAITING_MOBILE_EID_AUTHENTICATION', 'AWAITING_SUPPLEMENTAL_INFORMATION', 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION', 'UPDATING', 'UPDATED', 'AUTHENTICATION_ERROR', 'TEMPORARY_ERROR', 'PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED'];
+const OPERATION_STATUSES = ['CREATED', 'AWAITING_CREDENTIALS', 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION', 'EXECUTING', 'EXECUTED', 'FAILED', 'CANCELLED'];
+
+function realisticContent(
+  ctx: SandboxContext,
+  event: EventName,
+  user: UserRecord,
+  o: { status?: string; credentialsId?: string },
+): { content: Record<string, unknown>; orderKey: string } {
+  const { store } = ctx;
+  const now = ctx.clock.now();
+  const today = new Date(now).toISOString().slice(0, 10);
+  const credentialsId = o.credentialsId ?? user.connector?.credentialsId ?? store.ids.next();
+  switch (event) {
+    case 'credentials:create':
+    case 'credentials:update': {
+      const status = o.status ?? (event === 'credentials:create' ? 'CREATED' : 'UPDATED');
+      if (!CREDENTIALS_STATUSES.includes(status)) throw badRequest(`status of credentials must be one of ${CREDENTIALS_STATUSES.join(', ')}`, { field: 'status' });
+      const content = {
+        id: credentialsId,
+        providerName: 'se-test-other-password',
+        type: 'PASSWORD',
+        status,
+        statusUpdated: now,
+        statusPayload: status === 'AUTHENTICATION_ERROR' ? 'Incorrect username or password.' : '',
+        updated: status === 'UPDATED' ? now : null,
+        userId: user.id,
+        fields: { username: 'test-user' },
+        providerLatency: 0,
+        supplementalInformation: null,
+      };
+      return { content, orderKey: credentialsId };
+    }
+    case 'transaction:create':
+    case 'transaction:update': {
+      let tx: import('../store.js').TransactionRecord | undefined;
+      for (const t of store.transactions.values()) if (t.userId === user.id && (!tx || t.seq > tx.seq)) tx = t;
+      const account = tx ? store.accounts.get(tx.accountId) : undefined;
+      const txCredentials = o.credentialsId ?? account?.credentialsIds[0] ?? credentialsId;
+      const amount = tx?.amount ?? '-125.50';
+      const [intPart, frac = ''] = amount.replace('-', '').split('.');
+      const content = {
+        id: tx?.id ?? store.ids.next(),
+        accountId: tx?.accountId ?? store.ids.next(),
+        userId: user.id,
+        credentialsId: txCredentials,
+        amount: {
+          currencyCode: tx?.currencyCode ?? 'SEK',
+          value: { scale: String(frac.length), unscaledValue: `${amount.startsWith('-') ? '-' : ''}${BigInt(`${intPart}${frac}` || '0').toString()}` },
+        },
+        dates: { booked: tx?.bookedDate ?? today, value: tx?.valueDate ?? today },
+        descriptions: { display: tx?.description ?? 'Coffee House', original: tx?.originalDescription ?? 'COFFEE HOUSE STHLM' },
+        identifiers: { providerTransactionId: tx?.providerTransactionId ?? store.ids.next() },
+        merchantInformation: { merchantCategoryCode: tx?.merchantCategoryCode ?? '5814', merchantName: tx?.merchantName ?? 'Coffee House' },
+        providerMutability: 'MUTABILITY_UNDEFINED',
+        reference: tx?.reference ?? '',
+        status: tx?.status ?? 'BOOKED',
+        types: { financialInstitutionTypeCode: '', type: tx?.type ?? 'DEFAULT' },
+        ...(tx?.externalId ? { externalId: tx.externalId } : {}),
+      };
+      return { content, orderKey: txCredentials };
+    }
+    case 'signable-operation:update': {
+      const status = o.status ?? 'EXECUTED';
+      if (!OPERATION_STATUSES.includes(status)) throw badRequest(`status of a signable operation must be one of ${OPERATION_STATUSES.join(', ')}`, { field: 'status' });
+      const id = store.ids.next();
+      const content = {
+        created: now,
+        credentialsId,
+        id,
+        status,
+        statusMessage: status === 'EXECUTED' ? 'The transfer has been executed.' : status === 'FAILED' ? 'The transfer could not be executed.' : '',
+        type: 'TRANSFER',
+        underlyingId: store.ids.next(),
+        updated: now,
+        userId: user.id,
+      };
+      return { content, orderKey: credentialsId };
+    }
+  }
+}
