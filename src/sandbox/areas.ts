@@ -5,13 +5,11 @@ import { registerUsers } from './routes/users.js';
 import { registerFinanceAreas } from './finance/areas.js';
 import { registerWebhooks } from './routes/webhooks.js';
 import { registerConnector } from './routes/connector.js';
-import { registerConnector } from './routes/connector.js';
 
 export const AREAS: Array<(ctx: SandboxContext) => void> = [
   (ctx) => registerOAuth(ctx.router, ctx.store),
   (ctx) => registerUsers(ctx.router, ctx.store),
   registerFinanceAreas,
   registerWebhooks,
-  registerConnector,
   registerConnector,
 ];
