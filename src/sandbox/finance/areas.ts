@@ -2,8 +2,10 @@
 import type { SandboxContext } from '../context.js';
 import { registerCalendar } from '../routes/calendar.js';
 import { registerReports } from '../routes/reports.js';
+import { registerTransfers } from '../routes/transfers.js';
 
 export function registerFinanceAreas(ctx: SandboxContext): void {
   registerCalendar(ctx);
   registerReports(ctx);
+  registerTransfers(ctx);
 }
