@@ -80,7 +80,6 @@ export const ENDPOINTS: EndpointAuth[] = [
   e('POST', '/api/v1/search', 'user', 'transactions:read'),
   e('POST', '/api/v1/transfer', 'user', 'transfer:execute'),
   e('GET', '/api/v1/transfer/{id}/status', 'user', 'transfer:read'),
-  e('GET', '/api/v1/transfer/{id}/status', 'user', 'transfer:read'),
   // webhooks: a client token registers for all users, a user token for that user (docs/webhooks.md)
   e('GET', '/api/v1/hooks', 'any', 'user:web_hooks'),
   e('POST', '/api/v1/hooks', 'any', 'user:web_hooks'),
