@@ -63,6 +63,8 @@ export const DEFAULT_MAX_BODY = 1024 * 1024;
 
 export class Router {
   private readonly routes: Route[] = [];
+  /** Routes by segment count, literal-first: a request tests only the patterns of its length. */
+  private readonly bySegments = new Map<number, Route[]>();
 
   constructor(private readonly store: Store) {}
 
@@ -75,9 +77,14 @@ export class Router {
       })}$`,
     );
     const literalSegments = pattern.split('/').filter((s) => s && !s.startsWith('{')).length;
-    this.routes.push({ method: method.toUpperCase(), regex, params, literalSegments, handler, opts, pattern });
+    const route = { method: method.toUpperCase(), regex, params, literalSegments, handler, opts, pattern };
+    this.routes.push(route);
+    const n = pattern.split('/').length;
+    const list = this.bySegments.get(n) ?? [];
+    list.push(route);
     // literal segments win over parameters: /credentials/list before /credentials/{id}
-    this.routes.sort((a, b) => b.literalSegments - a.literalSegments);
+    list.sort((a, b) => b.literalSegments - a.literalSegments);
+    this.bySegments.set(n, list);
   }
 
   get(p: string, h: Handler, o?: RouteOptions) { this.add('GET', p, h, o); }
@@ -98,7 +105,7 @@ export class Router {
     let matched: Route | undefined;
     let methodMismatch = false;
     let m: RegExpExecArray | null = null;
-    for (const r of this.routes) {
+    for (const r of this.bySegments.get(path.split('/').length) ?? []) {
       const hit = r.regex.exec(path);
       if (!hit) continue;
       if (r.method !== method && !(method === 'HEAD' && r.method === 'GET')) {
