@@ -52,12 +52,14 @@ describe('sandbox persistence', () => {
       const s = await start(dir, data);
       const tok = await token(s.ready);
       if (existsSync(data)) expect(JSON.parse(readFileSync(data, 'utf8')).format).toBe('bankctl-sandbox-state/1');
-      const killAfter = 100 + Math.floor(Math.random() * 400);
-      const timer = setTimeout(() => s.child.kill('SIGKILL'), killAfter);
+      // killed at a random moment after the first snapshot interval (250 ms) has had a chance to pass
+      const killAfter = 300 + Math.floor(Math.random() * 400);
+      let timer: NodeJS.Timeout | undefined;
       try {
-        for (let i = 0; i < 1000; i++) {
+        for (let i = 0; i < 5000; i++) {
           const r = await raw(s.ready.baseUrl!, 'POST', '/api/v1/user/create', { headers: { authorization: `Bearer ${tok}` }, json: { market: 'SE', external_user_id: `u-${round}-${i}` } });
           if (r.status === 200) created++;
+          timer ??= setTimeout(() => s.child.kill('SIGKILL'), killAfter);
         }
       } catch {
         // the sandbox died under us
