@@ -11,6 +11,7 @@ import { registerApi } from './commands/api.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerCompletion } from './commands/completion.js';
+import { registerWebhooks } from './commands/webhooks/index.js';
 import { examples } from './commands/util.js';
 
 export function createProgram(ctx: Context): Command {
@@ -70,6 +71,7 @@ export function createProgram(ctx: Context): Command {
   registerSandbox(program, ctx);
   registerDoctor(program, ctx);
   registerCompletion(program, ctx);
+  registerWebhooks(program, ctx);
 
   examples(program, [
     'bankctl sandbox start --detach          # a local emulator of the service',

@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { triggerEvent, WEBHOOK_EVENTS } from '../../api/webhooks.js';
+import { UsageError } from '../../errors.js';
+import { render } from '../../output/render.js';
+import { examples } from '../util.js';
+
+export function registerSandboxTrigger(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('trigger')
+    .argument('<event>', `the event: ${WEBHOOK_EVENTS.join(', ')}`)
+    .description('make the running sandbox emit a realistic event of this kind to the registered webhooks (POST /sandbox/trigger)')
+    .option('--credentials-id <id>', 'the credentials the event concerns (events of one credentials arrive in order)')
+    .option('--status <status>', 'the status in the content (credentials and signable-operation events)')
+    .action(async (event: string, o: { credentialsId?: string; status?: string }) => {
+      if (!(WEBHOOK_EVENTS as readonly string[]).includes(event)) throw new UsageError(`unknown event "${event}"`, { hint: `use ${WEBHOOK_EVENTS.join(', ')}` });
+      // --user is the global acting-user flag: the event concerns that user (default: the newest one)
+      const user = await ctx.userRef();
+      const api = await ctx.api();
+      const r = await triggerEvent(api, { event, userId: user?.userId ?? user?.externalUserId, credentialsId: o.credentialsId, status: o.status });
+      ctx.notice(`emitted ${r.event} for user ${r.userId}: queued for ${r.webhooks} webhook${r.webhooks === 1 ? '' : 's'}`);
+      await render(ctx, r, { vertical: true });
+    });
+  examples(cmd, [
+    'bankctl sandbox trigger credentials:update --status AUTHENTICATING',
+    'bankctl sandbox trigger transaction:create --user 6e68cc6287704273984567b3300c5823',
+    'bankctl sandbox trigger signable-operation:update --status EXECUTED -o json | jq .content',
+  ]);
+}

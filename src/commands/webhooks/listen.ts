@@ -1,0 +1,214 @@
+// `webhooks listen`: a local receiver for the service's webhook calls. Prints accepted events
+// (pretty on a TTY, one JSON object a line otherwise), optionally forwards them, and with
+// --register subscribes itself for the length of its run.
+import { randomBytes } from 'node:crypto';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
+import { WEBHOOK_EVENTS, type WebHookRequest } from '../../api/webhooks.js';
+import { stripControl } from '../../output/sanitize.js';
+import { collect, examples, parseIntArg } from '../util.js';
+import { parseEvents, readSecret, SECRET_ENV, type SecretOpts } from './shared.js';
+import { DEFAULT_MAX_BODY, WebhookReceiver } from './receiver.js';
+
+export const DEFAULT_LISTEN_PORT = 8080;
+
+interface ListenOpts extends SecretOpts {
+  port: string;
+  host: string;
+  event?: string[];
+  once?: boolean;
+  waitTimeout?: string;
+  forwardTo?: string;
+  register?: boolean;
+  registerVia: string;
+  publicUrl?: string;
+  maxBody: string;
+  readTimeout: string;
+}
+
+function seconds(raw: string, flag: string): number {
+  const n = Number(raw);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number of seconds, got "${raw}"`);
+  return n;
+}
+
+function httpUrl(raw: string, flag: string): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new UsageError(`${flag}: "${raw}" is not a URL`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${flag} must be an http(s) URL`);
+  return u;
+}
+
+export function registerWebhooksListen(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('listen')
+    .description('receive webhook calls locally: check the secret, print accepted events, optionally forward them')
+    .option('--port <port>', 'port to listen on (0: any free port)', String(DEFAULT_LISTEN_PORT))
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--secret <secret>', `the secret expected in webHook.secret (prefer --secret-stdin or ${SECRET_ENV}; generated with --register)`)
+    .option('--secret-stdin', 'read the secret from the first line of standard input')
+    .option('--event <name>', `print and wait for only these events (repeatable): ${WEBHOOK_EVENTS.join(', ')}`, collect)
+    .option('--once', 'exit 0 after the first accepted event that matches')
+    .option('--wait-timeout <seconds>', 'exit 9 when no matching event came in this time (`--timeout S` given here means the same)')
+    .option('--forward-to <url>', 'POST each matching event\'s body to this URL too, and print its answer on stderr')
+    .option('--register', 'register this listener with the service for its run (the --event names, or all five) and remove it on exit')
+    .option('--register-via <side>', 'where --register registers: api (POST /api/v1/hooks) or connector (POST /connector/webhooks)', 'api')
+    .option('--public-url <url>', 'the URL --register gives the service (default: this listener\'s own loopback URL), e.g. a tunnel')
+    .option('--max-body <bytes>', 'largest body accepted; larger ones are answered 413', String(DEFAULT_MAX_BODY))
+    .option('--read-timeout <seconds>', 'a request not received in full within this time is answered 408', '10')
+    .action(async (o: ListenOpts, command: Command) => listen(ctx, o, command));
+  examples(cmd, [
+    'bankctl webhooks listen --register --event credentials:update      # subscribe for this run, Ctrl-C removes it',
+    'echo "$SECRET" | bankctl webhooks listen --secret-stdin --port 8080 --forward-to http://localhost:3000/hooks',
+    'bankctl webhooks listen --register --once --event signable-operation:update --wait-timeout 60 -o json > event.json',
+    'bankctl webhooks listen --register --register-via connector --event transaction:create | jq .content',
+  ]);
+}
+
+async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<void> {
+  const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
+  const maxBody = parseIntArg(o.maxBody, '--max-body', { min: 1 })!;
+  const readTimeoutMs = seconds(o.readTimeout, '--read-timeout') * 1000;
+  const events = parseEvents(o.event);
+  // The root's --timeout (per-request HTTP timeout) takes `--timeout S` wherever it is written; the
+  // contract's `webhooks listen --timeout S` is honoured when given on the command line.
+  const waitRaw = o.waitTimeout ?? (command.getOptionValueSourceWithGlobals('timeout') === 'cli' ? ctx.globals.timeout : undefined);
+  const waitMs = waitRaw === undefined ? undefined : seconds(waitRaw, o.waitTimeout !== undefined ? '--wait-timeout' : '--timeout') * 1000;
+  const forwardTo = o.forwardTo ? httpUrl(o.forwardTo, '--forward-to') : undefined;
+  if (o.registerVia !== 'api' && o.registerVia !== 'connector') throw new UsageError('--register-via must be api or connector');
+  if (o.publicUrl && !o.register) throw new UsageError('--public-url only makes sense with --register');
+  let secret = await readSecret(ctx, o);
+  if (!secret) {
+    if (!o.register) throw new UsageError(`a secret is required: --secret-stdin, ${SECRET_ENV} or --secret`, { hint: 'with --register one is generated for the run' });
+    secret = randomBytes(24).toString('base64url');
+  }
+  const format = await ctx.outputFormat();
+  const pretty = format === 'table';
+  const wanted = (e: string) => events.length === 0 || events.includes(e);
+
+  let matched = 0;
+  let finish: (why: 'once' | 'timeout' | 'interrupt') => void = () => undefined;
+  const done = new Promise<'once' | 'timeout' | 'interrupt'>((resolve) => (finish = resolve));
+  let forwarding: Promise<void> = Promise.resolve();
+
+  const receiver = new WebhookReceiver({
+    host: o.host,
+    port,
+    secret,
+    maxBodyBytes: maxBody,
+    readTimeoutMs,
+    onRefused: (status, reason, req) => ctx.notice(`refused ${stripControl(req.method)} ${stripControl(req.path)}: ${status} ${reason}`),
+    onEvent: async (event, raw) => {
+      if (!wanted(event.event)) return;
+      if (o.once && matched > 0) return;
+      matched++;
+      print(ctx, event, pretty);
+      if (forwardTo) forwarding = forwarding.then(() => forward(ctx, forwardTo, event.event, raw));
+      if (o.once) void forwarding.then(() => finish('once'));
+    },
+  });
+  try {
+    await receiver.start();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${o.host} is already in use`, { hint: 'pick another --port, or --port 0 for any free one' });
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') throw new UsageError(`cannot listen on ${o.host}:${port}: ${code}`);
+    throw err;
+  }
+  const off = ctx.claimInterrupt(() => finish('interrupt'));
+  const host = o.host.includes(':') ? `[${o.host}]` : o.host === '0.0.0.0' ? '127.0.0.1' : o.host;
+  const localUrl = `http://${host === '[::]' ? '[::1]' : host}:${receiver.address.port}/`;
+  let unregister: (() => Promise<void>) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    if (o.register) unregister = await register(ctx, o, o.publicUrl ?? `${localUrl}webhooks`, secret, events.length ? events : [...WEBHOOK_EVENTS]);
+    ctx.notice(`listening on ${localUrl} for ${events.length ? events.join(', ') : 'all events'}${o.once ? ', until the first one' : ''} (Ctrl-C to stop)`);
+    if (waitMs !== undefined) timer = setTimeout(() => finish('timeout'), waitMs);
+    const why = await done;
+    if (why === 'timeout') {
+      throw new FlowFailedError(`no ${events.length ? events.join(' or ') : 'webhook'} event came within ${waitMs! / 1000} s`);
+    }
+    if (why === 'interrupt' && o.once && matched === 0) throw new InterruptedError('interrupted before an event came');
+    await forwarding;
+  } finally {
+    if (timer) clearTimeout(timer);
+    await receiver.close();
+    if (unregister) await unregister();
+    off();
+  }
+}
+
+/** Subscribes the listener; returns how to remove the subscription. */
+async function register(ctx: Context, o: ListenOpts, url: string, secret: string, events: string[]): Promise<() => Promise<void>> {
+  const api = await ctx.api();
+  api.http.redactor.add(secret);
+  const w = await import('../../api/webhooks.js');
+  const via = o.registerVia === 'connector' ? 'connector' : 'api';
+  const created = via === 'connector' ? await w.createConnectorWebhook(api, { url, secret, events }) : await w.createHook(api, { url, secret, events });
+  const id = created.id;
+  if (!id) {
+    ctx.warn(`registered ${url}, but the service gave no id: remove it yourself with \`bankctl connector webhooks list\` and \`delete\``);
+    return async () => undefined;
+  }
+  ctx.notice(`registered webhook ${id} (${via === 'connector' ? 'connector, all users' : created.userId ? `API, user ${created.userId}` : 'API, all users'}) -> ${url}`);
+  return async () => {
+    try {
+      if (via === 'connector') await w.deleteConnectorWebhook(api, id);
+      else await w.deleteHook(api, id);
+      ctx.notice(`removed webhook ${id}`);
+    } catch (err) {
+      ctx.warn(`could not remove webhook ${id}: ${(err as Error).message}; remove it with \`bankctl ${via === 'connector' ? 'connector webhooks' : 'webhooks'} delete ${id}\``);
+    }
+  };
+}
+
+/** Accepted events on stdout; the secret is left out. */
+function print(ctx: Context, event: WebHookRequest, pretty: boolean): void {
+  const { secret: _secret, ...hook } = (event.webHook ?? {}) as Record<string, unknown>;
+  const shown = { ...event, webHook: hook };
+  if (!pretty) {
+    ctx.io.stdout.write(`${JSON.stringify(shown)}\n`);
+    return;
+  }
+  // JSON.stringify escapes control characters, so the content cannot drive the terminal
+  const when = new Date(ctx.clock.now()).toISOString();
+  ctx.io.stdout.write(`--- ${when} ${stripControl(event.event)}\n${JSON.stringify(event.content, null, 2)}\n\n`);
+}
+
+/** POSTs the body as received to --forward-to; its answer (capped) goes to stderr. */
+async function forward(ctx: Context, target: URL, event: string, raw: Buffer): Promise<void> {
+  const { request } = await import('undici');
+  const timeoutMs = Math.max(1, (await ctx.numberSetting('timeout')) * 1000);
+  const started = ctx.clock.now();
+  const where = `${target.origin}${target.pathname}`;
+  try {
+    // plain undici.request never follows redirects
+    const res = await request(target, {
+      method: 'POST',
+      body: raw,
+      headers: { 'content-type': 'application/json', 'user-agent': 'bankctl-webhooks-listen' },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    let text = '';
+    for await (const chunk of res.body) {
+      text += chunk.toString();
+      if (text.length > 2048) {
+        res.body.destroy();
+        break;
+      }
+    }
+    const shown = stripControl(text.replace(/\s+/g, ' ').trim()).slice(0, 200);
+    ctx.io.stderr.write(`forwarded ${stripControl(event)} to ${where}: ${res.statusCode} (${ctx.clock.now() - started} ms)${shown ? ` ${shown}` : ''}\n`);
+  } catch (err) {
+    const e = err as { code?: string; name?: string; cause?: { code?: string } };
+    const code = e.name === 'TimeoutError' ? 'timed out' : (e.code ?? e.cause?.code ?? e.name ?? 'failed');
+    ctx.io.stderr.write(`forwarded ${stripControl(event)} to ${where}: failed (${code})\n`);
+  }
+}

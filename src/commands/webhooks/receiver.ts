@@ -1,0 +1,179 @@
+// The local receiver behind `webhooks listen`. Every byte from the network is hostile: POST only,
+// a body limit (413), a deadline for slow senders (408), strict UTF-8 JSON of the WebHookRequest
+// shape (400), and the secret in webHook.secret compared in constant time (401). A rejected body
+// is never echoed or printed. Any request, good or bad, leaves the server running.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { WebHookRequest } from '../../api/webhooks.js';
+
+export interface ReceiverOptions {
+  host: string;
+  port: number;
+  secret: string;
+  maxBodyBytes: number;
+  /** From the first byte of a request to its last, ms. */
+  readTimeoutMs: number;
+  /** A valid, authenticated event. Resolves when handled (the sender is answered after). */
+  onEvent(event: WebHookRequest, raw: Buffer): void | Promise<void>;
+  /** A refused request: status and a fixed reason, never the body. */
+  onRefused(status: number, reason: string, req: { method: string; path: string }): void;
+}
+
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+
+function digest(s: string | Buffer): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/** Constant time whatever the lengths: both sides are hashed first. */
+export function secretMatches(expected: string, given: string): boolean {
+  return timingSafeEqual(digest(expected), digest(given));
+}
+
+class Refusal {
+  constructor(
+    readonly status: number,
+    readonly reason: string,
+    readonly close = false,
+  ) {}
+}
+
+/** Parses and checks a WebHookRequest; throws a Refusal with a fixed reason. */
+export function parseWebHookRequest(raw: Buffer, secret: string): WebHookRequest {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
+  } catch {
+    throw new Refusal(400, 'the body is not UTF-8');
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // the parser's message quotes the input: not shown
+    throw new Refusal(400, 'the body is not JSON');
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Refusal(400, 'the body is not a JSON object');
+  const b = body as Record<string, unknown>;
+  const hook = b.webHook;
+  if (!hook || typeof hook !== 'object' || Array.isArray(hook) || typeof (hook as Record<string, unknown>).secret !== 'string') {
+    throw new Refusal(400, 'webHook.secret is missing');
+  }
+  if (!secretMatches(secret, (hook as Record<string, string>).secret!)) throw new Refusal(401, 'wrong secret');
+  if (typeof b.event !== 'string' || b.event === '' || b.event.length > 200) throw new Refusal(400, 'event is missing or not a string');
+  if (!b.content || typeof b.content !== 'object') throw new Refusal(400, 'content is missing or not an object');
+  return b as unknown as WebHookRequest;
+}
+
+export class WebhookReceiver {
+  private server?: Server;
+  private port = 0;
+
+  constructor(private readonly o: ReceiverOptions) {}
+
+  get address(): { host: string; port: number } {
+    return { host: this.o.host, port: this.port };
+  }
+
+  async start(): Promise<void> {
+    const server = createServer(
+      {
+        // slow headers: checked every half second rather than Node's default 30 s
+        headersTimeout: Math.min(this.o.readTimeoutMs, 10_000),
+        requestTimeout: 0,
+        connectionsCheckingInterval: 500,
+        maxHeaderSize: 16 * 1024,
+      },
+      (req, res) => void this.handle(req, res),
+    );
+    server.maxConnections = 256;
+    server.keepAliveTimeout = 5_000;
+    server.on('clientError', (_err, socket) => {
+      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      else socket.destroy();
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.o.port, this.o.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    server.on('error', () => undefined);
+    this.server = server;
+    this.port = (server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    const s = this.server;
+    if (!s) return;
+    this.server = undefined;
+    await new Promise<void>((resolve) => {
+      s.close(() => resolve());
+      s.closeAllConnections();
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const info = { method: String(req.method ?? '').slice(0, 16), path: String(req.url ?? '').slice(0, 200) };
+    try {
+      if (req.method !== 'POST') throw new Refusal(405, 'only POST is accepted');
+      const raw = await this.readBody(req);
+      const event = parseWebHookRequest(raw, this.o.secret);
+      await this.o.onEvent(event, raw);
+      reply(res, 200, { received: true });
+    } catch (err) {
+      const r = err instanceof Refusal ? err : new Refusal(500, 'internal error');
+      this.o.onRefused(r.status, r.reason, info);
+      reply(res, r.status, { error: r.reason }, r.close);
+      if (r.close) {
+        // let a sender that is still writing read the answer, but not for long
+        const socket = req.socket;
+        const t = setTimeout(() => socket.destroy(), 500);
+        t.unref();
+        req.on('end', () => socket.destroySoon());
+        req.resume();
+      }
+    }
+  }
+
+  private readBody(req: IncomingMessage): Promise<Buffer> {
+    const max = this.o.maxBodyBytes;
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > max) return Promise.reject(new Refusal(413, `the body is larger than ${max} bytes`, true));
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const finish = (err?: Refusal) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        req.off('data', onData);
+        if (err) reject(err);
+        else resolve(Buffer.concat(chunks));
+      };
+      const timer = setTimeout(() => finish(new Refusal(408, 'the request was not received in time', true)), this.o.readTimeoutMs);
+      const onData = (c: Buffer) => {
+        size += c.length;
+        if (size > max) finish(new Refusal(413, `the body is larger than ${max} bytes`, true));
+        else chunks.push(c);
+      };
+      req.on('data', onData);
+      req.on('end', () => finish());
+      req.on('error', () => finish(new Refusal(400, 'the request broke off', true)));
+      req.on('close', () => finish(new Refusal(400, 'the request broke off', true)));
+    });
+  }
+}
+
+function reply(res: ServerResponse, status: number, body: unknown, close = false): void {
+  if (res.headersSent || res.destroyed) return;
+  const payload = JSON.stringify(body);
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
+  if (status === 405) headers.allow = 'POST';
+  if (close) headers.connection = 'close';
+  res.writeHead(status, headers);
+  res.end(payload);
+}

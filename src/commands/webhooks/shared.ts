@@ -1,0 +1,74 @@
+// What the webhooks commands share: event names, the secret's sources, and columns without it.
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { WEBHOOK_EVENTS } from '../../api/webhooks.js';
+import type { Column } from '../../output/render.js';
+import { splitList } from '../util.js';
+
+export const SECRET_ENV = 'BANKCTL_WEBHOOK_SECRET';
+
+/** --event values (repeatable or comma-separated), checked against the five events. */
+export function parseEvents(values: string[] | undefined): string[] {
+  const events = [...new Set(splitList(values))];
+  for (const e of events) {
+    if (!(WEBHOOK_EVENTS as readonly string[]).includes(e)) {
+      throw new UsageError(`--event: unknown event "${e}"`, { hint: `use ${WEBHOOK_EVENTS.join(', ')}` });
+    }
+  }
+  return events;
+}
+
+export interface SecretOpts {
+  secret?: string;
+  secretStdin?: boolean;
+}
+
+/** The webhook secret from --secret, --secret-stdin or BANKCTL_WEBHOOK_SECRET; never echoed. */
+export async function readSecret(ctx: Context, o: SecretOpts): Promise<string | undefined> {
+  if (o.secret !== undefined && o.secretStdin) throw new UsageError('give --secret or --secret-stdin, not both');
+  let secret: string | undefined;
+  if (o.secretStdin) {
+    let data = '';
+    for await (const chunk of ctx.io.stdin) {
+      data += chunk.toString();
+      if (data.length > 64 * 1024) break;
+    }
+    secret = data.split(/\r?\n/)[0]!.trim();
+    if (!secret) throw new UsageError('--secret-stdin: nothing was read from standard input');
+  } else if (o.secret !== undefined) {
+    secret = o.secret;
+    if (!ctx.quiet) ctx.warn(`--secret on the command line is visible to other users in the process list; use --secret-stdin or ${SECRET_ENV} instead`);
+  } else if (ctx.env[SECRET_ENV]) secret = ctx.env[SECRET_ENV];
+  if (secret !== undefined && secret === '') throw new UsageError('--secret must not be empty');
+  return secret;
+}
+
+/** Table and csv never show the secret, whatever --fields says. */
+export function withoutSecret<T extends Record<string, unknown>>(item: T): Omit<T, 'secret'> {
+  const { secret: _secret, ...rest } = item;
+  return rest;
+}
+
+export const HOOK_COLUMNS: Column[] = [
+  { header: 'id', path: 'id' },
+  { header: 'url', path: 'url' },
+  { header: 'events', path: 'events', format: (v) => (Array.isArray(v) ? v.join(', ') : '') },
+];
+
+export const API_HOOK_COLUMNS: Column[] = [
+  ...HOOK_COLUMNS,
+  { header: 'for', path: 'userId', format: (v) => (typeof v === 'string' && v ? `user ${v}` : 'all users') },
+];
+
+/** Renders hooks: json/ndjson as returned; table and csv without the secret. */
+export async function renderHooks(ctx: Context, data: Record<string, unknown>[] | Record<string, unknown>, columns: Column[]): Promise<void> {
+  const { render } = await import('../../output/render.js');
+  const format = await ctx.outputFormat();
+  if (format === 'json' || format === 'ndjson') return render(ctx, data);
+  const safe = Array.isArray(data) ? data.map(withoutSecret) : withoutSecret(data);
+  if (Array.isArray(safe) && safe.length === 0 && format === 'table') {
+    ctx.notice('no webhooks registered');
+    return;
+  }
+  return render(ctx, safe, { columns: Array.isArray(safe) ? columns : undefined, vertical: !Array.isArray(safe) });
+}
