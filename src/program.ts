@@ -11,6 +11,7 @@ import { registerApi } from './commands/api.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerCompletion } from './commands/completion.js';
+import { registerSmoke } from './commands/smoke.js';
 import { registerWebhooks } from './commands/webhooks/index.js';
 import { examples } from './commands/util.js';
 
@@ -70,6 +71,7 @@ export function createProgram(ctx: Context): Command {
   registerVersion(program, ctx);
   registerSandbox(program, ctx);
   registerDoctor(program, ctx);
+  registerSmoke(program, ctx);
   registerCompletion(program, ctx);
   registerWebhooks(program, ctx);
 
