@@ -64,3 +64,20 @@ export function tagsOf(t: TransactionRecord): string[] {
   const text = `${t.notes ?? ''} ${t.description} ${t.originalDescription}`;
   return [...text.matchAll(/#([\p{L}\p{N}_-]+)/gu)].map((m) => m[1]!.toLowerCase());
 }
+
+import { categoryById, primaryOf, type Category, type CategoryType } from '../categories.js';
+
+/** The leaf category of a transaction, if the catalogue knows it. */
+export function txCategory(t: Tx): Category | undefined {
+  return t.rec.categoryId ? categoryById(t.rec.categoryId) : undefined;
+}
+
+export function txPrimary(t: Tx): Category | undefined {
+  const c = txCategory(t);
+  return c ? primaryOf(c) : undefined;
+}
+
+/** INCOME, EXPENSES or TRANSFER: the category's type, else the sign of the amount. */
+export function txType(t: Tx): CategoryType {
+  return txCategory(t)?.type ?? (t.amount.u < 0n ? 'EXPENSES' : 'INCOME');
+}

@@ -1,0 +1,91 @@
+// Insights (spec 4.5, 3.2): active insights generated from the user's data, archived when the user
+// acts on one (POST /insights/action) or by the deprecated PUT /insights/{id}/archive; 404 when the
+// id is not an active insight. Error bodies are plain strings or empty.
+import type { SandboxContext } from '../context.js';
+import { plain } from '../http.js';
+import type { MemoryStore } from '../store.js';
+import type { Req } from '../router.js';
+import { plainJson } from './reports.js';
+import { actionJson, generateInsights, INSIGHT_LOCALES, type InsightLocale } from '../finance/insights.js';
+
+interface InsightRecord {
+  id: string;
+  key: string;
+  userId: string;
+  type: string;
+  createdTime: number;
+  /** Set when archived: what the user saw then. */
+  archived?: { dateArchived: number; action: string; title: string; description: string; data: Record<string, unknown> };
+}
+
+class InsightState {
+  /** userId -> key -> record */
+  insights = new Map<string, Map<string, InsightRecord>>();
+}
+const state = (store: MemoryStore) => store.area('insights', () => new InsightState());
+
+export function registerInsights(ctx: SandboxContext): void {
+  const { router, store } = ctx;
+  store.onUserDeleted((userId) => state(store).insights.delete(userId));
+
+  /** The user's active insights now, each with its stable id. */
+  function active(req: Req) {
+    const user = req.user();
+    const locale = user.locale as InsightLocale;
+    if (!INSIGHT_LOCALES.includes(locale)) return { user, list: [] as Array<Record<string, unknown>>, records: new Map<string, InsightRecord>(), actions: new Map<string, string[]>() };
+    let mine = state(store).insights.get(user.id);
+    if (!mine) state(store).insights.set(user.id, (mine = new Map()));
+    const now = ctx.clock.now();
+    const list: Array<Record<string, unknown>> = [];
+    const actions = new Map<string, string[]>();
+    for (const c of generateInsights(store, user.id, locale, now)) {
+      let r = mine.get(c.key);
+      if (!r) mine.set(c.key, (r = { id: store.ids.next(), key: c.key, userId: user.id, type: c.type, createdTime: now }));
+      if (r.archived) continue;
+      actions.set(r.id, c.actions);
+      list.push({ id: r.id, userId: user.id, type: c.type, title: c.title, description: c.description, data: c.data, createdTime: r.createdTime, insightActions: c.actions.map((a) => actionJson(a, locale)) });
+    }
+    const byId = new Map([...mine.values()].map((r) => [r.id, r]));
+    return { user, list, records: byId, actions };
+  }
+
+  function archive(req: Req, id: string, action: string | undefined): void {
+    const { list, records, actions } = active(req);
+    const item = list.find((i) => i.id === id);
+    const rec = records.get(id);
+    if (!item || !rec) throw plain(404, `${id.slice(0, 64)} is not an active insight`);
+    if (action !== undefined && !actions.get(id)!.includes(action)) {
+      throw plain(400, `insightAction ${action.slice(0, 40)} is not offered by this insight (offered: ${actions.get(id)!.join(', ')})`);
+    }
+    rec.archived = { dateArchived: ctx.clock.now(), action: action ?? 'ARCHIVE', title: String(item.title), description: String(item.description), data: item.data as Record<string, unknown> };
+  }
+
+  router.get('/api/v1/insights', (req, res) => {
+    res.json(200, active(req).list);
+  });
+
+  router.get('/api/v1/insights/archived', (req, res) => {
+    const user = req.user();
+    const mine = [...(state(store).insights.get(user.id)?.values() ?? [])].filter((r) => r.archived);
+    mine.sort((a, b) => a.archived!.dateArchived - b.archived!.dateArchived);
+    res.json(
+      200,
+      mine.map((r) => ({ id: r.id, userId: r.userId, type: r.type, title: r.archived!.title, description: r.archived!.description, data: r.archived!.data, dateInsightCreated: r.createdTime, dateArchived: r.archived!.dateArchived, insightAction: r.archived!.action })),
+    );
+  });
+
+  router.post('/api/v1/insights/action', async (req, res) => {
+    const body = await plainJson(req);
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw plain(400, 'the body must be a JSON object (SelectInsightActionRequest)');
+    const b = body as Record<string, unknown>;
+    if (typeof b.insightId !== 'string' || !b.insightId) throw plain(400, 'insightId is required');
+    if (typeof b.insightAction !== 'string' || !b.insightAction) throw plain(400, 'insightAction is required');
+    archive(req, b.insightId, b.insightAction);
+    res.empty(204);
+  });
+
+  router.put('/api/v1/insights/{id}/archive', (req, res) => {
+    archive(req, req.params.id!, undefined);
+    res.empty(204);
+  });
+}
