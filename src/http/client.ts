@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { ApiError, NetworkError } from '../errors.js';
 import { serviceMessage } from './error-body.js';
 import { Redactor } from './redact.js';
-import { DEFAULT_RETRY, decideRetry, type RetryConfig } from './retry.js';
+import { DEFAULT_RETRY, decideRetry, UNTRUSTED_CERT_CODES, type RetryConfig } from './retry.js';
 import { PIN_MISMATCH, redactProxy, Transport, type TransportOptions } from './transport.js';
 
 export type Auth =
@@ -223,15 +223,6 @@ function networkCode(err: unknown): string {
   if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') return 'ETIMEDOUT';
   return e?.code ?? e?.cause?.code ?? e?.name ?? 'ERROR';
 }
-
-export const UNTRUSTED_CERT_CODES = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'CERT_UNTRUSTED',
-]);
 
 function networkHint(code: string | undefined): string | undefined {
   if (code === 'ECONNREFUSED') return 'is the service running? For the local sandbox: `bankctl sandbox start`';

@@ -19,18 +19,18 @@ export const DEFAULT_RETRY: RetryConfig = {
   maxRetryAfterMs: 60_000,
 };
 
-/** Failures that a retry cannot mend: the TLS peer is not the one we trust. */
-const NEVER_RETRY = new Set([
-  'ERR_BANKCTL_PIN_MISMATCH',
+/** TLS verification codes for a server certificate no trusted CA vouches for. */
+export const UNTRUSTED_CERT_CODES = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'UNABLE_TO_GET_ISSUER_CERT',
   'CERT_UNTRUSTED',
-  'CERT_HAS_EXPIRED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
+
+/** Failures that a retry cannot mend: the TLS peer is not the one we trust. */
+const NEVER_RETRY = new Set([...UNTRUSTED_CERT_CODES, 'ERR_BANKCTL_PIN_MISMATCH', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID']);
 
 /** Network error codes for which the request cannot have reached the server. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
