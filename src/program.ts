@@ -13,6 +13,7 @@ import { registerDoctor } from './commands/doctor.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerSmoke } from './commands/smoke.js';
 import { registerWebhooks } from './commands/webhooks/index.js';
+import { registerConnector } from './commands/connector/index.js';
 import { examples } from './commands/util.js';
 
 export function createProgram(ctx: Context): Command {
@@ -74,6 +75,7 @@ export function createProgram(ctx: Context): Command {
   registerSmoke(program, ctx);
   registerCompletion(program, ctx);
   registerWebhooks(program, ctx);
+  registerConnector(program, ctx);
 
   examples(program, [
     'bankctl sandbox start --detach          # a local emulator of the service',

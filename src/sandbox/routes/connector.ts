@@ -142,7 +142,7 @@ export function registerConnector(ctx: SandboxContext): void {
     const user = userFor(req.params.externalUserId!, 'create');
     const st = state().of(user.id);
     const existing = accounts.filter((a) => st.accounts.has(a.externalId)).map((a) => a.externalId);
-    if (existing.length > 0) throw envelope(409, 'account.exists', `account ${listed(existing)} already exists`, { externalIds: existing.slice(0, 100) });
+    if (existing.length > 0) throw envelope(409, 'account.exists', `account ${listed(existing)} already exists`, { externalIds: existing });
     const now = store.clock.now();
     for (const a of accounts) {
       const rec: AccountRecord = {
@@ -233,8 +233,8 @@ export function registerConnector(ctx: SandboxContext): void {
         else if (st.transactions.has(t.externalId)) existing.push(t.externalId);
       }
     }
-    if (gone.length > 0) throw envelope(410, 'transaction.deleted', `transaction ${listed(gone)} was already deleted`, { externalIds: gone.slice(0, 100) });
-    if (existing.length > 0) throw envelope(409, 'transaction.exists', `transaction ${listed(existing)} already exists`, { externalIds: existing.slice(0, 100) });
+    if (gone.length > 0) throw envelope(410, 'transaction.deleted', `transaction ${listed(gone)} was already deleted`, { externalIds: gone });
+    if (existing.length > 0) throw envelope(409, 'transaction.exists', `transaction ${listed(existing)} already exists`, { externalIds: existing });
     const now = store.clock.now();
     for (let i = 0; i < c.transactionAccounts.length; i++) {
       const ta = c.transactionAccounts[i]!;

@@ -1,0 +1,58 @@
+// Helpers of the connector commands: which external user, reading a JSON body from --file/--data
+// with numbers kept exact and errors as FILE:LINE.
+import { readFileSync } from 'node:fs';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { WireError } from '../../api/connector-wire.js';
+import { InputError, parseJsonFile } from '../../flows/push-input.js';
+
+/** The external user id: --user on the verb, else the global --user/--external-user, else BANKCTL_USER. */
+export async function externalUser(ctx: Context, given?: string): Promise<string> {
+  const u = given ?? ctx.globals.externalUser ?? ctx.globals.user;
+  if (u) return u;
+  const ref = await ctx.userRef();
+  const id = ref?.externalUserId ?? ref?.userId;
+  if (!id) throw new UsageError('which user? pass --user EXTERNAL_USER_ID (the externalId given at activation)');
+  return id;
+}
+
+/** A JSON body from --file FILE (or - for stdin) or --data TEXT, parsed with exact numbers. */
+export async function jsonInput(ctx: Context, o: { file?: string; data?: string }, what: string): Promise<{ value: unknown; name: string; lineOf: (v: unknown) => number }> {
+  if (o.file && o.data) throw new UsageError('give --file or --data, not both');
+  let text: string;
+  let name: string;
+  if (o.data !== undefined) {
+    text = o.data;
+    name = '--data';
+  } else if (o.file) {
+    name = o.file;
+    if (o.file === '-') {
+      text = '';
+      for await (const c of ctx.io.stdin) text += c.toString();
+    } else {
+      try {
+        text = readFileSync(o.file, 'utf8');
+      } catch (err) {
+        throw new UsageError(`--file: cannot read ${o.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+    }
+  } else throw new UsageError(`give ${what} with --file FILE (or - for stdin) or --data JSON`);
+  return { ...parseJsonFile(text, name), name };
+}
+
+/** Turns input problems into exit-2 errors that name FILE:LINE. */
+export function inputFailure(err: unknown): unknown {
+  if (err instanceof InputError) return new UsageError(err.message);
+  if (err instanceof WireError) return new UsageError(err.message);
+  return err;
+}
+
+/** Validates with a WireError-throwing checker, reporting the line of the offending object. */
+export function checked<T>(name: string, line: number, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof WireError) throw new UsageError(`${name}:${line}: ${err.message}`);
+    throw err;
+  }
+}
