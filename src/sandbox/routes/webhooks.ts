@@ -4,7 +4,8 @@
 //   the new id, so that a client can delete what it created).
 // - API: GET|POST /api/v1/hooks, DELETE /api/v1/hooks/{id} (aggregation-api.md 4.6 "POST /hooks"),
 //   also served at the Swagger's /api/v1/authorization/hooks; scope user:web_hooks. Made with a client
-//   token it concerns all users; made with a user token, that user only.
+//   token it concerns all users; made with a user token, that user only. A client token lists and
+//   deletes every registration of its client; a user token only the user's own.
 // - POST /sandbox/trigger {event, userId?, credentialsId?, status?}: emits a realistic event.
 import type { EventName, SandboxContext } from '../context.js';
 import { EVENT_NAMES } from '../context.js';
@@ -12,6 +13,7 @@ import { asObject, badRequest, notFound, optString } from '../http.js';
 import type { Req } from '../router.js';
 import type { UserRecord } from '../store.js';
 import { validateRegistration, webhookDelivery, type WebhookRecord } from '../webhooks.js';
+import { apiTransaction } from '../connector/state.js';
 
 const API_PATHS = ['/api/v1/hooks', '/api/v1/authorization/hooks'];
 
@@ -46,7 +48,7 @@ export function registerWebhooks(ctx: SandboxContext): void {
 
   // API side
   const visible = (req: Req, h: WebhookRecord) =>
-    h.source === 'api' && (req.auth?.kind === 'user' ? h.userId === req.auth.userId : !h.userId || h.clientId === req.auth?.clientId);
+    h.source === 'api' && (req.auth?.kind === 'user' ? h.userId === req.auth.userId : h.clientId === req.auth?.clientId);
   for (const base of API_PATHS) {
     router.get(base, (req, res) => {
       res.json(200, { webHooks: [...hooks().values()].filter((h) => visible(req, h)).map(apiView) });
@@ -143,26 +145,23 @@ function realisticContent(
       for (const t of store.transactions.values()) if (t.userId === user.id && (!tx || t.seq > tx.seq)) tx = t;
       const account = tx ? store.accounts.get(tx.accountId) : undefined;
       const txCredentials = o.credentialsId ?? account?.credentialsIds[0] ?? credentialsId;
-      const amount = tx?.amount ?? '-125.50';
-      const [intPart, frac = ''] = amount.replace('-', '').split('.');
+      // the user's newest transaction, exactly as the connector's own events show it
+      if (tx) return { content: { ...apiTransaction(tx), userId: user.id, credentialsId: txCredentials }, orderKey: txCredentials };
       const content = {
-        id: tx?.id ?? store.ids.next(),
-        accountId: tx?.accountId ?? store.ids.next(),
+        id: store.ids.next(),
+        accountId: store.ids.next(),
         userId: user.id,
         credentialsId: txCredentials,
-        amount: {
-          currencyCode: tx?.currencyCode ?? 'SEK',
-          value: { scale: String(frac.length), unscaledValue: `${amount.startsWith('-') ? '-' : ''}${BigInt(`${intPart}${frac}` || '0').toString()}` },
-        },
-        dates: { booked: tx?.bookedDate ?? today, value: tx?.valueDate ?? today },
-        descriptions: { display: tx?.description ?? 'Coffee House', original: tx?.originalDescription ?? 'COFFEE HOUSE STHLM' },
-        identifiers: { providerTransactionId: tx?.providerTransactionId ?? store.ids.next() },
-        merchantInformation: { merchantCategoryCode: tx?.merchantCategoryCode ?? '5814', merchantName: tx?.merchantName ?? 'Coffee House' },
+        amount: { currencyCode: 'SEK', value: { scale: '2', unscaledValue: '-12550' } },
+        categories: { pfm: { id: store.ids.next(), name: 'Coffee & snacks' } },
+        dates: { booked: today, value: today },
+        descriptions: { display: 'Coffee House', original: 'COFFEE HOUSE STHLM' },
+        identifiers: { providerTransactionId: store.ids.next() },
+        merchantInformation: { merchantCategoryCode: '5814', merchantName: 'Coffee House' },
         providerMutability: 'MUTABILITY_UNDEFINED',
-        reference: tx?.reference ?? '',
-        status: tx?.status ?? 'BOOKED',
-        types: { financialInstitutionTypeCode: '', type: tx?.type ?? 'DEFAULT' },
-        ...(tx?.externalId ? { externalId: tx.externalId } : {}),
+        reference: '',
+        status: 'BOOKED',
+        types: { financialInstitutionTypeCode: '', type: 'DEFAULT' },
       };
       return { content, orderKey: txCredentials };
     }
