@@ -107,6 +107,8 @@ export class TokenManager {
       path: delegate ? '/api/v1/oauth/authorization-grant/delegate' : '/api/v1/oauth/authorization-grant',
       form,
       auth: { scheme: 'Bearer', token: clientToken },
+      // safe to resend: a lost answer only leaves an unused code behind
+      idempotent: true,
     });
     if (!res.data || typeof res.data.code !== 'string') throw new AuthError('the authorization-grant answer holds no code');
     this.d.http.redactor.add(res.data.code);
