@@ -1,0 +1,155 @@
+// Accounts (spec 2.3, 4.1): GET /api/v1/accounts/list, PUT /api/v1/accounts/{id} (only the
+// updatable properties, with accountExclusion semantics), GET /api/v1/accounts/{id}/balances, and
+// GET /data/v2/accounts (the service's Postman collection lists accounts there).
+import type { SandboxContext } from '../context.js';
+import { ACCOUNT_TYPES, type AccountExclusion, type AccountRecord, type AccountType } from '../store.js';
+import { asObject, badRequest, envelope } from '../http.js';
+import { connectorState } from '../connector/state.js';
+import { balancesOf, listParam, ownAccount, pageSizeParam, sendJson, toJson, userAccountList, v1Account, v2Account } from './read-views.js';
+
+export const EXCLUSIONS: AccountExclusion[] = ['NONE', 'AGGREGATION', 'PFM_AND_SEARCH', 'PFM_DATA'];
+const UPDATABLE = ['accountExclusion', 'accountNumber', 'excluded', 'favored', 'name', 'type'];
+
+const accountNotFound = (id: string) => envelope(404, 'account.not_found', `account "${id.slice(0, 80)}" not found`);
+
+export function registerAccounts(ctx: SandboxContext): void {
+  const { store, router } = ctx;
+
+  router.get('/api/v1/accounts/list', (req, res) => {
+    const user = req.user();
+    sendJson(res, 200, { accounts: userAccountList(store, user.id).map(v1Account) });
+  });
+
+  router.put('/api/v1/accounts/{id}', async (req, res) => {
+    const user = req.user();
+    const body = asObject(await req.json());
+    const account = ownAccount(store, user, req.params.id!);
+    if (!account) throw accountNotFound(req.params.id!);
+    const update = validateUpdate(body, account);
+    applyUpdate(ctx, account, update);
+    sendJson(res, 200, v1Account(account));
+  }, { maxBody: 64 * 1024 });
+
+  router.get('/api/v1/accounts/{id}/balances', (req, res) => {
+    const user = req.user();
+    const account = ownAccount(store, user, req.params.id!);
+    if (!account) throw accountNotFound(req.params.id!);
+    if (account.accountExclusion === 'AGGREGATION') throw envelope(404, 'balances.not_found', `account "${account.id}" has no balances: it is excluded from aggregation`);
+    res.json(200, { accountId: account.id, balances: balancesOf(account), refreshed: account.updated });
+  });
+
+  router.get('/data/v2/accounts', (req, res) => {
+    const user = req.user();
+    const q = req.query;
+    const pageSize = pageSizeParam(q);
+    const types = listParam(q, 'typeIn').map((t) => t.toUpperCase());
+    for (const t of types) if (!(ACCOUNT_TYPES as string[]).includes(t)) throw badRequest(`typeIn: unknown account type "${t.slice(0, 40)}"`, { field: 'typeIn' });
+    const all = userAccountList(store, user.id).filter((a) => types.length === 0 || types.includes(a.type));
+    let start = 0;
+    const token = q.get('pageToken');
+    if (token) {
+      // the token names the last account shown; accounts are listed in creation order
+      let id: string;
+      try {
+        if (token.length > 200) throw new Error('long');
+        id = Buffer.from(token, 'base64url').toString('utf8');
+        if (!/^[\w-]{1,100}$/.test(id)) throw new Error('shape');
+      } catch {
+        throw badRequest('pageToken is not valid: pass the nextPageToken of the previous page unchanged', { field: 'pageToken' });
+      }
+      const last = store.accounts.get(id);
+      if (!last || last.userId !== user.id) throw badRequest('pageToken is not valid (its account is gone): list again from the start', { field: 'pageToken' });
+      start = all.findIndex((a) => a.created > last.created || (a.created === last.created && a.id > last.id));
+      if (start < 0) start = all.length;
+    }
+    const page = all.slice(start, start + pageSize);
+    const more = start + pageSize < all.length;
+    res.send(200, toJson({ accounts: page.map(v2Account), nextPageToken: more ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : '' }), 'application/json');
+  });
+}
+
+interface AccountUpdate {
+  accountExclusion?: AccountExclusion;
+  accountNumber?: string;
+  excluded?: boolean;
+  favored?: boolean;
+  name?: string;
+  type?: AccountType;
+}
+
+/** Only the updatable properties may change; a read-only property sent back unchanged is ignored. */
+function validateUpdate(body: Record<string, unknown>, account: AccountRecord): AccountUpdate {
+  const current = JSON.parse(toJson(v1Account(account))) as Record<string, unknown>;
+  const u: AccountUpdate = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (UPDATABLE.includes(k)) continue;
+    if (k in current && JSON.stringify(current[k]) === JSON.stringify(v)) continue;
+    throw badRequest(`property "${k.slice(0, 60)}" cannot be updated (updatable: ${UPDATABLE.join(', ')})`, { field: k.slice(0, 60) });
+  }
+  if (body.accountExclusion !== undefined) {
+    if (typeof body.accountExclusion !== 'string' || !(EXCLUSIONS as string[]).includes(body.accountExclusion)) {
+      throw badRequest(`accountExclusion must be one of ${EXCLUSIONS.join(', ')}`, { field: 'accountExclusion' });
+    }
+    u.accountExclusion = body.accountExclusion as AccountExclusion;
+  }
+  if (body.accountNumber !== undefined) {
+    if (typeof body.accountNumber !== 'string' || body.accountNumber.trim() === '' || body.accountNumber.length > 64) {
+      throw badRequest('accountNumber must be a non-empty string of at most 64 characters', { field: 'accountNumber' });
+    }
+    u.accountNumber = body.accountNumber;
+  }
+  for (const k of ['excluded', 'favored'] as const) {
+    if (body[k] === undefined) continue;
+    if (typeof body[k] !== 'boolean') throw badRequest(`${k} must be true or false`, { field: k });
+    u[k] = body[k] as boolean;
+  }
+  if (body.name !== undefined) {
+    if (typeof body.name !== 'string' || body.name.trim() === '' || body.name.length > 128) throw badRequest('name must be a non-empty string of at most 128 characters', { field: 'name' });
+    u.name = body.name;
+  }
+  if (body.type !== undefined) {
+    if (typeof body.type !== 'string' || !(ACCOUNT_TYPES as string[]).includes(body.type)) throw badRequest(`type must be one of ${ACCOUNT_TYPES.join(', ')}`, { field: 'type' });
+    u.type = body.type as AccountType;
+  }
+  // the deprecated excluded flag and accountExclusion must not contradict each other
+  if (u.excluded !== undefined && u.accountExclusion !== undefined && u.excluded !== (u.accountExclusion !== 'NONE')) {
+    throw badRequest(`excluded=${u.excluded} contradicts accountExclusion=${u.accountExclusion}; send accountExclusion alone`, { field: 'excluded' });
+  }
+  return u;
+}
+
+function applyUpdate(ctx: SandboxContext, a: AccountRecord, u: AccountUpdate): void {
+  if (u.name !== undefined) a.name = u.name;
+  if (u.accountNumber !== undefined) a.accountNumber = u.accountNumber;
+  if (u.type !== undefined) a.type = u.type;
+  if (u.favored !== undefined) a.favored = u.favored;
+  let exclusion = u.accountExclusion;
+  // excluded=true alone is the deprecated spelling of PFM_AND_SEARCH; false clears the exclusion
+  if (exclusion === undefined && u.excluded !== undefined && u.excluded !== a.excluded) exclusion = u.excluded ? 'PFM_AND_SEARCH' : 'NONE';
+  if (exclusion !== undefined) {
+    if (exclusion === 'AGGREGATION' && a.accountExclusion !== 'AGGREGATION') dropAggregatedData(ctx, a);
+    a.accountExclusion = exclusion;
+    a.excluded = exclusion !== 'NONE';
+  }
+  a.updated = ctx.store.clock.now();
+}
+
+/** AGGREGATION: existing data is removed except the name and the number (spec 2.3). */
+function dropAggregatedData(ctx: SandboxContext, a: AccountRecord): void {
+  const { store } = ctx;
+  const connector = a.externalId !== undefined ? connectorState(store).users.get(a.userId) : undefined;
+  const doomed: string[] = [];
+  for (const t of store.transactions.values()) if (t.accountId === a.id && t.userId === a.userId) doomed.push(t.id);
+  for (const id of doomed) {
+    const t = store.transactions.get(id)!;
+    store.transactions.delete(id);
+    if (connector && t.externalId !== undefined && connector.transactions.get(t.externalId) === t) connector.transactions.delete(t.externalId);
+  }
+  a.balance = '0';
+  delete a.availableCredit;
+  delete a.reservedAmount;
+  delete a.holderName;
+  delete a.iban;
+  delete a.payload;
+  delete a.portfolioType;
+}

@@ -1,0 +1,45 @@
+// GET /api/v1/identities (spec 4.5; shape from the Swagger's IdentityListResponse): one identity per
+// set of credentials whose accounts name a holder. The personal number is derived from the ids, so it
+// is stable, and it is a valid Swedish personnummer (Luhn check digit) with a matching dateOfBirth.
+import { createHash } from 'node:crypto';
+import type { SandboxContext } from '../context.js';
+import type { MemoryStore } from '../store.js';
+import { userAccountList } from './read-views.js';
+
+/** The provider a set of credentials belongs to, when the credentials area can say. */
+export type ProviderLookup = (store: MemoryStore, credentialsId: string) => string | undefined;
+
+export function registerIdentities(ctx: SandboxContext, providerOf: ProviderLookup): void {
+  const { store, router } = ctx;
+  router.get('/api/v1/identities', (req, res) => {
+    const user = req.user();
+    const byCredentials = new Map<string, string>();
+    for (const a of userAccountList(store, user.id)) {
+      const c = a.credentialsIds[0];
+      if (c && a.holderName && a.accountExclusion !== 'AGGREGATION' && !byCredentials.has(c)) byCredentials.set(c, a.holderName);
+    }
+    const availableIdentityData = [...byCredentials].map(([credentialsId, name]) => {
+      const { ssn, dateOfBirth } = personalNumber(`${user.id}:${name}`);
+      return { name, ssn, dateOfBirth, providerName: providerOf(store, credentialsId) ?? 'unknown' };
+    });
+    res.json(200, { availableIdentityData });
+  });
+}
+
+export function personalNumber(seed: string): { ssn: string; dateOfBirth: string } {
+  const h = createHash('sha256').update(seed).digest();
+  const year = 1950 + (h[0]! % 50);
+  const month = 1 + (h[1]! % 12);
+  const day = 1 + (h[2]! % 28);
+  const serial = String(h.readUInt16BE(3) % 1000).padStart(3, '0');
+  const p = (n: number) => String(n).padStart(2, '0');
+  const body = `${p(year % 100)}${p(month)}${p(day)}${serial}`;
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    let d = Number(body[i]) * (i % 2 === 0 ? 2 : 1);
+    if (d > 9) d -= 9;
+    sum += d;
+  }
+  const check = (10 - (sum % 10)) % 10;
+  return { ssn: `${year}${p(month)}${p(day)}${serial}${check}`, dateOfBirth: `${year}-${p(month)}-${p(day)}` };
+}

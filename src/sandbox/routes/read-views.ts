@@ -1,0 +1,212 @@
+// Shared by the read areas (accounts, transactions, balances, investments, loans): the wire views
+// of the store's records, with amounts written exactly. The store keeps amounts as decimal strings;
+// v2 shows them as {scale, unscaledValue} strings, and v1 shows JSON numbers whose literal text is
+// written from the decimal string (never through a double).
+import { randomBytes } from 'node:crypto';
+import type { AccountRecord, MemoryStore, TransactionRecord, UserRecord } from '../store.js';
+import { categoryById, categoryName } from '../categories.js';
+import { badRequest } from '../http.js';
+
+/** {unscaledValue, scale} as strings, from a decimal text such as "-0.05", "10", "1.5e3". */
+export function exactParts(text: string): { unscaledValue: string; scale: string } {
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return { unscaledValue: '0', scale: '0' };
+  const neg = m[1] === '-';
+  let digits = (m[2] ?? '') + (m[3] ?? '');
+  let scale = (m[3] ?? '').length - Number(m[4] ?? 0);
+  if (scale < 0) {
+    digits += '0'.repeat(-scale);
+    scale = 0;
+  }
+  digits = digits.replace(/^0+(?=\d)/, '') || '0';
+  const zero = /^0+$/.test(digits);
+  return { unscaledValue: `${neg && !zero ? '-' : ''}${digits}`, scale: String(scale) };
+}
+
+/** The decimal text of a store amount, normalised (no exponent, no leading +). */
+export function decimalText(text: string): string {
+  const { unscaledValue, scale } = exactParts(text);
+  const s = Number(scale);
+  if (s === 0) return unscaledValue;
+  const neg = unscaledValue.startsWith('-');
+  const d = unscaledValue.replace('-', '').padStart(s + 1, '0');
+  return `${neg ? '-' : ''}${d.slice(0, d.length - s)}.${d.slice(d.length - s)}`;
+}
+
+export function v2Amount(text: string, currencyCode: string): { currencyCode: string; value: { scale: string; unscaledValue: string } } {
+  const p = exactParts(text);
+  return { currencyCode, value: { scale: p.scale, unscaledValue: p.unscaledValue } };
+}
+
+/** A JSON number written from its exact decimal text (see toJson). */
+export class JsonNumber {
+  constructor(readonly text: string) {}
+}
+
+export const num = (decimal: string | undefined | null): JsonNumber | null => (decimal === undefined || decimal === null ? null : new JsonNumber(decimalText(decimal)));
+
+// A per-process nonce, so that no string from the network can pose as a number marker.
+const NONCE = randomBytes(8).toString('hex');
+const MARK = `\u0001${NONCE}:`;
+const MARK_RE = new RegExp(`"\\\\u0001${NONCE}:(-?\\d+(?:\\.\\d+)?)\\\\u0001"`, 'g');
+
+/** JSON text in which every JsonNumber is written as its exact literal. */
+export function toJson(value: unknown): string {
+  const text = JSON.stringify(value, (_k, v: unknown) => (v instanceof JsonNumber ? `${MARK}${v.text}\u0001` : v));
+  return text.replace(MARK_RE, '$1');
+}
+
+/** Sends a body built with JsonNumbers. */
+export function sendJson(res: { send(status: number, body: string, contentType: string): void }, status: number, body: unknown): void {
+  res.send(status, toJson(body), 'application/json');
+}
+
+// ---- accounts -------------------------------------------------------------------------------
+
+export function userAccountList(store: MemoryStore, userId: string): AccountRecord[] {
+  const out: AccountRecord[] = [];
+  for (const a of store.accounts.values()) if (a.userId === userId) out.push(a);
+  out.sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : 1));
+  return out;
+}
+
+/** An account of the caller, or undefined (another user's account is as missing as no account). */
+export function ownAccount(store: MemoryStore, user: UserRecord, id: string): AccountRecord | undefined {
+  const a = store.accounts.get(id);
+  return a && a.userId === user.id ? a : undefined;
+}
+
+/** AGGREGATION keeps nothing but the name and the number (spec 2.3). */
+export const aggregationExcluded = (a: AccountRecord) => a.accountExclusion === 'AGGREGATION';
+
+/** Account (v1) as the Swagger's Account shows it. */
+export function v1Account(a: AccountRecord): Record<string, unknown> {
+  const bare = aggregationExcluded(a);
+  const p = exactParts(a.balance);
+  const out: Record<string, unknown> = {
+    id: a.id,
+    credentialsId: a.credentialsIds[0] ?? null,
+    name: a.name,
+    accountNumber: a.accountNumber,
+    type: a.type,
+    balance: bare ? null : num(a.balance),
+    currencyDenominatedBalance: bare ? null : { unscaledValue: new JsonNumber(p.unscaledValue), scale: new JsonNumber(p.scale), currencyCode: a.currencyCode },
+    closed: a.closed,
+    accountExclusion: a.accountExclusion,
+    excluded: a.excluded,
+    favored: a.favored,
+    ownership: bare ? null : new JsonNumber('1'),
+    flags: a.flags,
+    holderName: bare ? null : (a.holderName ?? null),
+    identifiers: bare ? null : JSON.stringify(identifierUris(a)),
+    financialInstitutionId: a.credentialsIds[0] ?? null,
+    refreshed: bare ? null : a.updated,
+  };
+  return out;
+}
+
+function identifierUris(a: AccountRecord): string[] {
+  const out: string[] = [];
+  const digits = a.accountNumber.replace(/\D/g, '');
+  if (digits) out.push(`se://${digits}`);
+  if (a.iban) out.push(`iban://${a.iban}`);
+  return out;
+}
+
+/** Account (v2): exact balances, identifiers, paging-friendly. */
+export function v2Account(a: AccountRecord): Record<string, unknown> {
+  const bare = aggregationExcluded(a);
+  const out: Record<string, unknown> = {
+    id: a.id,
+    name: a.name,
+    type: a.type,
+    customerSegment: a.flags.includes('BUSINESS') ? 'BUSINESS' : 'PERSONAL',
+    credentialsId: a.credentialsIds[0] ?? null,
+    financialInstitutionId: a.credentialsIds[0] ?? null,
+    identifiers: {
+      financialInstitution: { accountNumber: a.accountNumber },
+      ...(a.iban && !bare ? { iban: { iban: a.iban, bban: a.iban.slice(4) } } : {}),
+    },
+    dates: { lastRefreshed: new Date(a.updated).toISOString() },
+  };
+  if (!bare) out.balances = balancesOf(a);
+  return out;
+}
+
+/** booked, available (booked less reserved) and the credit limit when known, exact. */
+export function balancesOf(a: AccountRecord): Record<string, unknown> {
+  const b: Record<string, unknown> = { booked: { amount: v2Amount(a.balance, a.currencyCode) } };
+  let available = exactParts(a.balance);
+  if (a.reservedAmount !== undefined) available = subtract(available, exactParts(a.reservedAmount));
+  b.available = { amount: { currencyCode: a.currencyCode, value: available } };
+  if (a.availableCredit !== undefined) b.creditLimit = { amount: v2Amount(a.availableCredit, a.currencyCode) };
+  return b;
+}
+
+function subtract(x: { unscaledValue: string; scale: string }, y: { unscaledValue: string; scale: string }): { unscaledValue: string; scale: string } {
+  const s = Math.max(Number(x.scale), Number(y.scale));
+  const u = BigInt(x.unscaledValue) * 10n ** BigInt(s - Number(x.scale)) - BigInt(y.unscaledValue) * 10n ** BigInt(s - Number(y.scale));
+  return { unscaledValue: u.toString(), scale: String(s) };
+}
+
+// ---- transactions ---------------------------------------------------------------------------
+
+/** A transaction as GET /data/v2/transactions shows it: every field of spec 2.4. */
+export function v2Transaction(t: TransactionRecord, locale: string): Record<string, unknown> {
+  const cat = t.categoryId ? categoryById(t.categoryId) : undefined;
+  const out: Record<string, unknown> = {
+    id: t.id,
+    accountId: t.accountId,
+    amount: v2Amount(t.amount, t.currencyCode),
+    categories: { pfm: { id: t.categoryId ?? '', name: cat ? categoryName(cat, locale) : '' } },
+    dates: { booked: t.bookedDate, value: t.valueDate || t.bookedDate },
+    descriptions: { display: t.description, original: t.originalDescription || t.description },
+    identifiers: { providerTransactionId: t.providerTransactionId ?? t.externalId ?? t.id },
+    merchantInformation: { merchantCategoryCode: t.merchantCategoryCode ?? '', merchantName: t.merchantName ?? '' },
+    providerMutability: t.status === 'PENDING' ? 'MUTABLE' : 'MUTABILITY_UNDEFINED',
+    reference: t.reference ?? '',
+    status: t.status,
+    types: { financialInstitutionTypeCode: t.type, type: t.type || 'DEFAULT' },
+  };
+  if (t.payload !== undefined) out.partnerPayload = t.payload;
+  if (t.notes !== undefined) out.notes = t.notes;
+  return out;
+}
+
+// ---- query parsing --------------------------------------------------------------------------
+
+/** Strict YYYY-MM-DD that is a real date, else 400 naming the parameter. */
+export function isoDateParam(q: URLSearchParams, name: string): string | undefined {
+  const v = q.get(name);
+  if (v === null || v === '') return undefined;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  const ok = m && (() => {
+    const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+    return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+  })();
+  if (!ok) throw badRequest(`${name} must be a date YYYY-MM-DD, got "${v.slice(0, 40)}"`, { field: name });
+  return v;
+}
+
+/** pageSize: 1..100, default `def`; more than 100 is a 400 (spec 8). */
+export function pageSizeParam(q: URLSearchParams, def = 100): number {
+  const v = q.get('pageSize');
+  if (v === null || v === '') return def;
+  if (!/^\d{1,9}$/.test(v)) throw badRequest(`pageSize must be a whole number from 1 to 100, got "${v.slice(0, 40)}"`, { field: 'pageSize' });
+  const n = Number(v);
+  if (n < 1 || n > 100) throw badRequest(`pageSize must be from 1 to 100 (at most 100 per page), got ${n}`, { field: 'pageSize' });
+  return n;
+}
+
+/** Repeatable parameter, also accepting comma-separated values. */
+export function listParam(q: URLSearchParams, name: string): string[] {
+  return q
+    .getAll(name)
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+export function todayIso(now: number): string {
+  return new Date(now).toISOString().slice(0, 10);
+}

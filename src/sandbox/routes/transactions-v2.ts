@@ -1,0 +1,246 @@
+// GET /data/v2/transactions (spec 2.4, 4.7, 8): filters, defaults, pages of at most 100 and an opaque
+// pageToken that stays correct while transactions are added.
+//
+// Order: booked date descending, then insertion order (seq) descending, then id. The pageToken holds
+// the sort key of the last entry the page looked at (not an offset), so a transaction added while a
+// client pages is either before the cursor (not shown to this walk) or after it (shown once); nothing
+// is skipped or shown twice. Each user has a sorted index, kept current by watching the shared
+// transactions map (set/delete/clear) and the transaction:update event; a page is a binary search
+// plus the entries it returns, never a pass over all of the user's transactions.
+import { createHash } from 'node:crypto';
+import type { SandboxContext } from '../context.js';
+import type { MemoryStore, TransactionRecord } from '../store.js';
+import { badRequest } from '../http.js';
+import { isoDateParam, listParam, pageSizeParam, todayIso, v2Transaction } from './read-views.js';
+
+interface Entry {
+  rec: TransactionRecord;
+  date: string;
+  seq: number;
+  id: string;
+}
+
+interface Cursor {
+  date: string;
+  seq: number;
+  id: string;
+}
+
+/** a sorts before b in a user's index (newest first). */
+function before(a: Cursor, b: Cursor): boolean {
+  if (a.date !== b.date) return a.date > b.date;
+  if (a.seq !== b.seq) return a.seq > b.seq;
+  return a.id > b.id;
+}
+
+/** Per-user sorted views of store.transactions, rebuilt only for users whose data changed. */
+export class TransactionIndex {
+  private watched?: Map<string, TransactionRecord>;
+  private readonly byUser = new Map<string, Map<string, TransactionRecord>>();
+  private readonly sorted = new Map<string, Entry[]>();
+
+  constructor(private readonly store: MemoryStore) {}
+
+  /** Watches the store's map (again after a restore replaced it). */
+  private attach(): void {
+    const m = this.store.transactions;
+    if (m === this.watched) return;
+    this.watched = m;
+    this.byUser.clear();
+    this.sorted.clear();
+    for (const t of m.values()) this.add(t);
+    const set = Map.prototype.set;
+    const del = Map.prototype.delete;
+    const clear = Map.prototype.clear;
+    const self = this;
+    Object.defineProperties(m, {
+      set: {
+        configurable: true,
+        value(this: Map<string, TransactionRecord>, k: string, v: TransactionRecord) {
+          const prev = this.get(k);
+          if (prev) self.remove(prev);
+          set.call(this, k, v);
+          if (v && typeof v === 'object') self.add(v);
+          return this;
+        },
+      },
+      delete: {
+        configurable: true,
+        value(this: Map<string, TransactionRecord>, k: string) {
+          const prev = this.get(k);
+          if (prev) self.remove(prev);
+          return del.call(this, k);
+        },
+      },
+      clear: {
+        configurable: true,
+        value(this: Map<string, TransactionRecord>) {
+          self.byUser.clear();
+          self.sorted.clear();
+          clear.call(this);
+        },
+      },
+    });
+  }
+
+  private add(t: TransactionRecord): void {
+    let u = this.byUser.get(t.userId);
+    if (!u) this.byUser.set(t.userId, (u = new Map()));
+    u.set(t.id, t);
+    this.sorted.delete(t.userId);
+  }
+
+  private remove(t: TransactionRecord): void {
+    this.byUser.get(t.userId)?.delete(t.id);
+    this.sorted.delete(t.userId);
+  }
+
+  /** A record changed in place (its date may have moved). */
+  invalidate(userId: string): void {
+    this.sorted.delete(userId);
+  }
+
+  entries(userId: string): Entry[] {
+    this.attach();
+    let list = this.sorted.get(userId);
+    if (!list) {
+      list = [];
+      for (const rec of this.byUser.get(userId)?.values() ?? []) list.push({ rec, date: rec.bookedDate, seq: rec.seq ?? 0, id: rec.id });
+      list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+      this.sorted.set(userId, list);
+    }
+    return list;
+  }
+}
+
+/** First index whose entry sorts after the cursor. */
+function afterCursor(list: Entry[], c: Cursor): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (before(c, list[mid]!)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** First index whose booked date is on or before `lte`. */
+function firstOnOrBefore(list: Entry[], lte: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.date <= lte) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+export const TRANSACTION_STATUSES = ['BOOKED', 'PENDING', 'UNDEFINED'];
+/** Entries one request looks at, at most: a very selective filter answers a short page and a token. */
+const SCAN_LIMIT = 20_000;
+
+function fingerprint(parts: unknown[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 10);
+}
+
+function encodeToken(c: Cursor, fp: string): string {
+  return Buffer.from(JSON.stringify({ v: 1, d: c.date, s: c.seq, i: c.id, f: fp })).toString('base64url');
+}
+
+function decodeToken(token: string, fp: string): Cursor {
+  let o: { v?: unknown; d?: unknown; s?: unknown; i?: unknown; f?: unknown };
+  try {
+    if (token.length > 512 || !/^[A-Za-z0-9_-]+$/.test(token)) throw new Error('shape');
+    o = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest('pageToken is not valid: pass the nextPageToken of the previous page unchanged', { field: 'pageToken' });
+  }
+  if (!o || o.v !== 1 || typeof o.d !== 'string' || typeof o.s !== 'number' || typeof o.i !== 'string') {
+    throw badRequest('pageToken is not valid: pass the nextPageToken of the previous page unchanged', { field: 'pageToken' });
+  }
+  if (o.f !== fp) throw badRequest('pageToken belongs to a query with other filters: repeat the same filters with it', { field: 'pageToken' });
+  return { date: o.d, seq: o.s, id: o.i };
+}
+
+export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
+  const { store, router } = ctx;
+  const index = new TransactionIndex(store);
+  ctx.events.subscribe((e) => {
+    if (e.event === 'transaction:update') index.invalidate(e.userId);
+  });
+
+  router.get('/data/v2/transactions', (req, res) => {
+    const user = req.user();
+    const q = req.query;
+    const accountIds = listParam(q, 'accountIdIn');
+    const statuses = listParam(q, 'statusIn').map((s) => s.toUpperCase());
+    for (const s of statuses) {
+      if (!TRANSACTION_STATUSES.includes(s)) throw badRequest(`statusIn: unknown status "${s.slice(0, 40)}" (${TRANSACTION_STATUSES.join(', ')})`, { field: 'statusIn' });
+    }
+    const pageSize = pageSizeParam(q);
+    const gte = isoDateParam(q, 'bookedDateGte');
+    const lteGiven = isoDateParam(q, 'bookedDateLte');
+    // defaults (spec 4.7): from the earliest transaction, until today
+    const lte = lteGiven ?? todayIso(store.clock.now());
+    if (gte !== undefined && gte > lte) throw badRequest(`bookedDateGte (${gte}) is after bookedDateLte (${lte})`, { field: 'bookedDateGte' });
+    const fp = fingerprint([[...accountIds].sort(), [...statuses].sort(), gte ?? null, lteGiven ?? null]);
+    const token = q.get('pageToken');
+    const cursor = token ? decodeToken(token, fp) : undefined;
+
+    const accountSet = accountIds.length > 0 ? new Set(accountIds) : undefined;
+    const statusSet = statuses.length > 0 ? new Set(statuses) : undefined;
+
+    let list = index.entries(user.id);
+    let out: TransactionRecord[] = [];
+    let next = '';
+    for (let attempt = 0; attempt < 2; attempt++) {
+      out = [];
+      next = '';
+      let stale = false;
+      let j = Math.max(cursor ? afterCursor(list, cursor) : 0, firstOnOrBefore(list, lte));
+      let scanned = 0;
+      let last: Entry | undefined;
+      for (; j < list.length; j++) {
+        const e = list[j]!;
+        if (e.rec.bookedDate !== e.date) {
+          stale = true;
+          break;
+        }
+        if (gte !== undefined && e.date < gte) break;
+        if (scanned >= SCAN_LIMIT) {
+          next = encodeToken(last!, fp);
+          break;
+        }
+        scanned++;
+        const t = e.rec;
+        const match =
+          (!accountSet || accountSet.has(t.accountId)) &&
+          (!statusSet || statusSet.has(t.status)) &&
+          visible(store, t);
+        if (match) {
+          if (out.length === pageSize) {
+            // there is at least one more: the next page starts after the last one shown
+            next = encodeToken(last!, fp);
+            break;
+          }
+          out.push(t);
+        }
+        last = e;
+      }
+      if (!stale) break;
+      index.invalidate(user.id);
+      list = index.entries(user.id);
+    }
+    const locale = user.locale;
+    res.json(200, { transactions: out.map((t) => v2Transaction(t, locale)), nextPageToken: next });
+  });
+  return index;
+}
+
+/** AGGREGATION-excluded or vanished accounts show no transactions. */
+function visible(store: MemoryStore, t: TransactionRecord): boolean {
+  const a = store.accounts.get(t.accountId);
+  return !!a && a.userId === t.userId && a.accountExclusion !== 'AGGREGATION';
+}

@@ -1,0 +1,101 @@
+// Fixtures of the read tests: a user with a token holding every read scope, demo data from the
+// credentials area's generator, and exact records written straight into the store.
+import type { Sandbox } from '../../src/sandbox/index.js';
+import type { AccountRecord, MemoryStore, TransactionRecord } from '../../src/sandbox/store.js';
+import { generateDemoData } from '../../src/sandbox/demo-data.js';
+import { raw, userWithToken } from '../helpers/sandbox.js';
+
+export const READ_SCOPES = [
+  'accounts:read', 'accounts:write', 'balances:read', 'balance-refresh', 'balance-refresh:readonly', 'transactions:read',
+  'identity:read', 'investments:read', 'user:read', 'provider-consents:read', 'credentials:read', 'credentials:write',
+];
+
+export interface Reader {
+  userId: string;
+  token: string;
+  get(path: string): ReturnType<typeof raw>;
+  put(path: string, json: unknown): ReturnType<typeof raw>;
+  post(path: string, json: unknown): ReturnType<typeof raw>;
+}
+
+export async function reader(sb: Sandbox, market = 'SE', scopes = READ_SCOPES): Promise<Reader> {
+  const { userId, token } = await userWithToken(sb, scopes, market);
+  const headers = { authorization: `Bearer ${token}` };
+  return {
+    userId,
+    token,
+    get: (path) => raw(sb.baseUrl, 'GET', path, { headers }),
+    put: (path, json) => raw(sb.baseUrl, 'PUT', path, { headers, json }),
+    post: (path, json) => raw(sb.baseUrl, 'POST', path, { headers, json }),
+  };
+}
+
+export function demo(sb: Sandbox, userId: string, seed = 'reads', months = 6): AccountRecord[] {
+  return generateDemoData(sb.store, { userId, credentialsIds: ['c0ffee'.padEnd(32, '0')], providerName: 'se-test-password', currencyCode: 'SEK', seed, now: sb.clock.now(), months });
+}
+
+export function addAccount(store: MemoryStore, userId: string, over: Partial<AccountRecord> = {}): AccountRecord {
+  const now = store.clock.now();
+  const a: AccountRecord = {
+    id: store.ids.next(),
+    userId,
+    credentialsIds: ['cafe'.padEnd(32, '1')],
+    name: 'Everyday account',
+    accountNumber: '8327-9234947790',
+    type: 'CHECKING',
+    balance: '10000.00',
+    currencyCode: 'SEK',
+    closed: false,
+    accountExclusion: 'NONE',
+    excluded: false,
+    favored: false,
+    flags: [],
+    holderName: 'Åsa Öberg',
+    created: now,
+    updated: now,
+    ...over,
+  };
+  store.accounts.set(a.id, a);
+  return a;
+}
+
+export function addTx(store: MemoryStore, account: AccountRecord, amount: string, bookedDate: string, over: Partial<TransactionRecord> = {}): TransactionRecord {
+  const now = store.clock.now();
+  const t: TransactionRecord = {
+    id: store.ids.next(),
+    userId: account.userId,
+    accountId: account.id,
+    amount,
+    currencyCode: account.currencyCode,
+    bookedDate,
+    valueDate: bookedDate,
+    description: 'Purchase',
+    originalDescription: 'PURCHASE',
+    categoryId: '',
+    status: 'BOOKED',
+    type: 'DEFAULT',
+    seq: store.nextSeq(),
+    created: now,
+    updated: now,
+    ...over,
+  };
+  store.transactions.set(t.id, t);
+  return t;
+}
+
+/** Every transaction of a walk over all pages, with the tokens seen. */
+export async function walk(r: Reader, query = ''): Promise<{ ids: string[]; pages: number; items: any[] }> {
+  const items: any[] = [];
+  let token = '';
+  let pages = 0;
+  do {
+    const sep = query ? '&' : '';
+    const res = await r.get(`/data/v2/transactions?${query}${token ? `${sep}pageToken=${encodeURIComponent(token)}` : ''}`);
+    if (res.status !== 200) throw new Error(`${res.status} ${res.text}`);
+    const body = res.json();
+    items.push(...body.transactions);
+    token = body.nextPageToken;
+    pages++;
+  } while (token);
+  return { ids: items.map((t) => t.id), pages, items };
+}

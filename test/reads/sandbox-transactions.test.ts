@@ -1,0 +1,153 @@
+// GET /data/v2/transactions on the wire: paging with the token passed on, filters, defaults, limits,
+// exact amounts, and a token that stays correct while transactions are added.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { addAccount, addTx, demo, reader, walk, type Reader } from './helpers.js';
+
+let t: TestEnv;
+beforeAll(async () => {
+  t = await startTestSandbox({ seed: 4 });
+});
+afterAll(() => t.close());
+
+const day = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
+
+describe('paging', () => {
+  let r: Reader;
+  let all: string[];
+  beforeAll(async () => {
+    r = await reader(t.sandbox);
+    const a = addAccount(t.sandbox.store, r.userId);
+    for (let i = 0; i < 950; i++) addTx(t.sandbox.store, a, `-${i}.25`, day(i % 200));
+    all = [...t.sandbox.store.transactions.values()].filter((x) => x.userId === r.userId).map((x) => x.id);
+  });
+
+  it('walks many pages, each token passed on, every transaction exactly once, newest first', async () => {
+    const w = await walk(r, 'pageSize=37');
+    expect(w.pages).toBe(Math.ceil(950 / 37));
+    expect(new Set(w.ids).size).toBe(950);
+    expect(new Set(w.ids)).toEqual(new Set(all));
+    const dates = w.items.map((x) => x.dates.booked);
+    expect([...dates].sort().reverse()).toEqual(dates);
+  });
+
+  it('defaults to 100 a page and ends with an empty nextPageToken', async () => {
+    const first = (await r.get('/data/v2/transactions')).json();
+    expect(first.transactions).toHaveLength(100);
+    expect(typeof first.nextPageToken).toBe('string');
+    expect(first.nextPageToken).not.toBe('');
+    const w = await walk(r, 'pageSize=100');
+    expect(w.pages).toBe(10);
+  });
+
+  it('keeps a walk correct while transactions are added: nothing twice, nothing that existed skipped', async () => {
+    const a = [...t.sandbox.store.accounts.values()].find((x) => x.userId === r.userId)!;
+    const seen: string[] = [];
+    let token = '';
+    let added = 0;
+    do {
+      const res = (await r.get(`/data/v2/transactions?pageSize=50${token ? `&pageToken=${token}` : ''}`)).json();
+      seen.push(...res.transactions.map((x: any) => x.id));
+      token = res.nextPageToken;
+      // new ones land before, inside and after the cursor's position
+      addTx(t.sandbox.store, a, '1.00', day(199));
+      addTx(t.sandbox.store, a, '2.00', day(100));
+      addTx(t.sandbox.store, a, '3.00', day(0));
+      added += 3;
+    } while (token);
+    expect(new Set(seen).size).toBe(seen.length);
+    for (const id of all) expect(seen).toContain(id);
+    expect(added).toBeGreaterThan(0);
+  });
+
+  it('refuses a page size over 100, a malformed token and a token of other filters with 400', async () => {
+    const big = await r.get('/data/v2/transactions?pageSize=101');
+    expect(big.status).toBe(400);
+    expect(big.text).toMatch(/at most 100/);
+    for (const bad of ['0', '-1', 'ten', '1.5']) expect((await r.get(`/data/v2/transactions?pageSize=${bad}`)).status).toBe(400);
+    expect((await r.get('/data/v2/transactions?pageToken=%25%25garbage')).status).toBe(400);
+    expect((await r.get(`/data/v2/transactions?pageToken=${Buffer.from('{"v":1}').toString('base64url')}`)).status).toBe(400);
+    const tok = (await r.get('/data/v2/transactions?pageSize=5')).json().nextPageToken;
+    const other = await r.get(`/data/v2/transactions?pageSize=5&statusIn=PENDING&pageToken=${tok}`);
+    expect(other.status).toBe(400);
+    expect(other.json().errorMessage).toMatch(/other filters/);
+  });
+});
+
+describe('filters and defaults', () => {
+  let r: Reader;
+  let a1: string;
+  let a2: string;
+  beforeAll(async () => {
+    r = await reader(t.sandbox);
+    const s = t.sandbox.store;
+    const x = addAccount(s, r.userId);
+    const y = addAccount(s, r.userId, { name: 'Savings' });
+    a1 = x.id;
+    a2 = y.id;
+    addTx(s, x, '-1.00', '2025-01-10');
+    addTx(s, x, '-2.00', '2025-02-10', { status: 'PENDING' });
+    addTx(s, y, '3.00', '2025-03-10');
+    addTx(s, y, '4.00', '2025-04-10', { status: 'PENDING' });
+    // in the future: not shown unless bookedDateLte reaches it
+    addTx(s, y, '5.00', new Date(t.sandbox.clock.now() + 40 * 86_400_000).toISOString().slice(0, 10));
+  });
+  const amounts = async (q: string) => (await walk(r, q)).items.map((x) => x.amount.value.unscaledValue).sort();
+
+  it('accountIdIn and statusIn are repeatable and combine', async () => {
+    expect(await amounts(`accountIdIn=${a1}`)).toEqual(['-100', '-200']);
+    expect(await amounts(`accountIdIn=${a1}&accountIdIn=${a2}`)).toEqual(['-100', '-200', '300', '400']);
+    expect(await amounts('statusIn=PENDING')).toEqual(['-200', '400']);
+    expect(await amounts('statusIn=PENDING&statusIn=BOOKED')).toHaveLength(4);
+    expect(await amounts(`statusIn=BOOKED&accountIdIn=${a2}`)).toEqual(['300']);
+    expect(await amounts('accountIdIn=nope')).toEqual([]);
+  });
+
+  it('booked dates: gte and lte inclusive, lte defaults to today, gte to the earliest', async () => {
+    expect(await amounts('bookedDateGte=2025-02-10&bookedDateLte=2025-03-10')).toEqual(['-200', '300']);
+    expect(await amounts('bookedDateGte=2025-03-11')).toEqual(['400']);
+    expect(await amounts('')).toHaveLength(4);
+    expect(await amounts('bookedDateLte=2099-12-31')).toContain('500');
+  });
+
+  it('answers 400 to impossible dates, reversed ranges and unknown statuses', async () => {
+    for (const q of ['bookedDateGte=2025-02-30', 'bookedDateLte=2025-13-01', 'bookedDateGte=yesterday', 'bookedDateGte=2025-05-01&bookedDateLte=2025-04-01', 'statusIn=SETTLED']) {
+      const res = await r.get(`/data/v2/transactions?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.json().errorMessage, q).toBeTruthy();
+    }
+  });
+});
+
+describe('the transaction shape', () => {
+  it('has every field of spec 2.4 with exact amounts as strings', async () => {
+    const r = await reader(t.sandbox);
+    const accounts = demo(t.sandbox, r.userId);
+    const s = t.sandbox.store;
+    const acc = accounts[0]!;
+    const cases: Array<[string, string, string]> = [
+      ['-0.05', '-5', '2'],
+      ['123456789012345678.99', '12345678901234567899', '2'],
+      ['250', '250', '0'],
+      ['1.005', '1005', '3'],
+      ['0.00', '0', '2'],
+    ];
+    const ids = cases.map(([v]) => addTx(s, acc, v, '2020-01-01', { description: 'Exact' }).id);
+    const w = await walk(r, 'bookedDateLte=2020-01-01&bookedDateGte=2020-01-01');
+    cases.forEach(([, unscaled, scale], i) => {
+      const tx = w.items.find((x) => x.id === ids[i])!;
+      expect(tx.amount).toEqual({ currencyCode: 'SEK', value: { scale, unscaledValue: unscaled } });
+    });
+    const one = (await r.get('/data/v2/transactions?pageSize=1')).json().transactions[0];
+    expect(Object.keys(one).sort()).toEqual(
+      ['accountId', 'amount', 'categories', 'dates', 'descriptions', 'id', 'identifiers', 'merchantInformation', 'providerMutability', 'reference', 'status', 'types'].sort(),
+    );
+    expect(one.categories.pfm.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(one.categories.pfm.name).not.toBe('');
+    expect(one.dates.booked).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(one.dates.value).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(typeof one.descriptions.display).toBe('string');
+    expect(typeof one.identifiers.providerTransactionId).toBe('string');
+    expect(one.types.type).toBeTruthy();
+  });
+});
