@@ -104,3 +104,43 @@ describe('idempotent pushes', () => {
 function require_write(file: string, text: string): void {
   writeFileSync(file, text);
 }
+
+describe('a service that does not say which transactions exist', () => {
+  test('409 chunks are halved until each new transaction is delivered', async () => {
+    const { createServer } = await import('node:http');
+    const held = new Set<string>();
+    let requests = 0;
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        requests++;
+        const c = JSON.parse(body) as { transactionAccounts: Array<{ transactions: Array<{ externalId: string }> }> };
+        const ids = c.transactionAccounts.flatMap((a) => a.transactions.map((t) => t.externalId));
+        if (ids.some((x) => held.has(x))) {
+          res.writeHead(409, { 'content-type': 'text/plain' }).end('transaction exists');
+          return;
+        }
+        for (const x of ids) held.add(x);
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const txs = makeTxs(100);
+      for (const i of [3, 50, 51, 97]) held.add(txs[i]!.externalId);
+      const file = writeNdjson(dir, 'halves.ndjson', txs);
+      const report = join(dir, 'halves.report.json');
+      const r = await runCli(['connector', 'push', '--user', 'x', '--file', file, '--report', report], {
+        env: { ...env.env, BANKCTL_BASE_URL: `http://127.0.0.1:${port}` },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(held.size).toBe(100);
+      expect(JSON.parse(readFileSync(report, 'utf8')).summary).toMatchObject({ delivered: 96, duplicates: 4 });
+      expect(requests).toBeGreaterThan(4);
+    } finally {
+      server.close();
+    }
+  });
+});

@@ -1,0 +1,168 @@
+// Input formats of `connector push`: json, ndjson, csv; malformed records reported as FILE:LINE with
+// nothing sent; --skip-invalid; --dry-run.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { makeTxs, ndjsonLine, sum, userWithAccounts } from './helpers.js';
+
+let env: TestEnv;
+let dir: string;
+beforeAll(async () => {
+  env = await startTestSandbox();
+  dir = tempDir();
+  await userWithAccounts(env, 'fmt', 2);
+});
+afterAll(async () => env.close());
+
+const stored = (prefix: string) => [...env.sandbox.store.transactions.values()].filter((t) => t.externalId!.startsWith(prefix));
+const push = (args: string[]) => runCli(['connector', 'push', '--user', 'fmt', ...args], { env: env.env });
+
+function jsonContainer(txs: ReturnType<typeof makeTxs>, balances: Record<string, string>): string {
+  const accounts = [...new Set(txs.map((t) => t.account))];
+  const lines = ['{', '  "type": "HISTORICAL",', '  "transactionAccounts": ['];
+  accounts.forEach((a, ai) => {
+    lines.push('    {', `      "externalId": "${a}",`, `      "balance": ${balances[a]},`, '      "reservedAmount": 12.30,', '      "transactions": [');
+    const mine = txs.filter((t) => t.account === a);
+    mine.forEach((t, i) => lines.push(`        ${ndjsonLine({ ...t, account: undefined as never })}${i < mine.length - 1 ? ',' : ''}`));
+    lines.push('      ]', `    }${ai < accounts.length - 1 ? ',' : ''}`);
+  });
+  lines.push('  ]', '}');
+  return lines.join('\n').replace(/"account":null,?/g, '');
+}
+
+describe('formats', () => {
+  test('json: a CreateTransactionAccountContainer is cut into chunks of 2500 that keep each balance and reservedAmount exact', async () => {
+    const txs = makeTxs(3000, { accounts: 2, prefix: 'json' });
+    const file = join(dir, 'in.json');
+    writeFileSync(file, jsonContainer(txs, { 'acc-0': '1234567890123456.78', 'acc-1': '-5.10' }));
+    const report = join(dir, 'json.report.json');
+    const r = await push(['--file', file, '--report', report]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(report, 'utf8')).chunks.map((c: { transactions: number }) => c.transactions)).toEqual([2500, 500]);
+    expect(stored('json-')).toHaveLength(3000);
+    const accs = [...env.sandbox.store.accounts.values()].filter((a) => a.userId === env.sandbox.store.userByExternalId('fmt')!.id);
+    expect(accs.find((a) => a.externalId === 'acc-0')!.balance).toBe('1234567890123456.78');
+    expect(accs.find((a) => a.externalId === 'acc-1')!.balance).toBe('-5.10');
+    expect(accs.find((a) => a.externalId === 'acc-1')!.reservedAmount).toBe('12.30');
+    // amounts arrive with the digits they were written with
+    expect(sum(stored('json-').map((t) => t.amount))).toBe(sum(txs.map((t) => t.amount)));
+  });
+
+  test('csv: header row, quoted fields with commas and newlines, ISO or epoch dates, balances from --accounts', async () => {
+    const file = join(dir, 'in.csv');
+    writeFileSync(
+      file,
+      'account,externalId,amount,date,description,type,pending\r\n' +
+        'acc-0,csv-1,-10.50,2024-01-02,"Coffee, large",DEFAULT,false\r\n' +
+        'acc-1,csv-2,2500.00,1700000000000,"Salary\nJanuary",TRANSFER,\r\n' +
+        'acc-0,csv-3,-0.01,2024-01-03T10:00:00Z,"Say ""hi""",PAYMENT,true\r\n',
+    );
+    const accounts = join(dir, 'accounts.ndjson');
+    writeFileSync(accounts, '{"externalId":"acc-0","name":"A","number":"1","balance":99.99,"type":"CHECKING"}\n{"externalId":"acc-1","name":"B","number":"2","balance":0.10,"type":"SAVINGS","reservedAmount":1}\n');
+    const r = await push(['--file', file, '--accounts', accounts]);
+    expect(r.code, r.stderr).toBe(0);
+    const t = stored('csv-').sort((a, b) => a.externalId!.localeCompare(b.externalId!));
+    expect(t.map((x) => [x.amount, x.description, x.status, x.bookedDate])).toEqual([
+      ['-10.50', 'Coffee, large', 'BOOKED', '2024-01-02'],
+      ['2500.00', 'Salary\nJanuary', 'BOOKED', '2023-11-14'],
+      ['-0.01', 'Say "hi"', 'PENDING', '2024-01-03'],
+    ]);
+  });
+
+  test('ndjson from stdin ("-")', async () => {
+    const lines = makeTxs(3, { prefix: 'stdin' }).map((t) => ndjsonLine(t, '7'));
+    const r = await runCli(['connector', 'push', '--user', 'fmt', '--file', '-'], { env: env.env, stdin: lines.join('\n') });
+    expect(r.code, r.stderr).toBe(0);
+    expect(stored('stdin-')).toHaveLength(3);
+  });
+});
+
+describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
+  const good = (p: string, n: number) => makeTxs(n, { prefix: p }).map((t) => ndjsonLine(t, '1'));
+
+  test('ndjson: a bad amount on line 4', async () => {
+    const lines = good('bad-nd', 6);
+    lines[3] = lines[3]!.replace(/"amount":[^,]+/, '"amount":"12,50"');
+    const file = join(dir, 'bad.ndjson');
+    writeFileSync(file, lines.join('\n'));
+    const r = await push(['--file', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:4: amount: must be a number`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(stored('bad-nd')).toHaveLength(0);
+  });
+
+  test('ndjson: broken JSON on line 2 (after the first chunk would already be full)', async () => {
+    const lines = good('bad-js', 3000);
+    lines[2600] = '{"externalId": "x", ';
+    const file = join(dir, 'broken.ndjson');
+    writeFileSync(file, lines.join('\n'));
+    const r = await push(['--file', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:2601:`);
+    expect(stored('bad-js')).toHaveLength(0);
+  });
+
+  test('json: the line of the bad transaction inside the container', async () => {
+    const txs = makeTxs(5, { prefix: 'bad-json' });
+    const text = jsonContainer(txs, { 'acc-0': '1' }).replace('"type":"DEFAULT"', '"type":"SHOPPING"');
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, text);
+    const line = text.split('\n').findIndex((l) => l.includes('SHOPPING')) + 1;
+    const r = await push(['--file', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:${line}: type: must be one of DEFAULT, CREDIT_CARD, TRANSFER, PAYMENT, WITHDRAWAL`);
+    expect(stored('bad-json')).toHaveLength(0);
+  });
+
+  test('json: a syntax error names its line', async () => {
+    const file = join(dir, 'syntax.json');
+    writeFileSync(file, '{\n  "type": "BATCH",\n  "transactionAccounts": [\n    {"externalId": "acc-0" "balance": 1}\n  ]\n}\n');
+    const r = await push(['--file', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:4: malformed JSON`);
+  });
+
+  test('csv: a missing description on the record that starts on line 4 (a quoted newline before it)', async () => {
+    const file = join(dir, 'bad.csv');
+    writeFileSync(file, 'account,externalId,amount,date,description,type,balance\nacc-0,bad-csv-1,1.00,1700000000000,"two\nlines",DEFAULT,5\nacc-0,bad-csv-2,1.00,1700000000000,,DEFAULT,5\n');
+    const r = await push(['--file', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:4: description: must not be empty`);
+    expect(stored('bad-csv')).toHaveLength(0);
+  });
+
+  test('an account without a balance is named with the line it first appears on', async () => {
+    const file = join(dir, 'nobalance.ndjson');
+    writeFileSync(file, makeTxs(2, { prefix: 'nobal' }).map((t) => ndjsonLine(t)).join('\n'));
+    const r = await push(['--file', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:1: no balance for account "acc-0"`);
+  });
+
+  test('--skip-invalid sends the valid records and writes the rejects with their lines', async () => {
+    const lines = good('skip', 10);
+    lines[1] = '{not json';
+    lines[7] = lines[7]!.replace('"type":"DEFAULT"', '"type":"NOPE"');
+    const file = join(dir, 'skip.ndjson');
+    writeFileSync(file, lines.join('\n'));
+    const rejects = join(dir, 'rejects.ndjson');
+    const r = await push(['--file', file, '--skip-invalid', rejects]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('rejected 2');
+    expect(stored('skip-')).toHaveLength(8);
+    const rej = readFileSync(rejects, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rej.map((x: { line: number }) => x.line)).toEqual([2, 8]);
+  });
+
+  test('--dry-run validates and counts, sends nothing', async () => {
+    const file = join(dir, 'dry.ndjson');
+    writeFileSync(file, good('dry', 2600).join('\n'));
+    const r = await push(['--file', file, '--dry-run']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('2600 transaction(s) valid in 2 chunk(s)');
+    expect(stored('dry-')).toHaveLength(0);
+  });
+});
