@@ -152,6 +152,19 @@ describe('what the listener refuses, and keeps running through', () => {
       });
       expect(answer).toMatch(/^HTTP\/1\.1 408/);
       expect(Date.now() - started).toBeLessThan(4_000);
+      // and one that trickles its headers
+      const trickle = await new Promise<string>((resolve) => {
+        const s = connect(l.port, '127.0.0.1', () => s.write('POST /slow HTTP/1.1\r\nHost: x\r\n'));
+        const iv = setInterval(() => s.writable && s.write('X-Drip: 1\r\n'), 200);
+        let got = '';
+        s.on('data', (c) => (got += c));
+        s.on('close', () => {
+          clearInterval(iv);
+          resolve(got);
+        });
+        s.on('error', () => undefined);
+      });
+      expect(trickle).toMatch(/^HTTP\/1\.1 408/);
 
       const ok = await post(`${l.url}/hooks`, hookBody('credentials:update', { id: 'good-1', status: 'UPDATED' }));
       expect(ok.status).toBe(200);

@@ -87,6 +87,7 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
     if (!o.register) throw new UsageError(`a secret is required: --secret-stdin, ${SECRET_ENV} or --secret`, { hint: 'with --register one is generated for the run' });
     secret = randomBytes(24).toString('base64url');
   }
+  if (!['127.0.0.1', 'localhost', '::1'].includes(o.host)) ctx.warn(`listening on ${o.host}: other machines can reach this receiver; only the secret keeps their calls out`);
   const format = await ctx.outputFormat();
   const pretty = format === 'table';
   const wanted = (e: string) => events.length === 0 || events.includes(e);

@@ -89,8 +89,10 @@ export class WebhookReceiver {
     );
     server.maxConnections = 256;
     server.keepAliveTimeout = 5_000;
-    server.on('clientError', (_err, socket) => {
-      if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+      const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+      this.o.onRefused(Number(status.slice(0, 3)), status === '400 Bad Request' ? 'malformed HTTP' : status.slice(4).toLowerCase(), { method: '-', path: '-' });
+      if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       else socket.destroy();
     });
     await new Promise<void>((resolve, reject) => {
