@@ -32,7 +32,12 @@ export function parseExactJson(text: string): unknown {
   } catch (err) {
     throw new JsonSyntaxError(((err as Error).message ?? 'malformed JSON').replace(/ in JSON at position \d+.*$/s, '').replace(/"\\u0000#([^"]*)"/g, '$1').slice(0, 200));
   }
-  return revive(v);
+  try {
+    return revive(v);
+  } catch (err) {
+    if (err instanceof RangeError) throw new JsonSyntaxError('nested too deeply');
+    throw err;
+  }
 }
 
 function revive(v: unknown): unknown {
@@ -67,12 +72,15 @@ export function toPlain(v: unknown): unknown {
   return v;
 }
 
+const MAX_EXPONENT = 40;
+
 /** The exact decimal string of a JSON number's text: "-98.50" -> "-98.50", "1.5e3" -> "1500". */
 export function numberTextToDecimal(text: string): string {
   const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
   if (!m) throw new Error(`not a number: ${text}`);
   if (m[4] === undefined) return text;
   const exp = Number(m[4]);
+  if (Math.abs(exp) > MAX_EXPONENT) throw new RangeError(`exponent out of range: ${text.slice(0, 40)}`);
   let digits = m[2]! + (m[3] ?? '');
   let point = m[2]!.length + exp;
   if (point <= 0) {
@@ -154,7 +162,12 @@ export function amount(o: Obj, key: string, path: string, required: boolean): st
     if (required) throw new WireError(`${path}${key}`, 'is required');
     return undefined;
   }
-  const d = decimalOf(v);
+  let d: string | undefined;
+  try {
+    d = decimalOf(v);
+  } catch {
+    throw new WireError(`${path}${key}`, 'is out of range');
+  }
   if (d === undefined) throw new WireError(`${path}${key}`, 'must be a number');
   if (d.replace(/[-.]/g, '').length > 40) throw new WireError(`${path}${key}`, 'has too many digits');
   return d;

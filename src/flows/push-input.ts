@@ -236,7 +236,13 @@ export class LineJson {
 
   parse(): unknown {
     this.ws();
-    const v = this.value();
+    let v: unknown;
+    try {
+      v = this.value();
+    } catch (err) {
+      if (err instanceof RangeError) this.fail('nested too deeply');
+      throw err;
+    }
     this.ws();
     if (this.i < this.s.length) this.fail('unexpected text after the JSON value');
     return v;
