@@ -3,7 +3,7 @@
 import type { Sandbox } from '../../src/sandbox/index.js';
 import type { AccountRecord, MemoryStore, TransactionRecord } from '../../src/sandbox/store.js';
 import { generateDemoData } from '../../src/sandbox/demo-data.js';
-import { raw, userWithToken } from '../helpers/sandbox.js';
+import { clientToken, raw, userWithToken } from '../helpers/sandbox.js';
 
 export const READ_SCOPES = [
   'accounts:read', 'accounts:write', 'balances:read', 'balance-refresh', 'balance-refresh:readonly', 'transactions:read',
@@ -98,4 +98,12 @@ export async function walk(r: Reader, query = ''): Promise<{ ids: string[]; page
     pages++;
   } while (token);
   return { ids: items.map((t) => t.id), pages, items };
+}
+
+/** A fresh user token for an existing user (grant + exchange). */
+export async function userToken(sb: Sandbox, userId: string, scopes = READ_SCOPES): Promise<string> {
+  const ct = await clientToken(sb, ['authorization:grant']);
+  const g = await raw(sb.baseUrl, 'POST', '/api/v1/oauth/authorization-grant', { headers: { authorization: `Bearer ${ct}` }, form: { user_id: userId, scope: scopes.join(',') } });
+  const x = await raw(sb.baseUrl, 'POST', '/api/v1/oauth/token', { form: { client_id: sb.clientId, client_secret: sb.clientSecret, grant_type: 'authorization_code', code: g.json().code } });
+  return x.json().access_token;
 }

@@ -64,7 +64,7 @@ export function registerAccounts(ctx: SandboxContext): void {
     }
     const page = all.slice(start, start + pageSize);
     const more = start + pageSize < all.length;
-    res.send(200, toJson({ accounts: page.map(v2Account), nextPageToken: more ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : '' }), 'application/json');
+    sendJson(res, 200, { accounts: page.map(v2Account), nextPageToken: more ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : '' });
   });
 }
 
@@ -112,10 +112,18 @@ function validateUpdate(body: Record<string, unknown>, account: AccountRecord): 
     u.type = body.type as AccountType;
   }
   // the deprecated excluded flag and accountExclusion must not contradict each other
-  if (u.excluded !== undefined && u.accountExclusion !== undefined && u.excluded !== (u.accountExclusion !== 'NONE')) {
+  if (u.excluded !== undefined && u.accountExclusion !== undefined && u.excluded !== excludedFlag(u.accountExclusion)) {
     throw badRequest(`excluded=${u.excluded} contradicts accountExclusion=${u.accountExclusion}; send accountExclusion alone`, { field: 'excluded' });
   }
   return u;
+}
+
+/**
+ * The deprecated flag, as the Swagger defines it: categorisation, PFM and search excluded. That is
+ * PFM_AND_SEARCH (or AGGREGATION); a PFM_DATA account stays searchable, so it is not "excluded".
+ */
+export function excludedFlag(e: AccountExclusion): boolean {
+  return e === 'PFM_AND_SEARCH' || e === 'AGGREGATION';
 }
 
 function applyUpdate(ctx: SandboxContext, a: AccountRecord, u: AccountUpdate): void {
@@ -129,7 +137,7 @@ function applyUpdate(ctx: SandboxContext, a: AccountRecord, u: AccountUpdate): v
   if (exclusion !== undefined) {
     if (exclusion === 'AGGREGATION' && a.accountExclusion !== 'AGGREGATION') dropAggregatedData(ctx, a);
     a.accountExclusion = exclusion;
-    a.excluded = exclusion !== 'NONE';
+    a.excluded = excludedFlag(exclusion);
   }
   a.updated = ctx.store.clock.now();
 }

@@ -57,8 +57,8 @@ export function toJson(value: unknown): string {
 }
 
 /** Sends a body built with JsonNumbers. */
-export function sendJson(res: { send(status: number, body: string, contentType: string): void }, status: number, body: unknown): void {
-  res.send(status, toJson(body), 'application/json');
+export function sendJson(res: { send(status: number, body: Buffer, contentType: string): void }, status: number, body: unknown): void {
+  res.send(status, Buffer.from(toJson(body)), 'application/json');
 }
 
 // ---- accounts -------------------------------------------------------------------------------
