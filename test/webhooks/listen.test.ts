@@ -1,7 +1,7 @@
 // `bankctl webhooks listen` as a real process, fed by the sandbox's delivery engine and by hand.
 import { createServer as createNetServer, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { raw, startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { post, sleep, spawnListener, startReceiver, type Listener } from './helpers.js';
 
@@ -94,6 +94,57 @@ describe('delivery from the sandbox to a spawned listener', () => {
       expect(await stop(l)).toBe(0);
     }
     expect((await raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', { headers: conn })).json()).toEqual([]);
+  });
+
+  test('creating real credentials delivers credentials:create, then each status change as credentials:update, in order', async () => {
+    const l = await spawnListener(['--register', '--event', 'credentials:create', '--event', 'credentials:update'], t.env);
+    try {
+      const u = await userWithToken(t.sandbox, ['credentials:write']);
+      const c = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/credentials', {
+        headers: { authorization: `Bearer ${u.token}` },
+        json: { providerName: 'se-test-other-password', fields: { username: 'test-user', password: 'test-password' } },
+      });
+      expect(c.status).toBe(200);
+      const id = c.json().id;
+      let got: any[] = [];
+      await expect.poll(() => (got = l.stdout() ? l.events() : []).some((e) => e.content.status === 'UPDATED'), { timeout: 8_000 }).toBe(true);
+      const mine = got.filter((e) => e.content.id === id);
+      expect(mine[0]).toMatchObject({ event: 'credentials:create', content: { id, userId: u.userId, providerName: 'se-test-other-password' } });
+      expect(mine.slice(1).every((e) => e.event === 'credentials:update')).toBe(true);
+      expect(mine.length).toBeGreaterThanOrEqual(3);
+      expect(mine.at(-1).content.status).toBe('UPDATED');
+      const stamps = mine.slice(1).map((e) => e.content.statusUpdated);
+      expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
+      expect(new Set(stamps).size).toBe(stamps.length);
+    } finally {
+      expect(await stop(l)).toBe(0);
+    }
+  });
+
+  test('a real transfer delivers signable-operation:update for CREATED, EXECUTING and EXECUTED', async () => {
+    const l = await spawnListener(['--register', '--event', 'signable-operation:update'], t.env);
+    try {
+      await raw(t.sandbox.baseUrl, 'POST', '/connector/users', { headers: conn, json: { externalId: 'wh-bob', token: 'bob-token-456', market: 'SE' } });
+      await raw(t.sandbox.baseUrl, 'POST', '/connector/users/wh-bob/accounts', {
+        headers: conn,
+        json: { accounts: [{ externalId: 'bob-1', name: 'Checking', number: '5555', balance: 1000, type: 'CHECKING' }] },
+      });
+      const basic = { authorization: `Basic ${Buffer.from('wh-bob:bob-token-456').toString('base64')}` };
+      const accounts = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/accounts/list', { headers: basic });
+      expect(accounts.status).toBe(200);
+      const account = accounts.json().accounts[0];
+      const tr = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/transfer', {
+        headers: basic,
+        json: { sourceUri: `platform://${account.id}`, destinationUri: 'se://80001234567', amount: '12.50', currency: account.currencyCode ?? 'SEK', destinationMessage: 'rent' },
+      });
+      expect(tr.status).toBe(200);
+      await l.waitForStdoutLines(3);
+      const got = l.events();
+      expect(got.map((e) => e.content.status)).toEqual(['CREATED', 'EXECUTING', 'EXECUTED']);
+      expect(got.every((e) => e.event === 'signable-operation:update' && e.content.type === 'TRANSFER' && e.content.id === tr.json().id)).toBe(true);
+    } finally {
+      expect(await stop(l)).toBe(0);
+    }
   });
 
   test('a delivery that failed (no one listening yet) is retried, and events of one credentials arrive in order', async () => {
