@@ -5,6 +5,13 @@ import { OUTPUT_FORMATS } from './context.js';
 import { VERSION } from './version.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerUsers } from './commands/users/index.js';
+import { registerBudgets } from './commands/budgets/index.js';
+import { registerInsights } from './commands/insights/index.js';
+import { registerStatistics } from './commands/statistics/index.js';
+import { registerCalendar } from './commands/calendar/index.js';
+import { registerSearch } from './commands/search/index.js';
+import { registerTransfers } from './commands/transfers/index.js';
+import { registerReports } from './commands/reports/index.js';
 import { registerConfig } from './commands/config/index.js';
 import { registerVersion } from './commands/version.js';
 import { registerApi } from './commands/api.js';
@@ -67,6 +74,13 @@ export function createProgram(ctx: Context): Command {
 
   registerAuth(program, ctx);
   registerUsers(program, ctx);
+  registerBudgets(program, ctx);
+  registerInsights(program, ctx);
+  registerStatistics(program, ctx);
+  registerCalendar(program, ctx);
+  registerSearch(program, ctx);
+  registerTransfers(program, ctx);
+  registerReports(program, ctx);
   registerConfig(program, ctx);
   registerApi(program, ctx);
   registerVersion(program, ctx);

@@ -1,0 +1,18 @@
+// Calendar periods (spec 4.3; Period shape from the Swagger).
+import type { ApiClient } from './client.js';
+
+export interface Period {
+  name: string;
+  resolution: string;
+  startDate: number;
+  endDate: number;
+  [k: string]: unknown;
+}
+
+export async function calendarPeriods(api: ApiClient, from: string, to: string, resolution?: string): Promise<Period[]> {
+  return api.data<Period[]>({ method: 'GET', path: '/api/v1/calendar/periods', query: { period_gte: from, period_lte: to, resolution } });
+}
+
+export async function calendarPeriod(api: ApiClient, period: string, resolution?: string): Promise<Period[]> {
+  return api.data<Period[]>({ method: 'GET', path: `/api/v1/calendar/periods/${encodeURIComponent(period)}`, query: { resolution } });
+}

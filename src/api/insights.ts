@@ -1,0 +1,32 @@
+// Insights (spec 4.5 and 3.2; shapes from the service's Swagger).
+import type { ApiClient } from './client.js';
+
+export interface Insight {
+  id: string;
+  userId: string;
+  type: string;
+  title: string;
+  description: string;
+  data?: Record<string, unknown>;
+  createdTime?: number;
+  insightActions?: Array<{ label: string; data: { type: string } }>;
+  [k: string]: unknown;
+}
+
+export async function listInsights(api: ApiClient): Promise<Insight[]> {
+  return (await api.data<Insight[]>({ method: 'GET', path: '/api/v1/insights' })) ?? [];
+}
+
+export async function listArchivedInsights(api: ApiClient): Promise<Insight[]> {
+  return (await api.data<Insight[]>({ method: 'GET', path: '/api/v1/insights/archived' })) ?? [];
+}
+
+/** SelectInsightActionRequest: reports the action and archives the insight. */
+export async function selectInsightAction(api: ApiClient, insightId: string, insightAction: string): Promise<void> {
+  await api.call({ method: 'POST', path: '/api/v1/insights/action', json: { insightId, insightAction } });
+}
+
+/** Deprecated in favour of selectInsightAction. */
+export async function archiveInsight(api: ApiClient, insightId: string): Promise<void> {
+  await api.call({ method: 'PUT', path: `/api/v1/insights/${encodeURIComponent(insightId)}/archive` });
+}

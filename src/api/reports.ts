@@ -1,0 +1,22 @@
+// Account verification reports (spec 4.1, 2.7): temporary (1 hour), with a PDF rendering.
+import type { ApiClient } from './client.js';
+
+export const REPORT_TEMPLATES = ['standard-1.0'];
+
+export interface CreateReportRequest {
+  accountIds?: string[];
+  externalReference?: string;
+}
+
+export async function createReport(api: ApiClient, req: CreateReportRequest): Promise<Record<string, unknown>> {
+  return api.data({ method: 'POST', path: '/api/v1/account-verification-reports', json: req });
+}
+
+export async function getReport(api: ApiClient, reportId: string): Promise<Record<string, unknown>> {
+  return api.data({ method: 'GET', path: `/api/v1/account-verification-reports/${encodeURIComponent(reportId)}` });
+}
+
+/** The PDF bytes exactly as served. */
+export async function reportPdf(api: ApiClient, reportId: string, template: string): Promise<Buffer> {
+  return api.data<Buffer>({ method: 'GET', path: `/api/v1/account-verification-reports/${encodeURIComponent(reportId)}/pdf`, query: { template }, responseType: 'buffer', headers: { accept: 'application/pdf' } });
+}
