@@ -270,6 +270,17 @@ describe('what the listener refuses, and keeps running through', () => {
     }
   });
 
+  test('when the reader of stdout goes away (| head -1) the listener deregisters and ends quietly', async () => {
+    const l = await spawnListener(['--register', '--event', 'credentials:create'], t.env);
+    l.child.stdout.destroy();
+    await runCli(['sandbox', 'trigger', 'credentials:create'], { env: t.env });
+    await runCli(['sandbox', 'trigger', 'credentials:create'], { env: t.env });
+    expect(await l.exited).toBe(0);
+    expect(l.stderr()).toMatch(/removed webhook/);
+    expect(l.stderr()).not.toMatch(/EPIPE|\n\s+at /);
+    expect(JSON.parse((await runCli(['webhooks', 'list', '-o', 'json'], { env: t.env })).stdout)).toEqual([]);
+  });
+
   test('a port in use is a usage error (2), and a wrong --event is refused before listening', async () => {
     const l = await spawnListener(['--secret', SECRET], t.env);
     try {

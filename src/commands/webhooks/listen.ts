@@ -93,8 +93,11 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
   const wanted = (e: string) => events.length === 0 || events.includes(e);
 
   let matched = 0;
-  let finish: (why: 'once' | 'timeout' | 'interrupt') => void = () => undefined;
-  const done = new Promise<'once' | 'timeout' | 'interrupt'>((resolve) => (finish = resolve));
+  type End = 'once' | 'timeout' | 'interrupt' | 'stdout-closed';
+  let finish: (why: End) => void = () => undefined;
+  const done = new Promise<End>((resolve) => (finish = resolve));
+  // `listen | head -1`: the reader went away; stop (and deregister) instead of crashing on EPIPE
+  const onStdoutError = (err: NodeJS.ErrnoException) => finish(err.code === 'EPIPE' ? 'stdout-closed' : 'interrupt');
   let forwarding: Promise<void> = Promise.resolve();
 
   const receiver = new WebhookReceiver({
@@ -122,6 +125,7 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
     throw err;
   }
   const off = ctx.claimInterrupt(() => finish('interrupt'));
+  ctx.io.stdout.on('error', onStdoutError);
   const host = o.host.includes(':') ? `[${o.host}]` : o.host === '0.0.0.0' ? '127.0.0.1' : o.host;
   const localUrl = `http://${host === '[::]' ? '[::1]' : host}:${receiver.address.port}/`;
   let unregister: (() => Promise<void>) | undefined;
@@ -140,6 +144,7 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
     if (timer) clearTimeout(timer);
     await receiver.close();
     if (unregister) await unregister();
+    ctx.io.stdout.off('error', onStdoutError);
     off();
   }
 }
