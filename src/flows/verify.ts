@@ -37,6 +37,8 @@ export class ExactSum {
 export interface AccountTotals {
   count: number;
   sum: ExactSum;
+  /** One transaction's providerTransactionId (the connector's externalId), to find the account in the file. */
+  sample?: string;
 }
 
 export interface ExpectedTotals {
@@ -94,7 +96,7 @@ export async function actualTotals(pages: AsyncIterable<V2Transaction[]>): Promi
   for await (const page of pages) {
     for (const t of page) {
       let a = out.get(t.accountId);
-      if (!a) out.set(t.accountId, (a = { count: 0, sum: new ExactSum() }));
+      if (!a) out.set(t.accountId, (a = { count: 0, sum: new ExactSum(), sample: t.identifiers?.providerTransactionId }));
       a.count++;
       a.sum.add(BigInt(String(t.amount.value.unscaledValue)), Number(t.amount.value.scale));
     }
@@ -103,19 +105,31 @@ export async function actualTotals(pages: AsyncIterable<V2Transaction[]>): Promi
 }
 
 /**
- * Pairs the file's accounts (by externalId) with the service's (by id): through the externalId the
- * account list shows, else the only account, else by name and number. Unpaired ones count as drift.
+ * Which service account holds which file account: one transaction of each service account is
+ * looked up in the file by its externalId (one more streaming pass, memory per account only).
  */
-export function compare(expected: ExpectedTotals, actual: Map<string, AccountTotals>, accounts: V1Account[]): VerifyRow[] {
+export async function pairBySamples(file: string, format: InputFormat, actual: Map<string, AccountTotals>): Promise<Map<string, string>> {
+  const wanted = new Map<string, string>();
+  for (const [id, a] of actual) if (a.sample !== undefined) wanted.set(a.sample, id);
   const idOf = new Map<string, string>();
+  if (wanted.size === 0) return idOf;
+  for await (const r of records(file, format)) {
+    if (r.error !== undefined) continue;
+    const id = wanted.get(r.tx!.externalId);
+    if (id !== undefined && !idOf.has(r.account!)) idOf.set(r.account!, id);
+  }
+  return idOf;
+}
+
+/**
+ * Pairs the file's accounts (by externalId) with the service's (by id): through an externalId the
+ * account list shows, else through sample transactions. Unpaired ones count as drift.
+ */
+export function compare(expected: ExpectedTotals, actual: Map<string, AccountTotals>, accounts: V1Account[], paired: Map<string, string> = new Map()): VerifyRow[] {
+  const idOf = new Map<string, string>(paired);
   for (const a of accounts) {
     const ext = typeof a.externalId === 'string' ? a.externalId : undefined;
     if (ext !== undefined) idOf.set(ext, a.id);
-  }
-  if (idOf.size === 0 && expected.accounts.size === 1 && actual.size <= 1) {
-    const [ext] = expected.accounts.keys();
-    const [id] = actual.keys();
-    if (id !== undefined) idOf.set(ext!, id);
   }
   const rows: VerifyRow[] = [];
   for (const [ext, e] of expected.accounts) {

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clientToken, raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { call, userWithAccounts } from './helpers.js';
+import { ConnectorTokens } from '../../src/sandbox/router.js';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -176,7 +177,7 @@ describe('authentication', () => {
     env.sandbox.clock.advance(61_000);
     expect((await asToken(old)).status).toBe(401);
     expect((await asToken(next)).status).toBe(204);
-    env.sandbox.store.area('connector-tokens', () => null as never).add(old);
+    env.sandbox.store.area('connector-tokens', () => new ConnectorTokens()).add(old);
   });
 });
 

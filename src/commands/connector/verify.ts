@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { generateToken, listAccounts, transactionsPage, type V2Transaction } from '../../api/connector.js';
 import { FlowFailedError } from '../../errors.js';
 import { inferFormat, type InputFormat } from '../../flows/push-input.js';
-import { actualTotals, compare, expectedFromFile } from '../../flows/verify.js';
+import { actualTotals, compare, expectedFromFile, pairBySamples } from '../../flows/verify.js';
 import { render } from '../../output/render.js';
 import { examples } from '../util.js';
 import { externalUser, inputFailure } from './shared.js';
@@ -32,7 +32,7 @@ export async function verifyPush(ctx: Context, o: { file: string; displayName: s
   }
   const actual = await actualTotals(pages());
   const accounts = await listAccounts(api, bearer).catch(() => []);
-  const rows = compare(expected, actual, accounts);
+  const rows = compare(expected, actual, accounts, await pairBySamples(o.file, o.format, actual));
   await render(ctx, rows, { columns: ['account', 'expectedCount', 'actualCount', 'expectedSum', 'actualSum', 'ok'].map((k) => ({ header: k, path: k })) });
   const drift = rows.filter((r) => !r.ok);
   if (drift.length > 0) {

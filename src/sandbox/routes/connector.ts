@@ -366,6 +366,8 @@ export function registerConnector(ctx: SandboxContext): void {
       rec.notes = notesOf(t);
     }
     rec.updated = now;
+    // set again so that indexes watching the map (the v2 read's date order) see the change
+    store.transactions.set(rec.id, rec);
     account.balance = ta.balance;
     if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
     account.updated = now;

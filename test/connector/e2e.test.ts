@@ -1,0 +1,88 @@
+// The real binary: kill -9 in the middle of a push and resume to exactly once; verify reads back.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, spawnCli, tempDir } from '../helpers/cli.js';
+import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { makeTxs, ndjsonLine, userWithAccounts, writeNdjson } from './helpers.js';
+
+let env: TestEnv;
+let dir: string;
+beforeAll(async () => {
+  // latency makes a push slow enough to be killed in the middle
+  env = await startTestSandbox({ latencyMs: 40 });
+  dir = tempDir();
+  await userWithAccounts(env, 'e2e', 3);
+});
+afterAll(async () => env.close());
+
+const externalIdsOf = (user: string) => {
+  const u = env.sandbox.store.userByExternalId(user)!;
+  return [...env.sandbox.store.transactions.values()].filter((t) => t.userId === u.id).map((t) => t.externalId!);
+};
+
+describe('kill -9 and resume', () => {
+  test('a push killed in the middle resumes from its checkpoint, and every transaction lands exactly once', async () => {
+    const n = 60_000;
+    const file = writeNdjson(dir, 'big.ndjson', makeTxs(n, { accounts: 3 }), { 'acc-0': '1.00', 'acc-1': '2.00', 'acc-2': '3.00' });
+    const checkpoint = join(dir, 'push.ckpt');
+    const args = ['connector', 'push', '--user', 'e2e', '--file', file, '--checkpoint', checkpoint, '--concurrency', '2'];
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env.env }, stdio: 'ignore' });
+    const exited = new Promise<number | null>((r) => child.on('exit', (_code, signal) => r(signal === 'SIGKILL' ? -9 : _code)));
+    // wait until some chunks are recorded, then kill without warning
+    for (let i = 0; i < 400; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      if (existsSync(checkpoint) && JSON.parse(readFileSync(checkpoint, 'utf8')).delivered.length >= 3) break;
+    }
+    child.kill('SIGKILL');
+    expect(await exited).toBe(-9);
+    const recorded = JSON.parse(readFileSync(checkpoint, 'utf8')).delivered.length as number;
+    expect(recorded).toBeGreaterThanOrEqual(3);
+    expect(recorded).toBeLessThan(24);
+    const before = externalIdsOf('e2e').length;
+    expect(before).toBeLessThan(n);
+
+    const report = join(dir, 'resume.report.json');
+    const r = await spawnCli([...args, '--report', report], { env: env.env, timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const rep = JSON.parse(readFileSync(report, 'utf8'));
+    expect(rep.summary.resumedChunks).toBe(recorded);
+    // chunks recorded before the kill were not sent again
+    expect(rep.summary.sent).toBe(n - recorded * 2500);
+    const ids = externalIdsOf('e2e');
+    expect(ids).toHaveLength(n);
+    expect(new Set(ids).size).toBe(n);
+    // a third run finds everything delivered and sends nothing
+    const third = await spawnCli([...args, '--report', report], { env: env.env });
+    expect(third.code).toBe(0);
+    expect(JSON.parse(readFileSync(report, 'utf8')).summary).toMatchObject({ sent: 0, resumedChunks: 24 });
+  }, 60_000);
+});
+
+describe('verify', () => {
+  test('counts and exact sums per account match after a push, read back with a generated token or HTTP Basic; drift exits 9', async () => {
+    await userWithAccounts(env, 'ver', 2);
+    const txs = makeTxs(250, { accounts: 2, prefix: 'ver' });
+    // a pending one replaced by a booked one must not count as drift
+    txs.push({ account: 'acc-1', externalId: 'ver-p', amount: '-9.99', date: 1_700_000_000_000, description: 'reserved', type: 'DEFAULT', pending: true });
+    txs.push({ account: 'acc-1', externalId: 'ver-b', amount: '-9.95', date: 1_700_000_100_000, description: 'booked', type: 'DEFAULT', payload: { PENDING_IDS: ['ver-p'] } });
+    const file = writeNdjson(dir, 'verify.ndjson', txs, { 'acc-0': '10', 'acc-1': '20' });
+    const pushed = await spawnCli(['connector', 'push', '--user', 'ver', '--file', file, '--verify', '-o', 'json'], { env: env.env });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const rows = JSON.parse(pushed.stdout);
+    expect(rows).toHaveLength(2);
+    expect(rows.every((x: { ok: boolean }) => x.ok)).toBe(true);
+    expect(rows.find((x: { account: string }) => x.account === 'acc-1').expectedCount).toBe(126);
+
+    const basic = await spawnCli(['connector', 'verify', '--user', 'ver', '--file', file, '-o', 'json'], { env: { ...env.env, BANKCTL_BASIC: 'ver:ver-token' } });
+    expect(basic.code, basic.stderr).toBe(0);
+
+    // the service loses one transaction: drift, exit 9, named account
+    const lost = [...env.sandbox.store.transactions.values()].find((t) => t.externalId === 'ver-7')!;
+    env.sandbox.store.transactions.delete(lost.id);
+    const drift = await spawnCli(['connector', 'verify', '--user', 'ver', '--file', file], { env: env.env });
+    expect(drift.code).toBe(9);
+    expect(drift.stderr).toMatch(/acc-1 expected 126 transactions/);
+  }, 60_000);
+});
