@@ -8,6 +8,7 @@ import { registerFinanceAreas } from './finance/areas.js';
 import { registerWebhooks } from './routes/webhooks.js';
 import { registerConnector } from './routes/connector.js';
 import { registerReads } from './routes/reads.js';
+import { registerLinkService } from './link/index.js';
 
 export const AREAS: Array<(ctx: SandboxContext) => void> = [
   (ctx) => registerOAuth(ctx.router, ctx.store),
@@ -18,4 +19,5 @@ export const AREAS: Array<(ctx: SandboxContext) => void> = [
   registerWebhooks,
   registerConnector,
   registerReads,
+  registerLinkService,
 ];

@@ -1,0 +1,276 @@
+// The sandbox's hosted link service (spec 5, rules 5 and 6): GET {link_url}/1.0/authorize/ serves the
+// link pages; the page script drives the public API with a short-lived user token of a temporary
+// user; POST /link/1.0/complete and /link/1.0/fail end the flow and answer with where the result
+// goes (redirect_uri with code and state, or error, message and credentials; a postMessage in
+// iframe mode). Temporary users and their refresh tokens live 24 hours by the sandbox clock.
+import { MARKETS } from '../../api/markets.js';
+import type { SandboxContext } from '../context.js';
+import { asObject, envelope } from '../http.js';
+import type { Reply } from '../router.js';
+import { issueAccessToken, issueCode, TEMP_USER_TTL_MS } from '../routes/oauth.js';
+import type { MemoryStore } from '../store.js';
+import { appPage, errorScreen, postMessagePage, type Page } from './html.js';
+import { text, textsFor, type LinkLocale, type TextKey } from './i18n.js';
+import { plausibleProviderName, resultUrl, validateAuthorize } from './params.js';
+import { selfCall } from './self-call.js';
+
+/** What the page's token may do: read providers, create and follow credentials. */
+export const PAGE_SCOPES = ['providers:read', 'credentials:read', 'credentials:write', 'credentials:refresh'];
+/** A link session (and its page token) lasts this long: enough for the 9-minute app waits, and more. */
+export const SESSION_TTL_MS = 60 * 60 * 1000;
+export const POLL_MIN_MS = 150;
+export const POLL_MAX_MS = 2000;
+
+export type FlowError = 'BAD_REQUEST' | 'USER_CANCELLED' | 'AUTHENTICATION_ERROR' | 'INTERNAL_ERROR' | 'TEMPORARY_ERROR';
+
+export interface LinkSession {
+  id: string;
+  clientId: string;
+  redirectUri: string;
+  scopes: string[];
+  state: string | null;
+  iframe: boolean;
+  locale: LinkLocale;
+  userId: string;
+  token: string;
+  created: number;
+  expiresAt: number;
+  /** How it ended (a code, or an error status); a session ends once. */
+  ended?: string;
+}
+
+/** Link sessions by id (the id is a secret only the page knows). */
+export class LinkSessions {
+  sessions = new Map<string, LinkSession>();
+}
+
+/** Credentials statuses that end the flow, and the hosted flow's error status each becomes. */
+const FINAL_ERRORS: Record<string, FlowError> = {
+  AUTHENTICATION_ERROR: 'AUTHENTICATION_ERROR',
+  SESSION_EXPIRED: 'AUTHENTICATION_ERROR',
+  TEMPORARY_ERROR: 'TEMPORARY_ERROR',
+  PERMANENT_ERROR: 'INTERNAL_ERROR',
+  DELETED: 'INTERNAL_ERROR',
+};
+const PAGE_ERRORS: Record<string, FlowError> = { USER_CANCELLED: 'USER_CANCELLED', INTERNAL_ERROR: 'INTERNAL_ERROR', TEMPORARY_ERROR: 'TEMPORARY_ERROR' };
+const DEFAULT_MESSAGES: Record<FlowError, string> = {
+  BAD_REQUEST: 'The link is misconfigured.',
+  USER_CANCELLED: 'The user cancelled the flow.',
+  AUTHENTICATION_ERROR: 'The authentication at the provider failed.',
+  INTERNAL_ERROR: 'The link flow could not continue because of an internal error.',
+  TEMPORARY_ERROR: 'The provider is temporarily unavailable; try again later.',
+};
+
+const ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+function sendPage(res: Reply, page: Page): void {
+  res.send(page.status, page.html, 'text/html; charset=utf-8', page.headers);
+}
+
+function originOf(uri: string): string {
+  return new URL(uri).origin;
+}
+
+/** Deletes temporary users whose 24 hours are over, and link sessions that expired. */
+export function sweepExpired(store: MemoryStore): void {
+  const now = store.clock.now();
+  const expired = [...store.users.values()].filter((u) => u.expiresAt !== undefined && u.expiresAt <= now).map((u) => u.id);
+  for (const id of expired) store.deleteUser(id);
+  const sessions = store.area('link', () => new LinkSessions()).sessions;
+  for (const [id, s] of sessions) {
+    if (s.expiresAt <= now) {
+      sessions.delete(id);
+      store.tokens.delete(s.token);
+    }
+  }
+}
+
+export function registerLinkService(ctx: SandboxContext): void {
+  const { router, store } = ctx;
+  const sessions = () => store.area('link', () => new LinkSessions()).sessions;
+  store.onUserDeleted((userId) => {
+    for (const [id, s] of sessions()) if (s.userId === userId) sessions().delete(id);
+  });
+
+  async function lookupProvider(clientId: string, name: string): Promise<Record<string, unknown> | null> {
+    if (!plausibleProviderName(name)) return null;
+    const { token } = issueAccessToken(store, 'client', clientId, ['providers:read']);
+    try {
+      const r = await selfCall(ctx.baseUrl(), 'GET', `/api/v1/providers/${encodeURIComponent(name)}?includeTestProviders=true`, token);
+      if (r.status !== 200 || !r.body || typeof r.body !== 'object') return null;
+      const b = r.body as Record<string, unknown>;
+      const p = (b.name === name ? b : Array.isArray(b.providers) ? (b.providers as Array<Record<string, unknown>>).find((x) => x?.name === name) : b.provider) as Record<string, unknown> | undefined;
+      return p && p.name === name ? p : null;
+    } finally {
+      store.tokens.delete(token);
+    }
+  }
+
+  router.get(
+    '/link/1.0/authorize',
+    (req, res) => {
+      const q = req.query.toString();
+      res.send(308, '', 'text/plain; charset=utf-8', { location: `/link/1.0/authorize/${q ? `?${q}` : ''}` });
+    },
+    { auth: 'none' },
+  );
+
+  router.get(
+    '/link/1.0/authorize/',
+    async (req, res) => {
+      sweepExpired(store);
+      const v = validateAuthorize(req.query, store);
+      if (v.kind === 'screen') {
+        return sendPage(res, errorScreen({ status: 400, locale: v.locale, heading: text(v.locale, 'badLinkHeading'), lead: text(v.locale, 'badLinkText'), detail: v.message }));
+      }
+      if (v.kind === 'bad-request') {
+        if (v.iframe) {
+          const message = { type: 'error', error: { status: 'BAD_REQUEST', message: v.message, userMessage: text(v.locale, 'userMsgBAD_REQUEST') } };
+          return sendPage(res, postMessagePage({ locale: v.locale, frameAncestor: originOf(v.redirectUri), message, targetOrigin: originOf(v.redirectUri) }));
+        }
+        const location = resultUrl(v.redirectUri, { error: 'BAD_REQUEST', message: v.message, state: v.state });
+        return res.send(302, '', 'text/plain; charset=utf-8', { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+      }
+      const p = v.params;
+      const frameAncestor = p.iframe ? originOf(p.redirectUri) : undefined;
+      if (req.method === 'HEAD') return res.send(200, '', 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
+      let provider: Record<string, unknown> | null = null;
+      if (p.provider !== null) {
+        provider = await lookupProvider(p.client.id, p.provider);
+        if (!provider) {
+          const returnUrl = p.iframe ? undefined : resultUrl(p.redirectUri, { error: 'BAD_REQUEST', message: `unknown provider "${p.provider.slice(0, 80)}"`, state: p.state });
+          return sendPage(
+            res,
+            errorScreen({
+              status: 404,
+              locale: p.locale,
+              frameAncestor,
+              heading: text(p.locale, 'unknownProviderHeading'),
+              lead: text(p.locale, 'unknownProviderText', { bank: p.provider.slice(0, 128) }),
+              returnUrl,
+            }),
+          );
+        }
+      }
+      const now = store.clock.now();
+      const userId = store.ids.next();
+      store.addUser({ id: userId, market: p.market, locale: p.locale, created: now, clientId: p.client.id, expiresAt: now + TEMP_USER_TTL_MS });
+      const { token } = issueAccessToken(store, 'user', p.client.id, PAGE_SCOPES, userId);
+      const record = store.tokens.get(token);
+      if (record) record.expiresAt = Math.min(record.expiresAt, now + SESSION_TTL_MS);
+      const session: LinkSession = {
+        id: store.ids.secret(24),
+        clientId: p.client.id,
+        redirectUri: p.redirectUri,
+        scopes: p.scopes,
+        state: p.state,
+        iframe: p.iframe,
+        locale: p.locale,
+        userId,
+        token,
+        created: now,
+        expiresAt: now + SESSION_TTL_MS,
+      };
+      sessions().set(session.id, session);
+      const config = {
+        session: session.id,
+        token,
+        locale: p.locale,
+        texts: textsFor(p.locale),
+        market: p.market,
+        marketFixed: p.marketFixed,
+        markets: p.marketFixed ? [p.market] : MARKETS,
+        username: p.username,
+        provider,
+        iframe: p.iframe,
+        pollMinMs: POLL_MIN_MS,
+        pollMaxMs: POLL_MAX_MS,
+      };
+      sendPage(res, appPage({ locale: p.locale, frameAncestor, config }));
+    },
+    { auth: 'none' },
+  );
+
+  /** The session of a finishing page: 404 unknown, 410 expired, 409 already ended. */
+  function openSession(body: Record<string, unknown>): LinkSession {
+    sweepExpired(store);
+    const id = body.session;
+    if (typeof id !== 'string' || !ID.test(id)) throw envelope(400, 'link.invalid_session', 'session is required');
+    const s = sessions().get(id);
+    if (!s) throw envelope(410, 'link.session_expired', 'the link session does not exist or has expired');
+    if (s.expiresAt <= store.clock.now()) throw envelope(410, 'link.session_expired', 'the link session has expired');
+    if (s.ended) throw envelope(409, 'link.session_ended', `the link session has already ended (${s.ended})`);
+    return s;
+  }
+
+  async function readCredentials(s: LinkSession, credentialsId: unknown): Promise<Record<string, unknown>> {
+    if (typeof credentialsId !== 'string' || !ID.test(credentialsId)) throw envelope(400, 'link.invalid_credentials', 'credentialsId is required');
+    const r = await selfCall(ctx.baseUrl(), 'GET', `/api/v1/credentials/${encodeURIComponent(credentialsId)}`, s.token);
+    if (r.status === 404 || r.status === 401 || r.status === 403) throw envelope(404, 'link.credentials_not_found', 'no such credentials in this link session');
+    if (r.status !== 200 || !r.body || typeof r.body !== 'object') throw envelope(502, 'link.credentials_unavailable', `the credentials could not be read (HTTP ${r.status})`);
+    return r.body as Record<string, unknown>;
+  }
+
+  function end(s: LinkSession, how: string): void {
+    s.ended = how;
+    store.tokens.delete(s.token);
+  }
+
+  function answer(s: LinkSession, result: { code: string } | { error: FlowError; message: string; credentials?: Record<string, unknown> }) {
+    if ('code' in result) {
+      if (s.iframe) return { action: 'postMessage', targetOrigin: originOf(s.redirectUri), message: { type: 'code', data: result.code } };
+      return { action: 'redirect', url: resultUrl(s.redirectUri, { code: result.code, state: s.state }) };
+    }
+    const userMessage = text(s.locale, `userMsg${result.error}` as TextKey);
+    if (s.iframe) {
+      const message: Record<string, unknown> = { type: 'error', error: { status: result.error, message: result.message, userMessage } };
+      if (result.credentials) message.data = result.credentials;
+      return { action: 'postMessage', targetOrigin: originOf(s.redirectUri), message };
+    }
+    const credentialsId = result.credentials && typeof result.credentials.id === 'string' ? result.credentials.id : null;
+    return { action: 'redirect', url: resultUrl(s.redirectUri, { error: result.error, message: result.message, credentials: credentialsId, state: s.state }) };
+  }
+
+  router.post(
+    '/link/1.0/complete',
+    async (req, res) => {
+      const body = asObject(await req.json());
+      const s = openSession(body);
+      const c = await readCredentials(s, body.credentialsId);
+      if (c.status !== 'UPDATED') throw envelope(409, 'link.not_updated', `the credentials are ${String(c.status).slice(0, 40)}, not UPDATED`);
+      if (s.ended) throw envelope(409, 'link.session_ended', `the link session has already ended (${s.ended})`);
+      end(s, 'code');
+      const code = issueCode(store, { clientId: s.clientId, userId: s.userId, scopes: s.scopes, withRefresh: true });
+      res.json(200, answer(s, { code }));
+    },
+    { auth: 'none', maxBody: 4096 },
+  );
+
+  router.post(
+    '/link/1.0/fail',
+    async (req, res) => {
+      const body = asObject(await req.json());
+      const s = openSession(body);
+      const claimed = typeof body.status === 'string' ? body.status : '';
+      let result: { error: FlowError; message: string; credentials?: Record<string, unknown> };
+      if (Object.hasOwn(FINAL_ERRORS, claimed) && body.credentialsId !== undefined) {
+        // the outcome is read from the credentials, never taken from the page
+        const c = await readCredentials(s, body.credentialsId);
+        const actual = typeof c.status === 'string' ? c.status : '';
+        if (actual !== claimed) throw envelope(409, 'link.status_mismatch', `the credentials are ${actual.slice(0, 40)}, not ${claimed}`);
+        const error = FINAL_ERRORS[actual]!;
+        const payload = typeof c.statusPayload === 'string' && c.statusPayload.trim() ? c.statusPayload.slice(0, 500) : DEFAULT_MESSAGES[error];
+        result = { error, message: payload, credentials: error === 'AUTHENTICATION_ERROR' ? c : undefined };
+      } else if (Object.hasOwn(PAGE_ERRORS, claimed)) {
+        const error = PAGE_ERRORS[claimed]!;
+        result = { error, message: DEFAULT_MESSAGES[error] };
+      } else {
+        throw envelope(400, 'link.invalid_status', 'status must be USER_CANCELLED, INTERNAL_ERROR, TEMPORARY_ERROR, or a final credentials status with its credentialsId');
+      }
+      if (s.ended) throw envelope(409, 'link.session_ended', `the link session has already ended (${s.ended})`);
+      end(s, result.error);
+      res.json(200, answer(s, result));
+    },
+    { auth: 'none', maxBody: 4096 },
+  );
+}
