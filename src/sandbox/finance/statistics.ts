@@ -2,7 +2,7 @@
 // user's transactions and balances on accounts that take part in personal finance features.
 import type { MemoryStore } from '../store.js';
 import { bucketOf, bucketsBetween, DAY_MS, startOfDay, type Bucket, type Resolution } from './dates.js';
-import { abs, add, dec, divHalfEven, neg, sub, toNumber, toStr, ZERO, exactAmount, type Dec } from './decimal.js';
+import { add, dec, divHalfEven, neg, sub, toNumber, toStr, ZERO, exactAmount, type Dec } from './decimal.js';
 import { mainCurrency, txCategory, txPrimary, txType, userAccounts, userTransactions, type Tx } from './data.js';
 import type { AccountRecord } from '../store.js';
 
@@ -110,7 +110,8 @@ export function computeStatistics(store: MemoryStore, userId: string, q: Statist
         for (const t of txs) {
           const ty = txType(t);
           if (ty === 'TRANSFER') continue;
-          put(series(type, ty, 'sum'), bucketOf(res, t.date), abs(t.amount), 'add');
+          // signed within the type: a refund in an expense category lowers the expenses
+          put(series(type, ty, 'sum'), bucketOf(res, t.date), ty === 'EXPENSES' ? neg(t.amount) : t.amount, 'add');
         }
         break;
       case 'balances-by-account':
