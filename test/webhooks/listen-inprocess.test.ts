@@ -1,10 +1,13 @@
 // `webhooks listen` in-process with injected IO: the pretty TTY form, Ctrl-C through io.onInterrupt,
 // and a registration that fails.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { run } from '../../src/main.js';
 import { testIO, type TestIO } from '../../src/io.js';
 import { runCli } from '../helpers/cli.js';
 import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { post } from './helpers.js';
 
 let t: TestEnv;
@@ -60,4 +63,39 @@ test('a registration the service refuses ends with its exit code and leaves noth
   expect(io.err()).toMatch(/^error: .*401/m);
   expect(io.err()).not.toMatch(/listening on/);
   expect(io.err()).not.toContain('wrong-secret-xyz');
+});
+
+test('when the service is gone at exit, the listener says which webhook to remove by hand', async () => {
+  const sb = await startSandbox({ port: 0, authDelayMs: 5 });
+  const env = { ...t.env, BANKCTL_BASE_URL: sb.baseUrl, BANKCTL_CLIENT_ID: sb.clientId, BANKCTL_CLIENT_SECRET: sb.clientSecret };
+  const l = await startListen(['--register'], { env });
+  const id = /registered webhook ([0-9a-f]{32})/.exec(l.io.err())![1]!;
+  await sb.close();
+  l.io.interrupt();
+  expect(await l.done).toBe(0);
+  expect(l.io.err()).toContain(`could not remove webhook ${id}`);
+  expect(l.io.err()).toContain(`bankctl webhooks delete ${id}`);
+});
+
+test('a second Ctrl-C while the deregistration hangs ends at once with 130', async () => {
+  // a service that registers but never answers the DELETE
+  const fake = createServer((req, res) => {
+    if (req.method === 'POST') {
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'hook-1', url: 'x', events: [] })));
+    }
+  });
+  await new Promise<void>((r) => fake.listen(0, '127.0.0.1', () => r()));
+  const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+  const l = await startListen(['--register'], { env: { BANKCTL_CONFIG_DIR: t.configDir, BANKCTL_BASE_URL: base, BANKCTL_TOKEN: 'a-ready-token-123', BANKCTL_RETRIES: '0' } });
+  expect(l.io.err()).toMatch(/registered webhook hook-1/);
+  l.io.interrupt();
+  await new Promise((r) => setTimeout(r, 200));
+  l.io.interrupt();
+  const started = Date.now();
+  expect(await l.done).toBe(130);
+  expect(Date.now() - started).toBeLessThan(2_000);
+  expect(l.io.err()).toMatch(/error: interrupted again: the webhook registration was left in place/);
+  fake.closeAllConnections();
+  fake.close();
 });

@@ -124,7 +124,11 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') throw new UsageError(`cannot listen on ${o.host}:${port}: ${code}`);
     throw err;
   }
-  const off = ctx.claimInterrupt(() => finish('interrupt'));
+  // Ctrl-C ends the run; one more during the clean-up gives up waiting for the deregistration
+  let ending = false;
+  let giveUp: () => void = () => undefined;
+  const gaveUp = new Promise<'gave-up'>((resolve) => (giveUp = () => resolve('gave-up')));
+  const off = ctx.claimInterrupt(() => (ending ? giveUp() : finish('interrupt')));
   ctx.io.stdout.on('error', onStdoutError);
   const host = o.host.includes(':') ? `[${o.host}]` : o.host === '0.0.0.0' ? '127.0.0.1' : o.host;
   const localUrl = `http://${host === '[::]' ? '[::1]' : host}:${receiver.address.port}/`;
@@ -135,6 +139,7 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
     ctx.notice(`listening on ${localUrl} for ${events.length ? events.join(', ') : 'all events'}${o.once ? ', until the first one' : ''} (Ctrl-C to stop)`);
     if (waitMs !== undefined) timer = setTimeout(() => finish('timeout'), waitMs);
     const why = await done;
+    ending = true;
     if (why === 'timeout') {
       throw new FlowFailedError(`no ${events.length ? events.join(' or ') : 'webhook'} event came within ${waitMs! / 1000} s`);
     }
@@ -143,7 +148,10 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
   } finally {
     if (timer) clearTimeout(timer);
     await receiver.close();
-    if (unregister) await unregister();
+    ending = true;
+    if (unregister && (await Promise.race([unregister().then(() => 'done' as const), gaveUp])) === 'gave-up') {
+      throw new InterruptedError('interrupted again: the webhook registration was left in place', { hint: `remove it with \`bankctl ${o.registerVia === 'connector' ? 'connector webhooks' : 'webhooks'} list\` and \`delete\`` });
+    }
     ctx.io.stdout.off('error', onStdoutError);
     off();
   }
