@@ -264,6 +264,15 @@ describe('what the listener refuses, and keeps running through', () => {
       await l.waitForStderr(/forwarded credentials:update to http:\/\/127\.0\.0\.1:\d+\/app\/hooks: 202 \(\d+ ms\) queued red/);
       expect(l.stderr()).not.toContain('\x1b[31m');
       await l.waitForStdoutLines(1);
+
+      // a redirect from the target is reported, not followed
+      const elsewhere = await startReceiver();
+      target.respond = (_r, res) => res.writeHead(307, { location: `${elsewhere.url}/else` }).end();
+      expect((await post(l.url, hookBody('credentials:update', { id: 'fwd-2' }))).status).toBe(200);
+      await l.waitForStderr(/forwarded credentials:update to http:\/\/127\.0\.0\.1:\d+\/app\/hooks: 307/);
+      await sleep(100);
+      expect(elsewhere.received).toHaveLength(0);
+      await elsewhere.close();
     } finally {
       await stop(l);
       await target.close();

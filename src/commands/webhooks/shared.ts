@@ -26,6 +26,7 @@ export interface SecretOpts {
 /** The webhook secret from --secret, --secret-stdin or BANKCTL_WEBHOOK_SECRET; never echoed. */
 export async function readSecret(ctx: Context, o: SecretOpts): Promise<string | undefined> {
   if (o.secret !== undefined && o.secretStdin) throw new UsageError('give --secret or --secret-stdin, not both');
+  if (o.secretStdin && ctx.globals.clientSecretStdin) throw new UsageError('--secret-stdin and --client-secret-stdin cannot both read standard input', { hint: `give the webhook secret in ${SECRET_ENV}` });
   let secret: string | undefined;
   if (o.secretStdin) {
     let data = '';
