@@ -1,0 +1,60 @@
+// Provider consents (spec 2.5, 4.6): listing, deletion (deleting the credentials), and the
+// update-consent link of the link service, which carries a single-use code for the consent update.
+import type { ApiClient } from './client.js';
+import type { UserRef } from '../auth/tokens.js';
+
+export interface ProviderConsent {
+  credentialsId: string;
+  providerName?: string;
+  status?: string;
+  sessionExpiryDate?: number;
+  accountIds?: string[];
+  [k: string]: unknown;
+}
+
+/** The scopes the link service needs to update a consent (the service's own Postman flow). */
+export const UPDATE_CONSENT_SCOPES = ['authorization:read', 'authorization:grant', 'credentials:refresh', 'credentials:read', 'credentials:write', 'providers:read', 'user:read'];
+
+export async function listConsents(api: ApiClient): Promise<ProviderConsent[]> {
+  const data = await api.data<{ providerConsents?: ProviderConsent[] }>({ method: 'GET', path: '/api/v1/provider-consents' });
+  return data?.providerConsents ?? [];
+}
+
+export async function deleteConsent(api: ApiClient, credentialsId: string): Promise<void> {
+  await api.call({ method: 'DELETE', path: `/api/v1/credentials/${encodeURIComponent(credentialsId)}` });
+}
+
+export interface UpdateLinkOptions {
+  linkUrl: string;
+  clientId: string;
+  user: UserRef;
+  credentialsId: string;
+  redirectUri: string;
+  market?: string;
+  locale?: string;
+  state?: string;
+  /** The client allowed to use the code: the link service's own client (default: this client). */
+  actorClientId?: string;
+  idHint: string;
+}
+
+/** A delegated code for the link service, then the update-consent URL. */
+export async function updateConsentLink(api: ApiClient, o: UpdateLinkOptions): Promise<string> {
+  const form: Record<string, string | undefined> = {
+    user_id: o.user.userId,
+    external_user_id: o.user.userId ? undefined : o.user.externalUserId,
+    id_hint: o.idHint,
+    actor_client_id: o.actorClientId ?? o.clientId,
+    scope: UPDATE_CONSENT_SCOPES.join(','),
+  };
+  const { code } = await api.data<{ code: string }>({ method: 'POST', path: '/api/v1/oauth/authorization-grant/delegate', form });
+  const u = new URL(`${o.linkUrl.replace(/\/+$/, '')}/1.0/transactions/update-consent`);
+  u.searchParams.set('client_id', o.clientId);
+  u.searchParams.set('redirect_uri', o.redirectUri);
+  u.searchParams.set('credentials_id', o.credentialsId);
+  u.searchParams.set('authorization_code', code);
+  if (o.market) u.searchParams.set('market', o.market);
+  if (o.locale) u.searchParams.set('locale', o.locale);
+  if (o.state) u.searchParams.set('state', o.state);
+  return u.toString();
+}

@@ -1,0 +1,69 @@
+// Cells for the read commands: exact amounts with their currency, bank text made safe for a terminal.
+import type { Context } from '../../context.js';
+import { decimalString, formatAmount, isExactAmount } from '../../output/money.js';
+import { stripControl } from '../../output/sanitize.js';
+import type { Column } from '../../output/render.js';
+
+/** An exact decimal text ("-12.50", "1e3") as it should be shown, without a float in between. */
+export function exactText(v: unknown): string {
+  if (v === undefined || v === null || v === '') return '';
+  const s = String(v).trim();
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(s);
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return stripControl(s);
+  const frac = m[3] ?? '';
+  let scale = frac.length - Number(m[4] ?? 0);
+  let digits = `${m[2] ?? ''}${frac}`;
+  if (scale < 0) {
+    digits += '0'.repeat(-scale);
+    scale = 0;
+  }
+  return decimalString(`${m[1] === '-' ? '-' : ''}${digits || '0'}`, scale);
+}
+
+/** A v2 amount {currencyCode, value: {scale, unscaledValue}} as "-0.05 SEK". */
+export function amountCell(v: unknown): string {
+  if (!isExactAmount(v)) return '';
+  try {
+    return formatAmount(v);
+  } catch {
+    return '';
+  }
+}
+
+/** v1 money: currencyDenominatedBalance when present, else the balance text with the currency. */
+export function balanceCell(item: Record<string, unknown>): string {
+  const d = item.currencyDenominatedBalance as { unscaledValue?: unknown; scale?: unknown; currencyCode?: string } | null | undefined;
+  if (d && d.unscaledValue !== undefined && d.scale !== undefined) {
+    try {
+      return `${decimalString(String(d.unscaledValue), String(d.scale))}${d.currencyCode ? ` ${d.currencyCode}` : ''}`;
+    } catch {
+      /* fall through to the balance text */
+    }
+  }
+  return exactText(item.balance);
+}
+
+export function moneyColumn(header: string, path: string, currencyPath?: string): Column {
+  return {
+    header,
+    path,
+    format: (v, item) => {
+      const text = exactText(v);
+      const cur = currencyPath ? (item as Record<string, unknown>)[currencyPath] : undefined;
+      return text && typeof cur === 'string' ? `${text} ${cur}` : text;
+    },
+  };
+}
+
+/** json/ndjson to a terminal: bank text loses its control characters (JSON escapes C0, not C1). */
+export function forTerminal<T>(ctx: Context, data: T): T {
+  if (!ctx.io.stdoutIsTTY) return data;
+  return deepStrip(data) as T;
+}
+
+function deepStrip(v: unknown): unknown {
+  if (typeof v === 'string') return stripControl(v);
+  if (Array.isArray(v)) return v.map(deepStrip);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deepStrip(x)]));
+  return v;
+}

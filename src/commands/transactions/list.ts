@@ -1,0 +1,98 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { MAX_PAGE_SIZE, TRANSACTION_STATUSES, transactionPages, type TransactionFilter } from '../../api/transactions.js';
+import { UsageError } from '../../errors.js';
+import { StreamWriter, type Column } from '../../output/render.js';
+import { collect, examples, parseIntArg, splitList } from '../util.js';
+import { amountCell, forTerminal } from '../accounts/format.js';
+
+interface Opts {
+  account?: string[];
+  status?: string[];
+  from?: string;
+  to?: string;
+  pageSize?: string;
+  pageToken?: string;
+  all?: boolean;
+  limit?: string;
+}
+
+export const TRANSACTION_COLUMNS: Column[] = [
+  { header: 'date', path: 'dates.booked' },
+  { header: 'description', path: 'descriptions.display' },
+  { header: 'amount', path: 'amount', format: (v) => amountCell(v) },
+  { header: 'status', path: 'status' },
+  { header: 'category', path: 'categories.pfm.name' },
+  { header: 'account', path: 'accountId' },
+  { header: 'id', path: 'id' },
+];
+
+/** A real calendar date YYYY-MM-DD, else a UsageError naming the flag. */
+export function isoDateFlag(v: string | undefined, flag: string): string | undefined {
+  if (v === undefined) return undefined;
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
+  if (m) {
+    const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+    if (d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])) return v;
+  }
+  throw new UsageError(`${flag} must be a real date YYYY-MM-DD, got "${v}"`);
+}
+
+export function filterFromFlags(o: Opts): { filter: TransactionFilter; all: boolean; limit?: number } {
+  const statuses = splitList(o.status).map((s) => s.toUpperCase());
+  for (const s of statuses) {
+    if (!(TRANSACTION_STATUSES as readonly string[]).includes(s)) throw new UsageError(`--status must be one of ${TRANSACTION_STATUSES.join(', ')}, got "${s}"`);
+  }
+  const from = isoDateFlag(o.from, '--from');
+  const to = isoDateFlag(o.to, '--to');
+  if (from && to && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
+  const pageSize = parseIntArg(o.pageSize, '--page-size', { min: 1, max: MAX_PAGE_SIZE });
+  const limit = parseIntArg(o.limit, '--limit', { min: 1 });
+  if (o.all && limit !== undefined) throw new UsageError('--all and --limit cannot be combined');
+  const all = Boolean(o.all) || limit !== undefined;
+  return {
+    filter: { accountIds: splitList(o.account), statuses, from, to, pageSize: pageSize ?? (limit !== undefined ? Math.min(limit, MAX_PAGE_SIZE) : undefined) },
+    all,
+    limit,
+  };
+}
+
+export function registerTransactionsList(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('list')
+    .description('list transactions (GET /data/v2/transactions, transactions:read); amounts are exact decimals')
+    .option('--account <id>', 'only this account (repeatable)', collect)
+    .option('--status <status>', `only this status (repeatable): ${TRANSACTION_STATUSES.join(', ')}`, collect)
+    .option('--from <date>', 'earliest booked date, YYYY-MM-DD (default: the earliest transaction)')
+    .option('--to <date>', 'latest booked date, YYYY-MM-DD (default: today)')
+    .option('--page-size <n>', `items per page, at most ${MAX_PAGE_SIZE}`)
+    .option('--page-token <token>', 'start at this page (a nextPageToken)')
+    .option('--all', 'follow nextPageToken to the last page, streaming with constant memory')
+    .option('--limit <n>', 'stop after n transactions (follows pages as needed)')
+    .action(async (o: Opts) => {
+      const { filter, all, limit } = filterFromFlags(o);
+      const api = await ctx.api();
+      const format = await ctx.outputFormat();
+      const writer = new StreamWriter(ctx, format, { columns: TRANSACTION_COLUMNS });
+      const tty = ctx.io.stdoutIsTTY;
+      let written = 0;
+      let next = '';
+      outer: for await (const page of transactionPages(api, filter, { all, startToken: o.pageToken })) {
+        next = page.nextPageToken;
+        for (const t of page.transactions) {
+          if (limit !== undefined && written >= limit) break outer;
+          await writer.write(tty ? forTerminal(ctx, t) : t);
+          written++;
+        }
+        if (limit !== undefined && written >= limit) break;
+      }
+      await writer.end();
+      if (!all && next) ctx.notice(`more transactions: use --all, or --page-token ${next}`);
+    });
+  examples(cmd, [
+    'bankctl transactions list --user $USER_ID',
+    'bankctl transactions list --account $ACC1 --account $ACC2 --status BOOKED --from 2025-01-01 --to 2025-03-31',
+    'bankctl transactions list --all -o ndjson > transactions.ndjson',
+    'bankctl transactions list --limit 250 -o csv > latest.csv',
+  ]);
+}
