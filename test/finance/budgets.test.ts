@@ -153,6 +153,11 @@ describe('budgets (spec 4.2)', () => {
     const b = (await raw(base, 'POST', '/api/v1/budgets/recurring', { headers: u.h, json: coffee })).json().budgetSpecification;
     expect((await raw(base, 'GET', `/api/v1/budgets/${b.id}/transactions?start=1`, { headers: u.h })).text).toMatch(/end is required/);
     expect((await raw(base, 'GET', `/api/v1/budgets/${b.id}/details?start=abc`, { headers: u.h })).status).toBe(400);
+    // beyond year 9999 there are no periods: 400, not a crash
+    expect((await raw(base, 'GET', `/api/v1/budgets/${b.id}/details?start=1&end=8640000000000000`, { headers: u.h })).status).toBe(400);
+    // more than 1000 periods in one answer
+    const weekly = (await raw(base, 'POST', '/api/v1/budgets/recurring', { headers: u.h, json: { ...coffee, recurringPeriodicity: { periodUnit: 'WEEK' } } })).json().budgetSpecification;
+    expect((await raw(base, 'GET', `/api/v1/budgets/${weekly.id}/details?start=0&end=${ms('2026-01-01')}`, { headers: u.h })).text).toMatch(/more than 1000 periods/);
     expect((await raw(base, 'GET', `/api/v1/budgets/${b.id}/details?start=${ms('2026-05-01')}&end=${ms('2026-01-01')}`, { headers: u.h })).status).toBe(400);
     expect((await raw(base, 'GET', '/api/v1/budgets?includeArchived=maybe', { headers: u.h })).status).toBe(400);
     // 401 without a token, 403 with a read-only token on a write

@@ -109,9 +109,12 @@ export function parseFilter(store: MemoryStore, userId: string, v: unknown): Bud
   return f;
 }
 
+export const MAX_EPOCH = 253402300799999;
+
 export function parseEpoch(v: unknown, name: string): number {
   const n = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) throw plain(400, `${name} must be an epoch time in milliseconds`);
+  // up to the end of year 9999, so every period computed from it is a real date
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0 || n > MAX_EPOCH) throw plain(400, `${name} must be an epoch time in milliseconds (0 to ${MAX_EPOCH})`);
   return n;
 }
 
