@@ -21,6 +21,14 @@ import { registerCompletion } from './commands/completion.js';
 import { registerSmoke } from './commands/smoke.js';
 import { registerWebhooks } from './commands/webhooks/index.js';
 import { registerConnector } from './commands/connector/index.js';
+import { registerAccounts } from './commands/accounts/index.js';
+import { registerBalanceRefresh } from './commands/balance-refresh/index.js';
+import { registerTransactions } from './commands/transactions/index.js';
+import { registerConsents } from './commands/consents/index.js';
+import { registerIdentities } from './commands/identities/index.js';
+import { registerInvestments } from './commands/investments/index.js';
+import { registerLoans } from './commands/loans/index.js';
+import { registerCategories } from './commands/categories/index.js';
 import { examples } from './commands/util.js';
 
 export function createProgram(ctx: Context): Command {
@@ -90,6 +98,14 @@ export function createProgram(ctx: Context): Command {
   registerCompletion(program, ctx);
   registerWebhooks(program, ctx);
   registerConnector(program, ctx);
+  registerAccounts(program, ctx);
+  registerBalanceRefresh(program, ctx);
+  registerTransactions(program, ctx);
+  registerConsents(program, ctx);
+  registerIdentities(program, ctx);
+  registerInvestments(program, ctx);
+  registerLoans(program, ctx);
+  registerCategories(program, ctx);
 
   examples(program, [
     'bankctl sandbox start --detach          # a local emulator of the service',
