@@ -5,6 +5,8 @@ import { OUTPUT_FORMATS } from './context.js';
 import { VERSION } from './version.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerUsers } from './commands/users/index.js';
+import { registerProviders } from './commands/providers/index.js';
+import { registerCredentials } from './commands/credentials/index.js';
 import { registerBudgets } from './commands/budgets/index.js';
 import { registerInsights } from './commands/insights/index.js';
 import { registerStatistics } from './commands/statistics/index.js';
@@ -82,6 +84,8 @@ export function createProgram(ctx: Context): Command {
 
   registerAuth(program, ctx);
   registerUsers(program, ctx);
+  registerProviders(program, ctx);
+  registerCredentials(program, ctx);
   registerBudgets(program, ctx);
   registerInsights(program, ctx);
   registerStatistics(program, ctx);

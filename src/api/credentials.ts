@@ -1,0 +1,106 @@
+// Credentials (spec 4.4) and provider consents (spec 2.5).
+import type { ApiClient } from './client.js';
+
+export interface Credentials {
+  id: string;
+  providerName: string;
+  status: string;
+  statusUpdated?: number | string | null;
+  statusPayload?: string | null;
+  updated?: number | string | null;
+  type?: string;
+  fields?: Record<string, string>;
+  /** An array of fields, a serialized JSON string of them (or of a third-party payload), or a bare eID token. */
+  supplementalInformation?: unknown;
+  sessionExpiryDate?: number | null;
+  userId?: string;
+  [k: string]: unknown;
+}
+
+export const ITEMS = [
+  'CHECKING_ACCOUNTS', 'CHECKING_TRANSACTIONS', 'SAVING_ACCOUNTS', 'SAVING_TRANSACTIONS', 'CREDITCARD_ACCOUNTS', 'CREDITCARD_TRANSACTIONS',
+  'LOAN_ACCOUNTS', 'LOAN_TRANSACTIONS', 'INVESTMENT_ACCOUNTS', 'INVESTMENT_TRANSACTIONS', 'EINVOICES', 'TRANSFER_DESTINATIONS', 'IDENTITY_DATA',
+  'LIST_BENEFICIARIES',
+];
+
+export interface CreateCredentialsRequest {
+  providerName: string;
+  fields: Record<string, string>;
+  appUri?: string;
+  callbackUri?: string;
+  triggerRefresh?: boolean;
+}
+
+export interface RefreshOptions {
+  items?: string[];
+  optIn?: boolean;
+  authenticate?: boolean;
+}
+
+const enc = encodeURIComponent;
+
+export async function createCredentials(api: ApiClient, req: CreateCredentialsRequest, o: { items?: string[]; optIn?: boolean } = {}): Promise<Credentials> {
+  return api.data<Credentials>({
+    method: 'POST',
+    path: '/api/v1/credentials',
+    json: req,
+    query: { items: o.items && o.items.length > 0 ? o.items : undefined, optIn: o.optIn ? 'true' : undefined },
+  });
+}
+
+export async function listCredentials(api: ApiClient): Promise<Credentials[]> {
+  const data = await api.data<{ credentials?: Credentials[] }>({ method: 'GET', path: '/api/v1/credentials/list' });
+  return data?.credentials ?? [];
+}
+
+export async function getCredentials(api: ApiClient, id: string): Promise<Credentials> {
+  return api.data<Credentials>({ method: 'GET', path: `/api/v1/credentials/${enc(id)}` });
+}
+
+export async function updateCredentials(api: ApiClient, id: string, req: { providerName?: string; fields?: Record<string, string>; appUri?: string; callbackUri?: string }): Promise<Credentials> {
+  return api.data<Credentials>({ method: 'PUT', path: `/api/v1/credentials/${enc(id)}`, json: req });
+}
+
+export async function deleteCredentials(api: ApiClient, id: string): Promise<void> {
+  await api.call({ method: 'DELETE', path: `/api/v1/credentials/${enc(id)}` });
+}
+
+export async function refreshCredentials(api: ApiClient, id: string, o: RefreshOptions & { appUri?: string; callbackUri?: string } = {}): Promise<void> {
+  const body = o.appUri || o.callbackUri ? { appUri: o.appUri, callbackUri: o.callbackUri } : undefined;
+  await api.call({
+    method: 'POST',
+    path: `/api/v1/credentials/${enc(id)}/refresh`,
+    query: { items: o.items && o.items.length > 0 ? o.items : undefined, optIn: o.optIn ? 'true' : undefined, authenticate: o.authenticate ? 'true' : undefined },
+    json: body,
+  });
+}
+
+export async function authenticateCredentials(api: ApiClient, id: string, req: { appUri?: string; callbackUri?: string } = {}): Promise<void> {
+  await api.call({ method: 'POST', path: `/api/v1/credentials/${enc(id)}/authenticate`, json: req });
+}
+
+export async function supplementInformation(api: ApiClient, id: string, information: Record<string, string>): Promise<void> {
+  await api.call({ method: 'POST', path: `/api/v1/credentials/${enc(id)}/supplemental-information`, json: { information } });
+}
+
+/** The eID QR code: `data:image/png;base64,...` as the service sends it (text/html). */
+export async function credentialsQr(api: ApiClient, id: string): Promise<string> {
+  const r = await api.call<string>({ method: 'GET', path: `/api/v1/credentials/${enc(id)}/qr`, responseType: 'text' });
+  return String(r.data).trim();
+}
+
+export interface ProviderConsent {
+  credentialsId: string;
+  providerName: string;
+  status: string;
+  accountIds?: string[];
+  statusUpdated?: number;
+  sessionExpiryDate?: number;
+  detailedError?: { type?: string; displayMessage?: string; details?: { reason?: string; retryable?: boolean } };
+  [k: string]: unknown;
+}
+
+export async function listProviderConsents(api: ApiClient): Promise<ProviderConsent[]> {
+  const data = await api.data<{ providerConsents?: ProviderConsent[] }>({ method: 'GET', path: '/api/v1/provider-consents' });
+  return data?.providerConsents ?? [];
+}

@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples } from '../util.js';
+import { CREDENTIALS_COLUMNS } from './shared.js';
+
+export function registerCredentialsList(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('list')
+    .description("list the user's credentials (GET /api/v1/credentials/list)")
+    .action(async () => {
+      const { listCredentials } = await import('../../api/credentials.js');
+      const { render } = await import('../../output/render.js');
+      await render(ctx, await listCredentials(await ctx.api()), { columns: CREDENTIALS_COLUMNS });
+    });
+  examples(cmd, ['bankctl credentials list --user 6e68cc6287704273984567b3300c5823', 'bankctl credentials list -o json | jq -r \'.[] | select(.status != "UPDATED") | .id\'']);
+}

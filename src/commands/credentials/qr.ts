@@ -1,0 +1,28 @@
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { ServerError } from '../../errors.js';
+import { examples } from '../util.js';
+
+export function registerCredentialsQr(parent: Command, ctx: Context): void {
+  const cmd = parent
+    .command('qr')
+    .description('the eID QR code while the credentials wait for the mobile eID (GET /api/v1/credentials/{id}/qr); prints the data URL, or writes the PNG')
+    .argument('<id>', 'credentials id')
+    .option('-O, --out <file>', 'write the PNG image to this file instead of printing the data URL')
+    .action(async (id: string, o: { out?: string }) => {
+      const { credentialsQr } = await import('../../api/credentials.js');
+      const dataUrl = await credentialsQr(await ctx.api(), id);
+      const m = /^data:image\/png;base64,([A-Za-z0-9+/=\s]+)$/.exec(dataUrl);
+      if (!m) throw new ServerError('the service answered something that is not a PNG data URL');
+      if (o.out) {
+        const file = resolve(ctx.io.cwd, o.out);
+        writeFileSync(file, Buffer.from(m[1]!.replace(/\s/g, ''), 'base64'));
+        ctx.notice(`wrote ${file}`);
+        return;
+      }
+      ctx.io.stdout.write(`${dataUrl}\n`);
+    });
+  examples(cmd, ['bankctl credentials qr 6e68cc6287704273984567b3300c5822 -O qr.png', 'bankctl credentials qr 6e68cc6287704273984567b3300c5822 > qr.txt']);
+}

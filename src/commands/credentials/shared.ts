@@ -1,0 +1,101 @@
+// Flags and helpers the credentials verbs share: --field/--answer parsing, --answers files, the
+// walker's flags, and the table columns.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import type { Column } from '../../output/render.js';
+import { collect, parseIntArg, parseKeyValue, splitList } from '../util.js';
+import { ITEMS } from '../../api/credentials.js';
+import type { WalkOptions } from '../../flows/connect.js';
+
+export const CREDENTIALS_COLUMNS: Column[] = [
+  { header: 'id', path: 'id' },
+  { header: 'providerName', path: 'providerName' },
+  { header: 'status', path: 'status' },
+  { header: 'statusUpdated', path: 'statusUpdated' },
+  { header: 'statusPayload', path: 'statusPayload' },
+  { header: 'updated', path: 'updated' },
+];
+
+export function keyValues(list: string[] | undefined, flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of list ?? []) {
+    const [k, v] = parseKeyValue(raw, flag);
+    out[k] = v;
+  }
+  return out;
+}
+
+export async function loadAnswers(ctx: Context, o: { answer?: string[]; answers?: string }): Promise<Record<string, string>> {
+  let fromFile: Record<string, string> = {};
+  if (o.answers) {
+    const file = resolve(ctx.io.cwd, o.answers);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`--answers: cannot read ${o.answers}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    const { parseAnswersText } = await import('../../flows/supplemental.js');
+    try {
+      fromFile = parseAnswersText(text, o.answers);
+    } catch (err) {
+      throw new UsageError(`--answers ${(err as Error).message}`);
+    }
+  }
+  // --answer wins over the file
+  return { ...fromFile, ...keyValues(o.answer, '--answer') };
+}
+
+export function parseItems(values: string[] | undefined): string[] | undefined {
+  const items = splitList(values).map((i) => i.toUpperCase());
+  const bad = items.filter((i) => !ITEMS.includes(i));
+  if (bad.length > 0) throw new UsageError(`--items: unknown item ${bad.join(', ')}`, { hint: `one of ${ITEMS.join(', ')}` });
+  return items.length > 0 ? items : undefined;
+}
+
+export interface WalkFlags {
+  answer?: string[];
+  answers?: string;
+  waitTimeout: string;
+  pollInterval: string;
+  returnUrl?: string;
+  browser: boolean;
+  qr?: boolean;
+}
+
+/** The flags of the status-machine walker (connect, and refresh/update/authenticate --wait). */
+export function addWalkFlags(cmd: Command): Command {
+  return cmd
+    .option('--answer <name=value>', 'answer for a supplemental field (repeatable)', collect)
+    .option('--answers <file>', 'answers from a file: a JSON object, or name=value lines')
+    .option('--wait-timeout <seconds>', 'give up (exit 9) when no final status came within this time', '300')
+    .option('--poll-interval <ms>', 'first polling interval; it backs off to 5 s', '500')
+    .option('--return-url <url>', 'where the eID app returns to (also prints the iOS https link)')
+    .option('--no-browser', 'print redirect URLs but do not open a browser')
+    .option('--qr', 'print QR codes even when stderr is not a terminal');
+}
+
+export async function walkOptions(ctx: Context, id: string, o: WalkFlags): Promise<WalkOptions> {
+  const waitS = parseIntArg(o.waitTimeout, '--wait-timeout', { min: 1 })!;
+  const pollMs = parseIntArg(o.pollInterval, '--poll-interval', { min: 10, max: 60_000 })!;
+  if (o.returnUrl) {
+    try {
+      new URL(o.returnUrl);
+    } catch {
+      throw new UsageError(`--return-url: "${o.returnUrl}" is not a URL`);
+    }
+  }
+  return {
+    id,
+    answers: await loadAnswers(ctx, o),
+    waitTimeoutMs: waitS * 1000,
+    pollMs,
+    maxPollMs: Math.max(pollMs, 5000),
+    returnUrl: o.returnUrl,
+    browser: o.browser,
+    qr: o.qr ? 'always' : 'auto',
+  };
+}

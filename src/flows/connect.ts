@@ -1,0 +1,334 @@
+// The credentials status-machine walker (spec 3.1, the status notes, the contract's `credentials
+// connect`): polls GET /api/v1/credentials/{id} with backoff, acts once per round (a round is a
+// changed statusUpdated), answers supplemental fields from --answer/--answers or prompts, shows the
+// eID deep link and the third-party payload as text and QR codes, opens or prints redirect URLs,
+// and ends at a final status: UPDATED returns, the error statuses throw FlowFailedError (exit 9).
+import type { Context } from '../context.js';
+import { canPrompt } from '../io.js';
+import { FlowFailedError, InterruptedError, UsageError } from '../errors.js';
+import { getCredentials, supplementInformation, type Credentials } from '../api/credentials.js';
+import { stripControl } from '../output/sanitize.js';
+import type { Prompter } from '../prompts/prompter.js';
+import { describeAccount, parseSupplemental, validateAnswer, type SupplementalField, type ThirdPartyPayload } from './supplemental.js';
+
+export const FAILED_STATUSES = new Set(['AUTHENTICATION_ERROR', 'TEMPORARY_ERROR', 'PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED']);
+const BUSY = new Set(['CREATED', 'AUTHENTICATING', 'UPDATING']);
+const EID_STATUSES = new Set(['AWAITING_MOBILE_EID_AUTHENTICATION', 'AWAITING_MOBILE_BANKID_AUTHENTICATION']);
+const KNOWN = new Set([...FAILED_STATUSES, ...BUSY, ...EID_STATUSES, 'UPDATED', 'AWAITING_SUPPLEMENTAL_INFORMATION', 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION']);
+
+export const EID_SCHEME = 'bankid';
+export const EID_HOST = 'app.bankid.com';
+
+export interface WalkOptions {
+  id: string;
+  /** Answers by field name (--answer, --answers). */
+  answers: Record<string, string>;
+  waitTimeoutMs: number;
+  /** First poll interval; it grows by half each quiet poll up to maxPollMs, and resets on a change. */
+  pollMs?: number;
+  maxPollMs?: number;
+  /** The eID return URL; also gives the iOS https link. */
+  returnUrl?: string;
+  browser?: boolean;
+  /** QR codes on stderr: auto (when stderr is a terminal), always, never. */
+  qr?: 'auto' | 'always' | 'never';
+  /** Acts on rounds already seen before the walk (the create response) too. */
+  initial?: Credentials;
+}
+
+/** Ends the walk cleanly on Ctrl-C: wakes a sleeping poll and makes the next step throw. */
+class Interrupt {
+  fired = false;
+  private wake?: () => void;
+  fire(): void {
+    this.fired = true;
+    this.wake?.();
+  }
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(t);
+        self.wake = undefined;
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
+
+/** A spinner on stderr, only on a terminal and never with --quiet. */
+class Progress {
+  private spinner?: import('ora').Ora;
+  constructor(private readonly ctx: Context) {}
+  get enabled(): boolean {
+    return this.ctx.io.stderrIsTTY && !this.ctx.quiet;
+  }
+  async show(text: string): Promise<void> {
+    if (!this.enabled) return;
+    if (this.spinner) {
+      this.spinner.text = text;
+      return;
+    }
+    const { default: ora } = await import('ora');
+    this.spinner = ora({ text, stream: this.ctx.io.stderr, discardStdin: false, isEnabled: true, color: 'cyan' }).start();
+  }
+  stop(): void {
+    this.spinner?.stop();
+    this.spinner = undefined;
+  }
+}
+
+function roundKey(c: Credentials): string {
+  const stamp = c.statusUpdated === undefined || c.statusUpdated === null ? '' : String(c.statusUpdated);
+  // without a statusUpdated, a changed supplementalInformation is what marks a new round
+  return `${c.status}|${stamp}|${stamp === '' ? JSON.stringify(c.supplementalInformation ?? null) : ''}`;
+}
+
+function clean(s: unknown): string {
+  return stripControl(String(s ?? '')).trim();
+}
+
+export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Credentials> {
+  const api = await ctx.api();
+  const interrupt = new Interrupt();
+  const release = ctx.claimInterrupt(() => interrupt.fire());
+  const progress = new Progress(ctx);
+  const started = ctx.clock.now();
+  const first = o.pollMs ?? 500;
+  const max = Math.max(first, o.maxPollMs ?? 5000);
+  let delay = first;
+  let lastKey = '';
+  let handled = '';
+  let pending: Credentials | undefined = o.initial;
+  let current: Credentials | undefined;
+  const interactive = canPrompt(ctx.io);
+  const say = (line: string) => {
+    progress.stop();
+    ctx.notice(line);
+  };
+  const check = () => {
+    if (interrupt.fired) {
+      progress.stop();
+      throw new InterruptedError(`interrupted; credentials ${o.id} were left in status ${current?.status ?? 'unknown'}`, {
+        hint: `follow them with \`bankctl credentials watch ${o.id}\` or remove them with \`bankctl credentials delete ${o.id}\``,
+      });
+    }
+  };
+  try {
+    for (;;) {
+      check();
+      const c: Credentials = pending ?? (await getCredentials(api, o.id));
+      pending = undefined;
+      current = c;
+      check();
+      const key = roundKey(c);
+      const changed = key !== lastKey;
+      if (changed) {
+        lastKey = key;
+        delay = first;
+        const payload = clean(c.statusPayload);
+        if (!BUSY.has(c.status) || !progress.enabled) say(`${clean(c.status)}${payload ? `: ${payload}` : ''}`);
+      }
+      if (c.status === 'UPDATED') return c;
+      if (FAILED_STATUSES.has(c.status)) {
+        const msg = clean(c.statusPayload);
+        throw new FlowFailedError(`credentials ${o.id} ended in ${clean(c.status)}${msg ? `: ${msg}` : ''}`, {
+          hint: c.status === 'TEMPORARY_ERROR' ? `try again later: \`bankctl credentials refresh ${o.id}\`` : c.status === 'DELETED' ? undefined : `fix the input with \`bankctl credentials update ${o.id} --field ... --wait\`, or try again with \`bankctl credentials refresh ${o.id} --authenticate --wait\``,
+        });
+      }
+      if (changed && key !== handled) {
+        if (c.status === 'AWAITING_SUPPLEMENTAL_INFORMATION') {
+          handled = key;
+          const sup = parseSupplemental(c.supplementalInformation);
+          if (sup.kind !== 'fields') {
+            say(`the service asks for supplemental information in a shape this client does not know (${sup.kind}); waiting`);
+          } else {
+            progress.stop();
+            const prompter = interactive ? await ctx.prompter() : undefined;
+            const information = await collectAnswers(ctx, sup.fields, o.answers, prompter, interrupt);
+            check();
+            await supplementInformation(api, o.id, information);
+            ctx.trace(`supplemental information sent for ${Object.keys(information).length} field(s)`);
+            delay = Math.min(first, 200);
+          }
+        } else if (EID_STATUSES.has(c.status)) {
+          handled = key;
+          const sup = parseSupplemental(c.supplementalInformation);
+          if (sup.kind === 'token') await showEid(ctx, sup.token, o);
+          else say('open your mobile eID app to authenticate');
+        } else if (c.status === 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION') {
+          handled = key;
+          const sup = parseSupplemental(c.supplementalInformation);
+          if (sup.kind === 'payload') await showPayload(ctx, sup.payload, o);
+          else say('open the authentication app to continue');
+        } else if (!KNOWN.has(c.status)) {
+          handled = key;
+          say(`status ${clean(c.status)} is not one this client knows; still waiting for a final status`);
+        }
+      }
+      if (BUSY.has(c.status)) await progress.show(`${c.status.toLowerCase()}${c.statusPayload ? `: ${clean(c.statusPayload)}` : ''}`);
+      if (ctx.clock.now() - started > o.waitTimeoutMs) {
+        progress.stop();
+        throw new FlowFailedError(`credentials ${o.id} did not reach a final status within ${Math.round(o.waitTimeoutMs / 1000)} s (last status ${clean(c.status)})`, {
+          hint: `raise --wait-timeout, or follow them with \`bankctl credentials watch ${o.id}\``,
+        });
+      }
+      await interrupt.sleep(delay);
+      delay = Math.min(max, Math.round(delay * 1.5));
+    }
+  } finally {
+    progress.stop();
+    release();
+  }
+}
+
+/**
+ * The answers for one round: from --answer/--answers first (validated), then the prompts on a
+ * terminal; without a terminal a missing answer is a UsageError naming the field. Immutable fields
+ * are shown, not asked; checkbox fields become one checklist; masked answers are never echoed.
+ */
+export async function collectAnswers(
+  ctx: Context,
+  fields: SupplementalField[],
+  given: Record<string, string>,
+  prompter: Prompter | undefined,
+  interrupt?: { fired: boolean },
+  flag: '--answer' | '--field' = '--answer',
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const http = await ctx.http();
+  const remember = (f: SupplementalField, v: string) => {
+    if (f.masked || f.sensitive) http.redactor.add(v);
+    out[f.name] = v;
+  };
+  const checkboxes = fields.filter((f) => f.checkbox && !f.immutable);
+  const askCheckboxes = checkboxes.filter((f) => given[f.name] === undefined);
+  for (const f of fields) {
+    const label = clean(f.description || f.name);
+    if (f.immutable) {
+      if (f.value !== undefined && f.value !== null) {
+        ctx.io.stderr.write(`${label}: ${clean(f.value)}\n`);
+        out[f.name] = String(f.value);
+      }
+      continue;
+    }
+    const v = given[f.name];
+    if (v !== undefined) {
+      const ok = validateAnswer(f, v);
+      if (ok !== true) throw new UsageError(`${flag} ${f.name}: ${clean(ok)}`, { hint: flag === '--field' ? 'fix the --field value' : 'fix the --answer or --answers value' });
+      remember(f, v);
+    }
+  }
+  if (askCheckboxes.length > 0) {
+    if (prompter) {
+      const chosen = await guard(
+        prompter.checkbox({
+          message: askCheckboxes.length === checkboxes.length ? 'Choose the accounts to share' : 'Choose',
+          choices: askCheckboxes.map((f) => ({ name: clean(describeAccount(f)), value: f.name, checked: f.value === 'true' })),
+        }),
+        interrupt,
+      );
+      for (const f of askCheckboxes) out[f.name] = chosen.includes(f.name) ? 'true' : 'false';
+    } else {
+      for (const f of askCheckboxes) {
+        if (f.value === 'true' || f.value === 'false') out[f.name] = f.value;
+        else throw missing(f, flag);
+      }
+    }
+  }
+  for (const f of fields) {
+    if (f.immutable || f.checkbox || out[f.name] !== undefined) continue;
+    if (!prompter) {
+      if (f.optional) continue;
+      if (typeof f.value === 'string' && f.value !== '' && validateAnswer(f, f.value) === true) {
+        out[f.name] = f.value;
+        continue;
+      }
+      throw missing(f, flag);
+    }
+    const help = [f.helpText, f.hint && !f.helpText?.includes(f.hint) ? `e.g. ${f.hint}` : ''].map(clean).filter(Boolean).join(' ');
+    if (help) ctx.io.stderr.write(`${help}\n`);
+    const message = `${clean(f.description || f.name)}${f.optional ? ' (optional)' : ''}`;
+    const validate = (value: string) => {
+      const r = validateAnswer(f, value);
+      return r === true ? true : clean(r);
+    };
+    const value = f.masked
+      ? await guard(prompter.password({ message, validate }), interrupt)
+      : await guard(prompter.input({ message, default: typeof f.value === 'string' && f.value ? f.value : undefined, validate }), interrupt);
+    if (value === '' && f.optional) continue;
+    remember(f, value);
+  }
+  return out;
+}
+
+function missing(f: SupplementalField, flag: '--answer' | '--field'): UsageError {
+  const label = clean(f.description || f.name);
+  return new UsageError(`no value for the ${flag === '--field' ? 'credentials' : 'supplemental'} field "${f.name}" (${label}) and no terminal to ask on`, {
+    hint: flag === '--field' ? `pass --field ${f.name}=VALUE` : `pass --answer ${f.name}=VALUE or --answers FILE`,
+  });
+}
+
+/** inquirer rejects with ExitPromptError on Ctrl-C in raw mode: that is an interrupt (130). */
+async function guard<T>(p: Promise<T>, interrupt?: { fired: boolean }): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    const name = (err as Error)?.name ?? '';
+    if (name === 'ExitPromptError' || name === 'AbortPromptError' || interrupt?.fired) throw new InterruptedError('interrupted at a prompt');
+    throw err;
+  }
+}
+
+export function eidLinks(token: string, returnUrl?: string): { app: string; ios?: string } {
+  const redirect = returnUrl ? encodeURIComponent(returnUrl) : 'null';
+  return {
+    app: `${EID_SCHEME}:///?autostarttoken=${encodeURIComponent(token)}&redirect=${redirect}`,
+    ...(returnUrl ? { ios: `https://${EID_HOST}/?autostarttoken=${encodeURIComponent(token)}&redirect=${redirect}` } : {}),
+  };
+}
+
+async function qr(ctx: Context, text: string, mode: WalkOptions['qr']): Promise<void> {
+  if (mode === 'never' || (mode !== 'always' && !ctx.io.stderrIsTTY)) return;
+  const { default: qrt } = await import('qrcode-terminal');
+  await new Promise<void>((resolve) => {
+    qrt.generate(text, { small: true }, (rendered) => {
+      ctx.io.stderr.write(`${rendered}\n`);
+      resolve();
+    });
+  });
+}
+
+async function showEid(ctx: Context, token: string, o: WalkOptions): Promise<void> {
+  const links = eidLinks(token, o.returnUrl);
+  const w = (s: string) => ctx.io.stderr.write(`${s}\n`);
+  w('Open your mobile eID app to log in, or scan this code with it:');
+  w(`  eID link: ${links.app}`);
+  if (links.ios) w(`  iOS link: ${links.ios}`);
+  await qr(ctx, links.app, o.qr);
+}
+
+async function showPayload(ctx: Context, p: ThirdPartyPayload, o: WalkOptions): Promise<void> {
+  const w = (s: string) => ctx.io.stderr.write(`${s}\n`);
+  const deep = clean(p.ios?.deepLinkUrl);
+  const intent = clean(p.android?.intent);
+  const link = deep || intent;
+  const scheme = clean(p.ios?.scheme).toLowerCase();
+  // a web login (redirect flow) when the iOS scheme is http(s), or absent with an http(s) link
+  const web = /^https?:\/\//i.test(link) && (scheme === '' || scheme === 'https' || scheme === 'http');
+  if (web) {
+    w(`Log in at your bank: ${link}`);
+    if (o.browser && ctx.io.stderrIsTTY) {
+      const { openBrowser } = await import('../auth/link.js');
+      if (await openBrowser(link, ctx.env)) w('(opened in your browser)');
+    }
+  } else {
+    w(`Open the authentication app to continue${p.downloadTitle ? ` (${clean(p.downloadTitle)})` : ''}:`);
+  }
+  if (deep) w(`  iOS: ${deep}${p.ios?.appStoreUrl ? `  (App Store: ${clean(p.ios.appStoreUrl)})` : ''}`);
+  if (intent) w(`  Android: ${intent}${p.android?.packageName ? `  (package ${clean(p.android.packageName)}${p.android.requiredMinimumVersion ? `, version ${clean(p.android.requiredMinimumVersion)} or later` : ''})` : ''}`);
+  if (p.downloadMessage) w(`  ${clean(p.downloadMessage)}`);
+  if (link) await qr(ctx, link, o.qr);
+}

@@ -1,0 +1,126 @@
+// What the service may put in supplementalInformation, read liberally: an array of fields, a
+// serialized JSON string of them (the real service's way), an object (one field, a map of fields,
+// {fields: [...]}) or a ThirdPartyAppAuthenticationPayload, or the bare eID autostart token.
+// And the checks an answer must pass before it is sent.
+import type { ProviderField } from '../api/providers.js';
+
+export type SupplementalField = ProviderField & { additionalInfo?: string };
+
+export interface ThirdPartyPayload {
+  android?: { packageName?: string; requiredMinimumVersion?: number; intent?: string };
+  ios?: { appStoreUrl?: string; scheme?: string; deepLinkUrl?: string };
+  downloadTitle?: string;
+  downloadMessage?: string;
+  upgradeTitle?: string;
+  upgradeMessage?: string;
+  [k: string]: unknown;
+}
+
+export type Supplemental =
+  | { kind: 'none' }
+  | { kind: 'fields'; fields: SupplementalField[] }
+  | { kind: 'token'; token: string }
+  | { kind: 'payload'; payload: ThirdPartyPayload }
+  | { kind: 'unknown'; text: string };
+
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+function toFields(list: unknown[]): SupplementalField[] {
+  return list.filter(isObj).map((f, i) => ({ ...f, name: typeof f.name === 'string' && f.name ? f.name : `field${i + 1}` }) as SupplementalField);
+}
+
+export function parseSupplemental(value: unknown, depth = 0): Supplemental {
+  if (value === null || value === undefined) return { kind: 'none' };
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (text === '' || text === 'null') return { kind: 'none' };
+    if (/^[\[{"]/.test(text) && depth < 3) {
+      try {
+        return parseSupplemental(JSON.parse(text), depth + 1);
+      } catch {
+        // not JSON: fall through
+      }
+    }
+    if (/^[A-Za-z0-9._~+/=-]{8,200}$/.test(text)) return { kind: 'token', token: text };
+    return { kind: 'unknown', text };
+  }
+  if (Array.isArray(value)) return { kind: 'fields', fields: toFields(value) };
+  if (isObj(value)) {
+    if ('android' in value || 'ios' in value || 'downloadTitle' in value || 'upgradeTitle' in value) return { kind: 'payload', payload: value as ThirdPartyPayload };
+    if (Array.isArray(value.fields)) return { kind: 'fields', fields: toFields(value.fields) };
+    if (typeof value.name === 'string') return { kind: 'fields', fields: toFields([value]) };
+    const entries = Object.entries(value).filter(([, v]) => isObj(v));
+    if (entries.length > 0) return { kind: 'fields', fields: entries.map(([k, v]) => ({ ...(v as object), name: typeof (v as { name?: unknown }).name === 'string' ? (v as { name: string }).name : k }) as SupplementalField) };
+    return { kind: 'unknown', text: JSON.stringify(value) };
+  }
+  return { kind: 'unknown', text: String(value) };
+}
+
+function compile(pattern: string): RegExp | undefined {
+  try {
+    return new RegExp(`^(?:${pattern})$`, 'u');
+  } catch {
+    return undefined;
+  }
+}
+
+/** true when the answer may be sent, else the message for the person (patternError when given). */
+export function validateAnswer(f: SupplementalField, value: string): true | string {
+  const label = f.description || f.name;
+  if (f.checkbox) return value === 'true' || value === 'false' ? true : `${label}: answer true or false`;
+  if (value === '') return f.optional ? true : `${label} is required`;
+  if (f.numeric && !/^\d+$/.test(value)) return f.patternError || `${label} must be digits only`;
+  if (typeof f.minLength === 'number' && f.minLength > 0 && [...value].length < f.minLength) return f.patternError || `${label} must be at least ${f.minLength} characters`;
+  if (typeof f.maxLength === 'number' && f.maxLength > 0 && [...value].length > f.maxLength) return f.patternError || `${label} must be at most ${f.maxLength} characters`;
+  if (f.pattern && f.pattern !== 'true/false') {
+    const re = compile(f.pattern);
+    if (re && !re.test(value)) return f.patternError || `${label} does not have the expected format`;
+  }
+  return true;
+}
+
+/** A checkbox field's additionalInfo as a one-line account description (opt-in). */
+export function describeAccount(f: SupplementalField): string {
+  let info: Record<string, unknown> = {};
+  try {
+    const parsed = typeof f.additionalInfo === 'string' ? JSON.parse(f.additionalInfo) : f.additionalInfo;
+    if (isObj(parsed)) info = parsed;
+  } catch {
+    // not JSON: the description alone
+  }
+  const s = (k: string) => (info[k] === undefined || info[k] === null ? '' : String(info[k]));
+  const parts = [s('accountName') || f.description || f.name];
+  if (s('accountType')) parts.push(`(${s('accountType')})`);
+  if (s('balance')) parts.push(`${s('balance')}${s('currencyCode') ? ` ${s('currencyCode')}` : ''}`);
+  if (s('iban')) parts.push(s('iban'));
+  if (Array.isArray(info.portfolioTypes) && info.portfolioTypes.length > 0) parts.push(`[${info.portfolioTypes.join(', ')}]`);
+  return parts.join(' ');
+}
+
+/** Reads --answers FILE: a JSON object, or name=value lines (# comments). */
+export function parseAnswersText(text: string, file: string): Record<string, string> {
+  const trimmed = text.trim();
+  const out: Record<string, string> = {};
+  if (trimmed.startsWith('{')) {
+    let obj: unknown;
+    try {
+      obj = JSON.parse(trimmed);
+    } catch (err) {
+      throw new Error(`${file}: not valid JSON: ${(err as Error).message}`);
+    }
+    if (!isObj(obj)) throw new Error(`${file}: expected a JSON object of name: value`);
+    for (const [k, v] of Object.entries(obj)) {
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw new Error(`${file}: the answer for "${k}" must be a string, number or boolean`);
+      out[k] = String(v);
+    }
+    return out;
+  }
+  text.split(/\r?\n/).forEach((line, i) => {
+    const l = line.trim();
+    if (l === '' || l.startsWith('#')) return;
+    const eq = l.indexOf('=');
+    if (eq <= 0) throw new Error(`${file}:${i + 1}: expected name=value`);
+    out[l.slice(0, eq).trim()] = l.slice(eq + 1);
+  });
+  return out;
+}
