@@ -4,7 +4,7 @@
 // fails (non-2xx, a redirect, a network error, a timeout) gets the same event again after a
 // backoff, and later events of that key wait behind it. Redirects are never followed, and the
 // receiver's answer is treated as hostile: only a few KiB of it are read.
-import { Agent, request } from 'undici';
+import { Agent, buildConnector, request } from 'undici';
 import type { EventName, SandboxContext, SandboxEvent } from './context.js';
 import { EVENT_NAMES } from './context.js';
 import { badRequest } from './http.js';
@@ -124,7 +124,16 @@ export class WebhookDelivery {
     options: DeliveryOptions = {},
   ) {
     this.options = { ...DEFAULT_DELIVERY, ...options };
-    this.agent = new Agent({ connect: { timeout: this.options.timeoutMs }, keepAliveTimeout: 1_000, connections: 16 });
+    // unref'd sockets: a receiver that hangs never keeps a stopped sandbox's process alive
+    const connect = buildConnector({ timeout: this.options.timeoutMs });
+    this.agent = new Agent({
+      connect: (opts, cb) => connect(opts, (err, socket) => {
+        socket?.unref();
+        cb(err, socket as never);
+      }),
+      keepAliveTimeout: 1_000,
+      connections: 16,
+    });
     ctx.events.subscribe((e) => this.onEvent(e));
     ctx.store.onUserDeleted((userId) => {
       for (const [id, h] of this.state().hooks) if (h.userId === userId) this.state().hooks.delete(id);
