@@ -191,6 +191,7 @@ export function authenticate(store: Store, raw: IncomingMessage, kind: TokenKind
       throw authError(401, 'authentication.expired_token', 'the access token has expired');
     }
     if (t.kind === 'user' && (!t.userId || !store.users.has(t.userId))) throw authError(401, 'authentication.user_not_found', 'the user of this token no longer exists');
+    if (t.kind === 'user' && (store.users.get(t.userId!)!.expiresAt ?? Infinity) <= store.clock.now()) (store.deleteUser(t.userId!), throwExpiredUser()); // temporary users of the hosted flow: deleted after 24 hours (spec 5 rule 6)
     info = { kind: t.kind, scheme: 'Bearer', clientId: t.clientId, userId: t.userId, scopes: t.scopes, token: value };
   } else if (scheme === 'token') {
     const connector = store.area('connector-tokens', () => new ConnectorTokens());
@@ -254,4 +255,8 @@ export class ConnectorTokens {
   list(): string[] {
     return [...this.tokens.keys()];
   }
+}
+
+function throwExpiredUser(): never {
+  throw authError(401, 'authentication.user_expired', 'the temporary user of this token was deleted after 24 hours');
 }

@@ -1,0 +1,282 @@
+// The hosted link flow clicked through in a real headless browser: picker, form, progress,
+// supplemental rounds, eID QR code, third-party app, cancel, failures, iframe mode, and the
+// 24-hour life of the temporary user.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { authorizeUrl, exchange, launchBrowser, startCallback, waitForCallback, watchErrors, type Callback } from './helpers.js';
+
+let t: TestEnv;
+let slow: TestEnv;
+let browser: Browser;
+let cb: Callback;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  [t, slow, browser, cb] = await Promise.all([startTestSandbox(), startTestSandbox({ authDelayMs: 1500 }), launchBrowser(), startCallback()]);
+});
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close()));
+  await browser?.close();
+  await Promise.all([t?.close(), slow?.close(), cb?.close()]);
+});
+
+async function newPage(): Promise<{ page: Page; errors: string[] }> {
+  const ctx = await browser.newContext();
+  contexts.push(ctx);
+  const page = await ctx.newPage();
+  return { page, errors: watchErrors(page) };
+}
+
+describe('the hosted link flow in a browser', () => {
+  test('picker, credentials form, progress, redirect with code and state; the code exchanges to a token with a refresh_token', async () => {
+    const { page, errors } = await newPage();
+    const state = 'st<"&>' + Math.random().toString(36).slice(2);
+    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state, scope: 'accounts:read,credentials:read' }));
+    await expect(page.locator('#heading').textContent()).resolves.toBe('Choose your bank');
+    await expect(page.locator('#market').inputValue()).resolves.toBe('SE');
+    // searchable: typing narrows the list to the test password providers
+    await page.locator('[data-provider]').first().waitFor();
+    await page.fill('#search', 'test password');
+    const names = await page.locator('[data-provider]').evaluateAll((els) => els.map((e) => e.getAttribute('data-provider')));
+    expect(names).toContain('se-test-password');
+    expect(names).not.toContain('se-test-other-eid-successful');
+    expect(names.every((n) => n!.startsWith('se-'))).toBe(true);
+    await page.click('[data-provider="se-test-password"]');
+
+    await expect(page.locator('#heading').textContent()).resolves.toBe('Log in to Test Password (SE)');
+    await expect(page.locator('input[name=password]').getAttribute('type')).resolves.toBe('password');
+    await expect(page.locator('input[name=username]').getAttribute('type')).resolves.toBe('text');
+    // empty submit: the form says what is missing and nothing is sent
+    await page.click('#submit');
+    await expect(page.locator('[data-field=username] .error').textContent()).resolves.toBe('This field is required.');
+    await page.fill('input[name=username]', 'test-user');
+    await page.fill('input[name=password]', 'test-password');
+    await page.click('#submit');
+
+    const q = await waitForCallback(page, cb);
+    expect(q.get('state')).toBe(state);
+    expect(q.get('error')).toBeNull();
+    const code = q.get('code')!;
+    expect(code).toBeTruthy();
+    expect(cb.received.at(-1)?.get('code')).toBe(code);
+
+    const tok = await exchange(t.sandbox, code);
+    expect(tok.status).toBe(200);
+    expect(tok.body).toMatchObject({ token_type: 'bearer', expires_in: 7200, scope: 'accounts:read,credentials:read' });
+    expect(tok.body.refresh_token).toBeTruthy();
+    // the token belongs to the temporary user who connected the bank: the credentials are there
+    const list = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: { authorization: `Bearer ${tok.body.access_token}` } });
+    expect(list.status).toBe(200);
+    expect(list.json().credentials).toEqual([expect.objectContaining({ providerName: 'se-test-password', status: 'UPDATED' })]);
+    // single use
+    expect((await exchange(t.sandbox, code)).status).toBe(400);
+    const refreshed = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', {
+      form: { client_id: t.sandbox.clientId, client_secret: t.sandbox.clientSecret, grant_type: 'refresh_token', refresh_token: tok.body.refresh_token },
+    });
+    expect(refreshed.status).toBe(200);
+    expect(errors).toEqual([]);
+  });
+
+  test('two supplemental rounds with every field kind: immutable value, hint, numeric with pattern, masked, optional', async () => {
+    const { page, errors } = await newPage();
+    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'multi', input_provider: 'se-test-other-multi-supplemental', input_username: 'test-user' }));
+    // input_provider skips the picker; input_username pre-fills the username
+    await expect(page.locator('#heading').textContent()).resolves.toBe('Log in to Test Multi-Supplemental');
+    await expect(page.locator('input[name=username]').inputValue()).resolves.toBe('test-user');
+    await expect(page.locator('#back').count()).resolves.toBe(0);
+    await page.click('#submit');
+
+    await page.locator('#supplemental-form input[name=code1]').waitFor();
+    await expect(page.locator('#heading').textContent()).resolves.toBe('More information needed');
+    const challenge = page.locator('input[name=challenge]');
+    await expect(challenge.inputValue()).resolves.toBe('4711');
+    await expect(challenge.getAttribute('readonly')).resolves.not.toBeNull();
+    await expect(page.locator('[data-field=challenge] .help').textContent()).resolves.toBe('Type this challenge into your card reader.');
+    await expect(page.locator('input[name=code1]').getAttribute('placeholder')).resolves.toBe('1234');
+    await expect(page.locator('input[name=code1]').getAttribute('inputmode')).resolves.toBe('numeric');
+    await page.fill('input[name=code1]', '12');
+    await page.click('#submit');
+    await expect(page.locator('[data-field=code1] .error').textContent()).resolves.toBe('Enter at least 4 characters.');
+    await page.fill('input[name=code1]', '12a4');
+    await page.click('#submit');
+    await expect(page.locator('[data-field=code1] .error').textContent()).resolves.toBe('Only digits are allowed.');
+    await page.fill('input[name=code1]', '1234');
+    await page.click('#submit');
+
+    // the second round is recognised by its changed statusUpdated
+    await page.locator('#supplemental-form input[name=code2]').waitFor();
+    await expect(page.locator('input[name=code2]').getAttribute('type')).resolves.toBe('password');
+    await expect(page.locator('label[for]', { hasText: 'Name this device (optional)' }).count()).resolves.toBe(1);
+    await page.fill('input[name=code2]', '56789');
+    await page.click('#submit');
+
+    const q = await waitForCallback(page, cb);
+    expect(q.get('state')).toBe('multi');
+    expect((await exchange(t.sandbox, q.get('code')!)).body.refresh_token).toBeTruthy();
+    expect(errors).toEqual([]);
+  });
+
+  test('the cancel button ends the flow with USER_CANCELLED, from any screen', async () => {
+    const { page } = await newPage();
+    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'c1' }));
+    await page.locator('[data-provider]').first().waitFor();
+    await page.click('#cancel');
+    let q = await waitForCallback(page, cb);
+    expect(Object.fromEntries(q)).toEqual({ error: 'USER_CANCELLED', message: 'The user cancelled the flow.', state: 'c1' });
+
+    // in the middle of a supplemental round
+    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'c2', input_provider: 'se-test-other-multi-supplemental', input_username: 'test-user' }));
+    await page.click('#submit');
+    await page.locator('input[name=code1]').waitFor();
+    await expect(page.locator('#cancel').textContent()).resolves.toBe('Cancel');
+    await page.click('#cancel');
+    q = await waitForCallback(page, cb);
+    expect(q.get('error')).toBe('USER_CANCELLED');
+    expect(q.get('state')).toBe('c2');
+    expect(q.get('code')).toBeNull();
+  });
+
+  test('a failing username ends in AUTHENTICATION_ERROR with the message and the credentials id; temp... in TEMPORARY_ERROR', async () => {
+    const { page } = await newPage();
+    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'f', input_provider: 'se-test-password', input_username: 'fail-me' }));
+    await page.fill('input[name=password]', 'whatever');
+    await page.click('#submit');
+    let q = await waitForCallback(page, cb);
+    expect(q.get('error')).toBe('AUTHENTICATION_ERROR');
+    expect(q.get('message')).toBe('Incorrect username or password.');
+    expect(q.get('credentials')).toMatch(/^[0-9a-f]{32}$/);
+    expect(q.get('state')).toBe('f');
+    expect(q.get('code')).toBeNull();
+
+    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'tmp', input_provider: 'se-test-password', input_username: 'temp-down' }));
+    await page.fill('input[name=password]', 'test-password');
+    await page.click('#submit');
+    q = await waitForCallback(page, cb);
+    expect(q.get('error')).toBe('TEMPORARY_ERROR');
+    expect(q.get('message')).toMatch(/temporarily unavailable/);
+    expect(q.get('credentials')).toBeNull();
+  });
+
+  test('mobile eID: the QR code from /qr and the autostart link are shown while the app is awaited', async () => {
+    const { page, errors } = await newPage();
+    await page.goto(authorizeUrl(slow.sandbox, { redirect_uri: cb.redirectUri, state: 'eid', input_provider: 'se-test-other-eid-successful', input_username: 'test-user' }));
+    await page.click('#submit');
+    await page.locator('#qr:not([hidden])').waitFor();
+    await expect(page.locator('#heading').textContent()).resolves.toBe('Log in with Mobile BankID');
+    const src = (await page.locator('#qr').getAttribute('src'))!;
+    expect(src).toMatch(/^data:image\/png;base64,/);
+    // a real PNG, rendered by the browser at a QR's size
+    expect(await page.locator('#qr').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(50);
+    expect(await page.locator('#eid-open').getAttribute('href')).toMatch(/^bankid:\/\/\/\?autostarttoken=[0-9a-f-]{36}&redirect=null$/);
+    const q = await waitForCallback(page, cb);
+    expect(q.get('code')).toBeTruthy();
+    expect(errors).toEqual([]);
+  });
+
+  test('third-party app: the app links are shown; opening the app finishes the authentication', async () => {
+    const { page, errors } = await newPage();
+    await page.goto(authorizeUrl(slow.sandbox, { redirect_uri: cb.redirectUri, state: 'app', input_provider: 'se-test-other-third-party-app-successful', input_username: 'test-user' }));
+    await page.click('#submit');
+    await page.locator('#app-open').waitFor();
+    await expect(page.locator('#heading').textContent()).resolves.toBe('Confirm in the app');
+    expect(await page.locator('#app-store').getAttribute('href')).toBe('https://apps.apple.com/app/id000000000');
+    const href = (await page.locator('#app-open').getAttribute('href'))!;
+    expect(href).toContain('/sandbox/test-bank/authorize?state=');
+    // the "app": the test bank's page opens in a new tab and signs in
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), page.click('#app-open')]);
+    await tab.waitForLoadState();
+    expect(await tab.textContent('body')).toMatch(/You are logged in/);
+    const q = await waitForCallback(page, cb);
+    expect(q.get('code')).toBeTruthy();
+    expect(q.get('state')).toBe('app');
+    expect(errors).toEqual([]);
+  });
+
+  test('iframe=true: the result is posted to the parent page instead of a redirect', async () => {
+    const { page, errors } = await newPage();
+    const src = (p: Record<string, string>) => authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, iframe: 'true', ...p });
+    const parent = (url: string) =>
+      `<!doctype html><title>parent</title><h1>Embedding app</h1><iframe id="link" width="600" height="700" src="${url.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"></iframe>` +
+      `<script>window.messages=[];window.addEventListener('message',function(e){window.messages.push({origin:e.origin,data:e.data});});</script>`;
+    const messages = async (n: number) => {
+      await page.waitForFunction((k) => (globalThis as unknown as { messages: unknown[] }).messages.length >= k, n, { timeout: 15_000 });
+      return page.evaluate(() => (globalThis as unknown as { messages: Array<{ origin: string; data: any }> }).messages);
+    };
+
+    cb.setParent(parent(src({ state: 'i1', input_provider: 'se-test-password', input_username: 'test-user' })));
+    await page.goto(`${cb.origin}/parent`);
+    const frame = page.frameLocator('#link');
+    await frame.locator('input[name=password]').fill('test-password');
+    await frame.locator('#submit').click();
+    const [ok] = await messages(1);
+    expect(ok!.origin).toBe(t.sandbox.baseUrl);
+    expect(ok!.data).toEqual({ type: 'code', data: expect.any(String) });
+    expect((await exchange(t.sandbox, ok!.data.data)).body.refresh_token).toBeTruthy();
+    await expect(frame.locator('#heading').textContent()).resolves.toBe('Your bank is connected');
+    expect(new URL(page.url()).pathname).toBe('/parent');
+
+    // AUTHENTICATION_ERROR carries the credentials object
+    cb.setParent(parent(src({ state: 'i2', input_provider: 'se-test-password', input_username: 'fail-x' })));
+    await page.goto(`${cb.origin}/parent`);
+    await frame.locator('input[name=password]').fill('nope');
+    await frame.locator('#submit').click();
+    const [err] = await messages(1);
+    expect(err!.data).toMatchObject({
+      type: 'error',
+      error: { status: 'AUTHENTICATION_ERROR', message: 'Incorrect username or password.', userMessage: expect.stringMatching(/could not log you in/) },
+      data: { providerName: 'se-test-password', status: 'AUTHENTICATION_ERROR', id: expect.stringMatching(/^[0-9a-f]{32}$/) },
+    });
+
+    // cancel
+    cb.setParent(parent(src({ state: 'i3' })));
+    await page.goto(`${cb.origin}/parent`);
+    await frame.locator('[data-provider]').first().waitFor();
+    await frame.locator('#cancel').click();
+    const [cancelled] = await messages(1);
+    expect(cancelled!.data).toEqual({ type: 'error', error: { status: 'USER_CANCELLED', message: 'The user cancelled the flow.', userMessage: 'You cancelled the connection.' } });
+    expect(new URL(page.url()).pathname).toBe('/parent');
+    expect(errors).toEqual([]);
+  });
+
+  test('outside iframe mode the pages refuse to be framed', async () => {
+    const { page } = await newPage();
+    const url = authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri });
+    const r = await fetch(url);
+    expect(r.headers.get('x-frame-options')).toBe('DENY');
+    expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    cb.setParent(`<!doctype html><iframe id="link" onload="window.loaded=true" src="${url.replace(/&/g, '&amp;')}"></iframe>`);
+    await page.goto(`${cb.origin}/parent`);
+    await page.waitForFunction(() => (globalThis as unknown as { loaded?: boolean }).loaded === true);
+    expect(await page.frameLocator('#link').locator('#heading, #cancel').count()).toBe(0);
+  });
+
+  test('the temporary user, its data and its refresh token are gone after 24 hours (sandbox clock)', async () => {
+    const { page } = await newPage();
+    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, scope: 'credentials:read', input_provider: 'se-test-password', input_username: 'test-user' }));
+    await page.fill('input[name=password]', 'test-password');
+    await page.click('#submit');
+    const q = await waitForCallback(page, cb);
+    const tok = (await exchange(t.sandbox, q.get('code')!)).body;
+    const auth = { authorization: `Bearer ${tok.access_token}` };
+    const accounts = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: auth });
+    expect(accounts.status).toBe(200);
+    const userId = t.sandbox.store.tokens.get(tok.access_token)!.userId!;
+    expect(t.sandbox.store.users.get(userId)?.expiresAt).toBe(t.sandbox.store.users.get(userId)!.created + 24 * 3600 * 1000);
+
+    t.sandbox.clock.advance(23 * 3600 * 1000);
+    const early = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', {
+      form: { client_id: t.sandbox.clientId, client_secret: t.sandbox.clientSecret, grant_type: 'refresh_token', refresh_token: tok.refresh_token },
+    });
+    expect(early.status).toBe(200);
+    t.sandbox.clock.advance(3600 * 1000 + 1);
+    const late = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', {
+      form: { client_id: t.sandbox.clientId, client_secret: t.sandbox.clientSecret, grant_type: 'refresh_token', refresh_token: tok.refresh_token },
+    });
+    expect(late.status).toBe(400);
+    // a fresh access token from the 23rd hour no longer opens the data
+    const after = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: { authorization: `Bearer ${early.json().access_token}` } });
+    expect(after.status).toBe(401);
+    expect(t.sandbox.store.users.has(userId)).toBe(false);
+  });
+});
