@@ -19,7 +19,17 @@ export function registerSandboxTrigger(parent: Command, ctx: Context): void {
       const api = await ctx.api();
       const r = await triggerEvent(api, { event, userId: user?.userId ?? user?.externalUserId, credentialsId: o.credentialsId, status: o.status });
       ctx.notice(`emitted ${r.event} for user ${r.userId}: queued for ${r.webhooks} webhook${r.webhooks === 1 ? '' : 's'}`);
-      await render(ctx, r, { vertical: true });
+      await render(ctx, r, {
+        vertical: false,
+        columns: [
+          { header: 'event', path: 'event' },
+          { header: 'user', path: 'userId' },
+          { header: 'order key', path: 'orderKey' },
+          { header: 'webhooks', path: 'webhooks' },
+          { header: 'content id', path: 'content.id' },
+          { header: 'status', path: 'content.status' },
+        ],
+      });
     });
   examples(cmd, [
     'bankctl sandbox trigger credentials:update --status AUTHENTICATING',

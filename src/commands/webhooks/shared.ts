@@ -71,5 +71,5 @@ export async function renderHooks(ctx: Context, data: Record<string, unknown>[] 
     ctx.notice('no webhooks registered');
     return;
   }
-  return render(ctx, safe, { columns: Array.isArray(safe) ? columns : undefined, vertical: !Array.isArray(safe) });
+  return render(ctx, safe, { columns, vertical: false });
 }
