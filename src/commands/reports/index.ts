@@ -11,8 +11,8 @@ function reportView(r: Record<string, unknown>): Record<string, unknown> {
   return {
     id: r.id,
     userId: r.userId,
-    created: r.created,
-    expiresAt: r.expiresAt,
+    created: typeof r.created === 'number' ? new Date(r.created).toISOString() : r.created,
+    expires: typeof r.expiresAt === 'number' ? new Date(r.expiresAt).toISOString() : r.expiresAt,
     accounts: providers.reduce((n, p) => n + (p.accounts?.length ?? 0), 0),
   };
 }

@@ -32,6 +32,14 @@ export function progress(spent: string, target: string, width = 20): string {
   return `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${pct}%${v > t ? ' over' : ''}`;
 }
 
+/** Compares two decimal strings exactly. */
+export function compareDecimal(a: string, b: string): number {
+  const s = Math.max(scaleOf(a), scaleOf(b));
+  const x = scaled(a, s);
+  const y = scaled(b, s);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /** The largest of some decimal strings. */
 export function maxDecimal(values: string[]): string {
   let best = '0';

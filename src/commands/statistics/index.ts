@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { decimalString } from '../../output/money.js';
 import { render } from '../../output/render.js';
 import { collect, examples, splitList } from '../util.js';
-import { bar, maxDecimal } from './bars.js';
+import { bar, compareDecimal, maxDecimal } from './bars.js';
 
 /** The exact value of a statistic: the sandbox's exact amount, else the number as the JSON wrote it. */
 export function statValue(s: Statistic): string {
@@ -42,20 +42,33 @@ export function registerStatistics(program: Command, ctx: Context): void {
         padResultUntilToday: Boolean(o.pad),
       });
       const format = await ctx.outputFormat();
-      const columns = [
-        { header: 'type', path: 'type' },
-        { header: 'period', path: 'period' },
-        { header: 'description', path: 'description' },
-        { header: 'value', path: '', format: (_v: unknown, s: unknown) => statValue(s as Statistic) },
-      ];
-      if (format === 'table') {
-        // one bar chart per type, scaled to that type's largest value
-        const max = new Map<string, string>();
-        for (const t of types) max.set(t, maxDecimal(result.filter((s) => s.type === t).map(statValue)));
-        const width = Math.max(10, Math.min(40, (ctx.io.columns ?? 100) - 90));
-        columns.push({ header: 'chart', path: '', format: (_v, s) => bar(statValue(s as Statistic), max.get((s as Statistic).type) ?? '0', width) });
+      if (format !== 'table') {
+        await render(ctx, result, {
+          columns: [
+            { header: 'type', path: 'type' },
+            { header: 'period', path: 'period' },
+            { header: 'description', path: 'description' },
+            { header: 'payload', path: 'payload' },
+            { header: 'value', path: '', format: (_v: unknown, s: unknown) => statValue(s as Statistic) },
+          ],
+        });
+        return;
       }
-      await render(ctx, result, { columns });
+      // a bar chart per type, scaled to that type's largest value; within a period the largest first
+      const max = new Map<string, string>();
+      for (const t of types) max.set(t, maxDecimal(result.filter((s) => s.type === t).map(statValue)));
+      const width = Math.max(10, Math.min(40, (ctx.io.columns ?? 100) - 80));
+      const rows = [...result].sort((a, b) => types.indexOf(a.type) - types.indexOf(b.type) || (a.period < b.period ? -1 : a.period > b.period ? 1 : 0) || compareDecimal(statValue(b), statValue(a)));
+      await render(ctx, rows, {
+        columns: [
+          ...(types.length > 1 ? [{ header: 'type', path: 'type' }] : []),
+          { header: 'period', path: 'period' },
+          // the sandbox names categories by code in payload; otherwise the description (an id, a group, a date)
+          { header: 'what', path: '', format: (_v: unknown, s: unknown) => (s as Statistic).payload || (s as Statistic).description },
+          { header: 'value', path: '', format: (_v: unknown, s: unknown) => statValue(s as Statistic) },
+          { header: 'chart', path: '', format: (_v: unknown, s: unknown) => bar(statValue(s as Statistic), max.get((s as Statistic).type) ?? '0', width) },
+        ],
+      });
     });
   examples(query, [
     'bankctl statistics query --type expenses-by-primary-category --resolution MONTHLY --period 2026',
