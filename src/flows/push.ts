@@ -5,7 +5,7 @@
 // checkpoint (temp file + rename) records delivered chunks so a killed push resumes.
 import { renameSync, readFileSync, statSync, writeFileSync, createWriteStream, type WriteStream } from 'node:fs';
 import { ApiError } from '../errors.js';
-import { ExactNumber, INGEST_TYPES, MAX_TRANSACTIONS_PER_REQUEST, stringifyExact, type Obj } from '../api/connector-wire.js';
+import { ExactNumber, INGEST_TYPES, MAX_TRANSACTIONS_PER_REQUEST, stringifyExact } from '../api/connector-wire.js';
 import { InputError, records, type InputFormat, type InputRecord } from './push-input.js';
 
 export type IngestType = (typeof INGEST_TYPES)[number];
@@ -94,10 +94,11 @@ interface AccountInfo {
   gone: number;
 }
 
+/** A transaction waiting in a chunk, already serialised: small strings age better than object graphs. */
 interface Item {
   account: string;
   externalId: string;
-  wire: Obj;
+  json: string;
 }
 
 // ---- checkpoint -------------------------------------------------------------------------------
@@ -231,20 +232,19 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
   const inflight = new Set<Promise<void>>();
 
   const serialise = (items: Item[]): string => {
-    const byAccount = new Map<string, Obj[]>();
+    const byAccount = new Map<string, string[]>();
     for (const it of items) {
       let list = byAccount.get(it.account);
       if (!list) byAccount.set(it.account, (list = []));
-      list.push(it.wire);
+      list.push(it.json);
     }
-    const transactionAccounts = [...byAccount].map(([externalId, transactions]) => {
+    const parts: string[] = [];
+    for (const [externalId, transactions] of byAccount) {
       const a = accounts.get(externalId)!;
-      const entry: Obj = { externalId, balance: a.balance };
-      if (a.reservedAmount !== undefined) entry.reservedAmount = a.reservedAmount;
-      entry.transactions = transactions;
-      return entry;
-    });
-    return stringifyExact({ type, transactionAccounts });
+      const reserved = a.reservedAmount !== undefined ? `,"reservedAmount":${a.reservedAmount.text}` : '';
+      parts.push(`{"externalId":${JSON.stringify(externalId)},"balance":${a.balance!.text}${reserved},"transactions":[${transactions.join(',')}]}`);
+    }
+    return `{"type":${JSON.stringify(type)},"transactionAccounts":[${parts.join(',')}]}`;
   };
 
   /** Sends items; on 409/410 takes out what the service already has (or had) and sends the rest. */
@@ -342,7 +342,7 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
     const ext = rec.tx!.externalId;
     // an externalId twice in one request is a 400; the second copy goes to the next chunk (a 409 there)
     if (current.length >= chunkSize || ids.has(ext)) await flush();
-    current.push({ account: rec.account!, externalId: ext, wire: rec.wire! });
+    current.push({ account: rec.account!, externalId: ext, json: stringifyExact(rec.wire!) });
     ids.add(ext);
   }
   if (failure === undefined && !hooks.signal.aborted) await flush();
