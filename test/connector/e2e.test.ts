@@ -60,6 +60,29 @@ describe('kill -9 and resume', () => {
   }, 60_000);
 });
 
+describe('Ctrl-C', () => {
+  test('SIGINT stops a push with exit 130 and leaves a checkpoint that the next run resumes from', async () => {
+    await userWithAccounts(env, 'sigint', 1);
+    const n = 30_000;
+    const file = writeNdjson(dir, 'sigint.ndjson', makeTxs(n, { prefix: 'si' }), { 'acc-0': '5' });
+    const checkpoint = join(dir, 'sigint.ckpt');
+    const args = ['connector', 'push', '--user', 'sigint', '--file', file, '--checkpoint', checkpoint, '--concurrency', '1'];
+    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    for (let i = 0; i < 400 && !existsSync(checkpoint); i++) await new Promise((r) => setTimeout(r, 25));
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain(`--checkpoint ${checkpoint}`);
+    const r = await spawnCli(args, { env: env.env, timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/delivered before, skipped/);
+    expect(new Set(externalIdsOf('sigint')).size).toBe(n);
+    expect(externalIdsOf('sigint')).toHaveLength(n);
+  }, 60_000);
+});
+
 describe('verify', () => {
   test('counts and exact sums per account match after a push, read back with a generated token or HTTP Basic; drift exits 9', async () => {
     await userWithAccounts(env, 'ver', 2);
