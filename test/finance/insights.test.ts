@@ -56,6 +56,25 @@ describe('insights generated from the data (spec 4.5)', () => {
     expect(r.json()).toEqual([]);
   });
 
+  test('overrides configured for a locale: applied to its users; another locale shows only configured types', async () => {
+    const put = (locale: string, type: string, json: unknown, auth = `Token ${t.sandbox.connectorToken}`) =>
+      raw(base, 'PUT', `/sandbox/insights/overrides/${locale}/${type}`, { headers: { authorization: auth }, json });
+    expect((await put('de_DE', 'LARGE_EXPENSE', { title: 'Große Ausgabe' }, 'Bearer nope')).status).toBe(401);
+    expect((await put('de_DE', 'LARGE_EXPENSE', {})).status).toBe(400);
+    expect((await put('de_DE', 'LARGE_EXPENSE', { title: 'Große Ausgabe', description: 'Siehe: {description}' })).status).toBe(200);
+    expect((await put('nl_NL', 'LARGE_EXPENSE', { title: 'Grote uitgave' })).status).toBe(200);
+    const de = await demoUser('de_DE', 'DE');
+    const list = (await raw(base, 'GET', '/api/v1/insights', { headers: de.h })).json();
+    expect(list.map((i: { type: string }) => i.type)).toEqual(['LARGE_EXPENSE']);
+    expect(list[0].title).toBe('Große Ausgabe');
+    expect(list[0].description).toMatch(/^Siehe: You spent \d+\.\d\d SEK at /);
+    // an en_US override wraps the built-in title
+    expect((await put('en_US', 'DOUBLE_CHARGE', { title: 'Heads up: {title}' })).status).toBe(200);
+    const en = await demoUser('en_US');
+    const dbl = (await raw(base, 'GET', '/api/v1/insights', { headers: en.h })).json().find((i: { type: string }) => i.type === 'DOUBLE_CHARGE');
+    expect(dbl.title).toBe('Heads up: Charged twice at PIZZERIA NAPOLI?');
+  });
+
   test('high balance and an unusual category from hand-made data', async () => {
     const u = await userWithLocale(t.sandbox, SCOPES, 'GB', 'en_US');
     const s = t.sandbox.store;

@@ -21,6 +21,15 @@ interface InsightRecord {
 class InsightState {
   /** userId -> key -> record */
   insights = new Map<string, Map<string, InsightRecord>>();
+  /** locale -> insight type -> title/description override ({title} and {description} stand for the built-in text). */
+  overrides = new Map<string, Map<string, { title?: string; description?: string }>>();
+}
+
+/** Configures a title/description override for a locale and insight type (tests, PUT /sandbox/insights/overrides). */
+export function setInsightOverride(store: MemoryStore, locale: string, type: string, o: { title?: string; description?: string }): void {
+  const all = state(store).overrides;
+  if (!all.has(locale)) all.set(locale, new Map());
+  all.get(locale)!.set(type, o);
 }
 const state = (store: MemoryStore) => store.area('insights', () => new InsightState());
 
@@ -31,14 +40,22 @@ export function registerInsights(ctx: SandboxContext): void {
   /** The user's active insights now, each with its stable id. */
   function active(req: Req) {
     const user = req.user();
-    const locale = user.locale as InsightLocale;
-    if (!INSIGHT_LOCALES.includes(locale)) return { user, list: [] as Array<Record<string, unknown>>, records: new Map<string, InsightRecord>(), actions: new Map<string, string[]>() };
+    const overrides = state(store).overrides.get(user.locale);
+    // a locale is configured when it has built-in texts or overrides; without either, nothing is shown
+    const builtIn = INSIGHT_LOCALES.includes(user.locale as InsightLocale);
+    if (!builtIn && !overrides?.size) return { user, list: [] as Array<Record<string, unknown>>, records: new Map<string, InsightRecord>(), actions: new Map<string, string[]>() };
+    const locale: InsightLocale = builtIn ? (user.locale as InsightLocale) : 'en_US';
     let mine = state(store).insights.get(user.id);
     if (!mine) state(store).insights.set(user.id, (mine = new Map()));
     const now = ctx.clock.now();
     const list: Array<Record<string, unknown>> = [];
     const actions = new Map<string, string[]>();
     for (const c of generateInsights(store, user.id, locale, now)) {
+      const o = overrides?.get(c.type);
+      // another locale shows only the types configured for it
+      if (!builtIn && !o) continue;
+      if (o?.title !== undefined) c.title = o.title.replaceAll('{title}', c.title).replaceAll('{description}', c.description);
+      if (o?.description !== undefined) c.description = o.description.replaceAll('{title}', c.title).replaceAll('{description}', c.description);
       let r = mine.get(c.key);
       if (!r) mine.set(c.key, (r = { id: store.ids.next(), key: c.key, userId: user.id, type: c.type, createdTime: now }));
       if (r.archived) continue;
@@ -59,6 +76,23 @@ export function registerInsights(ctx: SandboxContext): void {
     }
     rec.archived = { dateArchived: ctx.clock.now(), action: action ?? 'ARCHIVE', title: String(item.title), description: String(item.description), data: item.data as Record<string, unknown> };
   }
+
+  // sandbox administration: title/description overrides per locale and insight type (connector token)
+  router.put(
+    '/sandbox/insights/overrides/{locale}/{type}',
+    async (req, res) => {
+      const { locale, type } = req.params as { locale: string; type: string };
+      if (!/^[a-z]{2}_[A-Z]{2}$/.test(locale)) throw plain(400, 'locale must look like en_US');
+      if (!/^[A-Z_]{1,64}$/.test(type)) throw plain(400, 'type must be an insight type such as LARGE_EXPENSE');
+      const body = await plainJson(req);
+      const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+      for (const k of ['title', 'description']) if (b[k] !== undefined && (typeof b[k] !== 'string' || (b[k] as string).length > 500)) throw plain(400, `${k} must be a string of at most 500 characters`);
+      if (b.title === undefined && b.description === undefined) throw plain(400, 'give title and/or description');
+      setInsightOverride(store, locale, type, { title: b.title as string | undefined, description: b.description as string | undefined });
+      res.json(200, { locale, type, title: b.title ?? null, description: b.description ?? null });
+    },
+    { auth: 'connector', scopes: [] },
+  );
 
   router.get('/api/v1/insights', (req, res) => {
     res.json(200, active(req).list);
