@@ -2,6 +2,7 @@
 // supplementalInformation, errors, opt-in, the QR code, consents, deletion and events.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { raw, startTestSandbox, userWithToken, clientToken, type TestEnv } from '../helpers/sandbox.js';
+import { MARKETS } from '../../src/api/markets.js';
 
 let t: TestEnv;
 let base: string;
@@ -318,5 +319,25 @@ describe('credentials', () => {
     expect((await raw(base, 'GET', `/api/v1/credentials/${c.id}`, { headers: b.h })).status).toBe(404);
     expect((await raw(base, 'DELETE', `/api/v1/credentials/${c.id}`, { headers: b.h })).status).toBe(404);
     expect((await raw(base, 'GET', '/api/v1/credentials/list', { headers: b.h })).json().credentials).toEqual([]);
+  });
+
+  test('every market has its -test-password and -test-multi-supplemental providers, and both reach UPDATED', async () => {
+    const { h } = await user();
+    const ended: Record<string, string> = {};
+    await Promise.all(
+      MARKETS.map(async (m) => {
+        const lower = m.toLowerCase();
+        const pw = (await raw(base, 'POST', '/api/v1/credentials', { headers: h, json: { providerName: `${lower}-test-password`, fields: { username: 'test-user', password: 'test-password' } } })).json();
+        const ms = (await raw(base, 'POST', '/api/v1/credentials', { headers: h, json: { providerName: `${lower}-test-multi-supplemental`, fields: { username: 'test-user' } } })).json();
+        for (const name of ['code1', 'code2']) {
+          await waitFor(h, ms.id, (x) => x.status === 'AWAITING_SUPPLEMENTAL_INFORMATION' && (x.supplementalInformation ?? '').includes(`"${name}"`));
+          expect((await raw(base, 'POST', `/api/v1/credentials/${ms.id}/supplemental-information`, { headers: h, json: { information: { [name]: '4321' } } })).status).toBe(204);
+        }
+        ended[`${lower}-test-password`] = (await waitFor(h, pw.id, final, 10_000)).last.status;
+        ended[`${lower}-test-multi-supplemental`] = (await waitFor(h, ms.id, final, 10_000)).last.status;
+      }),
+    );
+    expect(Object.keys(ended)).toHaveLength(MARKETS.length * 2);
+    expect(new Set(Object.values(ended))).toEqual(new Set(['UPDATED']));
   });
 });

@@ -36,6 +36,7 @@ export function registerCredentialsWatch(parent: Command, ctx: Context): void {
       });
       const started = ctx.clock.now();
       let lastKey = '';
+      let first = true;
       try {
         for (;;) {
           const c = await getCredentials(api, id);
@@ -45,12 +46,14 @@ export function registerCredentialsWatch(parent: Command, ctx: Context): void {
             const stamp = typeof c.statusUpdated === 'number' ? c.statusUpdated : ctx.clock.now();
             await out.write({ time: new Date(stamp).toISOString(), status: c.status, statusUpdated: c.statusUpdated ?? null, statusPayload: stripControl(String(c.statusPayload ?? '')) });
             if (until && c.status === until) return;
-            if (FINAL.has(c.status)) {
+            // a final status seen first is the previous refresh's: with --until, wait for the next
+            if (FINAL.has(c.status) && !(first && until)) {
               if (until) throw new FlowFailedError(`credentials ${id} ended in ${c.status} before reaching ${until}${c.statusPayload ? `: ${stripControl(String(c.statusPayload))}` : ''}`);
               if (c.status !== 'UPDATED') throw new FlowFailedError(`credentials ${id} ended in ${c.status}${c.statusPayload ? `: ${stripControl(String(c.statusPayload))}` : ''}`);
               return;
             }
           }
+          first = false;
           if (ctx.clock.now() - started > timeoutMs) throw new FlowFailedError(`credentials ${id} did not reach ${until ?? 'a final status'} within ${o.timeout} s (status ${c.status})`);
           await new Promise<void>((r) => {
             const t = setTimeout(r, pollMs);
