@@ -143,6 +143,28 @@ export class StreamWriter {
     if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
 
+  /** Writes a batch (a page) as one chunk for ndjson and csv: one write call instead of one per item. */
+  async writeMany(items: unknown[]): Promise<void> {
+    if (this.format !== 'ndjson' && this.format !== 'csv') {
+      for (const item of items) await this.write(item);
+      return;
+    }
+    if (items.length === 0) return;
+    const out = this.ctx.io.stdout;
+    let chunk = '';
+    if (this.format === 'ndjson') {
+      for (const item of items) chunk += `${JSON.stringify(item)}\n`;
+    } else {
+      if (!this.cols) {
+        this.cols = columnsFor(this.ctx, [items[0]], this.spec);
+        chunk += csvRow(this.cols.map((c) => c.header));
+      }
+      for (const item of items) chunk += csvRow(this.cols.map((c) => cell(item, c)));
+    }
+    this.count += items.length;
+    if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+
   async end(): Promise<number> {
     const out = this.ctx.io.stdout;
     if (this.format === 'json') out.write(this.count === 0 ? '[]\n' : '\n]\n');

@@ -77,13 +77,13 @@ export function registerTransactionsList(parent: Command, ctx: Context): void {
       const tty = ctx.io.stdoutIsTTY;
       let written = 0;
       let next = '';
-      outer: for await (const page of transactionPages(api, filter, { all, startToken: o.pageToken })) {
+      for await (const page of transactionPages(api, filter, { all, startToken: o.pageToken })) {
         next = page.nextPageToken;
-        for (const t of page.transactions) {
-          if (limit !== undefined && written >= limit) break outer;
-          await writer.write(tty ? forTerminal(ctx, t) : t);
-          written++;
-        }
+        let items = limit !== undefined ? page.transactions.slice(0, limit - written) : page.transactions;
+        if (tty) items = items.map((t) => forTerminal(ctx, t));
+        // one write per page, waiting for the stream to drain (back-pressure): memory stays flat
+        await writer.writeMany(items);
+        written += items.length;
         if (limit !== undefined && written >= limit) break;
       }
       await writer.end();
