@@ -90,7 +90,9 @@ test('a second Ctrl-C while the deregistration hangs ends at once with 130', asy
   const l = await startListen(['--register'], { env: { BANKCTL_CONFIG_DIR: t.configDir, BANKCTL_BASE_URL: base, BANKCTL_TOKEN: 'a-ready-token-123', BANKCTL_RETRIES: '0' } });
   expect(l.io.err()).toMatch(/registered webhook hook-1/);
   l.io.interrupt();
-  await new Promise((r) => setTimeout(r, 200));
+  l.io.interrupt(); // an immediate echo (conf's when-exit re-raises SIGINT) is not a second Ctrl-C
+  await new Promise((r) => setTimeout(r, 400));
+  expect(await Promise.race([l.done, new Promise((r) => setTimeout(() => r('still cleaning up'), 50))])).toBe('still cleaning up');
   l.io.interrupt();
   const started = Date.now();
   expect(await l.done).toBe(130);

@@ -124,11 +124,20 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') throw new UsageError(`cannot listen on ${o.host}:${port}: ${code}`);
     throw err;
   }
-  // Ctrl-C ends the run; one more during the clean-up gives up waiting for the deregistration
+  // Ctrl-C ends the run; one more during the clean-up gives up waiting for the deregistration.
+  // conf's dependency when-exit re-raises the first SIGINT at once: an echo within 300 ms is ignored.
   let ending = false;
+  let lastInterrupt = 0;
   let giveUp: () => void = () => undefined;
   const gaveUp = new Promise<'gave-up'>((resolve) => (giveUp = () => resolve('gave-up')));
-  const off = ctx.claimInterrupt(() => (ending ? giveUp() : finish('interrupt')));
+  const off = ctx.claimInterrupt(() => {
+    const now = ctx.clock.now();
+    const echo = now - lastInterrupt < 300;
+    lastInterrupt = now;
+    if (echo) return;
+    if (ending) giveUp();
+    else finish('interrupt');
+  });
   ctx.io.stdout.on('error', onStdoutError);
   const host = o.host.includes(':') ? `[${o.host}]` : o.host === '0.0.0.0' ? '127.0.0.1' : o.host;
   const localUrl = `http://${host === '[::]' ? '[::1]' : host}:${receiver.address.port}/`;
