@@ -1,0 +1,221 @@
+// The status-machine walker against a tiny scripted node:http server, for the shapes the sandbox
+// does not send: supplementalInformation as an array, an object and a serialized string, several
+// rounds, repeated polls of one round, rounds without statusUpdated, unknown statuses, the extra
+// final statuses, the wait timeout, Ctrl-C, and the prompts (scripted prompter on a pretend TTY).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, test } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { run } from '../../src/main.js';
+import { testIO } from '../../src/io.js';
+import { ScriptedPrompter } from '../../src/prompts/scripted.js';
+
+type State = Record<string, unknown>;
+
+/** A credentials resource that walks through `states`: `polls` GETs each, or until a POST when `await`. */
+interface Step {
+  state: State;
+  /** How many GETs show this state before the next (default 1). */
+  polls?: number;
+  /** Stay until the supplemental information arrives. */
+  await?: boolean;
+}
+
+interface Fake {
+  url: string;
+  posts: Array<Record<string, unknown>>;
+  gets: number;
+  close(): Promise<void>;
+}
+
+const servers: Fake[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+async function fakeService(steps: Step[]): Promise<Fake> {
+  let i = 0;
+  let shown = 0;
+  const fake: Fake = { url: '', posts: [], gets: 0, close: async () => undefined };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const send = (status: number, json?: unknown) => {
+        res.writeHead(status, json === undefined ? {} : { 'content-type': 'application/json' });
+        res.end(json === undefined ? undefined : JSON.stringify(json));
+      };
+      const url = req.url ?? '';
+      if (req.method === 'POST' && url.startsWith('/api/v1/credentials/c1/refresh')) return send(204);
+      if (req.method === 'POST' && url === '/api/v1/credentials/c1/supplemental-information') {
+        const step = steps[i]!;
+        if (!step.await) return send(400, { errorMessage: 'not waiting for supplemental information', errorCode: 'request.invalid' });
+        fake.posts.push(JSON.parse(body));
+        i++;
+        shown = 0;
+        return send(204);
+      }
+      if (req.method === 'GET' && url === '/api/v1/credentials/c1') {
+        fake.gets++;
+        const step = steps[Math.min(i, steps.length - 1)]!;
+        send(200, { id: 'c1', providerName: 'fake-bank', userId: 'u1', ...step.state });
+        shown++;
+        if (!step.await && shown >= (step.polls ?? 1) && i < steps.length - 1) {
+          i++;
+          shown = 0;
+        }
+        return;
+      }
+      send(404, { errorMessage: `no route ${req.method} ${url}`, errorCode: 'resource.not_found' });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fake.close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  servers.push(fake);
+  return fake;
+}
+
+const env = (f: Fake) => ({ BANKCTL_BASE_URL: f.url, BANKCTL_TOKEN: 'test-token-123456', BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_RETRIES: '0' });
+const walk = (f: Fake, extra: string[] = [], opts: Parameters<typeof runCli>[1] = {}) =>
+  runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '--wait-timeout', '5', '-o', 'json', ...extra], { env: env(f), ...opts });
+
+describe('walker: shapes and rounds', () => {
+  test('an array, a single-field object and a serialized string, each a round of its own; a repeated round is answered once; an unknown status is shown and passed', async () => {
+    const f = await fakeService([
+      { state: { status: 'AUTHENTICATING', statusUpdated: 1 } },
+      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 2, supplementalInformation: [{ name: 'otp', description: 'One-time code', numeric: true }] }, await: true },
+      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 2, supplementalInformation: [{ name: 'otp', description: 'One-time code', numeric: true }] }, polls: 3 },
+      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 3, supplementalInformation: { name: 'pin', description: 'PIN', masked: true } }, await: true },
+      { state: { status: 'AWAITING_SECOND_FACTOR_FROM_THE_FUTURE', statusUpdated: 4, statusPayload: 'something new' }, polls: 2 },
+      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 5, supplementalInformation: JSON.stringify([{ name: 'word', description: 'Secret word', minLength: 3 }]) }, await: true },
+      { state: { status: 'UPDATING', statusUpdated: 6 } },
+      { state: { status: 'UPDATED', statusUpdated: 7, extraProperty: { kept: true } } },
+    ]);
+    const r = await walk(f, ['--answer', 'otp=1234', '--answer', 'pin=987654', '--answer', 'word=banana']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(f.posts).toEqual([{ information: { otp: '1234' } }, { information: { pin: '987654' } }, { information: { word: 'banana' } }]);
+    expect(r.stderr).toMatch(/status AWAITING_SECOND_FACTOR_FROM_THE_FUTURE is not one this client knows; still waiting/);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'UPDATED', extraProperty: { kept: true } });
+    expect(r.stdout + r.stderr).not.toContain('987654');
+  });
+
+  test('a map of fields, a {fields: [...]} object, a double-serialized string; rounds told apart by their content when statusUpdated is missing', async () => {
+    const f = await fakeService([
+      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', supplementalInformation: { code: { description: 'Code' } } }, await: true },
+      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', supplementalInformation: { fields: [{ name: 'code', description: 'Code again' }] } }, await: true },
+      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', supplementalInformation: JSON.stringify(JSON.stringify([{ name: 'last', description: 'Last' }])) }, await: true },
+      { state: { status: 'UPDATED' } },
+    ]);
+    const r = await walk(f, ['--answer', 'code=1111', '--answer', 'last=x']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(f.posts).toEqual([{ information: { code: '1111' } }, { information: { code: '1111' } }, { information: { last: 'x' } }]);
+  });
+
+  test('the statuses beyond the spec end the walk with exit 9 and the service message', async () => {
+    for (const status of ['PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED', 'TEMPORARY_ERROR']) {
+      const f = await fakeService([{ state: { status: 'AUTHENTICATING', statusUpdated: 1 } }, { state: { status, statusUpdated: 2, statusPayload: `the bank says ${status}` } }]);
+      const r = await walk(f);
+      expect(r.code, status).toBe(9);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(new RegExp(`error: credentials c1 ended in ${status}: the bank says ${status}`));
+    }
+  });
+
+  test('an unknown status that never ends: polling goes on, with backoff, until --wait-timeout (exit 9)', async () => {
+    const f = await fakeService([{ state: { status: 'QUEUED_AT_BANK', statusUpdated: 1 } }]);
+    const started = Date.now();
+    const r = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '--wait-timeout', '1'], { env: env(f) });
+    expect(r.code).toBe(9);
+    expect(r.stderr).toMatch(/did not reach a final status within 1 s \(last status QUEUED_AT_BANK\)/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    // backoff: 10 ms growing by half each poll, so far fewer than 100 polls in a second
+    expect(f.gets).toBeGreaterThan(3);
+    expect(f.gets).toBeLessThan(20);
+  });
+
+  test('a bad --answer is refused before anything is sent (exit 2, the patternError), an unknown shape is reported', async () => {
+    const f = await fakeService([
+      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 1, supplementalInformation: [{ name: 'ssn', description: 'Personal number', pattern: '(19|20)[0-9]{10}', patternError: 'Enter 12 digits.' }] }, await: true },
+    ]);
+    const r = await walk(f, ['--answer', 'ssn=12345']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/error: --answer ssn: Enter 12 digits\./);
+    expect(f.posts).toEqual([]);
+    const g = await fakeService([{ state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 1, supplementalInformation: 42 } }]);
+    const r2 = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '--wait-timeout', '1'], { env: env(g) });
+    expect(r2.code).toBe(9);
+    expect(r2.stderr).toMatch(/shape this client does not know/);
+  });
+
+  test('Ctrl-C while polling ends with 130 and says where the credentials were left', async () => {
+    const f = await fakeService([{ state: { status: 'AUTHENTICATING', statusUpdated: 1 } }]);
+    const io = testIO({ env: env(f) });
+    const p = run(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '50'], io);
+    await new Promise((r) => setTimeout(r, 300));
+    io.interrupt();
+    expect(await p).toBe(130);
+    expect(io.err()).toMatch(/interrupted; credentials c1 were left in status AUTHENTICATING/);
+  });
+});
+
+describe('walker: prompts on a terminal (scripted prompter)', () => {
+  test('every field kind: immutable shown, helpText and hint, pattern rejected with patternError then accepted, masked as a password, optional skipped, checkboxes as one checklist', async () => {
+    const f = await fakeService([
+      {
+        state: {
+          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+          statusUpdated: 1,
+          supplementalInformation: JSON.stringify([
+            { name: 'challenge', description: 'Challenge', value: '4711', immutable: true },
+            { name: 'code', description: 'Response code', helpText: 'From your card reader.', hint: '12345678', numeric: true, minLength: 8, maxLength: 8, pattern: '[0-9]{8}', patternError: 'Eight digits, please.' },
+            { name: 'pin', description: 'PIN', masked: true, minLength: 4 },
+            { name: 'nickname', description: 'Nickname', optional: true },
+          ]),
+        },
+        await: true,
+      },
+      {
+        state: {
+          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+          statusUpdated: 2,
+          supplementalInformation: JSON.stringify([
+            { name: 'acc1', description: 'Everyday', checkbox: true, pattern: 'true/false', value: 'true', additionalInfo: JSON.stringify({ accountName: 'Everyday', accountType: 'CHECKING', balance: '100.50', currencyCode: 'SEK', iban: 'SE00' }) },
+            { name: 'acc2', description: 'Savings', checkbox: true, pattern: 'true/false', value: 'false', additionalInfo: JSON.stringify({ accountName: 'Savings', accountType: 'SAVINGS', balance: '5.00', currencyCode: 'SEK' }) },
+            { name: 'acc3', description: 'ISK', checkbox: true, pattern: 'true/false', value: 'false', additionalInfo: JSON.stringify({ accountName: 'ISK', accountType: 'INVESTMENT', balance: '7.25', currencyCode: 'SEK', portfolioTypes: ['ISK'] }) },
+          ]),
+        },
+        await: true,
+      },
+      { state: { status: 'UPDATED', statusUpdated: 3 } },
+    ]);
+    const prompter = new ScriptedPrompter(['1234', '87654321', '9999', '', ['Savings', 'ISK']]);
+    const r = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '-o', 'json'], {
+      env: env(f),
+      stdinIsTTY: true,
+      stdoutIsTTY: true,
+      context: { prompter },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(prompter.asked.map((a) => [a.kind, a.message])).toEqual([
+      ['input', 'Response code'],
+      ['input', 'Response code'],
+      ['password', 'PIN'],
+      ['input', 'Nickname (optional)'],
+      ['checkbox', 'Choose the accounts to share'],
+    ]);
+    expect(prompter.rejected).toEqual(['Eight digits, please.']);
+    expect(prompter.asked[4]!.choices).toEqual(['Everyday (CHECKING) 100.50 SEK SE00', 'Savings (SAVINGS) 5.00 SEK', 'ISK (INVESTMENT) 7.25 SEK [ISK]']);
+    expect(r.stderr).toContain('Challenge: 4711');
+    expect(r.stderr).toContain('From your card reader. e.g. 12345678');
+    expect(f.posts).toEqual([
+      { information: { challenge: '4711', code: '87654321', pin: '9999' } },
+      { information: { acc1: 'false', acc2: 'true', acc3: 'true' } },
+    ]);
+    expect(r.stderr).not.toContain('9999');
+  });
+});
