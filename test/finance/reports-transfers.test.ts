@@ -113,8 +113,11 @@ describe('POST /api/v1/transfer (spec 2.7)', () => {
     const events = t.sandbox.events.recent.filter((e) => e.event === 'signable-operation:update' && e.orderKey === op.id);
     expect(events.map((e) => e.content.status)).toEqual(['CREATED', 'EXECUTING', 'EXECUTED']);
     expect(events.every((e) => e.userId === u.userId)).toBe(true);
-    // the amount was kept exactly as written
+    // the amount was kept exactly as written, and booked exactly on the source account
     expect(String(events.at(-1)!.content.statusMessage)).toContain('1234567.89 SEK');
+    expect(t.sandbox.store.accounts.get(acc.id)!.balance).toBe('-1224567.89');
+    const booked = [...t.sandbox.store.transactions.values()].filter((x) => x.accountId === acc.id);
+    expect(booked.map((x) => [x.amount, x.status, x.reference])).toEqual([['-1234567.89', 'BOOKED', 'rent']]);
   });
 
   test('platform:// source, payment destinations need a message', async () => {
@@ -123,6 +126,13 @@ describe('POST /api/v1/transfer (spec 2.7)', () => {
     const send = (json: unknown) => raw(base, 'POST', '/api/v1/transfer', { headers: bearer(u.token), json });
     const ok = await send({ sourceUri: `platform://${acc.id}`, destinationUri: 'se-bg://5050-1055', amount: '99.50', currency: 'SEK', destinationMessage: '1234567890' });
     expect(ok.status).toBe(200);
+    // a transfer to the user's own savings account is booked on both sides
+    const savings = addAccount(t.sandbox.store, u.userId, { type: 'SAVINGS', accountNumber: '9420-4172385', balance: '0.10' });
+    const own = await send({ sourceUri: `platform://${acc.id}`, destinationUri: 'se://94204172385', amount: 0.2, currency: 'SEK' });
+    expect(own.status).toBe(200);
+    for (let i = 0; i < 100 && t.sandbox.store.accounts.get(savings.id)!.balance === '0.10'; i++) await new Promise((r) => setTimeout(r, 10));
+    // 0.1 + 0.2 exactly, not 0.30000000000000004
+    expect(t.sandbox.store.accounts.get(savings.id)!.balance).toBe('0.30');
     const noMsg = await send({ sourceUri: `platform://${acc.id}`, destinationUri: 'se-pg://4-2', amount: 10, currency: 'SEK' });
     expect(noMsg.status).toBe(400);
     expect(noMsg.text).toMatch(/destinationMessage is required/);

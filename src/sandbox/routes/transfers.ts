@@ -6,7 +6,8 @@ import { plain } from '../http.js';
 import type { AccountRecord, MemoryStore } from '../store.js';
 import { plainJson } from './reports.js';
 import { topLevelNumberLiteral } from '../finance/json-exact.js';
-import { dec, toStr } from '../finance/decimal.js';
+import { add, dec, neg, toStr } from '../finance/decimal.js';
+import { categoryId } from '../categories.js';
 import { parseDecimal } from '../../output/money.js';
 
 export interface SignableOperation {
@@ -25,6 +26,7 @@ interface TransferRecord {
   id: string;
   userId: string;
   sourceUri: string;
+  sourceAccountId: string;
   destinationUri: string;
   kind: 'BANK_TRANSFER' | 'PAYMENT';
   amount: string;
@@ -80,6 +82,28 @@ export function registerTransfers(ctx: SandboxContext): void {
     ctx.events.emit({ event: 'signable-operation:update', userId: t.userId, content: { ...t.operation }, orderKey: t.operation.id }, ctx.clock.now());
   };
 
+  /** An executed transfer leaves the source account (and an own destination account) booked and balanced. */
+  const book = (t: TransferRecord) => {
+    const now = ctx.clock.now();
+    const date = new Date(now).toISOString().slice(0, 10);
+    const source = store.accounts.get(t.sourceAccountId);
+    if (!source || source.userId !== t.userId) return;
+    const own = t.kind === 'BANK_TRANSFER' ? [...store.accounts.values()].find((a) => a.userId === t.userId && a.id !== source.id && a.accountNumber.replace(/\D/g, '') === t.destinationUri.slice(5)) : undefined;
+    const entry = (account: AccountRecord, amount: string, description: string, categoryCode: string) => {
+      account.balance = toStr(add(dec(account.balance), dec(amount)));
+      account.updated = now;
+      const id = store.ids.next();
+      store.transactions.set(id, {
+        id, userId: t.userId, accountId: account.id, amount, currencyCode: t.currency, bookedDate: date, valueDate: date,
+        description, originalDescription: description.toUpperCase(), categoryId: categoryId(categoryCode), status: 'BOOKED',
+        type: t.kind === 'PAYMENT' ? 'PAYMENT' : 'TRANSFER', reference: t.destinationMessage, seq: store.nextSeq(), created: now, updated: now,
+      });
+    };
+    const text = t.sourceMessage || (t.kind === 'PAYMENT' ? `Payment ${t.destinationUri}` : `Transfer to ${t.destinationUri}`);
+    entry(source, toStr(neg(dec(t.amount))), text, own ? 'transfers:own.accounts' : t.kind === 'PAYMENT' ? 'expenses:misc.uncategorized' : 'transfers:own.accounts');
+    if (own) entry(own, t.amount, t.destinationMessage || `Transfer from ${source.name}`, 'transfers:own.accounts');
+  };
+
   router.post('/api/v1/transfer', async (req, res) => {
     const user = req.user();
     const body = await plainJson(req, { optional: true });
@@ -124,6 +148,7 @@ export function registerTransfers(ctx: SandboxContext): void {
       id,
       userId: user.id,
       sourceUri: b.sourceUri as string,
+      sourceAccountId: account.id,
       destinationUri: b.destinationUri as string,
       kind,
       amount: toStr(dec(amountText)),
@@ -148,7 +173,11 @@ export function registerTransfers(ctx: SandboxContext): void {
     const delay = Math.max(1, ctx.options.authDelayMs);
     ctx.setTimeout(() => {
       move(t, 'EXECUTING', 'The transfer is being sent to your bank.');
-      ctx.setTimeout(() => move(t, 'EXECUTED', `The ${kind === 'PAYMENT' ? 'payment' : 'transfer'} of ${t.amount} ${currency} has been executed.`), delay);
+      ctx.setTimeout(() => {
+        if (!state(store).transfers.has(t.id)) return;
+        book(t);
+        move(t, 'EXECUTED', `The ${kind === 'PAYMENT' ? 'payment' : 'transfer'} of ${t.amount} ${currency} has been executed.`);
+      }, delay);
     }, delay);
     res.json(200, t.operation);
   });
