@@ -1,14 +1,9 @@
-// The read areas' one window on the credentials area (issue 3), kept in one place: the record of a
-// set of credentials, when that area holds one. Until it does, callers fall back to what accounts say.
+// The read areas' one window on the credentials area (issue 3): the record of a set of credentials,
+// when that area holds one. Callers fall back to what accounts say for credentials it does not know
+// (connector users, data written straight into the store).
 import type { MemoryStore } from '../store.js';
+import { CredentialsState, type CredRecord } from '../providers/engine.js';
 
-export interface CredentialsView {
-  id: string;
-  userId: string;
-  providerName?: string;
-  sessionExpiryDate?: number;
-}
-
-export function credentialsOf(_store: MemoryStore, _credentialsId: string): CredentialsView | undefined {
-  return undefined;
+export function credentialsOf(store: MemoryStore, credentialsId: string): CredRecord | undefined {
+  return store.area('credentials', () => new CredentialsState()).records.get(credentialsId);
 }

@@ -24,13 +24,28 @@ export const consentLookup: ConsentLookup = {
   },
   describe(store: MemoryStore, credentialsId: string) {
     const c = credentialsOf(store, credentialsId);
-    return c ? { providerName: c.providerName, sessionExpiryDate: c.sessionExpiryDate } : undefined;
-  },
-  extend(store: MemoryStore, credentialsId: string, expiresAt: number) {
-    const c = credentialsOf(store, credentialsId);
-    if (c) c.sessionExpiryDate = expiresAt;
+    return c ? { providerName: c.providerName, sessionExpiryDate: c.sessionExpiryDate ?? undefined } : undefined;
   },
 };
+
+/** The page's effect on the credentials record: a new session; an expired one is UPDATED again. */
+function extender(ctx: SandboxContext) {
+  return (store: MemoryStore, credentialsId: string, expiresAt: number) => {
+    const c = credentialsOf(store, credentialsId);
+    if (!c) return;
+    c.sessionExpiryDate = expiresAt;
+    if (c.status === 'SESSION_EXPIRED') {
+      const now = store.clock.now();
+      c.status = 'UPDATED';
+      c.statusPayload = 'The consent was renewed.';
+      c.statusUpdated = Math.max(now, c.statusUpdated + 1);
+      c.needsAuth = false;
+      delete c.detailedError;
+      const content = { id: c.id, providerName: c.providerName, type: c.type, status: c.status, statusPayload: c.statusPayload, statusUpdated: c.statusUpdated, updated: c.updated, sessionExpiryDate: c.sessionExpiryDate, userId: c.userId };
+      ctx.events.emit({ event: 'credentials:update', userId: c.userId, content, orderKey: c.id }, now);
+    }
+  };
+}
 
 export function registerReads(ctx: SandboxContext): void {
   registerAccounts(ctx);
@@ -40,5 +55,5 @@ export function registerReads(ctx: SandboxContext): void {
   registerInvestments(ctx);
   registerLoans(ctx);
   registerCategories(ctx);
-  registerUpdateConsent(ctx, consentLookup);
+  registerUpdateConsent(ctx, { ...consentLookup, extend: extender(ctx) });
 }
