@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { triggerEvent, WEBHOOK_EVENTS } from '../../api/webhooks.js';
-import { UsageError } from '../../errors.js';
+import { ApiError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples } from '../util.js';
 
@@ -17,7 +17,12 @@ export function registerSandboxTrigger(parent: Command, ctx: Context): void {
       // --user is the global acting-user flag: the event concerns that user (default: the newest one)
       const user = await ctx.userRef();
       const api = await ctx.api();
-      const r = await triggerEvent(api, { event, userId: user?.userId ?? user?.externalUserId, credentialsId: o.credentialsId, status: o.status });
+      const r = await triggerEvent(api, { event, userId: user?.userId ?? user?.externalUserId, credentialsId: o.credentialsId, status: o.status }).catch((err: unknown) => {
+        if (err instanceof ApiError && (err.status === 404 || err.status === 405) && !/user .* not found/.test(err.serviceMessage)) {
+          err.hint ??= '`sandbox trigger` works only against the local sandbox (`bankctl sandbox start`)';
+        }
+        throw err;
+      });
       ctx.notice(`emitted ${r.event} for user ${r.userId}: queued for ${r.webhooks} webhook${r.webhooks === 1 ? '' : 's'}`);
       await render(ctx, r, {
         vertical: false,
