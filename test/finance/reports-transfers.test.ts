@@ -80,6 +80,23 @@ describe('account verification reports (spec 4.1, 2.7)', () => {
     expect((await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}/pdf?template=standard-1.0`, { headers: bearer(u.token) })).status).toBe(404);
   });
 
+  test('a report with many accounts runs over several pages that a reader opens', async () => {
+    const u = await userWithToken(t.sandbox, REPORT_SCOPES);
+    for (let i = 0; i < 40; i++) addAccount(t.sandbox.store, u.userId, { name: `Konto (${i}) \\ ö`, accountNumber: `5000-${String(i).padStart(7, '0')}` });
+    const rep = (await raw(base, 'POST', '/api/v1/account-verification-reports', { headers: bearer(u.token), json: {} })).json();
+    const pdf = Buffer.from(await (await fetch(`${base}/api/v1/account-verification-reports/${rep.id}/pdf?template=standard-1.0`, { headers: bearer(u.token) })).arrayBuffer());
+    const file = join(tempDir(), 'many.pdf');
+    writeFileSync(file, pdf);
+    const info = spawnSync('pdfinfo', [file], { encoding: 'utf8' });
+    expect(info.stderr).toBe('');
+    const pages = Number(/Pages:\s+(\d+)/.exec(info.stdout)![1]);
+    expect(pages).toBeGreaterThan(1);
+    const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+    // parentheses and backslashes are escaped, every account is there
+    for (let i = 0; i < 40; i++) expect(text).toContain(`Konto (${i}) \\ ö`);
+    expect(text).toContain(`Page ${pages} of ${pages}`);
+  });
+
   test('another user cannot read the report (404); unknown ids are 404', async () => {
     const a = await userWithToken(t.sandbox, REPORT_SCOPES);
     addAccount(t.sandbox.store, a.userId);
