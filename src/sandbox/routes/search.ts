@@ -61,6 +61,7 @@ export function registerSearch(ctx: SandboxContext): void {
       const v = b[k];
       if (v === undefined || v === null) return undefined;
       if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw plain(400, `${k} must be an array of strings`);
+      if (v.length > 1000) throw plain(400, `${k} may hold at most 1000 values`);
       return v as string[];
     };
     const accountsFilter = ids('accounts');

@@ -13,6 +13,7 @@ const stringList = (v: unknown, name: string): string[] | undefined => {
   if (v === undefined || v === null) return undefined;
   if (typeof v === 'string') return [v];
   if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw plain(400, `${name} must be a string or an array of strings`);
+  if (v.length > 1000) throw plain(400, `${name} may hold at most 1000 values`);
   return v as string[];
 };
 
