@@ -4,6 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { issueCode } from '../../src/sandbox/routes/oauth.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
 import { authorizeUrl, exchange, launchBrowser, startCallback, waitForCallback, watchErrors, type Callback } from './helpers.js';
 
 let t: TestEnv;
@@ -13,13 +15,24 @@ let cb: Callback;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
-  [t, slow, browser, cb] = await Promise.all([startTestSandbox(), startTestSandbox({ authDelayMs: 1500 }), launchBrowser(), startCallback()]);
+  [t, slow, browser, cb] = await Promise.all([startTestSandbox(), startTestSandbox({ authDelayMs: 1000 }), launchBrowser(), startCallback()]);
 });
 afterAll(async () => {
   await Promise.all(contexts.map((c) => c.close()));
   await browser?.close();
   await Promise.all([t?.close(), slow?.close(), cb?.close()]);
 });
+
+/** The page's own configuration (session and page token), as the page script reads it. */
+async function pageConfig(page: Page): Promise<{ session: string; token: string }> {
+  return JSON.parse((await page.locator('#link-config').textContent())!);
+}
+
+/** A token for the temporary user behind a page, minted the way the service would. */
+async function tokenOfUser(sb: Sandbox, userId: string): Promise<string> {
+  const code = issueCode(sb.store, { clientId: sb.clientId, userId, scopes: ['credentials:read'], withRefresh: false });
+  return (await exchange(sb, code)).body.access_token;
+}
 
 async function newPage(): Promise<{ page: Page; errors: string[] }> {
   const ctx = await browser.newContext();
@@ -130,11 +143,15 @@ describe('the hosted link flow in a browser', () => {
     await page.click('#submit');
     await page.locator('input[name=code1]').waitFor();
     await expect(page.locator('#cancel').textContent()).resolves.toBe('Cancel');
+    const userId = t.sandbox.store.tokens.get((await pageConfig(page)).token)!.userId!;
     await page.click('#cancel');
     q = await waitForCallback(page, cb);
     expect(q.get('error')).toBe('USER_CANCELLED');
     expect(q.get('state')).toBe('c2');
     expect(q.get('code')).toBeNull();
+    // the half-made connection does not stay behind
+    const list = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: { authorization: `Bearer ${await tokenOfUser(t.sandbox, userId)}` } });
+    expect(list.json().credentials).toEqual([]);
   });
 
   test('a failing username ends in AUTHENTICATION_ERROR with the message and the credentials id; temp... in TEMPORARY_ERROR', async () => {
@@ -191,6 +208,41 @@ describe('the hosted link flow in a browser', () => {
     expect(q.get('code')).toBeTruthy();
     expect(q.get('state')).toBe('app');
     expect(errors).toEqual([]);
+  });
+
+  test("redirect authentication: the bank's login page is linked; decoupled: the bank's instruction is shown", async () => {
+    const { page, errors } = await newPage();
+    await page.goto(authorizeUrl(slow.sandbox, { redirect_uri: cb.redirectUri, state: 'r', input_provider: 'se-test-open-banking-redirect', input_username: 'test-user' }));
+    await page.click('#submit');
+    await page.locator('#app-open').waitFor();
+    await expect(page.locator('#heading').textContent()).resolves.toBe('Log in at your bank');
+    await expect(page.locator('#app-open').textContent()).resolves.toBe('Open your bank’s login page');
+    const [tab] = await Promise.all([page.context().waitForEvent('page'), page.click('#app-open')]);
+    await tab.waitForLoadState();
+    let q = await waitForCallback(page, cb);
+    expect(q.get('code')).toBeTruthy();
+
+    await page.goto(authorizeUrl(slow.sandbox, { redirect_uri: cb.redirectUri, state: 'd', input_provider: 'se-test-open-banking-decoupled-successful', input_username: 'test-user' }));
+    await page.click('#submit');
+    await expect(page.locator('#status-payload').textContent()).resolves.toBe("Open your bank's app on your phone and confirm the login.");
+    await expect(page.locator('#status').textContent()).resolves.toBe('Logging in…');
+    q = await waitForCallback(page, cb);
+    expect(q.get('state')).toBe('d');
+    expect(q.get('code')).toBeTruthy();
+    expect(errors).toEqual([]);
+  });
+
+  test('credentials that vanish under the page end the flow in INTERNAL_ERROR', async () => {
+    const { page } = await newPage();
+    await page.goto(authorizeUrl(slow.sandbox, { redirect_uri: cb.redirectUri, state: 'gone', input_provider: 'se-test-other-eid-successful', input_username: 'test-user' }));
+    await page.click('#submit');
+    await page.locator('#eid-open').waitFor();
+    const { token } = await pageConfig(page);
+    const list = await raw(slow.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: { authorization: `Bearer ${token}` } });
+    const id = list.json().credentials[0].id;
+    expect((await raw(slow.sandbox.baseUrl, 'DELETE', `/api/v1/credentials/${id}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(204);
+    const q = await waitForCallback(page, cb);
+    expect(Object.fromEntries(q)).toEqual({ error: 'INTERNAL_ERROR', message: 'The link flow could not continue because of an internal error.', state: 'gone' });
   });
 
   test('iframe=true: the result is posted to the parent page instead of a redirect', async () => {

@@ -264,6 +264,10 @@ export function registerLinkService(ctx: SandboxContext): void {
       } else if (Object.hasOwn(PAGE_ERRORS, claimed)) {
         const error = PAGE_ERRORS[claimed]!;
         result = { error, message: DEFAULT_MESSAGES[error] };
+        // a cancelled connection does not stay behind half-made (best effort: the user is temporary anyway)
+        if (error === 'USER_CANCELLED' && typeof body.credentialsId === 'string' && ID.test(body.credentialsId)) {
+          await selfCall(ctx.baseUrl(), 'DELETE', `/api/v1/credentials/${encodeURIComponent(body.credentialsId)}`, s.token);
+        }
       } else {
         throw envelope(400, 'link.invalid_status', 'status must be USER_CANCELLED, INTERNAL_ERROR, TEMPORARY_ERROR, or a final credentials status with its credentialsId');
       }
