@@ -5,11 +5,12 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
-import { WEBHOOK_EVENTS, type WebHookRequest } from '../../api/webhooks.js';
+import { WEBHOOK_EVENTS } from '../../api/webhooks.js';
 import { stripControl } from '../../output/sanitize.js';
 import { collect, examples, parseIntArg } from '../util.js';
 import { parseEvents, readSecret, SECRET_ENV, type SecretOpts } from './shared.js';
 import { DEFAULT_MAX_BODY, WebhookReceiver } from './receiver.js';
+import { forward, print, register } from './listen-actions.js';
 
 export const DEFAULT_LISTEN_PORT = 8080;
 
@@ -163,75 +164,5 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
     }
     ctx.io.stdout.off('error', onStdoutError);
     off();
-  }
-}
-
-/** Subscribes the listener; returns how to remove the subscription. */
-async function register(ctx: Context, o: ListenOpts, url: string, secret: string, events: string[]): Promise<() => Promise<void>> {
-  const api = await ctx.api();
-  api.http.redactor.add(secret);
-  const w = await import('../../api/webhooks.js');
-  const via = o.registerVia === 'connector' ? 'connector' : 'api';
-  const created = via === 'connector' ? await w.createConnectorWebhook(api, { url, secret, events }) : await w.createHook(api, { url, secret, events });
-  const id = created.id;
-  if (!id) {
-    ctx.warn(`registered ${url}, but the service gave no id: remove it yourself with \`bankctl connector webhooks list\` and \`delete\``);
-    return async () => undefined;
-  }
-  ctx.notice(`registered webhook ${id} (${via === 'connector' ? 'connector, all users' : created.userId ? `API, user ${created.userId}` : 'API, all users'}) -> ${url}`);
-  return async () => {
-    try {
-      if (via === 'connector') await w.deleteConnectorWebhook(api, id);
-      else await w.deleteHook(api, id);
-      ctx.notice(`removed webhook ${id}`);
-    } catch (err) {
-      ctx.warn(`could not remove webhook ${id}: ${(err as Error).message}; remove it with \`bankctl ${via === 'connector' ? 'connector webhooks' : 'webhooks'} delete ${id}\``);
-    }
-  };
-}
-
-/** Accepted events on stdout; the secret is left out. */
-function print(ctx: Context, event: WebHookRequest, pretty: boolean): void {
-  const { secret: _secret, ...hook } = (event.webHook ?? {}) as Record<string, unknown>;
-  const shown = { ...event, webHook: hook };
-  if (!pretty) {
-    ctx.io.stdout.write(`${JSON.stringify(shown)}\n`);
-    return;
-  }
-  // JSON.stringify escapes control characters, so the content cannot drive the terminal
-  const when = new Date(ctx.clock.now()).toISOString();
-  ctx.io.stdout.write(`--- ${when} ${stripControl(event.event)}\n${JSON.stringify(event.content, null, 2)}\n\n`);
-}
-
-/** POSTs the body as received to --forward-to; its answer (capped) goes to stderr. */
-async function forward(ctx: Context, target: URL, event: string, raw: Buffer): Promise<void> {
-  const { request } = await import('undici');
-  const timeoutMs = Math.max(1, (await ctx.numberSetting('timeout')) * 1000);
-  const started = ctx.clock.now();
-  const where = `${target.origin}${target.pathname}`;
-  try {
-    // plain undici.request never follows redirects
-    const res = await request(target, {
-      method: 'POST',
-      body: raw,
-      headers: { 'content-type': 'application/json', 'user-agent': 'bankctl-webhooks-listen' },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    let text = '';
-    for await (const chunk of res.body) {
-      text += chunk.toString();
-      if (text.length > 2048) {
-        res.body.destroy();
-        break;
-      }
-    }
-    const shown = stripControl(text.replace(/\s+/g, ' ').trim()).slice(0, 200);
-    ctx.io.stderr.write(`forwarded ${stripControl(event)} to ${where}: ${res.statusCode} (${ctx.clock.now() - started} ms)${shown ? ` ${shown}` : ''}\n`);
-  } catch (err) {
-    const e = err as { code?: string; name?: string; cause?: { code?: string } };
-    const code = e.name === 'TimeoutError' ? 'timed out' : (e.code ?? e.cause?.code ?? e.name ?? 'failed');
-    ctx.io.stderr.write(`forwarded ${stripControl(event)} to ${where}: failed (${code})\n`);
   }
 }
