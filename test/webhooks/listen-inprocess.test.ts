@@ -101,3 +101,13 @@ test('a second Ctrl-C while the deregistration hangs ends at once with 130', asy
   fake.closeAllConnections();
   fake.close();
 });
+
+test('--public-url is what gets registered (a tunnel in front of the listener)', async () => {
+  const l = await startListen(['--register', '--public-url', 'https://tunnel.example.com/hook', '--event', 'transaction:update']);
+  const hooks = JSON.parse((await runCli(['webhooks', 'list', '-o', 'json'], { env: t.env })).stdout);
+  expect(hooks).toEqual([expect.objectContaining({ url: 'https://tunnel.example.com/hook', events: ['transaction:update'] })]);
+  l.io.interrupt();
+  expect(await l.done).toBe(0);
+  expect(JSON.parse((await runCli(['webhooks', 'list', '-o', 'json'], { env: t.env })).stdout)).toEqual([]);
+  expect((await runCli(['webhooks', 'listen', '--public-url', 'https://x.example/', '--secret', SECRET], { env: t.env })).code).toBe(2);
+});

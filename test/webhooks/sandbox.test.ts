@@ -61,6 +61,18 @@ describe('connector registration', () => {
     expect((await post({ url: 'https://a.example/', secret: 's', events: ['credentials:create'] }, {})).status).toBe(401);
     expect((await raw(t.sandbox.baseUrl, 'DELETE', '/connector/webhooks/nope', { headers: conn })).status).toBe(404);
   });
+
+  test('hostile bodies: not JSON 400, another content type 415, too large 413, an overlong secret or url 400', async () => {
+    const post = (body: string, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
+      raw(t.sandbox.baseUrl, 'POST', '/connector/webhooks', { headers: { ...conn, ...headers }, body });
+    expect((await post('{"url": ')).status).toBe(400);
+    expect((await post('url=x', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415);
+    expect((await post(JSON.stringify({ url: 'https://a.example/', secret: 'x'.repeat(2 * 1024 * 1024), events: ['credentials:create'] }))).status).toBe(413);
+    expect((await post(JSON.stringify({ url: 'https://a.example/', secret: 'x'.repeat(2000), events: ['credentials:create'] }))).status).toBe(400);
+    expect((await post(JSON.stringify({ url: `https://a.example/${'p'.repeat(3000)}`, secret: 's', events: ['credentials:create'] }))).status).toBe(400);
+    expect((await raw(t.sandbox.baseUrl, 'POST', '/sandbox/trigger', { headers: { ...conn, 'content-type': 'application/json' }, body: 'nope' })).status).toBe(400);
+    expect((await raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', { headers: conn })).json()).toEqual([]);
+  });
 });
 
 describe('API-side registration (/api/v1/hooks, scope user:web_hooks)', () => {
