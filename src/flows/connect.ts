@@ -250,7 +250,7 @@ export async function collectAnswers(
     }
     const help = [f.helpText, f.hint && !f.helpText?.includes(f.hint) ? `e.g. ${f.hint}` : ''].map(clean).filter(Boolean).join(' ');
     if (help) ctx.io.stderr.write(`${help}\n`);
-    const message = `${clean(f.description || f.name)}${f.optional ? ' (optional)' : ''}`;
+    const message = `${clean(f.description || f.name)}${f.optional && !/optional/i.test(String(f.description ?? '')) ? ' (optional)' : ''}`;
     const validate = (value: string) => {
       const r = validateAnswer(f, value);
       return r === true ? true : clean(r);

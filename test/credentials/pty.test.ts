@@ -1,0 +1,121 @@
+// The real inquirer prompts, the spinner and the terminal QR code, driven through a pseudo-terminal:
+// bin/bankctl.js runs inside a private tmux server; the test types keys and reads the screen.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BIN } from '../helpers/cli.js';
+import { startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
+
+const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const SOCKET = `bankctl-cred-test-${process.pid}`;
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+
+let t: TestEnv;
+let user: string;
+beforeAll(async () => {
+  if (!hasTmux) return;
+  // long enough for the eID wait to be on screen while the test looks
+  t = await startTestSandbox({ authDelayMs: 2500 });
+  user = (await userWithToken(t.sandbox, ['credentials:read'])).userId;
+});
+afterAll(async () => {
+  if (!hasTmux) return;
+  try {
+    tmux('kill-server');
+  } catch {
+    // already gone
+  }
+  await t.close();
+});
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Starts the CLI in a new tmux window of 120x60; the shell prints EXIT=<code> when it ends. */
+function start(name: string, args: string[]): void {
+  const env = Object.entries({ ...t.env, TERM: 'xterm-256color', NO_COLOR: '1' })
+    .map(([k, v]) => `${k}=${shellQuote(v)}`)
+    .join(' ');
+  const cmd = `env -i PATH=${shellQuote(process.env.PATH ?? '')} HOME=${shellQuote(process.env.HOME ?? '/tmp')} ${env} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}; echo EXIT=$?; sleep 60`;
+  tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '60', cmd);
+}
+
+// -J joins lines the terminal wrapped
+const screen = (name: string) => tmux('capture-pane', '-p', '-J', '-t', name, '-S', '-200');
+const keys = (name: string, ...k: string[]) => tmux('send-keys', '-t', name, ...k);
+
+async function waitFor(name: string, pred: (s: string) => boolean, what: string, timeoutMs = 15_000): Promise<string> {
+  const start = Date.now();
+  for (;;) {
+    const s = screen(name);
+    if (pred(s)) return s;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}; the screen shows:\n${s}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(!hasTmux)('credentials connect on a terminal', () => {
+  test('the provider picker, the credentials prompts and every kind of supplemental prompt, as a person sees them', async () => {
+    start('picker', ['credentials', 'connect', '--user', user, '--market', 'SE', '--include-test', '--poll-interval', '100']);
+    let s = await waitFor('picker', (x) => x.includes('Provider in SE (type to search)') && x.includes('[test]'), 'the provider picker');
+    expect(s).toMatch(/se-test-open-banking-embedded/);
+    keys('picker', 'multi-sup');
+    s = await waitFor('picker', (x) => x.includes('❯ Test Multi-Supplemental (se-test-other-multi-supplemental)') && !x.includes('se-test-other-password'), 'the search to narrow the list');
+    keys('picker', 'Enter');
+    await waitFor('picker', (x) => /\? Username/.test(x), 'the username prompt');
+    keys('picker', 'test-user', 'Enter');
+    s = await waitFor('picker', (x) => /\? First code/.test(x), 'the first code');
+    expect(s).toContain('Challenge: 4711'); // an immutable value, shown
+    expect(s).toMatch(/4 to 8 digits.*e\.g\. 1234/); // helpText and hint
+    keys('picker', '12', 'Enter');
+    await waitFor('picker', (x) => x.includes('The code is 4 to 8 digits.'), 'the patternError');
+    keys('picker', 'BSpace', 'BSpace', '4321', 'Enter');
+    await waitFor('picker', (x) => /\? Second code/.test(x), 'the second round');
+    keys('picker', '8765');
+    s = await waitFor('picker', (x) => /\? Second code \*\*\*\*/.test(x), 'the masked echo');
+    keys('picker', 'Enter');
+    await waitFor('picker', (x) => /\? Name this device \(optional\)/.test(x), 'the optional field');
+    keys('picker', 'Enter');
+    s = await waitFor('picker', (x) => x.includes('EXIT='), 'the end');
+    expect(s).toContain('EXIT=0');
+    expect(s).toMatch(/status\s+│ UPDATED/); // the final credentials as a table: stdout is a terminal
+    expect(s).not.toContain('8765'); // the masked code never echoed
+    expect(s).not.toMatch(/\(optional\) \(optional\)/);
+  });
+
+  test('the eID deep link and its QR code on screen while the app is awaited; exit 0', async () => {
+    start('eid', ['credentials', 'connect', '--user', user, '--provider', 'se-test-other-eid-successful', '--field', 'username=test-user', '--poll-interval', '100', '-o', 'json']);
+    // qrcode-terminal's small mode draws with half blocks: a square of lines made of ▀ ▄ █ and spaces
+    const qrLines = (x: string) => x.split('\n').filter((l) => /^[ ▀▄█]{20,}$/.test(l.trimEnd()) && /[▀▄█]/.test(l));
+    const s = await waitFor('eid', (x) => x.includes('eID link: bankid:///?autostarttoken=') && qrLines(x).length > 10, 'the eID link and its QR code');
+    const token = /autostarttoken=([0-9a-f-]{36})&redirect=null/.exec(s)?.[1];
+    expect(token).toBeDefined();
+    const square = qrLines(s);
+    expect(new Set(square.map((l) => l.trimEnd().length)).size).toBe(1); // every row as wide as the others
+    expect(s).not.toContain('EXIT=');
+    const end = await waitFor('eid', (x) => x.includes('EXIT='), 'the end');
+    expect(end).toContain('EXIT=0');
+    expect(end).toContain('"status": "UPDATED"');
+  });
+
+  test('a spinner with the status message while the person confirms in the bank app (decoupled); gone at the end', async () => {
+    start('spin', ['credentials', 'connect', '--user', user, '--provider', 'se-test-open-banking-decoupled-successful', '--field', 'username=test-user', '--poll-interval', '100', '-o', 'json']);
+    await waitFor('spin', (x) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] authenticating: Open your bank's app on your phone and confirm the login\./.test(x), 'the spinner');
+    const end = await waitFor('spin', (x) => x.includes('EXIT='), 'the end');
+    expect(end).toContain('EXIT=0');
+    expect(end).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+  });
+
+  test('Ctrl-C at a prompt and Ctrl-C while waiting for the app both leave with 130', async () => {
+    start('cc1', ['credentials', 'connect', '--user', user, '--provider', 'se-test-other-password', '--poll-interval', '100']);
+    await waitFor('cc1', (x) => /\? Username/.test(x), 'the username prompt');
+    keys('cc1', 'C-c');
+    expect(await waitFor('cc1', (x) => x.includes('EXIT='), 'the end')).toContain('EXIT=130');
+    start('cc2', ['credentials', 'connect', '--user', user, '--provider', 'se-test-eid-successful', '--field', 'username=test-user', '--poll-interval', '100']);
+    await waitFor('cc2', (x) => x.includes('eID link:'), 'the eID wait');
+    keys('cc2', 'C-c');
+    const s = await waitFor('cc2', (x) => x.includes('EXIT='), 'the end');
+    expect(s).toContain('EXIT=130');
+    expect(s).toMatch(/interrupted; credentials \w+ were left in status AWAITING_MOBILE_EID_AUTHENTICATION/);
+  });
+});
