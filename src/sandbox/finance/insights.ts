@@ -109,7 +109,8 @@ export function generateInsights(store: MemoryStore, userId: string, locale: Ins
     let low: { date: number; balance: Dec } = { date: today, balance };
     for (let d = today; d > today - 180 * DAY_MS; d -= DAY_MS) {
       while (i < own.length && own[i]!.date > d) balance = sub(balance, own[i++]!.amount);
-      if (cmp(balance, low.balance) < 0) low = { date: d, balance };
+      // walking back in time: the earliest day of the lowest balance wins
+      if (cmp(balance, low.balance) <= 0) low = { date: d, balance };
     }
     if (cmp(low.balance, dec('1000')) < 0) {
       out.push({
