@@ -130,6 +130,29 @@ describe('the hosted link flow in a browser', () => {
     expect(errors).toEqual([]);
   });
 
+  test('account opt-in (opt_in=true): one checkbox per account with its details; only the chosen accounts are connected', async () => {
+    const { page, errors } = await newPage();
+    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'opt', opt_in: 'true', input_provider: 'se-test-password', input_username: 'test-user' }));
+    await page.fill('input[name=password]', 'test-password');
+    await page.click('#submit');
+    await page.locator('#supplemental-form input[type=checkbox]').first().waitFor();
+    const boxes = page.locator('#supplemental-form input[type=checkbox]');
+    const n = await boxes.count();
+    expect(n).toBeGreaterThanOrEqual(3);
+    // the account's details from additionalInfo: type, balance and currency
+    await expect(page.locator('#supplemental-form .field').first().locator('.help').first().textContent()).resolves.toMatch(/^(CHECKING|SAVINGS|INVESTMENT|MORTGAGE|LOAN|CREDIT_CARD|PENSION) · -?\d+(\.\d+)? SEK/);
+    const chosen = [await boxes.nth(0).getAttribute('name'), await boxes.nth(2).getAttribute('name')];
+    await boxes.nth(0).check();
+    await boxes.nth(2).check();
+    await page.click('#submit');
+    const q = await waitForCallback(page, cb);
+    const tok = (await exchange(t.sandbox, q.get('code')!)).body;
+    const accounts = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/accounts/list', { headers: { authorization: `Bearer ${tok.access_token}` } });
+    expect(accounts.status).toBe(200);
+    expect(accounts.json().accounts.map((a: { id: string }) => a.id).sort()).toEqual(chosen.sort());
+    expect(errors).toEqual([]);
+  });
+
   test('the cancel button ends the flow with USER_CANCELLED, from any screen', async () => {
     const { page } = await newPage();
     await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'c1' }));

@@ -94,6 +94,7 @@ describe('a misconfigured link goes back as BAD_REQUEST with the state', () => {
     ['an unknown market', { market: 'XX' }, /market "XX" is not a known market/],
     ['an unsupported locale', { locale: 'fr_FR' }, /locale "fr_FR" is not supported/],
     ['a bad iframe value', { iframe: 'yes' }, /iframe must be true or false/],
+    ['a bad opt_in value', { opt_in: '1' }, /opt_in must be true or false/],
     ['a username with control characters', { input_username: 'a\u0000b' }, /input_username/],
   ];
   test.each(cases)('%s', async (_name, params, message) => {

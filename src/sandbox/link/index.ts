@@ -183,6 +183,7 @@ export function registerLinkService(ctx: SandboxContext): void {
         username: p.username,
         provider,
         iframe: p.iframe,
+        optIn: p.optIn,
         pollMinMs: POLL_MIN_MS,
         pollMaxMs: POLL_MAX_MS,
       };

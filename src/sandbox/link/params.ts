@@ -25,6 +25,8 @@ export interface LinkParams {
   iframe: boolean;
   username: string | null;
   provider: string | null;
+  /** Sandbox extension: account opt-in (spec 2.1, "a feature enabled on request") for this link. */
+  optIn: boolean;
 }
 
 export type Validation =
@@ -156,6 +158,10 @@ export function validateAuthorize(q: URLSearchParams, store: Store): Validation 
   if (un.error) return bad(un.error);
   if (un.value !== undefined && (un.value.length > MAX_USERNAME_LENGTH || hasControl(un.value))) return bad('input_username is too long or holds control characters.');
 
+  const oi = single(q, 'opt_in');
+  if (oi.error) return bad(oi.error);
+  if (oi.value !== undefined && oi.value !== 'true' && oi.value !== 'false') return bad('opt_in must be true or false.');
+
   const pv = single(q, 'input_provider');
   if (pv.error) return bad(pv.error);
   // a malformed name is as unknown as a well-formed one that does not exist: the caller shows the screen
@@ -174,6 +180,7 @@ export function validateAuthorize(q: URLSearchParams, store: Store): Validation 
       iframe,
       username: un.value ?? null,
       provider,
+      optIn: oi.value === 'true',
     },
   };
 }

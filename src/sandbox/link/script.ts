@@ -182,7 +182,7 @@ export const LINK_SCRIPT = String.raw`(function () {
       var extra = null;
       if (info && typeof info === 'object') {
         var bits = [info.accountType, info.balance !== undefined ? String(info.balance) + (info.currencyCode ? ' ' + info.currencyCode : '') : null, info.iban].filter(function (x) { return x !== null && x !== undefined && x !== ''; });
-        if (info.accountName) label = String(info.accountName);
+        if (info.accountName && !fd.description) label = String(info.accountName);
         if (bits.length) extra = el('p', { className: 'help', text: bits.map(String).join(' · ') });
       }
       top = el('label', { className: 'checkbox', for: id }, [input, el('span', { text: label })]);
@@ -252,7 +252,7 @@ export const LINK_SCRIPT = String.raw`(function () {
       if (st.finished || !checkAll(ws)) return;
       submit.disabled = true;
       formError.textContent = '';
-      api('POST', '/api/v1/credentials', { providerName: p.name, fields: values(ws) }).then(function (r) {
+      api('POST', '/api/v1/credentials' + (cfg.optIn ? '?optIn=true' : ''), { providerName: p.name, fields: values(ws) }).then(function (r) {
         if (r.status === 200 && r.data && typeof r.data === 'object' && typeof r.data.id === 'string') {
           st.credentials = r.data;
           st.lastUpdated = st.lastStatus = null;
