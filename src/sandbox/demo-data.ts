@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { AccountRecord, AccountType, MemoryStore, TransactionRecord } from './store.js';
 import { categoryId } from './categories.js';
+import { addDecimals } from '../output/money.js';
 
 export interface DemoDataOptions {
   userId: string;
@@ -174,9 +175,14 @@ function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResul
   const drafts: Draft[] = [];
   const push = (d: Draft) => drafts.push(d);
   const highlights: DemoHighlights = {};
-  const largeDay = today - 47 * DAY;
-  const doubleDay = today - 19 * DAY;
-  const travelMonth = isoDay(today - 75 * DAY).slice(0, 7);
+  // The one-off events sit relative to the first generation (the checking account's creation), so
+  // a later refresh does not move them and create them again.
+  const known = store?.accounts.get(ids.checking!);
+  const anchor = known ? Math.floor(known.created / DAY) * DAY : today;
+  const largeDay = anchor - 47 * DAY;
+  const doubleDay = anchor - 19 * DAY;
+  const refundDay = anchor - 60 * DAY;
+  const travelMonth = isoDay(anchor - 75 * DAY).slice(0, 7);
 
   for (let day = start; day <= today; day += DAY) {
     const d = new Date(day);
@@ -255,7 +261,7 @@ function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResul
       push(dbl(900));
       push(dbl(901));
     }
-    if (day === today - 60 * DAY) push({ acc: 'checking', day, cents: scale(59_900), description: 'Refund Zalando', code: 'income:refund.other', type: 'DEFAULT', merchant: 'Zalando', mcc: '5651' });
+    if (day === refundDay) push({ acc: 'checking', day, cents: scale(59_900), description: 'Refund Zalando', code: 'income:refund.other', type: 'DEFAULT', merchant: 'Zalando', mcc: '5651' });
   }
 
   // Ids: (seed, account, day, index within the day for that account), stable across runs.
@@ -350,11 +356,12 @@ function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResul
 
   // Write: merge with what is there.
   const outAccounts: AccountRecord[] = [];
+  const preexisting = new Set<string>();
   for (const a of accounts) {
     const existing = store.accounts.get(a.id);
     if (existing) {
+      preexisting.add(a.id);
       for (const c of o.credentialsIds) if (!existing.credentialsIds.includes(c)) existing.credentialsIds.push(c);
-      existing.balance = a.balance;
       existing.updated = now;
       outAccounts.push(existing);
     } else {
@@ -378,6 +385,12 @@ function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResul
     store.transactions.set(t.id, t);
     created.push(t);
     all.push(t);
+  }
+  // a known account's balance moves by exactly what this run added
+  for (const a of outAccounts) {
+    if (!preexisting.has(a.id)) continue;
+    const added = created.filter((t) => t.accountId === a.id).map((t) => t.amount);
+    if (added.length > 0) a.balance = addDecimals([a.balance, ...added]);
   }
   return { accounts: outAccounts, transactions: all, created, highlights };
 }
