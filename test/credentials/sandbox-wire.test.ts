@@ -340,4 +340,84 @@ describe('credentials', () => {
     expect(Object.keys(ended)).toHaveLength(MARKETS.length * 2);
     expect(new Set(Object.values(ended))).toEqual(new Set(['UPDATED']));
   });
+
+  test('session expiry: a plain refresh after the session ends is SESSION_EXPIRED with a detailedError; authenticate renews it without new data', async () => {
+    const { SandboxClock } = await import('../../src/sandbox/store.js');
+    const clock = new SandboxClock();
+    const own = await startTestSandbox({ authDelayMs: 5, clock });
+    try {
+      const sb = own.sandbox.baseUrl;
+      const u = await userWithToken(own.sandbox, SCOPES);
+      const h = { authorization: `Bearer ${u.token}` };
+      const get = async (id: string) => (await raw(sb, 'GET', `/api/v1/credentials/${id}`, { headers: h })).json();
+      const until = async (id: string, pred: (c: any) => boolean) => {
+        for (let i = 0; i < 400; i++) {
+          const c = await get(id);
+          if (pred(c)) return c;
+          await new Promise((r) => setTimeout(r, 3));
+        }
+        throw new Error('timeout');
+      };
+      const c = (await raw(sb, 'POST', '/api/v1/credentials', { headers: h, json: { providerName: 'se-test-other-password', fields: { username: 'test-user', password: 'test-password' } } })).json();
+      const done = await until(c.id, (x) => x.status === 'UPDATED');
+      const txBefore = own.sandbox.store.transactions.size;
+      // a plain refresh within the session needs no authentication
+      expect((await raw(sb, 'POST', `/api/v1/credentials/${c.id}/refresh`, { headers: h })).status).toBe(204);
+      const again = await until(c.id, (x) => x.status === 'UPDATED' && x.statusUpdated > done.statusUpdated);
+      clock.advance(91 * 86_400_000);
+      // the user token expired with the jump: a new one for the same user
+      const fresh = await (async () => {
+        const client = await clientToken(own.sandbox, ['authorization:grant']);
+        const g = await raw(sb, 'POST', '/api/v1/oauth/authorization-grant', { headers: { authorization: `Bearer ${client}` }, form: { user_id: u.userId, scope: SCOPES.join(',') } });
+        const tk = await raw(sb, 'POST', '/api/v1/oauth/token', { form: { client_id: own.sandbox.clientId, client_secret: own.sandbox.clientSecret, grant_type: 'authorization_code', code: g.json().code } });
+        return tk.json().access_token as string;
+      })();
+      h.authorization = `Bearer ${fresh}`;
+      expect((await raw(sb, 'POST', `/api/v1/credentials/${c.id}/refresh`, { headers: h })).status).toBe(204);
+      const expired = await until(c.id, (x) => x.status === 'SESSION_EXPIRED');
+      expect(expired.statusUpdated).toBeGreaterThan(again.statusUpdated);
+      const consent = (await raw(sb, 'GET', '/api/v1/provider-consents', { headers: h })).json().providerConsents[0];
+      expect(consent).toMatchObject({ status: 'SESSION_EXPIRED', detailedError: { details: { reason: 'SESSION_EXPIRED', retryable: false } } });
+      const txAtExpiry = own.sandbox.store.transactions.size;
+      expect((await raw(sb, 'POST', `/api/v1/credentials/${c.id}/authenticate`, { headers: h, json: {} })).status).toBe(204);
+      const renewed = await until(c.id, (x) => x.status === 'UPDATED');
+      expect(renewed.sessionExpiryDate).toBeGreaterThan(clock.now());
+      // authenticate renews the session only: no data fetched
+      expect(own.sandbox.store.transactions.size).toBe(txAtExpiry);
+      expect(txAtExpiry).toBeGreaterThanOrEqual(txBefore);
+    } finally {
+      await own.close();
+    }
+  });
+
+  test('hostile input gets a 4xx with a useful body, never a 500', async () => {
+    const { h } = await user();
+    const c = (await raw(base, 'POST', '/api/v1/credentials', { headers: h, json: { providerName: 'se-test-other-multi-supplemental', fields: { username: 'test-user' } } })).json();
+    const cases: Array<[string, string, unknown, string?]> = [
+      ['POST', '/api/v1/credentials', { providerName: 5, fields: {} }],
+      ['POST', '/api/v1/credentials', { providerName: 'se-test-other-password', fields: [] }],
+      ['POST', '/api/v1/credentials', { providerName: 'se-test-other-password', fields: { username: 'x'.repeat(5000), password: 'y' } }],
+      ['POST', '/api/v1/credentials', { providerName: 'se-test-other-password', fields: { username: 'a', password: 'b' }, triggerRefresh: 'yes' }],
+      ['PUT', `/api/v1/credentials/${c.id}`, { providerName: 'another-provider' }],
+      ['PUT', `/api/v1/credentials/${c.id}`, 'just a string'],
+      ['POST', `/api/v1/credentials/${c.id}/supplemental-information`, { information: null }],
+      ['POST', `/api/v1/credentials/${c.id}/supplemental-information`, { information: { code1: { nested: true } } }],
+      ['POST', `/api/v1/credentials/${c.id}/refresh`, [1, 2, 3]],
+      ['POST', '/api/v1/credentials/third-party/callback/relayed', { state: 7, parameters: {} }],
+      ['POST', '/api/v1/credentials/third-party/callback/relayed', { state: 'x', parameters: 'nope' }],
+    ];
+    for (const [method, path, json] of cases) {
+      const r = await raw(base, method, path, { headers: h, json });
+      expect(r.status, `${method} ${path} ${JSON.stringify(json).slice(0, 80)}`).toBeGreaterThanOrEqual(400);
+      expect(r.status).toBeLessThan(500);
+      expect(r.json().errorMessage).toBeTruthy();
+    }
+    const notJson = await raw(base, 'POST', '/api/v1/credentials', { headers: { ...h, 'content-type': 'text/plain' }, body: 'hello' });
+    expect(notJson.status).toBe(415);
+    const bad = await raw(base, 'GET', '/api/v1/credentials/%E0%A4%A', { headers: h });
+    expect(bad.status).toBe(400);
+    const page = await raw(base, 'GET', '/sandbox/test-bank/authorize?state=%3Cscript%3E');
+    expect(page.status).toBe(400);
+    expect(page.text).not.toContain('<script>');
+  });
 });
