@@ -1,11 +1,14 @@
 // The hosted link flow clicked through in a real headless browser: picker, form, progress,
 // supplemental rounds, eID QR code, third-party app, cancel, failures, iframe mode, and the
 // 24-hour life of the temporary user.
+import { readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { issueCode } from '../../src/sandbox/routes/oauth.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { tempDir } from '../helpers/cli.js';
 import { authorizeUrl, exchange, launchBrowser, startCallback, waitForCallback, watchErrors, type Callback } from './helpers.js';
 
 let t: TestEnv;
@@ -312,6 +315,36 @@ describe('the hosted link flow in a browser', () => {
     expect(cancelled!.data).toEqual({ type: 'error', error: { status: 'USER_CANCELLED', message: 'The user cancelled the flow.', userMessage: 'You cancelled the connection.' } });
     expect(new URL(page.url()).pathname).toBe('/parent');
     expect(errors).toEqual([]);
+  });
+
+  test('over https (sandbox --tls) the service reads providers and credentials through its own TLS port', async () => {
+    const tls = await startTestSandbox({ tls: { dir: tempDir() } });
+    const ctx = await browser.newContext({ ignoreHTTPSErrors: true });
+    contexts.push(ctx);
+    try {
+      const page = await ctx.newPage();
+      expect(tls.sandbox.linkUrl).toMatch(/^https:/);
+      await page.goto(authorizeUrl(tls.sandbox, { redirect_uri: cb.redirectUri, state: 'tls', input_provider: 'se-test-password', input_username: 'test-user' }));
+      await page.fill('input[name=password]', 'test-password');
+      await page.click('#submit');
+      const q = await waitForCallback(page, cb);
+      expect(q.get('state')).toBe('tls');
+      const code = q.get('code')!;
+      const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const form = new URLSearchParams({ client_id: tls.sandbox.clientId, client_secret: tls.sandbox.clientSecret, grant_type: 'authorization_code', code }).toString();
+        const req = httpsRequest(`${tls.sandbox.baseUrl}/api/v1/oauth/token`, { method: 'POST', ca: readFileSync(tls.sandbox.caFile!), headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        });
+        req.on('error', reject);
+        req.end(form);
+      });
+      expect(r.status).toBe(200);
+      expect(JSON.parse(r.body).refresh_token).toBeTruthy();
+    } finally {
+      await tls.close();
+    }
   });
 
   test('outside iframe mode the pages refuse to be framed', async () => {

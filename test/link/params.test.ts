@@ -243,6 +243,19 @@ describe('the finishing routes and garbage', () => {
     expect((await post('/link/1.0/fail', { session: s.session, status: 'USER_CANCELLED' })).status).toBe(410);
   });
 
+  test('in the browser, an expired link says so instead of going anywhere', async () => {
+    const { page, errors } = await newPage();
+    const before = cb.received.length;
+    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, input_provider: 'se-test-password', input_username: 'test-user' }));
+    await page.fill('input[name=password]', 'test-password');
+    t.sandbox.clock.advance(61 * 60 * 1000);
+    await page.click('#submit');
+    await expect(page.locator('#lead').textContent()).resolves.toBe('This link has expired. Start again from the application.');
+    await expect(page.locator('#heading').textContent()).resolves.toBe('Something went wrong');
+    expect(cb.received.length).toBe(before);
+    expect(errors).toEqual([]);
+  });
+
   test('garbage in the query or the body is a 4xx or a page, never a 5xx', async () => {
     const keys = ['client_id', 'redirect_uri', 'scope', 'state', 'market', 'locale', 'iframe', 'input_provider', 'input_username', 'x'];
     await fc.assert(

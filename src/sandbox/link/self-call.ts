@@ -11,7 +11,18 @@ export interface SelfAnswer {
   body: unknown;
 }
 
-export function selfCall(baseUrl: string, method: string, path: string, token: string, timeoutMs = 10_000): Promise<SelfAnswer> {
+/** GET and DELETE are retried on a dropped connection, 429 and 5xx (the sandbox may be injecting faults). */
+export async function selfCall(baseUrl: string, method: string, path: string, token: string, attempts = 3): Promise<SelfAnswer> {
+  let answer: SelfAnswer = { status: 0, body: null };
+  for (let i = 0; i < attempts; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** i));
+    answer = await once(baseUrl, method, path, token);
+    if (answer.status !== 0 && answer.status !== 429 && answer.status < 500) break;
+  }
+  return answer;
+}
+
+function once(baseUrl: string, method: string, path: string, token: string, timeoutMs = 10_000): Promise<SelfAnswer> {
   const url = new URL(path, baseUrl);
   const req = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
