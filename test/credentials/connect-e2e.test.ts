@@ -1,6 +1,6 @@
 // Every test provider end to end: the built CLI (bin/bankctl.js) spawned against the sandbox, as a
 // script would run it (no terminal: answers from flags and files).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli, spawnCli, tempDir, type CliResult } from '../helpers/cli.js';
@@ -218,6 +218,30 @@ describe('credentials connect, spawned', () => {
     const noProvider = await runCli(['credentials', 'connect', '--user', user], { env });
     expect(noProvider.code).toBe(2);
     expect(noProvider.stderr).toMatch(/--provider is required/);
+  });
+
+  test('credentials qr: the PNG of the autostart token while the eID waits, as a data URL or a file (in-process CLI)', async () => {
+    const slow = await startTestSandbox({ authDelayMs: 3000 });
+    try {
+      const user = (await userWithToken(slow.sandbox, ['credentials:read'])).userId;
+      const env = slow.env;
+      const created = await runCli(['credentials', 'create', '--user', user, '--provider', 'se-test-eid-successful', '--field', 'username=test-user', '-o', 'json'], { env });
+      const id = JSON.parse(created.stdout).id;
+      const w = await runCli(['credentials', 'watch', id, '--user', user, '--until', 'AWAITING_MOBILE_EID_AUTHENTICATION', '--poll-interval', '10', '--timeout', '10', '-o', 'ndjson'], { env });
+      expect(w.code, w.stderr).toBe(0);
+      const url = await runCli(['credentials', 'qr', id, '--user', user], { env });
+      expect(url.code, url.stderr).toBe(0);
+      expect(url.stdout).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/=]+\n$/);
+      const file = join(tempDir(), 'qr.png');
+      const out = await runCli(['credentials', 'qr', id, '--user', user, '-O', file], { env });
+      expect(out.code).toBe(0);
+      expect(out.stdout).toBe('');
+      const png = readFileSync(file);
+      expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+      expect(png.readUInt32BE(16)).toBe(png.readUInt32BE(20)); // square
+    } finally {
+      await slow.close();
+    }
   });
 
   test('providers list and get', async () => {

@@ -98,6 +98,16 @@ describe.skipIf(!hasTmux)('credentials connect on a terminal', () => {
     expect(end).toContain('"status": "UPDATED"');
   });
 
+  test('the third-party app payload as links and a QR code of the deep link', async () => {
+    start('app', ['credentials', 'connect', '--user', user, '--provider', 'se-test-other-third-party-app-successful', '--field', 'username=test-user', '--poll-interval', '100', '-o', 'json']);
+    const qrLines = (x: string) => x.split('\n').filter((l) => /^[ ▀▄█]{20,}$/.test(l.trimEnd()) && /[▀▄█]/.test(l));
+    const s = await waitFor('app', (x) => x.includes('Open the authentication app') && qrLines(x).length > 10, 'the app links and QR code');
+    expect(s).toMatch(/iOS: http:\/\/127\.0\.0\.1:\d+\/sandbox\/test-bank\/authorize\?state=\S+ +\(App Store: https:\/\/apps\.apple\.com/);
+    expect(s).toMatch(/Android: \S+ +\(package com\.sandbox\.testbank, version 120 or later\)/);
+    expect(s).toContain('You need the Test Bank app to log in.');
+    expect(await waitFor('app', (x) => x.includes('EXIT='), 'the end')).toContain('EXIT=0');
+  });
+
   test('a spinner with the status message while the person confirms in the bank app (decoupled); gone at the end', async () => {
     start('spin', ['credentials', 'connect', '--user', user, '--provider', 'se-test-open-banking-decoupled-successful', '--field', 'username=test-user', '--poll-interval', '100', '-o', 'json']);
     await waitFor('spin', (x) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] authenticating: Open your bank's app on your phone and confirm the login\./.test(x), 'the spinner');
