@@ -67,3 +67,118 @@ export async function* transactionPages(api: ApiClient, f: TransactionFilter, o:
     yield page;
   }
 }
+
+/** A page kept as text: its transactions as NDJSON lines (no parse and re-serialise). */
+export interface RawTransactionPage {
+  /** One compact JSON object per line, each ending in "\n". */
+  lines: string[];
+  nextPageToken: string;
+}
+
+// Characters a compact JSON document may hold outside strings.
+const STRUCTURAL = new Uint8Array(128);
+for (const c of '{}[]:,0123456789-+.eEtrufalsn') STRUCTURAL[c.charCodeAt(0)] = 1;
+
+/**
+ * Splits a compact page {"transactions":[...],"nextPageToken":"..."} into the transactions' own text,
+ * tracking strings and depth. Undefined when the text is not a compact page of that shape (pretty
+ * printed, another layout, stray characters): the caller then parses it the ordinary way.
+ */
+export function splitTransactionPage(text: string): RawTransactionPage | undefined {
+  const n = text.length;
+  let i = 0;
+  let depth = 0;
+  let key: string | undefined;
+  let expectKey = false;
+  const lines: string[] = [];
+  let nextPageToken: string | undefined;
+  let sawTransactions = false;
+  let itemStart = -1;
+  let inTransactions = false;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // a string: find its end
+      const s = i;
+      i++;
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i += 2;
+        else if (d === 34) break;
+        else if (d < 32) return undefined;
+        else i++;
+      }
+      if (i >= n) return undefined;
+      i++;
+      if (depth === 1 && expectKey) {
+        key = JSON.parse(text.slice(s, i)) as string;
+        expectKey = false;
+      } else if (depth === 1 && key === 'nextPageToken') {
+        nextPageToken = JSON.parse(text.slice(s, i)) as string;
+      }
+      continue;
+    }
+    if (c >= 128 || !STRUCTURAL[c]) return undefined;
+    if (c === 123 || c === 91) {
+      depth++;
+      if (depth === 1 && c !== 123) return undefined;
+      if (depth === 1) expectKey = true;
+      if (depth === 2 && key === 'transactions') {
+        if (c !== 91) return undefined;
+        inTransactions = true;
+        sawTransactions = true;
+        itemStart = i + 1;
+      }
+    } else if (c === 125 || c === 93) {
+      if (inTransactions && depth === 2) {
+        if (i > itemStart) lines.push(`${text.slice(itemStart, i)}\n`);
+        inTransactions = false;
+      }
+      depth--;
+      if (depth < 0) return undefined;
+    } else if (c === 44) {
+      if (depth === 1) expectKey = true;
+      else if (inTransactions && depth === 2) {
+        lines.push(`${text.slice(itemStart, i)}\n`);
+        itemStart = i + 1;
+      }
+    }
+    i++;
+  }
+  if (depth !== 0 || !sawTransactions) return undefined;
+  for (const l of lines) if (l.charCodeAt(0) !== 123) return undefined;
+  return { lines, nextPageToken: nextPageToken ?? '' };
+}
+
+async function rawPage(api: ApiClient, f: TransactionFilter, pageToken?: string): Promise<RawTransactionPage> {
+  const res = await api.call<string>({ method: 'GET', path: '/data/v2/transactions', query: transactionQuery(f, pageToken), responseType: 'text' });
+  const text = typeof res.data === 'string' ? res.data : '';
+  const fast = splitTransactionPage(text);
+  if (fast) return fast;
+  let data: Partial<TransactionPage> | undefined;
+  try {
+    data = JSON.parse(text) as Partial<TransactionPage>;
+  } catch {
+    data = undefined;
+  }
+  const list = Array.isArray(data?.transactions) ? data.transactions : [];
+  return { lines: list.map((t) => `${JSON.stringify(t)}\n`), nextPageToken: typeof data?.nextPageToken === 'string' ? data.nextPageToken : '' };
+}
+
+/** Like transactionPages, for NDJSON output: each transaction's text as the service sent it. */
+export async function* rawTransactionPages(api: ApiClient, f: TransactionFilter, o: { all: boolean; startToken?: string }): AsyncGenerator<RawTransactionPage> {
+  let pending: Promise<RawTransactionPage> | undefined = rawPage(api, f, o.startToken);
+  let previous = o.startToken ?? '';
+  while (pending) {
+    const page: RawTransactionPage = await pending;
+    pending = undefined;
+    const next = page.nextPageToken;
+    if (o.all && next) {
+      if (next === previous) throw new UsageError('the service returned the same nextPageToken twice; stopping to avoid a loop');
+      previous = next;
+      pending = rawPage(api, f, next);
+      pending.catch(() => undefined);
+    }
+    yield page;
+  }
+}

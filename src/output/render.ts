@@ -165,6 +165,15 @@ export class StreamWriter {
     if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
 
+  /** ndjson only: lines already serialised (each ending in a newline), written as one chunk. */
+  async writeLines(lines: string[]): Promise<void> {
+    if (this.format !== 'ndjson') throw new Error('writeLines is for ndjson');
+    if (lines.length === 0) return;
+    this.count += lines.length;
+    const out = this.ctx.io.stdout;
+    if (!out.write(lines.join(''))) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+
   async end(): Promise<number> {
     const out = this.ctx.io.stdout;
     if (this.format === 'json') out.write(this.count === 0 ? '[]\n' : '\n]\n');

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { MAX_PAGE_SIZE, TRANSACTION_STATUSES, transactionPages, type TransactionFilter } from '../../api/transactions.js';
+import { MAX_PAGE_SIZE, rawTransactionPages, TRANSACTION_STATUSES, transactionPages, type TransactionFilter } from '../../api/transactions.js';
 import { UsageError } from '../../errors.js';
 import { StreamWriter, type Column } from '../../output/render.js';
 import { collect, examples, parseIntArg, splitList } from '../util.js';
@@ -77,6 +77,19 @@ export function registerTransactionsList(parent: Command, ctx: Context): void {
       const tty = ctx.io.stdoutIsTTY;
       let written = 0;
       let next = '';
+      if (format === 'ndjson' && !tty) {
+        // NDJSON to a pipe or file: each transaction's own text, no parse and re-serialise
+        for await (const page of rawTransactionPages(api, filter, { all, startToken: o.pageToken })) {
+          next = page.nextPageToken;
+          const lines = limit !== undefined ? page.lines.slice(0, limit - written) : page.lines;
+          await writer.writeLines(lines);
+          written += lines.length;
+          if (limit !== undefined && written >= limit) break;
+        }
+        await writer.end();
+        if (!all && next) ctx.notice(`more transactions: use --all, or --page-token ${next}`);
+        return;
+      }
       for await (const page of transactionPages(api, filter, { all, startToken: o.pageToken })) {
         next = page.nextPageToken;
         let items = limit !== undefined ? page.transactions.slice(0, limit - written) : page.transactions;
