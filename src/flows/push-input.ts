@@ -4,7 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { ExactNumber, JsonSyntaxError, WireError, amount, id, isObj, obj, parseExactJson, validateAccount, validateTransaction, type Obj, type TransactionEntity } from '../api/connector-wire.js';
+import { ExactNumber, JsonSyntaxError, WireError, amount, id, isObj, obj, parseExactJson, stringifyExact, validateAccount, validateTransaction, type Obj, type TransactionEntity } from '../api/connector-wire.js';
 
 export type InputFormat = 'json' | 'ndjson' | 'csv';
 
@@ -23,7 +23,17 @@ export interface InputRecord {
   text?: string;
   /** json: the container's type. */
   type?: string;
+  /** mode 'send': the transaction's externalId and its wire JSON (numbers as written). */
+  externalId?: string;
+  json?: string;
 }
+
+/**
+ * exact: every number kept as its text (verify's sums); validate: the fast first pass (native
+ * JSON.parse; only balances need their text); send: the second pass, which re-validates nothing and
+ * cuts the wire JSON out of the line as written.
+ */
+export type ReadMode = 'exact' | 'validate' | 'send';
 
 /** A JSON file is read whole; above this, use ndjson. */
 export const MAX_JSON_BYTES = 256 * 1024 * 1024;
@@ -41,33 +51,38 @@ export function inferFormat(file: string, format?: string): InputFormat {
   throw new WireError('--format', `cannot tell the format of "${file}" from its extension: give --format json|ndjson|csv`);
 }
 
-/** Lines of a stream, split by hand (faster than readline), with their 1-based numbers. */
-export async function* lines(stream: Readable): AsyncGenerator<{ line: number; text: string }> {
+/** Lines of a stream in batches (one per chunk read), split by hand, with their 1-based numbers. */
+export async function* lineBatches(stream: Readable): AsyncGenerator<Array<{ line: number; text: string }>> {
   let rest = '';
   let n = 0;
   stream.setEncoding('utf8');
   for await (const chunk of stream as AsyncIterable<string>) {
     const text = rest + chunk;
+    const batch: Array<{ line: number; text: string }> = [];
     let start = 0;
     for (;;) {
       const nl = text.indexOf('\n', start);
       if (nl < 0) break;
       n++;
-      let l = text.slice(start, nl);
-      if (l.endsWith('\r')) l = l.slice(0, -1);
-      yield { line: n, text: l };
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      batch.push({ line: n, text: text.slice(start, end) });
       start = nl + 1;
     }
     rest = text.slice(start);
+    if (batch.length > 0) yield batch;
   }
   if (rest !== '') {
     n++;
-    yield { line: n, text: rest.endsWith('\r') ? rest.slice(0, -1) : rest };
+    yield [{ line: n, text: rest.endsWith('\r') ? rest.slice(0, -1) : rest }];
   }
 }
 
+export async function* lines(stream: Readable): AsyncGenerator<{ line: number; text: string }> {
+  for await (const batch of lineBatches(stream)) yield* batch;
+}
+
 function open(file: string): Readable {
-  return createReadStream(file, { highWaterMark: 1024 * 1024 });
+  return createReadStream(file, { highWaterMark: 64 * 1024 });
 }
 
 function message(err: unknown): string {
@@ -78,21 +93,187 @@ function message(err: unknown): string {
 const ACCOUNT_FIELDS = new Set(['account', 'balance', 'reservedAmount']);
 
 /** ndjson: a CreateTransactionEntity plus `account` (and optionally `balance`, `reservedAmount`). */
-export async function* ndjsonRecords(file: string): AsyncGenerator<InputRecord> {
-  for await (const { line, text } of lines(open(file))) {
-    if (text.trim() === '') continue;
-    try {
-      const o = obj(parseExactJson(text), 'line');
-      const account = id(o, 'account', '')!;
-      const balance = o.balance === undefined || o.balance === null ? undefined : (amount(o, 'balance', '', true), o.balance as ExactNumber);
-      const reservedAmount = o.reservedAmount === undefined || o.reservedAmount === null ? undefined : (amount(o, 'reservedAmount', '', true), o.reservedAmount as ExactNumber);
-      const wire: Obj = {};
-      for (const k in o) if (!ACCOUNT_FIELDS.has(k)) wire[k] = o[k];
-      const tx = validateTransaction(wire);
-      yield { line, account, balance, reservedAmount, tx, wire };
-    } catch (err) {
-      yield { line, error: message(err), text };
+export async function* ndjsonRecords(file: string, mode: ReadMode = 'exact'): AsyncGenerator<InputRecord[]> {
+  for await (const batch of lineBatches(open(file))) {
+    const out: InputRecord[] = [];
+    for (const { line, text } of batch) {
+      if (text.trim() === '') continue;
+      if (mode === 'send') out.push(sendRecord(line, text));
+      else out.push(mode === 'validate' ? validateLine(line, text) : exactLine(line, text));
     }
+    yield out;
+  }
+}
+
+function exactLine(line: number, text: string): InputRecord {
+  try {
+    const o = obj(parseExactJson(text), 'line');
+    const account = id(o, 'account', '')!;
+    const balance = o.balance === undefined || o.balance === null ? undefined : (amount(o, 'balance', '', true), o.balance as ExactNumber);
+    const reservedAmount = o.reservedAmount === undefined || o.reservedAmount === null ? undefined : (amount(o, 'reservedAmount', '', true), o.reservedAmount as ExactNumber);
+    const wire: Obj = {};
+    for (const k in o) if (!ACCOUNT_FIELDS.has(k)) wire[k] = o[k];
+    const tx = validateTransaction(wire);
+    return { line, account, balance, reservedAmount, tx, wire };
+  } catch (err) {
+    return { line, error: message(err), text };
+  }
+}
+
+/** The first pass: native JSON.parse; the checks do not need exact numbers, balances do. */
+function validateLine(line: number, text: string): InputRecord {
+  try {
+    if (text.includes('\\u0000')) throw new JsonSyntaxError('the \\u0000 escape is not accepted');
+    let v: unknown;
+    try {
+      v = JSON.parse(text);
+    } catch (err) {
+      throw new JsonSyntaxError(`malformed JSON: ${((err as Error).message ?? '').replace(/ in JSON at position \d+.*$/s, '').slice(0, 200)}`);
+    }
+    const o = obj(v, 'line');
+    const account = id(o, 'account', '')!;
+    let balance: ExactNumber | undefined;
+    let reservedAmount: ExactNumber | undefined;
+    if ((o.balance !== undefined && o.balance !== null) || (o.reservedAmount !== undefined && o.reservedAmount !== null)) {
+      amount(o, 'balance', '', false);
+      amount(o, 'reservedAmount', '', false);
+      balance = numberText(text, 'balance', o.balance);
+      reservedAmount = numberText(text, 'reservedAmount', o.reservedAmount);
+    }
+    const tx = validateTransaction(o);
+    return { line, account, balance, reservedAmount, tx };
+  } catch (err) {
+    return { line, error: message(err), text };
+  }
+}
+
+const NUMBER_AT = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** A top-level number member's text as written: found directly when unambiguous, else by a scan. */
+function numberText(text: string, key: string, parsed: unknown): ExactNumber | undefined {
+  if (parsed === undefined || parsed === null) return undefined;
+  const at = text.indexOf(`"${key}":`);
+  if (at >= 0 && text.indexOf(`"${key}":`, at + 1) < 0) {
+    NUMBER_AT.lastIndex = at + key.length + 3;
+    const m = NUMBER_AT.exec(text);
+    if (m && Number(m[0]) === parsed) return new ExactNumber(m[0]);
+  }
+  for (const m of topLevelMembers(text) ?? []) if (m.key === key) return new ExactNumber(text.slice(m.vStart, m.end));
+  return undefined;
+}
+
+/** The second pass: the line as written, less the account's own members; no parse of numbers. */
+function sendRecord(line: number, text: string): InputRecord {
+  const members = topLevelMembers(text);
+  if (!members) return { line, error: 'the line changed since it was checked', text };
+  let account: string | undefined;
+  let externalId: string | undefined;
+  const kept: string[] = [];
+  for (const m of members) {
+    if (m.key === 'account') account = stringValue(text, m);
+    else if (!ACCOUNT_FIELDS.has(m.key)) {
+      if (m.key === 'externalId') externalId = stringValue(text, m);
+      kept.push(text.slice(m.start, m.end));
+    }
+  }
+  if (account === undefined || externalId === undefined) return { line, error: 'the line changed since it was checked', text };
+  return { line, account, externalId, json: `{${kept.join(',')}}` };
+}
+
+function stringValue(text: string, m: Member): string | undefined {
+  const raw = text.slice(m.vStart, m.end);
+  if (raw.charCodeAt(0) !== 34) return undefined;
+  return raw.indexOf('\\') < 0 ? raw.slice(1, -1) : (JSON.parse(raw) as string);
+}
+
+export interface Member {
+  key: string;
+  /** Offsets: the key's opening quote, the value's first character, just after the value. */
+  start: number;
+  vStart: number;
+  end: number;
+}
+
+/** The top-level members of a JSON object's text, by offsets (a char scan, no allocation per value). */
+export function topLevelMembers(s: string): Member[] | undefined {
+  const n = s.length;
+  let i = 0;
+  const ws = () => {
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (c !== 32 && c !== 9 && c !== 10 && c !== 13) break;
+      i++;
+    }
+  };
+  const str = (): boolean => {
+    i++;
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (c === 92) i += 2;
+      else if (c === 34) {
+        i++;
+        return true;
+      } else i++;
+    }
+    return false;
+  };
+  const value = (): boolean => {
+    const c = s.charCodeAt(i);
+    if (c === 34) return str();
+    if (c === 123 || c === 91) {
+      let depth = 0;
+      while (i < n) {
+        const d = s.charCodeAt(i);
+        if (d === 34) {
+          if (!str()) return false;
+          continue;
+        }
+        if (d === 123 || d === 91) depth++;
+        else if (d === 125 || d === 93) {
+          depth--;
+          if (depth === 0) {
+            i++;
+            return true;
+          }
+        }
+        i++;
+      }
+      return false;
+    }
+    const start = i;
+    while (i < n) {
+      const d = s.charCodeAt(i);
+      if (d === 44 || d === 125 || d === 93 || d === 32 || d === 9 || d === 10 || d === 13) break;
+      i++;
+    }
+    return i > start;
+  };
+  ws();
+  if (s.charCodeAt(i) !== 123) return undefined;
+  i++;
+  const out: Member[] = [];
+  ws();
+  if (s.charCodeAt(i) === 125) return out;
+  for (;;) {
+    ws();
+    if (s.charCodeAt(i) !== 34) return undefined;
+    const start = i;
+    if (!str()) return undefined;
+    const rawKey = s.slice(start + 1, i - 1);
+    const key = rawKey.indexOf('\\') < 0 ? rawKey : (JSON.parse(s.slice(start, i)) as string);
+    ws();
+    if (s.charCodeAt(i) !== 58) return undefined;
+    i++;
+    ws();
+    const vStart = i;
+    if (!value()) return undefined;
+    out.push({ key, start, vStart, end: i });
+    ws();
+    const c = s.charCodeAt(i);
+    i++;
+    if (c === 44) continue;
+    if (c === 125) return out;
+    return undefined;
   }
 }
 
@@ -401,10 +582,25 @@ export async function* jsonRecords(file: string): AsyncGenerator<InputRecord> {
   }
 }
 
-export function records(file: string, format: InputFormat): AsyncGenerator<InputRecord> {
-  if (format === 'json') return jsonRecords(file);
-  if (format === 'csv') return csvRecords(file);
-  return ndjsonRecords(file);
+/** Records in batches; csv and json records carry their wire JSON in mode 'send'. */
+export async function* records(file: string, format: InputFormat, mode: ReadMode = 'exact'): AsyncGenerator<InputRecord[]> {
+  if (format === 'ndjson') {
+    yield* ndjsonRecords(file, mode);
+    return;
+  }
+  let batch: InputRecord[] = [];
+  for await (const r of format === 'json' ? jsonRecords(file) : csvRecords(file)) {
+    if (mode === 'send' && r.error === undefined) {
+      r.externalId = r.tx!.externalId;
+      r.json = stringifyExact(r.wire!);
+    }
+    batch.push(r);
+    if (batch.length >= 512) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /** --accounts FILE: NDJSON of AccountEntity, for the balances of ndjson and csv input. */

@@ -5,7 +5,7 @@
 // checkpoint (temp file + rename) records delivered chunks so a killed push resumes.
 import { renameSync, readFileSync, statSync, writeFileSync, createWriteStream, type WriteStream } from 'node:fs';
 import { ApiError } from '../errors.js';
-import { ExactNumber, INGEST_TYPES, MAX_TRANSACTIONS_PER_REQUEST, stringifyExact } from '../api/connector-wire.js';
+import { ExactNumber, INGEST_TYPES, MAX_TRANSACTIONS_PER_REQUEST } from '../api/connector-wire.js';
 import { InputError, records, type InputFormat, type InputRecord } from './push-input.js';
 
 export type IngestType = (typeof INGEST_TYPES)[number];
@@ -160,11 +160,12 @@ export function fingerprintOf(o: PushOptions, type: IngestType): string {
 // ---- the flow ---------------------------------------------------------------------------------
 
 /** Pass 1: every record checked; balances learned. Throws InputError on the first bad record. */
-async function scan(o: PushOptions, hooks: PushHooks): Promise<{ accounts: Map<string, AccountInfo>; valid: number; rejected: number; type?: string }> {
+async function scan(o: PushOptions, hooks: PushHooks): Promise<{ accounts: Map<string, AccountInfo>; valid: number; rejected: number; type?: string; rejectedLines: Set<number> }> {
   const accounts = new Map<string, AccountInfo>();
   let valid = 0;
   let rejected = 0;
   let type: string | undefined;
+  const rejectedLines = new Set<number>();
   let rejects: WriteStream | undefined;
   const reject = async (r: InputRecord, error: string) => {
     if (!o.rejectsFile) throw new InputError(o.displayName, r.line, error);
@@ -173,9 +174,11 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<{ accounts: Map<s
     if (!rejects.write(`${JSON.stringify({ line: r.line, error, text: r.text })}\n`)) await new Promise<void>((res) => rejects!.once("drain", () => res()));
   };
   try {
-    for await (const r of records(o.file, o.format)) {
-      if (hooks.signal.aborted) break;
+    for await (const batch of records(o.file, o.format, 'validate')) {
+     if (hooks.signal.aborted) break;
+     for (const r of batch) {
       if (r.error !== undefined) {
+        rejectedLines.add(r.line);
         await reject(r, r.error);
         continue;
       }
@@ -190,6 +193,7 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<{ accounts: Map<s
       if (r.reservedAmount !== undefined) a.reservedAmount = r.reservedAmount;
       a.transactions++;
       valid++;
+     }
     }
   } finally {
     if (rejects) await new Promise<void>((res) => rejects!.end(() => res()));
@@ -199,7 +203,7 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<{ accounts: Map<s
       throw new InputError(o.displayName, a.firstLine, `no balance for account "${ext}": give --accounts FILE (NDJSON of AccountEntity) or a balance field`);
     }
   }
-  return { accounts, valid, rejected, type };
+  return { accounts, valid, rejected, type, rejectedLines };
 }
 
 export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promise<PushResult> {
@@ -336,14 +340,17 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
     ids = new Set();
     await dispatch(index++, items);
   };
-  for await (const rec of records(o.file, o.format)) {
-    if (failure !== undefined || hooks.signal.aborted) break;
-    if (rec.error !== undefined) continue;
-    const ext = rec.tx!.externalId;
-    // an externalId twice in one request is a 400; the second copy goes to the next chunk (a 409 there)
-    if (current.length >= chunkSize || ids.has(ext)) await flush();
-    current.push({ account: rec.account!, externalId: ext, json: stringifyExact(rec.wire!) });
-    ids.add(ext);
+  reading: for await (const batch of records(o.file, o.format, 'send')) {
+    for (const rec of batch) {
+      if (failure !== undefined || hooks.signal.aborted) break reading;
+      if (scanned.rejectedLines.has(rec.line)) continue;
+      if (rec.error !== undefined) throw new InputError(o.displayName, rec.line, rec.error);
+      const ext = rec.externalId!;
+      // an externalId twice in one request is a 400; the second copy goes to the next chunk (a 409 there)
+      if (current.length >= chunkSize || ids.has(ext)) await flush();
+      current.push({ account: rec.account!, externalId: ext, json: rec.json! });
+      ids.add(ext);
+    }
   }
   if (failure === undefined && !hooks.signal.aborted) await flush();
   await Promise.all(inflight);

@@ -56,7 +56,7 @@ export async function expectedFromFile(file: string, format: InputFormat): Promi
   let minDate = Number.POSITIVE_INFINITY;
   let maxDate = Number.NEGATIVE_INFINITY;
   let invalid = 0;
-  for await (const r of records(file, format)) {
+  for await (const batch of records(file, format)) for (const r of batch) {
     if (r.error !== undefined) {
       invalid++;
       continue;
@@ -113,7 +113,7 @@ export async function pairBySamples(file: string, format: InputFormat, actual: M
   for (const [id, a] of actual) if (a.sample !== undefined) wanted.set(a.sample, id);
   const idOf = new Map<string, string>();
   if (wanted.size === 0) return idOf;
-  for await (const r of records(file, format)) {
+  for await (const batch of records(file, format)) for (const r of batch) {
     if (r.error !== undefined) continue;
     const id = wanted.get(r.tx!.externalId);
     if (id !== undefined && !idOf.has(r.account!)) idOf.set(r.account!, id);
