@@ -152,7 +152,8 @@ export async function runPaging({ sizes = [20_000, 200_000], rounds = 3 } = {}) 
         'cli ms': Math.round(median(cli)),
         ratio: ratio.toFixed(2),
         'cli peak RSS MB': Number.isNaN(peak) ? 'n/a' : peak.toFixed(1),
-        ok: ratio <= RATIO_LIMIT && (Number.isNaN(peak) || peak < RSS_LIMIT_MB) ? 'yes' : 'NO',
+        // the ratio limit is the 200,000 figure's (at 20,000 the CLI's process start is a large share)
+        ok: (n < 200_000 || ratio <= RATIO_LIMIT) && (Number.isNaN(peak) || peak < RSS_LIMIT_MB) ? 'yes' : 'NO',
       });
     }
   } finally {
@@ -162,7 +163,7 @@ export async function runPaging({ sizes = [20_000, 200_000], rounds = 3 } = {}) 
   const peaks = rows.map((r) => Number(r['cli peak RSS MB'])).filter((x) => !Number.isNaN(x));
   const flat = peaks.length < 2 || Math.max(...peaks) - Math.min(...peaks) <= FLAT_TOLERANCE_MB;
   if (!flat) for (const r of rows) r.ok = 'NO';
-  printTable(`transactions list --all -o ndjson vs a bare fetch loop (limits: ratio <= ${RATIO_LIMIT}, RSS < ${RSS_LIMIT_MB} MB, flat within ${FLAT_TOLERANCE_MB} MB)`, rows);
+  printTable(`transactions list --all -o ndjson vs a bare fetch loop (limits: ratio <= ${RATIO_LIMIT} at 200,000, RSS < ${RSS_LIMIT_MB} MB, flat within ${FLAT_TOLERANCE_MB} MB)`, rows);
   console.log(`peak RSS ${flat ? 'flat' : 'NOT flat'} across sizes: ${peaks.map((p) => p.toFixed(1)).join(' / ')} MB`);
   return rows;
 }
