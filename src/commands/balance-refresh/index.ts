@@ -21,11 +21,11 @@ export function registerBalanceRefresh(program: Command, ctx: Context): void {
       const created = await createBalanceRefresh(api, o.account);
       if (!o.wait) return render(ctx, created);
       ctx.notice(`balance refresh ${created.balanceRefreshId} started; waiting for it to finish`);
-      const deadline = Date.now() + timeoutS * 1000;
+      const deadline = ctx.clock.now() + timeoutS * 1000;
       for (;;) {
         const s = await getBalanceRefresh(api, created.balanceRefreshId);
         if (s.status === 'FINISHED') return render(ctx, { ...created, ...s });
-        if (Date.now() > deadline) throw new FlowFailedError(`balance refresh ${created.balanceRefreshId} did not finish within ${timeoutS} s (last status ${s.status})`);
+        if (ctx.clock.now() > deadline) throw new FlowFailedError(`balance refresh ${created.balanceRefreshId} did not finish within ${timeoutS} s (last status ${s.status})`);
         await new Promise((r) => setTimeout(r, 250));
       }
     });
