@@ -160,3 +160,12 @@ describe('help', () => {
     }
   });
 });
+
+describe('user token from stdin', () => {
+  test('--user-token-stdin keeps the token out of argv, and HTTP Basic works with it', async () => {
+    const r = await cli(['users', 'create', '--external-id', 'stdin-user', '--user-token-stdin', '--market', 'GB'], 's3cret-token\n');
+    expect(r.code, r.stderr).toBe(0);
+    expect(env.sandbox.store.userByExternalId('stdin-user')).toMatchObject({ locale: 'en_GB', connector: { token: 's3cret-token' } });
+    expect(r.stderr + r.stdout).not.toContain('s3cret-token');
+  });
+});

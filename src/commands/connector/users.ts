@@ -9,10 +9,21 @@ import { examples } from '../util.js';
 interface UserFlags {
   externalId?: string;
   userToken?: string;
+  userTokenStdin?: boolean;
   market?: string;
   locale?: string;
   label?: string;
   blocked?: boolean;
+}
+
+/** --user-token-stdin: the first line of standard input, so the token stays out of the process list. */
+async function readToken(ctx: Context, o: UserFlags): Promise<void> {
+  if (!o.userTokenStdin) return;
+  if (o.userToken) throw new UsageError('give --user-token or --user-token-stdin, not both');
+  let data = '';
+  for await (const c of ctx.io.stdin) data += c.toString();
+  o.userToken = data.split(/\r?\n/)[0]!.trim();
+  if (!o.userToken) throw new UsageError('--user-token-stdin: nothing was read from standard input');
 }
 
 function entity(externalId: string, o: UserFlags, requireMarket: boolean): ConnectorUser {
@@ -37,27 +48,31 @@ export function registerConnectorUsers(connector: Command, ctx: Context): void {
     .description('activate a user (POST /connector/users)')
     .requiredOption('--external-id <id>', 'your persistent identifier of the user')
     .option('--user-token <token>', 'the token the user reads their data with (HTTP Basic <externalId>:<token>)')
+    .option('--user-token-stdin', 'read the user token from standard input instead')
     .option('--market <code>', `market, ISO 3166-1 (${MARKETS.join(', ')})`)
     .option('--locale <locale>', "locale (default: the market's own)")
     .option('--label <label>', 'a custom label')
     .option('--blocked', 'create the user blocked')
     .action(async (o: UserFlags) => {
+      await readToken(ctx, o);
       const u = entity(o.externalId!, o, true);
       await createConnectorUser(await ctx.api(), u);
       ctx.notice(`activated user ${u.externalId}`);
     });
-  examples(create, ['bankctl connector users create --external-id alice --user-token "$ALICE_TOKEN" --market SE', 'bankctl connector users create --external-id bob --user-token t0k --market GB --label "test user"']);
+  examples(create, ['echo "$ALICE_TOKEN" | bankctl connector users create --external-id alice --user-token-stdin --market SE', 'bankctl connector users create --external-id bob --user-token t0k --market GB --label "test user"']);
 
   const update = users
     .command('update <externalUserId>')
     .description('update a user: token, market, locale, label, blocked (PUT /connector/users/{externalUserId})')
     .option('--user-token <token>', 'the user token (the spec requires it on every update)')
+    .option('--user-token-stdin', 'read the user token from standard input instead')
     .option('--market <code>', 'market')
     .option('--locale <locale>', 'locale')
     .option('--label <label>', 'a custom label')
     .option('--blocked', 'block the user')
     .option('--no-blocked', 'unblock the user')
     .action(async (externalUserId: string, o: UserFlags) => {
+      await readToken(ctx, o);
       await updateConnectorUser(await ctx.api(), externalUserId, entity(externalUserId, o, false));
       ctx.notice(`updated user ${externalUserId}`);
     });
