@@ -219,3 +219,28 @@ describe('identities, investments, loans, categories', () => {
     expect((await raw(t.sandbox.baseUrl, 'GET', '/api/v1/categories?locale=%3Cscript%3E')).status).toBe(400);
   });
 });
+
+describe('connector push, then Basic read-back', () => {
+  it('what the connector pushed is read back exactly with <externalId>:<token>', async () => {
+    const base = t.sandbox.baseUrl;
+    const h = { authorization: `Token ${t.sandbox.connectorToken}` };
+    expect((await raw(base, 'POST', '/connector/users', { headers: h, json: { externalId: 'pushed-1', token: 'pushed-secret', market: 'SE' } })).status).toBe(204);
+    const accounts = [{ externalId: 'acc-a', name: 'Pushed', number: '123', balance: 1234567890123.45, type: 'CHECKING' }];
+    expect((await raw(base, 'POST', '/connector/users/pushed-1/accounts', { headers: h, json: { accounts } })).status).toBe(204);
+    const container = {
+      type: 'HISTORICAL',
+      transactionAccounts: [{ externalId: 'acc-a', balance: 1234567890123.45, transactions: [
+        { externalId: 't1', amount: -0.05, date: Date.UTC(2025, 4, 1), description: 'Tiny', type: 'DEFAULT' },
+        { externalId: 't2', amount: 10.005, date: Date.UTC(2025, 4, 2), description: 'Mils', type: 'DEFAULT', payload: { ref: 'x' } },
+      ] }],
+    };
+    expect((await raw(base, 'POST', '/connector/users/pushed-1/transactions', { headers: h, json: container })).status).toBe(204);
+    const basic = { authorization: `Basic ${Buffer.from('pushed-1:pushed-secret').toString('base64')}` };
+    const list = await raw(base, 'GET', '/api/v1/accounts/list', { headers: basic });
+    expect(list.text).toContain('"balance":1234567890123.45');
+    const txs = (await raw(base, 'GET', '/data/v2/transactions?bookedDateGte=2025-05-01&bookedDateLte=2025-05-02', { headers: basic })).json().transactions;
+    expect(txs.map((x: any) => x.amount.value)).toEqual([{ scale: '3', unscaledValue: '10005' }, { scale: '2', unscaledValue: '-5' }]);
+    expect(txs[0].identifiers.providerTransactionId).toBe('t2');
+    expect(txs[0].partnerPayload).toMatchObject({ ref: 'x' });
+  });
+});
