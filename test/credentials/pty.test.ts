@@ -14,7 +14,7 @@ let user: string;
 beforeAll(async () => {
   if (!hasTmux) return;
   // long enough for the eID wait to be on screen while the test looks
-  t = await startTestSandbox({ authDelayMs: 2500 });
+  t = await startTestSandbox({ authDelayMs: 1500 });
   user = (await userWithToken(t.sandbox, ['credentials:read'])).userId;
 });
 afterAll(async () => {
