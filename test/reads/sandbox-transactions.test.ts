@@ -151,3 +151,40 @@ describe('the transaction shape', () => {
     expect(one.types.type).toBeTruthy();
   });
 });
+
+describe('the sorted index', () => {
+  it('stays equal to a full sort through any mix of adds, replaces and deletes', async () => {
+    const fc = (await import('fast-check')).default;
+    const { TransactionIndex } = await import('../../src/sandbox/routes/transactions-v2.js');
+    const { MemoryStore, IdSource, SandboxClock } = await import('../../src/sandbox/store.js');
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('add' as const), day: fc.integer({ min: 0, max: 5 }) }),
+      fc.record({ kind: fc.constant('delete' as const), pick: fc.nat() }),
+      fc.record({ kind: fc.constant('replace' as const), pick: fc.nat(), day: fc.integer({ min: 0, max: 5 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), fc.array(fc.nat({ max: 60 }), { maxLength: 5 }), (ops, readsAt) => {
+        const store = new MemoryStore(new SandboxClock(), new IdSource(1));
+        const index = new TransactionIndex(store);
+        const acc = addAccount(store, 'u');
+        const reads = new Set(readsAt);
+        ops.forEach((o, step) => {
+          if (reads.has(step)) index.entries('u');
+          const ids = [...store.transactions.keys()];
+          if (o.kind === 'add') addTx(store, acc, '1.00', day(o.day));
+          else if (ids.length && o.kind === 'delete') store.transactions.delete(ids[o.pick % ids.length]!);
+          else if (ids.length && o.kind === 'replace') {
+            const old = store.transactions.get(ids[o.pick % ids.length]!)!;
+            store.transactions.set(old.id, { ...old, bookedDate: day(o.day), seq: store.nextSeq() });
+          }
+        });
+        const got = index.entries('u').map((e) => e.id);
+        const want = [...store.transactions.values()]
+          .sort((a, b) => (a.bookedDate !== b.bookedDate ? (a.bookedDate > b.bookedDate ? -1 : 1) : b.seq - a.seq))
+          .map((x) => x.id);
+        expect(got).toEqual(want);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

@@ -83,16 +83,25 @@ export class TransactionIndex {
     });
   }
 
+  // A built index takes single changes in place (binary search and splice), so transactions arriving
+  // while a client pages cost no rebuild.
   private add(t: TransactionRecord): void {
     let u = this.byUser.get(t.userId);
     if (!u) this.byUser.set(t.userId, (u = new Map()));
     u.set(t.id, t);
-    this.sorted.delete(t.userId);
+    const list = this.sorted.get(t.userId);
+    if (!list) return;
+    const e: Entry = { rec: t, date: t.bookedDate, seq: t.seq ?? 0, id: t.id };
+    list.splice(afterCursor(list, e), 0, e);
   }
 
   private remove(t: TransactionRecord): void {
     this.byUser.get(t.userId)?.delete(t.id);
-    this.sorted.delete(t.userId);
+    const list = this.sorted.get(t.userId);
+    if (!list) return;
+    const i = afterCursor(list, { date: t.bookedDate, seq: t.seq ?? 0, id: t.id }) - 1;
+    if (i >= 0 && list[i]!.rec === t) list.splice(i, 1);
+    else this.sorted.delete(t.userId);
   }
 
   /** A record changed in place (its date may have moved). */
