@@ -416,4 +416,34 @@ describe('credentials', () => {
     expect(page.status).toBe(400);
     expect(page.text).not.toContain('<script>');
   });
+
+  test('a sandbox restarted from its data file keeps the credentials; a refresh it was running ends in TEMPORARY_ERROR, and can be refreshed again', async () => {
+    const { join } = await import('node:path');
+    const { tempDir } = await import('../helpers/cli.js');
+    const dataFile = join(tempDir(), 'state.json');
+    const first = await startTestSandbox({ authDelayMs: 60_000, dataFile, seed: 3 });
+    const u = await userWithToken(first.sandbox, SCOPES);
+    const h = { authorization: `Bearer ${u.token}` };
+    const c = (await raw(first.sandbox.baseUrl, 'POST', '/api/v1/credentials', { headers: h, json: { providerName: 'se-test-eid-successful', fields: { username: 'test-user' } } })).json();
+    for (let i = 0; i < 200; i++) {
+      if ((await raw(first.sandbox.baseUrl, 'GET', `/api/v1/credentials/${c.id}`, { headers: h })).json().status === 'AWAITING_MOBILE_EID_AUTHENTICATION') break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await first.close();
+    const second = await startTestSandbox({ authDelayMs: 5, dataFile, seed: 3 });
+    try {
+      const got = await raw(second.sandbox.baseUrl, 'GET', `/api/v1/credentials/${c.id}`, { headers: h });
+      expect(got.status).toBe(200);
+      expect(got.json()).toMatchObject({ status: 'TEMPORARY_ERROR', statusPayload: expect.stringMatching(/restarted/) });
+      expect((await raw(second.sandbox.baseUrl, 'POST', `/api/v1/credentials/${c.id}/refresh`, { headers: h })).status).toBe(204);
+      let status = '';
+      for (let i = 0; i < 400 && status !== 'UPDATED'; i++) {
+        status = (await raw(second.sandbox.baseUrl, 'GET', `/api/v1/credentials/${c.id}`, { headers: h })).json().status;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      expect(status).toBe('UPDATED');
+    } finally {
+      await second.close();
+    }
+  });
 });

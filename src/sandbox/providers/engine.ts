@@ -87,8 +87,23 @@ export class CredentialsEngine {
 
   constructor(private readonly ctx: SandboxContext) {}
 
+  private readonly swept = new WeakSet<CredentialsState>();
+
   get state(): CredentialsState {
-    return this.ctx.store.area('credentials', () => new CredentialsState());
+    const state = this.ctx.store.area('credentials', () => new CredentialsState());
+    if (!this.swept.has(state)) {
+      this.swept.add(state);
+      // state loaded from a snapshot (--data) can hold refreshes that were running when the
+      // sandbox stopped; nothing drives them now, so they end as a temporary error
+      for (const rec of state.records.values()) {
+        if (FINAL.has(rec.status) || this.runs.get(rec.id)?.rec === rec) continue;
+        // CREATED may be credentials made with triggerRefresh=false: nothing was running
+        if (rec.status === 'CREATED') continue;
+        rec.detailedError = { type: 'PROVIDER_ERROR', displayMessage: 'The sandbox restarted during the refresh.', details: { reason: 'SANDBOX_RESTARTED', retryable: true } };
+        this.setStatus(rec, 'TEMPORARY_ERROR', { payload: 'The sandbox restarted during the refresh; refresh again.' });
+      }
+    }
+    return state;
   }
 
   get machineDelay(): number {
