@@ -1,14 +1,16 @@
 // The hosted link flow clicked through in a real headless browser: picker, form, progress,
 // supplemental rounds, eID QR code, third-party app, cancel, failures, iframe mode, and the
 // 24-hour life of the temporary user.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { request as httpsRequest } from 'node:https';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { issueCode } from '../../src/sandbox/routes/oauth.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { tempDir } from '../helpers/cli.js';
+import { BIN, tempDir } from '../helpers/cli.js';
 import { authorizeUrl, exchange, launchBrowser, startCallback, waitForCallback, watchErrors, type Callback } from './helpers.js';
 
 let t: TestEnv;
@@ -16,11 +18,13 @@ let slow: TestEnv;
 let browser: Browser;
 let cb: Callback;
 const contexts: BrowserContext[] = [];
+const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  [t, slow, browser, cb] = await Promise.all([startTestSandbox(), startTestSandbox({ authDelayMs: 1000 }), launchBrowser(), startCallback()]);
+  [t, slow, browser, cb] = await Promise.all([startTestSandbox(), startTestSandbox({ authDelayMs: 3000 }), launchBrowser(), startCallback()]);
 });
 afterAll(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   await Promise.all(contexts.map((c) => c.close()));
   await browser?.close();
   await Promise.all([t?.close(), slow?.close(), cb?.close()]);
@@ -44,7 +48,7 @@ async function newPage(): Promise<{ page: Page; errors: string[] }> {
   return { page, errors: watchErrors(page) };
 }
 
-describe('the hosted link flow in a browser', () => {
+describe.concurrent('the hosted link flow in a browser', () => {
   test('picker, credentials form, progress, redirect with code and state; the code exchanges to a token with a refresh_token', async () => {
     const { page, errors } = await newPage();
     const state = 'st<"&>' + Math.random().toString(36).slice(2);
@@ -75,7 +79,7 @@ describe('the hosted link flow in a browser', () => {
     expect(q.get('error')).toBeNull();
     const code = q.get('code')!;
     expect(code).toBeTruthy();
-    expect(cb.received.at(-1)?.get('code')).toBe(code);
+    expect(cb.received.some((r) => r.get('code') === code)).toBe(true);
 
     const tok = await exchange(t.sandbox, code);
     expect(tok.status).toBe(200);
@@ -282,8 +286,7 @@ describe('the hosted link flow in a browser', () => {
       return page.evaluate(() => (globalThis as unknown as { messages: Array<{ origin: string; data: any }> }).messages);
     };
 
-    cb.setParent(parent(src({ state: 'i1', input_provider: 'se-test-password', input_username: 'test-user' })));
-    await page.goto(`${cb.origin}/parent`);
+    await page.goto(cb.setPage('/iframe-1', parent(src({ state: 'i1', input_provider: 'se-test-password', input_username: 'test-user' }))));
     const frame = page.frameLocator('#link');
     await frame.locator('input[name=password]').fill('test-password');
     await frame.locator('#submit').click();
@@ -292,11 +295,10 @@ describe('the hosted link flow in a browser', () => {
     expect(ok!.data).toEqual({ type: 'code', data: expect.any(String) });
     expect((await exchange(t.sandbox, ok!.data.data)).body.refresh_token).toBeTruthy();
     await expect(frame.locator('#heading').textContent()).resolves.toBe('Your bank is connected');
-    expect(new URL(page.url()).pathname).toBe('/parent');
+    expect(new URL(page.url()).pathname).toBe('/iframe-1');
 
     // AUTHENTICATION_ERROR carries the credentials object
-    cb.setParent(parent(src({ state: 'i2', input_provider: 'se-test-password', input_username: 'fail-x' })));
-    await page.goto(`${cb.origin}/parent`);
+    await page.goto(cb.setPage('/iframe-2', parent(src({ state: 'i2', input_provider: 'se-test-password', input_username: 'fail-x' }))));
     await frame.locator('input[name=password]').fill('nope');
     await frame.locator('#submit').click();
     const [err] = await messages(1);
@@ -307,13 +309,12 @@ describe('the hosted link flow in a browser', () => {
     });
 
     // cancel
-    cb.setParent(parent(src({ state: 'i3' })));
-    await page.goto(`${cb.origin}/parent`);
+    await page.goto(cb.setPage('/iframe-3', parent(src({ state: 'i3' }))));
     await frame.locator('[data-provider]').first().waitFor();
     await frame.locator('#cancel').click();
     const [cancelled] = await messages(1);
     expect(cancelled!.data).toEqual({ type: 'error', error: { status: 'USER_CANCELLED', message: 'The user cancelled the flow.', userMessage: 'You cancelled the connection.' } });
-    expect(new URL(page.url()).pathname).toBe('/parent');
+    expect(new URL(page.url()).pathname).toBe('/iframe-3');
     expect(errors).toEqual([]);
   });
 
@@ -353,38 +354,101 @@ describe('the hosted link flow in a browser', () => {
     const r = await fetch(url);
     expect(r.headers.get('x-frame-options')).toBe('DENY');
     expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    cb.setParent(`<!doctype html><iframe id="link" onload="window.loaded=true" src="${url.replace(/&/g, '&amp;')}"></iframe>`);
-    await page.goto(`${cb.origin}/parent`);
+    await page.goto(cb.setPage('/framed', `<!doctype html><iframe id="link" onload="window.loaded=true" src="${url.replace(/&/g, '&amp;')}"></iframe>`));
     await page.waitForFunction(() => (globalThis as unknown as { loaded?: boolean }).loaded === true);
     expect(await page.frameLocator('#link').locator('#heading, #cancel').count()).toBe(0);
   });
 
   test('the temporary user, its data and its refresh token are gone after 24 hours (sandbox clock)', async () => {
+    // its own sandbox: moving the clock must not expire the pages of the tests running alongside
+    const own = await startTestSandbox();
     const { page } = await newPage();
-    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, scope: 'credentials:read', input_provider: 'se-test-password', input_username: 'test-user' }));
+    await page.goto(authorizeUrl(own.sandbox, { redirect_uri: cb.redirectUri, scope: 'credentials:read', input_provider: 'se-test-password', input_username: 'test-user' }));
     await page.fill('input[name=password]', 'test-password');
     await page.click('#submit');
     const q = await waitForCallback(page, cb);
-    const tok = (await exchange(t.sandbox, q.get('code')!)).body;
+    const tok = (await exchange(own.sandbox, q.get('code')!)).body;
     const auth = { authorization: `Bearer ${tok.access_token}` };
-    const accounts = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: auth });
+    const accounts = await raw(own.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: auth });
     expect(accounts.status).toBe(200);
-    const userId = t.sandbox.store.tokens.get(tok.access_token)!.userId!;
-    expect(t.sandbox.store.users.get(userId)?.expiresAt).toBe(t.sandbox.store.users.get(userId)!.created + 24 * 3600 * 1000);
+    const userId = own.sandbox.store.tokens.get(tok.access_token)!.userId!;
+    expect(own.sandbox.store.users.get(userId)?.expiresAt).toBe(own.sandbox.store.users.get(userId)!.created + 24 * 3600 * 1000);
 
-    t.sandbox.clock.advance(23 * 3600 * 1000);
-    const early = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', {
-      form: { client_id: t.sandbox.clientId, client_secret: t.sandbox.clientSecret, grant_type: 'refresh_token', refresh_token: tok.refresh_token },
+    own.sandbox.clock.advance(23 * 3600 * 1000);
+    const early = await raw(own.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', {
+      form: { client_id: own.sandbox.clientId, client_secret: own.sandbox.clientSecret, grant_type: 'refresh_token', refresh_token: tok.refresh_token },
     });
     expect(early.status).toBe(200);
-    t.sandbox.clock.advance(3600 * 1000 + 1);
-    const late = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', {
-      form: { client_id: t.sandbox.clientId, client_secret: t.sandbox.clientSecret, grant_type: 'refresh_token', refresh_token: tok.refresh_token },
+    own.sandbox.clock.advance(3600 * 1000 + 1);
+    const late = await raw(own.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', {
+      form: { client_id: own.sandbox.clientId, client_secret: own.sandbox.clientSecret, grant_type: 'refresh_token', refresh_token: tok.refresh_token },
     });
     expect(late.status).toBe(400);
     // a fresh access token from the 23rd hour no longer opens the data
-    const after = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: { authorization: `Bearer ${early.json().access_token}` } });
+    const after = await raw(own.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: { authorization: `Bearer ${early.json().access_token}` } });
     expect(after.status).toBe(401);
-    expect(t.sandbox.store.users.has(userId)).toBe(false);
+    expect(own.sandbox.store.users.has(userId)).toBe(false);
+    await own.close();
+  });
+});
+
+// The real `bankctl auth link` (bin/bankctl.js, built by `npm test` or `node scripts/build.mjs`) with
+// the browser on the sandbox link pages: the CLI and the service fit together.
+function startLink(args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, 'auth', 'link', '--no-browser', '--port', '0', '--wait-timeout', '30', ...args], { env: { PATH: process.env.PATH, ...env } });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (c) => (out += c));
+  const exit = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  const url = new Promise<string>((resolve, reject) => {
+    child.stderr!.on('data', (c) => {
+      err += c;
+      const m = /(http:\/\/\S+\/1\.0\/authorize\/\S+)/.exec(err);
+      if (m && /Waiting/.test(err)) resolve(m[1]!);
+    });
+    void exit.then(() => reject(new Error(`bankctl exited early: ${err}`)));
+  });
+  return { url, exit, stdout: () => out, stderr: () => err };
+}
+
+describe.concurrent('bankctl auth link against the sandbox link service', () => {
+  test('the real bankctl auth link --no-browser --port 0: the browser connects a test bank; the CLI exits 0 with the user token and a stored refresh token', async () => {
+    const configDir = tempDir();
+    const run = startLink(['--provider', 'se-test-password', '--username', 'test-user', '--scope', 'accounts:read,credentials:read'], { ...t.env, BANKCTL_CONFIG_DIR: configDir });
+    const url = await run.url;
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    const errors = watchErrors(page);
+    await page.goto(url);
+    await expect(page.locator('input[name=username]').inputValue()).resolves.toBe('test-user');
+    await page.fill('input[name=password]', 'test-password');
+    await page.click('#submit');
+    // the CLI's own callback page
+    await page.waitForURL(/\/callback\?/);
+    await expect(page.locator('h1').textContent()).resolves.toBe('Connected');
+    expect(await run.exit).toBe(0);
+    await ctx.close();
+
+    const token = JSON.parse(run.stdout());
+    expect(token).toMatchObject({ token_type: 'bearer', expires_in: 7200, scope: 'accounts:read,credentials:read' });
+    expect(token.refresh_token).toBeTruthy();
+    expect(readFileSync(join(configDir, 'tokens.json'), 'utf8')).toContain(token.refresh_token);
+    const creds = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: { authorization: `Bearer ${token.access_token}` } });
+    expect(creds.json().credentials).toEqual([expect.objectContaining({ providerName: 'se-test-password', status: 'UPDATED' })]);
+    expect(errors).toEqual([]);
+  });
+
+  test('a cancel in the browser ends the CLI with exit 9 naming USER_CANCELLED', async () => {
+    const run = startLink([], { ...t.env, BANKCTL_CONFIG_DIR: tempDir() });
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    await page.goto(await run.url);
+    await page.locator('[data-provider]').first().waitFor();
+    await page.click('#cancel');
+    await page.waitForURL(/\/callback\?/);
+    expect(await run.exit).toBe(9);
+    await ctx.close();
+    expect(run.stderr()).toMatch(/the link flow ended in USER_CANCELLED: The user cancelled the flow\./);
   });
 });

@@ -21,23 +21,23 @@ export interface Callback {
   origin: string;
   /** Query parameters of each GET /callback received, in order. */
   received: URLSearchParams[];
-  /** Sets the HTML of GET /parent (the iframe host page). */
-  setParent(html: string): void;
+  /** Serves this HTML at GET <path> (iframe host pages); returns the page's URL. */
+  setPage(path: string, html: string): string;
   close(): Promise<void>;
 }
 
 export async function startCallback(): Promise<Callback> {
   const received: URLSearchParams[] = [];
-  let parent = '<!doctype html><title>parent</title>';
+  const pages = new Map<string, string>();
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/callback') {
       received.push(url.searchParams);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end('<!doctype html><title>app</title><h1 id="app">Back in the app</h1>');
-    } else if (url.pathname === '/parent') {
+    } else if (pages.has(url.pathname)) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(parent);
+      res.end(pages.get(url.pathname));
     } else {
       res.writeHead(404).end();
     }
@@ -49,7 +49,10 @@ export async function startCallback(): Promise<Callback> {
     redirectUri: `http://localhost:${port}/callback`,
     origin: `http://localhost:${port}`,
     received,
-    setParent: (html) => (parent = html),
+    setPage: (path, html) => {
+      pages.set(path, html);
+      return `http://localhost:${port}${path}`;
+    },
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
