@@ -163,7 +163,7 @@ describe('the sorted index', () => {
       fc.record({ kind: fc.constant('replace' as const), pick: fc.nat(), day: fc.integer({ min: 0, max: 5 }) }),
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 60 }), fc.array(fc.nat({ max: 60 }), { maxLength: 5 }), (ops, readsAt) => {
+      fc.property(fc.array(op, { maxLength: 160 }), fc.array(fc.nat({ max: 160 }), { maxLength: 5 }), (ops, readsAt) => {
         const store = new MemoryStore(new SandboxClock(), new IdSource(1));
         const index = new TransactionIndex(store);
         const acc = addAccount(store, 'u');

@@ -20,6 +20,9 @@ interface Entry {
   id: string;
 }
 
+/** In-place index changes between two reads, at most; more drop the index for one re-sort. */
+const SPLICE_LIMIT = 64;
+
 interface Cursor {
   date: string;
   seq: number;
@@ -38,6 +41,8 @@ export class TransactionIndex {
   private watched?: Map<string, TransactionRecord>;
   private readonly byUser = new Map<string, Map<string, TransactionRecord>>();
   private readonly sorted = new Map<string, Entry[]>();
+  /** In-place changes since the user's index was last read. */
+  private readonly changes = new Map<string, number>();
 
   constructor(private readonly store: MemoryStore) {}
 
@@ -83,13 +88,27 @@ export class TransactionIndex {
     });
   }
 
-  // A built index takes single changes in place (binary search and splice), so transactions arriving
-  // while a client pages cost no rebuild.
+  // A built index takes a few changes in place (binary search and splice), so transactions arriving
+  // while a client pages cost no rebuild; a burst (an ingest) drops it instead, so that bulk writes
+  // stay linear and the next read sorts once.
+  private spliceable(userId: string): Entry[] | undefined {
+    const list = this.sorted.get(userId);
+    if (!list) return undefined;
+    const n = (this.changes.get(userId) ?? 0) + 1;
+    if (n > SPLICE_LIMIT) {
+      this.sorted.delete(userId);
+      this.changes.delete(userId);
+      return undefined;
+    }
+    this.changes.set(userId, n);
+    return list;
+  }
+
   private add(t: TransactionRecord): void {
     let u = this.byUser.get(t.userId);
     if (!u) this.byUser.set(t.userId, (u = new Map()));
     u.set(t.id, t);
-    const list = this.sorted.get(t.userId);
+    const list = this.spliceable(t.userId);
     if (!list) return;
     const e: Entry = { rec: t, date: t.bookedDate, seq: t.seq ?? 0, id: t.id };
     list.splice(afterCursor(list, e), 0, e);
@@ -97,7 +116,7 @@ export class TransactionIndex {
 
   private remove(t: TransactionRecord): void {
     this.byUser.get(t.userId)?.delete(t.id);
-    const list = this.sorted.get(t.userId);
+    const list = this.spliceable(t.userId);
     if (!list) return;
     const i = afterCursor(list, { date: t.bookedDate, seq: t.seq ?? 0, id: t.id }) - 1;
     if (i >= 0 && list[i]!.rec === t) list.splice(i, 1);
@@ -111,6 +130,7 @@ export class TransactionIndex {
 
   entries(userId: string): Entry[] {
     this.attach();
+    this.changes.delete(userId);
     let list = this.sorted.get(userId);
     if (!list) {
       list = [];
