@@ -77,7 +77,16 @@ export class ConfigStore {
   }
 
   static async open(dir: string): Promise<ConfigStore> {
+    // conf writes through atomically, whose when-exit hooks every exit signal on import and, on
+    // Ctrl-C, sends the signal again to the process: commands that handle Ctrl-C themselves would
+    // get it twice or be killed. bankctl owns its signals, so those hooks are taken off again (the
+    // writes stay atomic: temporary file and rename).
+    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGBREAK', 'SIGUSR2'] as const;
+    const before = new Map(signals.map((sig) => [sig, process.listeners(sig as NodeJS.Signals)]));
     const { default: ConfClass } = await import('conf');
+    for (const sig of signals) {
+      for (const l of process.listeners(sig as NodeJS.Signals)) if (!before.get(sig)!.includes(l)) process.off(sig as NodeJS.Signals, l);
+    }
     return new ConfigStore(dir, ConfClass);
   }
 
