@@ -209,14 +209,3 @@ describe('--verbose trace', () => {
     expect(basic.stderr).not.toContain('basic-secret-xyz');
   });
 });
-
-describe('signals', () => {
-  test('opening the config adds no signal handlers (conf\'s when-exit would re-send Ctrl-C)', async () => {
-    const { ConfigStore } = await import('../../src/config/store.js');
-    const before = process.listeners('SIGINT').length;
-    const store = await ConfigStore.open(tempDir());
-    store.set('default', 'output', 'json');
-    expect(process.listeners('SIGINT').length).toBe(before);
-    expect(process.listeners('SIGTERM').length).toBeLessThanOrEqual(before + 1);
-  });
-});
