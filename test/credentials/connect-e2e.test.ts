@@ -152,6 +152,13 @@ describe('credentials connect, spawned', () => {
       connect(user, 'se-test-other-password', ['--field', 'username=test-user', '--field', 'password=test-password', '--verbose']),
     ]);
     expect([json.code, lines.code, pw.code]).toEqual([0, 0, 0]);
+    expect(pw.stderr).toMatch(/warning: --field password on the command line is visible to other users in the process list/);
+    // the provider's password from the answers file keeps it out of argv
+    writeFileSync(join(dir, 'pw.json'), JSON.stringify({ password: 'test-password' }));
+    const fromFile = await connect(user, 'se-test-password', ['--field', 'username=test-user', '--answers', join(dir, 'pw.json')]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(fromFile.stderr).not.toContain('warning');
+    expect(JSON.parse(fromFile.stdout).status).toBe('UPDATED');
     expect(json.stderr).toMatch(/POST .*supplemental-information -> 204/);
     for (const secret of ['99887766', '33445566', 'test-password']) {
       for (const r of [json, lines, pw]) expect(r.stdout + r.stderr).not.toContain(secret);

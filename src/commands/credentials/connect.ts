@@ -25,7 +25,7 @@ export function registerCredentialsConnect(parent: Command, ctx: Context): void 
     .option('--provider <name>', 'provider name (on a terminal, a searchable picker when omitted)')
     .option('--market <code>', 'market of the provider picker')
     .option('--include-test', 'offer test providers in the picker')
-    .option('--field <name=value>', "a field of the provider's credentials, e.g. username=test-user (repeatable)", collect)
+    .option('--field <name=value>', "a field of the provider's credentials, e.g. username=test-user (repeatable; --answers FILE may hold them too)", collect)
     .option('--opt-in', 'choose the accounts to share (account opt-in)')
     .option('--items <items>', 'data to refresh, comma-separated (CHECKING_ACCOUNTS, ...; all when omitted)', collect)
     .option('--app-uri <url>', 'where the bank sends the user back after a redirect or app login (appUri)');
@@ -50,7 +50,14 @@ export function registerCredentialsConnect(parent: Command, ctx: Context): void 
     const prompter = interactive ? await ctx.prompter() : undefined;
     const { collectAnswers } = await import('../../flows/connect.js');
     const providerFields = (provider.fields ?? []).map((f) => ({ ...f, value: undefined, immutable: false, checkbox: false }));
-    const filled = await collectAnswers(ctx, providerFields, fields, prompter, undefined, '--field');
+    for (const f of providerFields) {
+      if ((f.masked || f.sensitive) && fields[f.name] !== undefined && !ctx.quiet) {
+        ctx.warn(`--field ${f.name} on the command line is visible to other users in the process list; leave it out to be asked, or put it in the --answers file`);
+      }
+    }
+    // the --answers file may hold the provider's fields too, which keeps secrets out of argv
+    const fromFile = Object.fromEntries(providerFields.filter((f) => prepared.answers[f.name] !== undefined).map((f) => [f.name, prepared.answers[f.name]!]));
+    const filled = await collectAnswers(ctx, providerFields, { ...fromFile, ...fields }, prompter, undefined, '--field');
     for (const [k, v] of Object.entries(fields)) if (filled[k] === undefined) filled[k] = v;
     const { createCredentials } = await import('../../api/credentials.js');
     let created;
