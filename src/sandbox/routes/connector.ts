@@ -9,10 +9,11 @@ import {
   type TransactionContainer, type TransactionEntity,
 } from '../../api/connector-wire.js';
 import type { SandboxContext } from '../context.js';
+import { v2Transaction } from './read-views.js';
 import { envelope, HttpFailure, mediaType } from '../http.js';
 import { ConnectorTokens, type Req } from '../router.js';
 import type { AccountRecord, TransactionRecord, UserRecord } from '../store.js';
-import { apiTransaction, connectorState, currencyOf, ensureConnector, isoDay, UNCATEGORIZED_EXPENSE, UNCATEGORIZED_INCOME } from '../connector/state.js';
+import { connectorState, currencyOf, ensureConnector, isoDay, UNCATEGORIZED_EXPENSE, UNCATEGORIZED_INCOME } from '../connector/state.js';
 
 const INGEST_MAX_BODY = 32 * 1024 * 1024;
 const BATCH_MAX_BODY = 128 * 1024 * 1024;
@@ -256,7 +257,7 @@ export function registerConnector(ctx: SandboxContext): void {
         const rec = newRecord(user, account, t, categoryId, now);
         store.transactions.set(rec.id, rec);
         st.transactions.set(t.externalId, rec);
-        events.emit({ event: 'transaction:create', userId: user.id, content: apiTransaction(rec), orderKey: account.id }, now);
+        events.emit({ event: 'transaction:create', userId: user.id, content: v2Transaction(rec, user.locale), orderKey: account.id }, now);
       }
     }
   }
@@ -371,7 +372,7 @@ export function registerConnector(ctx: SandboxContext): void {
     account.balance = ta.balance;
     if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
     account.updated = now;
-    events.emit({ event: 'transaction:update', userId: user.id, content: apiTransaction(rec), orderKey: account.id }, now);
+    events.emit({ event: 'transaction:update', userId: user.id, content: v2Transaction(rec, user.locale), orderKey: account.id }, now);
     res.empty(204);
   }, { maxBody: 1024 * 1024 });
 
