@@ -205,6 +205,9 @@ describe('credentials connect, spawned', () => {
     const refreshed = await runCli(['credentials', 'refresh', id, '--user', user, '--wait', ...FAST, '-o', 'json'], { env });
     expect(refreshed.code, refreshed.stderr).toBe(0);
     expect(JSON.parse(refreshed.stdout).status).toBe('UPDATED');
+    const watched = await runCli(['credentials', 'watch', id, '--user', user, '-o', 'table'], { env });
+    expect(watched.code).toBe(0);
+    expect(watched.stdout).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z  UPDATED  Fetched 5 accounts\.\n$/);
     const updated = await runCli(['credentials', 'update', id, '--user', user, '--field', 'password=wrong', '--wait', ...FAST], { env });
     expect(updated.code).toBe(9);
     const qr = await runCli(['credentials', 'qr', id, '--user', user], { env });

@@ -21,7 +21,10 @@ export function registerCredentialsWatch(parent: Command, ctx: Context): void {
       const api = await ctx.api();
       const { getCredentials } = await import('../../api/credentials.js');
       const { StreamWriter } = await import('../../output/render.js');
-      const out = new StreamWriter(ctx, await ctx.outputFormat(), {
+      const format = await ctx.outputFormat();
+      // a table would wait for the end: on a terminal each change is one line as it happens
+      const lines = format === 'table' && !ctx.globals.fields;
+      const out = new StreamWriter(ctx, format, {
         columns: [
           { header: 'time', path: 'time' },
           { header: 'status', path: 'status' },
@@ -44,7 +47,9 @@ export function registerCredentialsWatch(parent: Command, ctx: Context): void {
           if (key !== lastKey) {
             lastKey = key;
             const stamp = typeof c.statusUpdated === 'number' ? c.statusUpdated : ctx.clock.now();
-            await out.write({ time: new Date(stamp).toISOString(), status: c.status, statusUpdated: c.statusUpdated ?? null, statusPayload: stripControl(String(c.statusPayload ?? '')) });
+            const row = { time: new Date(stamp).toISOString(), status: c.status, statusUpdated: c.statusUpdated ?? null, statusPayload: stripControl(String(c.statusPayload ?? '')) };
+            if (lines) ctx.io.stdout.write(`${row.time}  ${stripControl(row.status)}${row.statusPayload ? `  ${row.statusPayload}` : ''}\n`);
+            else await out.write(row);
             if (until && c.status === until) return;
             // a final status seen first is the previous refresh's: with --until, wait for the next
             if (FINAL.has(c.status) && !(first && until)) {
@@ -66,7 +71,7 @@ export function registerCredentialsWatch(parent: Command, ctx: Context): void {
         }
       } finally {
         release();
-        await out.end();
+        if (!lines) await out.end();
       }
     });
   examples(cmd, ['bankctl credentials watch 6e68cc6287704273984567b3300c5822', 'bankctl credentials watch 6e68cc6287704273984567b3300c5822 --until AWAITING_SUPPLEMENTAL_INFORMATION --timeout 60 -o ndjson']);
