@@ -52,6 +52,31 @@ export function isoDay(ms: number): string {
   return s;
 }
 
+/** A transaction as /data/v2/transactions shows it, with the connector payload as partnerPayload. */
+export function apiTransaction(t: TransactionRecord): Record<string, unknown> {
+  const neg = t.amount.startsWith('-');
+  const digits = t.amount.replace(/^[-+]/, '');
+  const dot = digits.indexOf('.');
+  const scale = dot < 0 ? 0 : digits.length - dot - 1;
+  const unscaled = (neg ? '-' : '') + (digits.replace('.', '').replace(/^0+(?=\d)/, '') || '0');
+  const out: Record<string, unknown> = {
+    id: t.id,
+    accountId: t.accountId,
+    amount: { currencyCode: t.currencyCode, value: { scale: String(scale), unscaledValue: unscaled } },
+    categories: { pfm: { id: t.categoryId, name: '' } },
+    dates: { booked: t.bookedDate, value: t.valueDate },
+    descriptions: { display: t.description, original: t.originalDescription },
+    identifiers: { providerTransactionId: t.externalId ?? t.id },
+    merchantInformation: {},
+    providerMutability: t.status === 'PENDING' ? 'MUTABLE' : 'MUTABILITY_UNDEFINED',
+    status: t.status,
+    types: { type: t.type },
+    partnerPayload: t.payload ?? {},
+  };
+  if (t.notes !== undefined) out.notes = t.notes;
+  return out;
+}
+
 /** The one set of credentials connector data hangs off; created on first use for users made by /api/v1/user/create. */
 export function ensureConnector(store: MemoryStore, user: UserRecord): NonNullable<UserRecord['connector']> {
   // the token is a random secret nobody knows: such a user reads its data with a generated token
