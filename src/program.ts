@@ -21,6 +21,7 @@ import { registerSandbox } from './commands/sandbox/index.js';
 import { registerDoctor } from './commands/doctor.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerSmoke } from './commands/smoke.js';
+import { registerDemo } from './commands/demo.js';
 import { registerWebhooks } from './commands/webhooks/index.js';
 import { registerConnector } from './commands/connector/index.js';
 import { registerAccounts } from './commands/accounts/index.js';
@@ -99,6 +100,7 @@ export function createProgram(ctx: Context): Command {
   registerSandbox(program, ctx);
   registerDoctor(program, ctx);
   registerSmoke(program, ctx);
+  registerDemo(program, ctx);
   registerCompletion(program, ctx);
   registerWebhooks(program, ctx);
   registerConnector(program, ctx);

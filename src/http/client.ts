@@ -89,8 +89,12 @@ export class HttpClient {
 
   /** Closes the agent; with force, in-flight requests are aborted (Ctrl-C). */
   async close(force = false): Promise<void> {
+    this.closed = true;
     await this.transport?.close(force);
   }
+
+  /** Set by close(): requests still in flight (a prefetch nobody awaits) end without retries. */
+  private closed = false;
 
   buildUrl(path: string, query?: Record<string, QueryValue>): string {
     const url = /^https?:\/\//i.test(path) ? new URL(path) : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
@@ -170,6 +174,7 @@ export class HttpClient {
         errorCode = networkCode(err);
         this.traceLine(`${method} ${this.redactor.url(url)}${via} -> ${errorCode} (${this.now() - started} ms)`);
       }
+      if (this.closed) throw new NetworkError(`${method} ${this.redactor.url(url)} abandoned: the command has finished`);
       const decision = decideRetry({ method, idempotent: o.idempotent, attempt, errorCode, nowMs: this.now() }, cfg, this.random);
       if (decision.retry) {
         this.notice(`${method} ${this.redactor.url(url)}: ${decision.reason}, retrying in ${formatDelay(decision.delayMs)} (retry ${attempt + 1} of ${retries})`);

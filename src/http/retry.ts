@@ -30,7 +30,7 @@ export const UNTRUSTED_CERT_CODES = new Set([
 ]);
 
 /** Failures that a retry cannot mend: the TLS peer is not the one we trust. */
-const NEVER_RETRY = new Set([...UNTRUSTED_CERT_CODES, 'ERR_BANKCTL_PIN_MISMATCH', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID']);
+const NEVER_RETRY = new Set([...UNTRUSTED_CERT_CODES, 'ERR_BANKCTL_PIN_MISMATCH', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
 
 /** Network error codes for which the request cannot have reached the server. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
