@@ -98,6 +98,27 @@ describe.skipIf(!hasTmux)('credentials connect on a terminal', () => {
     expect(end).toContain('"status": "UPDATED"');
   });
 
+  test('the opt-in checklist: each account with type, balance and IBAN; only the ticked accounts are fetched', async () => {
+    const optUser = (await userWithToken(t.sandbox, ['credentials:read'])).userId;
+    start('optin', ['credentials', 'connect', '--user', optUser, '--provider', 'se-test-other-password', '--field', 'username=test-user', '--opt-in', '--poll-interval', '100', '-o', 'json']);
+    await waitFor('optin', (x) => /\? Password/.test(x), 'the password prompt');
+    keys('optin', 'test-password', 'Enter');
+    const s = await waitFor('optin', (x) => x.includes('Choose the accounts to share') && x.includes('Car Loan'), 'the checklist');
+    expect(s).toMatch(/◯ Everyday Account \(CHECKING\) -?\d+\.\d{2} SEK SE\d{22}/);
+    expect(s).toMatch(/Investment Savings Account \(INVESTMENT\) \d+\.\d{2} SEK SE\d{22} \[ISK\]/);
+    expect(s).toMatch(/✔ Password \*{13}\n/); // typed, masked
+    // tick the first (checking) and the second (savings)
+    keys('optin', 'Space');
+    keys('optin', 'Down');
+    keys('optin', 'Space');
+    await waitFor('optin', (x) => (x.match(/◉/g) ?? []).length === 2, 'two ticked accounts');
+    keys('optin', 'Enter');
+    const end = await waitFor('optin', (x) => x.includes('EXIT='), 'the end');
+    expect(end).toContain('EXIT=0');
+    const types = [...t.sandbox.store.accounts.values()].filter((a) => a.userId === optUser).map((a) => a.type).sort();
+    expect(types).toEqual(['CHECKING', 'SAVINGS']);
+  });
+
   test('the third-party app payload as links and a QR code of the deep link', async () => {
     start('app', ['credentials', 'connect', '--user', user, '--provider', 'se-test-other-third-party-app-successful', '--field', 'username=test-user', '--poll-interval', '100', '-o', 'json']);
     const qrLines = (x: string) => x.split('\n').filter((l) => /^[ ▀▄█]{20,}$/.test(l.trimEnd()) && /[▀▄█]/.test(l));
