@@ -33,6 +33,12 @@ it('consents list shows the consent; identities name its provider', async () => 
   expect(list.stdout).toContain(`${credsId},se-test-password,UPDATED,`);
   const ids = JSON.parse((await cli(['identities', 'list', '-o', 'json'])).stdout);
   expect(ids[0].providerName).toBe('se-test-password');
+  // accounts name their bank; the whole account sent back with one change is accepted
+  const acc = (await r.get('/api/v1/accounts/list')).json().accounts[0];
+  expect(acc.credentialsId).toBe(credsId);
+  expect(acc.financialInstitutionId).toMatch(/^\w+$/);
+  const put = await r.put(`/api/v1/accounts/${acc.id}`, { ...acc, name: 'Renamed' });
+  expect(put.status, put.text).toBe(200);
 });
 
 it('the update-consent page renews an expired session: provider-consents shows the new expiry and UPDATED', async () => {

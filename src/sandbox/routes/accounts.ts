@@ -5,6 +5,8 @@ import type { SandboxContext } from '../context.js';
 import { ACCOUNT_TYPES, type AccountExclusion, type AccountRecord, type AccountType } from '../store.js';
 import { asObject, badRequest, envelope } from '../http.js';
 import { connectorState } from '../connector/state.js';
+import { providerByName } from '../providers/catalogue.js';
+import { credentialsOf } from './credentials-view.js';
 import { balancesOf, listParam, ownAccount, pageSizeParam, sendJson, toJson, userAccountList, v1Account, v2Account } from './read-views.js';
 
 export const EXCLUSIONS: AccountExclusion[] = ['NONE', 'AGGREGATION', 'PFM_AND_SEARCH', 'PFM_DATA'];
@@ -14,10 +16,16 @@ const accountNotFound = (id: string) => envelope(404, 'account.not_found', `acco
 
 export function registerAccounts(ctx: SandboxContext): void {
   const { store, router } = ctx;
+  /** The bank of the account's credentials, when the credentials area knows them. */
+  const institution = (a: AccountRecord) => {
+    const c = a.credentialsIds[0] ? credentialsOf(store, a.credentialsIds[0]) : undefined;
+    return c ? providerByName(c.providerName)?.financialInstitutionId : undefined;
+  };
+  const v1 = (a: AccountRecord) => v1Account(a, institution(a));
 
   router.get('/api/v1/accounts/list', (req, res) => {
     const user = req.user();
-    sendJson(res, 200, { accounts: userAccountList(store, user.id).map(v1Account) });
+    sendJson(res, 200, { accounts: userAccountList(store, user.id).map(v1) });
   });
 
   router.put('/api/v1/accounts/{id}', async (req, res) => {
@@ -25,9 +33,9 @@ export function registerAccounts(ctx: SandboxContext): void {
     const body = asObject(await req.json());
     const account = ownAccount(store, user, req.params.id!);
     if (!account) throw accountNotFound(req.params.id!);
-    const update = validateUpdate(body, account);
+    const update = validateUpdate(body, JSON.parse(toJson(v1(account))) as Record<string, unknown>);
     applyUpdate(ctx, account, update);
-    sendJson(res, 200, v1Account(account));
+    sendJson(res, 200, v1(account));
   }, { maxBody: 64 * 1024 });
 
   router.get('/api/v1/accounts/{id}/balances', (req, res) => {
@@ -64,7 +72,7 @@ export function registerAccounts(ctx: SandboxContext): void {
     }
     const page = all.slice(start, start + pageSize);
     const more = start + pageSize < all.length;
-    sendJson(res, 200, { accounts: page.map(v2Account), nextPageToken: more ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : '' });
+    sendJson(res, 200, { accounts: page.map((a) => v2Account(a, institution(a))), nextPageToken: more ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : '' });
   });
 }
 
@@ -78,8 +86,7 @@ interface AccountUpdate {
 }
 
 /** Only the updatable properties may change; a read-only property sent back unchanged is ignored. */
-function validateUpdate(body: Record<string, unknown>, account: AccountRecord): AccountUpdate {
-  const current = JSON.parse(toJson(v1Account(account))) as Record<string, unknown>;
+function validateUpdate(body: Record<string, unknown>, current: Record<string, unknown>): AccountUpdate {
   const u: AccountUpdate = {};
   for (const [k, v] of Object.entries(body)) {
     if (UPDATABLE.includes(k)) continue;

@@ -80,7 +80,7 @@ export function ownAccount(store: MemoryStore, user: UserRecord, id: string): Ac
 export const aggregationExcluded = (a: AccountRecord) => a.accountExclusion === 'AGGREGATION';
 
 /** Account (v1) as the Swagger's Account shows it. */
-export function v1Account(a: AccountRecord): Record<string, unknown> {
+export function v1Account(a: AccountRecord, financialInstitutionId?: string): Record<string, unknown> {
   const bare = aggregationExcluded(a);
   const p = exactParts(a.balance);
   const out: Record<string, unknown> = {
@@ -99,7 +99,7 @@ export function v1Account(a: AccountRecord): Record<string, unknown> {
     flags: a.flags,
     holderName: bare ? null : (a.holderName ?? null),
     identifiers: bare ? null : JSON.stringify(identifierUris(a)),
-    financialInstitutionId: a.credentialsIds[0] ?? null,
+    financialInstitutionId: financialInstitutionId ?? null,
     refreshed: bare ? null : a.updated,
   };
   return out;
@@ -114,7 +114,7 @@ function identifierUris(a: AccountRecord): string[] {
 }
 
 /** Account (v2): exact balances, identifiers, paging-friendly. */
-export function v2Account(a: AccountRecord): Record<string, unknown> {
+export function v2Account(a: AccountRecord, financialInstitutionId?: string): Record<string, unknown> {
   const bare = aggregationExcluded(a);
   const out: Record<string, unknown> = {
     id: a.id,
@@ -122,7 +122,7 @@ export function v2Account(a: AccountRecord): Record<string, unknown> {
     type: a.type,
     customerSegment: a.flags.includes('BUSINESS') ? 'BUSINESS' : 'PERSONAL',
     credentialsId: a.credentialsIds[0] ?? null,
-    financialInstitutionId: a.credentialsIds[0] ?? null,
+    financialInstitutionId: financialInstitutionId ?? null,
     identifiers: {
       financialInstitution: { accountNumber: a.accountNumber },
       ...(a.iban && !bare ? { iban: { iban: a.iban, bban: a.iban.slice(4) } } : {}),
