@@ -244,3 +244,32 @@ describe('connector push, then Basic read-back', () => {
     expect(txs[0].partnerPayload).toMatchObject({ ref: 'x' });
   });
 });
+
+describe('/data/v2/accounts', () => {
+  it('pages with the token passed on, filters by typeIn, exact balances, 400 past 100', async () => {
+    const r = await reader(t.sandbox);
+    const accounts = demo(t.sandbox, r.userId, 'v2accounts');
+    const seen: any[] = [];
+    let token = '';
+    let pages = 0;
+    do {
+      const res = await r.get(`/data/v2/accounts?pageSize=2${token ? `&pageToken=${token}` : ''}`);
+      expect(res.status).toBe(200);
+      const body = res.json();
+      seen.push(...body.accounts);
+      token = body.nextPageToken;
+      pages++;
+    } while (token);
+    expect(pages).toBe(3);
+    expect(seen.map((a) => a.id).sort()).toEqual(accounts.map((a) => a.id).sort());
+    const mortgage = seen.find((a) => a.type === 'MORTGAGE');
+    const rec = accounts.find((a) => a.type === 'MORTGAGE')!;
+    expect(mortgage.balances.booked.amount).toEqual({ currencyCode: 'SEK', value: { scale: '2', unscaledValue: rec.balance.replace('.', '') } });
+    expect(mortgage.identifiers.iban.iban).toBe(rec.iban);
+    const loans = (await r.get('/data/v2/accounts?typeIn=LOAN&typeIn=MORTGAGE')).json().accounts;
+    expect(loans.map((a: any) => a.type).sort()).toEqual(['LOAN', 'MORTGAGE']);
+    expect((await r.get('/data/v2/accounts?pageSize=101')).status).toBe(400);
+    expect((await r.get('/data/v2/accounts?typeIn=BOAT')).status).toBe(400);
+    expect((await r.get('/data/v2/accounts?pageToken=!!')).status).toBe(400);
+  });
+});
