@@ -167,10 +167,15 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<{ accounts: Map<s
   let type: string | undefined;
   const rejectedLines = new Set<number>();
   let rejects: WriteStream | undefined;
+  let rejectsError: Error | undefined;
   const reject = async (r: InputRecord, error: string) => {
     if (!o.rejectsFile) throw new InputError(o.displayName, r.line, error);
     rejected++;
-    rejects ??= createWriteStream(o.rejectsFile, { mode: 0o600 });
+    if (!rejects) {
+      rejects = createWriteStream(o.rejectsFile, { mode: 0o600 });
+      rejects.on('error', (err) => (rejectsError = err));
+    }
+    if (rejectsError) throw new InputError(o.rejectsFile, 1, `cannot write the rejects: ${(rejectsError as NodeJS.ErrnoException).code ?? rejectsError.message}`);
     if (!rejects.write(`${JSON.stringify({ line: r.line, error, text: r.text })}\n`)) await new Promise<void>((res) => rejects!.once("drain", () => res()));
   };
   try {
@@ -196,7 +201,13 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<{ accounts: Map<s
      }
     }
   } finally {
-    if (rejects) await new Promise<void>((res) => rejects!.end(() => res()));
+    if (rejects) {
+      const w = rejects;
+      await new Promise<void>((res) => {
+        w.once('error', () => res());
+        w.end(() => res());
+      });
+    }
   }
   for (const [ext, a] of accounts) {
     if (a.balance === undefined) {

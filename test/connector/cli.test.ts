@@ -169,3 +169,36 @@ describe('user token from stdin', () => {
     expect(r.stderr + r.stdout).not.toContain('s3cret-token');
   });
 });
+
+describe('user mistakes are one-line errors with exit 2', () => {
+  test('missing input, unwritable checkpoint/report/rejects, unknown format', async () => {
+    const cases: Array<[string[], string]> = [
+      [['push', '--user', 'cli', '--file', join(dir, 'missing.ndjson')], '--file: cannot read'],
+      [['push', '--user', 'cli', '--file', dir, '--format', 'ndjson'], 'not a regular file'],
+      [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--accounts', join(dir, 'nope.ndjson')], '--accounts: cannot read'],
+      [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--checkpoint', join(dir, 'no', 'such', 'dir')], '--checkpoint: cannot write'],
+      [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--report', join(dir, 'no', 'r.json')], '--report: cannot write'],
+      [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--skip-invalid', join(dir, 'no', 'rej')], '--skip-invalid: cannot write'],
+      [['push', '--user', 'cli', '--file', join(dir, 'one.txt')], 'cannot tell the format'],
+      [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--type', 'NOW'], '--type must be one of'],
+      [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--concurrency', '0'], '--concurrency must be at least 1'],
+      [['verify', '--user', 'cli', '--file', join(dir, 'missing.csv')], '--file: cannot read'],
+      [['transactions', 'update', 'x', '--user', 'cli', '--data', '{"type":"REAL_TIME"'], 'malformed JSON'],
+    ];
+    writeFileSync(join(dir, 'one.txt'), 'x');
+    for (const [args, msg] of cases) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toContain(msg);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  test('a client token without the scope: 403, exit 3', async () => {
+    const { clientToken } = await import('../helpers/sandbox.js');
+    const weak = await clientToken(env.sandbox, ['accounts:read']);
+    const r = await runCli(['connector', 'users', 'delete', 'cli'], { env: { ...env.env, BANKCTL_CONNECTOR_TOKEN: undefined, BANKCTL_TOKEN: weak } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('403');
+  });
+});

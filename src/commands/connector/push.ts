@@ -12,7 +12,7 @@ import { InterruptedError, UsageError } from '../../errors.js';
 import { inferFormat, InputError, readAccountsFile } from '../../flows/push-input.js';
 import { pushTransactions, type IngestType, type PushResult } from '../../flows/push.js';
 import { examples, parseIntArg } from '../util.js';
-import { inputFailure, externalUser } from './shared.js';
+import { inputFailure, externalUser, readableFile, writableFile } from './shared.js';
 import { verifyPush } from './verify.js';
 
 interface PushFlags {
@@ -57,6 +57,11 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
       } catch (err) {
         throw inputFailure(err);
       }
+      if (o.file !== '-') readableFile(o.file, '--file');
+      if (o.accounts) readableFile(o.accounts, '--accounts');
+      if (o.checkpoint) writableFile(o.checkpoint, '--checkpoint');
+      if (o.report) writableFile(o.report, '--report');
+      if (o.skipInvalid) writableFile(o.skipInvalid, '--skip-invalid');
       let file = o.file;
       let spool: string | undefined;
       if (o.file === '-') {

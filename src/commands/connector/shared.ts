@@ -1,6 +1,7 @@
 // Helpers of the connector commands: which external user, reading a JSON body from --file/--data
 // with numbers kept exact and errors as FILE:LINE.
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { WireError } from '../../api/connector-wire.js';
@@ -37,7 +38,11 @@ export async function jsonInput(ctx: Context, o: { file?: string; data?: string 
       }
     }
   } else throw new UsageError(`give ${what} with --file FILE (or - for stdin) or --data JSON`);
-  return { ...parseJsonFile(text, name), name };
+  try {
+    return { ...parseJsonFile(text, name), name };
+  } catch (err) {
+    throw inputFailure(err);
+  }
 }
 
 /** Turns input problems into exit-2 errors that name FILE:LINE. */
@@ -54,5 +59,26 @@ export function checked<T>(name: string, line: number, fn: () => T): T {
   } catch (err) {
     if (err instanceof WireError) throw new UsageError(`${name}:${line}: ${err.message}`);
     throw err;
+  }
+}
+
+/** A file the command will read: exists, is a regular file, readable; else exit 2 naming the flag. */
+export function readableFile(path: string, flag: string): void {
+  try {
+    if (!statSync(path).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
+    accessSync(path, constants.R_OK);
+  } catch (err) {
+    throw new UsageError(`${flag}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/** A file the command will write: its directory exists and is writable; else exit 2 naming the flag. */
+export function writableFile(path: string, flag: string): void {
+  const dir = dirname(resolve(path));
+  try {
+    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'not a directory' });
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    throw new UsageError(`${flag}: cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
 }

@@ -7,7 +7,7 @@ import { inferFormat, type InputFormat } from '../../flows/push-input.js';
 import { actualTotals, compare, expectedFromFile, pairBySamples } from '../../flows/verify.js';
 import { render } from '../../output/render.js';
 import { examples } from '../util.js';
-import { externalUser, inputFailure } from './shared.js';
+import { externalUser, inputFailure, readableFile } from './shared.js';
 
 export async function verifyPush(ctx: Context, o: { file: string; displayName: string; format: InputFormat; user: string }): Promise<void> {
   const expected = await expectedFromFile(o.file, o.format).catch((err) => Promise.reject(inputFailure(err)));
@@ -50,6 +50,7 @@ export function registerConnectorVerify(connector: Command, ctx: Context): void 
     .option('--user <externalUserId>', 'the user')
     .action(async (o: { file: string; format?: string; user?: string }) => {
       const user = await externalUser(ctx, o.user);
+      readableFile(o.file, '--file');
       let format: InputFormat;
       try {
         format = inferFormat(o.file, o.format);
