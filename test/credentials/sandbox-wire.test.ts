@@ -68,7 +68,7 @@ describe('providers', () => {
     const ct = await clientToken(t.sandbox, ['providers:read']);
     const r = await raw(base, 'GET', '/api/v1/providers/se-test-other-eid-successful', { headers: { authorization: `Bearer ${ct}` } });
     expect(r.status).toBe(200);
-    expect(r.json()).toMatchObject({ name: 'se-test-other-eid-successful', credentialsType: 'MOBILE_BANKID', type: 'TEST' });
+    expect(r.json()).toMatchObject({ name: 'se-test-other-eid-successful', credentialsType: 'MOBILE_EID', type: 'TEST' });
     expect(r.json().flow).toBeUndefined();
     const nf = await raw(base, 'GET', '/api/v1/providers/no-such-bank', { headers: { authorization: `Bearer ${ct}` } });
     expect(nf.status).toBe(404);

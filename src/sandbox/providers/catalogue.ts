@@ -38,7 +38,7 @@ export interface ProviderDef {
   displayDescription: string;
   type: 'TEST' | 'BANK';
   status: 'ENABLED';
-  credentialsType: 'PASSWORD' | 'MOBILE_BANKID' | 'THIRD_PARTY_APP' | 'KEYFOB';
+  credentialsType: 'PASSWORD' | 'MOBILE_EID' | 'THIRD_PARTY_APP' | 'KEYFOB';
   accessType: 'OPEN_BANKING' | 'OTHER';
   authenticationFlow?: 'EMBEDDED' | 'REDIRECT' | 'DECOUPLED';
   currency: string;
@@ -112,7 +112,7 @@ interface Spec {
 
 function make(s: Spec): ProviderDef {
   const cred: ProviderDef['credentialsType'] =
-    s.flow === 'eid' ? 'MOBILE_BANKID' : s.flow === 'third-party' || s.flow === 'redirect' || s.flow === 'decoupled' ? 'THIRD_PARTY_APP' : 'PASSWORD';
+    s.flow === 'eid' ? 'MOBILE_EID' : s.flow === 'third-party' || s.flow === 'redirect' || s.flow === 'decoupled' ? 'THIRD_PARTY_APP' : 'PASSWORD';
   const openBanking = s.name.includes('open-banking') || s.flow === 'redirect' || s.flow === 'decoupled' || s.flow === 'embedded' || (s.type === 'BANK' && s.flow !== 'eid');
   const fields =
     s.flow === 'password' || s.flow === 'embedded'
