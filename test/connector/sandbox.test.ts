@@ -205,3 +205,40 @@ describe('hostile input gets a 4xx with a useful body', () => {
     });
   }
 });
+
+describe('fuzz: random JSON never gets a 5xx', () => {
+  test('every connector endpoint, random bodies and near-valid mutations', async () => {
+    const fc = await import('fast-check');
+    const endpoints: Array<[string, string]> = [
+      ['POST', '/connector/users'],
+      ['PUT', '/connector/users/wire'],
+      ['POST', '/connector/users/wire/accounts'],
+      ['PUT', '/connector/users/wire/accounts/acc-0'],
+      ['POST', '/connector/users/wire/transactions'],
+      ['POST', '/connector/users/wire/transactions/delete'],
+      ['PUT', '/connector/users/wire/transactions/w-2'],
+      ['POST', '/connector/batch'],
+      ['POST', '/connector/v2/tokens/generate'],
+    ];
+    const valid = container([tx('fz')]);
+    // near-valid: the container with one field replaced by an arbitrary JSON value
+    const mutated = fc.tuple(fc.constantFrom('type', 'transactionAccounts', 'externalId', 'balance', 'transactions', 'amount', 'date', 'description', 'payload', 'pending'), fc.jsonValue()).map(([k, v]) => {
+      const c = JSON.parse(JSON.stringify(valid));
+      const a = c.transactionAccounts[0];
+      const t = a.transactions[0];
+      if (k in c) c[k] = v;
+      else if (k in a) a[k] = v;
+      else t[k] = v;
+      if (k === 'payload') t.payload = { PENDING_IDS: v, TAGS: v };
+      return JSON.stringify(c);
+    });
+    const body = fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), mutated, fc.string());
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...endpoints), body, async ([method, path], b) => {
+        const r = await call(env, method, path, b);
+        return r.status < 500;
+      }),
+      { numRuns: 400, seed: 42 },
+    );
+  }, 60_000);
+});
