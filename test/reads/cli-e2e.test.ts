@@ -146,6 +146,8 @@ describe('the other reads', () => {
     const loans = JSON.parse((await cli(['loans', 'list', '-o', 'json'])).stdout);
     expect(loans.loans).toHaveLength(2);
     expect(typeof loans.totalLoanAmount).toBe('string');
+    const mortgage = accounts.find((a) => a.type === 'MORTGAGE')!;
+    expect((await cli(['loans', 'list', '-o', 'csv'])).stdout).toContain(`,${mortgage.balance} SEK,`);
     const en = await spawnCli(['categories', 'list', '-o', 'csv', '--fields', 'code,primaryName'], { env: t.env });
     expect(en.stdout).toContain('expenses:food,Food & Drinks');
     const sv = await spawnCli(['categories', 'list', '--locale', 'sv_SE', '-o', 'csv', '--fields', 'code,primaryName'], { env: t.env });

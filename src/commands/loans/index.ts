@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { listLoans } from '../../api/reads.js';
 import { render } from '../../output/render.js';
 import { examples } from '../util.js';
-import { exactText, forTerminal } from '../accounts/format.js';
+import { forTerminal, moneyColumn, exactText } from '../accounts/format.js';
 
 export function registerLoans(program: Command, ctx: Context): void {
   const loans = program.command('loans').description("the user's loans and mortgages");
@@ -18,13 +18,15 @@ export function registerLoans(program: Command, ctx: Context): void {
         columns: [
           { header: 'name', path: 'name' },
           { header: 'type', path: 'type' },
-          { header: 'balance', path: 'balance', format: (v) => exactText(v) },
+          moneyColumn('balance', 'balance', 'currency'),
           { header: 'interest', path: 'interest', format: (v) => exactText(v) },
           { header: 'account', path: 'accountId' },
           { header: 'loanNumber', path: 'loanNumber' },
         ],
       });
-      if (format === 'table' && res.totalLoanAmount !== undefined) ctx.notice(`total ${exactText(res.totalLoanAmount)}, weighted average interest ${exactText(res.weightedAverageInterestRate)}`);
+      const currency = (res.loans[0] as { currency?: unknown } | undefined)?.currency;
+      const cur = typeof currency === 'string' && res.loans.every((l) => (l as { currency?: unknown }).currency === currency) ? ` ${currency}` : '';
+      if (format === 'table' && res.totalLoanAmount !== undefined) ctx.notice(`total ${exactText(res.totalLoanAmount)}${cur}, weighted average interest ${exactText(res.weightedAverageInterestRate)}`);
     });
   examples(list, ['bankctl loans list --user $USER_ID', 'bankctl loans list -o json | jq .totalLoanAmount']);
 }

@@ -37,6 +37,8 @@ export function registerLoans(ctx: SandboxContext): void {
         type: a.type === 'MORTGAGE' ? 'MORTGAGE' : 'VEHICLE',
         loanNumber: a.accountNumber,
         balance: num(a.balance),
+        // not in the Swagger's Loan; added so that amounts can be shown with their currency
+        currency: a.currencyCode,
         initialBalance: num(toStr(initial)),
         amortized: num(toStr(abs(add(initial, { u: -balance.u, s: balance.s })))),
         interest: num(toStr(interest)),
