@@ -2,17 +2,20 @@
 // bin/bankctl.js runs inside a private tmux server; the test types keys and reads the screen.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN } from '../helpers/cli.js';
+import { join } from 'node:path';
+import { BIN, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 
 const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const SOCKET = `bankctl-cred-test-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+// a private server on a socket in a temporary directory (removed with it after the file)
+let socket = '';
+const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
 
 let t: TestEnv;
 let user: string;
 beforeAll(async () => {
   if (!hasTmux) return;
+  socket = join(tempDir('bankctl-tmux-'), 'sock');
   // long enough for the eID wait to be on screen while the test looks
   t = await startTestSandbox({ authDelayMs: 1500 });
   user = (await userWithToken(t.sandbox, ['credentials:read'])).userId;
