@@ -35,6 +35,11 @@ export function registerCredentialsConnect(parent: Command, ctx: Context): void 
     const market = o.market?.toUpperCase();
     if (market && !isMarket(market)) throw new UsageError(`--market: unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
     const interactive = canPrompt(ctx.io);
+    const settings = await ctx.settings();
+    if (!(await ctx.userRef()) && !settings.value('token') && !settings.value('basic')) {
+      // fail before any question is asked: credentials belong to a user
+      throw new UsageError('credentials connect acts for a user', { hint: 'pass --user ID (or --external-user ID), set BANKCTL_USER, or give a user token with --token' });
+    }
     const api = await ctx.api();
     const { getProvider, listProviders } = await import('../../api/providers.js');
     let provider: Provider;
