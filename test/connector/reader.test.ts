@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { records, topLevelMembers } from '../../src/flows/push-input.js';
+import { records, topLevelMembers, type InputRecord } from '../../src/flows/push-input.js';
 import { parseExactJson, stringifyExact } from '../../src/api/connector-wire.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -49,9 +49,9 @@ describe('ndjson reader', () => {
         });
         const file = join(dir, 'prop.ndjson');
         writeFileSync(file, lines.join('\n'));
-        const first = [];
+        const first: InputRecord[] = [];
         for await (const b of records(file, 'ndjson', 'validate')) first.push(...b);
-        const second = [];
+        const second: InputRecord[] = [];
         for await (const b of records(file, 'ndjson', 'send')) second.push(...b);
         expect(first.map((r) => r.error)).toEqual(first.map(() => undefined));
         expect(second).toHaveLength(first.length);
