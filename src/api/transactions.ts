@@ -68,44 +68,41 @@ export async function* transactionPages(api: ApiClient, f: TransactionFilter, o:
   }
 }
 
-/** A page kept as bytes: its transactions as NDJSON lines, ready to write. */
+/** A page kept as text: its transactions as NDJSON lines (no parse and re-serialise). */
 export interface RawTransactionPage {
   /** One compact JSON object per line, each ending in "\n". */
-  chunk: Buffer;
-  /** The byte offset just after each line's newline (so a prefix of k lines is chunk[0, ends[k-1])). */
-  ends: number[];
+  lines: string[];
   nextPageToken: string;
 }
 
-// Bytes a compact JSON document may hold outside strings.
-const STRUCTURAL = new Uint8Array(256);
+// Characters a compact JSON document may hold outside strings.
+const STRUCTURAL = new Uint8Array(128);
 for (const c of '{}[]:,0123456789-+.eEtrufalsn') STRUCTURAL[c.charCodeAt(0)] = 1;
 
 /**
- * Splits a compact page {"transactions":[...],"nextPageToken":"..."} into the transactions' own
- * bytes, tracking strings and depth (UTF-8 multi-byte sequences only occur inside strings). Undefined
- * when the body is not a compact page of that shape (pretty printed, another layout, stray bytes):
- * the caller then parses it the ordinary way.
+ * Splits a compact page {"transactions":[...],"nextPageToken":"..."} into the transactions' own text,
+ * tracking strings and depth. Undefined when the text is not a compact page of that shape (pretty
+ * printed, another layout, stray characters): the caller then parses it the ordinary way.
  */
-export function splitTransactionPage(body: Buffer | string): RawTransactionPage | undefined {
-  const buf = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  const n = buf.length;
+export function splitTransactionPage(text: string): RawTransactionPage | undefined {
+  const n = text.length;
   let i = 0;
   let depth = 0;
   let key: string | undefined;
   let expectKey = false;
-  const spans: number[] = [];
+  const lines: string[] = [];
   let nextPageToken: string | undefined;
   let sawTransactions = false;
   let itemStart = -1;
   let inTransactions = false;
   while (i < n) {
-    const c = buf[i]!;
+    const c = text.charCodeAt(i);
     if (c === 34) {
+      // a string: find its end
       const s = i;
       i++;
       while (i < n) {
-        const d = buf[i]!;
+        const d = text.charCodeAt(i);
         if (d === 92) i += 2;
         else if (d === 34) break;
         else if (d < 32) return undefined;
@@ -114,14 +111,14 @@ export function splitTransactionPage(body: Buffer | string): RawTransactionPage 
       if (i >= n) return undefined;
       i++;
       if (depth === 1 && expectKey) {
-        key = JSON.parse(buf.toString('utf8', s, i)) as string;
+        key = JSON.parse(text.slice(s, i)) as string;
         expectKey = false;
       } else if (depth === 1 && key === 'nextPageToken') {
-        nextPageToken = JSON.parse(buf.toString('utf8', s, i)) as string;
+        nextPageToken = JSON.parse(text.slice(s, i)) as string;
       }
       continue;
     }
-    if (!STRUCTURAL[c]) return undefined;
+    if (c >= 128 || !STRUCTURAL[c]) return undefined;
     if (c === 123 || c === 91) {
       depth++;
       if (depth === 1 && c !== 123) return undefined;
@@ -134,7 +131,7 @@ export function splitTransactionPage(body: Buffer | string): RawTransactionPage 
       }
     } else if (c === 125 || c === 93) {
       if (inTransactions && depth === 2) {
-        if (i > itemStart) spans.push(itemStart, i);
+        if (i > itemStart) lines.push(`${text.slice(itemStart, i)}\n`);
         inTransactions = false;
       }
       depth--;
@@ -142,48 +139,33 @@ export function splitTransactionPage(body: Buffer | string): RawTransactionPage 
     } else if (c === 44) {
       if (depth === 1) expectKey = true;
       else if (inTransactions && depth === 2) {
-        spans.push(itemStart, i);
+        lines.push(`${text.slice(itemStart, i)}\n`);
         itemStart = i + 1;
       }
     }
     i++;
   }
   if (depth !== 0 || !sawTransactions) return undefined;
-  let total = 0;
-  for (let k = 0; k < spans.length; k += 2) {
-    if (buf[spans[k]!] !== 123) return undefined;
-    total += spans[k + 1]! - spans[k]! + 1;
-  }
-  const chunk = Buffer.allocUnsafe(total);
-  const ends: number[] = [];
-  let at = 0;
-  for (let k = 0; k < spans.length; k += 2) {
-    at += buf.copy(chunk, at, spans[k]!, spans[k + 1]!);
-    chunk[at++] = 10;
-    ends.push(at);
-  }
-  return { chunk, ends, nextPageToken: nextPageToken ?? '' };
+  for (const l of lines) if (l.charCodeAt(0) !== 123) return undefined;
+  return { lines, nextPageToken: nextPageToken ?? '' };
 }
 
 async function rawPage(api: ApiClient, f: TransactionFilter, pageToken?: string): Promise<RawTransactionPage> {
-  const res = await api.call<Buffer>({ method: 'GET', path: '/data/v2/transactions', query: transactionQuery(f, pageToken), responseType: 'buffer' });
-  const body = Buffer.isBuffer(res.data) ? res.data : Buffer.alloc(0);
-  const fast = splitTransactionPage(body);
+  const res = await api.call<string>({ method: 'GET', path: '/data/v2/transactions', query: transactionQuery(f, pageToken), responseType: 'text' });
+  const text = typeof res.data === 'string' ? res.data : '';
+  const fast = splitTransactionPage(text);
   if (fast) return fast;
   let data: Partial<TransactionPage> | undefined;
   try {
-    data = JSON.parse(body.toString('utf8')) as Partial<TransactionPage>;
+    data = JSON.parse(text) as Partial<TransactionPage>;
   } catch {
     data = undefined;
   }
-  const lines = (Array.isArray(data?.transactions) ? data.transactions : []).map((t) => Buffer.from(`${JSON.stringify(t)}\n`, 'utf8'));
-  const ends: number[] = [];
-  let at = 0;
-  for (const l of lines) ends.push((at += l.length));
-  return { chunk: Buffer.concat(lines), ends, nextPageToken: typeof data?.nextPageToken === 'string' ? data.nextPageToken : '' };
+  const list = Array.isArray(data?.transactions) ? data.transactions : [];
+  return { lines: list.map((t) => `${JSON.stringify(t)}\n`), nextPageToken: typeof data?.nextPageToken === 'string' ? data.nextPageToken : '' };
 }
 
-/** Like transactionPages, for NDJSON output: each transaction's bytes as the service sent them. */
+/** Like transactionPages, for NDJSON output: each transaction's text as the service sent it. */
 export async function* rawTransactionPages(api: ApiClient, f: TransactionFilter, o: { all: boolean; startToken?: string }): AsyncGenerator<RawTransactionPage> {
   let pending: Promise<RawTransactionPage> | undefined = rawPage(api, f, o.startToken);
   let previous = o.startToken ?? '';

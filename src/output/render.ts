@@ -165,13 +165,13 @@ export class StreamWriter {
     if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
 
-  /** ndjson only: `count` lines already serialised (each ending in a newline), written as one chunk. */
-  async writeRaw(chunk: Buffer | string, count: number): Promise<void> {
-    if (this.format !== 'ndjson') throw new Error('writeRaw is for ndjson');
-    if (count === 0 || chunk.length === 0) return;
-    this.count += count;
+  /** ndjson only: lines already serialised (each ending in a newline), written as one chunk. */
+  async writeLines(lines: string[]): Promise<void> {
+    if (this.format !== 'ndjson') throw new Error('writeLines is for ndjson');
+    if (lines.length === 0) return;
+    this.count += lines.length;
     const out = this.ctx.io.stdout;
-    if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+    if (!out.write(lines.join(''))) await new Promise<void>((r) => out.once('drain', () => r()));
   }
 
   async end(): Promise<number> {

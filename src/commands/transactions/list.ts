@@ -78,13 +78,12 @@ export function registerTransactionsList(parent: Command, ctx: Context): void {
       let written = 0;
       let next = '';
       if (format === 'ndjson' && !tty) {
-        // NDJSON to a pipe or file: each transaction's own bytes, no parse, re-serialise or re-encode
+        // NDJSON to a pipe or file: each transaction's own text, no parse and re-serialise
         for await (const page of rawTransactionPages(api, filter, { all, startToken: o.pageToken })) {
           next = page.nextPageToken;
-          const take = limit !== undefined ? Math.min(page.ends.length, limit - written) : page.ends.length;
-          const chunk = take === page.ends.length ? page.chunk : page.chunk.subarray(0, take > 0 ? page.ends[take - 1] : 0);
-          await writer.writeRaw(chunk, take);
-          written += take;
+          const lines = limit !== undefined ? page.lines.slice(0, limit - written) : page.lines;
+          await writer.writeLines(lines);
+          written += lines.length;
           if (limit !== undefined && written >= limit) break;
         }
         await writer.end();
