@@ -242,3 +242,32 @@ describe('fuzz: random JSON never gets a 5xx', () => {
     );
   }, 60_000);
 });
+
+describe('persistence (--data FILE)', () => {
+  test('after a restart the connector still knows accounts, transactions and deletions, pointing at the stored records', async () => {
+    const { tempDir } = await import('../helpers/cli.js');
+    const { join } = await import('node:path');
+    const dataFile = join(tempDir(), 'state.json');
+    const first = await startTestSandbox({ dataFile });
+    const c1 = (m: string, p: string, b?: unknown) => call(first, m, p, b);
+    await userWithAccounts(first, 'persist', 1);
+    expect((await c1('POST', '/connector/users/persist/transactions', container([tx('ps-1'), tx('ps-2', { pending: true })]))).status).toBe(204);
+    expect((await c1('POST', '/connector/users/persist/transactions/delete', { type: 'REAL_TIME', transactionAccounts: [{ externalId: 'acc-0', balance: 1, transactions: [{ externalId: 'ps-1' }] }] })).status).toBe(204);
+    await first.close();
+
+    const second = await startTestSandbox({ dataFile });
+    try {
+      second.sandbox.store.area('connector-tokens', () => new ConnectorTokens()).add(first.sandbox.connectorToken);
+      const c2 = (m: string, p: string, b?: unknown) => call({ ...second, sandbox: { ...second.sandbox, connectorToken: first.sandbox.connectorToken } } as TestEnv, m, p, b);
+      expect((await c2('POST', '/connector/users/persist/transactions', container([tx('ps-1')]))).status).toBe(410);
+      expect((await c2('POST', '/connector/users/persist/transactions', container([tx('ps-2')]))).status).toBe(409);
+      // booking the pending one changes the record the store (and the reads) hold
+      expect((await c2('PUT', '/connector/users/persist/transactions/ps-2', container([tx('ps-2', { pending: false })]))).status).toBe(204);
+      const stored = [...second.sandbox.store.transactions.values()].find((t) => t.externalId === 'ps-2')!;
+      expect(stored.status).toBe('BOOKED');
+      expect((await c2('POST', '/connector/users/persist/transactions', container([tx('ps-3')]))).status).toBe(204);
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -9,8 +9,33 @@ export interface ConnectorUserState {
   deleted: Set<string>;
 }
 
+/**
+ * The indexes are derived from the store's own maps (rebuilt whenever the area is created: at start,
+ * after a reset, after a snapshot is restored), so they always point at the stored records. Only the
+ * tombstones of deleted externalIds are state of their own, and only they are persisted.
+ */
 export class ConnectorState {
-  readonly users = new Map<string, ConnectorUserState>();
+  private readonly byUser = new Map<string, ConnectorUserState>();
+
+  get users(): Map<string, ConnectorUserState> {
+    return this.byUser;
+  }
+
+  /** A snapshot of an older layout held copies of the records: ignored, the index is rebuilt. */
+  set users(_ignored: unknown) {}
+
+  constructor(store?: MemoryStore) {
+    if (!store) return;
+    const connectorAccounts = new Set<string>();
+    for (const a of store.accounts.values()) {
+      if (a.externalId === undefined) continue;
+      this.of(a.userId).accounts.set(a.externalId, a);
+      connectorAccounts.add(a.id);
+    }
+    for (const t of store.transactions.values()) {
+      if (t.externalId !== undefined && connectorAccounts.has(t.accountId)) this.of(t.userId).transactions.set(t.externalId, t);
+    }
+  }
 
   of(userId: string): ConnectorUserState {
     let s = this.users.get(userId);
@@ -20,10 +45,23 @@ export class ConnectorState {
     }
     return s;
   }
+
+  /** What a snapshot keeps: the tombstones (the records are in the store's maps already). */
+  toJSON(): { tombstones: Record<string, string[]> } {
+    const tombstones: Record<string, string[]> = {};
+    for (const [userId, s] of this.users) if (s.deleted.size > 0) tombstones[userId] = [...s.deleted];
+    return { tombstones };
+  }
+
+  /** Restored from a snapshot (the store assigns the saved properties to a fresh area). */
+  set tombstones(saved: Record<string, string[]>) {
+    if (!saved || typeof saved !== 'object') return;
+    for (const [userId, ids] of Object.entries(saved)) if (Array.isArray(ids)) for (const id of ids) this.of(userId).deleted.add(String(id));
+  }
 }
 
 export function connectorState(store: MemoryStore): ConnectorState {
-  return store.area('connector', () => new ConnectorState());
+  return store.area('connector', () => new ConnectorState(store));
 }
 
 /** Market -> currency of connector accounts (the spec gives none; the market's own currency). */
