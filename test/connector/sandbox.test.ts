@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clientToken, raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { call, userWithAccounts } from './helpers.js';
 import { ConnectorTokens } from '../../src/sandbox/router.js';
+import { CredentialsState } from '../../src/sandbox/providers/engine.js';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -71,6 +72,17 @@ describe('accounts', () => {
     expect(r.json().errorMessage).toContain('more than one set of credentials');
     const b = await call(env, 'POST', '/connector/batch', { ingestEntities: [{ entityId: 'e', externalUserId: 'twocreds', container: container([tx('tc-1')]) }] });
     expect(b.json().statuses[0].httpStatus).toBe(401);
+  });
+
+  test('credentials created through /api/v1/credentials count too, before they have accounts', async () => {
+    await userWithAccounts(env, 'bankcreds', 1);
+    expect((await call(env, 'PUT', '/connector/users/bankcreds/accounts/acc-0', { name: 'x' })).status).toBe(204);
+    const u = env.sandbox.store.userByExternalId('bankcreds')!;
+    const creds = env.sandbox.store.area('credentials', () => new CredentialsState());
+    creds.records.set('cred-1', { id: 'cred-1', userId: u.id, providerName: 'se-test-password', status: 'AUTHENTICATING' } as never);
+    expect((await call(env, 'PUT', '/connector/users/bankcreds/accounts/acc-0', { name: 'y' })).status).toBe(401);
+    expect((await call(env, 'POST', '/connector/users/bankcreds/accounts', { accounts: [{ externalId: 'acc-9', name: 'n', number: '1', balance: 1, type: 'CHECKING' }] })).status).toBe(401);
+    creds.records.delete('cred-1');
   });
 });
 

@@ -10,6 +10,7 @@ import {
 } from '../../api/connector-wire.js';
 import type { SandboxContext } from '../context.js';
 import { v2Transaction } from './read-views.js';
+import { CredentialsState } from '../providers/engine.js';
 import { envelope, HttpFailure, mediaType } from '../http.js';
 import { ConnectorTokens, type Req } from '../router.js';
 import type { AccountRecord, TransactionRecord, UserRecord } from '../store.js';
@@ -78,6 +79,8 @@ export function registerConnector(ctx: SandboxContext): void {
       if (a.userId !== user.id) continue;
       for (const c of a.credentialsIds) if (c !== mine) others.add(c);
     }
+    // credentials connected through /api/v1/credentials, with or without accounts yet
+    for (const c of store.area('credentials', () => new CredentialsState()).records.values()) if (c.userId === user.id && c.id !== mine) others.add(c.id);
     if (others.size > 0) throw envelope(401, 'user.multiple_credentials', `user "${clip(ext)}" has more than one set of credentials`);
     ensureConnector(store, user);
     return user;
