@@ -46,7 +46,7 @@ function portfolio(a: AccountRecord): Record<string, unknown> {
   const instruments = picks.map((c, i) => {
     const value = i === picks.length - 1 ? rest : mulRatio(sub(total, cash), 60n, 100n, 2);
     if (i < picks.length - 1) rest = sub(rest, value);
-    const quantity = mulRatio(value, 1n, 1n, 2).u === 0n ? dec('0') : divide(value, dec(c.price));
+    const quantity = value.u === 0n ? dec('0') : divide(value, dec(c.price));
     const profit = mulRatio(value, 8n, 100n, 2);
     const avg = divide(sub(value, profit), quantity.u === 0n ? dec('1') : quantity);
     return {
