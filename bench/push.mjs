@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { request, Agent } from 'undici';
-import { BIN, ROOT, printTable, timeCommand } from './lib.mjs';
+import { BIN, ROOT, printTable } from './lib.mjs';
 
 const ACCOUNTS = 3;
 const CONCURRENCY = 4;
@@ -72,6 +72,7 @@ async function bareLoop(sb, user, file) {
     inflight.add(tracked);
   };
   const started = process.hrtime.bigint();
+  const cpu0 = process.cpuUsage();
   for await (const line of createInterface({ input: createReadStream(file, { highWaterMark: 1 << 20 }), crlfDelay: Infinity })) {
     if (!line) continue;
     const { account, balance, ...tx } = JSON.parse(line);
@@ -84,7 +85,25 @@ async function bareLoop(sb, user, file) {
   await flush();
   await Promise.all(inflight);
   await dispatcher.close();
-  return Number(process.hrtime.bigint() - started) / 1e6;
+  const cpu = process.cpuUsage(cpu0);
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, cpuS: (cpu.user + cpu.system) / 1e6 };
+}
+
+/** Wall time, peak RSS and CPU seconds of a child, by GNU time. */
+function timeChild(args, env) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn('/usr/bin/time', ['-f', '%M %U %S', process.execPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code !== 0) return reject(new Error(`push exited ${code}: ${stderr.slice(-500)}`));
+      const [rss, user, sys] = stderr.trim().split('\n').pop().split(' ').map(Number);
+      resolve({ ms, rssMb: rss / 1024, cpuS: user + sys });
+    });
+  });
 }
 
 export async function runPush({ sizes = [100_000, 1_000_000], log = console.log } = {}) {
@@ -97,14 +116,15 @@ export async function runPush({ sizes = [100_000, 1_000_000], log = console.log 
       // the bare loop against a fresh sandbox
       let sb = await startSandboxProcess();
       await setupUser(sb, 'bare');
-      const bareMs = await bareLoop(sb, 'bare', file);
+      const bare = await bareLoop(sb, 'bare', file);
+      const bareMs = bare.ms;
       await sb.stop();
       // the CLI against a fresh sandbox; heap measured around it for bytes per transaction
       sb = await startSandboxProcess();
       await setupUser(sb, 'cli');
       const heap0 = await sb.ask();
       const env = { PATH: process.env.PATH, HOME: process.env.HOME, BANKCTL_CONFIG_DIR: dir, BANKCTL_BASE_URL: sb.baseUrl, BANKCTL_CONNECTOR_TOKEN: sb.connectorToken };
-      const cli = await timeCommand(process.execPath, [BIN, 'connector', 'push', '--user', 'cli', '--file', file, '--concurrency', String(CONCURRENCY), '--type', 'HISTORICAL', '-q'], { rss: true, env });
+      const cli = await timeChild([BIN, 'connector', 'push', '--user', 'cli', '--file', file, '--concurrency', String(CONCURRENCY), '--type', 'HISTORICAL', '-q'], env);
       const heap1 = await sb.ask();
       await sb.stop();
       if (heap1.transactions - heap0.transactions !== n) throw new Error(`the CLI stored ${heap1.transactions - heap0.transactions} of ${n}`);
@@ -115,6 +135,8 @@ export async function runPush({ sizes = [100_000, 1_000_000], log = console.log 
         'cli s': (cli.ms / 1000).toFixed(2),
         ratio: ratio.toFixed(2),
         'cli tx/s': Math.round(n / (cli.ms / 1000)),
+        'bare cpu s': bare.cpuS.toFixed(2),
+        'cli cpu s': cli.cpuS.toFixed(2),
         'cli peak RSS MB': cli.rssMb?.toFixed(1) ?? 'n/a',
         'sandbox bytes/tx': Math.round((heap1.heapUsed - heap0.heapUsed) / n),
         ok: ratio <= 1.3 && (cli.rssMb === undefined || cli.rssMb < 150) ? 'yes' : 'NO',
