@@ -176,29 +176,29 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<{ accounts: Map<s
       rejects.on('error', (err) => (rejectsError = err));
     }
     if (rejectsError) throw new InputError(o.rejectsFile, 1, `cannot write the rejects: ${(rejectsError as NodeJS.ErrnoException).code ?? rejectsError.message}`);
-    if (!rejects.write(`${JSON.stringify({ line: r.line, error, text: r.text })}\n`)) await new Promise<void>((res) => rejects!.once("drain", () => res()));
+    if (!rejects.write(`${JSON.stringify({ line: r.line, error, text: r.text })}\n`)) await new Promise<void>((res) => rejects!.once('drain', () => res()));
   };
   try {
     for await (const batch of records(o.file, o.format, 'validate')) {
-     if (hooks.signal.aborted) break;
-     for (const r of batch) {
-      if (r.error !== undefined) {
-        rejectedLines.add(r.line);
-        await reject(r, r.error);
-        continue;
+      if (hooks.signal.aborted) break;
+      for (const r of batch) {
+        if (r.error !== undefined) {
+          rejectedLines.add(r.line);
+          await reject(r, r.error);
+          continue;
+        }
+        type ??= r.type;
+        let a = accounts.get(r.account!);
+        if (!a) {
+          const given = o.accounts?.get(r.account!);
+          a = { balance: given?.balance, reservedAmount: given?.reservedAmount, firstLine: r.line, transactions: 0, delivered: 0, duplicates: 0, gone: 0 };
+          accounts.set(r.account!, a);
+        }
+        if (r.balance !== undefined) a.balance = r.balance;
+        if (r.reservedAmount !== undefined) a.reservedAmount = r.reservedAmount;
+        a.transactions++;
+        valid++;
       }
-      type ??= r.type;
-      let a = accounts.get(r.account!);
-      if (!a) {
-        const given = o.accounts?.get(r.account!);
-        a = { balance: given?.balance, reservedAmount: given?.reservedAmount, firstLine: r.line, transactions: 0, delivered: 0, duplicates: 0, gone: 0 };
-        accounts.set(r.account!, a);
-      }
-      if (r.balance !== undefined) a.balance = r.balance;
-      if (r.reservedAmount !== undefined) a.reservedAmount = r.reservedAmount;
-      a.transactions++;
-      valid++;
-     }
     }
   } finally {
     if (rejects) {
