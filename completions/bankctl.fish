@@ -31,7 +31,7 @@ end
 function __bankctl_subs
     switch $argv[1]
         case ''
-            printf '%s\n' 'auth' 'users' 'config' 'api' 'version' 'sandbox' 'doctor' 'completion'
+            printf '%s\n' 'auth' 'users' 'providers' 'credentials' 'accounts' 'balance-refresh' 'transactions' 'consents' 'identities' 'investments' 'loans' 'categories' 'budgets' 'insights' 'statistics' 'calendar' 'search' 'transfers' 'reports' 'connector' 'webhooks' 'config' 'api' 'version' 'sandbox' 'smoke' 'demo' 'doctor' 'completion'
         case 'auth'
             printf '%s\n' 'login' 'status' 'token' 'grant' 'exchange' 'refresh' 'revoke-all' 'logout' 'link'
         case 'auth login'
@@ -58,6 +58,184 @@ function __bankctl_subs
             printf '%s\n' ''
         case 'users delete'
             printf '%s\n' ''
+        case 'providers'
+            printf '%s\n' 'list' 'get'
+        case 'providers list'
+            printf '%s\n' ''
+        case 'providers get'
+            printf '%s\n' ''
+        case 'credentials'
+            printf '%s\n' 'connect' 'list' 'get' 'create' 'update' 'delete' 'refresh' 'authenticate' 'supplement' 'qr' 'watch'
+        case 'credentials connect'
+            printf '%s\n' ''
+        case 'credentials list'
+            printf '%s\n' ''
+        case 'credentials get'
+            printf '%s\n' ''
+        case 'credentials create'
+            printf '%s\n' ''
+        case 'credentials update'
+            printf '%s\n' ''
+        case 'credentials delete'
+            printf '%s\n' ''
+        case 'credentials refresh'
+            printf '%s\n' ''
+        case 'credentials authenticate'
+            printf '%s\n' ''
+        case 'credentials supplement'
+            printf '%s\n' ''
+        case 'credentials qr'
+            printf '%s\n' ''
+        case 'credentials watch'
+            printf '%s\n' ''
+        case 'accounts'
+            printf '%s\n' 'list' 'update' 'balances'
+        case 'accounts list'
+            printf '%s\n' ''
+        case 'accounts update'
+            printf '%s\n' ''
+        case 'accounts balances'
+            printf '%s\n' ''
+        case 'balance-refresh'
+            printf '%s\n' 'create' 'status'
+        case 'balance-refresh create'
+            printf '%s\n' ''
+        case 'balance-refresh status'
+            printf '%s\n' ''
+        case 'transactions'
+            printf '%s\n' 'list'
+        case 'transactions list'
+            printf '%s\n' ''
+        case 'consents'
+            printf '%s\n' 'list' 'delete' 'update-link'
+        case 'consents list'
+            printf '%s\n' ''
+        case 'consents delete'
+            printf '%s\n' ''
+        case 'consents update-link'
+            printf '%s\n' ''
+        case 'identities'
+            printf '%s\n' 'list'
+        case 'identities list'
+            printf '%s\n' ''
+        case 'investments'
+            printf '%s\n' 'list'
+        case 'investments list'
+            printf '%s\n' ''
+        case 'loans'
+            printf '%s\n' 'list'
+        case 'loans list'
+            printf '%s\n' ''
+        case 'categories'
+            printf '%s\n' 'list'
+        case 'categories list'
+            printf '%s\n' ''
+        case 'budgets'
+            printf '%s\n' 'list' 'summaries' 'create-one-off' 'create-recurring' 'details' 'transactions' 'recommended' 'update' 'delete' 'archive'
+        case 'budgets list'
+            printf '%s\n' ''
+        case 'budgets summaries'
+            printf '%s\n' ''
+        case 'budgets create-one-off'
+            printf '%s\n' ''
+        case 'budgets create-recurring'
+            printf '%s\n' ''
+        case 'budgets details'
+            printf '%s\n' ''
+        case 'budgets transactions'
+            printf '%s\n' ''
+        case 'budgets recommended'
+            printf '%s\n' ''
+        case 'budgets update'
+            printf '%s\n' ''
+        case 'budgets delete'
+            printf '%s\n' ''
+        case 'budgets archive'
+            printf '%s\n' ''
+        case 'insights'
+            printf '%s\n' 'list' 'archived' 'action' 'archive'
+        case 'insights list'
+            printf '%s\n' ''
+        case 'insights archived'
+            printf '%s\n' ''
+        case 'insights action'
+            printf '%s\n' ''
+        case 'insights archive'
+            printf '%s\n' ''
+        case 'statistics'
+            printf '%s\n' 'query'
+        case 'statistics query'
+            printf '%s\n' ''
+        case 'calendar'
+            printf '%s\n' 'periods' 'period'
+        case 'calendar periods'
+            printf '%s\n' ''
+        case 'calendar period'
+            printf '%s\n' ''
+        case 'search'
+            printf '%s\n' ''
+        case 'transfers'
+            printf '%s\n' 'create'
+        case 'transfers create'
+            printf '%s\n' ''
+        case 'reports'
+            printf '%s\n' 'create' 'get' 'pdf'
+        case 'reports create'
+            printf '%s\n' ''
+        case 'reports get'
+            printf '%s\n' ''
+        case 'reports pdf'
+            printf '%s\n' ''
+        case 'connector'
+            printf '%s\n' 'users' 'accounts' 'transactions' 'batch' 'token' 'push' 'verify' 'webhooks'
+        case 'connector users'
+            printf '%s\n' 'create' 'update' 'delete'
+        case 'connector users create'
+            printf '%s\n' ''
+        case 'connector users update'
+            printf '%s\n' ''
+        case 'connector users delete'
+            printf '%s\n' ''
+        case 'connector accounts'
+            printf '%s\n' 'push' 'update' 'delete'
+        case 'connector accounts push'
+            printf '%s\n' ''
+        case 'connector accounts update'
+            printf '%s\n' ''
+        case 'connector accounts delete'
+            printf '%s\n' ''
+        case 'connector transactions'
+            printf '%s\n' 'delete' 'update'
+        case 'connector transactions delete'
+            printf '%s\n' ''
+        case 'connector transactions update'
+            printf '%s\n' ''
+        case 'connector batch'
+            printf '%s\n' ''
+        case 'connector token'
+            printf '%s\n' ''
+        case 'connector push'
+            printf '%s\n' ''
+        case 'connector verify'
+            printf '%s\n' ''
+        case 'connector webhooks'
+            printf '%s\n' 'list' 'create' 'delete'
+        case 'connector webhooks list'
+            printf '%s\n' ''
+        case 'connector webhooks create'
+            printf '%s\n' ''
+        case 'connector webhooks delete'
+            printf '%s\n' ''
+        case 'webhooks'
+            printf '%s\n' 'list' 'create' 'delete' 'listen'
+        case 'webhooks list'
+            printf '%s\n' ''
+        case 'webhooks create'
+            printf '%s\n' ''
+        case 'webhooks delete'
+            printf '%s\n' ''
+        case 'webhooks listen'
+            printf '%s\n' ''
         case 'config'
             printf '%s\n' 'list' 'get' 'set' 'unset' 'use' 'explain'
         case 'config list'
@@ -77,10 +255,18 @@ function __bankctl_subs
         case 'version'
             printf '%s\n' ''
         case 'sandbox'
-            printf '%s\n' 'start' 'stop'
+            printf '%s\n' 'start' 'stop' 'trigger' 'rotate-connector-token'
         case 'sandbox start'
             printf '%s\n' ''
         case 'sandbox stop'
+            printf '%s\n' ''
+        case 'sandbox trigger'
+            printf '%s\n' ''
+        case 'sandbox rotate-connector-token'
+            printf '%s\n' ''
+        case 'smoke'
+            printf '%s\n' ''
+        case 'demo'
             printf '%s\n' ''
         case 'doctor'
             printf '%s\n' ''
@@ -119,6 +305,184 @@ function __bankctl_valued
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--locale' '--external-id'
         case 'users delete'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'providers'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'providers list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--capability' '--name'
+        case 'providers get'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'credentials'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'credentials connect'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--field' '--items' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+        case 'credentials list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'credentials get'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'credentials create'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--field' '--items' '--app-uri'
+        case 'credentials update'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--field' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+        case 'credentials delete'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'credentials refresh'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--items' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+        case 'credentials authenticate'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+        case 'credentials supplement'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--answer' '--answers'
+        case 'credentials qr'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--out' '-O'
+        case 'credentials watch'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--until' '--timeout' '--poll-interval'
+        case 'accounts'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'accounts list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'accounts update'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--number' '--type' '--exclusion'
+        case 'accounts balances'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'balance-refresh'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'balance-refresh create'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--wait-timeout'
+        case 'balance-refresh status'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'transactions'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'transactions list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
+        case 'consents'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'consents list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'consents delete'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'consents update-link'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--redirect-uri' '--market' '--locale' '--state' '--actor-client-id' '--id-hint'
+        case 'identities'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'identities list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'investments'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'investments list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--portfolio-type'
+        case 'loans'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'loans list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'categories'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'categories list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--locale'
+        case 'budgets'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'budgets list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'budgets summaries'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'budgets create-one-off'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--category' '--account' '--tag' '--text' '--data'
+        case 'budgets create-recurring'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--period' '--category' '--account' '--tag' '--text' '--data'
+        case 'budgets details'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
+        case 'budgets transactions'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
+        case 'budgets recommended'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'budgets update'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--period' '--category' '--account' '--tag' '--text' '--data'
+        case 'budgets delete'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'budgets archive'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'insights'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'insights list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'insights archived'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'insights action'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--action'
+        case 'insights archive'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'statistics'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'statistics query'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--type' '--resolution' '--description' '--period'
+        case 'calendar'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'calendar periods'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--from' '--to' '--resolution'
+        case 'calendar period'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--resolution'
+        case 'search'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--limit' '--offset'
+        case 'transfers'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'transfers create'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--source' '--destination' '--amount' '--currency' '--message' '--source-message' '--wait-timeout'
+        case 'reports'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'reports create'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--external-reference'
+        case 'reports get'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'reports pdf'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--template' '--output-file' '-O'
+        case 'connector'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector users'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector users create'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-id' '--user-token' '--market' '--locale' '--label'
+        case 'connector users update'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user-token' '--market' '--locale' '--label'
+        case 'connector users delete'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector accounts'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector accounts push'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--data' '--user'
+        case 'connector accounts update'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--name' '--exclusion'
+        case 'connector accounts delete'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user'
+        case 'connector transactions'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector transactions delete'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data' '--account' '--balance' '--transaction' '--type'
+        case 'connector transactions update'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data'
+        case 'connector batch'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--data'
+        case 'connector token'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--scope' '--ttl' '--origin'
+        case 'connector push'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--type' '--user' '--accounts' '--concurrency' '--checkpoint' '--report' '--skip-invalid'
+        case 'connector verify'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--user'
+        case 'connector webhooks'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector webhooks list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector webhooks create'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
+        case 'connector webhooks delete'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks create'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
+        case 'webhooks delete'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks listen'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--secret' '--event' '--wait-timeout' '--forward-to' '--register-via' '--public-url' '--max-body' '--read-timeout'
         case 'config'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config list'
@@ -143,6 +507,14 @@ function __bankctl_valued
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--seed' '--auth-delay' '--latency' '--fault-rate' '--faults' '--data'
         case 'sandbox stop'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'sandbox trigger'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--credentials-id' '--status'
+        case 'sandbox rotate-connector-token'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--grace'
+        case 'smoke'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--junit' '--report' '--connect-timeout'
+        case 'demo'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--auth-delay'
         case 'doctor'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--listen-port'
         case 'completion'
@@ -151,7 +523,7 @@ function __bankctl_valued
 end
 
 complete -c bankctl -f
-complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -a 'auth users config api version sandbox doctor completion'
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -a 'auth users providers credentials accounts balance-refresh transactions consents identities investments loans categories budgets insights statistics calendar search transfers reports connector webhooks config api version sandbox smoke demo doctor completion'
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l base-url -r
@@ -482,6 +854,2197 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l basic -
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -a 'list get'
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l market -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l include-test
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l only-test
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l capability -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l name -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -a 'connect list get create update delete refresh authenticate supplement qr watch'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l market -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l include-test
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l field -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l opt-in
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l items -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l app-uri -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l answer -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l answers -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l wait-timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l poll-interval -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l return-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l no-browser
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l qr
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l field -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l items -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l opt-in
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l app-uri -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l no-refresh
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l field -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l app-uri -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l wait
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l answer -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l answers -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l wait-timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l poll-interval -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l return-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l no-browser
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l qr
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l items -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l opt-in
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l authenticate
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l wait
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l answer -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l answers -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l wait-timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l poll-interval -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l return-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l no-browser
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l qr
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l app-uri -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l wait
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l answer -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l answers -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l wait-timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l poll-interval -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l return-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l no-browser
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l qr
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l answer -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l answers -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l out -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l until -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l poll-interval -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -a 'list update balances'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l name -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l number -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l exclusion -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l favored
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l no-favored
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -a 'create status'
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l wait
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l wait-timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l status -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l from -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l to -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l all
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l limit -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -a 'list delete update-link'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l redirect-uri -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l market -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l locale -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l state -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l actor-client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l id-hint -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l portfolio-type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l locale -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -a 'list summaries create-one-off create-recurring details transactions recommended update delete archive'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l include-archived
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l include-archived
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l name -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l amount -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l currency -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l start -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l end -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l category -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l tag -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l text -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l data -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l name -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l amount -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l currency -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l period -x -a 'WEEK MONTH YEAR'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l category -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l tag -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l text -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l data -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l start -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l end -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l start -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l end -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l name -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l amount -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l currency -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l start -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l end -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l period -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l category -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l tag -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l text -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l data -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -a 'list archived action archive'
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l action -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -a 'query'
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l resolution -x -a 'MONTHLY MONTHLY_ADJUSTED YEARLY WEEKLY DAILY'
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l description -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l period -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l pad
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -a 'periods period'
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l from -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l to -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l resolution -x -a 'MONTHLY MONTHLY_ADJUSTED'
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l resolution -x -a 'MONTHLY MONTHLY_ADJUSTED'
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l limit -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l offset -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -a 'create'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l source -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l destination -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l amount -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l currency -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l message -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l source-message -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l wait
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l wait-timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -a 'create get pdf'
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l external-reference -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l template -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l output-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -a 'users accounts transactions batch token push verify webhooks'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -a 'create update delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l external-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l user-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l user-token-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l market -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l locale -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l label -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l blocked
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l user-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l user-token-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l market -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l locale -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l label -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l blocked
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l no-blocked
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -a 'push update delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l data -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l name -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l closed
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l no-closed
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l exclusion -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -a 'delete update'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l data -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l balance -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l transaction -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l data -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l data -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l scope -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l ttl -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l origin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l format -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l accounts -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l concurrency -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l checkpoint -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l report -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l dry-run
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l skip-invalid -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l verify
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l format -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -a 'list create delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -a 'list create delete listen'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l port -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l host -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l once
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l wait-timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l forward-to -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l register
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l register-via -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l public-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l max-body -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l read-timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -a 'list get set unset use explain'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l profile -r
@@ -690,7 +3253,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -a 'start stop'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -a 'start stop trigger rotate-connector-token'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l base-url -r
@@ -767,6 +3330,106 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l basic -
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l credentials-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l status -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l grace -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l save-next
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l market -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l junit -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l report -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l keep
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l connect-timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l auth-delay -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l no-interactive
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l base-url -r

@@ -3,38 +3,66 @@ import { Command, Option } from 'commander';
 import type { Context } from './context.js';
 import { OUTPUT_FORMATS } from './context.js';
 import { VERSION } from './version.js';
-import { registerAuth } from './commands/auth/index.js';
-import { registerUsers } from './commands/users/index.js';
-import { registerProviders } from './commands/providers/index.js';
-import { registerCredentials } from './commands/credentials/index.js';
-import { registerBudgets } from './commands/budgets/index.js';
-import { registerInsights } from './commands/insights/index.js';
-import { registerStatistics } from './commands/statistics/index.js';
-import { registerCalendar } from './commands/calendar/index.js';
-import { registerSearch } from './commands/search/index.js';
-import { registerTransfers } from './commands/transfers/index.js';
-import { registerReports } from './commands/reports/index.js';
-import { registerConfig } from './commands/config/index.js';
-import { registerVersion } from './commands/version.js';
-import { registerApi } from './commands/api.js';
-import { registerSandbox } from './commands/sandbox/index.js';
-import { registerDoctor } from './commands/doctor.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerSmoke } from './commands/smoke.js';
-import { registerDemo } from './commands/demo.js';
-import { registerWebhooks } from './commands/webhooks/index.js';
-import { registerConnector } from './commands/connector/index.js';
-import { registerAccounts } from './commands/accounts/index.js';
-import { registerBalanceRefresh } from './commands/balance-refresh/index.js';
-import { registerTransactions } from './commands/transactions/index.js';
-import { registerConsents } from './commands/consents/index.js';
-import { registerIdentities } from './commands/identities/index.js';
-import { registerInvestments } from './commands/investments/index.js';
-import { registerLoans } from './commands/loans/index.js';
-import { registerCategories } from './commands/categories/index.js';
 import { examples } from './commands/util.js';
 
-export function createProgram(ctx: Context): Command {
+type Register = (program: Command, ctx: Context) => void;
+
+/**
+ * Every noun, loaded on demand: a command line loads only the noun it runs (its own chunk), and
+ * the others stand in the tree as stubs with their description, for the root help and for
+ * suggestions. Completion generation loads them all.
+ */
+export const NOUNS: Array<{ name: string; description: string; load: () => Promise<Register> }> = [
+  { name: 'auth', description: "client credentials, tokens and authorization codes", load: async () => (await import('./commands/auth/index.js')).registerAuth },
+  { name: 'users', description: "create and delete end users", load: async () => (await import('./commands/users/index.js')).registerUsers },
+  { name: 'providers', description: "financial institutions (providers) and the sandbox's test providers", load: async () => (await import('./commands/providers/index.js')).registerProviders },
+  { name: 'credentials', description: "a user's connections to banks: connect, follow and manage them", load: async () => (await import('./commands/credentials/index.js')).registerCredentials },
+  { name: 'accounts', description: "the user's accounts: list, update, balances", load: async () => (await import('./commands/accounts/index.js')).registerAccounts },
+  { name: 'balance-refresh', description: "refresh an account's balance at its bank (5 per account per 2 hours)", load: async () => (await import('./commands/balance-refresh/index.js')).registerBalanceRefresh },
+  { name: 'transactions', description: "the user's transactions (v2), streamed page after page", load: async () => (await import('./commands/transactions/index.js')).registerTransactions },
+  { name: 'consents', description: "the user's provider consents: list, delete, renew through the link service", load: async () => (await import('./commands/consents/index.js')).registerConsents },
+  { name: 'identities', description: "identity data the banks hold on the user", load: async () => (await import('./commands/identities/index.js')).registerIdentities },
+  { name: 'investments', description: "the user's investment portfolios and instruments", load: async () => (await import('./commands/investments/index.js')).registerInvestments },
+  { name: 'loans', description: "the user's loans and mortgages", load: async () => (await import('./commands/loans/index.js')).registerLoans },
+  { name: 'categories', description: "the category catalogue: a flat list with parent links", load: async () => (await import('./commands/categories/index.js')).registerCategories },
+  { name: 'budgets', description: "one-off and recurring budgets: spent against target (user token)", load: async () => (await import('./commands/budgets/index.js')).registerBudgets },
+  { name: 'insights', description: "actionable insights from the user's data: active, then archived once acted on (user token)", load: async () => (await import('./commands/insights/index.js')).registerInsights },
+  { name: 'statistics', description: "expenses, income, balances and left to spend per period (user token with statistics:read)", load: async () => (await import('./commands/statistics/index.js')).registerStatistics },
+  { name: 'calendar', description: "monthly and salary-adjusted calendar periods", load: async () => (await import('./commands/calendar/index.js')).registerCalendar },
+  { name: 'search', description: "search the user's transactions (POST /api/v1/search)", load: async () => (await import('./commands/search/index.js')).registerSearch },
+  { name: 'transfers', description: "bank transfers and payments from the user's accounts (user token with transfer:execute)", load: async () => (await import('./commands/transfers/index.js')).registerTransfers },
+  { name: 'reports', description: "account verification reports: temporary (1 hour), with a PDF rendering", load: async () => (await import('./commands/reports/index.js')).registerReports },
+  { name: 'connector', description: "push users, accounts and transactions into the service (connector API; Token <connector token> or a client token)", load: async () => (await import('./commands/connector/index.js')).registerConnector },
+  { name: 'webhooks', description: "webhooks registered through the API, and a local receiver for them", load: async () => (await import('./commands/webhooks/index.js')).registerWebhooks },
+  { name: 'config', description: "profiles and settings (stored 0600 under BANKCTL_CONFIG_DIR)", load: async () => (await import('./commands/config/index.js')).registerConfig },
+  { name: 'api', description: "the raw escape hatch: any request, authenticated like any other command", load: async () => (await import('./commands/api.js')).registerApi },
+  { name: 'version', description: "the client's version, and the server's (GET /version) when it is reachable", load: async () => (await import('./commands/version.js')).registerVersion },
+  { name: 'sandbox', description: "the embedded local emulator of the service", load: async () => (await import('./commands/sandbox/index.js')).registerSandbox },
+  { name: 'smoke', description: "the end-to-end check suite for CI, against whatever base URL the profile names; test providers only, cleans up after itself", load: async () => (await import('./commands/smoke.js')).registerSmoke },
+  { name: 'demo', description: "a guided end-to-end walk on an embedded sandbox: users, a bank connection, accounts, transactions, consents and a connector push", load: async () => (await import('./commands/demo.js')).registerDemo },
+  { name: 'doctor', description: "check what stands between you and a working setup: config, reachability, TLS, proxy, clock, credentials, listener port", load: async () => (await import('./commands/doctor.js')).registerDoctor },
+  { name: 'completion', description: "print the shell completion script for bash, zsh or fish", load: async () => (await import('./commands/completion.js')).registerCompletion },
+];
+
+/** Global options that take a value, so that the noun can be found behind them. */
+const VALUED_GLOBALS = new Set(['--profile', '--base-url', '--link-url', '-o', '--output', '--fields', '--timeout', '--retries', '--client-id', '--client-secret', '--token', '--connector-token', '--user', '--external-user', '--basic', '--ca-file', '--pin']);
+
+/** The noun a command line invokes: the first word that is not a global option or its value. */
+export function invokedNoun(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return undefined;
+    if (a.startsWith('-')) {
+      if (!a.includes('=') && VALUED_GLOBALS.has(a)) i++;
+      continue;
+    }
+    if (a === 'help') return argv.slice(i + 1).find((x) => !x.startsWith('-'));
+    return a;
+  }
+  return undefined;
+}
+
+export async function createProgram(ctx: Context, argv: string[] = []): Promise<Command> {
   const program = new Command('bankctl');
   program
     .description('Command-line tool for the financial-data aggregation service, with an embedded sandbox.')
@@ -83,35 +111,11 @@ export function createProgram(ctx: Context): Command {
     }
   });
 
-  registerAuth(program, ctx);
-  registerUsers(program, ctx);
-  registerProviders(program, ctx);
-  registerCredentials(program, ctx);
-  registerBudgets(program, ctx);
-  registerInsights(program, ctx);
-  registerStatistics(program, ctx);
-  registerCalendar(program, ctx);
-  registerSearch(program, ctx);
-  registerTransfers(program, ctx);
-  registerReports(program, ctx);
-  registerConfig(program, ctx);
-  registerApi(program, ctx);
-  registerVersion(program, ctx);
-  registerSandbox(program, ctx);
-  registerDoctor(program, ctx);
-  registerSmoke(program, ctx);
-  registerDemo(program, ctx);
-  registerCompletion(program, ctx);
-  registerWebhooks(program, ctx);
-  registerConnector(program, ctx);
-  registerAccounts(program, ctx);
-  registerBalanceRefresh(program, ctx);
-  registerTransactions(program, ctx);
-  registerConsents(program, ctx);
-  registerIdentities(program, ctx);
-  registerInvestments(program, ctx);
-  registerLoans(program, ctx);
-  registerCategories(program, ctx);
+  const noun = invokedNoun(argv);
+  for (const n of NOUNS) {
+    if (noun === 'completion' || n.name === noun) (await n.load())(program, ctx);
+    else program.command(n.name).description(n.description);
+  }
 
   examples(program, [
     'bankctl sandbox start --detach          # a local emulator of the service',
