@@ -47,6 +47,8 @@ export interface ChunkResult {
   duplicates: number;
   gone: number;
   ms: number;
+  /** Sent by an interrupted run that did not record the answer; its 409s count as delivered. */
+  resent?: boolean;
   error?: string;
 }
 
@@ -107,11 +109,16 @@ interface CheckpointData {
   version: 1;
   fingerprint: string;
   delivered: number[];
+  /** Chunks sent but not yet answered: a 409 on them after a restart is our own earlier delivery. */
+  sending?: number[];
   totals: { delivered: number; duplicates: number; gone: number };
 }
 
 export class Checkpoint {
   readonly delivered = new Set<number>();
+  readonly sending = new Set<number>();
+  /** Chunks that a previous run had sent without recording the answer. */
+  readonly unconfirmed = new Set<number>();
   totals = { delivered: 0, duplicates: 0, gone: 0 };
   constructor(
     readonly path: string,
@@ -138,13 +145,15 @@ export class Checkpoint {
       throw new InputError(path, 1, `the checkpoint belongs to another input or other options than ${displayName} now (delete it to start over)`);
     }
     for (const i of data.delivered) cp.delivered.add(i);
+    for (const i of data.sending ?? []) if (!cp.delivered.has(i)) cp.unconfirmed.add(i);
     cp.totals = { ...cp.totals, ...data.totals };
     return cp;
   }
 
   /** Atomic: a reader sees the old file or the new one, never half of one. */
   save(): void {
-    const data: CheckpointData = { version: 1, fingerprint: this.fingerprint, delivered: [...this.delivered].sort((a, b) => a - b), totals: this.totals };
+    const sending = [...new Set([...this.sending, ...this.unconfirmed])].filter((i) => !this.delivered.has(i)).sort((a, b) => a - b);
+    const data: CheckpointData = { version: 1, fingerprint: this.fingerprint, delivered: [...this.delivered].sort((a, b) => a - b), sending, totals: this.totals };
     const tmp = `${this.path}.${process.pid}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600 });
     renameSync(tmp, this.path);
@@ -263,7 +272,7 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
   };
 
   /** Sends items; on 409/410 takes out what the service already has (or had) and sends the rest. */
-  const deliver = async (items: Item[], r: ChunkResult): Promise<void> => {
+  const deliver = async (items: Item[], r: ChunkResult, resent: boolean): Promise<void> => {
     r.requests++;
     summary.requests++;
     try {
@@ -273,7 +282,8 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
       return;
     } catch (err) {
       if (!(err instanceof ApiError) || (err.status !== 409 && err.status !== 410)) throw err;
-      const kind = err.status === 409 ? 'duplicates' : 'gone';
+      // a 409 on a chunk an interrupted run sent without recording it is that run's delivery
+      const kind = err.status === 410 ? 'gone' : resent ? 'delivered' : 'duplicates';
       const named = (err.body as { errorDetails?: { externalIds?: unknown } } | undefined)?.errorDetails?.externalIds;
       if (Array.isArray(named) && named.length > 0) {
         const set = new Set(named.filter((x): x is string => typeof x === 'string'));
@@ -282,7 +292,7 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
           for (const it of known) accounts.get(it.account)![kind]++;
           r[kind] += known.length;
           const rest = items.filter((it) => !set.has(it.externalId));
-          if (rest.length > 0) await deliver(rest, r);
+          if (rest.length > 0) await deliver(rest, r, resent);
           return;
         }
       }
@@ -292,8 +302,8 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
         return;
       }
       const half = Math.ceil(items.length / 2);
-      await deliver(items.slice(0, half), r);
-      await deliver(items.slice(half), r);
+      await deliver(items.slice(0, half), r, resent);
+      await deliver(items.slice(half), r, resent);
     }
   };
 
@@ -317,7 +327,13 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
     }
     const t0 = hooks.now();
     summary.sent += items.length;
-    const p = deliver(items, r)
+    const resent = checkpoint?.unconfirmed.has(index) ?? false;
+    if (resent) r.resent = true;
+    if (checkpoint) {
+      checkpoint.sending.add(index);
+      checkpoint.save();
+    }
+    const p = deliver(items, r, resent)
       .then(() => {
         r.ms = hooks.now() - t0;
         summary.delivered += r.delivered;
@@ -327,6 +343,8 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
         hooks.onProgress?.(done);
         if (checkpoint) {
           checkpoint.delivered.add(index);
+          checkpoint.sending.delete(index);
+          checkpoint.unconfirmed.delete(index);
           checkpoint.totals = { delivered: summary.delivered, duplicates: summary.duplicates, gone: summary.gone };
           checkpoint.save();
         }
