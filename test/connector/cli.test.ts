@@ -153,7 +153,7 @@ describe('token', () => {
 
 describe('help', () => {
   test('every connector command has examples', async () => {
-    for (const args of [['users', 'create'], ['users', 'update'], ['users', 'delete'], ['accounts', 'push'], ['accounts', 'update'], ['accounts', 'delete'], ['transactions', 'delete'], ['transactions', 'update'], ['batch'], ['token'], ['push'], ['verify']]) {
+    for (const args of [[], ['users'], ['accounts'], ['transactions'], ['users', 'create'], ['users', 'update'], ['users', 'delete'], ['accounts', 'push'], ['accounts', 'update'], ['accounts', 'delete'], ['transactions', 'delete'], ['transactions', 'update'], ['batch'], ['token'], ['push'], ['verify']]) {
       const r = await cli([...args, '--help']);
       expect(r.code).toBe(0);
       expect(r.stdout, args.join(' ')).toContain('Examples:');

@@ -59,5 +59,6 @@ export function registerConnectorAccounts(connector: Command, ctx: Context): voi
       ctx.notice(`deleted account ${accountId}`);
     });
   examples(del, ['bankctl connector accounts delete acc-1 --user alice']);
+  examples(accounts, ['bankctl connector accounts push --user alice --file accounts.json', 'bankctl connector accounts update acc-1 --user alice --closed']);
   void WireError;
 }

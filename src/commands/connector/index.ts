@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { examples } from '../util.js';
 import { registerConnectorWebhooks } from '../webhooks/connector-webhooks.js';
 import { registerConnectorUsers } from './users.js';
 import { registerConnectorAccounts } from './accounts.js';
@@ -21,4 +22,9 @@ export function registerConnector(program: Command, ctx: Context): void {
   registerConnectorPush(connector, ctx);
   registerConnectorVerify(connector, ctx);
   registerConnectorWebhooks(connector, ctx);
+  examples(connector, [
+    'bankctl connector users create --external-id alice --user-token-stdin --market SE < token.txt',
+    'bankctl connector accounts push --user alice --file accounts.json',
+    'bankctl connector push --user alice --file transactions.ndjson --checkpoint push.ckpt --verify',
+  ]);
 }

@@ -74,4 +74,5 @@ export function registerConnectorTransactions(connector: Command, ctx: Context):
     `bankctl connector transactions update tx-1 --user alice --data '{"type":"REAL_TIME","transactionAccounts":[{"externalId":"acc-1","balance":900,"transactions":[{"externalId":"tx-1","amount":-100,"date":1700000000000,"description":"Coffee","type":"DEFAULT","pending":false}]}]}'`,
     'bankctl connector transactions update tx-1 --user alice --file booked.json',
   ]);
+  examples(tx, ['bankctl connector transactions delete --user alice --account acc-1 --balance 950.25 --transaction tx-17', 'bankctl connector transactions update tx-1 --user alice --file booked.json']);
 }

@@ -86,4 +86,5 @@ export function registerConnectorUsers(connector: Command, ctx: Context): void {
       ctx.notice(`deleted user ${externalUserId}`);
     });
   examples(del, ['bankctl connector users delete alice']);
+  examples(users, ['bankctl connector users create --external-id alice --user-token-stdin --market SE < token.txt', 'bankctl connector users delete alice']);
 }
