@@ -1,4 +1,5 @@
 // What `webhooks listen` does with an accepted event (print, forward) and its registration.
+import { request } from 'undici';
 import type { Context } from '../../context.js';
 import type { WebHookRequest } from '../../api/webhooks.js';
 import { stripControl } from '../../output/sanitize.js';
@@ -46,7 +47,6 @@ export function print(ctx: Context, event: WebHookRequest, pretty: boolean): voi
 
 /** POSTs the body as received to --forward-to; its answer (capped) goes to stderr. */
 export async function forward(ctx: Context, target: URL, event: string, raw: Buffer): Promise<void> {
-  const { request } = await import('undici');
   const timeoutMs = Math.max(1, (await ctx.numberSetting('timeout')) * 1000);
   const started = ctx.clock.now();
   const where = `${target.origin}${target.pathname}`;
