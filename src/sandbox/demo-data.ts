@@ -6,6 +6,7 @@
 // (a later refresh) is idempotent: known accounts get the credentials added and a fresh balance,
 // known transactions are left as they are (user edits survive) except PENDING -> BOOKED, and only
 // new days add transactions. Amounts are integer cents until they are written as decimal strings.
+import { seededRandom } from './faults.js';
 import { createHash } from 'node:crypto';
 import type { AccountRecord, AccountType, MemoryStore, TransactionRecord } from './store.js';
 import { categoryId } from './categories.js';
@@ -50,16 +51,9 @@ function hex(...parts: Array<string | number>): string {
   return createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
 }
 
-/** mulberry32: small, fast, good enough for demo data. */
+/** mulberry32 (shared with fault injection), seeded from the first 32 bits of a hex digest. */
 function prng(seedHex: string): () => number {
-  let a = parseInt(seedHex.slice(0, 8), 16) >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return seededRandom(parseInt(seedHex.slice(0, 8), 16));
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');

@@ -1,23 +1,14 @@
 // Statistics (spec 2.7): every type of the table with its allowed resolutions, computed from the
 // user's transactions and balances on accounts that take part in personal finance features.
 import type { MemoryStore } from '../store.js';
+import { STATISTIC_RESOLUTIONS } from '../../api/statistics.js';
 import { bucketOf, bucketsBetween, DAY_MS, startOfDay, type Bucket, type Resolution } from './dates.js';
 import { add, dec, divHalfEven, neg, sub, toNumber, toStr, ZERO, exactAmount, type Dec } from './decimal.js';
 import { mainCurrency, txCategory, txPrimary, txType, userAccounts, userTransactions, type Tx } from './data.js';
 import type { AccountRecord } from '../store.js';
 
-export const STATISTIC_TYPES: Record<string, Resolution[]> = {
-  'balances-by-account': ['MONTHLY', 'MONTHLY_ADJUSTED'],
-  'balances-by-account-type-group': ['MONTHLY', 'MONTHLY_ADJUSTED'],
-  'expenses-by-category': ['MONTHLY', 'MONTHLY_ADJUSTED', 'YEARLY', 'DAILY', 'WEEKLY'],
-  'expenses-by-primary-category': ['MONTHLY', 'MONTHLY_ADJUSTED', 'YEARLY', 'DAILY', 'WEEKLY'],
-  'expenses-by-category/by-count': ['MONTHLY', 'MONTHLY_ADJUSTED', 'DAILY', 'WEEKLY'],
-  'expenses-by-primary-category/by-count': ['MONTHLY', 'MONTHLY_ADJUSTED', 'DAILY', 'WEEKLY'],
-  'income-by-category': ['MONTHLY', 'MONTHLY_ADJUSTED'],
-  'income-and-expenses': ['MONTHLY', 'MONTHLY_ADJUSTED', 'YEARLY'],
-  'left-to-spend': ['MONTHLY', 'MONTHLY_ADJUSTED'],
-  'left-to-spend-average': ['MONTHLY', 'MONTHLY_ADJUSTED'],
-};
+/** Spec 2.7's table, shared with the CLI, which checks it before sending. */
+export const STATISTIC_TYPES = STATISTIC_RESOLUTIONS as Record<string, Resolution[]>;
 
 /** Account type groups of balances-by-account-type-group. */
 export function typeGroup(a: AccountRecord): string {
