@@ -43,9 +43,14 @@ export class ApiClient {
           return await this.http.request<T>({ ...o, auth: again.auth });
         }
       }
-      if (err instanceof ApiError && err.status === 401 && auth?.scheme === 'Token' && this.caller.connectorTokenNext && auth.token !== this.caller.connectorTokenNext) {
-        this.notice('the connector token was refused (401); retrying with the next connector token');
-        return await this.http.request<T>({ ...o, auth: { scheme: 'Token', token: this.caller.connectorTokenNext } });
+      const next = this.caller.connectorTokenNext;
+      if (err instanceof ApiError && err.status === 401 && auth?.scheme === 'Token' && next && auth.token !== next) {
+        // a renewal: the next token takes over for the rest of this run (said once)
+        if (this.caller.connectorToken === auth.token) {
+          this.notice('the connector token was refused (401); retrying with the next connector token');
+          this.caller.connectorToken = next;
+        }
+        return await this.http.request<T>({ ...o, auth: { scheme: 'Token', token: next } });
       }
       throw err;
     }

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, runCli, tempDir } from '../helpers/cli.js';
 import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { ConnectorTokens } from '../../src/sandbox/router.js';
 
@@ -41,4 +44,48 @@ describe('connector token renewal', () => {
     const saved = await runCli(['config', 'get', 'connector-token-next'], { env });
     expect(saved.stdout.trim()).toBe(JSON.parse(r.stdout).token);
   });
+});
+
+describe('a push across a connector token renewal', () => {
+  test('the old token expires mid-push; the CLI switches to the next one and every transaction lands exactly once', async () => {
+    const s = await startTestSandbox({ latencyMs: 250 });
+    try {
+      const old = s.sandbox.connectorToken;
+      const hdr = { authorization: `Token ${old}` };
+      expect((await raw(s.sandbox.baseUrl, 'POST', '/connector/users', { headers: hdr, json: { externalId: 'rot', token: 'rot-token-secret', market: 'SE' } })).status).toBe(204);
+      const acc = { externalId: 'rot-acc', name: 'Rotation', number: '1', balance: 10, type: 'CHECKING' };
+      expect((await raw(s.sandbox.baseUrl, 'POST', '/connector/users/rot/accounts', { headers: hdr, json: { accounts: [acc] } })).status).toBe(204);
+      const renewed = await raw(s.sandbox.baseUrl, 'POST', '/sandbox/connector-tokens', { headers: hdr, json: { retire: old, graceSeconds: 60 } });
+      const next = renewed.json().token as string;
+      const dir = tempDir();
+      const file = join(dir, 'tx.ndjson');
+      writeFileSync(file, Array.from({ length: 12_000 }, (_, i) => JSON.stringify({ account: 'rot-acc', externalId: `r-${i}`, amount: -1.25, date: Date.UTC(2026, 3, 1) + i * 60_000, description: `R ${i}`, type: 'DEFAULT' })).join('\n'));
+      const accounts = join(dir, 'accounts.ndjson');
+      writeFileSync(accounts, JSON.stringify(acc));
+      const env = { PATH: process.env.PATH!, ...s.env, BANKCTL_CONFIG_DIR: dir, BANKCTL_CONNECTOR_TOKEN: old };
+      expect((await runCli(['config', 'set', 'connector-token-next', next], { env })).code).toBe(0);
+      const child = spawn(process.execPath, [BIN, 'connector', 'push', '--file', file, '--accounts', accounts, '--user', 'rot', '--concurrency', '1'], { env });
+      let stderr = '';
+      child.stderr.on('data', (c) => (stderr += c));
+      const exit = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+      const count = () => [...s.sandbox.store.transactions.values()].filter((x) => x.externalId?.startsWith('r-')).length;
+      // once the first chunk has landed, the grace period ends
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (count() > 0) {
+            clearInterval(poll);
+            s.sandbox.clock.advance(61_000);
+            resolve();
+          }
+        }, 5);
+      });
+      expect(count()).toBeLessThan(12_000);
+      expect(await exit, stderr).toBe(0);
+      expect(stderr.match(/retrying with the next connector token/g)).toHaveLength(1);
+      expect(count()).toBe(12_000);
+      expect((await raw(s.sandbox.baseUrl, 'GET', '/connector/webhooks', { headers: hdr })).status).toBe(401);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
 });
