@@ -2,7 +2,7 @@
 // exact JSON text (stringifyExact) so amounts keep the digits they were given.
 import type { ApiClient } from './client.js';
 import type { HttpResponse } from '../http/client.js';
-import { stringifyExact } from './connector-wire.js';
+import { stringifyExact, type UserEntity } from './connector-wire.js';
 
 const enc = encodeURIComponent;
 
@@ -10,14 +10,8 @@ function exact(body: unknown): { body: string; contentType: string } {
   return { body: typeof body === 'string' ? body : stringifyExact(body), contentType: 'application/json' };
 }
 
-export interface ConnectorUser {
-  externalId: string;
-  token: string;
-  blocked?: boolean;
-  label?: string;
-  locale?: string;
-  market?: string;
-}
+/** The UserEntity of connector-api.md 2.1, as the wire validation (shared with the sandbox) reads it. */
+export type ConnectorUser = UserEntity;
 
 export async function createConnectorUser(api: ApiClient, user: ConnectorUser): Promise<void> {
   await api.call({ method: 'POST', path: '/connector/users', ...exact(user) });

@@ -1,58 +1,14 @@
 // Accounts and transactions written straight into the sandbox store, for tests that need exact,
 // known data (the demo data generator gives realistic months; these give arithmetic to check).
-import type { AccountRecord, MemoryStore, TransactionRecord } from '../../src/sandbox/store.js';
+import type { AccountRecord, MemoryStore } from '../../src/sandbox/store.js';
+import { addAccount as fixtureAccount, addTx as fixtureTx } from '../helpers/store-fixtures.js';
 
+/** A hand-made account (test/helpers/store-fixtures.ts) for this area's tests. */
 export function addAccount(store: MemoryStore, userId: string, over: Partial<AccountRecord> = {}): AccountRecord {
-  const id = store.ids.next();
-  const now = store.clock.now();
-  const a: AccountRecord = {
-    id,
-    userId,
-    credentialsIds: ['c'.repeat(32)],
-    name: 'Everyday account',
-    accountNumber: '8327-9234947790',
-    type: 'CHECKING',
-    balance: '10000.00',
-    currencyCode: 'SEK',
-    closed: false,
-    accountExclusion: 'NONE',
-    excluded: false,
-    favored: false,
-    flags: [],
-    holderName: 'Åsa Öberg',
-    iban: 'SE4550000000058398257466',
-    created: now,
-    updated: now,
-    ...over,
-  };
-  store.accounts.set(a.id, a);
-  return a;
+  return fixtureAccount(store, userId, { iban: 'SE4550000000058398257466', ...over }, 'c'.repeat(32));
 }
 
-export function addTx(store: MemoryStore, account: AccountRecord, amount: string, bookedDate: string, over: Partial<TransactionRecord> = {}): TransactionRecord {
-  const id = store.ids.next();
-  const now = store.clock.now();
-  const t: TransactionRecord = {
-    id,
-    userId: account.userId,
-    accountId: account.id,
-    amount,
-    currencyCode: account.currencyCode,
-    bookedDate,
-    valueDate: bookedDate,
-    description: 'Purchase',
-    originalDescription: 'Purchase',
-    categoryId: '',
-    status: 'BOOKED',
-    type: 'DEFAULT',
-    seq: store.nextSeq(),
-    created: now,
-    updated: now,
-    ...over,
-  };
-  store.transactions.set(id, t);
-  return t;
-}
+export const addTx = fixtureTx;
 
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { clientToken, raw } from '../helpers/sandbox.js';

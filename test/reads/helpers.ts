@@ -1,9 +1,10 @@
 // Fixtures of the read tests: a user with a token holding every read scope, demo data from the
 // credentials area's generator, and exact records written straight into the store.
 import type { Sandbox } from '../../src/sandbox/index.js';
-import type { AccountRecord, MemoryStore, TransactionRecord } from '../../src/sandbox/store.js';
+import type { AccountRecord, MemoryStore } from '../../src/sandbox/store.js';
 import { generateDemoData } from '../../src/sandbox/demo-data.js';
 import { clientToken, raw, userWithToken } from '../helpers/sandbox.js';
+import { addAccount as fixtureAccount, addTx as fixtureTx } from '../helpers/store-fixtures.js';
 
 export const READ_SCOPES = [
   'accounts:read', 'accounts:write', 'balances:read', 'balance-refresh', 'balance-refresh:readonly', 'transactions:read',
@@ -34,54 +35,12 @@ export function demo(sb: Sandbox, userId: string, seed = 'reads', months = 6): A
   return generateDemoData(sb.store, { userId, credentialsIds: ['c0ffee'.padEnd(32, '0')], providerName: 'se-test-password', currencyCode: 'SEK', seed, now: sb.clock.now(), months });
 }
 
+/** A hand-made account (test/helpers/store-fixtures.ts) for this area's tests. */
 export function addAccount(store: MemoryStore, userId: string, over: Partial<AccountRecord> = {}): AccountRecord {
-  const now = store.clock.now();
-  const a: AccountRecord = {
-    id: store.ids.next(),
-    userId,
-    credentialsIds: ['cafe'.padEnd(32, '1')],
-    name: 'Everyday account',
-    accountNumber: '8327-9234947790',
-    type: 'CHECKING',
-    balance: '10000.00',
-    currencyCode: 'SEK',
-    closed: false,
-    accountExclusion: 'NONE',
-    excluded: false,
-    favored: false,
-    flags: [],
-    holderName: 'Åsa Öberg',
-    created: now,
-    updated: now,
-    ...over,
-  };
-  store.accounts.set(a.id, a);
-  return a;
+  return fixtureAccount(store, userId, { ...over }, 'cafe'.padEnd(32, '1'));
 }
 
-export function addTx(store: MemoryStore, account: AccountRecord, amount: string, bookedDate: string, over: Partial<TransactionRecord> = {}): TransactionRecord {
-  const now = store.clock.now();
-  const t: TransactionRecord = {
-    id: store.ids.next(),
-    userId: account.userId,
-    accountId: account.id,
-    amount,
-    currencyCode: account.currencyCode,
-    bookedDate,
-    valueDate: bookedDate,
-    description: 'Purchase',
-    originalDescription: 'PURCHASE',
-    categoryId: '',
-    status: 'BOOKED',
-    type: 'DEFAULT',
-    seq: store.nextSeq(),
-    created: now,
-    updated: now,
-    ...over,
-  };
-  store.transactions.set(t.id, t);
-  return t;
-}
+export const addTx = fixtureTx;
 
 /** Every transaction of a walk over all pages, with the tokens seen. */
 export async function walk(r: Reader, query = ''): Promise<{ ids: string[]; pages: number; items: any[] }> {
