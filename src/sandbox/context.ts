@@ -17,12 +17,13 @@ export interface SandboxEvent {
 
 export class EventBus {
   private readonly listeners: Array<(e: SandboxEvent) => void> = [];
-  /** Every event since start, for tests and `sandbox trigger` (bounded). */
+  /** The latest events (between 1000 and 2000 of them), for tests and `sandbox trigger`. */
   readonly recent: SandboxEvent[] = [];
   emit(e: Omit<SandboxEvent, 'at'> & { at?: number }, now: number): void {
     const full: SandboxEvent = { ...e, at: e.at ?? now };
     this.recent.push(full);
-    if (this.recent.length > 1000) this.recent.splice(0, this.recent.length - 1000);
+    // trimmed in batches: a splice per event cost more than the rest of an ingest's bookkeeping
+    if (this.recent.length > 2000) this.recent.splice(0, this.recent.length - 1000);
     for (const l of this.listeners) l(full);
   }
   subscribe(fn: (e: SandboxEvent) => void): () => void {
