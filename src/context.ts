@@ -1,10 +1,10 @@
 // Everything a command touches comes through the context, built lazily so that --help and
 // completion never read config or credentials.
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { IO } from './io.js';
 import { ConfigStore, defaultConfigDir, SETTING_KEYS, type SettingKey } from './config/store.js';
-import { ENV_FOR, Settings, type SandboxState } from './config/settings.js';
+import { ENV_FOR, Settings } from './config/settings.js';
+import { runningSandbox } from './config/sandbox-state.js';
 import type { HttpClient } from './http/client.js';
 import type { TokenManager, UserRef } from './auth/tokens.js';
 import type { ApiClient } from './api/client.js';
@@ -159,7 +159,7 @@ export class Context {
       'ca-file': g.caFile,
       pin: g.pin,
     };
-    this.settingsCache = new Settings(flags, this.env, config.profile(profileName), readSandboxState(this.configDir));
+    this.settingsCache = new Settings(flags, this.env, config.profile(profileName), runningSandbox(this.configDir));
     return this.settingsCache;
   }
 
@@ -319,25 +319,6 @@ export class Context {
       this.prompterInstance = createPrompter(this.io);
     }
     return this.prompterInstance;
-  }
-}
-
-export function readSandboxState(configDir: string): SandboxState | undefined {
-  try {
-    const state = JSON.parse(readFileSync(join(configDir, 'sandbox.json'), 'utf8')) as SandboxState;
-    if (state.pid && !processAlive(state.pid)) return undefined;
-    return state;
-  } catch {
-    return undefined;
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -3,7 +3,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, parseIntArg } from '../util.js';
-import { readState, writeState } from './state.js';
+import { readState, writeState } from '../../config/sandbox-state.js';
 
 export function registerSandboxRotate(parent: Command, ctx: Context): void {
   const cmd = parent

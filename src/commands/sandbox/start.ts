@@ -8,7 +8,8 @@ import { UsageError } from '../../errors.js';
 import type { SandboxState } from '../../config/settings.js';
 import { examples, parseIntArg } from '../util.js';
 import { FAULT_KINDS, type FaultKind } from '../../sandbox/faults.js';
-import { binPath, removeState, writeState } from './state.js';
+import { binPath } from './state.js';
+import { removeState, writeState } from '../../config/sandbox-state.js';
 
 interface StartOpts {
   port: string;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples } from '../util.js';
-import { readState, removeState } from './state.js';
+import { processAlive, readState, removeState } from '../../config/sandbox-state.js';
 
 export function registerSandboxStop(parent: Command, ctx: Context): void {
   const cmd = parent
@@ -24,18 +24,9 @@ export function registerSandboxStop(parent: Command, ctx: Context): void {
         throw err;
       }
       const deadline = ctx.clock.now() + 10_000;
-      while (ctx.clock.now() < deadline && alive(state.pid)) await new Promise((r) => setTimeout(r, 50));
+      while (ctx.clock.now() < deadline && processAlive(state.pid)) await new Promise((r) => setTimeout(r, 50));
       removeState(ctx.configDir);
       ctx.notice(`sandbox at ${state.baseUrl} stopped`);
     });
   examples(cmd, ['bankctl sandbox stop']);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
