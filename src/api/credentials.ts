@@ -1,6 +1,9 @@
 // Credentials (spec 4.4) and provider consents (spec 2.5).
 import type { ApiClient } from './client.js';
 
+/** Statuses that end a refresh in failure: the spec's two, and the extra final ones the service documents. */
+export const FAILED_STATUSES = new Set(['AUTHENTICATION_ERROR', 'TEMPORARY_ERROR', 'PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED']);
+
 export interface Credentials {
   id: string;
   providerName: string;

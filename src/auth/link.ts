@@ -3,7 +3,7 @@
 // the browser opened, and the result handed back: a code, or the service's error.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
+import { secretsEqual } from '../secrets.js';
 
 export interface LinkParams {
   linkUrl: string;
@@ -35,12 +35,6 @@ export function authorizeUrl(p: LinkParams): string {
 }
 
 export type LinkResult = { kind: 'code'; code: string } | { kind: 'error'; error: string; message: string; credentials?: string };
-
-function sameState(a: string, b: string): boolean {
-  const ab = Buffer.from(a);
-  const bb = Buffer.from(b);
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
-}
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
@@ -74,7 +68,7 @@ export async function startCallbackServer(port: number, state: string, onRejecte
     }
     if (req.method !== 'GET' || url.pathname !== '/callback') return send(404, page('Not found', 'This is the bankctl callback server; it only answers /callback.'));
     const got = url.searchParams.get('state') ?? '';
-    if (!sameState(got, state)) {
+    if (!secretsEqual(state, got)) {
       onRejected(got ? 'a callback with a wrong state was ignored' : 'a callback without a state was ignored');
       return send(400, page('State mismatch', 'This callback does not belong to the running <code>bankctl auth link</code>; it was ignored.'));
     }

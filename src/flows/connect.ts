@@ -6,12 +6,11 @@
 import type { Context } from '../context.js';
 import { canPrompt } from '../io.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../errors.js';
-import { getCredentials, supplementInformation, type Credentials } from '../api/credentials.js';
+import { FAILED_STATUSES, getCredentials, supplementInformation, type Credentials } from '../api/credentials.js';
 import { stripControl } from '../output/sanitize.js';
 import type { Prompter } from '../prompts/prompter.js';
 import { describeAccount, parseSupplemental, validateAnswer, type SupplementalField, type ThirdPartyPayload } from './supplemental.js';
 
-export const FAILED_STATUSES = new Set(['AUTHENTICATION_ERROR', 'TEMPORARY_ERROR', 'PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED']);
 const BUSY = new Set(['CREATED', 'AUTHENTICATING', 'UPDATING']);
 const EID_STATUSES = new Set(['AWAITING_MOBILE_EID_AUTHENTICATION', 'AWAITING_MOBILE_BANKID_AUTHENTICATION']);
 const KNOWN = new Set([...FAILED_STATUSES, ...BUSY, ...EID_STATUSES, 'UPDATED', 'AWAITING_SUPPLEMENTAL_INFORMATION', 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION']);

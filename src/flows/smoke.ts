@@ -1,11 +1,14 @@
 // The CI smoke suite: a named list of checks over the whole journey, each timed. It uses only
 // documented endpoints and test providers and cleans up after itself, so the same suite runs
 // against the sandbox and against the real service.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { ApiClient } from '../api/client.js';
 import type { TokenManager } from '../auth/tokens.js';
 import { addDecimals, decimalString } from '../output/money.js';
+import { secretsEqual } from '../secrets.js';
+import { parseSupplemental } from './supplemental.js';
+import { FAILED_STATUSES } from '../api/credentials.js';
 
 export interface SmokeOptions {
   provider: string;
@@ -128,12 +131,13 @@ export async function runSmoke(
         for (;;) {
           const c = await userCall<{ status: string; statusUpdated?: number; supplementalInformation?: unknown; statusPayload?: string }>('GET', `/api/v1/credentials/${created.id}`);
           if (c.status === 'UPDATED') return `credentials ${created.id} UPDATED`;
-          if (['AUTHENTICATION_ERROR', 'TEMPORARY_ERROR', 'PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED'].includes(c.status)) {
+          if (FAILED_STATUSES.has(c.status)) {
             throw new SmokeFailure(`credentials ended in ${c.status}${c.statusPayload ? `: ${c.statusPayload}` : ''}`);
           }
           if (c.status === 'AWAITING_SUPPLEMENTAL_INFORMATION' && (c.statusUpdated ?? 0) > seen) {
             seen = c.statusUpdated ?? 0;
-            const fields = parseFields(c.supplementalInformation);
+            const round = parseSupplemental(c.supplementalInformation);
+            const fields = round.kind === 'fields' ? round.fields : [];
             const information = Object.fromEntries(fields.filter((f) => f.name).map((f) => [f.name!, f.checkbox ? 'true' : '1234']));
             await userCall('POST', `/api/v1/credentials/${created.id}/supplemental-information`, { json: { information } });
           }
@@ -258,8 +262,7 @@ export async function runSmoke(
           req.on('end', () => {
             try {
               const payload = JSON.parse(body) as { event: string; webHook?: { secret?: string } };
-              const got = Buffer.from(String(payload.webHook?.secret ?? ''));
-              const ok = got.length === Buffer.byteLength(secret) && timingSafeEqual(got, Buffer.from(secret));
+              const ok = secretsEqual(secret, String(payload.webHook?.secret ?? ''));
               res.writeHead(ok ? 200 : 401).end();
               if (ok) received.push(payload);
             } catch {
@@ -335,20 +338,6 @@ export async function runSmoke(
     record({ name: 'cleanup', status: 'skipped', ms: 0, detail: `--keep: user ${s.userId ?? '-'}, connector user ${s.connectorUser?.externalId ?? '-'} left in place` });
   }
   return results;
-}
-
-function parseFields(info: unknown): Array<{ name?: string; checkbox?: boolean }> {
-  let v = info;
-  if (typeof v === 'string') {
-    try {
-      v = JSON.parse(v);
-    } catch {
-      return [];
-    }
-  }
-  if (Array.isArray(v)) return v as Array<{ name?: string; checkbox?: boolean }>;
-  if (v && typeof v === 'object') return Object.values(v as Record<string, unknown>).filter((x) => x && typeof x === 'object') as Array<{ name?: string }>;
-  return [];
 }
 
 export function junitXml(results: SmokeResult[], suite = 'bankctl smoke'): string {

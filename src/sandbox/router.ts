@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { endpointFor, type TokenKind } from '../api/scopes.js';
 import { envelope, HttpFailure, parseForm, parseJson, readBody, send } from './http.js';
+import { secretsEqual } from '../secrets.js';
 import type { Store, UserRecord } from './store.js';
 
 export interface AuthInfo {
@@ -206,7 +207,7 @@ export function authenticate(store: Store, raw: IncomingMessage, kind: TokenKind
     }
     const i = decoded.indexOf(':');
     const u = i > 0 ? store.userByExternalId(decoded.slice(0, i)) ?? store.users.get(decoded.slice(0, i)) : undefined;
-    if (!u || !u.connector || !timingSafeEqualStr(u.connector.token, decoded.slice(i + 1))) {
+    if (!u || !u.connector || !secretsEqual(u.connector.token, decoded.slice(i + 1))) {
       throw authError(401, 'authentication.invalid_basic', 'unknown user or wrong token for HTTP Basic');
     }
     if (u.connector.blocked) throw authError(403, 'authentication.user_blocked', 'the user is blocked');
@@ -230,15 +231,6 @@ export function authenticate(store: Store, raw: IncomingMessage, kind: TokenKind
   return info;
 }
 
-export function timingSafeEqualStr(a: string, b: string): boolean {
-  const ab = Buffer.from(a);
-  const bb = Buffer.from(b);
-  if (ab.length !== bb.length) return false;
-  let diff = 0;
-  for (let i = 0; i < ab.length; i++) diff |= ab[i]! ^ bb[i]!;
-  return diff === 0;
-}
-
 /** Connector tokens valid at once (renewal grace): token -> expiry (epoch ms, null for none). */
 export class ConnectorTokens {
   private readonly tokens = new Map<string, number | null>();
@@ -249,7 +241,7 @@ export class ConnectorTokens {
     if (this.tokens.has(token)) this.tokens.set(token, at);
   }
   isValid(token: string, now: number): boolean {
-    for (const [t, exp] of this.tokens) if (timingSafeEqualStr(t, token) && (exp === null || exp > now)) return true;
+    for (const [t, exp] of this.tokens) if (secretsEqual(t, token) && (exp === null || exp > now)) return true;
     return false;
   }
   list(): string[] {

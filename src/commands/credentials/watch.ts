@@ -2,9 +2,10 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { FlowFailedError, InterruptedError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
+import { FAILED_STATUSES } from '../../api/credentials.js';
 import { examples, parseIntArg } from '../util.js';
 
-const FINAL = new Set(['UPDATED', 'AUTHENTICATION_ERROR', 'TEMPORARY_ERROR', 'PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED']);
+const FINAL = new Set(['UPDATED', ...FAILED_STATUSES]);
 
 export function registerCredentialsWatch(parent: Command, ctx: Context): void {
   const cmd = parent

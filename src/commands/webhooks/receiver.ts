@@ -2,7 +2,7 @@
 // a body limit (413), a deadline for slow senders (408), strict UTF-8 JSON of the WebHookRequest
 // shape (400), and the secret in webHook.secret compared in constant time (401). A rejected body
 // is never echoed or printed. Any request, good or bad, leaves the server running.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { secretsEqual } from '../../secrets.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebHookRequest } from '../../api/webhooks.js';
@@ -22,14 +22,8 @@ export interface ReceiverOptions {
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 
-function digest(s: string | Buffer): Buffer {
-  return createHash('sha256').update(s).digest();
-}
-
-/** Constant time whatever the lengths: both sides are hashed first. */
-export function secretMatches(expected: string, given: string): boolean {
-  return timingSafeEqual(digest(expected), digest(given));
-}
+/** Constant time whatever the lengths (src/secrets.ts). */
+export const secretMatches = secretsEqual;
 
 class Refusal {
   constructor(

@@ -4,7 +4,7 @@ import { ALL_SCOPES } from '../../api/scopes.js';
 import { envelope } from '../http.js';
 import type { Reply, Req, Router } from '../router.js';
 import type { ClientRecord, Store, UserRecord } from '../store.js';
-import { timingSafeEqualStr } from '../router.js';
+import { secretsEqual } from '../../secrets.js';
 
 export const CLIENT_TOKEN_TTL_S = 1800;
 export const USER_TOKEN_TTL_S = 7200;
@@ -27,7 +27,7 @@ function authenticateClient(store: Store, form: URLSearchParams): ClientRecord {
   if (!id) throw tokenError(400, 'request.missing_client_id', 'client_id is required');
   const client = store.clients.get(id);
   if (!client) throw tokenError(401, 'authentication.client_not_found', 'OAuth client not found');
-  if (!secret || !timingSafeEqualStr(client.secret, secret)) throw tokenError(401, 'authentication.invalid_client_secret', 'invalid client secret');
+  if (!secret || !secretsEqual(client.secret, secret)) throw tokenError(401, 'authentication.invalid_client_secret', 'invalid client secret');
   return client;
 }
 
