@@ -44,16 +44,16 @@ export const NOUNS: Array<{ name: string; description: string; load: () => Promi
   { name: 'completion', description: "print the shell completion script for bash, zsh or fish", load: async () => (await import('./commands/completion.js')).registerCompletion },
 ];
 
-/** Global options that take a value, so that the noun can be found behind them. */
-const VALUED_GLOBALS = new Set(['--profile', '--base-url', '--link-url', '-o', '--output', '--fields', '--timeout', '--retries', '--client-id', '--client-secret', '--token', '--connector-token', '--user', '--external-user', '--basic', '--ca-file', '--pin']);
-
-/** The noun a command line invokes: the first word that is not a global option or its value. */
-export function invokedNoun(argv: string[]): string | undefined {
+/**
+ * The noun a command line invokes: the first word that is not a global option or its value
+ * (`valued`: the global options that take one).
+ */
+export function invokedNoun(argv: string[], valued: Set<string>): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') return undefined;
     if (a.startsWith('-')) {
-      if (!a.includes('=') && VALUED_GLOBALS.has(a)) i++;
+      if (!a.includes('=') && valued.has(a)) i++;
       continue;
     }
     if (a === 'help') return argv.slice(i + 1).find((x) => !x.startsWith('-'));
@@ -111,7 +111,8 @@ export async function createProgram(ctx: Context, argv: string[] = []): Promise<
     }
   });
 
-  const noun = invokedNoun(argv);
+  const valued = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((x): x is string => Boolean(x))));
+  const noun = invokedNoun(argv, valued);
   for (const n of NOUNS) {
     if (noun === 'completion' || n.name === noun) (await n.load())(program, ctx);
     else program.command(n.name).description(n.description);
