@@ -55,9 +55,8 @@ export function registerDoctor(program: Command, ctx: Context): void {
         return finish(ctx, checks);
       }
       const http = await ctx.http();
-      const { Transport } = await import('../http/transport.js');
-      const proxy = new Transport(await ctx.transportOptions()).proxyFor(new URL(baseUrl));
-      add('proxy', 'ok', proxy ? `requests to ${new URL(baseUrl).host} go through ${(await import('../http/transport.js')).redactProxy(proxy)}` : 'none in use');
+      const proxy = http.proxyFor(baseUrl);
+      add('proxy', 'ok', proxy ? `requests to ${new URL(baseUrl).host} go through ${proxy}` : 'none in use');
 
       // 2-4. reachability, TLS, clock
       let reachable = false;

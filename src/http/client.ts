@@ -93,6 +93,12 @@ export class HttpClient {
     await this.transport?.close(force);
   }
 
+  /** The proxy a request to this URL goes through (redacted for display), if any. */
+  proxyFor(url: string): string | undefined {
+    const proxy = this.transport?.proxyFor(new URL(url));
+    return proxy ? redactProxy(proxy) : undefined;
+  }
+
   /** Set by close(): requests still in flight (a prefetch nobody awaits) end without retries. */
   private closed = false;
 
