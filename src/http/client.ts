@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { ApiError, NetworkError } from '../errors.js';
 import { serviceMessage } from './error-body.js';
 import { Redactor } from './redact.js';
-import { DEFAULT_RETRY, decideRetry, UNTRUSTED_CERT_CODES, type RetryConfig } from './retry.js';
+import { DEFAULT_RETRY, decideRetry, UNTRUSTED_CERT_CODES, type RetryConfig, type RetryDecision } from './retry.js';
 import { PIN_MISMATCH, redactProxy, Transport, type TransportOptions } from './transport.js';
 
 export type Auth =
@@ -141,9 +141,12 @@ export class HttpClient {
     const via = route.proxy ? ` via proxy ${redactProxy(route.proxy)}` : '';
     const retries = o.retries ?? this.retry.retries;
     const cfg = { ...this.retry, retries };
+    const waitBeforeRetry = async (d: RetryDecision, attempt: number) => {
+      this.notice(`${method} ${this.redactor.url(url)}: ${d.reason}, retrying in ${formatDelay(d.delayMs)} (retry ${attempt + 1} of ${retries})`);
+      await this.sleep(d.delayMs);
+    };
     for (let attempt = 0; ; attempt++) {
       const started = this.now();
-      let status: number | undefined;
       let errorCode: string | undefined;
       let failure: unknown;
       try {
@@ -156,7 +159,7 @@ export class HttpClient {
           headersTimeout: o.timeoutMs ?? this.timeoutMs,
           bodyTimeout: o.timeoutMs ?? this.timeoutMs,
         });
-        status = res.statusCode;
+        const status = res.statusCode;
         const ok = (status >= 200 && status < 300) || (o.acceptStatus ?? []).includes(status);
         this.traceLine(`${method} ${this.redactor.url(url)}${via} -> ${status} (${this.now() - started} ms)`);
         if (ok) {
@@ -167,8 +170,7 @@ export class HttpClient {
         const retryAfter = headerValue(res.headers['retry-after']);
         const decision = decideRetry({ method, idempotent: o.idempotent, attempt, status, retryAfter, nowMs: this.now() }, cfg, this.random);
         if (decision.retry) {
-          this.notice(`${method} ${this.redactor.url(url)}: ${decision.reason}, retrying in ${formatDelay(decision.delayMs)} (retry ${attempt + 1} of ${retries})`);
-          await this.sleep(decision.delayMs);
+          await waitBeforeRetry(decision, attempt);
           continue;
         }
         const { message, body: errBody } = serviceMessage(status, headerValue(res.headers['content-type']), text);
@@ -183,8 +185,7 @@ export class HttpClient {
       if (this.closed) throw new NetworkError(`${method} ${this.redactor.url(url)} abandoned: the command has finished`);
       const decision = decideRetry({ method, idempotent: o.idempotent, attempt, errorCode, nowMs: this.now() }, cfg, this.random);
       if (decision.retry) {
-        this.notice(`${method} ${this.redactor.url(url)}: ${decision.reason}, retrying in ${formatDelay(decision.delayMs)} (retry ${attempt + 1} of ${retries})`);
-        await this.sleep(decision.delayMs);
+        await waitBeforeRetry(decision, attempt);
         continue;
       }
       throw new NetworkError(`${method} ${this.redactor.url(url)}${via} failed: ${this.redactor.text(describeNetworkError(failure, errorCode))}`, {
