@@ -4,6 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { ApiClient } from '../api/client.js';
+import type { Auth } from '../http/client.js';
+
+interface V2Transaction {
+  id: string;
+  amount: { value: { scale: string; unscaledValue: string } };
+}
 import type { TokenManager } from '../auth/tokens.js';
 import { addDecimals, decimalString } from '../output/money.js';
 import { secretsEqual } from '../secrets.js';
@@ -70,10 +76,24 @@ export async function runSmoke(
   onResult: (r: SmokeResult) => void = () => undefined,
 ): Promise<SmokeResult[]> {
   const s: State = { accountIds: [] };
-  let userToken = '';
   const asUser = { token: '' };
   const userCall = <T>(method: string, path: string, extra: { query?: Record<string, string | string[]>; json?: unknown } = {}) =>
     api.http.request<T>({ method, path, ...extra, auth: { scheme: 'Bearer', token: asUser.token } }).then((r) => r.data);
+  /** /data/v2/transactions page after page, following nextPageToken (at most 200 pages). */
+  async function* transactionPages(auth: Auth, query: Record<string, string>): AsyncGenerator<V2Transaction[]> {
+    let pageToken: string | undefined;
+    let pages = 0;
+    do {
+      const page = await api.http.request<{ transactions?: V2Transaction[]; nextPageToken?: string }>({
+        method: 'GET',
+        path: '/data/v2/transactions',
+        query: { ...query, ...(pageToken ? { pageToken } : {}) },
+        auth,
+      });
+      yield page.data.transactions ?? [];
+      pageToken = page.data.nextPageToken || undefined;
+    } while (pageToken && ++pages < 200);
+  }
   const suffix = randomBytes(4).toString('hex');
   const pushed: Array<{ externalId: string; amount: string }> = [];
 
@@ -99,8 +119,7 @@ export async function runSmoke(
       name: 'grant and exchange',
       needs: ['userId'],
       run: async () => {
-        userToken = await tokens.userToken({ userId: s.userId }, USER_SCOPES);
-        asUser.token = userToken;
+        asUser.token = await tokens.userToken({ userId: s.userId }, USER_SCOPES);
         return `user token with ${USER_SCOPES.length} scopes`;
       },
     },
@@ -162,22 +181,15 @@ export async function runSmoke(
       needs: ['credentialsId'],
       run: async () => {
         const ids = new Set<string>();
-        let pageToken: string | undefined;
         let pages = 0;
-        do {
-          const page = await userCall<{ transactions: Array<{ id: string; amount: { value: { scale: string; unscaledValue: string } } }>; nextPageToken?: string }>(
-            'GET',
-            '/data/v2/transactions',
-            { query: { pageSize: '50', ...(pageToken ? { pageToken } : {}) } },
-          );
-          for (const t of page.transactions ?? []) {
+        for await (const page of transactionPages({ scheme: 'Bearer', token: asUser.token }, { pageSize: '50' })) {
+          for (const t of page) {
             assert(!ids.has(t.id), `transaction ${t.id} came twice`);
             decimalString(t.amount.value.unscaledValue, t.amount.value.scale);
             ids.add(t.id);
           }
           pages++;
-          pageToken = page.nextPageToken || undefined;
-        } while (pageToken && pages < 200);
+        }
         assert(ids.size > 0, 'no transactions');
         return `${ids.size} transactions over ${pages} pages, no duplicates`;
       },
@@ -227,17 +239,10 @@ export async function runSmoke(
           idempotent: true,
         });
         const got: string[] = [];
-        let pageToken: string | undefined;
-        do {
-          const page = await api.http.request<{ transactions: Array<{ amount: { value: { scale: string; unscaledValue: string } } }>; nextPageToken?: string }>({
-            method: 'GET',
-            path: '/data/v2/transactions',
-            query: { pageSize: '100', bookedDateGte: new Date(base - day).toISOString().slice(0, 10), ...(pageToken ? { pageToken } : {}) },
-            auth: { scheme: 'Basic', username: cu.externalId, password: cu.token },
-          });
-          for (const t of page.data.transactions ?? []) got.push(decimalString(t.amount.value.unscaledValue, t.amount.value.scale));
-          pageToken = page.data.nextPageToken || undefined;
-        } while (pageToken);
+        const basic: Auth = { scheme: 'Basic', username: cu.externalId, password: cu.token };
+        for await (const page of transactionPages(basic, { pageSize: '100', bookedDateGte: new Date(base - day).toISOString().slice(0, 10) })) {
+          for (const t of page) got.push(decimalString(t.amount.value.unscaledValue, t.amount.value.scale));
+        }
         const want = addDecimals(pushed.map((p) => p.amount));
         const sum = got.length ? addDecimals(got) : '0';
         assert(got.length === pushed.length, `read back ${got.length} transactions, pushed ${pushed.length}`);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { openSync, closeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
@@ -138,7 +138,6 @@ async function detach(ctx: Context, o: StartOpts): Promise<void> {
   if (o.data) args.push('--data', resolve(ctx.io.cwd, o.data));
   if (o.faultRate) args.push('--fault-rate', o.faultRate, '--faults', o.faults ?? FAULT_KINDS.join(','));
   const logFile = join(ctx.configDir, 'sandbox.log');
-  const { mkdirSync } = await import('node:fs');
   mkdirSync(ctx.configDir, { recursive: true, mode: 0o700 });
   const log = openSync(logFile, 'a', 0o600);
   const child = spawn(process.execPath, args, {
