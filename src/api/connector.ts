@@ -42,7 +42,7 @@ export async function deleteConnectorAccount(api: ApiClient, externalUserId: str
  * Ingests one CreateTransactionAccountContainer (already serialised). Safe to resend: the service
  * keys transactions by externalId, so the HTTP core may retry it on 429, 5xx and network errors.
  */
-export async function ingestTransactions(api: ApiClient, externalUserId: string, body: string, signal?: AbortSignal): Promise<void> {
+export async function ingestTransactions(api: ApiClient, externalUserId: string, body: string | Buffer, signal?: AbortSignal): Promise<void> {
   await api.call({ method: 'POST', path: `/connector/users/${enc(externalUserId)}/transactions`, body, contentType: 'application/json', idempotent: true, signal });
 }
 

@@ -121,7 +121,7 @@ function exactLine(line: number, text: string): InputRecord {
 }
 
 /** The first pass: native JSON.parse; the checks do not need exact numbers, balances do. */
-function validateLine(line: number, text: string): InputRecord {
+export function validateLine(line: number, text: string): InputRecord {
   try {
     if (text.includes('\\u0000')) throw new JsonSyntaxError('the \\u0000 escape is not accepted');
     let v: unknown;
@@ -163,7 +163,7 @@ function numberText(text: string, key: string, parsed: unknown): ExactNumber | u
 }
 
 /** The second pass: the line as written, less the account's own members; no parse of numbers. */
-function sendRecord(line: number, text: string): InputRecord {
+export function sendRecord(line: number, text: string): InputRecord {
   const members = topLevelMembers(text);
   if (!members) return { line, error: 'the line changed since it was checked', text };
   let account: string | undefined;

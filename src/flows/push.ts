@@ -3,10 +3,13 @@
 // second fills chunks up to the 2500-transaction limit over all accounts and sends them with
 // bounded concurrency. A 409/410 splits a chunk until every new transaction is delivered; a
 // checkpoint (temp file + rename) records delivered chunks so a killed push resumes.
+// ndjson lines take a byte-level fast path (ndjson-scan.ts): a chunk is the lines' own bytes,
+// less the account's members, copied into one buffer; a request body is assembled from it.
 import { renameSync, readFileSync, statSync, writeFileSync, createWriteStream, type WriteStream } from 'node:fs';
 import { ApiError } from '../errors.js';
 import { ExactNumber, INGEST_TYPES, MAX_TRANSACTIONS_PER_REQUEST } from '../api/connector-wire.js';
-import { InputError, records, type InputFormat, type InputRecord } from './push-input.js';
+import { InputError, records, sendRecord, validateLine, type InputFormat, type InputRecord } from './push-input.js';
+import { ACCOUNT_KINDS, blankBytes, eachLine, latin1, LineScan, scanLine, STOP } from './ndjson-scan.js';
 
 export type IngestType = (typeof INGEST_TYPES)[number];
 
@@ -28,7 +31,7 @@ export interface PushOptions {
 }
 
 export interface PushHooks {
-  send(body: string, signal: AbortSignal): Promise<void>;
+  send(body: Buffer, signal: AbortSignal): Promise<void>;
   signal: AbortSignal;
   now(): number;
   /** Called after the first pass with the number of transactions to push. */
@@ -87,20 +90,88 @@ export interface PushResult {
 }
 
 interface AccountInfo {
-  balance?: ExactNumber;
-  reservedAmount?: ExactNumber;
+  externalId: string;
+  /** Its place in the account list (chunks refer to accounts by it). */
+  index: number;
+  /** Balances as their number text. */
+  balance?: string;
+  reservedAmount?: string;
   firstLine: number;
   transactions: number;
   delivered: number;
   duplicates: number;
   gone: number;
+  /** `{"externalId":...,"balance":...,"transactions":[` once the balances are known. */
+  head?: Buffer;
 }
 
-/** A transaction waiting in a chunk, already serialised: small strings age better than object graphs. */
-interface Item {
-  account: string;
-  externalId: string;
-  json: string;
+/**
+ * Transactions waiting to be sent, as the wire JSON bytes of each, one after the other in one
+ * buffer: a few flat arrays per chunk instead of an object graph per transaction.
+ */
+export class Chunk {
+  data: Buffer = Buffer.allocUnsafe(256 * 1024);
+  length = 0;
+  readonly start: number[] = [];
+  readonly end: number[] = [];
+  readonly account: number[] = [];
+  readonly ids: string[] = [];
+  readonly idSet = new Set<string>();
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  private reserve(n: number): void {
+    if (this.length + n <= this.data.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(this.data.length * 2, this.length + n));
+    this.data.copy(bigger, 0, 0, this.length);
+    this.data = bigger;
+  }
+
+  private added(from: number, account: number, externalId: string): void {
+    this.start.push(from);
+    this.end.push(this.length);
+    this.account.push(account);
+    this.ids.push(externalId);
+    this.idSet.add(externalId);
+  }
+
+  /** A scanned line's members, less the account's, as a JSON object: runs of members copied as written. */
+  addScanned(b: Buffer, sc: LineScan, account: number, externalId: string): void {
+    this.reserve(sc.memberEnd[sc.members - 1]! - sc.memberStart[0]! + 2);
+    const d = this.data;
+    const from = this.length;
+    let p = from;
+    d[p++] = 123;
+    let first = true;
+    let runStart = -1;
+    let runEnd = -1;
+    for (let m = 0; m <= sc.members; m++) {
+      const drop = m === sc.members || (ACCOUNT_KINDS & (1 << sc.memberKind[m]!)) !== 0;
+      if (!drop) {
+        if (runStart < 0) runStart = sc.memberStart[m]!;
+        runEnd = sc.memberEnd[m]!;
+        continue;
+      }
+      if (runStart < 0) continue;
+      if (!first) d[p++] = 44;
+      p += b.copy(d, p, runStart, runEnd);
+      first = false;
+      runStart = -1;
+    }
+    d[p++] = 125;
+    this.length = p;
+    this.added(from, account, externalId);
+  }
+
+  addJson(json: string, account: number, externalId: string): void {
+    const n = Buffer.byteLength(json);
+    this.reserve(n);
+    const from = this.length;
+    this.length += this.data.write(json, from, n, 'utf8');
+    this.added(from, account, externalId);
+  }
 }
 
 // ---- checkpoint -------------------------------------------------------------------------------
@@ -168,8 +239,16 @@ export function fingerprintOf(o: PushOptions, type: IngestType): string {
 
 // ---- the flow ---------------------------------------------------------------------------------
 
+interface Scanned {
+  accounts: Map<string, AccountInfo>;
+  valid: number;
+  rejected: number;
+  type?: string;
+  rejectedLines: Set<number>;
+}
+
 /** Pass 1: every record checked; balances learned. Throws InputError on the first bad record. */
-async function scan(o: PushOptions, hooks: PushHooks): Promise<{ accounts: Map<string, AccountInfo>; valid: number; rejected: number; type?: string; rejectedLines: Set<number> }> {
+async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
   const accounts = new Map<string, AccountInfo>();
   let valid = 0;
   let rejected = 0;
@@ -187,26 +266,52 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<{ accounts: Map<s
     if (rejectsError) throw new InputError(o.rejectsFile, 1, `cannot write the rejects: ${(rejectsError as NodeJS.ErrnoException).code ?? rejectsError.message}`);
     if (!rejects.write(`${JSON.stringify({ line: r.line, error, text: r.text })}\n`)) await new Promise<void>((res) => rejects!.once('drain', () => res()));
   };
+  const accountOf = (externalId: string, line: number): AccountInfo => {
+    let a = accounts.get(externalId);
+    if (!a) {
+      const given = o.accounts?.get(externalId);
+      a = { externalId, index: accounts.size, balance: given?.balance.text, reservedAmount: given?.reservedAmount?.text, firstLine: line, transactions: 0, delivered: 0, duplicates: 0, gone: 0 };
+      accounts.set(externalId, a);
+    }
+    return a;
+  };
+  const take = (r: InputRecord): void | Promise<void> => {
+    if (r.error !== undefined) {
+      rejectedLines.add(r.line);
+      return reject(r, r.error);
+    }
+    type ??= r.type;
+    const a = accountOf(r.account!, r.line);
+    if (r.balance !== undefined) a.balance = r.balance.text;
+    if (r.reservedAmount !== undefined) a.reservedAmount = r.reservedAmount.text;
+    a.transactions++;
+    valid++;
+  };
   try {
-    for await (const batch of records(o.file, o.format, 'validate')) {
-      if (hooks.signal.aborted) break;
-      for (const r of batch) {
-        if (r.error !== undefined) {
-          rejectedLines.add(r.line);
-          await reject(r, r.error);
-          continue;
+    if (o.format === 'ndjson') {
+      const sc = new LineScan();
+      await eachLine(o.file, (b, s, e, line) => {
+        if (hooks.signal.aborted) return STOP;
+        if (scanLine(b, s, e, sc)) {
+          const a = accountOf(latin1(b, sc.accountStart, sc.accountEnd), line);
+          if (sc.balanceStart >= 0) a.balance = latin1(b, sc.balanceStart, sc.balanceEnd);
+          if (sc.reservedStart >= 0) a.reservedAmount = latin1(b, sc.reservedStart, sc.reservedEnd);
+          a.transactions++;
+          valid++;
+          return;
         }
-        type ??= r.type;
-        let a = accounts.get(r.account!);
-        if (!a) {
-          const given = o.accounts?.get(r.account!);
-          a = { balance: given?.balance, reservedAmount: given?.reservedAmount, firstLine: r.line, transactions: 0, delivered: 0, duplicates: 0, gone: 0 };
-          accounts.set(r.account!, a);
+        if (blankBytes(b, s, e)) return;
+        const text = b.toString('utf8', s, e);
+        if (text.trim() === '') return;
+        return take(validateLine(line, text));
+      });
+    } else {
+      for await (const batch of records(o.file, o.format, 'validate')) {
+        if (hooks.signal.aborted) break;
+        for (const r of batch) {
+          const p = take(r);
+          if (p) await p;
         }
-        if (r.balance !== undefined) a.balance = r.balance;
-        if (r.reservedAmount !== undefined) a.reservedAmount = r.reservedAmount;
-        a.transactions++;
-        valid++;
       }
     }
   } finally {
@@ -238,6 +343,12 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
     type = (scanned.type as IngestType | undefined) ?? 'HISTORICAL';
   }
   const accounts = scanned.accounts;
+  const accountList = [...accounts.values()];
+  for (const a of accountList) {
+    const reserved = a.reservedAmount !== undefined ? `,"reservedAmount":${a.reservedAmount}` : '';
+    a.head = Buffer.from(`{"externalId":${JSON.stringify(a.externalId)},"balance":${a.balance}${reserved},"transactions":[`);
+  }
+  const bodyHead = Buffer.from(`{"type":${JSON.stringify(type)},"transactionAccounts":[`);
   const checkpoint = o.checkpoint && !o.dryRun ? Checkpoint.load(o.checkpoint, fingerprintOf(o, type), o.displayName) : undefined;
   hooks.onPlanned?.(scanned.valid);
 
@@ -255,29 +366,46 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
   let failure: unknown;
   const inflight = new Set<Promise<void>>();
 
-  const serialise = (items: Item[]): string => {
-    const byAccount = new Map<string, string[]>();
-    for (const it of items) {
-      let list = byAccount.get(it.account);
-      if (!list) byAccount.set(it.account, (list = []));
-      list.push(it.json);
+  /** The request body for some of a chunk's transactions (items: their places in it). */
+  const bodyOf = (c: Chunk, items: number[]): Buffer => {
+    const byAccount = new Map<number, number[]>();
+    let bytes = bodyHead.length + 2;
+    for (const i of items) {
+      const acc = c.account[i]!;
+      let list = byAccount.get(acc);
+      if (!list) {
+        byAccount.set(acc, (list = []));
+        bytes += accountList[acc]!.head!.length + 3;
+      }
+      list.push(i);
+      bytes += c.end[i]! - c.start[i]! + 1;
     }
-    const parts: string[] = [];
-    for (const [externalId, transactions] of byAccount) {
-      const a = accounts.get(externalId)!;
-      const reserved = a.reservedAmount !== undefined ? `,"reservedAmount":${a.reservedAmount.text}` : '';
-      parts.push(`{"externalId":${JSON.stringify(externalId)},"balance":${a.balance!.text}${reserved},"transactions":[${transactions.join(',')}]}`);
+    const out = Buffer.allocUnsafe(bytes);
+    let p = bodyHead.copy(out, 0);
+    let firstAccount = true;
+    for (const [acc, list] of byAccount) {
+      if (!firstAccount) out[p++] = 44;
+      firstAccount = false;
+      p += accountList[acc]!.head!.copy(out, p);
+      for (let k = 0; k < list.length; k++) {
+        if (k > 0) out[p++] = 44;
+        p += c.data.copy(out, p, c.start[list[k]!]!, c.end[list[k]!]!);
+      }
+      out[p++] = 93;
+      out[p++] = 125;
     }
-    return `{"type":${JSON.stringify(type)},"transactionAccounts":[${parts.join(',')}]}`;
+    out[p++] = 93;
+    out[p++] = 125;
+    return out.subarray(0, p);
   };
 
   /** Sends items; on 409/410 takes out what the service already has (or had) and sends the rest. */
-  const deliver = async (items: Item[], r: ChunkResult, resent: boolean): Promise<void> => {
+  const deliver = async (c: Chunk, items: number[], r: ChunkResult, resent: boolean): Promise<void> => {
     r.requests++;
     summary.requests++;
     try {
-      await hooks.send(serialise(items), hooks.signal);
-      for (const it of items) accounts.get(it.account)!.delivered++;
+      await hooks.send(bodyOf(c, items), hooks.signal);
+      for (const i of items) accountList[c.account[i]!]!.delivered++;
       r.delivered += items.length;
       return;
     } catch (err) {
@@ -287,29 +415,30 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
       const named = (err.body as { errorDetails?: { externalIds?: unknown } } | undefined)?.errorDetails?.externalIds;
       if (Array.isArray(named) && named.length > 0) {
         const set = new Set(named.filter((x): x is string => typeof x === 'string'));
-        const known = items.filter((it) => set.has(it.externalId));
+        const known = items.filter((i) => set.has(c.ids[i]!));
         if (known.length > 0) {
-          for (const it of known) accounts.get(it.account)![kind]++;
+          for (const i of known) accountList[c.account[i]!]![kind]++;
           r[kind] += known.length;
-          const rest = items.filter((it) => !set.has(it.externalId));
-          if (rest.length > 0) await deliver(rest, r, resent);
+          const rest = items.filter((i) => !set.has(c.ids[i]!));
+          if (rest.length > 0) await deliver(c, rest, r, resent);
           return;
         }
       }
       if (items.length === 1) {
-        accounts.get(items[0]!.account)![kind]++;
+        accountList[c.account[items[0]!]!]![kind]++;
         r[kind]++;
         return;
       }
       const half = Math.ceil(items.length / 2);
-      await deliver(items.slice(0, half), r, resent);
-      await deliver(items.slice(half), r, resent);
+      await deliver(c, items.slice(0, half), r, resent);
+      await deliver(c, items.slice(half), r, resent);
     }
   };
 
-  const dispatch = async (index: number, items: Item[]): Promise<void> => {
+  const dispatch = async (index: number, c: Chunk): Promise<void> => {
     summary.chunks++;
-    const r: ChunkResult = { index, transactions: items.length, accounts: new Set(items.map((i) => i.account)).size, status: 'delivered', requests: 0, delivered: 0, duplicates: 0, gone: 0, ms: 0 };
+    const n = c.size;
+    const r: ChunkResult = { index, transactions: n, accounts: new Set(c.account).size, status: 'delivered', requests: 0, delivered: 0, duplicates: 0, gone: 0, ms: 0 };
     chunks.push(r);
     if (o.dryRun) {
       r.status = 'dry-run';
@@ -326,20 +455,21 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
       return;
     }
     const t0 = hooks.now();
-    summary.sent += items.length;
+    summary.sent += n;
     const resent = checkpoint?.unconfirmed.has(index) ?? false;
     if (resent) r.resent = true;
     if (checkpoint) {
       checkpoint.sending.add(index);
       checkpoint.save();
     }
-    const p = deliver(items, r, resent)
+    const all = Array.from({ length: n }, (_, i) => i);
+    const p = deliver(c, all, r, resent)
       .then(() => {
         r.ms = hooks.now() - t0;
         summary.delivered += r.delivered;
         summary.duplicates += r.duplicates;
         summary.gone += r.gone;
-        done += items.length;
+        done += n;
         hooks.onProgress?.(done);
         if (checkpoint) {
           checkpoint.delivered.add(index);
@@ -360,38 +490,60 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
   };
 
   let index = 0;
-  let current: Item[] = [];
-  let ids = new Set<string>();
+  let current = new Chunk();
+  const stopped = () => failure !== undefined || hooks.signal.aborted;
   const flush = async () => {
-    if (current.length === 0) return;
-    const items = current;
-    current = [];
-    ids = new Set();
-    await dispatch(index++, items);
+    if (current.size === 0) return;
+    const c = current;
+    current = new Chunk();
+    await dispatch(index++, c);
   };
-  reading: for await (const batch of records(o.file, o.format, 'send')) {
-    for (const rec of batch) {
-      if (failure !== undefined || hooks.signal.aborted) break reading;
-      if (scanned.rejectedLines.has(rec.line)) continue;
-      if (rec.error !== undefined) throw new InputError(o.displayName, rec.line, rec.error);
-      const ext = rec.externalId!;
-      // an externalId twice in one request is a 400; the second copy goes to the next chunk (a 409 there)
-      if (current.length >= chunkSize || ids.has(ext)) await flush();
-      current.push({ account: rec.account!, externalId: ext, json: rec.json! });
-      ids.add(ext);
+  /** Makes room for externalId: an externalId twice in one request is a 400, so the second copy goes to the next chunk (a 409 there). */
+  const room = (externalId: string): Promise<void> | undefined => (current.size >= chunkSize || current.idSet.has(externalId) ? flush() : undefined);
+  const skip = scanned.rejectedLines.size > 0 ? scanned.rejectedLines : undefined;
+  const sendSlow = async (rec: InputRecord): Promise<void> => {
+    if (rec.error !== undefined) throw new InputError(o.displayName, rec.line, rec.error);
+    const ext = rec.externalId!;
+    await room(ext);
+    current.addJson(rec.json!, accounts.get(rec.account!)!.index, ext);
+  };
+  if (o.format === 'ndjson') {
+    const sc = new LineScan();
+    await eachLine(o.file, (b, s, e, line) => {
+      if (stopped()) return STOP;
+      if (skip?.has(line)) return;
+      if (scanLine(b, s, e, sc)) {
+        const ext = latin1(b, sc.externalIdStart, sc.externalIdEnd);
+        const account = accounts.get(latin1(b, sc.accountStart, sc.accountEnd))!.index;
+        const wait = room(ext);
+        if (!wait) return current.addScanned(b, sc, account, ext);
+        return wait.then(() => (stopped() ? STOP : current.addScanned(b, sc, account, ext)));
+      }
+      if (blankBytes(b, s, e)) return;
+      const text = b.toString('utf8', s, e);
+      if (text.trim() === '') return;
+      return sendSlow(sendRecord(line, text)).then(() => (stopped() ? STOP : undefined));
+    });
+  } else {
+    reading: for await (const batch of records(o.file, o.format, 'send')) {
+      for (const rec of batch) {
+        if (stopped()) break reading;
+        if (skip?.has(rec.line)) continue;
+        await sendSlow(rec);
+      }
     }
   }
-  if (failure === undefined && !hooks.signal.aborted) await flush();
+  if (!stopped()) await flush();
   await Promise.all(inflight);
   summary.elapsedMs = hooks.now() - started;
-  const accountResults: AccountResult[] = [...accounts].map(([externalId, a]) => ({
-    externalId,
+  const accountResults: AccountResult[] = accountList.map((a) => ({
+    externalId: a.externalId,
     transactions: a.transactions,
     delivered: a.delivered,
     duplicates: a.duplicates,
     gone: a.gone,
-    balance: a.balance!.text,
-    ...(a.reservedAmount !== undefined ? { reservedAmount: a.reservedAmount.text } : {}),
+    balance: a.balance!,
+    ...(a.reservedAmount !== undefined ? { reservedAmount: a.reservedAmount } : {}),
   }));
   if (summary.gone > 0) hooks.warn?.(`${summary.gone} transaction(s) were deleted earlier and not ingested again (410)`);
   return { summary, chunks, accounts: accountResults, error: failure };
