@@ -105,43 +105,139 @@ interface AccountInfo {
   head?: Buffer;
 }
 
+/** Accounts by their externalId, found also from the id's bytes in a line without making a string of them. */
+class Accounts {
+  readonly byId = new Map<string, AccountInfo>();
+  readonly list: AccountInfo[] = [];
+  private readonly byHash = new Map<number, Array<{ bytes: Buffer; account: AccountInfo }>>();
+
+  add(a: AccountInfo): void {
+    this.byId.set(a.externalId, a);
+    this.list.push(a);
+    const bytes = Buffer.from(a.externalId);
+    const h = hashBytes(bytes, 0, bytes.length);
+    let bucket = this.byHash.get(h);
+    if (!bucket) this.byHash.set(h, (bucket = []));
+    bucket.push({ bytes, account: a });
+  }
+
+  /** The account whose externalId is the bytes b[s, e). */
+  find(b: Buffer, s: number, e: number): AccountInfo | undefined {
+    const bucket = this.byHash.get(hashBytes(b, s, e));
+    if (bucket) for (const { bytes, account } of bucket) if (bytes.length === e - s && sameBytes(b, s, bytes)) return account;
+    return undefined;
+  }
+}
+
+function hashBytes(b: Uint8Array, s: number, e: number): number {
+  let h = 0x811c9dc5;
+  for (let i = s; i < e; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+  return h;
+}
+
+function sameBytes(b: Uint8Array, s: number, k: Uint8Array): boolean {
+  for (let i = 0; i < k.length; i++) if (b[s + i] !== k[i]) return false;
+  return true;
+}
+
+/** Whether b[s, e) holds text (ASCII) exactly. */
+function sameText(b: Uint8Array, s: number, e: number, text: string | undefined): boolean {
+  if (text === undefined || text.length !== e - s) return false;
+  for (let i = 0; i < text.length; i++) if (b[s + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
 /**
- * Transactions waiting to be sent, as the wire JSON bytes of each, one after the other in one
- * buffer: a few flat arrays per chunk instead of an object graph per transaction.
+ * The buffers of chunk parts, handed back when a chunk is done: a push cycles through a few of
+ * them instead of allocating (and growing) fresh ones per chunk, which kept the peak RSS up.
+ * Request bodies are never pooled: the HTTP client may hold one after the answer.
+ */
+export class PartBuffers {
+  private readonly free: Buffer[] = [];
+
+  get(n: number): Buffer {
+    const free = this.free;
+    for (let i = free.length - 1; i >= 0; i--) {
+      if (free[i]!.length < n) continue;
+      const b = free[i]!;
+      free[i] = free[free.length - 1]!;
+      free.pop();
+      return b;
+    }
+    return Buffer.allocUnsafe(Math.max(n, 4096));
+  }
+
+  put(b: Buffer): void {
+    if (this.free.length < 32) this.free.push(b);
+  }
+}
+
+/** One account's transactions in a chunk: their wire JSON, comma-separated, as in the body. */
+class Part {
+  data: Buffer;
+  length = 0;
+
+  constructor(private readonly pool: PartBuffers) {
+    this.data = pool.get(4096);
+  }
+
+  reserve(n: number): void {
+    if (this.length + n <= this.data.length) return;
+    const bigger = this.pool.get(Math.max(this.data.length * 2, this.length + n));
+    this.data.copy(bigger, 0, 0, this.length);
+    this.pool.put(this.data);
+    this.data = bigger;
+  }
+}
+
+/**
+ * Transactions waiting to be sent, as the wire JSON bytes of each, already grouped by account the
+ * way the request body lists them: a few flat arrays per chunk instead of an object graph per
+ * transaction, and a body that is a handful of copies.
  */
 export class Chunk {
-  data: Buffer = Buffer.allocUnsafe(256 * 1024);
-  length = 0;
+  /** By account index, in the order the accounts first appear in the chunk. */
+  readonly parts = new Map<number, Part>();
+  /** Per transaction: its account, and where its JSON is in that account's part. */
+  readonly account: number[] = [];
   readonly start: number[] = [];
   readonly end: number[] = [];
-  readonly account: number[] = [];
   readonly ids: string[] = [];
   readonly idSet = new Set<string>();
+
+  constructor(private readonly pool = new PartBuffers()) {}
 
   get size(): number {
     return this.ids.length;
   }
 
-  private reserve(n: number): void {
-    if (this.length + n <= this.data.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(this.data.length * 2, this.length + n));
-    this.data.copy(bigger, 0, 0, this.length);
-    this.data = bigger;
+  /** Done with: the parts' buffers go back to the pool. */
+  release(): void {
+    for (const part of this.parts.values()) this.pool.put(part.data);
+    this.parts.clear();
   }
 
-  private added(from: number, account: number, externalId: string): void {
-    this.start.push(from);
-    this.end.push(this.length);
+  private part(account: number, n: number): Part {
+    let part = this.parts.get(account);
+    if (!part) this.parts.set(account, (part = new Part(this.pool)));
+    part.reserve(n + 1);
+    if (part.length > 0) part.data[part.length++] = 44;
+    return part;
+  }
+
+  private added(account: number, from: number, to: number, externalId: string): void {
     this.account.push(account);
+    this.start.push(from);
+    this.end.push(to);
     this.ids.push(externalId);
     this.idSet.add(externalId);
   }
 
   /** A scanned line's members, less the account's, as a JSON object: runs of members copied as written. */
   addScanned(b: Buffer, sc: LineScan, account: number, externalId: string): void {
-    this.reserve(sc.memberEnd[sc.members - 1]! - sc.memberStart[0]! + 2);
-    const d = this.data;
-    const from = this.length;
+    const part = this.part(account, sc.memberEnd[sc.members - 1]! - sc.memberStart[0]! + 2);
+    const d = part.data;
+    const from = part.length;
     let p = from;
     d[p++] = 123;
     let first = true;
@@ -156,21 +252,62 @@ export class Chunk {
       }
       if (runStart < 0) continue;
       if (!first) d[p++] = 44;
-      p += b.copy(d, p, runStart, runEnd);
+      // a loop beats Buffer#copy for a line's worth of bytes (no view allocated per call)
+      for (let k = runStart; k < runEnd; k++) d[p++] = b[k]!;
       first = false;
       runStart = -1;
     }
     d[p++] = 125;
-    this.length = p;
-    this.added(from, account, externalId);
+    part.length = p;
+    this.added(account, from, p, externalId);
   }
 
   addJson(json: string, account: number, externalId: string): void {
     const n = Buffer.byteLength(json);
-    this.reserve(n);
-    const from = this.length;
-    this.length += this.data.write(json, from, n, 'utf8');
-    this.added(from, account, externalId);
+    const part = this.part(account, n);
+    const from = part.length;
+    part.length += part.data.write(json, from, n, 'utf8');
+    this.added(account, from, part.length, externalId);
+  }
+
+  /** The request body: for the whole chunk, or for some of its transactions (their places). */
+  body(head: Buffer, accounts: AccountInfo[], items?: number[]): Buffer {
+    if (items && items.length === this.size) items = undefined;
+    let selected: Map<number, number[]> | undefined;
+    let bytes = head.length + 2;
+    if (items) {
+      selected = new Map();
+      for (const i of items) {
+        const acc = this.account[i]!;
+        let list = selected.get(acc);
+        if (!list) selected.set(acc, (list = []));
+        list.push(i);
+        bytes += this.end[i]! - this.start[i]! + 1;
+      }
+      for (const acc of selected.keys()) bytes += accounts[acc]!.head!.length + 3;
+    } else for (const [acc, part] of this.parts) bytes += accounts[acc]!.head!.length + part.length + 3;
+    const out = Buffer.allocUnsafe(bytes);
+    let p = head.copy(out, 0);
+    let firstAccount = true;
+    for (const acc of selected ? selected.keys() : this.parts.keys()) {
+      if (!firstAccount) out[p++] = 44;
+      firstAccount = false;
+      p += accounts[acc]!.head!.copy(out, p);
+      const part = this.parts.get(acc)!;
+      if (!selected) p += part.data.copy(out, p, 0, part.length);
+      else {
+        const list = selected.get(acc)!;
+        for (let k = 0; k < list.length; k++) {
+          if (k > 0) out[p++] = 44;
+          p += part.data.copy(out, p, this.start[list[k]!]!, this.end[list[k]!]!);
+        }
+      }
+      out[p++] = 93;
+      out[p++] = 125;
+    }
+    out[p++] = 93;
+    out[p++] = 125;
+    return out.subarray(0, p);
   }
 }
 
@@ -240,7 +377,7 @@ export function fingerprintOf(o: PushOptions, type: IngestType): string {
 // ---- the flow ---------------------------------------------------------------------------------
 
 interface Scanned {
-  accounts: Map<string, AccountInfo>;
+  accounts: Accounts;
   valid: number;
   rejected: number;
   type?: string;
@@ -249,7 +386,7 @@ interface Scanned {
 
 /** Pass 1: every record checked; balances learned. Throws InputError on the first bad record. */
 async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
-  const accounts = new Map<string, AccountInfo>();
+  const accounts = new Accounts();
   let valid = 0;
   let rejected = 0;
   let type: string | undefined;
@@ -267,11 +404,11 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
     if (!rejects.write(`${JSON.stringify({ line: r.line, error, text: r.text })}\n`)) await new Promise<void>((res) => rejects!.once('drain', () => res()));
   };
   const accountOf = (externalId: string, line: number): AccountInfo => {
-    let a = accounts.get(externalId);
+    let a = accounts.byId.get(externalId);
     if (!a) {
       const given = o.accounts?.get(externalId);
-      a = { externalId, index: accounts.size, balance: given?.balance.text, reservedAmount: given?.reservedAmount?.text, firstLine: line, transactions: 0, delivered: 0, duplicates: 0, gone: 0 };
-      accounts.set(externalId, a);
+      a = { externalId, index: accounts.list.length, balance: given?.balance.text, reservedAmount: given?.reservedAmount?.text, firstLine: line, transactions: 0, delivered: 0, duplicates: 0, gone: 0 };
+      accounts.add(a);
     }
     return a;
   };
@@ -293,9 +430,9 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
       await eachLine(o.file, (b, s, e, line) => {
         if (hooks.signal.aborted) return STOP;
         if (scanLine(b, s, e, sc)) {
-          const a = accountOf(latin1(b, sc.accountStart, sc.accountEnd), line);
-          if (sc.balanceStart >= 0) a.balance = latin1(b, sc.balanceStart, sc.balanceEnd);
-          if (sc.reservedStart >= 0) a.reservedAmount = latin1(b, sc.reservedStart, sc.reservedEnd);
+          const a = accounts.find(b, sc.accountStart, sc.accountEnd) ?? accountOf(latin1(b, sc.accountStart, sc.accountEnd), line);
+          if (sc.balanceStart >= 0 && !sameText(b, sc.balanceStart, sc.balanceEnd, a.balance)) a.balance = latin1(b, sc.balanceStart, sc.balanceEnd);
+          if (sc.reservedStart >= 0 && !sameText(b, sc.reservedStart, sc.reservedEnd, a.reservedAmount)) a.reservedAmount = latin1(b, sc.reservedStart, sc.reservedEnd);
           a.transactions++;
           valid++;
           return;
@@ -323,7 +460,7 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
       });
     }
   }
-  for (const [ext, a] of accounts) {
+  for (const [ext, a] of accounts.byId) {
     if (a.balance === undefined) {
       throw new InputError(o.displayName, a.firstLine, `no balance for account "${ext}": give --accounts FILE (NDJSON of AccountEntity) or a balance field`);
     }
@@ -343,7 +480,7 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
     type = (scanned.type as IngestType | undefined) ?? 'HISTORICAL';
   }
   const accounts = scanned.accounts;
-  const accountList = [...accounts.values()];
+  const accountList = accounts.list;
   for (const a of accountList) {
     const reserved = a.reservedAmount !== undefined ? `,"reservedAmount":${a.reservedAmount}` : '';
     a.head = Buffer.from(`{"externalId":${JSON.stringify(a.externalId)},"balance":${a.balance}${reserved},"transactions":[`);
@@ -366,45 +503,12 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
   let failure: unknown;
   const inflight = new Set<Promise<void>>();
 
-  /** The request body for some of a chunk's transactions (items: their places in it). */
-  const bodyOf = (c: Chunk, items: number[]): Buffer => {
-    const byAccount = new Map<number, number[]>();
-    let bytes = bodyHead.length + 2;
-    for (const i of items) {
-      const acc = c.account[i]!;
-      let list = byAccount.get(acc);
-      if (!list) {
-        byAccount.set(acc, (list = []));
-        bytes += accountList[acc]!.head!.length + 3;
-      }
-      list.push(i);
-      bytes += c.end[i]! - c.start[i]! + 1;
-    }
-    const out = Buffer.allocUnsafe(bytes);
-    let p = bodyHead.copy(out, 0);
-    let firstAccount = true;
-    for (const [acc, list] of byAccount) {
-      if (!firstAccount) out[p++] = 44;
-      firstAccount = false;
-      p += accountList[acc]!.head!.copy(out, p);
-      for (let k = 0; k < list.length; k++) {
-        if (k > 0) out[p++] = 44;
-        p += c.data.copy(out, p, c.start[list[k]!]!, c.end[list[k]!]!);
-      }
-      out[p++] = 93;
-      out[p++] = 125;
-    }
-    out[p++] = 93;
-    out[p++] = 125;
-    return out.subarray(0, p);
-  };
-
   /** Sends items; on 409/410 takes out what the service already has (or had) and sends the rest. */
   const deliver = async (c: Chunk, items: number[], r: ChunkResult, resent: boolean): Promise<void> => {
     r.requests++;
     summary.requests++;
     try {
-      await hooks.send(bodyOf(c, items), hooks.signal);
+      await hooks.send(c.body(bodyHead, accountList, items), hooks.signal);
       for (const i of items) accountList[c.account[i]!]!.delivered++;
       r.delivered += items.length;
       return;
@@ -438,21 +542,21 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
   const dispatch = async (index: number, c: Chunk): Promise<void> => {
     summary.chunks++;
     const n = c.size;
-    const r: ChunkResult = { index, transactions: n, accounts: new Set(c.account).size, status: 'delivered', requests: 0, delivered: 0, duplicates: 0, gone: 0, ms: 0 };
+    const r: ChunkResult = { index, transactions: n, accounts: c.parts.size, status: 'delivered', requests: 0, delivered: 0, duplicates: 0, gone: 0, ms: 0 };
     chunks.push(r);
     if (o.dryRun) {
       r.status = 'dry-run';
-      return;
+      return c.release();
     }
     if (checkpoint?.delivered.has(index)) {
       r.status = 'resumed';
       summary.resumedChunks++;
-      return;
+      return c.release();
     }
     while (inflight.size >= o.concurrency) await Promise.race(inflight);
     if (failure !== undefined || hooks.signal.aborted) {
       r.status = 'failed';
-      return;
+      return c.release();
     }
     const t0 = hooks.now();
     summary.sent += n;
@@ -485,17 +589,21 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
         r.error = err instanceof Error ? err.message : String(err);
         failure ??= err;
       })
-      .finally(() => inflight.delete(p));
+      .finally(() => {
+        c.release();
+        inflight.delete(p);
+      });
     inflight.add(p);
   };
 
   let index = 0;
-  let current = new Chunk();
+  const pool = new PartBuffers();
+  let current = new Chunk(pool);
   const stopped = () => failure !== undefined || hooks.signal.aborted;
   const flush = async () => {
     if (current.size === 0) return;
     const c = current;
-    current = new Chunk();
+    current = new Chunk(pool);
     await dispatch(index++, c);
   };
   /** Makes room for externalId: an externalId twice in one request is a 400, so the second copy goes to the next chunk (a 409 there). */
@@ -505,7 +613,7 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
     if (rec.error !== undefined) throw new InputError(o.displayName, rec.line, rec.error);
     const ext = rec.externalId!;
     await room(ext);
-    current.addJson(rec.json!, accounts.get(rec.account!)!.index, ext);
+    current.addJson(rec.json!, accounts.byId.get(rec.account!)!.index, ext);
   };
   if (o.format === 'ndjson') {
     const sc = new LineScan();
@@ -514,7 +622,7 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
       if (skip?.has(line)) return;
       if (scanLine(b, s, e, sc)) {
         const ext = latin1(b, sc.externalIdStart, sc.externalIdEnd);
-        const account = accounts.get(latin1(b, sc.accountStart, sc.accountEnd))!.index;
+        const account = accounts.find(b, sc.accountStart, sc.accountEnd)!.index;
         const wait = room(ext);
         if (!wait) return current.addScanned(b, sc, account, ext);
         return wait.then(() => (stopped() ? STOP : current.addScanned(b, sc, account, ext)));

@@ -27,7 +27,7 @@ function fast(line: string): { account: string; balance?: string; reserved?: str
     balance: sc.balanceStart >= 0 ? b.toString('latin1', sc.balanceStart, sc.balanceEnd) : undefined,
     reserved: sc.reservedStart >= 0 ? b.toString('latin1', sc.reservedStart, sc.reservedEnd) : undefined,
     externalId,
-    wire: c.data.toString('utf8', c.start[0], c.end[0]),
+    wire: c.parts.get(0)!.data.toString('utf8', c.start[0], c.end[0]),
   };
 }
 

@@ -1,6 +1,5 @@
 // connector push: stream a json/ndjson/csv file of transactions into the service (flows/push.ts).
 import type { Command } from 'commander';
-import v8 from 'node:v8';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,9 +44,6 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
     .option('--skip-invalid <rejectsFile>', 'send the valid records and write the malformed ones (NDJSON: line, error) here')
     .option('--verify', 'after the push, read the data back and compare counts and sums per account (exit 9 on drift)')
     .action(async (o: PushFlags) => {
-      // a push churns through short-lived objects: a smaller young generation and eager old-space
-      // collection keep the peak RSS flat (the live set is a few chunks) at a small cost in speed
-      v8.setFlagsFromString('--optimize-for-size');
       const user = await externalUser(ctx, o.user);
       const concurrency = parseIntArg(o.concurrency, '--concurrency', { min: 1, max: 64 }) ?? 4;
       if (o.type !== undefined && !(INGEST_TYPES as readonly string[]).includes(o.type)) throw new UsageError(`--type must be one of ${INGEST_TYPES.join(', ')}`);
