@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BIN, ROOT, median, printTable, timeCommand } from './lib.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
-const RATIO_LIMIT = 1.3;
+const RATIO_LIMIT = 1.2;
 const RSS_LIMIT_MB = 150;
 /** Peak RSS may differ this much between the smallest and largest N and still count as flat. */
 const FLAT_TOLERANCE_MB = 15;
