@@ -1,16 +1,24 @@
 #!/usr/bin/env node
 // The only place that sets the process exit code. Everything else returns numbers.
-import { run } from '../dist/main.js';
+// CommonJS on purpose (bin/package.json): `--version` answers before the ES module loader starts,
+// which is most of the cost of a bare ES module over `node -e 0`.
+'use strict';
 
-// The reader of our output went away (`bankctl ... | head`): stop quietly, as other tools do,
-// unless the running command handles it itself (a listener deregisters first).
-process.stdout.on('error', (err) => {
-  if (process.stdout.listenerCount('error') > 1) return;
-  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  throw err;
-});
-
-const code = await run(process.argv.slice(2));
-process.exitCode = code;
-// After Ctrl-C, in-flight work has been abandoned: do not wait for it to drain.
-if (code === 130) process.exit(code);
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${require('../package.json').version}\n`);
+} else {
+  // The reader of our output went away (`bankctl ... | head`): stop quietly, as other tools do,
+  // unless the running command handles it itself (a listener deregisters first).
+  process.stdout.on('error', (err) => {
+    if (process.stdout.listenerCount('error') > 1) return;
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+  import('../dist/main.js').then(async ({ run }) => {
+    const code = await run(argv);
+    process.exitCode = code;
+    // After Ctrl-C, in-flight work has been abandoned: do not wait for it to drain.
+    if (code === 130) process.exit(code);
+  });
+}
