@@ -2,6 +2,7 @@
 // second process, against a bare node:http server answering the same bytes in the same run.
 // It must never be the bottleneck of the CLI benchmarks, so both sides are shown.
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { printTable, ROOT } from './lib.mjs';
 
@@ -28,6 +29,16 @@ function wrk(url, seconds) {
   return Number(m[1]);
 }
 
+/** The server's own peak resident set (VmHWM), Linux only. */
+function peakRssMb(pid) {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? (Number(kb) / 1024).toFixed(1) : 'n/a';
+  } catch {
+    return 'n/a';
+  }
+}
+
 export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_RUN ?? 3), rounds = 3 } = {}) {
   if (spawnSync('wrk', ['--version']).error) {
     console.log('\nSandbox throughput: skipped (wrk is not installed: apt-get install wrk)');
@@ -37,19 +48,21 @@ export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_R
   const bare = await startChild(BARE);
   const s = [];
   const b = [];
+  let rss = ['n/a', 'n/a'];
   try {
     for (let i = 0; i < rounds; i++) {
       b.push(wrk(`${bare.url}/version`, seconds));
       s.push(wrk(`${sandbox.url}/version`, seconds));
     }
+    rss = [bare, sandbox].map(({ child }) => peakRssMb(child.pid));
   } finally {
     sandbox.child.kill();
     bare.child.kill();
   }
   const med = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
   const rows = [
-    { case: 'bare node:http GET /version (baseline)', 'req/s (median)': med(b).toFixed(0), ratio: '1.00' },
-    { case: 'sandbox GET /version', 'req/s (median)': med(s).toFixed(0), ratio: (med(s) / med(b)).toFixed(2) },
+    { case: 'bare node:http GET /version (baseline)', 'req/s (median)': med(b).toFixed(0), ratio: '1.00', 'peak RSS MB': rss[0] },
+    { case: 'sandbox GET /version', 'req/s (median)': med(s).toFixed(0), ratio: (med(s) / med(b)).toFixed(2), 'peak RSS MB': rss[1] },
   ];
   printTable(`Sandbox throughput (wrk -t1 -c16, ${rounds} x ${seconds}s interleaved)`, rows);
   return rows;
