@@ -241,24 +241,33 @@ export const STOP = Symbol('stop');
 type LineResult = void | typeof STOP | Promise<void | typeof STOP>;
 
 /**
- * Calls fn with every line of a file as bytes (1-based numbers, a trailing CR left out), reading
- * a megabyte at a time. The bytes are only valid until fn returns (or its promise settles). The
+ * Calls fn with every line of a file (or of the bytes [start, end) of it) as bytes (1-based numbers,
+ * counted from start; a trailing CR left out), reading a megabyte at a time. The bytes are only valid until fn returns (or its promise settles). The
  * byte at end is always a CR or LF, which stops scanLine's loops without a bounds check.
  */
-export async function eachLine(file: string, fn: (buf: Buffer, start: number, end: number, line: number) => LineResult): Promise<void> {
+export async function eachLine(
+  file: string,
+  fn: (buf: Buffer, start: number, end: number, line: number) => LineResult,
+  range: { start?: number; end?: number } = {},
+): Promise<void> {
   const fh = await open(file, 'r');
   try {
     let buf = Buffer.allocUnsafe(1 << 20);
     let len = 0;
     let line = 0;
+    let position = range.start ?? 0;
+    const stop = range.end ?? Infinity;
     for (;;) {
       if (len === buf.length) {
         const bigger = Buffer.allocUnsafe(buf.length * 2);
         buf.copy(bigger, 0, 0, len);
         buf = bigger;
       }
-      const { bytesRead } = await fh.read(buf, len, buf.length - len, null);
+      const want = Math.min(buf.length - len, stop - position);
+      if (want <= 0) break;
+      const { bytesRead } = await fh.read(buf, len, want, position);
       if (bytesRead === 0) break;
+      position += bytesRead;
       len += bytesRead;
       let s = 0;
       for (;;) {
@@ -294,4 +303,41 @@ export async function eachLine(file: string, fn: (buf: Buffer, start: number, en
 /** The text of b[s, e) where scanLine found only ASCII. */
 export function latin1(b: Buffer, s: number, e: number): string {
   return b.toString('latin1', s, e);
+}
+
+/** Records keyed by a string, found also from its UTF-8 bytes in a buffer without making a string of them. */
+export class ByBytes<T> {
+  readonly byKey = new Map<string, T>();
+  readonly list: T[] = [];
+  private readonly byHash = new Map<number, Array<{ bytes: Buffer; value: T }>>();
+
+  add(key: string, value: T): void {
+    this.byKey.set(key, value);
+    this.list.push(value);
+    const bytes = Buffer.from(key);
+    const h = hashBytes(bytes, 0, bytes.length);
+    let bucket = this.byHash.get(h);
+    if (!bucket) this.byHash.set(h, (bucket = []));
+    bucket.push({ bytes, value });
+  }
+
+  /** The record whose key is the bytes b[s, e). */
+  find(b: Uint8Array, s: number, e: number): T | undefined {
+    const bucket = this.byHash.get(hashBytes(b, s, e));
+    if (bucket) for (const { bytes, value } of bucket) if (bytes.length === e - s && sameBytes(b, s, bytes.length, bytes)) return value;
+    return undefined;
+  }
+}
+
+function hashBytes(b: Uint8Array, s: number, e: number): number {
+  let h = 0x811c9dc5;
+  for (let i = s; i < e; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+  return h;
+}
+
+/** Whether b[s, e) holds text (ASCII) exactly. */
+export function sameText(b: Uint8Array, s: number, e: number, text: string | undefined): boolean {
+  if (text === undefined || text.length !== e - s) return false;
+  for (let i = 0; i < text.length; i++) if (b[s + i] !== text.charCodeAt(i)) return false;
+  return true;
 }

@@ -8,8 +8,9 @@
 import { renameSync, readFileSync, statSync, writeFileSync, createWriteStream, type WriteStream } from 'node:fs';
 import { ApiError } from '../errors.js';
 import { ExactNumber, INGEST_TYPES, MAX_TRANSACTIONS_PER_REQUEST } from '../api/connector-wire.js';
-import { InputError, records, sendRecord, validateLine, type InputFormat, type InputRecord } from './push-input.js';
-import { ACCOUNT_KINDS, blankBytes, eachLine, latin1, LineScan, scanLine, STOP } from './ndjson-scan.js';
+import { InputError, records, sendRecord, type InputFormat, type InputRecord } from './push-input.js';
+import { ACCOUNT_KINDS, blankBytes, ByBytes, eachLine, latin1, LineScan, scanLine, STOP } from './ndjson-scan.js';
+import { scanFile } from './scan-segment.js';
 
 export type IngestType = (typeof INGEST_TYPES)[number];
 
@@ -103,48 +104,6 @@ interface AccountInfo {
   gone: number;
   /** `{"externalId":...,"balance":...,"transactions":[` once the balances are known. */
   head?: Buffer;
-}
-
-/** Accounts by their externalId, found also from the id's bytes in a line without making a string of them. */
-class Accounts {
-  readonly byId = new Map<string, AccountInfo>();
-  readonly list: AccountInfo[] = [];
-  private readonly byHash = new Map<number, Array<{ bytes: Buffer; account: AccountInfo }>>();
-
-  add(a: AccountInfo): void {
-    this.byId.set(a.externalId, a);
-    this.list.push(a);
-    const bytes = Buffer.from(a.externalId);
-    const h = hashBytes(bytes, 0, bytes.length);
-    let bucket = this.byHash.get(h);
-    if (!bucket) this.byHash.set(h, (bucket = []));
-    bucket.push({ bytes, account: a });
-  }
-
-  /** The account whose externalId is the bytes b[s, e). */
-  find(b: Buffer, s: number, e: number): AccountInfo | undefined {
-    const bucket = this.byHash.get(hashBytes(b, s, e));
-    if (bucket) for (const { bytes, account } of bucket) if (bytes.length === e - s && sameBytes(b, s, bytes)) return account;
-    return undefined;
-  }
-}
-
-function hashBytes(b: Uint8Array, s: number, e: number): number {
-  let h = 0x811c9dc5;
-  for (let i = s; i < e; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
-  return h;
-}
-
-function sameBytes(b: Uint8Array, s: number, k: Uint8Array): boolean {
-  for (let i = 0; i < k.length; i++) if (b[s + i] !== k[i]) return false;
-  return true;
-}
-
-/** Whether b[s, e) holds text (ASCII) exactly. */
-function sameText(b: Uint8Array, s: number, e: number, text: string | undefined): boolean {
-  if (text === undefined || text.length !== e - s) return false;
-  for (let i = 0; i < text.length; i++) if (b[s + i] !== text.charCodeAt(i)) return false;
-  return true;
 }
 
 /**
@@ -377,7 +336,7 @@ export function fingerprintOf(o: PushOptions, type: IngestType): string {
 // ---- the flow ---------------------------------------------------------------------------------
 
 interface Scanned {
-  accounts: Accounts;
+  accounts: ByBytes<AccountInfo>;
   valid: number;
   rejected: number;
   type?: string;
@@ -386,15 +345,16 @@ interface Scanned {
 
 /** Pass 1: every record checked; balances learned. Throws InputError on the first bad record. */
 async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
-  const accounts = new Accounts();
+  const accounts = new ByBytes<AccountInfo>();
   let valid = 0;
   let rejected = 0;
   let type: string | undefined;
   const rejectedLines = new Set<number>();
   let rejects: WriteStream | undefined;
   let rejectsError: Error | undefined;
-  const reject = async (r: InputRecord, error: string) => {
+  const reject = async (r: { line: number; text?: string }, error: string) => {
     if (!o.rejectsFile) throw new InputError(o.displayName, r.line, error);
+    rejectedLines.add(r.line);
     rejected++;
     if (!rejects) {
       rejects = createWriteStream(o.rejectsFile, { mode: 0o600 });
@@ -404,19 +364,16 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
     if (!rejects.write(`${JSON.stringify({ line: r.line, error, text: r.text })}\n`)) await new Promise<void>((res) => rejects!.once('drain', () => res()));
   };
   const accountOf = (externalId: string, line: number): AccountInfo => {
-    let a = accounts.byId.get(externalId);
+    let a = accounts.byKey.get(externalId);
     if (!a) {
       const given = o.accounts?.get(externalId);
       a = { externalId, index: accounts.list.length, balance: given?.balance.text, reservedAmount: given?.reservedAmount?.text, firstLine: line, transactions: 0, delivered: 0, duplicates: 0, gone: 0 };
-      accounts.add(a);
+      accounts.add(externalId, a);
     }
     return a;
   };
   const take = (r: InputRecord): void | Promise<void> => {
-    if (r.error !== undefined) {
-      rejectedLines.add(r.line);
-      return reject(r, r.error);
-    }
+    if (r.error !== undefined) return reject(r, r.error);
     type ??= r.type;
     const a = accountOf(r.account!, r.line);
     if (r.balance !== undefined) a.balance = r.balance.text;
@@ -426,22 +383,16 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
   };
   try {
     if (o.format === 'ndjson') {
-      const sc = new LineScan();
-      await eachLine(o.file, (b, s, e, line) => {
-        if (hooks.signal.aborted) return STOP;
-        if (scanLine(b, s, e, sc)) {
-          const a = accounts.find(b, sc.accountStart, sc.accountEnd) ?? accountOf(latin1(b, sc.accountStart, sc.accountEnd), line);
-          if (sc.balanceStart >= 0 && !sameText(b, sc.balanceStart, sc.balanceEnd, a.balance)) a.balance = latin1(b, sc.balanceStart, sc.balanceEnd);
-          if (sc.reservedStart >= 0 && !sameText(b, sc.reservedStart, sc.reservedEnd, a.reservedAmount)) a.reservedAmount = latin1(b, sc.reservedStart, sc.reservedEnd);
-          a.transactions++;
-          valid++;
-          return;
-        }
-        if (blankBytes(b, s, e)) return;
-        const text = b.toString('utf8', s, e);
-        if (text.trim() === '') return;
-        return take(validateLine(line, text));
-      });
+      // byte-level, and side by side in worker threads for a large file (scan-segment.ts)
+      const r = await scanFile(o.file, o.rejectsFile ? (line, error, text) => reject({ line, text }, error) : undefined, hooks.signal);
+      if (r.error) throw new InputError(o.displayName, r.error.line, r.error.message);
+      for (const sa of r.accounts) {
+        const a = accountOf(sa.externalId, sa.firstLine);
+        if (sa.balance !== undefined) a.balance = sa.balance;
+        if (sa.reservedAmount !== undefined) a.reservedAmount = sa.reservedAmount;
+        a.transactions += sa.transactions;
+      }
+      valid = r.valid;
     } else {
       for await (const batch of records(o.file, o.format, 'validate')) {
         if (hooks.signal.aborted) break;
@@ -460,7 +411,7 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
       });
     }
   }
-  for (const [ext, a] of accounts.byId) {
+  for (const [ext, a] of accounts.byKey) {
     if (a.balance === undefined) {
       throw new InputError(o.displayName, a.firstLine, `no balance for account "${ext}": give --accounts FILE (NDJSON of AccountEntity) or a balance field`);
     }
@@ -613,7 +564,7 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
     if (rec.error !== undefined) throw new InputError(o.displayName, rec.line, rec.error);
     const ext = rec.externalId!;
     await room(ext);
-    current.addJson(rec.json!, accounts.byId.get(rec.account!)!.index, ext);
+    current.addJson(rec.json!, accounts.byKey.get(rec.account!)!.index, ext);
   };
   if (o.format === 'ndjson') {
     const sc = new LineScan();

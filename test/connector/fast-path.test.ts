@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { eachLine, LineScan, scanLine } from '../../src/flows/ndjson-scan.js';
+import { merge, scanSegment } from '../../src/flows/scan-segment.js';
 import { sendRecord, validateLine } from '../../src/flows/push-input.js';
 import { Chunk } from '../../src/flows/push.js';
 import { parseExactJson } from '../../src/api/connector-wire.js';
@@ -127,4 +128,41 @@ describe('ndjson fast path', () => {
     });
     expect(seen).toEqual([[1, 'a', 1], [2, '', 0], [3, 'b', 1], [4, 'xxxxxxxxxx', long.length], [5, 'last', 4]]);
   });
+
+  test('a file scanned in ranges and merged gives what one scan from the top gives, cut at every line', async () => {
+    const dir = tempDir();
+    const lines = [
+      '{"account":"a","balance":1.00,"externalId":"t1","amount":1,"date":1,"description":"d","type":"DEFAULT"}',
+      '',
+      '{"account":"b","externalId":"t2","amount":2,"date":1,"description":"d","type":"DEFAULT"}\r',
+      '{"account":"a","balance":2.50,"reservedAmount":0.10,"externalId":"t3","amount":3,"date":1,"description":"caf\u00e9","type":"DEFAULT"}',
+      '   ',
+      '{"account":"c","balance":-7,"externalId":"t4","amount":4,"date":1,"description":"é","type":"DEFAULT"}',
+      '{"account":"b","balance":9.99,"externalId":"t5","amount":5,"date":1,"description":"d","type":"DEFAULT"}',
+      '{"account":"a","externalId":"t6","amount":6,"date":1,"description":"d","type":"DEFAULT"}',
+    ];
+    for (const bad of [undefined, 4, 7]) {
+      const text = lines.map((l, i) => (i + 1 === bad ? '{"account":"a","amount":"x"}' : l)).join('\n');
+      const file = join(dir, `ranges-${bad}.ndjson`);
+      writeFileSync(file, text);
+      const whole = await scanSegment(file);
+      const bytes = Buffer.from(text);
+      const cuts = [...bytes.keys()].filter((i) => bytes[i] === 10).map((i) => i + 1);
+      for (const cut of cuts) {
+        for (const cut2 of cuts.filter((c) => c > cut)) {
+          const parts = [await scanSegment(file, { start: 0, end: cut }), await scanSegment(file, { start: cut, end: cut2 }), await scanSegment(file, { start: cut2 })];
+          expect(merge(parts)).toEqual(whole);
+        }
+      }
+      if (bad === undefined) {
+        expect(whole.error).toBeUndefined();
+        expect(whole.accounts).toEqual([
+          { externalId: 'a', firstLine: 1, transactions: 3, balance: '2.50', reservedAmount: '0.10' },
+          { externalId: 'b', firstLine: 3, transactions: 2, balance: '9.99' },
+          { externalId: 'c', firstLine: 6, transactions: 1, balance: '-7' },
+        ]);
+      } else expect(whole.error?.line).toBe(bad);
+    }
+  });
 });
+

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { makeTxs, ndjsonLine, sum, userWithAccounts } from './helpers.js';
 
@@ -165,4 +165,41 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
     expect(r.stderr).toContain('2600 transaction(s) valid in 2 chunk(s)');
     expect(stored('dry-')).toHaveLength(0);
   });
+});
+
+describe('a large ndjson file, checked in ranges by worker threads', () => {
+  // above PARALLEL_MIN_BYTES (16 MB), so the real binary scans it side by side
+  const big = (n: number, line: (i: number) => string) => {
+    const file = join(dir, `big-${n}-${Math.random().toString(36).slice(2)}.ndjson`);
+    writeFileSync(file, Array.from({ length: n }, (_, i) => line(i + 1)).join('\n'));
+    return file;
+  };
+  const tx = (i: number, extra: string) => `{"account":"${i > 60_000 && i % 2 ? 'acc-1' : 'acc-0'}",${extra}"externalId":"big-${i}","amount":-${i % 1000}.${String(i % 100).padStart(2, '0')},"date":${1_700_000_000_000 + i},"description":"A shop with a rather long name, number ${i % 500}","type":"DEFAULT"}`;
+
+  test('lands every transaction with the last balance of each account, wherever it appears', async () => {
+    const file = big(120_000, (i) => tx(i, i <= 60_000 ? '"balance":1.00,' : i % 2 ? '"balance":3.30,' : '"balance":2.20,'));
+    const report = join(dir, 'big.report.json');
+    const r = await spawnCli(['connector', 'push', '--user', 'fmt', '--file', file, '--report', report], { env: env.env, timeoutMs: 120_000 });
+    expect(r.stderr).toContain('transaction(s) in 48 chunk(s)');
+    expect(r.code).toBe(0);
+    expect(stored('big-')).toHaveLength(120_000);
+    const accounts = JSON.parse(readFileSync(report, 'utf8')).accounts;
+    expect(accounts).toEqual([
+      expect.objectContaining({ externalId: 'acc-0', transactions: 90_000, delivered: 90_000, balance: '2.20' }),
+      expect.objectContaining({ externalId: 'acc-1', transactions: 30_000, delivered: 30_000, balance: '3.30' }),
+    ]);
+    const balances = [...env.sandbox.store.accounts.values()].filter((a) => a.name.startsWith('Account')).map((a) => a.balance);
+    expect(balances).toEqual(expect.arrayContaining(['2.20', '3.30']));
+  }, 120_000);
+
+  test('a bad record late in the file and an account first seen late without a balance are named by their lines', async () => {
+    const bad = big(120_000, (i) => (i === 100_001 ? '{"account":"acc-0","externalId":"late","amount":"12","date":1,"description":"d","type":"DEFAULT"}' : tx(i, '"balance":1.00,')));
+    const r = await spawnCli(['connector', 'push', '--user', 'fmt', '--file', bad, '--dry-run'], { env: env.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${bad}:100001: amount: must be a number`);
+    const noBalance = big(120_000, (i) => tx(i, i > 60_000 && i % 2 ? '' : '"balance":1.00,'));
+    const r2 = await spawnCli(['connector', 'push', '--user', 'fmt', '--file', noBalance, '--dry-run'], { env: env.env });
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toContain(`${noBalance}:60001: no balance for account "acc-1"`);
+  }, 60_000);
 });
