@@ -560,11 +560,15 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
   /** Makes room for externalId: an externalId twice in one request is a 400, so the second copy goes to the next chunk (a 409 there). */
   const room = (externalId: string): Promise<void> | undefined => (current.size >= chunkSize || current.idSet.has(externalId) ? flush() : undefined);
   const skip = scanned.rejectedLines.size > 0 ? scanned.rejectedLines : undefined;
+  /** The file changed under us: an account the first pass never saw. */
+  const changed = (line: number) => new InputError(o.displayName, line, 'the line changed since it was checked (an account the first pass did not see)');
   const sendSlow = async (rec: InputRecord): Promise<void> => {
     if (rec.error !== undefined) throw new InputError(o.displayName, rec.line, rec.error);
     const ext = rec.externalId!;
+    const account = accounts.byKey.get(rec.account!);
+    if (!account) throw changed(rec.line);
     await room(ext);
-    current.addJson(rec.json!, accounts.byKey.get(rec.account!)!.index, ext);
+    current.addJson(rec.json!, account.index, ext);
   };
   if (o.format === 'ndjson') {
     const sc = new LineScan();
@@ -573,7 +577,9 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
       if (skip?.has(line)) return;
       if (scanLine(b, s, e, sc)) {
         const ext = latin1(b, sc.externalIdStart, sc.externalIdEnd);
-        const account = accounts.find(b, sc.accountStart, sc.accountEnd)!.index;
+        const found = accounts.find(b, sc.accountStart, sc.accountEnd);
+        if (!found) throw changed(line);
+        const account = found.index;
         const wait = room(ext);
         if (!wait) return current.addScanned(b, sc, account, ext);
         return wait.then(() => (stopped() ? STOP : current.addScanned(b, sc, account, ext)));
