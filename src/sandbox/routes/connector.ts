@@ -15,6 +15,7 @@ import { envelope, HttpFailure, mediaType } from '../http.js';
 import { ConnectorTokens, type Req } from '../router.js';
 import type { AccountRecord, TransactionRecord, UserRecord } from '../store.js';
 import { connectorState, currencyOf, ensureConnector, isoDay, UNCATEGORIZED_EXPENSE, UNCATEGORIZED_INCOME } from '../connector/state.js';
+import { parseIngestBody } from '../connector/ingest-body.js';
 
 const INGEST_MAX_BODY = 32 * 1024 * 1024;
 const BATCH_MAX_BODY = 128 * 1024 * 1024;
@@ -44,6 +45,21 @@ async function exactBody(req: Req): Promise<unknown> {
     if (err instanceof JsonSyntaxError) throw badRequest(`malformed JSON body: ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * The validated CreateTransactionAccountContainer of an ingest body: the one-pass reader when it
+ * is sure of the answer, else exactBody and validateContainer (every error comes from there).
+ */
+async function ingestBody(req: Req): Promise<TransactionContainer> {
+  const buf = await req.body();
+  const type = mediaType(req.raw);
+  if (!type || type.endsWith('json')) {
+    const c = parseIngestBody(buf);
+    if (c) return c;
+  }
+  const body = await exactBody(req);
+  return valid(() => validateContainer(body, 'create'));
 }
 
 /** Runs a validator, turning a WireError into a 400 naming the field. */
@@ -290,8 +306,7 @@ export function registerConnector(ctx: SandboxContext): void {
   }
 
   router.post('/connector/users/{externalUserId}/transactions', async (req, res) => {
-    const body = await exactBody(req);
-    const c = valid(() => validateContainer(body, 'create'));
+    const c = await ingestBody(req);
     const user = userFor(req.params.externalUserId!, 'none');
     ingest(user, c);
     res.empty(204);
