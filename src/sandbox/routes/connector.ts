@@ -256,28 +256,36 @@ export function registerConnector(ctx: SandboxContext): void {
     if (gone.length > 0) throw envelope(410, 'transaction.deleted', `transaction ${listed(gone)} was already deleted`, { externalIds: gone });
     if (existing.length > 0) throw envelope(409, 'transaction.exists', `transaction ${listed(existing)} already exists`, { externalIds: existing });
     const now = store.clock.now();
-    for (let i = 0; i < c.transactionAccounts.length; i++) {
-      const ta = c.transactionAccounts[i]!;
-      const account = accounts[i]!;
-      account.balance = ta.balance;
-      if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
-      account.updated = now;
-      for (const t of ta.transactions) {
-        let categoryId = t.amount.startsWith('-') ? UNCATEGORIZED_EXPENSE : UNCATEGORIZED_INCOME;
-        if (t.pendingIds) {
-          for (const pid of t.pendingIds) {
-            const p = st.transactions.get(pid);
-            if (!p || p.status !== 'PENDING') continue;
-            categoryId = p.categoryId;
-            st.transactions.delete(pid);
-            store.transactions.delete(p.id);
+    const created: TransactionRecord[] = [];
+    try {
+      for (let i = 0; i < c.transactionAccounts.length; i++) {
+        const ta = c.transactionAccounts[i]!;
+        const account = accounts[i]!;
+        account.balance = ta.balance;
+        if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
+        account.updated = now;
+        for (const t of ta.transactions) {
+          let categoryId = t.amount.startsWith('-') ? UNCATEGORIZED_EXPENSE : UNCATEGORIZED_INCOME;
+          if (t.pendingIds) {
+            for (const pid of t.pendingIds) {
+              const p = st.transactions.get(pid);
+              if (!p || p.status !== 'PENDING') continue;
+              categoryId = p.categoryId;
+              st.transactions.delete(pid);
+              store.transactions.delete(p.id);
+            }
           }
+          const rec = newRecord(user, account, t, categoryId, now);
+          store.transactions.set(rec.id, rec);
+          st.transactions.set(t.externalId, rec);
+          created.push(rec);
         }
-        const rec = newRecord(user, account, t, categoryId, now);
-        store.transactions.set(rec.id, rec);
-        st.transactions.set(t.externalId, rec);
-        events.emit({ event: 'transaction:create', userId: user.id, content: v2Transaction(rec, user.locale), orderKey: account.id }, now);
       }
+    } finally {
+      // one transaction:create per record, in order, after the records are in (nothing here changes
+      // a record once made, so the content is what it was at its creation); made only when seen
+      const locale = user.locale;
+      events.emitMany('transaction:create', user.id, created.length, (i) => created[i]!.accountId, (i) => v2Transaction(created[i]!, locale), now);
     }
   }
 
