@@ -121,6 +121,9 @@ describe('parseIngestBody', () => {
       expect(fast).toBeDefined();
       expect(fast).toStrictEqual(general(Buffer.from(body)));
     }
+    // the same with white space everywhere JSON allows it
+    const pretty = JSON.stringify(JSON.parse(pushBody(5)), null, 2).replace(/\n/g, '\r\n\t');
+    expect(parseIngestBody(Buffer.from(pretty))).toBeDefined();
     const big = parseIngestBody(Buffer.from(pushBody(833)))!;
     expect(big.count).toBe(2499);
     expect(big.transactionAccounts[1]!.transactions[3]).toStrictEqual({ externalId: 'tx-10', amount: '11.10', date: 1_600_000_010_000, description: 'Merchant 10', type: 'DEFAULT', pending: undefined, platformId: undefined, payload: undefined });

@@ -32,8 +32,8 @@ const NINE = 0x39;
 
 /** Nesting allowed inside payloads and ignored values; deeper goes the general way. */
 const MAX_DEPTH = 256;
-/** V8 copies substrings shorter than this; longer ones would be slices that keep the body alive. */
-const SLICE_COPY_LIMIT = 13;
+/** Strings shorter than this are made by String.fromCharCode (no call into the runtime). */
+const SHORT = 13;
 
 // string token flags
 const ESCAPED = 1;
@@ -59,11 +59,7 @@ class Reader {
   /** Transactions over all accounts so far. */
   count = 0;
 
-  constructor(
-    private readonly b: Buffer,
-    /** The same bytes as a latin1 string: ASCII runs of it are the text itself. */
-    private readonly s: string,
-  ) {}
+  constructor(private readonly b: Buffer) {}
 
   /** Skips JSON whitespace; the byte there (NaN at the end). */
   private ws(): number {
@@ -117,7 +113,7 @@ class Reader {
 
   /** Text of bytes [a, e) that are all ASCII, as a string of its own (never a slice of the body). */
   private ascii(a: number, e: number): string {
-    return e - a < SLICE_COPY_LIMIT ? this.s.slice(a, e) : this.b.toString('latin1', a, e);
+    return e - a < SHORT ? short(this.b, a, e) : this.b.toString('latin1', a, e);
   }
 
   /** The value of the last string token. */
@@ -282,26 +278,33 @@ class Reader {
         throw BAIL;
       }
     }
-    const digits = d.length - (d.charCodeAt(0) === MINUS ? 1 : 0) - (d.includes('.') ? 1 : 0);
+    // the digits of the decimal (without sign and point) are at most 40
+    const digits = this.nk & EXPONENT ? d.length - (d.charCodeAt(0) === MINUS ? 1 : 0) - (d.includes('.') ? 1 : 0) : d.length - (d.charCodeAt(0) === MINUS ? 1 : 0) - (this.nk & FRACTION ? 1 : 0);
     if (digits > 40) throw BAIL;
     return d;
   }
 
-  /** epochMs(): a whole number of milliseconds within range. */
+  /** epochMs(): a whole number of milliseconds within range, its digits read as they are scanned. */
   private epochMs(): number {
-    const c = this.ws();
-    if (!(c === MINUS || (c >= ZERO && c <= NINE))) throw BAIL;
-    this.number();
-    if (this.nk !== 0) throw BAIL;
-    const { b, ns, ne } = this;
-    const neg = b[ns] === MINUS;
-    let n: number;
-    if (ne - ns - (neg ? 1 : 0) <= 15) {
-      // below 2^53 every step is exact, as Number(text) would be
-      n = 0;
-      for (let k = neg ? ns + 1 : ns; k < ne; k++) n = n * 10 + (b[k]! - ZERO);
-      if (neg) n = -n;
-    } else n = Number(this.s.slice(ns, ne));
+    const b = this.b;
+    this.ws();
+    let i = this.i;
+    const neg = b[i] === MINUS;
+    if (neg) i++;
+    let c = b[i]!;
+    if (!(c >= ZERO && c <= NINE)) throw BAIL;
+    // below 2^53 every step is exact, as Number(text) would be
+    let n = 0;
+    const first = i;
+    do {
+      n = n * 10 + (c - ZERO);
+      c = b[++i]!;
+    } while (c >= ZERO && c <= NINE);
+    // a leading zero (not JSON), or a fraction or exponent (not whole milliseconds)
+    if ((b[first] === ZERO && i - first > 1) || c === DOT || c === 0x65 || c === 0x45) throw BAIL;
+    if (i - first > 15) n = Number(this.ascii(first, i));
+    if (neg) n = -n;
+    this.i = i;
     if (!Number.isSafeInteger(n) || Math.abs(n) > 8.64e15) throw BAIL;
     return n;
   }
@@ -313,7 +316,11 @@ class Reader {
       return undefined;
     }
     const v = this.string();
-    if (required && v.trim() === '') throw BAIL;
+    // blank is all white space; a visible ASCII first character settles it without trim()
+    if (required) {
+      const c = v.charCodeAt(0);
+      if (!(c > 0x20 && c < 0x7f) && v.trim() === '') throw BAIL;
+    }
     if (v.length > max) throw BAIL;
     return v;
   }
@@ -513,6 +520,28 @@ class Reader {
   }
 }
 
+const char = String.fromCharCode;
+
+/** The ASCII bytes [a, e) as a string, e - a < SHORT: a flat string of its own, made in one step. */
+function short(b: Buffer, a: number, e: number): string {
+  switch (e - a) {
+    case 0: return '';
+    case 1: return char(b[a]!);
+    case 2: return char(b[a]!, b[a + 1]!);
+    case 3: return char(b[a]!, b[a + 1]!, b[a + 2]!);
+    case 4: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!);
+    case 5: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!);
+    case 6: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!);
+    case 7: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!);
+    case 8: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!);
+    case 9: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!, b[a + 8]!);
+    case 10: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!, b[a + 8]!, b[a + 9]!);
+    case 11: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!, b[a + 8]!, b[a + 9]!, b[a + 10]!);
+    case 12: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!, b[a + 8]!, b[a + 9]!, b[a + 10]!, b[a + 11]!);
+    default: return b.toString('latin1', a, e);
+  }
+}
+
 function strings(v: unknown): string[] {
   if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw BAIL;
   return v as string[];
@@ -525,7 +554,7 @@ function strings(v: unknown): string[] {
 export function parseIngestBody(body: Buffer): TransactionContainer | undefined {
   if (!isUtf8(body)) return undefined;
   try {
-    return new Reader(body, body.toString('latin1')).container();
+    return new Reader(body).container();
   } catch {
     // BAIL, or anything unforeseen: the general path decides, with today's answers
     return undefined;
