@@ -7,6 +7,7 @@
 // stored transaction (after a full GC, as bench/push.mjs measures it).
 // Runnable alone: node bench/ingest.mjs [N]   (default 1000000)
 import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -208,7 +209,8 @@ export async function runIngest({ sizes = [1_000_000], log = console.log } = {})
   return rows;
 }
 
-if (process.argv[1] === SELF) {
+// (by its real path: run through a symbolic link, the roles of the child processes still start)
+if (process.argv[1] && realpathSync(process.argv[1]) === SELF) {
   const role = process.argv[2];
   if (role === '--serve-sandbox') await serve('sandbox');
   else if (role === '--serve-bare') await serve('bare');
