@@ -15,21 +15,62 @@ export interface SandboxEvent {
   at: number;
 }
 
+/** Which events a listener acts on; it is not called for the others (they would be no-ops to it). */
+export type EventFilter = (event: EventName, userId: string) => boolean;
+
+interface Listener {
+  fn: (e: SandboxEvent) => void;
+  wants?: EventFilter;
+}
+
+/** The latest events are kept between RECENT_KEEP and RECENT_MAX of them. */
+const RECENT_MAX = 2000;
+const RECENT_KEEP = 1000;
+
 export class EventBus {
-  private readonly listeners: Array<(e: SandboxEvent) => void> = [];
+  private readonly listeners: Listener[] = [];
   /** The latest events (between 1000 and 2000 of them), for tests and `sandbox trigger`. */
   readonly recent: SandboxEvent[] = [];
   emit(e: Omit<SandboxEvent, 'at'> & { at?: number }, now: number): void {
     const full: SandboxEvent = { ...e, at: e.at ?? now };
     this.recent.push(full);
     // trimmed in batches: a splice per event cost more than the rest of an ingest's bookkeeping
-    if (this.recent.length > 2000) this.recent.splice(0, this.recent.length - 1000);
-    for (const l of this.listeners) l(full);
+    if (this.recent.length > RECENT_MAX) this.recent.splice(0, this.recent.length - RECENT_KEEP);
+    for (const l of this.listeners) l.fn(full);
   }
-  subscribe(fn: (e: SandboxEvent) => void): () => void {
-    this.listeners.push(fn);
+
+  /**
+   * The same as emit() of n events of one name and user, in order (orderKey(i), content(i)), but
+   * a content is made only if someone can see it: the event ends up among the recent ones, or a
+   * listener acts on it. Events that the recent list would drop again within the same call and that
+   * no listener wants are never made (an ingest of 2500 transactions keeps at most 2000). With a
+   * listener that did not say which events it wants, it is emit() for each, as before.
+   */
+  emitMany(event: EventName, userId: string, n: number, orderKey: (i: number) => string, content: (i: number) => Record<string, unknown>, now: number): void {
+    if (this.listeners.some((l) => !l.wants)) {
+      for (let i = 0; i < n; i++) this.emit({ event, userId, content: content(i), orderKey: orderKey(i) }, now);
+      return;
+    }
+    const wanting = this.listeners.filter((l) => l.wants!(event, userId));
+    // the recent list after n pushes trimmed as emit() trims it: the last `len` of old + new events
+    let len = this.recent.length;
+    for (let i = 0; i < n; i++) if (++len > RECENT_MAX) len = RECENT_KEEP;
+    const kept = Math.min(n, len);
+    const oldKept = len - kept;
+    if (this.recent.length > oldKept) this.recent.splice(0, this.recent.length - oldKept);
+    for (let i = wanting.length > 0 ? 0 : n - kept; i < n; i++) {
+      const full: SandboxEvent = { event, userId, content: content(i), orderKey: orderKey(i), at: now };
+      if (i >= n - kept) this.recent.push(full);
+      for (const l of wanting) l.fn(full);
+    }
+  }
+
+  /** Adds a listener; with `wants`, it is told only of the events that filter accepts. */
+  subscribe(fn: (e: SandboxEvent) => void, wants?: EventFilter): () => void {
+    const l: Listener = { fn, wants };
+    this.listeners.push(l);
     return () => {
-      const i = this.listeners.indexOf(fn);
+      const i = this.listeners.indexOf(l);
       if (i >= 0) this.listeners.splice(i, 1);
     };
   }

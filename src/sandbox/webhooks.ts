@@ -134,7 +134,7 @@ export class WebhookDelivery {
       keepAliveTimeout: 1_000,
       connections: 16,
     });
-    ctx.events.subscribe((e) => this.onEvent(e));
+    ctx.events.subscribe((e) => this.onEvent(e), (event, userId) => this.wanted(event, userId));
     ctx.store.onUserDeleted((userId) => {
       for (const [id, h] of this.state().hooks) if (h.userId === userId) this.state().hooks.delete(id);
     });
@@ -162,6 +162,14 @@ export class WebhookDelivery {
   /** How many registrations an event goes to. */
   matching(e: Pick<SandboxEvent, 'event' | 'userId'>): WebhookRecord[] {
     return [...this.state().hooks.values()].filter((h) => h.events.includes(e.event) && (!h.userId || h.userId === e.userId));
+  }
+
+  /** Whether any registration asks for such an event (else onEvent does nothing with it). */
+  private wanted(event: EventName, userId: string): boolean {
+    const hooks = this.state().hooks;
+    if (hooks.size === 0) return false;
+    for (const h of hooks.values()) if (h.events.includes(event) && (!h.userId || h.userId === userId)) return true;
+    return false;
   }
 
   private onEvent(e: SandboxEvent): void {

@@ -2,10 +2,11 @@
 // externalId (the ingest path is O(1) per transaction) and the externalIds deleted (410 on
 // re-ingest). The records themselves live in store.accounts and store.transactions.
 import type { AccountRecord, MemoryStore, TransactionRecord, UserRecord } from '../store.js';
+import { ExternalIdIndex } from './external-index.js';
 
 export interface ConnectorUserState {
   accounts: Map<string, AccountRecord>;
-  transactions: Map<string, TransactionRecord>;
+  transactions: ExternalIdIndex<TransactionRecord>;
   deleted: Set<string>;
 }
 
@@ -40,7 +41,7 @@ export class ConnectorState {
   of(userId: string): ConnectorUserState {
     let s = this.users.get(userId);
     if (!s) {
-      s = { accounts: new Map(), transactions: new Map(), deleted: new Set() };
+      s = { accounts: new Map(), transactions: new ExternalIdIndex(), deleted: new Set() };
       this.users.set(userId, s);
     }
     return s;

@@ -15,6 +15,7 @@ import { envelope, HttpFailure, mediaType } from '../http.js';
 import { ConnectorTokens, type Req } from '../router.js';
 import type { AccountRecord, TransactionRecord, UserRecord } from '../store.js';
 import { connectorState, currencyOf, ensureConnector, isoDay, UNCATEGORIZED_EXPENSE, UNCATEGORIZED_INCOME } from '../connector/state.js';
+import { parseIngestBody } from '../connector/ingest-body.js';
 
 const INGEST_MAX_BODY = 32 * 1024 * 1024;
 const BATCH_MAX_BODY = 128 * 1024 * 1024;
@@ -44,6 +45,21 @@ async function exactBody(req: Req): Promise<unknown> {
     if (err instanceof JsonSyntaxError) throw badRequest(`malformed JSON body: ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * The validated CreateTransactionAccountContainer of an ingest body: the one-pass reader when it
+ * is sure of the answer, else exactBody and validateContainer (every error comes from there).
+ */
+async function ingestBody(req: Req): Promise<TransactionContainer> {
+  const buf = await req.body();
+  const type = mediaType(req.raw);
+  if (!type || type.endsWith('json')) {
+    const c = parseIngestBody(buf);
+    if (c) return c;
+  }
+  const body = await exactBody(req);
+  return valid(() => validateContainer(body, 'create'));
 }
 
 /** Runs a validator, turning a WireError into a 400 naming the field. */
@@ -240,28 +256,36 @@ export function registerConnector(ctx: SandboxContext): void {
     if (gone.length > 0) throw envelope(410, 'transaction.deleted', `transaction ${listed(gone)} was already deleted`, { externalIds: gone });
     if (existing.length > 0) throw envelope(409, 'transaction.exists', `transaction ${listed(existing)} already exists`, { externalIds: existing });
     const now = store.clock.now();
-    for (let i = 0; i < c.transactionAccounts.length; i++) {
-      const ta = c.transactionAccounts[i]!;
-      const account = accounts[i]!;
-      account.balance = ta.balance;
-      if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
-      account.updated = now;
-      for (const t of ta.transactions) {
-        let categoryId = t.amount.startsWith('-') ? UNCATEGORIZED_EXPENSE : UNCATEGORIZED_INCOME;
-        if (t.pendingIds) {
-          for (const pid of t.pendingIds) {
-            const p = st.transactions.get(pid);
-            if (!p || p.status !== 'PENDING') continue;
-            categoryId = p.categoryId;
-            st.transactions.delete(pid);
-            store.transactions.delete(p.id);
+    const created: TransactionRecord[] = [];
+    try {
+      for (let i = 0; i < c.transactionAccounts.length; i++) {
+        const ta = c.transactionAccounts[i]!;
+        const account = accounts[i]!;
+        account.balance = ta.balance;
+        if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
+        account.updated = now;
+        for (const t of ta.transactions) {
+          let categoryId = t.amount.startsWith('-') ? UNCATEGORIZED_EXPENSE : UNCATEGORIZED_INCOME;
+          if (t.pendingIds) {
+            for (const pid of t.pendingIds) {
+              const p = st.transactions.get(pid);
+              if (!p || p.status !== 'PENDING') continue;
+              categoryId = p.categoryId;
+              st.transactions.delete(pid);
+              store.transactions.delete(p.id);
+            }
           }
+          const rec = newRecord(user, account, t, categoryId, now);
+          store.transactions.set(rec.id, rec);
+          st.transactions.set(t.externalId, rec);
+          created.push(rec);
         }
-        const rec = newRecord(user, account, t, categoryId, now);
-        store.transactions.set(rec.id, rec);
-        st.transactions.set(t.externalId, rec);
-        events.emit({ event: 'transaction:create', userId: user.id, content: v2Transaction(rec, user.locale), orderKey: account.id }, now);
       }
+    } finally {
+      // one transaction:create per record, in order, after the records are in (nothing here changes
+      // a record once made, so the content is what it was at its creation); made only when seen
+      const locale = user.locale;
+      events.emitMany('transaction:create', user.id, created.length, (i) => created[i]!.accountId, (i) => v2Transaction(created[i]!, locale), now);
     }
   }
 
@@ -290,8 +314,7 @@ export function registerConnector(ctx: SandboxContext): void {
   }
 
   router.post('/connector/users/{externalUserId}/transactions', async (req, res) => {
-    const body = await exactBody(req);
-    const c = valid(() => validateContainer(body, 'create'));
+    const c = await ingestBody(req);
     const user = userFor(req.params.externalUserId!, 'none');
     ingest(user, c);
     res.empty(204);

@@ -7,8 +7,36 @@ import type { AccountRecord, MemoryStore, TransactionRecord, UserRecord } from '
 import { categoryById, categoryName } from '../categories.js';
 import { badRequest } from '../http.js';
 
+const SCALES = Array.from({ length: 41 }, (_, i) => String(i));
+
+/** exactParts of the store's usual form, -?digits(.digits)?, read without a regex; else undefined. */
+function plainParts(text: string): { unscaledValue: string; scale: string } | undefined {
+  const n = text.length;
+  const neg = text.charCodeAt(0) === 45;
+  const start = neg ? 1 : 0;
+  let dot = -1;
+  let lead = -1;
+  for (let k = start; k < n; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 46) {
+      if (dot >= 0) return undefined;
+      dot = k;
+    } else if (c < 48 || c > 57) return undefined;
+    else if (lead < 0 && c !== 48) lead = k;
+  }
+  // digits on both sides of a point, and at least one digit
+  if (n === start || dot === start || dot === n - 1) return undefined;
+  const scale = dot < 0 ? 0 : n - dot - 1;
+  if (scale >= SCALES.length) return undefined;
+  if (lead < 0) return { unscaledValue: '0', scale: SCALES[scale]! };
+  const digits = dot < lead ? text.slice(lead) : text.slice(lead, dot) + text.slice(dot + 1);
+  return { unscaledValue: neg ? `-${digits}` : digits, scale: SCALES[scale]! };
+}
+
 /** {unscaledValue, scale} as strings, from a decimal text such as "-0.05", "10", "1.5e3". */
 export function exactParts(text: string): { unscaledValue: string; scale: string } {
+  const plain = plainParts(text);
+  if (plain) return plain;
   const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) return { unscaledValue: '0', scale: '0' };
   const neg = m[1] === '-';

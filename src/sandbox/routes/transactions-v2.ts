@@ -196,9 +196,12 @@ function decodeToken(token: string, fp: string): Cursor {
 export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
   const { store, router } = ctx;
   const index = new TransactionIndex(store);
-  ctx.events.subscribe((e) => {
-    if (e.event === 'transaction:update') index.invalidate(e.userId);
-  });
+  ctx.events.subscribe(
+    (e) => {
+      if (e.event === 'transaction:update') index.invalidate(e.userId);
+    },
+    (event) => event === 'transaction:update',
+  );
 
   router.get('/data/v2/transactions', (req, res) => {
     const user = req.user();

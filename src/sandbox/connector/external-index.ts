@@ -1,0 +1,173 @@
+// A user's connector transactions by externalId: the part of a Map that the connector uses (get,
+// has, set, delete, size, iteration in insertion order), over an open-addressing table of
+// [hash, entry] pairs in an Int32Array.
+//
+// Why not a Map: every ingested transaction is looked up (is it new?) and then added. With a million
+// of them, a Map lookup that misses costs several cache misses (bucket, entry, the key string of
+// each candidate); here it reads one slot, usually in one cache line, and compares a key string
+// only when its 32-bit hash matches. The hash is seeded per index, and a probe sequence grown
+// suspiciously long (keys chosen to collide) makes the index draw a new seed, once per growth.
+import { randomBytes } from 'node:crypto';
+
+const EMPTY = 0;
+const DELETED = -1;
+/** Probes after which the table is rebuilt with a new seed. */
+const MAX_PROBES = 64;
+const MIN_CAPACITY = 16;
+
+const newSeed = () => randomBytes(4).readInt32LE(0);
+
+export class ExternalIdIndex<V> {
+  /** Entries in insertion order; a deleted one has key undefined until the next rebuild. */
+  private keys: Array<string | undefined> = [];
+  private vals: Array<V | undefined> = [];
+  /** Pairs [hash, entry + 1 | EMPTY | DELETED]; a power-of-two number of pairs. */
+  private slots = new Int32Array(2 * MIN_CAPACITY);
+  private mask = MIN_CAPACITY - 1;
+  private live = 0;
+  /** Slots that are not EMPTY (live or DELETED): they bound the probe sequences. */
+  private used = 0;
+  /** Iterations under way: entries are not compacted under them. */
+  private walking = 0;
+  private seed = newSeed();
+  /** A new seed was drawn since the table last grew: long probes are then only walked. */
+  private reseeded = false;
+
+  get size(): number {
+    return this.live;
+  }
+
+  protected hash(k: string): number {
+    let h = this.seed ^ k.length;
+    for (let i = 0; i < k.length; i++) h = Math.imul(h ^ k.charCodeAt(i), 0x01000193);
+    // murmur3's finaliser: every bit of the state reaches the low bits that pick the slot
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    return h ^ (h >>> 16);
+  }
+
+  /** The slot holding k, or -1. */
+  private find(k: string, h: number): number {
+    const s = this.slots;
+    const mask = this.mask;
+    let i = h & mask;
+    for (;;) {
+      const e = s[2 * i + 1]!;
+      if (e === EMPTY) return -1;
+      if (e > 0 && s[2 * i] === h && this.keys[e - 1] === k) return i;
+      i = (i + 1) & mask;
+    }
+  }
+
+  get(k: string): V | undefined {
+    const i = this.find(k, this.hash(k));
+    return i < 0 ? undefined : this.vals[this.slots[2 * i + 1]! - 1];
+  }
+
+  has(k: string): boolean {
+    return this.find(k, this.hash(k)) >= 0;
+  }
+
+  set(k: string, v: V): this {
+    const h = this.hash(k);
+    const s = this.slots;
+    const mask = this.mask;
+    let i = h & mask;
+    let free = -1;
+    for (let probes = 0; ; probes++) {
+      const e = s[2 * i + 1]!;
+      if (e === EMPTY) break;
+      if (e === DELETED) {
+        if (free < 0) free = i;
+      } else if (s[2 * i] === h && this.keys[e - 1] === k) {
+        // a key set again keeps its place in the order, as in a Map
+        this.vals[e - 1] = v;
+        return this;
+      }
+      if (probes === MAX_PROBES && !this.reseeded) {
+        this.reseeded = true;
+        this.rebuild(2 * (mask + 1), true);
+        return this.set(k, v);
+      }
+      i = (i + 1) & mask;
+    }
+    if (free >= 0) i = free;
+    else this.used++;
+    this.keys.push(k);
+    this.vals.push(v);
+    s[2 * i] = h;
+    s[2 * i + 1] = this.keys.length;
+    this.live++;
+    // at most half of the slots used: double when live keys fill a quarter, else clear the deleted
+    if (this.used * 2 > mask + 1) {
+      const grow = this.live * 4 > mask + 1;
+      if (grow) this.reseeded = false;
+      this.rebuild(grow ? 2 * (mask + 1) : mask + 1, false);
+    }
+    return this;
+  }
+
+  delete(k: string): boolean {
+    const i = this.find(k, this.hash(k));
+    if (i < 0) return false;
+    const e = this.slots[2 * i + 1]! - 1;
+    this.keys[e] = undefined;
+    this.vals[e] = undefined;
+    this.slots[2 * i + 1] = DELETED;
+    this.live--;
+    return true;
+  }
+
+  /** [key, value] in insertion order; like a Map's, it sees deletions and additions made meanwhile. */
+  *[Symbol.iterator](): IterableIterator<[string, V]> {
+    this.walking++;
+    try {
+      for (let e = 0; e < this.keys.length; e++) {
+        const k = this.keys[e];
+        if (k !== undefined) yield [k, this.vals[e]!];
+      }
+    } finally {
+      this.walking--;
+    }
+  }
+
+  /** Slots for `capacity` pairs (a power of two); the entries compacted unless an iteration runs. */
+  private rebuild(capacity: number, reseed: boolean): void {
+    const old = this.slots;
+    const n = this.keys.length;
+    // the hash of each entry, from its slot (or anew under a new seed)
+    const hashes = new Int32Array(n);
+    if (reseed) {
+      this.seed = newSeed();
+      for (let e = 0; e < n; e++) if (this.keys[e] !== undefined) hashes[e] = this.hash(this.keys[e]!);
+    } else {
+      for (let i = 0; i < old.length; i += 2) if (old[i + 1]! > 0) hashes[old[i + 1]! - 1] = old[i]!;
+    }
+    if (this.walking === 0 && this.live < n) {
+      let w = 0;
+      for (let e = 0; e < n; e++) {
+        if (this.keys[e] === undefined) continue;
+        this.keys[w] = this.keys[e];
+        this.vals[w] = this.vals[e];
+        hashes[w] = hashes[e]!;
+        w++;
+      }
+      this.keys.length = w;
+      this.vals.length = w;
+    }
+    const slots = new Int32Array(2 * capacity);
+    const mask = capacity - 1;
+    for (let e = 0; e < this.keys.length; e++) {
+      if (this.keys[e] === undefined) continue;
+      let i = hashes[e]! & mask;
+      while (slots[2 * i + 1] !== EMPTY) i = (i + 1) & mask;
+      slots[2 * i] = hashes[e]!;
+      slots[2 * i + 1] = e + 1;
+    }
+    this.slots = slots;
+    this.mask = mask;
+    this.used = this.live;
+  }
+}
