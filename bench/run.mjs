@@ -5,6 +5,7 @@ const suites = [
   ['startup.mjs', 'runStartup'],
   ['paging.mjs', 'runPaging'],
   ['push.mjs', 'runPush'],
+  ['ingest.mjs', 'runIngest'],
   ['sandbox.mjs', 'runSandboxRps'],
 ];
 let failed = false;
