@@ -67,6 +67,8 @@ export class Settings {
     if (envValue !== undefined && envValue !== '') return { value: envValue, source: 'env' };
     const prof = this.profile[key];
     if (prof !== undefined && prof !== '') return { value: prof, source: 'profile' };
+    // with no base URL configured, a running local sandbox is the service, on whatever port it took
+    if (key === 'base-url' && this.sandbox?.baseUrl) return { value: this.sandbox.baseUrl, source: 'sandbox' };
     const sandboxKey = SANDBOX_KEYS[key];
     if (sandboxKey && this.sandbox && sameOrigin(this.sandbox.baseUrl, this.value('base-url'))) {
       // The running local sandbox's own client works without `auth login`, but only against it.

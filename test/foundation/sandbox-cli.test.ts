@@ -27,6 +27,10 @@ describe('sandbox start and stop', () => {
     const created = await spawnCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env: { BANKCTL_CONFIG_DIR: dir, BANKCTL_BASE_URL: ready.baseUrl } });
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout).user_id).toBeTruthy();
+    // and with no base URL configured at all, the running sandbox is the service, on its own port
+    const plain = await spawnCli(['connector', 'users', 'create', '--external-id', 'sb-user', '--user-token', 'sb-token', '--market', 'SE'], { env: { BANKCTL_CONFIG_DIR: dir } });
+    expect(plain.stderr).toContain('activated user sb-user');
+    expect(plain.code).toBe(0);
     child.kill('SIGINT');
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
     expect(code).toBe(0);
