@@ -229,10 +229,24 @@ export function scanLine(b: Uint8Array, s: number, e: number, out: LineScan): bo
   return i === e && (present & REQUIRED) === REQUIRED;
 }
 
-/** True when b[s, e) holds nothing but spaces, tabs and CRs (a line to skip). */
-export function blankBytes(b: Uint8Array, s: number, e: number): boolean {
+/** True when b[s, e) holds nothing but spaces, tabs and CRs. */
+function blankBytes(b: Uint8Array, s: number, e: number): boolean {
   for (let i = s; i < e; i++) if (!isWs(b[i]!)) return false;
   return true;
+}
+
+/** A line scanLine declined, as text for the general path; undefined for a blank line (skipped). */
+export function declinedText(b: Buffer, s: number, e: number): string | undefined {
+  if (blankBytes(b, s, e)) return undefined;
+  const text = b.toString('utf8', s, e);
+  return text.trim() === '' ? undefined : text;
+}
+
+/** A bigger buffer holding the first len bytes of buf. */
+function grown(buf: Buffer, len: number, size: number): Buffer {
+  const bigger = Buffer.allocUnsafe(size);
+  buf.copy(bigger, 0, 0, len);
+  return bigger;
 }
 
 /** Returned by a line callback to stop reading. */
@@ -241,9 +255,10 @@ export const STOP = Symbol('stop');
 type LineResult = void | typeof STOP | Promise<void | typeof STOP>;
 
 /**
- * Calls fn with every line of a file (or of the bytes [start, end) of it) as bytes (1-based numbers,
- * counted from start; a trailing CR left out), reading a megabyte at a time. The bytes are only valid until fn returns (or its promise settles). The
- * byte at end is always a CR or LF, which stops scanLine's loops without a bounds check.
+ * Calls fn with every line of a file (or of the bytes [start, end) of it) as bytes (1-based
+ * numbers, counted from start; a trailing CR left out), reading a megabyte at a time. The bytes are
+ * only valid until fn returns (or its promise settles). The byte at end is always a CR or LF, which
+ * stops scanLine's loops without a bounds check.
  */
 export async function eachLine(
   file: string,
@@ -252,17 +267,13 @@ export async function eachLine(
 ): Promise<void> {
   const fh = await open(file, 'r');
   try {
-    let buf = Buffer.allocUnsafe(1 << 20);
+    let buf: Buffer = Buffer.allocUnsafe(1 << 20);
     let len = 0;
     let line = 0;
     let position = range.start ?? 0;
     const stop = range.end ?? Infinity;
     for (;;) {
-      if (len === buf.length) {
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(bigger, 0, 0, len);
-        buf = bigger;
-      }
+      if (len === buf.length) buf = grown(buf, len, buf.length * 2);
       const want = Math.min(buf.length - len, stop - position);
       if (want <= 0) break;
       const { bytesRead } = await fh.read(buf, len, want, position);
@@ -286,11 +297,7 @@ export async function eachLine(
     }
     if (len > 0) {
       line++;
-      if (len === buf.length) {
-        const bigger = Buffer.allocUnsafe(len + 1);
-        buf.copy(bigger, 0, 0, len);
-        buf = bigger;
-      }
+      if (len === buf.length) buf = grown(buf, len, len + 1);
       buf[len] = 10;
       const r = fn(buf, 0, buf[len - 1] === 13 ? len - 1 : len, line);
       if (r !== undefined && r !== STOP) await r;

@@ -3,14 +3,14 @@
 // second fills chunks up to the 2500-transaction limit over all accounts and sends them with
 // bounded concurrency. A 409/410 splits a chunk until every new transaction is delivered; a
 // checkpoint (temp file + rename) records delivered chunks so a killed push resumes.
-// ndjson lines take a byte-level fast path (ndjson-scan.ts): a chunk is the lines' own bytes,
-// less the account's members, copied into one buffer; a request body is assembled from it.
+// ndjson lines take a byte-level fast path (ndjson-scan.ts): a chunk holds the lines' own bytes,
+// less the account's members, in one buffer per account; a request body is assembled from them.
 import { renameSync, readFileSync, statSync, writeFileSync, createWriteStream, type WriteStream } from 'node:fs';
 import { ApiError } from '../errors.js';
 import { ExactNumber, INGEST_TYPES, MAX_TRANSACTIONS_PER_REQUEST } from '../api/connector-wire.js';
 import { InputError, records, sendRecord, type InputFormat, type InputRecord } from './push-input.js';
-import { ACCOUNT_KINDS, blankBytes, ByBytes, eachLine, latin1, LineScan, scanLine, STOP } from './ndjson-scan.js';
-import { scanFile } from './scan-segment.js';
+import { ACCOUNT_KINDS, ByBytes, declinedText, eachLine, latin1, LineScan, scanLine, STOP } from './ndjson-scan.js';
+import { scanFile, Tally, type SegmentAccount } from './scan-segment.js';
 
 export type IngestType = (typeof INGEST_TYPES)[number];
 
@@ -97,7 +97,6 @@ interface AccountInfo {
   /** Balances as their number text. */
   balance?: string;
   reservedAmount?: string;
-  firstLine: number;
   transactions: number;
   delivered: number;
   duplicates: number;
@@ -345,62 +344,42 @@ interface Scanned {
 
 /** Pass 1: every record checked; balances learned. Throws InputError on the first bad record. */
 async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
-  const accounts = new ByBytes<AccountInfo>();
-  let valid = 0;
   let rejected = 0;
   let type: string | undefined;
   const rejectedLines = new Set<number>();
   let rejects: WriteStream | undefined;
   let rejectsError: Error | undefined;
-  const reject = async (r: { line: number; text?: string }, error: string) => {
-    if (!o.rejectsFile) throw new InputError(o.displayName, r.line, error);
-    rejectedLines.add(r.line);
+  const reject = async (line: number, error: string, text?: string) => {
+    if (!o.rejectsFile) throw new InputError(o.displayName, line, error);
+    rejectedLines.add(line);
     rejected++;
     if (!rejects) {
       rejects = createWriteStream(o.rejectsFile, { mode: 0o600 });
       rejects.on('error', (err) => (rejectsError = err));
     }
     if (rejectsError) throw new InputError(o.rejectsFile, 1, `cannot write the rejects: ${(rejectsError as NodeJS.ErrnoException).code ?? rejectsError.message}`);
-    if (!rejects.write(`${JSON.stringify({ line: r.line, error, text: r.text })}\n`)) await new Promise<void>((res) => rejects!.once('drain', () => res()));
+    if (!rejects.write(`${JSON.stringify({ line, error, text })}\n`)) await new Promise<void>((res) => rejects!.once('drain', () => res()));
   };
-  const accountOf = (externalId: string, line: number): AccountInfo => {
-    let a = accounts.byKey.get(externalId);
-    if (!a) {
-      const given = o.accounts?.get(externalId);
-      a = { externalId, index: accounts.list.length, balance: given?.balance.text, reservedAmount: given?.reservedAmount?.text, firstLine: line, transactions: 0, delivered: 0, duplicates: 0, gone: 0 };
-      accounts.add(externalId, a);
-    }
-    return a;
-  };
-  const take = (r: InputRecord): void | Promise<void> => {
-    if (r.error !== undefined) return reject(r, r.error);
-    type ??= r.type;
-    const a = accountOf(r.account!, r.line);
-    if (r.balance !== undefined) a.balance = r.balance.text;
-    if (r.reservedAmount !== undefined) a.reservedAmount = r.reservedAmount.text;
-    a.transactions++;
-    valid++;
-  };
+  let found: { valid: number; accounts: SegmentAccount[] };
   try {
     if (o.format === 'ndjson') {
       // byte-level, and side by side in worker threads for a large file (scan-segment.ts)
-      const r = await scanFile(o.file, o.rejectsFile ? (line, error, text) => reject({ line, text }, error) : undefined, hooks.signal);
+      const r = await scanFile(o.file, o.rejectsFile ? reject : undefined, hooks.signal);
       if (r.error) throw new InputError(o.displayName, r.error.line, r.error.message);
-      for (const sa of r.accounts) {
-        const a = accountOf(sa.externalId, sa.firstLine);
-        if (sa.balance !== undefined) a.balance = sa.balance;
-        if (sa.reservedAmount !== undefined) a.reservedAmount = sa.reservedAmount;
-        a.transactions += sa.transactions;
-      }
-      valid = r.valid;
+      found = r;
     } else {
-      for await (const batch of records(o.file, o.format, 'validate')) {
-        if (hooks.signal.aborted) break;
+      const tally = new Tally();
+      reading: for await (const batch of records(o.file, o.format, 'validate')) {
         for (const r of batch) {
-          const p = take(r);
-          if (p) await p;
+          if (hooks.signal.aborted) break reading;
+          if (r.error !== undefined) await reject(r.line, r.error, r.text);
+          else {
+            type ??= r.type;
+            tally.record(r.account!, r.line, r.balance?.text, r.reservedAmount?.text);
+          }
         }
       }
+      found = { valid: tally.valid, accounts: tally.accounts.list };
     }
   } finally {
     if (rejects) {
@@ -411,12 +390,18 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
       });
     }
   }
-  for (const [ext, a] of accounts.byKey) {
-    if (a.balance === undefined) {
-      throw new InputError(o.displayName, a.firstLine, `no balance for account "${ext}": give --accounts FILE (NDJSON of AccountEntity) or a balance field`);
+  // balances given on the lines win over --accounts
+  const accounts = new ByBytes<AccountInfo>();
+  for (const sa of found.accounts) {
+    const given = o.accounts?.get(sa.externalId);
+    const balance = sa.balance ?? given?.balance.text;
+    if (balance === undefined) {
+      throw new InputError(o.displayName, sa.firstLine, `no balance for account "${sa.externalId}": give --accounts FILE (NDJSON of AccountEntity) or a balance field`);
     }
+    const reservedAmount = sa.reservedAmount ?? given?.reservedAmount?.text;
+    accounts.add(sa.externalId, { externalId: sa.externalId, index: accounts.list.length, balance, reservedAmount, transactions: sa.transactions, delivered: 0, duplicates: 0, gone: 0 });
   }
-  return { accounts, valid, rejected, type, rejectedLines };
+  return { accounts, valid: found.valid, rejected, type, rejectedLines };
 }
 
 export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promise<PushResult> {
@@ -584,9 +569,8 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
         if (!wait) return current.addScanned(b, sc, account, ext);
         return wait.then(() => (stopped() ? STOP : current.addScanned(b, sc, account, ext)));
       }
-      if (blankBytes(b, s, e)) return;
-      const text = b.toString('utf8', s, e);
-      if (text.trim() === '') return;
+      const text = declinedText(b, s, e);
+      if (text === undefined) return;
       return sendSlow(sendRecord(line, text)).then(() => (stopped() ? STOP : undefined));
     });
   } else {

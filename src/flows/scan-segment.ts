@@ -8,7 +8,7 @@ import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { blankBytes, ByBytes, eachLine, latin1, LineScan, sameText, scanLine, STOP } from './ndjson-scan.js';
+import { ByBytes, declinedText, eachLine, latin1, LineScan, sameText, scanLine, STOP } from './ndjson-scan.js';
 import { validateLine } from './push-input.js';
 
 export interface SegmentAccount {
@@ -30,52 +30,63 @@ export interface SegmentResult {
   error?: { line: number; message: string };
 }
 
+/** The valid records of a first pass, by account: count, first line, last balances. */
+export class Tally {
+  readonly accounts = new ByBytes<SegmentAccount>();
+  valid = 0;
+
+  /** A valid record of the account externalId, with the balances it gives (as written). */
+  record(externalId: string, line: number, balance?: string, reservedAmount?: string): void {
+    let a = this.accounts.byKey.get(externalId);
+    if (!a) this.accounts.add(externalId, (a = { externalId, firstLine: line, transactions: 0 }));
+    if (balance !== undefined) a.balance = balance;
+    if (reservedAmount !== undefined) a.reservedAmount = reservedAmount;
+    a.transactions++;
+    this.valid++;
+  }
+
+  /** The same for a line scanLine took, making strings only of what is new. */
+  recordScanned(b: Buffer, sc: LineScan, line: number): void {
+    const a = this.accounts.find(b, sc.accountStart, sc.accountEnd);
+    if (!a) {
+      const text = (s: number, e: number) => (s >= 0 ? latin1(b, s, e) : undefined);
+      return this.record(latin1(b, sc.accountStart, sc.accountEnd), line, text(sc.balanceStart, sc.balanceEnd), text(sc.reservedStart, sc.reservedEnd));
+    }
+    if (sc.balanceStart >= 0 && !sameText(b, sc.balanceStart, sc.balanceEnd, a.balance)) a.balance = latin1(b, sc.balanceStart, sc.balanceEnd);
+    if (sc.reservedStart >= 0 && !sameText(b, sc.reservedStart, sc.reservedEnd, a.reservedAmount)) a.reservedAmount = latin1(b, sc.reservedStart, sc.reservedEnd);
+    a.transactions++;
+    this.valid++;
+  }
+}
+
 /** A malformed record handed to onReject (--skip-invalid), in file order. */
 export type OnReject = (line: number, error: string, text: string) => void | Promise<void>;
 
 /** Scans the lines of file's bytes [start, end); line numbers count from start. */
 export async function scanSegment(file: string, range: { start?: number; end?: number } = {}, onReject?: OnReject, signal?: AbortSignal): Promise<SegmentResult> {
-  const accounts = new ByBytes<SegmentAccount>();
+  const tally = new Tally();
   const sc = new LineScan();
-  let valid = 0;
   let lines = 0;
   let error: SegmentResult['error'];
-  const accountOf = (externalId: string, line: number): SegmentAccount => {
-    let a = accounts.byKey.get(externalId);
-    if (!a) accounts.add(externalId, (a = { externalId, firstLine: line, transactions: 0 }));
-    return a;
-  };
   await eachLine(
     file,
     (b, s, e, line) => {
       lines = line;
       if (signal?.aborted) return STOP;
-      if (scanLine(b, s, e, sc)) {
-        const a = accounts.find(b, sc.accountStart, sc.accountEnd) ?? accountOf(latin1(b, sc.accountStart, sc.accountEnd), line);
-        if (sc.balanceStart >= 0 && !sameText(b, sc.balanceStart, sc.balanceEnd, a.balance)) a.balance = latin1(b, sc.balanceStart, sc.balanceEnd);
-        if (sc.reservedStart >= 0 && !sameText(b, sc.reservedStart, sc.reservedEnd, a.reservedAmount)) a.reservedAmount = latin1(b, sc.reservedStart, sc.reservedEnd);
-        a.transactions++;
-        valid++;
-        return;
-      }
-      if (blankBytes(b, s, e)) return;
-      const text = b.toString('utf8', s, e);
-      if (text.trim() === '') return;
+      if (scanLine(b, s, e, sc)) return tally.recordScanned(b, sc, line);
+      const text = declinedText(b, s, e);
+      if (text === undefined) return;
       const r = validateLine(line, text);
       if (r.error !== undefined) {
         if (onReject) return onReject(line, r.error, text);
         error = { line, message: r.error };
         return STOP;
       }
-      const a = accountOf(r.account!, line);
-      if (r.balance !== undefined) a.balance = r.balance.text;
-      if (r.reservedAmount !== undefined) a.reservedAmount = r.reservedAmount.text;
-      a.transactions++;
-      valid++;
+      tally.record(r.account!, line, r.balance?.text, r.reservedAmount?.text);
     },
     range,
   );
-  return { lines, valid, accounts: accounts.list, error };
+  return { lines, valid: tally.valid, accounts: tally.accounts.list, error };
 }
 
 /** Files smaller than this are scanned in one go: a worker costs tens of milliseconds to start. */
