@@ -12,12 +12,9 @@ import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { request, Agent } from 'undici';
-import { ROOT, median, printTable } from './lib.mjs';
+import { ACCOUNTS, CHUNK, CONCURRENCY, ROOT, benchBalance, benchTransaction, median, printTable, setupUser } from './lib.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
-const ACCOUNTS = 3;
-const CONCURRENCY = 4;
-const CHUNK = 2500;
 const RUNS = 3;
 /** Above this much sandbox time per run, the repeats of both sides use a smaller N. */
 const REPEAT_BUDGET_MS = 12_000;
@@ -72,9 +69,9 @@ function buildBodies(n) {
       let last = -1;
       for (let i = start + ((a - (start % ACCOUNTS) + ACCOUNTS) % ACCOUNTS); i < end; i += ACCOUNTS) {
         last = i;
-        txs.push(`{"externalId":"tx-${i}","amount":${i % 2 ? '-' : ''}${(i % 997) + 1}.${String(i % 100).padStart(2, '0')},"date":${1_600_000_000_000 + i * 1000},"description":"Merchant ${i % 500}","type":"DEFAULT"}`);
+        txs.push(`{${benchTransaction(i)}}`);
       }
-      if (last >= 0) parts.push(`{"externalId":"acc-${a}","balance":${1000 + a}.25,"transactions":[${txs.join(',')}]}`);
+      if (last >= 0) parts.push(`{"externalId":"acc-${a}","balance":${benchBalance(a)},"transactions":[${txs.join(',')}]}`);
     }
     bodies.push(Buffer.from(`{"type":"HISTORICAL","transactionAccounts":[${parts.join(',')}]}`));
   }
@@ -132,15 +129,6 @@ async function child(args, nodeArgs = []) {
     await gone;
   };
   return { first, ask, stop };
-}
-
-async function setupUser(sb, user) {
-  const h = { authorization: `Token ${sb.connectorToken}`, 'content-type': 'application/json' };
-  const u = await fetch(`${sb.baseUrl}/connector/users`, { method: 'POST', headers: h, body: JSON.stringify({ externalId: user, token: 'bench', market: 'SE' }) });
-  if (u.status !== 204) throw new Error(`users: ${u.status}`);
-  const accounts = Array.from({ length: ACCOUNTS }, (_, i) => ({ externalId: `acc-${i}`, name: `A${i}`, number: `${i}`, balance: 0, type: 'CHECKING' }));
-  const a = await fetch(`${sb.baseUrl}/connector/users/${user}/accounts`, { method: 'POST', headers: h, body: JSON.stringify({ accounts }) });
-  if (a.status !== 204) throw new Error(`accounts: ${a.status}`);
 }
 
 const cpuMs = (a, b) => (b.user - a.user + b.system - a.system) / 1000;

@@ -46,3 +46,27 @@ export function printTable(title, rows) {
   console.log(line(widths.map((w) => '-'.repeat(w))));
   for (const r of rows) console.log(line(headers.map((h) => r[h])));
 }
+
+// ---- the connector input of bench/push.mjs and bench/ingest.mjs ---------------------------------
+
+export const ACCOUNTS = 3;
+export const CONCURRENCY = 4;
+export const CHUNK = 2500;
+
+/** Transaction i of the push benchmarks, as its wire JSON: on account acc-(i % ACCOUNTS). */
+export function benchTransaction(i) {
+  return `"externalId":"tx-${i}","amount":${i % 2 ? '-' : ''}${(i % 997) + 1}.${String(i % 100).padStart(2, '0')},"date":${1_600_000_000_000 + i * 1000},"description":"Merchant ${i % 500}","type":"DEFAULT"`;
+}
+
+export const benchAccount = (i) => `acc-${i % ACCOUNTS}`;
+export const benchBalance = (i) => `${1000 + (i % ACCOUNTS)}.25`;
+
+/** Activates user on a sandbox and gives it the ACCOUNTS accounts, through the connector API. */
+export async function setupUser(sb, user) {
+  const h = { authorization: `Token ${sb.connectorToken}`, 'content-type': 'application/json' };
+  const u = await fetch(`${sb.baseUrl}/connector/users`, { method: 'POST', headers: h, body: JSON.stringify({ externalId: user, token: 'bench', market: 'SE' }) });
+  if (u.status !== 204) throw new Error(`users: ${u.status}`);
+  const accounts = Array.from({ length: ACCOUNTS }, (_, i) => ({ externalId: `acc-${i}`, name: `A${i}`, number: `${i}`, balance: 0, type: 'CHECKING' }));
+  const a = await fetch(`${sb.baseUrl}/connector/users/${user}/accounts`, { method: 'POST', headers: h, body: JSON.stringify({ accounts }) });
+  if (a.status !== 204) throw new Error(`accounts: ${a.status}`);
+}

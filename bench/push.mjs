@@ -15,12 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BIN, ROOT, median, printTable } from './lib.mjs';
+import { BIN, CHUNK, CONCURRENCY, ROOT, benchAccount, benchBalance, benchTransaction, median, printTable, setupUser } from './lib.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
-const ACCOUNTS = 3;
-const CONCURRENCY = 4;
-const CHUNK = 2500;
 const RATIO_LIMIT = 1.2;
 const RSS_LIMIT_MB = 150;
 /** Peak RSS may differ this much between the smallest and largest N and still count as flat. */
@@ -29,7 +26,7 @@ const FLAT_TOLERANCE_MB = 15;
 async function writeInput(file, n) {
   const out = createWriteStream(file);
   for (let i = 0; i < n; i++) {
-    const line = `{"account":"acc-${i % ACCOUNTS}","balance":${1000 + (i % ACCOUNTS)}.25,"externalId":"tx-${i}","amount":${i % 2 ? '-' : ''}${(i % 997) + 1}.${String(i % 100).padStart(2, '0')},"date":${1_600_000_000_000 + i * 1000},"description":"Merchant ${i % 500}","type":"DEFAULT"}\n`;
+    const line = `{"account":"${benchAccount(i)}","balance":${benchBalance(i)},${benchTransaction(i)}}\n`;
     if (!out.write(line)) await new Promise((r) => out.once('drain', r));
   }
   await new Promise((r) => out.end(r));
@@ -87,15 +84,6 @@ async function startServer(kind) {
       await new Promise((r) => child.on('exit', r));
     },
   };
-}
-
-async function setupUser(sb, user) {
-  const h = { authorization: `Token ${sb.connectorToken}`, 'content-type': 'application/json' };
-  const u = await fetch(`${sb.baseUrl}/connector/users`, { method: 'POST', headers: h, body: JSON.stringify({ externalId: user, token: 'bench', market: 'SE' }) });
-  if (u.status !== 204) throw new Error(`users: ${u.status}`);
-  const accounts = Array.from({ length: ACCOUNTS }, (_, i) => ({ externalId: `acc-${i}`, name: `A${i}`, number: `${i}`, balance: 0, type: 'CHECKING' }));
-  const a = await fetch(`${sb.baseUrl}/connector/users/${user}/accounts`, { method: 'POST', headers: h, body: JSON.stringify({ accounts }) });
-  if (a.status !== 204) throw new Error(`accounts: ${a.status}`);
 }
 
 // ---- the two clients ------------------------------------------------------------------------------
