@@ -6,6 +6,7 @@
 // the same answer and the same error messages. The fast path accepts only lines that the general
 // path accepts, with the same account, balance, externalId and members.
 import { open } from 'node:fs/promises';
+import { MAX_ID_LENGTH, MAX_TEXT_LENGTH, TRANSACTION_TYPES } from '../api/connector-wire.js';
 
 export const F_OTHER = 0;
 export const F_ACCOUNT = 1;
@@ -32,13 +33,11 @@ for (const [k, kind] of KEYS) {
   (KEY_KINDS[k.length] ??= []).push(kind);
 }
 
-const TYPES = ['DEFAULT', 'CREDIT_CARD', 'TRANSFER', 'PAYMENT', 'WITHDRAWAL'].map((t) => Buffer.from(t, 'latin1'));
+const TYPES = TRANSACTION_TYPES.map((t) => Buffer.from(t, 'latin1'));
 const REQUIRED = (1 << F_ACCOUNT) | (1 << F_EXTERNAL_ID) | (1 << F_AMOUNT) | (1 << F_DATE) | (1 << F_DESCRIPTION) | (1 << F_TYPE);
 /** The members of the account, not of the transaction: left out of the wire JSON. */
 export const ACCOUNT_KINDS = (1 << F_ACCOUNT) | (1 << F_BALANCE) | (1 << F_RESERVED);
 const MAX_MEMBERS = 64;
-const MAX_ID = 256;
-const MAX_TEXT = 4096;
 /** Up to 15 significant digits a JSON number and its double are the same decimal. */
 const MAX_DIGITS = 15;
 /** 1 for the bytes a plain string holds as they are: printable ASCII but the quote and the backslash. */
@@ -126,23 +125,23 @@ export function scanLine(b: Uint8Array, s: number, e: number, out: LineScan): bo
       i++;
       switch (kind) {
         case F_ACCOUNT:
-          if (len > MAX_ID || blankString(b, cs, cs + len)) return false;
+          if (len > MAX_ID_LENGTH || blankString(b, cs, cs + len)) return false;
           out.accountStart = cs;
           out.accountEnd = cs + len;
           break;
         case F_EXTERNAL_ID:
-          if (len > MAX_ID || blankString(b, cs, cs + len)) return false;
+          if (len > MAX_ID_LENGTH || blankString(b, cs, cs + len)) return false;
           out.externalIdStart = cs;
           out.externalIdEnd = cs + len;
           break;
         case F_DESCRIPTION:
-          if (len > MAX_TEXT || blankString(b, cs, cs + len)) return false;
+          if (len > MAX_TEXT_LENGTH || blankString(b, cs, cs + len)) return false;
           break;
         case F_TYPE:
           if (!isType(b, cs, len)) return false;
           break;
         case F_PLATFORM_ID:
-          if (len > MAX_ID) return false;
+          if (len > MAX_ID_LENGTH) return false;
           break;
         case F_OTHER:
           break;
