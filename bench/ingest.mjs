@@ -12,7 +12,17 @@ import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { request, Agent } from 'undici';
-import { ACCOUNTS, CHUNK, CONCURRENCY, ROOT, benchBalance, benchTransaction, median, printTable, setupUser } from './lib.mjs';
+import {
+  ACCOUNTS,
+  CHUNK,
+  CONCURRENCY,
+  ROOT,
+  benchBalance,
+  benchTransaction,
+  median,
+  printTable,
+  setupUser,
+} from './lib.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const RUNS = 3;
@@ -25,7 +35,7 @@ const REPEAT_BUDGET_MS = 12_000;
 async function serve(kind) {
   let info;
   let count = () => 0;
-  let close = async () => undefined;
+  let close;
   if (kind === 'sandbox') {
     const { startSandbox } = await import(`${ROOT}dist/sandbox.js`);
     const sb = await startSandbox({ port: 0 });
@@ -71,7 +81,8 @@ function buildBodies(n) {
         last = i;
         txs.push(`{${benchTransaction(i)}}`);
       }
-      if (last >= 0) parts.push(`{"externalId":"acc-${a}","balance":${benchBalance(a)},"transactions":[${txs.join(',')}]}`);
+      if (last >= 0)
+        parts.push(`{"externalId":"acc-${a}","balance":${benchBalance(a)},"transactions":[${txs.join(',')}]}`);
     }
     bodies.push(Buffer.from(`{"type":"HISTORICAL","transactionAccounts":[${parts.join(',')}]}`));
   }
@@ -81,7 +92,9 @@ function buildBodies(n) {
 /** The client process: builds the bodies, then posts them all for each {url, token, n} it is sent. */
 async function client(n) {
   const bodies = buildBodies(n);
-  process.stdout.write(`${JSON.stringify({ bodies: bodies.length, bytes: bodies.reduce((s, b) => s + b.length, 0) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ bodies: bodies.length, bytes: bodies.reduce((s, b) => s + b.length, 0) })}\n`,
+  );
   for await (const line of createInterface({ input: process.stdin })) {
     const { url, token, count } = JSON.parse(line);
     const list = bodies.slice(0, Math.ceil(count / CHUNK));
@@ -110,7 +123,9 @@ async function client(n) {
 async function child(args, nodeArgs = []) {
   const proc = spawn(process.execPath, [...nodeArgs, SELF, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const it = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
-  const exited = new Promise((_, reject) => proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`))));
+  const exited = new Promise((_, reject) =>
+    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`))),
+  );
   exited.catch(() => undefined);
   const read = async () => {
     const r = await Promise.race([it.next(), exited]);
@@ -141,12 +156,15 @@ async function once(kind, cl, n) {
     if (kind === 'sandbox') await setupUser({ baseUrl, connectorToken }, 'bench');
     const heap0 = kind === 'sandbox' ? await server.ask('heap') : undefined;
     const cpu0 = await server.ask('cpu');
-    const { ms } = await cl.ask(JSON.stringify({ url: `${baseUrl}/connector/users/bench/transactions`, token: connectorToken, count: n }));
+    const { ms } = await cl.ask(
+      JSON.stringify({ url: `${baseUrl}/connector/users/bench/transactions`, token: connectorToken, count: n }),
+    );
     const cpu1 = await server.ask('cpu');
     let bytesPerTx;
     if (heap0) {
       const heap1 = await server.ask('heap');
-      if (heap1.transactions - heap0.transactions !== n) throw new Error(`the sandbox stored ${heap1.transactions - heap0.transactions} of ${n}`);
+      if (heap1.transactions - heap0.transactions !== n)
+        throw new Error(`the sandbox stored ${heap1.transactions - heap0.transactions} of ${n}`);
       bytesPerTx = (heap1.heapUsed - heap0.heapUsed) / n;
     }
     return { ms, cpuMs: cpuMs(cpu0, cpu1), bytesPerTx };
@@ -163,7 +181,10 @@ export async function runIngest({ sizes = [1_000_000], log = console.log } = {})
       const bare = [await once('bare', cl, n)];
       const sandbox = [await once('sandbox', cl, n)];
       // the repeats at a smaller N when one sandbox run is long, so that the whole stays short
-      const repeatN = sandbox[0].ms > REPEAT_BUDGET_MS ? Math.max(CHUNK, Math.round((n * REPEAT_BUDGET_MS) / sandbox[0].ms / CHUNK) * CHUNK) : n;
+      const repeatN =
+        sandbox[0].ms > REPEAT_BUDGET_MS
+          ? Math.max(CHUNK, Math.round((n * REPEAT_BUDGET_MS) / sandbox[0].ms / CHUNK) * CHUNK)
+          : n;
       const ns = { bare: [n], sandbox: [n] };
       for (let i = 1; i < RUNS; i++) {
         bare.push(await once('bare', cl, repeatN));
@@ -178,7 +199,14 @@ export async function runIngest({ sizes = [1_000_000], log = console.log } = {})
       const b = per(bare, ns.bare);
       const s = per(sandbox, ns.sandbox);
       const note = repeatN === n ? `${RUNS} x ${n}` : `1 x ${n} + ${RUNS - 1} x ${repeatN}`;
-      const bareRow = { server: 'bare node:http + JSON.parse (baseline)', transactions: note, 'tx/s': Math.round(b.txPerS), 'server CPU s per 1M tx': b.cpuPerM.toFixed(2), ratio: '1.00', 'heap bytes/tx': '-' };
+      const bareRow = {
+        server: 'bare node:http + JSON.parse (baseline)',
+        transactions: note,
+        'tx/s': Math.round(b.txPerS),
+        'server CPU s per 1M tx': b.cpuPerM.toFixed(2),
+        ratio: '1.00',
+        'heap bytes/tx': '-',
+      };
       const sbRow = {
         server: 'sandbox POST /connector/users/{id}/transactions',
         transactions: note,
@@ -193,7 +221,10 @@ export async function runIngest({ sizes = [1_000_000], log = console.log } = {})
       await cl.stop();
     }
   }
-  printTable(`Sandbox connector ingest: server CPU and throughput, chunks of ${CHUNK} over ${ACCOUNTS} accounts, ${CONCURRENCY} in flight (median of ${RUNS} runs per side; CPU s per 1M tx = µs per tx; ratio = sandbox CPU / bare CPU)`, rows);
+  printTable(
+    `Sandbox connector ingest: server CPU and throughput, chunks of ${CHUNK} over ${ACCOUNTS} accounts, ${CONCURRENCY} in flight (median of ${RUNS} runs per side; CPU s per 1M tx = µs per tx; ratio = sandbox CPU / bare CPU)`,
+    rows,
+  );
   return rows;
 }
 
@@ -204,7 +235,10 @@ if (process.argv[1] && realpathSync(process.argv[1]) === SELF) {
   else if (role === '--serve-bare') await serve('bare');
   else if (role === '--client') await client(Number(process.argv[3]));
   else {
-    const sizes = process.argv.slice(2).map(Number).filter((x) => x > 0);
+    const sizes = process.argv
+      .slice(2)
+      .map(Number)
+      .filter((x) => x > 0);
     await runIngest(sizes.length ? { sizes } : {});
   }
 }

@@ -20,13 +20,17 @@ export function timeCommand(cmd, args, opts = {}) {
     const started = process.hrtime.bigint();
     const useTime = opts.rss && process.platform === 'linux';
     const argv = useTime ? ['-f', '%M', cmd, ...args] : args;
-    const child = spawn(useTime ? '/usr/bin/time' : cmd, argv, { stdio: ['ignore', opts.stdout ?? 'ignore', 'pipe'], env: opts.env ?? process.env });
+    const child = spawn(useTime ? '/usr/bin/time' : cmd, argv, {
+      stdio: ['ignore', opts.stdout ?? 'ignore', 'pipe'],
+      env: opts.env ?? process.env,
+    });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     child.on('error', reject);
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (code !== 0 && !opts.allowFail) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(-500)}`));
+      if (code !== 0 && !opts.allowFail)
+        return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${stderr.slice(-500)}`));
       let rssMb;
       if (useTime) {
         const lines = stderr.trim().split('\n');
@@ -64,9 +68,23 @@ export const benchBalance = (i) => `${1000 + (i % ACCOUNTS)}.25`;
 /** Activates user on a sandbox and gives it the ACCOUNTS accounts, through the connector API. */
 export async function setupUser(sb, user) {
   const h = { authorization: `Token ${sb.connectorToken}`, 'content-type': 'application/json' };
-  const u = await fetch(`${sb.baseUrl}/connector/users`, { method: 'POST', headers: h, body: JSON.stringify({ externalId: user, token: 'bench', market: 'SE' }) });
+  const u = await fetch(`${sb.baseUrl}/connector/users`, {
+    method: 'POST',
+    headers: h,
+    body: JSON.stringify({ externalId: user, token: 'bench', market: 'SE' }),
+  });
   if (u.status !== 204) throw new Error(`users: ${u.status}`);
-  const accounts = Array.from({ length: ACCOUNTS }, (_, i) => ({ externalId: `acc-${i}`, name: `A${i}`, number: `${i}`, balance: 0, type: 'CHECKING' }));
-  const a = await fetch(`${sb.baseUrl}/connector/users/${user}/accounts`, { method: 'POST', headers: h, body: JSON.stringify({ accounts }) });
+  const accounts = Array.from({ length: ACCOUNTS }, (_, i) => ({
+    externalId: `acc-${i}`,
+    name: `A${i}`,
+    number: `${i}`,
+    balance: 0,
+    type: 'CHECKING',
+  }));
+  const a = await fetch(`${sb.baseUrl}/connector/users/${user}/accounts`, {
+    method: 'POST',
+    headers: h,
+    body: JSON.stringify({ accounts }),
+  });
   if (a.status !== 204) throw new Error(`accounts: ${a.status}`);
 }

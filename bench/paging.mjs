@@ -23,7 +23,9 @@ async function serve() {
   const { startSandbox } = await import(pathToFileURL(`${ROOT}dist/sandbox.js`).href);
   const sb = await startSandbox({ port: 0, seed: 1, authDelayMs: 1 });
   const store = sb.store;
-  process.stdout.write(`${JSON.stringify({ baseUrl: sb.baseUrl, clientId: sb.clientId, clientSecret: sb.clientSecret })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ baseUrl: sb.baseUrl, clientId: sb.clientId, clientSecret: sb.clientSecret })}\n`,
+  );
   const lines = createInterface({ input: process.stdin });
   for await (const line of lines) {
     const [cmd, userId, n] = line.split(' ');
@@ -40,8 +42,21 @@ function fill(store, userId, n) {
   const now = store.clock.now();
   const accounts = ['CHECKING', 'SAVINGS', 'CREDIT_CARD'].map((type, i) => {
     const a = {
-      id: store.ids.next(), userId, credentialsIds: ['bench'.padEnd(32, '0')], name: `Account ${i}`, accountNumber: `1234-${i}`, type,
-      balance: '1000.00', currencyCode: 'SEK', closed: false, accountExclusion: 'NONE', excluded: false, favored: false, flags: [], created: now, updated: now,
+      id: store.ids.next(),
+      userId,
+      credentialsIds: ['bench'.padEnd(32, '0')],
+      name: `Account ${i}`,
+      accountNumber: `1234-${i}`,
+      type,
+      balance: '1000.00',
+      currencyCode: 'SEK',
+      closed: false,
+      accountExclusion: 'NONE',
+      excluded: false,
+      favored: false,
+      flags: [],
+      created: now,
+      updated: now,
     };
     store.accounts.set(a.id, a);
     return a;
@@ -52,9 +67,21 @@ function fill(store, userId, n) {
     const date = new Date(start + Math.floor((i / n) * 1095) * 86_400_000).toISOString().slice(0, 10);
     const id = store.ids.next();
     store.transactions.set(id, {
-      id, userId, accountId: a.id, amount: `${i % 2 ? '-' : ''}${(i % 9973) + 1}.${String(i % 100).padStart(2, '0')}`, currencyCode: 'SEK',
-      bookedDate: date, valueDate: date, description: `Merchant ${i % 500}`, originalDescription: `MERCHANT ${i % 500}`, categoryId: '',
-      status: i % 50 === 0 ? 'PENDING' : 'BOOKED', type: 'DEFAULT', seq: store.nextSeq(), created: now, updated: now,
+      id,
+      userId,
+      accountId: a.id,
+      amount: `${i % 2 ? '-' : ''}${(i % 9973) + 1}.${String(i % 100).padStart(2, '0')}`,
+      currencyCode: 'SEK',
+      bookedDate: date,
+      valueDate: date,
+      description: `Merchant ${i % 500}`,
+      originalDescription: `MERCHANT ${i % 500}`,
+      categoryId: '',
+      status: i % 50 === 0 ? 'PENDING' : 'BOOKED',
+      type: 'DEFAULT',
+      seq: store.nextSeq(),
+      created: now,
+      updated: now,
     });
   }
 }
@@ -62,7 +89,9 @@ function fill(store, userId, n) {
 // ---- the bench ----------------------------------------------------------------------------------
 
 async function startSandboxProcess() {
-  const child = spawn(process.execPath, ['--max-old-space-size=4096', SELF, '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--max-old-space-size=4096', SELF, '--serve'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const it = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const info = JSON.parse((await it.next()).value);
   return {
@@ -82,7 +111,10 @@ async function startSandboxProcess() {
 async function form(url, body, token) {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': token ? 'application/json' : 'application/x-www-form-urlencoded', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'content-type': token ? 'application/json' : 'application/x-www-form-urlencoded',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: token ? JSON.stringify(body) : new URLSearchParams(body),
   });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
@@ -91,14 +123,28 @@ async function form(url, body, token) {
 
 /** A user and a user token with transactions:read, the way a backend gets them. */
 async function userToken(sb) {
-  const ct = (await form(`${sb.baseUrl}/api/v1/oauth/token`, { client_id: sb.clientId, client_secret: sb.clientSecret, grant_type: 'client_credentials', scope: 'user:create,authorization:grant' })).access_token;
+  const ct = (
+    await form(`${sb.baseUrl}/api/v1/oauth/token`, {
+      client_id: sb.clientId,
+      client_secret: sb.clientSecret,
+      grant_type: 'client_credentials',
+      scope: 'user:create,authorization:grant',
+    })
+  ).access_token;
   const { user_id: userId } = await form(`${sb.baseUrl}/api/v1/user/create`, { market: 'SE', locale: 'sv_SE' }, ct);
   const grant = await fetch(`${sb.baseUrl}/api/v1/oauth/authorization-grant`, {
     method: 'POST',
     headers: { authorization: `Bearer ${ct}`, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ user_id: userId, scope: 'transactions:read' }),
   }).then((r) => r.json());
-  const token = (await form(`${sb.baseUrl}/api/v1/oauth/token`, { client_id: sb.clientId, client_secret: sb.clientSecret, grant_type: 'authorization_code', code: grant.code })).access_token;
+  const token = (
+    await form(`${sb.baseUrl}/api/v1/oauth/token`, {
+      client_id: sb.clientId,
+      client_secret: sb.clientSecret,
+      grant_type: 'authorization_code',
+      code: grant.code,
+    })
+  ).access_token;
   return { userId, token };
 }
 
@@ -108,7 +154,10 @@ async function bareLoop(baseUrl, token) {
   let pageToken = '';
   let count = 0;
   do {
-    const res = await fetch(`${baseUrl}/data/v2/transactions?pageSize=100${pageToken ? `&pageToken=${pageToken}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+    const res = await fetch(
+      `${baseUrl}/data/v2/transactions?pageSize=100${pageToken ? `&pageToken=${pageToken}` : ''}`,
+      { headers: { authorization: `Bearer ${token}` } },
+    );
     if (res.status !== 200) throw new Error(`bare loop: ${res.status}`);
     const page = await res.json();
     count += page.transactions.length;
@@ -118,7 +167,14 @@ async function bareLoop(baseUrl, token) {
 }
 
 async function cliRun(baseUrl, token, configDir) {
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, BANKCTL_BASE_URL: baseUrl, BANKCTL_TOKEN: token, BANKCTL_CONFIG_DIR: configDir, BANKCTL_RETRIES: '0' };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    BANKCTL_BASE_URL: baseUrl,
+    BANKCTL_TOKEN: token,
+    BANKCTL_CONFIG_DIR: configDir,
+    BANKCTL_RETRIES: '0',
+  };
   return timeCommand(process.execPath, [BIN, 'transactions', 'list', '--all', '-o', 'ndjson'], { rss: true, env });
 }
 
@@ -163,7 +219,10 @@ export async function runPaging({ sizes = [20_000, 200_000], rounds = 3 } = {}) 
   const peaks = rows.map((r) => Number(r['cli peak RSS MB'])).filter((x) => !Number.isNaN(x));
   const flat = peaks.length < 2 || Math.max(...peaks) - Math.min(...peaks) <= FLAT_TOLERANCE_MB;
   if (!flat) for (const r of rows) r.ok = 'NO';
-  printTable(`transactions list --all -o ndjson vs a bare fetch loop (limits: ratio <= ${RATIO_LIMIT} at 200,000, RSS < ${RSS_LIMIT_MB} MB, flat within ${FLAT_TOLERANCE_MB} MB)`, rows);
+  printTable(
+    `transactions list --all -o ndjson vs a bare fetch loop (limits: ratio <= ${RATIO_LIMIT} at 200,000, RSS < ${RSS_LIMIT_MB} MB, flat within ${FLAT_TOLERANCE_MB} MB)`,
+    rows,
+  );
   console.log(`peak RSS ${flat ? 'flat' : 'NOT flat'} across sizes: ${peaks.map((p) => p.toFixed(1)).join(' / ')} MB`);
   return rows;
 }
@@ -171,7 +230,10 @@ export async function runPaging({ sizes = [20_000, 200_000], rounds = 3 } = {}) 
 if (process.argv[2] === '--serve') {
   await serve();
 } else if (process.argv[1] && fileURLToPath(pathToFileURL(process.argv[1])) === SELF) {
-  const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((n) => n > 0);
   const rows = await runPaging(sizes.length ? { sizes } : {});
   if (rows.some((r) => r.ok === 'NO')) process.exitCode = 1;
 }

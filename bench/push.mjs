@@ -15,7 +15,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BIN, CHUNK, CONCURRENCY, ROOT, benchAccount, benchBalance, benchTransaction, median, printTable, setupUser } from './lib.mjs';
+import {
+  BIN,
+  CHUNK,
+  CONCURRENCY,
+  ROOT,
+  benchAccount,
+  benchBalance,
+  benchTransaction,
+  median,
+  printTable,
+  setupUser,
+} from './lib.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const RATIO_LIMIT = 1.2;
@@ -64,13 +75,17 @@ async function serveSink() {
     req.on('end', () => res.writeHead(204).end());
   });
   await new Promise((r) => srv.listen(0, '127.0.0.1', r));
-  process.stdout.write(`${JSON.stringify({ baseUrl: `http://127.0.0.1:${srv.address().port}`, connectorToken: 'sink' })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ baseUrl: `http://127.0.0.1:${srv.address().port}`, connectorToken: 'sink' })}\n`,
+  );
   await control(() => bytes);
   srv.close();
 }
 
 async function startServer(kind) {
-  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', SELF, `--serve-${kind}`], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=8192', SELF, `--serve-${kind}`], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const it = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const info = JSON.parse((await it.next()).value);
   return {
@@ -100,7 +115,14 @@ async function bareLoop(baseUrl, token, file, user, concurrency) {
   const balances = new Map();
   const flush = async () => {
     if (count === 0) return;
-    const body = JSON.stringify({ type: 'HISTORICAL', transactionAccounts: [...chunk].map(([externalId, transactions]) => ({ externalId, balance: balances.get(externalId), transactions })) });
+    const body = JSON.stringify({
+      type: 'HISTORICAL',
+      transactionAccounts: [...chunk].map(([externalId, transactions]) => ({
+        externalId,
+        balance: balances.get(externalId),
+        transactions,
+      })),
+    });
     chunk = new Map();
     count = 0;
     while (inflight.size >= concurrency) await Promise.race(inflight);
@@ -111,7 +133,10 @@ async function bareLoop(baseUrl, token, file, user, concurrency) {
     const tracked = p.finally(() => inflight.delete(tracked));
     inflight.add(tracked);
   };
-  for await (const line of createInterface({ input: createReadStream(file, { highWaterMark: 1 << 20 }), crlfDelay: Infinity })) {
+  for await (const line of createInterface({
+    input: createReadStream(file, { highWaterMark: 1 << 20 }),
+    crlfDelay: Infinity,
+  })) {
     if (!line) continue;
     const { account, balance, ...tx } = JSON.parse(line);
     balances.set(account, balance);
@@ -129,7 +154,10 @@ async function bareLoop(baseUrl, token, file, user, concurrency) {
 function timeChild(args, env) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn('/usr/bin/time', ['-f', '%M %U %S', process.execPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env });
+    const child = spawn('/usr/bin/time', ['-f', '%M %U %S', process.execPath, ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env,
+    });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     child.on('error', reject);
@@ -150,11 +178,30 @@ async function runOnce({ client, server, file, n, concurrency, dir, heap = false
     if (server === 'sandbox') await setupUser(sv, user);
     const heap0 = heap ? await sv.ask('heap') : 0;
     const cpu0 = await sv.ask('cpu');
-    const env = { PATH: process.env.PATH, HOME: process.env.HOME, BANKCTL_CONFIG_DIR: dir, BANKCTL_BASE_URL: sv.baseUrl, BANKCTL_CONNECTOR_TOKEN: sv.connectorToken };
+    const env = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      BANKCTL_CONFIG_DIR: dir,
+      BANKCTL_BASE_URL: sv.baseUrl,
+      BANKCTL_CONNECTOR_TOKEN: sv.connectorToken,
+    };
     const args =
       client === 'bare'
         ? [SELF, '--bare', sv.baseUrl, sv.connectorToken, file, user, String(concurrency)]
-        : [BIN, 'connector', 'push', '--user', user, '--file', file, '--concurrency', String(concurrency), '--type', 'HISTORICAL', '-q'];
+        : [
+            BIN,
+            'connector',
+            'push',
+            '--user',
+            user,
+            '--file',
+            file,
+            '--concurrency',
+            String(concurrency),
+            '--type',
+            'HISTORICAL',
+            '-q',
+          ];
     const r = await timeChild(args, env);
     const serverCpuS = (await sv.ask('cpu')) - cpu0;
     if (server === 'sandbox') {
@@ -171,10 +218,17 @@ async function runOnce({ client, server, file, n, concurrency, dir, heap = false
 /** Medians of rounds of interleaved runs, one series per named configuration. */
 async function rounds(count, configs) {
   const runs = Object.fromEntries(Object.keys(configs).map((k) => [k, []]));
-  for (let r = 0; r < count; r++) for (const [k, c] of Object.entries(configs)) runs[k].push(await runOnce({ ...c, heap: c.heap && r === 0 }));
+  for (let r = 0; r < count; r++)
+    for (const [k, c] of Object.entries(configs)) runs[k].push(await runOnce({ ...c, heap: c.heap && r === 0 }));
   const med = {};
   for (const [k, list] of Object.entries(runs)) {
-    med[k] = { ms: median(list.map((x) => x.ms)), cpuS: median(list.map((x) => x.cpuS)), serverCpuS: median(list.map((x) => x.serverCpuS)), rssMb: Math.max(...list.map((x) => x.rssMb)), bytesPerTx: list[0].bytesPerTx };
+    med[k] = {
+      ms: median(list.map((x) => x.ms)),
+      cpuS: median(list.map((x) => x.cpuS)),
+      serverCpuS: median(list.map((x) => x.serverCpuS)),
+      rssMb: Math.max(...list.map((x) => x.rssMb)),
+      bytesPerTx: list[0].bytesPerTx,
+    };
   }
   return med;
 }
@@ -195,7 +249,12 @@ export async function runPush({ sizes = [100_000, 1_000_000], rounds: count = 3,
         bare: { ...base, client: 'bare', server: 'sandbox', concurrency: CONCURRENCY },
         cli: { ...base, client: 'cli', server: 'sandbox', concurrency: CONCURRENCY, heap: true },
         ...(largest ? { bareSeq: { ...base, client: 'bare', server: 'sandbox', concurrency: 1 } } : {}),
-        ...(largest ? { bareSink: { ...base, client: 'bare', server: 'sink', concurrency: CONCURRENCY }, cliSink: { ...base, client: 'cli', server: 'sink', concurrency: CONCURRENCY } } : {}),
+        ...(largest
+          ? {
+              bareSink: { ...base, client: 'bare', server: 'sink', concurrency: CONCURRENCY },
+              cliSink: { ...base, client: 'cli', server: 'sink', concurrency: CONCURRENCY },
+            }
+          : {}),
       });
       const ratio = m.cli.ms / m.bare.ms;
       const row = {
@@ -216,11 +275,37 @@ export async function runPush({ sizes = [100_000, 1_000_000], rounds: count = 3,
       log?.(JSON.stringify(row));
       if (largest) {
         extra.push({
-          case: `bare loop, 1 chunk at a time`, s: s(m.bareSeq.ms), 'vs cli --concurrency 4': (m.cli.ms / m.bareSeq.ms).toFixed(2), 'client cpu s': m.bareSeq.cpuS.toFixed(2), 'server cpu s': m.bareSeq.serverCpuS.toFixed(2), ok: m.cli.ms < m.bareSeq.ms ? 'yes' : 'NO',
+          case: `bare loop, 1 chunk at a time`,
+          s: s(m.bareSeq.ms),
+          'vs cli --concurrency 4': (m.cli.ms / m.bareSeq.ms).toFixed(2),
+          'client cpu s': m.bareSeq.cpuS.toFixed(2),
+          'server cpu s': m.bareSeq.serverCpuS.toFixed(2),
+          ok: m.cli.ms < m.bareSeq.ms ? 'yes' : 'NO',
         });
-        extra.push({ case: 'into a sink: bare loop', s: s(m.bareSink.ms), 'vs cli --concurrency 4': '', 'client cpu s': m.bareSink.cpuS.toFixed(2), 'server cpu s': m.bareSink.serverCpuS.toFixed(2), ok: '' });
-        extra.push({ case: 'into a sink: cli', s: s(m.cliSink.ms), 'vs cli --concurrency 4': '', 'client cpu s': m.cliSink.cpuS.toFixed(2), 'server cpu s': m.cliSink.serverCpuS.toFixed(2), ok: '' });
-        extra.push({ case: 'into the sandbox: cli', s: s(m.cli.ms), 'vs cli --concurrency 4': '1.00', 'client cpu s': m.cli.cpuS.toFixed(2), 'server cpu s': m.cli.serverCpuS.toFixed(2), ok: '' });
+        extra.push({
+          case: 'into a sink: bare loop',
+          s: s(m.bareSink.ms),
+          'vs cli --concurrency 4': '',
+          'client cpu s': m.bareSink.cpuS.toFixed(2),
+          'server cpu s': m.bareSink.serverCpuS.toFixed(2),
+          ok: '',
+        });
+        extra.push({
+          case: 'into a sink: cli',
+          s: s(m.cliSink.ms),
+          'vs cli --concurrency 4': '',
+          'client cpu s': m.cliSink.cpuS.toFixed(2),
+          'server cpu s': m.cliSink.serverCpuS.toFixed(2),
+          ok: '',
+        });
+        extra.push({
+          case: 'into the sandbox: cli',
+          s: s(m.cli.ms),
+          'vs cli --concurrency 4': '1.00',
+          'client cpu s': m.cli.cpuS.toFixed(2),
+          'server cpu s': m.cli.serverCpuS.toFixed(2),
+          ok: '',
+        });
         log?.(JSON.stringify(extra));
       }
     }
@@ -230,10 +315,16 @@ export async function runPush({ sizes = [100_000, 1_000_000], rounds: count = 3,
   const peaks = main.map((r) => Number(r['cli peak RSS MB']));
   const flat = Math.max(...peaks) - Math.min(...peaks) <= FLAT_TOLERANCE_MB;
   if (!flat) for (const r of main) r.ok = 'NO';
-  printTable(`connector push into the sandbox vs a bare loop, ${CONCURRENCY} chunks of ${CHUNK} in flight, median of ${count} (limits: ratio <= ${RATIO_LIMIT} at the largest size, peak RSS < ${RSS_LIMIT_MB} MB, flat within ${FLAT_TOLERANCE_MB} MB)`, main);
+  printTable(
+    `connector push into the sandbox vs a bare loop, ${CONCURRENCY} chunks of ${CHUNK} in flight, median of ${count} (limits: ratio <= ${RATIO_LIMIT} at the largest size, peak RSS < ${RSS_LIMIT_MB} MB, flat within ${FLAT_TOLERANCE_MB} MB)`,
+    main,
+  );
   console.log(`peak RSS ${flat ? 'flat' : 'NOT flat'} across sizes: ${peaks.map((p) => p.toFixed(1)).join(' / ')} MB`);
   if (extra.length) {
-    printTable(`connector push of ${Math.max(...sizes)}: concurrency, and each side alone (a sink reads and drops the bodies; server cpu is the receiving process's)`, extra);
+    printTable(
+      `connector push of ${Math.max(...sizes)}: concurrency, and each side alone (a sink reads and drops the bodies; server cpu is the receiving process's)`,
+      extra,
+    );
   }
   return [...main, ...extra];
 }

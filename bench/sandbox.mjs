@@ -48,7 +48,7 @@ export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_R
   const bare = await startChild(BARE);
   const s = [];
   const b = [];
-  let rss = ['n/a', 'n/a'];
+  let rss;
   try {
     for (let i = 0; i < rounds; i++) {
       b.push(wrk(`${bare.url}/version`, seconds));
@@ -61,8 +61,18 @@ export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_R
   }
   const med = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
   const rows = [
-    { case: 'bare node:http GET /version (baseline)', 'req/s (median)': med(b).toFixed(0), ratio: '1.00', 'peak RSS MB': rss[0] },
-    { case: 'sandbox GET /version', 'req/s (median)': med(s).toFixed(0), ratio: (med(s) / med(b)).toFixed(2), 'peak RSS MB': rss[1] },
+    {
+      case: 'bare node:http GET /version (baseline)',
+      'req/s (median)': med(b).toFixed(0),
+      ratio: '1.00',
+      'peak RSS MB': rss[0],
+    },
+    {
+      case: 'sandbox GET /version',
+      'req/s (median)': med(s).toFixed(0),
+      ratio: (med(s) / med(b)).toFixed(2),
+      'peak RSS MB': rss[1],
+    },
   ];
   printTable(`Sandbox throughput (wrk -t1 -c16, ${rounds} x ${seconds}s interleaved)`, rows);
   return rows;

@@ -19,7 +19,9 @@ await build({
   // Dependencies are bundled too: one parsed file per chunk instead of hundreds of small modules
   // resolved at start-up (undici and conf alone cost ~70 ms each when loaded from node_modules).
   // CommonJS dependencies inside an ES module need a real require for node's built-ins.
-  banner: { js: "import { createRequire as __bankctlRequire } from 'node:module'; const require = __bankctlRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __bankctlRequire } from 'node:module'; const require = __bankctlRequire(import.meta.url);",
+  },
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',

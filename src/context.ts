@@ -188,7 +188,9 @@ export class Context {
       const u = new URL(v);
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
     } catch {
-      throw new UsageError(`base URL "${v}" is not an http(s) URL`, { hint: 'check --base-url, BANKCTL_BASE_URL or `bankctl config get base-url`' });
+      throw new UsageError(`base URL "${v}" is not an http(s) URL`, {
+        hint: 'check --base-url, BANKCTL_BASE_URL or `bankctl config get base-url`',
+      });
     }
     return v.replace(/\/+$/, '');
   }
@@ -197,7 +199,9 @@ export class Context {
     const s = (await this.settings()).get(key)!;
     const n = Number(s.value);
     if (!Number.isFinite(n) || n < 0) {
-      throw new UsageError(`${key} must be a non-negative number, got "${s.value}" (from ${s.source === 'env' ? ENV_FOR[key] : s.source})`);
+      throw new UsageError(
+        `${key} must be a non-negative number, got "${s.value}" (from ${s.source === 'env' ? ENV_FOR[key] : s.source})`,
+      );
     }
     return n;
   }
@@ -242,15 +246,19 @@ export class Context {
       try {
         pem = readFileSync(file, 'utf8');
       } catch (err) {
-        throw new UsageError(`${from}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        throw new UsageError(
+          `${from}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        );
       }
-      if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`${from}: ${file} holds no PEM certificate`);
+      if (!pem.includes('-----BEGIN CERTIFICATE-----'))
+        throw new UsageError(`${from}: ${file} holds no PEM certificate`);
       caPems.push(pem);
     }
     const { normalizePins } = await import('./http/transport.js');
     const pins = normalizePins(s.value('pin'));
     for (const p of pins) {
-      if (!/^[A-Za-z0-9+/]{43}=$/.test(p)) throw new UsageError(`--pin: "${p}" is not a base64 SHA-256 (44 characters, ending in "=")`);
+      if (!/^[A-Za-z0-9+/]{43}=$/.test(p))
+        throw new UsageError(`--pin: "${p}" is not a base64 SHA-256 (44 characters, ending in "=")`);
     }
     return { caPems, pins, env: this.env };
   }

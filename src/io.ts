@@ -51,7 +51,11 @@ export interface TestIO extends IO {
 }
 
 /** In-memory streams for in-process tests. */
-export function testIO(opts: Partial<Pick<IO, 'env' | 'cwd' | 'stdinIsTTY' | 'stdoutIsTTY' | 'stderrIsTTY' | 'columns'>> & { stdin?: string } = {}): TestIO {
+export function testIO(
+  opts: Partial<Pick<IO, 'env' | 'cwd' | 'stdinIsTTY' | 'stdoutIsTTY' | 'stderrIsTTY' | 'columns'>> & {
+    stdin?: string;
+  } = {},
+): TestIO {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const stderr = new PassThrough();

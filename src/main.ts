@@ -42,13 +42,19 @@ interface CommanderLikeError {
 }
 
 function isCommanderError(err: unknown): err is CommanderLikeError {
-  return !!err && typeof err === 'object' && typeof (err as { code?: unknown }).code === 'string' && (err as { code: string }).code.startsWith('commander.');
+  return (
+    !!err &&
+    typeof err === 'object' &&
+    typeof (err as { code?: unknown }).code === 'string' &&
+    (err as { code: string }).code.startsWith('commander.')
+  );
 }
 
 export function reportError(ctx: Context, err: unknown): number {
   if (isCommanderError(err)) {
     // commander has already printed its message (help, version or a usage error)
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version') return ExitCode.OK;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version')
+      return ExitCode.OK;
     return err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
   }
   const code = exitCodeFor(err);
@@ -59,7 +65,9 @@ export function reportError(ctx: Context, err: unknown): number {
     return code;
   }
   const e = err as Error;
-  ctx.io.stderr.write(`error: unexpected: ${e?.message ?? String(err)}${ctx.verbose ? '' : ' (run with --verbose for details)'}\n`);
+  ctx.io.stderr.write(
+    `error: unexpected: ${e?.message ?? String(err)}${ctx.verbose ? '' : ' (run with --verbose for details)'}\n`,
+  );
   if (ctx.verbose && e?.stack) ctx.io.stderr.write(`${e.stack}\n`);
   return code;
 }

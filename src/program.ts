@@ -13,35 +13,155 @@ type Register = (program: Command, ctx: Context) => void;
  * suggestions. Completion generation loads them all.
  */
 export const NOUNS: Array<{ name: string; description: string; load: () => Promise<Register> }> = [
-  { name: 'auth', description: "client credentials, tokens and authorization codes", load: async () => (await import('./commands/auth/index.js')).registerAuth },
-  { name: 'users', description: "create and delete end users", load: async () => (await import('./commands/users/index.js')).registerUsers },
-  { name: 'providers', description: "financial institutions (providers) and the sandbox's test providers", load: async () => (await import('./commands/providers/index.js')).registerProviders },
-  { name: 'credentials', description: "a user's connections to banks: connect, follow and manage them", load: async () => (await import('./commands/credentials/index.js')).registerCredentials },
-  { name: 'accounts', description: "the user's accounts: list, update, balances", load: async () => (await import('./commands/accounts/index.js')).registerAccounts },
-  { name: 'balance-refresh', description: "refresh an account's balance at its bank (5 per account per 2 hours)", load: async () => (await import('./commands/balance-refresh/index.js')).registerBalanceRefresh },
-  { name: 'transactions', description: "the user's transactions (v2), streamed page after page", load: async () => (await import('./commands/transactions/index.js')).registerTransactions },
-  { name: 'consents', description: "the user's provider consents: list, delete, renew through the link service", load: async () => (await import('./commands/consents/index.js')).registerConsents },
-  { name: 'identities', description: "identity data the banks hold on the user", load: async () => (await import('./commands/identities/index.js')).registerIdentities },
-  { name: 'investments', description: "the user's investment portfolios and instruments", load: async () => (await import('./commands/investments/index.js')).registerInvestments },
-  { name: 'loans', description: "the user's loans and mortgages", load: async () => (await import('./commands/loans/index.js')).registerLoans },
-  { name: 'categories', description: "the category catalogue: a flat list with parent links", load: async () => (await import('./commands/categories/index.js')).registerCategories },
-  { name: 'budgets', description: "one-off and recurring budgets: spent against target (user token)", load: async () => (await import('./commands/budgets/index.js')).registerBudgets },
-  { name: 'insights', description: "actionable insights from the user's data: active, then archived once acted on (user token)", load: async () => (await import('./commands/insights/index.js')).registerInsights },
-  { name: 'statistics', description: "expenses, income, balances and left to spend per period (user token with statistics:read)", load: async () => (await import('./commands/statistics/index.js')).registerStatistics },
-  { name: 'calendar', description: "monthly and salary-adjusted calendar periods", load: async () => (await import('./commands/calendar/index.js')).registerCalendar },
-  { name: 'search', description: "search the user's transactions (POST /api/v1/search)", load: async () => (await import('./commands/search/index.js')).registerSearch },
-  { name: 'transfers', description: "bank transfers and payments from the user's accounts (user token with transfer:execute)", load: async () => (await import('./commands/transfers/index.js')).registerTransfers },
-  { name: 'reports', description: "account verification reports: temporary (1 hour), with a PDF rendering", load: async () => (await import('./commands/reports/index.js')).registerReports },
-  { name: 'connector', description: "push users, accounts and transactions into the service (connector API; Token <connector token> or a client token)", load: async () => (await import('./commands/connector/index.js')).registerConnector },
-  { name: 'webhooks', description: "webhooks registered through the API, and a local receiver for them", load: async () => (await import('./commands/webhooks/index.js')).registerWebhooks },
-  { name: 'config', description: "profiles and settings (stored 0600 under BANKCTL_CONFIG_DIR)", load: async () => (await import('./commands/config/index.js')).registerConfig },
-  { name: 'api', description: "the raw escape hatch: any request, authenticated like any other command", load: async () => (await import('./commands/api.js')).registerApi },
-  { name: 'version', description: "the client's version, and the server's (GET /version) when it is reachable", load: async () => (await import('./commands/version.js')).registerVersion },
-  { name: 'sandbox', description: "the embedded local emulator of the service", load: async () => (await import('./commands/sandbox/index.js')).registerSandbox },
-  { name: 'smoke', description: "the end-to-end check suite for CI, against whatever base URL the profile names; test providers only, cleans up after itself", load: async () => (await import('./commands/smoke.js')).registerSmoke },
-  { name: 'demo', description: "a guided end-to-end walk on an embedded sandbox: users, a bank connection, accounts, transactions, consents and a connector push", load: async () => (await import('./commands/demo.js')).registerDemo },
-  { name: 'doctor', description: "check what stands between you and a working setup: config, reachability, TLS, proxy, clock, credentials, listener port", load: async () => (await import('./commands/doctor.js')).registerDoctor },
-  { name: 'completion', description: "print the shell completion script for bash, zsh or fish", load: async () => (await import('./commands/completion.js')).registerCompletion },
+  {
+    name: 'auth',
+    description: 'client credentials, tokens and authorization codes',
+    load: async () => (await import('./commands/auth/index.js')).registerAuth,
+  },
+  {
+    name: 'users',
+    description: 'create and delete end users',
+    load: async () => (await import('./commands/users/index.js')).registerUsers,
+  },
+  {
+    name: 'providers',
+    description: "financial institutions (providers) and the sandbox's test providers",
+    load: async () => (await import('./commands/providers/index.js')).registerProviders,
+  },
+  {
+    name: 'credentials',
+    description: "a user's connections to banks: connect, follow and manage them",
+    load: async () => (await import('./commands/credentials/index.js')).registerCredentials,
+  },
+  {
+    name: 'accounts',
+    description: "the user's accounts: list, update, balances",
+    load: async () => (await import('./commands/accounts/index.js')).registerAccounts,
+  },
+  {
+    name: 'balance-refresh',
+    description: "refresh an account's balance at its bank (5 per account per 2 hours)",
+    load: async () => (await import('./commands/balance-refresh/index.js')).registerBalanceRefresh,
+  },
+  {
+    name: 'transactions',
+    description: "the user's transactions (v2), streamed page after page",
+    load: async () => (await import('./commands/transactions/index.js')).registerTransactions,
+  },
+  {
+    name: 'consents',
+    description: "the user's provider consents: list, delete, renew through the link service",
+    load: async () => (await import('./commands/consents/index.js')).registerConsents,
+  },
+  {
+    name: 'identities',
+    description: 'identity data the banks hold on the user',
+    load: async () => (await import('./commands/identities/index.js')).registerIdentities,
+  },
+  {
+    name: 'investments',
+    description: "the user's investment portfolios and instruments",
+    load: async () => (await import('./commands/investments/index.js')).registerInvestments,
+  },
+  {
+    name: 'loans',
+    description: "the user's loans and mortgages",
+    load: async () => (await import('./commands/loans/index.js')).registerLoans,
+  },
+  {
+    name: 'categories',
+    description: 'the category catalogue: a flat list with parent links',
+    load: async () => (await import('./commands/categories/index.js')).registerCategories,
+  },
+  {
+    name: 'budgets',
+    description: 'one-off and recurring budgets: spent against target (user token)',
+    load: async () => (await import('./commands/budgets/index.js')).registerBudgets,
+  },
+  {
+    name: 'insights',
+    description: "actionable insights from the user's data: active, then archived once acted on (user token)",
+    load: async () => (await import('./commands/insights/index.js')).registerInsights,
+  },
+  {
+    name: 'statistics',
+    description: 'expenses, income, balances and left to spend per period (user token with statistics:read)',
+    load: async () => (await import('./commands/statistics/index.js')).registerStatistics,
+  },
+  {
+    name: 'calendar',
+    description: 'monthly and salary-adjusted calendar periods',
+    load: async () => (await import('./commands/calendar/index.js')).registerCalendar,
+  },
+  {
+    name: 'search',
+    description: "search the user's transactions (POST /api/v1/search)",
+    load: async () => (await import('./commands/search/index.js')).registerSearch,
+  },
+  {
+    name: 'transfers',
+    description: "bank transfers and payments from the user's accounts (user token with transfer:execute)",
+    load: async () => (await import('./commands/transfers/index.js')).registerTransfers,
+  },
+  {
+    name: 'reports',
+    description: 'account verification reports: temporary (1 hour), with a PDF rendering',
+    load: async () => (await import('./commands/reports/index.js')).registerReports,
+  },
+  {
+    name: 'connector',
+    description:
+      'push users, accounts and transactions into the service (connector API; Token <connector token> or a client token)',
+    load: async () => (await import('./commands/connector/index.js')).registerConnector,
+  },
+  {
+    name: 'webhooks',
+    description: 'webhooks registered through the API, and a local receiver for them',
+    load: async () => (await import('./commands/webhooks/index.js')).registerWebhooks,
+  },
+  {
+    name: 'config',
+    description: 'profiles and settings (stored 0600 under BANKCTL_CONFIG_DIR)',
+    load: async () => (await import('./commands/config/index.js')).registerConfig,
+  },
+  {
+    name: 'api',
+    description: 'the raw escape hatch: any request, authenticated like any other command',
+    load: async () => (await import('./commands/api.js')).registerApi,
+  },
+  {
+    name: 'version',
+    description: "the client's version, and the server's (GET /version) when it is reachable",
+    load: async () => (await import('./commands/version.js')).registerVersion,
+  },
+  {
+    name: 'sandbox',
+    description: 'the embedded local emulator of the service',
+    load: async () => (await import('./commands/sandbox/index.js')).registerSandbox,
+  },
+  {
+    name: 'smoke',
+    description:
+      'the end-to-end check suite for CI, against whatever base URL the profile names; test providers only, cleans up after itself',
+    load: async () => (await import('./commands/smoke.js')).registerSmoke,
+  },
+  {
+    name: 'demo',
+    description:
+      'a guided end-to-end walk on an embedded sandbox: users, a bank connection, accounts, transactions, consents and a connector push',
+    load: async () => (await import('./commands/demo.js')).registerDemo,
+  },
+  {
+    name: 'doctor',
+    description:
+      'check what stands between you and a working setup: config, reachability, TLS, proxy, clock, credentials, listener port',
+    load: async () => (await import('./commands/doctor.js')).registerDoctor,
+  },
+  {
+    name: 'completion',
+    description: 'print the shell completion script for bash, zsh or fish',
+    load: async () => (await import('./commands/completion.js')).registerCompletion,
+  },
 ];
 
 /**
@@ -78,13 +198,21 @@ export async function createProgram(ctx: Context, argv: string[] = []): Promise<
     .option('--profile <name>', 'saved profile to use (env BANKCTL_PROFILE)')
     .option('--base-url <url>', 'API base URL (env BANKCTL_BASE_URL; default http://127.0.0.1:8787, the local sandbox)')
     .option('--link-url <url>', 'hosted link flow base URL (env BANKCTL_LINK_URL; default <base-url>/link)')
-    .addOption(new Option('-o, --output <format>', 'output format (env BANKCTL_OUTPUT; default table on a TTY, json otherwise)').choices([...OUTPUT_FORMATS]))
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        'output format (env BANKCTL_OUTPUT; default table on a TTY, json otherwise)',
+      ).choices([...OUTPUT_FORMATS]),
+    )
     .option('--fields <paths>', 'columns for table and csv: comma-separated dotted paths')
     .option('-v, --verbose', 'HTTP trace on stderr, secrets redacted (env BANKCTL_DEBUG=1)')
     .option('-q, --quiet', 'no progress, spinners or notices on stderr')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--timeout <seconds>', 'per-request timeout in seconds (env BANKCTL_TIMEOUT; default 30)')
-    .option('--retries <n>', 'retries of 429, 5xx on idempotent requests and network errors (env BANKCTL_RETRIES; default 3)')
+    .option(
+      '--retries <n>',
+      'retries of 429, 5xx on idempotent requests and network errors (env BANKCTL_RETRIES; default 3)',
+    )
     .option('--client-id <id>', 'OAuth client id (env BANKCTL_CLIENT_ID)')
     .option('--client-secret <secret>', 'OAuth client secret (env BANKCTL_CLIENT_SECRET; prefer --client-secret-stdin)')
     .option('--client-secret-stdin', 'read the client secret from standard input')
@@ -106,12 +234,18 @@ export async function createProgram(ctx: Context, argv: string[] = []): Promise<
       ['--basic', 'basic'],
     ] as const) {
       if (ctx.globals[key] && !ctx.quiet) {
-        ctx.warn(`${flag} on the command line is visible to other users in the process list; use ${flag === '--client-secret' ? '--client-secret-stdin' : 'an environment variable or the profile'} instead`);
+        ctx.warn(
+          `${flag} on the command line is visible to other users in the process list; use ${flag === '--client-secret' ? '--client-secret-stdin' : 'an environment variable or the profile'} instead`,
+        );
       }
     }
   });
 
-  const valued = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((x): x is string => Boolean(x))));
+  const valued = new Set(
+    program.options
+      .filter((o) => o.required || o.optional)
+      .flatMap((o) => [o.long, o.short].filter((x): x is string => Boolean(x))),
+  );
   const noun = invokedNoun(argv, valued);
   for (const n of NOUNS) {
     if (noun === 'completion' || n.name === noun) (await n.load())(program, ctx);
@@ -124,6 +258,9 @@ export async function createProgram(ctx: Context, argv: string[] = []): Promise<
     'bankctl auth token --scope user:create',
     'bankctl api GET /api/v1/providers -f market=SE',
   ]);
-  program.addHelpText('after', '\nExit codes: 0 ok, 1 bug, 2 usage or 400, 3 auth, 4 not found, 5 conflict, 6 rate limited, 7 server error, 8 network, 9 flow failed, 130 interrupted.');
+  program.addHelpText(
+    'after',
+    '\nExit codes: 0 ok, 1 bug, 2 usage or 400, 3 auth, 4 not found, 5 conflict, 6 rate limited, 7 server error, 8 network, 9 flow failed, 130 interrupted.',
+  );
   return program;
 }

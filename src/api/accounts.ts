@@ -3,7 +3,17 @@
 import type { ApiClient } from './client.js';
 import { parseExactJson } from './exact-json.js';
 
-export const ACCOUNT_TYPES = ['CHECKING', 'SAVINGS', 'INVESTMENT', 'MORTGAGE', 'CREDIT_CARD', 'LOAN', 'PENSION', 'OTHER', 'EXTERNAL'] as const;
+export const ACCOUNT_TYPES = [
+  'CHECKING',
+  'SAVINGS',
+  'INVESTMENT',
+  'MORTGAGE',
+  'CREDIT_CARD',
+  'LOAN',
+  'PENSION',
+  'OTHER',
+  'EXTERNAL',
+] as const;
 export const ACCOUNT_EXCLUSIONS = ['NONE', 'AGGREGATION', 'PFM_AND_SEARCH', 'PFM_DATA'] as const;
 
 export interface Account {
@@ -46,16 +56,22 @@ async function getText(api: ApiClient, o: Parameters<ApiClient['call']>[0]): Pro
 }
 
 export async function listAccounts(api: ApiClient): Promise<Account[]> {
-  const body = parseExactJson<{ accounts?: Account[] }>(await getText(api, { method: 'GET', path: '/api/v1/accounts/list' }));
+  const body = parseExactJson<{ accounts?: Account[] }>(
+    await getText(api, { method: 'GET', path: '/api/v1/accounts/list' }),
+  );
   return body?.accounts ?? [];
 }
 
 export async function updateAccount(api: ApiClient, id: string, update: AccountUpdate): Promise<Account> {
-  return parseExactJson<Account>(await getText(api, { method: 'PUT', path: `/api/v1/accounts/${encodeURIComponent(id)}`, json: update }));
+  return parseExactJson<Account>(
+    await getText(api, { method: 'PUT', path: `/api/v1/accounts/${encodeURIComponent(id)}`, json: update }),
+  );
 }
 
 export async function getBalances(api: ApiClient, id: string): Promise<Balances> {
-  return parseExactJson<Balances>(await getText(api, { method: 'GET', path: `/api/v1/accounts/${encodeURIComponent(id)}/balances` }));
+  return parseExactJson<Balances>(
+    await getText(api, { method: 'GET', path: `/api/v1/accounts/${encodeURIComponent(id)}/balances` }),
+  );
 }
 
 export interface BalanceRefresh {
@@ -68,6 +84,9 @@ export async function createBalanceRefresh(api: ApiClient, accountId: string): P
   return api.data<BalanceRefresh>({ method: 'POST', path: '/api/v1/balance-refresh', json: { accountId } });
 }
 
-export async function getBalanceRefresh(api: ApiClient, refreshId: string): Promise<{ status: string; [k: string]: unknown }> {
+export async function getBalanceRefresh(
+  api: ApiClient,
+  refreshId: string,
+): Promise<{ status: string; [k: string]: unknown }> {
   return api.data({ method: 'GET', path: `/api/v1/balance-refresh/${encodeURIComponent(refreshId)}` });
 }

@@ -50,25 +50,38 @@ export async function listBudgets(api: ApiClient, includeArchived = false): Prom
 }
 
 export async function createOneOffBudget(api: ApiClient, req: CreateBudgetRequest): Promise<Budget> {
-  return (await api.data<{ budgetSpecification: Budget }>({ method: 'POST', path: `${P}/one-off`, json: req })).budgetSpecification;
+  return (await api.data<{ budgetSpecification: Budget }>({ method: 'POST', path: `${P}/one-off`, json: req }))
+    .budgetSpecification;
 }
 
 export async function createRecurringBudget(api: ApiClient, req: CreateBudgetRequest): Promise<Budget> {
-  return (await api.data<{ budgetSpecification: Budget }>({ method: 'POST', path: `${P}/recurring`, json: req })).budgetSpecification;
+  return (await api.data<{ budgetSpecification: Budget }>({ method: 'POST', path: `${P}/recurring`, json: req }))
+    .budgetSpecification;
 }
 
 export async function recommendedBudgets(api: ApiClient): Promise<Array<Record<string, unknown>>> {
-  const r = await api.data<{ recommendations?: Array<Record<string, unknown>> } | Array<Record<string, unknown>>>({ method: 'GET', path: `${P}/recommended` });
+  const r = await api.data<{ recommendations?: Array<Record<string, unknown>> } | Array<Record<string, unknown>>>({
+    method: 'GET',
+    path: `${P}/recommended`,
+  });
   return Array.isArray(r) ? r : (r?.recommendations ?? []);
 }
 
-export async function budgetSummaries(api: ApiClient, includeArchived = false): Promise<Array<{ budgetSpecification: Budget; budgetPeriods: BudgetPeriod }>> {
-  const r = await api.data<{ budgetSummaries?: Array<{ budgetSpecification: Budget; budgetPeriods: BudgetPeriod }> }>({ method: 'GET', path: `${P}/summaries`, query: { includeArchived } });
+export async function budgetSummaries(
+  api: ApiClient,
+  includeArchived = false,
+): Promise<Array<{ budgetSpecification: Budget; budgetPeriods: BudgetPeriod }>> {
+  const r = await api.data<{ budgetSummaries?: Array<{ budgetSpecification: Budget; budgetPeriods: BudgetPeriod }> }>({
+    method: 'GET',
+    path: `${P}/summaries`,
+    query: { includeArchived },
+  });
   return r?.budgetSummaries ?? [];
 }
 
 export async function updateBudget(api: ApiClient, budgetId: string, req: CreateBudgetRequest): Promise<Budget> {
-  return (await api.data<{ budgetSpecification: Budget }>({ method: 'PUT', path: `${P}/${id(budgetId)}`, json: req })).budgetSpecification;
+  return (await api.data<{ budgetSpecification: Budget }>({ method: 'PUT', path: `${P}/${id(budgetId)}`, json: req }))
+    .budgetSpecification;
 }
 
 export async function deleteBudget(api: ApiClient, budgetId: string): Promise<void> {
@@ -76,7 +89,8 @@ export async function deleteBudget(api: ApiClient, budgetId: string): Promise<vo
 }
 
 export async function archiveBudget(api: ApiClient, budgetId: string): Promise<Budget> {
-  return (await api.data<{ budgetSpecification: Budget }>({ method: 'PUT', path: `${P}/${id(budgetId)}/archive` })).budgetSpecification;
+  return (await api.data<{ budgetSpecification: Budget }>({ method: 'PUT', path: `${P}/${id(budgetId)}/archive` }))
+    .budgetSpecification;
 }
 
 export interface BudgetDetails {
@@ -88,11 +102,23 @@ export interface BudgetDetails {
   averageSpentAmount: DenominatedAmount;
 }
 
-export async function budgetDetails(api: ApiClient, budgetId: string, range: { start?: number; end?: number }): Promise<BudgetDetails> {
+export async function budgetDetails(
+  api: ApiClient,
+  budgetId: string,
+  range: { start?: number; end?: number },
+): Promise<BudgetDetails> {
   return api.data<BudgetDetails>({ method: 'GET', path: `${P}/${id(budgetId)}/details`, query: range });
 }
 
-export async function budgetTransactions(api: ApiClient, budgetId: string, range: { start: number; end: number }): Promise<Array<Record<string, unknown>>> {
-  const r = await api.data<{ transactions?: Array<Record<string, unknown>> }>({ method: 'GET', path: `${P}/${id(budgetId)}/transactions`, query: range });
+export async function budgetTransactions(
+  api: ApiClient,
+  budgetId: string,
+  range: { start: number; end: number },
+): Promise<Array<Record<string, unknown>>> {
+  const r = await api.data<{ transactions?: Array<Record<string, unknown>> }>({
+    method: 'GET',
+    path: `${P}/${id(budgetId)}/transactions`,
+    query: range,
+  });
   return r?.transactions ?? [];
 }

@@ -9,10 +9,23 @@ export interface Period {
   [k: string]: unknown;
 }
 
-export async function calendarPeriods(api: ApiClient, from: string, to: string, resolution?: string): Promise<Period[]> {
-  return api.data<Period[]>({ method: 'GET', path: '/api/v1/calendar/periods', query: { period_gte: from, period_lte: to, resolution } });
+export async function calendarPeriods(
+  api: ApiClient,
+  from: string,
+  to: string,
+  resolution?: string,
+): Promise<Period[]> {
+  return api.data<Period[]>({
+    method: 'GET',
+    path: '/api/v1/calendar/periods',
+    query: { period_gte: from, period_lte: to, resolution },
+  });
 }
 
 export async function calendarPeriod(api: ApiClient, period: string, resolution?: string): Promise<Period[]> {
-  return api.data<Period[]>({ method: 'GET', path: `/api/v1/calendar/periods/${encodeURIComponent(period)}`, query: { resolution } });
+  return api.data<Period[]>({
+    method: 'GET',
+    path: `/api/v1/calendar/periods/${encodeURIComponent(period)}`,
+    query: { resolution },
+  });
 }

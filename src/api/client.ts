@@ -77,7 +77,10 @@ export class ApiClient {
     if (c.basic && (kind === 'user' || kind === 'any' || kind === 'optional')) {
       const i = c.basic.indexOf(':');
       if (i <= 0) throw new UsageError('--basic must be USER_ID:TOKEN');
-      return { auth: { scheme: 'Basic', username: c.basic.slice(0, i), password: c.basic.slice(i + 1) }, cached: false };
+      return {
+        auth: { scheme: 'Basic', username: c.basic.slice(0, i), password: c.basic.slice(i + 1) },
+        cached: false,
+      };
     }
     const hasUser = Boolean(c.user?.userId || c.user?.externalUserId);
     if (kind === 'user' || ((kind === 'any' || kind === 'optional') && hasUser)) {

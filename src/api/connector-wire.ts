@@ -30,7 +30,12 @@ export function parseExactJson(text: string): unknown {
   try {
     v = JSON.parse(wrapped);
   } catch (err) {
-    throw new JsonSyntaxError(((err as Error).message ?? 'malformed JSON').replace(/ in JSON at position \d+.*$/s, '').replace(/"\\u0000#([^"]*)"/g, '$1').slice(0, 200));
+    throw new JsonSyntaxError(
+      ((err as Error).message ?? 'malformed JSON')
+        .replace(/ in JSON at position \d+.*$/s, '')
+        .replace(/"\\u0000#([^"]*)"/g, '$1')
+        .slice(0, 200),
+    );
   }
   try {
     return revive(v);
@@ -102,7 +107,17 @@ export function decimalOf(v: unknown): string | undefined {
 
 // ---- validation -----------------------------------------------------------------------------
 
-export const ACCOUNT_TYPES = ['CHECKING', 'SAVINGS', 'INVESTMENT', 'MORTGAGE', 'CREDIT_CARD', 'LOAN', 'PENSION', 'OTHER', 'EXTERNAL'] as const;
+export const ACCOUNT_TYPES = [
+  'CHECKING',
+  'SAVINGS',
+  'INVESTMENT',
+  'MORTGAGE',
+  'CREDIT_CARD',
+  'LOAN',
+  'PENSION',
+  'OTHER',
+  'EXTERNAL',
+] as const;
 export const EXCLUSIONS = ['PFM_AND_SEARCH', 'PFM_DATA', 'NONE'] as const;
 export const TRANSACTION_TYPES = ['DEFAULT', 'CREDIT_CARD', 'TRANSFER', 'PAYMENT', 'WITHDRAWAL'] as const;
 export const INGEST_TYPES = ['REAL_TIME', 'HISTORICAL', 'BATCH'] as const;
@@ -173,13 +188,20 @@ export function amount(o: Obj, key: string, path: string, required: boolean): st
   return d;
 }
 
-export function oneOf<T extends string>(o: Obj, key: string, path: string, values: readonly T[], required: boolean): T | undefined {
+export function oneOf<T extends string>(
+  o: Obj,
+  key: string,
+  path: string,
+  values: readonly T[],
+  required: boolean,
+): T | undefined {
   const v = o[key];
   if (v === undefined || v === null) {
     if (required) throw new WireError(`${path}${key}`, `is required (one of ${values.join(', ')})`);
     return undefined;
   }
-  if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) throw new WireError(`${path}${key}`, `must be one of ${values.join(', ')}`);
+  if (typeof v !== 'string' || !(values as readonly string[]).includes(v))
+    throw new WireError(`${path}${key}`, `must be one of ${values.join(', ')}`);
   return v as T;
 }
 
@@ -190,7 +212,8 @@ export function payload(o: Obj, key: string, path: string): Obj | undefined {
 }
 
 export function stringArray(v: unknown, field: string): string[] {
-  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw new WireError(field, 'must be an array of strings');
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+    throw new WireError(field, 'must be an array of strings');
   return v as string[];
 }
 
@@ -198,7 +221,8 @@ export function epochMs(o: Obj, key: string, path: string): number {
   const v = o[key];
   if (v === undefined || v === null) throw new WireError(`${path}${key}`, 'is required (epoch milliseconds)');
   const text = v instanceof ExactNumber ? v.text : typeof v === 'number' ? String(v) : undefined;
-  if (text === undefined || !/^-?\d+$/.test(text)) throw new WireError(`${path}${key}`, 'must be a whole number of epoch milliseconds');
+  if (text === undefined || !/^-?\d+$/.test(text))
+    throw new WireError(`${path}${key}`, 'must be a whole number of epoch milliseconds');
   const n = Number(text);
   if (!Number.isSafeInteger(n) || Math.abs(n) > 8.64e15) throw new WireError(`${path}${key}`, 'is out of range');
   return n;
@@ -285,8 +309,13 @@ export function validateTransaction(v: unknown, path = ''): TransactionEntity {
   };
   if (p && p.PENDING_IDS !== undefined) t.pendingIds = stringArray(p.PENDING_IDS, `${path}payload.PENDING_IDS`);
   if (p && p.TAGS !== undefined) t.tags = stringArray(p.TAGS, `${path}payload.TAGS`);
-  if (t.pendingIds && t.pending === true) throw new WireError(`${path}payload.PENDING_IDS`, 'only a non-pending transaction can replace pending ones');
-  if (t.pendingIds?.includes(t.externalId)) throw new WireError(`${path}payload.PENDING_IDS`, 'names the transaction itself; to book a pending transaction under the same externalId use PUT');
+  if (t.pendingIds && t.pending === true)
+    throw new WireError(`${path}payload.PENDING_IDS`, 'only a non-pending transaction can replace pending ones');
+  if (t.pendingIds?.includes(t.externalId))
+    throw new WireError(
+      `${path}payload.PENDING_IDS`,
+      'names the transaction itself; to book a pending transaction under the same externalId use PUT',
+    );
   return t;
 }
 
@@ -330,11 +359,16 @@ export function validateContainer(v: unknown, mode: 'create' | 'delete' | 'updat
       payload: payload(a, 'payload', path),
       transactions: [],
     };
-    if (mode === 'update' && entry.externalId === undefined && entry.platformId === undefined) throw new WireError(`${path}externalId`, 'externalId or platformId of the account is required');
+    if (mode === 'update' && entry.externalId === undefined && entry.platformId === undefined)
+      throw new WireError(`${path}externalId`, 'externalId or platformId of the account is required');
     const txs = a.transactions;
     if (!Array.isArray(txs)) throw new WireError(`${path}transactions`, 'is required (an array)');
     count += txs.length;
-    if (count > MAX_TRANSACTIONS_PER_REQUEST) throw new WireError('transactionAccounts', `more than ${MAX_TRANSACTIONS_PER_REQUEST} transactions in one request (counted over all accounts)`);
+    if (count > MAX_TRANSACTIONS_PER_REQUEST)
+      throw new WireError(
+        'transactionAccounts',
+        `more than ${MAX_TRANSACTIONS_PER_REQUEST} transactions in one request (counted over all accounts)`,
+      );
     for (let j = 0; j < txs.length; j++) {
       const tpath = `${path}transactions[${j}].`;
       if (mode === 'delete') {

@@ -30,28 +30,70 @@ export async function pushAccounts(api: ApiClient, externalUserId: string, body:
   await api.call({ method: 'POST', path: `/connector/users/${enc(externalUserId)}/accounts`, ...exact(body) });
 }
 
-export async function updateConnectorAccount(api: ApiClient, externalUserId: string, externalAccountId: string, body: { name?: string; closed?: boolean; exclusion?: string }): Promise<void> {
-  await api.call({ method: 'PUT', path: `/connector/users/${enc(externalUserId)}/accounts/${enc(externalAccountId)}`, ...exact(body) });
+export async function updateConnectorAccount(
+  api: ApiClient,
+  externalUserId: string,
+  externalAccountId: string,
+  body: { name?: string; closed?: boolean; exclusion?: string },
+): Promise<void> {
+  await api.call({
+    method: 'PUT',
+    path: `/connector/users/${enc(externalUserId)}/accounts/${enc(externalAccountId)}`,
+    ...exact(body),
+  });
 }
 
-export async function deleteConnectorAccount(api: ApiClient, externalUserId: string, externalAccountId: string): Promise<void> {
-  await api.call({ method: 'DELETE', path: `/connector/users/${enc(externalUserId)}/accounts/${enc(externalAccountId)}` });
+export async function deleteConnectorAccount(
+  api: ApiClient,
+  externalUserId: string,
+  externalAccountId: string,
+): Promise<void> {
+  await api.call({
+    method: 'DELETE',
+    path: `/connector/users/${enc(externalUserId)}/accounts/${enc(externalAccountId)}`,
+  });
 }
 
 /**
  * Ingests one CreateTransactionAccountContainer (already serialised). Safe to resend: the service
  * keys transactions by externalId, so the HTTP core may retry it on 429, 5xx and network errors.
  */
-export async function ingestTransactions(api: ApiClient, externalUserId: string, body: string | Buffer, signal?: AbortSignal): Promise<void> {
-  await api.call({ method: 'POST', path: `/connector/users/${enc(externalUserId)}/transactions`, body, contentType: 'application/json', idempotent: true, signal });
+export async function ingestTransactions(
+  api: ApiClient,
+  externalUserId: string,
+  body: string | Buffer,
+  signal?: AbortSignal,
+): Promise<void> {
+  await api.call({
+    method: 'POST',
+    path: `/connector/users/${enc(externalUserId)}/transactions`,
+    body,
+    contentType: 'application/json',
+    idempotent: true,
+    signal,
+  });
 }
 
 export async function deleteTransactions(api: ApiClient, externalUserId: string, body: unknown): Promise<void> {
-  await api.call({ method: 'POST', path: `/connector/users/${enc(externalUserId)}/transactions/delete`, ...exact(body), idempotent: false });
+  await api.call({
+    method: 'POST',
+    path: `/connector/users/${enc(externalUserId)}/transactions/delete`,
+    ...exact(body),
+    idempotent: false,
+  });
 }
 
-export async function updateTransaction(api: ApiClient, externalUserId: string, externalTransactionId: string, body: unknown): Promise<void> {
-  await api.call({ method: 'PUT', path: `/connector/users/${enc(externalUserId)}/transactions/${enc(externalTransactionId)}`, ...exact(body) });
+export async function updateTransaction(
+  api: ApiClient,
+  externalUserId: string,
+  externalTransactionId: string,
+  body: unknown,
+): Promise<void> {
+  await api.call({
+    method: 'PUT',
+    path: `/connector/users/${enc(externalUserId)}/transactions/${enc(externalTransactionId)}`,
+    ...exact(body),
+  });
 }
 
 export interface BatchStatus {
@@ -61,7 +103,12 @@ export interface BatchStatus {
 }
 
 export async function ingestBatch(api: ApiClient, body: unknown): Promise<{ statuses: BatchStatus[] }> {
-  return api.data<{ statuses: BatchStatus[] }>({ method: 'POST', path: '/connector/batch', ...exact(body), idempotent: true });
+  return api.data<{ statuses: BatchStatus[] }>({
+    method: 'POST',
+    path: '/connector/batch',
+    ...exact(body),
+    idempotent: true,
+  });
 }
 
 export interface GeneratedToken {
@@ -69,7 +116,10 @@ export interface GeneratedToken {
   expiry: number;
 }
 
-export async function generateToken(api: ApiClient, req: { userId: string; scopes: string[]; ttl?: number; origin?: string }): Promise<GeneratedToken> {
+export async function generateToken(
+  api: ApiClient,
+  req: { userId: string; scopes: string[]; ttl?: number; origin?: string },
+): Promise<GeneratedToken> {
   return api.data<GeneratedToken>({ method: 'POST', path: '/connector/v2/tokens/generate', json: req });
 }
 
@@ -105,6 +155,8 @@ export interface V1Account {
 
 export async function listAccounts(api: ApiClient, bearer?: string): Promise<V1Account[]> {
   const o = { method: 'GET', path: '/api/v1/accounts/list' };
-  const res: HttpResponse<{ accounts?: V1Account[] }> = bearer ? await api.http.request({ ...o, auth: { scheme: 'Bearer', token: bearer } }) : await api.call(o);
+  const res: HttpResponse<{ accounts?: V1Account[] }> = bearer
+    ? await api.http.request({ ...o, auth: { scheme: 'Bearer', token: bearer } })
+    : await api.call(o);
   return res.data?.accounts ?? [];
 }

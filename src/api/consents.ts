@@ -13,10 +13,21 @@ export interface ProviderConsent {
 }
 
 /** The scopes the link service needs to update a consent (the service's own Postman flow). */
-export const UPDATE_CONSENT_SCOPES = ['authorization:read', 'authorization:grant', 'credentials:refresh', 'credentials:read', 'credentials:write', 'providers:read', 'user:read'];
+export const UPDATE_CONSENT_SCOPES = [
+  'authorization:read',
+  'authorization:grant',
+  'credentials:refresh',
+  'credentials:read',
+  'credentials:write',
+  'providers:read',
+  'user:read',
+];
 
 export async function listConsents(api: ApiClient): Promise<ProviderConsent[]> {
-  const data = await api.data<{ providerConsents?: ProviderConsent[] }>({ method: 'GET', path: '/api/v1/provider-consents' });
+  const data = await api.data<{ providerConsents?: ProviderConsent[] }>({
+    method: 'GET',
+    path: '/api/v1/provider-consents',
+  });
   return data?.providerConsents ?? [];
 }
 
@@ -47,7 +58,11 @@ export async function updateConsentLink(api: ApiClient, o: UpdateLinkOptions): P
     actor_client_id: o.actorClientId ?? o.clientId,
     scope: UPDATE_CONSENT_SCOPES.join(','),
   };
-  const { code } = await api.data<{ code: string }>({ method: 'POST', path: '/api/v1/oauth/authorization-grant/delegate', form });
+  const { code } = await api.data<{ code: string }>({
+    method: 'POST',
+    path: '/api/v1/oauth/authorization-grant/delegate',
+    form,
+  });
   const u = new URL(`${o.linkUrl.replace(/\/+$/, '')}/1.0/transactions/update-consent`);
   u.searchParams.set('client_id', o.clientId);
   u.searchParams.set('redirect_uri', o.redirectUri);

@@ -2,7 +2,13 @@
 import type { ApiClient } from './client.js';
 
 /** Statuses that end a refresh in failure: the spec's two, and the extra final ones the service documents. */
-export const FAILED_STATUSES = new Set(['AUTHENTICATION_ERROR', 'TEMPORARY_ERROR', 'PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED']);
+export const FAILED_STATUSES = new Set([
+  'AUTHENTICATION_ERROR',
+  'TEMPORARY_ERROR',
+  'PERMANENT_ERROR',
+  'SESSION_EXPIRED',
+  'DELETED',
+]);
 
 export interface Credentials {
   id: string;
@@ -21,8 +27,19 @@ export interface Credentials {
 }
 
 export const ITEMS = [
-  'CHECKING_ACCOUNTS', 'CHECKING_TRANSACTIONS', 'SAVING_ACCOUNTS', 'SAVING_TRANSACTIONS', 'CREDITCARD_ACCOUNTS', 'CREDITCARD_TRANSACTIONS',
-  'LOAN_ACCOUNTS', 'LOAN_TRANSACTIONS', 'INVESTMENT_ACCOUNTS', 'INVESTMENT_TRANSACTIONS', 'EINVOICES', 'TRANSFER_DESTINATIONS', 'IDENTITY_DATA',
+  'CHECKING_ACCOUNTS',
+  'CHECKING_TRANSACTIONS',
+  'SAVING_ACCOUNTS',
+  'SAVING_TRANSACTIONS',
+  'CREDITCARD_ACCOUNTS',
+  'CREDITCARD_TRANSACTIONS',
+  'LOAN_ACCOUNTS',
+  'LOAN_TRANSACTIONS',
+  'INVESTMENT_ACCOUNTS',
+  'INVESTMENT_TRANSACTIONS',
+  'EINVOICES',
+  'TRANSFER_DESTINATIONS',
+  'IDENTITY_DATA',
   'LIST_BENEFICIARIES',
 ];
 
@@ -42,7 +59,11 @@ export interface RefreshOptions {
 
 const enc = encodeURIComponent;
 
-export async function createCredentials(api: ApiClient, req: CreateCredentialsRequest, o: { items?: string[]; optIn?: boolean } = {}): Promise<Credentials> {
+export async function createCredentials(
+  api: ApiClient,
+  req: CreateCredentialsRequest,
+  o: { items?: string[]; optIn?: boolean } = {},
+): Promise<Credentials> {
   return api.data<Credentials>({
     method: 'POST',
     path: '/api/v1/credentials',
@@ -60,7 +81,11 @@ export async function getCredentials(api: ApiClient, id: string): Promise<Creden
   return api.data<Credentials>({ method: 'GET', path: `/api/v1/credentials/${enc(id)}` });
 }
 
-export async function updateCredentials(api: ApiClient, id: string, req: { providerName?: string; fields?: Record<string, string>; appUri?: string; callbackUri?: string }): Promise<Credentials> {
+export async function updateCredentials(
+  api: ApiClient,
+  id: string,
+  req: { providerName?: string; fields?: Record<string, string>; appUri?: string; callbackUri?: string },
+): Promise<Credentials> {
   return api.data<Credentials>({ method: 'PUT', path: `/api/v1/credentials/${enc(id)}`, json: req });
 }
 
@@ -68,22 +93,42 @@ export async function deleteCredentials(api: ApiClient, id: string): Promise<voi
   await api.call({ method: 'DELETE', path: `/api/v1/credentials/${enc(id)}` });
 }
 
-export async function refreshCredentials(api: ApiClient, id: string, o: RefreshOptions & { appUri?: string; callbackUri?: string } = {}): Promise<void> {
+export async function refreshCredentials(
+  api: ApiClient,
+  id: string,
+  o: RefreshOptions & { appUri?: string; callbackUri?: string } = {},
+): Promise<void> {
   const body = o.appUri || o.callbackUri ? { appUri: o.appUri, callbackUri: o.callbackUri } : undefined;
   await api.call({
     method: 'POST',
     path: `/api/v1/credentials/${enc(id)}/refresh`,
-    query: { items: o.items && o.items.length > 0 ? o.items : undefined, optIn: o.optIn ? 'true' : undefined, authenticate: o.authenticate ? 'true' : undefined },
+    query: {
+      items: o.items && o.items.length > 0 ? o.items : undefined,
+      optIn: o.optIn ? 'true' : undefined,
+      authenticate: o.authenticate ? 'true' : undefined,
+    },
     json: body,
   });
 }
 
-export async function authenticateCredentials(api: ApiClient, id: string, req: { appUri?: string; callbackUri?: string } = {}): Promise<void> {
+export async function authenticateCredentials(
+  api: ApiClient,
+  id: string,
+  req: { appUri?: string; callbackUri?: string } = {},
+): Promise<void> {
   await api.call({ method: 'POST', path: `/api/v1/credentials/${enc(id)}/authenticate`, json: req });
 }
 
-export async function supplementInformation(api: ApiClient, id: string, information: Record<string, string>): Promise<void> {
-  await api.call({ method: 'POST', path: `/api/v1/credentials/${enc(id)}/supplemental-information`, json: { information } });
+export async function supplementInformation(
+  api: ApiClient,
+  id: string,
+  information: Record<string, string>,
+): Promise<void> {
+  await api.call({
+    method: 'POST',
+    path: `/api/v1/credentials/${enc(id)}/supplemental-information`,
+    json: { information },
+  });
 }
 
 /** The eID QR code: `data:image/png;base64,...` as the service sends it (text/html). */
@@ -104,6 +149,9 @@ export interface ProviderConsent {
 }
 
 export async function listProviderConsents(api: ApiClient): Promise<ProviderConsent[]> {
-  const data = await api.data<{ providerConsents?: ProviderConsent[] }>({ method: 'GET', path: '/api/v1/provider-consents' });
+  const data = await api.data<{ providerConsents?: ProviderConsent[] }>({
+    method: 'GET',
+    path: '/api/v1/provider-consents',
+  });
   return data?.providerConsents ?? [];
 }

@@ -3,12 +3,31 @@
 // holding the literal text before parsing. v2 amounts are strings already and pass unchanged.
 
 export const MONEY_KEYS = [
-  'balance', 'unscaledValue', 'availableCredit', 'reservedAmount', 'amount',
-  'totalValue', 'cashValue', 'totalProfit', 'price', 'quantity', 'marketValue', 'averageAcquisitionPrice', 'profit',
-  'initialBalance', 'amortized', 'interest', 'monthlyAmortization', 'totalLoanAmount', 'weightedAverageInterestRate',
+  'balance',
+  'unscaledValue',
+  'availableCredit',
+  'reservedAmount',
+  'amount',
+  'totalValue',
+  'cashValue',
+  'totalProfit',
+  'price',
+  'quantity',
+  'marketValue',
+  'averageAcquisitionPrice',
+  'profit',
+  'initialBalance',
+  'amortized',
+  'interest',
+  'monthlyAmortization',
+  'totalLoanAmount',
+  'weightedAverageInterestRate',
 ];
 
-const LITERAL = new RegExp(`"(${MONEY_KEYS.join('|')})"(\\s*):(\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`, 'g');
+const LITERAL = new RegExp(
+  `"(${MONEY_KEYS.join('|')})"(\\s*):(\\s*)(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)(?=\\s*[,}\\]])`,
+  'g',
+);
 
 /** JSON.parse, except that the money keys' number literals arrive as exact decimal strings. */
 export function parseExactJson<T = unknown>(text: string): T {

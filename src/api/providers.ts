@@ -50,7 +50,11 @@ export async function listProviders(api: ApiClient, q: ProviderQuery = {}): Prom
   if (q.excludeNonTestProviders) query.excludeNonTestProviders = 'true';
   if (q.capability) query.capability = q.capability;
   if (q.name) query.name = q.name;
-  const data = await api.data<{ providers?: Provider[] } | Provider[]>({ method: 'GET', path: '/api/v1/providers', query });
+  const data = await api.data<{ providers?: Provider[] } | Provider[]>({
+    method: 'GET',
+    path: '/api/v1/providers',
+    query,
+  });
   return Array.isArray(data) ? data : (data?.providers ?? []);
 }
 

@@ -28,7 +28,12 @@ export interface Portfolio {
 }
 
 export async function listInvestments(api: ApiClient, portfolioTypes: string[] = []): Promise<Portfolio[]> {
-  const res = await api.call<string>({ method: 'GET', path: '/api/v1/investments', query: { portfolioType: portfolioTypes.length ? portfolioTypes : undefined }, responseType: 'text' });
+  const res = await api.call<string>({
+    method: 'GET',
+    path: '/api/v1/investments',
+    query: { portfolioType: portfolioTypes.length ? portfolioTypes : undefined },
+    responseType: 'text',
+  });
   return parseExactJson<{ portfolios?: Portfolio[] }>(res.data)?.portfolios ?? [];
 }
 
@@ -56,6 +61,10 @@ export interface Category {
 }
 
 export async function listCategories(api: ApiClient, locale?: string): Promise<Category[]> {
-  const data = await api.data<Category[] | { categories?: Category[] }>({ method: 'GET', path: '/api/v1/categories', query: { locale } });
+  const data = await api.data<Category[] | { categories?: Category[] }>({
+    method: 'GET',
+    path: '/api/v1/categories',
+    query: { locale },
+  });
   return Array.isArray(data) ? data : (data?.categories ?? []);
 }

@@ -18,5 +18,11 @@ export async function getReport(api: ApiClient, reportId: string): Promise<Recor
 
 /** The PDF bytes exactly as served. */
 export async function reportPdf(api: ApiClient, reportId: string, template: string): Promise<Buffer> {
-  return api.data<Buffer>({ method: 'GET', path: `/api/v1/account-verification-reports/${encodeURIComponent(reportId)}/pdf`, query: { template }, responseType: 'buffer', headers: { accept: 'application/pdf' } });
+  return api.data<Buffer>({
+    method: 'GET',
+    path: `/api/v1/account-verification-reports/${encodeURIComponent(reportId)}/pdf`,
+    query: { template },
+    responseType: 'buffer',
+    headers: { accept: 'application/pdf' },
+  });
 }

@@ -44,5 +44,7 @@ export interface Statistic {
 }
 
 export async function queryStatistics(api: ApiClient, q: StatisticQuery): Promise<Statistic[]> {
-  return (await api.data<Statistic[]>({ method: 'POST', path: '/api/v1/statistics/query', json: q, idempotent: true })) ?? [];
+  return (
+    (await api.data<Statistic[]>({ method: 'POST', path: '/api/v1/statistics/query', json: q, idempotent: true })) ?? []
+  );
 }

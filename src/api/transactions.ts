@@ -33,7 +33,10 @@ export interface TransactionFilter {
   pageSize?: number;
 }
 
-export function transactionQuery(f: TransactionFilter, pageToken?: string): Record<string, string | string[] | number | undefined> {
+export function transactionQuery(
+  f: TransactionFilter,
+  pageToken?: string,
+): Record<string, string | string[] | number | undefined> {
   return {
     accountIdIn: f.accountIds && f.accountIds.length > 0 ? f.accountIds : undefined,
     statusIn: f.statuses && f.statuses.length > 0 ? f.statuses : undefined,
@@ -44,13 +47,28 @@ export function transactionQuery(f: TransactionFilter, pageToken?: string): Reco
   };
 }
 
-export async function transactionPage(api: ApiClient, f: TransactionFilter, pageToken?: string): Promise<TransactionPage> {
-  const data = await api.data<Partial<TransactionPage>>({ method: 'GET', path: '/data/v2/transactions', query: transactionQuery(f, pageToken) });
-  return { transactions: Array.isArray(data?.transactions) ? data.transactions : [], nextPageToken: typeof data?.nextPageToken === 'string' ? data.nextPageToken : '' };
+export async function transactionPage(
+  api: ApiClient,
+  f: TransactionFilter,
+  pageToken?: string,
+): Promise<TransactionPage> {
+  const data = await api.data<Partial<TransactionPage>>({
+    method: 'GET',
+    path: '/data/v2/transactions',
+    query: transactionQuery(f, pageToken),
+  });
+  return {
+    transactions: Array.isArray(data?.transactions) ? data.transactions : [],
+    nextPageToken: typeof data?.nextPageToken === 'string' ? data.nextPageToken : '',
+  };
 }
 
 /** Every page from the first (or from `startToken`) to the last, or only the first when !all. */
-export async function* transactionPages(api: ApiClient, f: TransactionFilter, o: { all: boolean; startToken?: string }): AsyncGenerator<TransactionPage> {
+export async function* transactionPages(
+  api: ApiClient,
+  f: TransactionFilter,
+  o: { all: boolean; startToken?: string },
+): AsyncGenerator<TransactionPage> {
   let pending: Promise<TransactionPage> | undefined = transactionPage(api, f, o.startToken);
   let previous = o.startToken ?? '';
   while (pending) {
@@ -58,7 +76,8 @@ export async function* transactionPages(api: ApiClient, f: TransactionFilter, o:
     pending = undefined;
     const next = page.nextPageToken;
     if (o.all && next) {
-      if (next === previous) throw new UsageError('the service returned the same nextPageToken twice; stopping to avoid a loop');
+      if (next === previous)
+        throw new UsageError('the service returned the same nextPageToken twice; stopping to avoid a loop');
       previous = next;
       pending = transactionPage(api, f, next);
       // a failure of the prefetch surfaces when it is awaited, not as an unhandled rejection
@@ -151,7 +170,12 @@ export function splitTransactionPage(text: string): RawTransactionPage | undefin
 }
 
 async function rawPage(api: ApiClient, f: TransactionFilter, pageToken?: string): Promise<RawTransactionPage> {
-  const res = await api.call<string>({ method: 'GET', path: '/data/v2/transactions', query: transactionQuery(f, pageToken), responseType: 'text' });
+  const res = await api.call<string>({
+    method: 'GET',
+    path: '/data/v2/transactions',
+    query: transactionQuery(f, pageToken),
+    responseType: 'text',
+  });
   const text = typeof res.data === 'string' ? res.data : '';
   const fast = splitTransactionPage(text);
   if (fast) return fast;
@@ -162,11 +186,18 @@ async function rawPage(api: ApiClient, f: TransactionFilter, pageToken?: string)
     data = undefined;
   }
   const list = Array.isArray(data?.transactions) ? data.transactions : [];
-  return { lines: list.map((t) => `${JSON.stringify(t)}\n`), nextPageToken: typeof data?.nextPageToken === 'string' ? data.nextPageToken : '' };
+  return {
+    lines: list.map((t) => `${JSON.stringify(t)}\n`),
+    nextPageToken: typeof data?.nextPageToken === 'string' ? data.nextPageToken : '',
+  };
 }
 
 /** Like transactionPages, for NDJSON output: each transaction's text as the service sent it. */
-export async function* rawTransactionPages(api: ApiClient, f: TransactionFilter, o: { all: boolean; startToken?: string }): AsyncGenerator<RawTransactionPage> {
+export async function* rawTransactionPages(
+  api: ApiClient,
+  f: TransactionFilter,
+  o: { all: boolean; startToken?: string },
+): AsyncGenerator<RawTransactionPage> {
   let pending: Promise<RawTransactionPage> | undefined = rawPage(api, f, o.startToken);
   let previous = o.startToken ?? '';
   while (pending) {
@@ -174,7 +205,8 @@ export async function* rawTransactionPages(api: ApiClient, f: TransactionFilter,
     pending = undefined;
     const next = page.nextPageToken;
     if (o.all && next) {
-      if (next === previous) throw new UsageError('the service returned the same nextPageToken twice; stopping to avoid a loop');
+      if (next === previous)
+        throw new UsageError('the service returned the same nextPageToken twice; stopping to avoid a loop');
       previous = next;
       pending = rawPage(api, f, next);
       pending.catch(() => undefined);

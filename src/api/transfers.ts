@@ -24,11 +24,15 @@ export function transferUriProblem(uri: string, role: 'source' | 'destination'):
   if (!m) return `"${uri}" is not a URI of the form scheme://identifier`;
   const [, scheme, rest] = m as unknown as [string, string, string];
   const allowed = role === 'source' ? ['se', 'platform'] : ['se', 'se-pg', 'se-bg'];
-  if (!allowed.includes(scheme)) return `the ${role} may not be a ${scheme}:// URI; use ${allowed.map((s) => `${s}://`).join(' or ')}`;
-  if (scheme === 'se' && !/^\d{8,20}$/.test(rest)) return `se://${rest}: expected se://<clearing number><account number>, 8 to 20 digits, no spaces or dashes`;
-  if (scheme === 'platform' && !/^[0-9a-f]{32}$/.test(rest)) return `platform://${rest}: expected platform://<account id>, 32 hex characters`;
+  if (!allowed.includes(scheme))
+    return `the ${role} may not be a ${scheme}:// URI; use ${allowed.map((s) => `${s}://`).join(' or ')}`;
+  if (scheme === 'se' && !/^\d{8,20}$/.test(rest))
+    return `se://${rest}: expected se://<clearing number><account number>, 8 to 20 digits, no spaces or dashes`;
+  if (scheme === 'platform' && !/^[0-9a-f]{32}$/.test(rest))
+    return `platform://${rest}: expected platform://<account id>, 32 hex characters`;
   if (scheme === 'se-pg' && !/^\d{1,7}-?\d$/.test(rest)) return `se-pg://${rest}: a PlusGiro number has 2 to 8 digits`;
-  if (scheme === 'se-bg' && !/^\d{3,4}-?\d{4}$/.test(rest)) return `se-bg://${rest}: a BankGiro number has 7 or 8 digits`;
+  if (scheme === 'se-bg' && !/^\d{3,4}-?\d{4}$/.test(rest))
+    return `se-bg://${rest}: a BankGiro number has 7 or 8 digits`;
   return undefined;
 }
 
@@ -47,7 +51,11 @@ export interface TransferRequest {
 export function transferBody(t: TransferRequest): string {
   const p = parseDecimal(t.amount);
   const literal = decimalString(p.unscaledValue, p.scale);
-  const rest: Record<string, unknown> = { sourceUri: t.sourceUri, destinationUri: t.destinationUri, currency: t.currency };
+  const rest: Record<string, unknown> = {
+    sourceUri: t.sourceUri,
+    destinationUri: t.destinationUri,
+    currency: t.currency,
+  };
   if (t.destinationMessage !== undefined) rest.destinationMessage = t.destinationMessage;
   if (t.sourceMessage !== undefined) rest.sourceMessage = t.sourceMessage;
   if (t.dueDate !== undefined) rest.dueDate = t.dueDate;
@@ -55,9 +63,17 @@ export function transferBody(t: TransferRequest): string {
 }
 
 export async function createTransfer(api: ApiClient, t: TransferRequest): Promise<SignableOperation> {
-  return api.data<SignableOperation>({ method: 'POST', path: '/api/v1/transfer', body: transferBody(t), contentType: 'application/json' });
+  return api.data<SignableOperation>({
+    method: 'POST',
+    path: '/api/v1/transfer',
+    body: transferBody(t),
+    contentType: 'application/json',
+  });
 }
 
 export async function transferStatus(api: ApiClient, transferId: string): Promise<SignableOperation> {
-  return api.data<SignableOperation>({ method: 'GET', path: `/api/v1/transfer/${encodeURIComponent(transferId)}/status` });
+  return api.data<SignableOperation>({
+    method: 'GET',
+    path: `/api/v1/transfer/${encodeURIComponent(transferId)}/status`,
+  });
 }

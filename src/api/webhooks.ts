@@ -1,7 +1,13 @@
 // Webhooks (aggregation-api.md 4.6 and 6, connector-api.md 4 and 6) and the sandbox's trigger.
 import type { ApiClient } from './client.js';
 
-export const WEBHOOK_EVENTS = ['credentials:create', 'credentials:update', 'transaction:create', 'transaction:update', 'signable-operation:update'] as const;
+export const WEBHOOK_EVENTS = [
+  'credentials:create',
+  'credentials:update',
+  'transaction:create',
+  'transaction:update',
+  'signable-operation:update',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 export interface WebhookRegistration {
@@ -48,7 +54,10 @@ export async function deleteHook(api: ApiClient, id: string): Promise<void> {
 }
 
 export async function listConnectorWebhooks(api: ApiClient): Promise<ConnectorWebhook[]> {
-  const data = await api.data<{ webhooks?: ConnectorWebhook[] } | ConnectorWebhook[] | undefined>({ method: 'GET', path: '/connector/webhooks' });
+  const data = await api.data<{ webhooks?: ConnectorWebhook[] } | ConnectorWebhook[] | undefined>({
+    method: 'GET',
+    path: '/connector/webhooks',
+  });
   if (Array.isArray(data)) return data;
   return data?.webhooks ?? [];
 }
@@ -63,7 +72,9 @@ export async function createConnectorWebhook(api: ApiClient, reg: WebhookRegistr
   const location = Array.isArray(loc) ? loc[0] : loc;
   let id = location ? decodeURIComponent(location.split('?')[0]!.split('/').filter(Boolean).pop() ?? '') : undefined;
   if (!id) {
-    const same = (await listConnectorWebhooks(api)).filter((w) => w.url === reg.url || w.url === new URL(reg.url).toString());
+    const same = (await listConnectorWebhooks(api)).filter(
+      (w) => w.url === reg.url || w.url === new URL(reg.url).toString(),
+    );
     id = same[same.length - 1]?.id;
   }
   return { ...(id ? { id } : {}), url: reg.url, secret: reg.secret, events: reg.events };

@@ -34,7 +34,8 @@ export function authorizeUrl(p: LinkParams): string {
   return u.toString();
 }
 
-export type LinkResult = { kind: 'code'; code: string } | { kind: 'error'; error: string; message: string; credentials?: string };
+export type LinkResult =
+  { kind: 'code'; code: string } | { kind: 'error'; error: string; message: string; credentials?: string };
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
@@ -51,13 +52,21 @@ export interface CallbackServer {
 }
 
 /** Listens on localhost (IPv4 and, where available, IPv6) for GET /callback. */
-export async function startCallbackServer(port: number, state: string, onRejected: (why: string) => void): Promise<CallbackServer> {
+export async function startCallbackServer(
+  port: number,
+  state: string,
+  onRejected: (why: string) => void,
+): Promise<CallbackServer> {
   let resolveResult!: (r: LinkResult) => void;
   const result = new Promise<LinkResult>((r) => (resolveResult = r));
   let done = false;
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const send = (status: number, html: string) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+      res.writeHead(status, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        connection: 'close',
+      });
       res.end(html);
     };
     let url: URL;
@@ -66,23 +75,40 @@ export async function startCallbackServer(port: number, state: string, onRejecte
     } catch {
       return send(400, page('Bad request', 'The callback address is malformed.'));
     }
-    if (req.method !== 'GET' || url.pathname !== '/callback') return send(404, page('Not found', 'This is the bankctl callback server; it only answers /callback.'));
+    if (req.method !== 'GET' || url.pathname !== '/callback')
+      return send(404, page('Not found', 'This is the bankctl callback server; it only answers /callback.'));
     const got = url.searchParams.get('state') ?? '';
     if (!secretsEqual(state, got)) {
       onRejected(got ? 'a callback with a wrong state was ignored' : 'a callback without a state was ignored');
-      return send(400, page('State mismatch', 'This callback does not belong to the running <code>bankctl auth link</code>; it was ignored.'));
+      return send(
+        400,
+        page(
+          'State mismatch',
+          'This callback does not belong to the running <code>bankctl auth link</code>; it was ignored.',
+        ),
+      );
     }
-    if (done) return send(200, page('Already done', 'bankctl has already received the result. You can close this window.'));
+    if (done)
+      return send(200, page('Already done', 'bankctl has already received the result. You can close this window.'));
     const code = url.searchParams.get('code');
     const error = url.searchParams.get('error');
     if (code) {
       done = true;
-      send(200, page('Connected', 'bankctl received the authorization. You can close this window and return to the terminal.'));
+      send(
+        200,
+        page('Connected', 'bankctl received the authorization. You can close this window and return to the terminal.'),
+      );
       resolveResult({ kind: 'code', code });
     } else if (error) {
       done = true;
       const message = url.searchParams.get('message') ?? '';
-      send(200, page('The link flow ended with an error', `${escapeHtml(error)}${message ? `: ${escapeHtml(message)}` : ''}. Details are in the terminal.`));
+      send(
+        200,
+        page(
+          'The link flow ended with an error',
+          `${escapeHtml(error)}${message ? `: ${escapeHtml(message)}` : ''}. Details are in the terminal.`,
+        ),
+      );
       resolveResult({ kind: 'error', error, message, credentials: url.searchParams.get('credentials') ?? undefined });
     } else {
       onRejected('a callback with neither code nor error was ignored');

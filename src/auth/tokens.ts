@@ -58,7 +58,10 @@ export class TokenManager {
   /** Tokens are cached per base URL, client and secret (a changed secret must be checked again). */
   private cacheKey(kind: 'client' | 'user', scopes: string[], user?: UserRef): string {
     const who = kind === 'user' && user ? `:${userKey(user)}` : '';
-    const secret = createHash('sha256').update(this.d.clientSecret ?? '').digest('hex').slice(0, 12);
+    const secret = createHash('sha256')
+      .update(this.d.clientSecret ?? '')
+      .digest('hex')
+      .slice(0, 12);
     return `${kind}:${this.d.baseUrl}:${this.d.clientId ?? ''}:${secret}${who}:${scopes.join(',')}`;
   }
 
@@ -74,7 +77,12 @@ export class TokenManager {
     const res = await this.d.http.request<TokenResponse>({
       method: 'POST',
       path: '/api/v1/oauth/token',
-      form: { client_id: clientId, client_secret: clientSecret, grant_type: 'client_credentials', scope: scopes.join(',') },
+      form: {
+        client_id: clientId,
+        client_secret: clientSecret,
+        grant_type: 'client_credentials',
+        scope: scopes.join(','),
+      },
       idempotent: true,
     });
     return checkTokenResponse(res.data);
@@ -91,7 +99,8 @@ export class TokenManager {
   }
 
   async grant(user: UserRef, scopes: string[], delegate?: { idHint: string; actorClientId: string }): Promise<string> {
-    if (!user.userId && !user.externalUserId) throw new UsageError('a user is needed: pass --user ID or --external-user ID');
+    if (!user.userId && !user.externalUserId)
+      throw new UsageError('a user is needed: pass --user ID or --external-user ID');
     const clientToken = await this.clientToken(['authorization:grant']);
     const form: Record<string, string | undefined> = {
       user_id: user.userId,
@@ -110,7 +119,8 @@ export class TokenManager {
       // safe to resend: a lost answer only leaves an unused code behind
       idempotent: true,
     });
-    if (!res.data || typeof res.data.code !== 'string') throw new AuthError('the authorization-grant answer holds no code');
+    if (!res.data || typeof res.data.code !== 'string')
+      throw new AuthError('the authorization-grant answer holds no code');
     this.d.http.redactor.add(res.data.code);
     return res.data.code;
   }
@@ -131,7 +141,12 @@ export class TokenManager {
     const res = await this.d.http.request<TokenResponse>({
       method: 'POST',
       path: '/api/v1/oauth/token',
-      form: { client_id: clientId, client_secret: clientSecret, grant_type: 'refresh_token', refresh_token: refreshToken },
+      form: {
+        client_id: clientId,
+        client_secret: clientSecret,
+        grant_type: 'refresh_token',
+        refresh_token: refreshToken,
+      },
     });
     return checkTokenResponse(res.data);
   }
@@ -172,7 +187,14 @@ export class TokenManager {
     return Object.values(this.d.config.cachedTokens(this.d.profileName)).some((t) => t.accessToken === accessToken);
   }
 
-  private store(key: string, kind: 'client' | 'user', t: TokenResponse, scopes: string[], user?: string, extra: Partial<CachedToken> = {}): void {
+  private store(
+    key: string,
+    kind: 'client' | 'user',
+    t: TokenResponse,
+    scopes: string[],
+    user?: string,
+    extra: Partial<CachedToken> = {},
+  ): void {
     const now = this.d.now();
     const ttl = typeof t.expires_in === 'number' ? t.expires_in : kind === 'client' ? 1800 : 7200;
     this.d.config.putToken(this.d.profileName, key, {

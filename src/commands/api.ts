@@ -32,7 +32,11 @@ export function registerApi(program: Command, ctx: Context): void {
     .argument('<method>', 'HTTP method')
     .argument('<path>', 'path under the base URL, e.g. /api/v1/providers')
     .description('the raw escape hatch: any request, authenticated like any other command')
-    .option('-f, --raw-field <key=value>', 'a string parameter: query for GET/DELETE, JSON body field otherwise (repeatable)', collect)
+    .option(
+      '-f, --raw-field <key=value>',
+      'a string parameter: query for GET/DELETE, JSON body field otherwise (repeatable)',
+      collect,
+    )
     .option('-F, --field <key=value>', 'a typed parameter: numbers, true/false and null as JSON (repeatable)', collect)
     .option('--input <file>', 'the request body from a file ("-" for stdin), sent as JSON')
     .option('--form', 'send the fields form-encoded instead of JSON')
@@ -44,7 +48,8 @@ export function registerApi(program: Command, ctx: Context): void {
       const method = methodIn.toUpperCase();
       if (!/^[A-Z]+$/.test(method)) throw new UsageError(`"${methodIn}" is not an HTTP method`);
       if (!path.startsWith('/')) throw new UsageError(`the path must start with "/", got "${path}"`);
-      if (o.as && !['client', 'user', 'connector', 'none', 'any'].includes(o.as)) throw new UsageError('--as must be client, user, connector or none');
+      if (o.as && !['client', 'user', 'connector', 'none', 'any'].includes(o.as))
+        throw new UsageError('--as must be client, user, connector or none');
       const params: Record<string, unknown> = {};
       for (const f of o.rawField ?? []) {
         const [k, v] = parseKeyValue(f, '-f');
@@ -65,15 +70,19 @@ export function registerApi(program: Command, ctx: Context): void {
       let form: Record<string, string> | undefined;
       let query: Record<string, string> | undefined;
       if (o.input) {
-        const text = o.input === '-' ? await readStdin(ctx) : await readFile(o.input, 'utf8').catch((e: NodeJS.ErrnoException) => {
-          throw new UsageError(`cannot read ${o.input}: ${e.code ?? e.message}`);
-        });
+        const text =
+          o.input === '-'
+            ? await readStdin(ctx)
+            : await readFile(o.input, 'utf8').catch((e: NodeJS.ErrnoException) => {
+                throw new UsageError(`cannot read ${o.input}: ${e.code ?? e.message}`);
+              });
         try {
           json = JSON.parse(text);
         } catch (e) {
           throw new UsageError(`${o.input} is not valid JSON: ${(e as Error).message}`);
         }
-        if (Object.keys(params).length) query = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
+        if (Object.keys(params).length)
+          query = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
       } else if (bodyless) {
         query = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
       } else if (o.form || /\/oauth\//.test(path)) {
@@ -83,14 +92,27 @@ export function registerApi(program: Command, ctx: Context): void {
       }
       const api = await ctx.api();
       const call = (q?: Record<string, string>) =>
-        api.call<unknown>({ method, path, query: q, json, form, headers, as: o.as as TokenKind | undefined, scopes: o.scope ? splitList(o.scope) : undefined, responseType: 'text' });
+        api.call<unknown>({
+          method,
+          path,
+          query: q,
+          json,
+          form,
+          headers,
+          as: o.as as TokenKind | undefined,
+          scopes: o.scope ? splitList(o.scope) : undefined,
+          responseType: 'text',
+        });
       try {
         if (!o.paginate) {
           const res = await call(query);
           writeBody(ctx, res.data as string);
           return;
         }
-        const writer = new StreamWriter(ctx, (await ctx.outputFormat()) === 'table' ? 'json' : await ctx.outputFormat());
+        const writer = new StreamWriter(
+          ctx,
+          (await ctx.outputFormat()) === 'table' ? 'json' : await ctx.outputFormat(),
+        );
         let pageToken: string | undefined;
         const seen = new Set<string>();
         do {
@@ -98,13 +120,16 @@ export function registerApi(program: Command, ctx: Context): void {
           const page = parseMaybe(res.data as string) as Record<string, unknown>;
           const list = Object.values(page ?? {}).find(Array.isArray) as unknown[] | undefined;
           for (const item of list ?? []) await writer.write(item);
-          pageToken = typeof page?.nextPageToken === 'string' && page.nextPageToken !== '' ? page.nextPageToken : undefined;
-          if (pageToken && seen.has(pageToken)) throw new UsageError('the server returned the same nextPageToken twice; stopping');
+          pageToken =
+            typeof page?.nextPageToken === 'string' && page.nextPageToken !== '' ? page.nextPageToken : undefined;
+          if (pageToken && seen.has(pageToken))
+            throw new UsageError('the server returned the same nextPageToken twice; stopping');
           if (pageToken) seen.add(pageToken);
         } while (pageToken);
         await writer.end();
       } catch (err) {
-        if (err instanceof ApiError && err.body !== undefined) writeBody(ctx, typeof err.body === 'string' ? err.body : JSON.stringify(err.body));
+        if (err instanceof ApiError && err.body !== undefined)
+          writeBody(ctx, typeof err.body === 'string' ? err.body : JSON.stringify(err.body));
         throw err;
       }
     });
@@ -127,7 +152,9 @@ function parseMaybe(text: string): unknown {
 function writeBody(ctx: Context, text: string | undefined): void {
   if (text === undefined || text === '') return;
   const parsed = parseMaybe(text);
-  ctx.io.stdout.write(typeof parsed === 'string' ? (text.endsWith('\n') ? text : `${text}\n`) : `${JSON.stringify(parsed, null, 2)}\n`);
+  ctx.io.stdout.write(
+    typeof parsed === 'string' ? (text.endsWith('\n') ? text : `${text}\n`) : `${JSON.stringify(parsed, null, 2)}\n`,
+  );
 }
 
 async function readStdin(ctx: Context): Promise<string> {

@@ -18,7 +18,9 @@ const MAX_SKEW_MS = 60_000;
 export function registerDoctor(program: Command, ctx: Context): void {
   const cmd = program
     .command('doctor')
-    .description('check what stands between you and a working setup: config, reachability, TLS, proxy, clock, credentials, listener port')
+    .description(
+      'check what stands between you and a working setup: config, reachability, TLS, proxy, clock, credentials, listener port',
+    )
     .option('--listen-port <port>', 'the webhook listener port to check', String(DEFAULT_LISTEN_PORT))
     .action(async (o: { listenPort: string }) => {
       const checks: Check[] = [];
@@ -37,7 +39,12 @@ export function registerDoctor(program: Command, ctx: Context): void {
         if (mode === undefined) add('config file', 'ok', `none yet at ${config.file} (defaults in use)`);
         else {
           config.profile(ctx.profileName());
-          if (mode & 0o077) add('config file', 'fail', `${config.file} was readable by others (mode ${mode.toString(8)}); bankctl has now tightened it to 600`);
+          if (mode & 0o077)
+            add(
+              'config file',
+              'fail',
+              `${config.file} was readable by others (mode ${mode.toString(8)}); bankctl has now tightened it to 600`,
+            );
           else add('config file', 'ok', `${config.file} readable and private (profile ${ctx.profileName()})`);
         }
       } catch (err) {
@@ -62,13 +69,26 @@ export function registerDoctor(program: Command, ctx: Context): void {
       let reachable = false;
       try {
         const started = ctx.clock.now();
-        const res = await http.request<Record<string, unknown>>({ method: 'GET', path: '/version', retries: 0, timeoutMs: 5000 });
+        const res = await http.request<Record<string, unknown>>({
+          method: 'GET',
+          path: '/version',
+          retries: 0,
+          timeoutMs: 5000,
+        });
         reachable = true;
         const v = res.data ?? {};
-        add('base URL', 'ok', `${baseUrl} answers (server ${String(v.version ?? '?')}, ${ctx.clock.now() - started} ms)`);
+        add(
+          'base URL',
+          'ok',
+          `${baseUrl} answers (server ${String(v.version ?? '?')}, ${ctx.clock.now() - started} ms)`,
+        );
         if (baseUrl.startsWith('https:')) {
           const pins = settings.value('pin');
-          add('TLS', 'ok', `certificate valid${settings.value('ca-file') ? ' (with the extra CA file)' : ''}${pins ? ', pin matches' : ''}`);
+          add(
+            'TLS',
+            'ok',
+            `certificate valid${settings.value('ca-file') ? ' (with the extra CA file)' : ''}${pins ? ', pin matches' : ''}`,
+          );
         } else add('TLS', 'skip', 'plain http (the real service is https only)');
         const date = res.headers.date;
         const serverMs = typeof date === 'string' ? Date.parse(date) : NaN;
@@ -76,24 +96,39 @@ export function registerDoctor(program: Command, ctx: Context): void {
         else {
           const skew = ctx.clock.now() - serverMs;
           const text = `${skew >= 0 ? '+' : ''}${(skew / 1000).toFixed(1)} s against the server`;
-          add('clock', Math.abs(skew) > MAX_SKEW_MS ? 'fail' : 'ok', Math.abs(skew) > MAX_SKEW_MS ? `${text}: token expiry will be misjudged; fix the system clock` : text);
+          add(
+            'clock',
+            Math.abs(skew) > MAX_SKEW_MS ? 'fail' : 'ok',
+            Math.abs(skew) > MAX_SKEW_MS ? `${text}: token expiry will be misjudged; fix the system clock` : text,
+          );
         }
       } catch (err) {
         const msg = (err as Error).message;
         add('base URL', 'fail', msg);
-        if (baseUrl.startsWith('https:') && /TLS|certificate|pin/i.test(msg)) add('TLS', 'fail', (err as { hint?: string }).hint ?? msg);
+        if (baseUrl.startsWith('https:') && /TLS|certificate|pin/i.test(msg))
+          add('TLS', 'fail', (err as { hint?: string }).hint ?? msg);
       }
 
       // 5. client credentials
-      if (!settings.value('client-id') || !settings.value('client-secret')) add('client credentials', 'skip', 'not configured (`bankctl auth login`)');
+      if (!settings.value('client-id') || !settings.value('client-secret'))
+        add('client credentials', 'skip', 'not configured (`bankctl auth login`)');
       else if (!reachable) add('client credentials', 'skip', 'the service is not reachable');
       else {
         try {
           const tm = await ctx.tokens();
           await tm.requestClientToken(['authorization:grant']);
-          add('client credentials', 'ok', `client ${settings.value('client-id')} accepted (${settings.get('client-id')!.source})`);
+          add(
+            'client credentials',
+            'ok',
+            `client ${settings.value('client-id')} accepted (${settings.get('client-id')!.source})`,
+          );
         } catch (err) {
-          if (err instanceof ApiError && err.status === 400) add('client credentials', 'ok', `client ${settings.value('client-id')} accepted (it may not hold authorization:grant)`);
+          if (err instanceof ApiError && err.status === 400)
+            add(
+              'client credentials',
+              'ok',
+              `client ${settings.value('client-id')} accepted (it may not hold authorization:grant)`,
+            );
           else add('client credentials', 'fail', (err as Error).message);
         }
       }
@@ -104,10 +139,16 @@ export function registerDoctor(program: Command, ctx: Context): void {
       else if (!reachable) add('connector token', 'skip', 'the service is not reachable');
       else {
         try {
-          await http.request({ method: 'GET', path: '/connector/webhooks', auth: { scheme: 'Token', token: connectorToken }, retries: 0 });
+          await http.request({
+            method: 'GET',
+            path: '/connector/webhooks',
+            auth: { scheme: 'Token', token: connectorToken },
+            retries: 0,
+          });
           add('connector token', 'ok', `accepted (${settings.get('connector-token')!.source})`);
         } catch (err) {
-          if (err instanceof ApiError && (err.status === 401 || err.status === 403)) add('connector token', 'fail', err.message);
+          if (err instanceof ApiError && (err.status === 401 || err.status === 403))
+            add('connector token', 'fail', err.message);
           else add('connector token', 'skip', `could not be verified: ${(err as Error).message}`);
         }
       }
@@ -119,7 +160,11 @@ export function registerDoctor(program: Command, ctx: Context): void {
         srv.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
         srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(undefined)));
       });
-      add('webhook listener port', free ? 'fail' : 'ok', free ? `port ${port} is not free (${free}); use \`webhooks listen --port\`` : `port ${port} is free`);
+      add(
+        'webhook listener port',
+        free ? 'fail' : 'ok',
+        free ? `port ${port} is not free (${free}); use \`webhooks listen --port\`` : `port ${port} is free`,
+      );
 
       return finish(ctx, checks);
     });
@@ -136,5 +181,8 @@ async function finish(ctx: Context, checks: Check[]): Promise<void> {
     for (const c of checks) ctx.io.stdout.write(`${mark[c.status]} ${c.check}: ${c.detail}\n`);
   }
   const failed = checks.filter((c) => c.status === 'fail');
-  if (failed.length > 0) throw new FlowFailedError(`${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${failed.map((c) => c.check).join(', ')}`);
+  if (failed.length > 0)
+    throw new FlowFailedError(
+      `${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${failed.map((c) => c.check).join(', ')}`,
+    );
 }

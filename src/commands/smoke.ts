@@ -17,7 +17,9 @@ interface SmokeOpts {
 export function registerSmoke(program: Command, ctx: Context): void {
   const cmd = program
     .command('smoke')
-    .description('the end-to-end check suite for CI, against whatever base URL the profile names; test providers only, cleans up after itself')
+    .description(
+      'the end-to-end check suite for CI, against whatever base URL the profile names; test providers only, cleans up after itself',
+    )
     .option('--provider <name>', 'test provider to connect', 'se-test-password')
     .option('--market <code>', 'market of the test user', 'SE')
     .option('--junit <file>', 'write a JUnit XML report')
@@ -50,7 +52,12 @@ export function registerSmoke(program: Command, ctx: Context): void {
           }
         },
       );
-      const report = { baseUrl: await ctx.baseUrl(), startedAt: new Date(started).toISOString(), ms: ctx.clock.now() - started, results };
+      const report = {
+        baseUrl: await ctx.baseUrl(),
+        startedAt: new Date(started).toISOString(),
+        ms: ctx.clock.now() - started,
+        results,
+      };
       if (o.junit) await writeFile(o.junit, junitXml(results));
       if (o.report) await writeFile(o.report, `${JSON.stringify(report, null, 2)}\n`);
       await render(ctx, results, {
@@ -62,10 +69,13 @@ export function registerSmoke(program: Command, ctx: Context): void {
         ],
       });
       const failed = results.filter((r) => r.status === 'failed');
-      if (failed.length > 0) throw new FlowFailedError(`smoke check "${failed[0]!.name}" failed: ${failed[0]!.detail}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}`);
+      if (failed.length > 0)
+        throw new FlowFailedError(
+          `smoke check "${failed[0]!.name}" failed: ${failed[0]!.detail}${failed.length > 1 ? ` (and ${failed.length - 1} more)` : ''}`,
+        );
     });
   examples(cmd, [
-    'bankctl smoke                                   # against the profile\'s base URL',
+    "bankctl smoke                                   # against the profile's base URL",
     'bankctl smoke --junit smoke.xml --report smoke.json',
     'bankctl smoke --profile staging --provider se-test-password --keep',
   ]);

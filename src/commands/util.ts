@@ -15,7 +15,10 @@ export function collect(value: string, previous: string[] | undefined): string[]
 /** Splits "a,b" and repeated flags into one list. */
 export function splitList(values: string[] | string | undefined): string[] {
   const list = Array.isArray(values) ? values : values ? [values] : [];
-  return list.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return list
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export function parseKeyValue(raw: string, flag: string): [string, string] {
@@ -24,7 +27,11 @@ export function parseKeyValue(raw: string, flag: string): [string, string] {
   return [raw.slice(0, i), raw.slice(i + 1)];
 }
 
-export function parseIntArg(raw: string | undefined, flag: string, opts: { min?: number; max?: number } = {}): number | undefined {
+export function parseIntArg(
+  raw: string | undefined,
+  flag: string,
+  opts: { min?: number; max?: number } = {},
+): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw.trim())) throw new UsageError(`${flag} must be a whole number, got "${raw}"`);
   const n = Number(raw);

@@ -12,7 +12,12 @@ export function registerVersion(program: Command, ctx: Context): void {
       const out: Record<string, unknown> = { client: VERSION, node: process.versions.node };
       try {
         const api = await ctx.api();
-        const res = await api.http.request<Record<string, unknown>>({ method: 'GET', path: '/version', retries: 0, timeoutMs: 3000 });
+        const res = await api.http.request<Record<string, unknown>>({
+          method: 'GET',
+          path: '/version',
+          retries: 0,
+          timeoutMs: 3000,
+        });
         out.server = res.data;
         out.baseUrl = api.http.baseUrl;
       } catch (err) {
@@ -22,7 +27,13 @@ export function registerVersion(program: Command, ctx: Context): void {
       const format = await ctx.outputFormat();
       if (format === 'table') {
         const server = out.server as Record<string, unknown> | null;
-        await render(ctx, { client: VERSION, server: server ? `${server.version} (commit ${server.commit}, ${new Date(Number(server.date)).toISOString()})` : 'unreachable', baseUrl: out.baseUrl ?? '' });
+        await render(ctx, {
+          client: VERSION,
+          server: server
+            ? `${server.version} (commit ${server.commit}, ${new Date(Number(server.date)).toISOString()})`
+            : 'unreachable',
+          baseUrl: out.baseUrl ?? '',
+        });
         return;
       }
       await render(ctx, out);

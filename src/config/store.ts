@@ -28,7 +28,13 @@ export const SETTING_KEYS = [
   'pin',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
-export const SECRET_KEYS = new Set<string>(['client-secret', 'token', 'connector-token', 'connector-token-next', 'basic']);
+export const SECRET_KEYS = new Set<string>([
+  'client-secret',
+  'token',
+  'connector-token',
+  'connector-token-next',
+  'basic',
+]);
 
 export type Profile = Partial<Record<SettingKey, string>>;
 
@@ -53,7 +59,8 @@ export interface CachedToken {
 export function defaultConfigDir(env: Record<string, string | undefined>): string {
   if (env.BANKCTL_CONFIG_DIR) return env.BANKCTL_CONFIG_DIR;
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Preferences', 'bankctl');
-  if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'bankctl', 'Config');
+  if (process.platform === 'win32')
+    return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'bankctl', 'Config');
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'bankctl');
 }
 
@@ -85,7 +92,8 @@ export class ConfigStore {
     const before = new Map(signals.map((sig) => [sig, process.listeners(sig as NodeJS.Signals)]));
     const { default: ConfClass } = await import('conf');
     for (const sig of signals) {
-      for (const l of process.listeners(sig as NodeJS.Signals)) if (!before.get(sig)!.includes(l)) process.off(sig as NodeJS.Signals, l);
+      for (const l of process.listeners(sig as NodeJS.Signals))
+        if (!before.get(sig)!.includes(l)) process.off(sig as NodeJS.Signals, l);
     }
     return new ConfigStore(dir, ConfClass);
   }
@@ -156,7 +164,9 @@ export class ConfigStore {
     if (!existsQuiet(this.file)) return {};
     const profiles = this.store.get('profiles');
     if (profiles !== undefined && (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles))) {
-      throw new UsageError(`the config file ${this.file} is not valid: "profiles" must be an object`, { hint: 'fix or remove the file; bankctl never overwrites it' });
+      throw new UsageError(`the config file ${this.file} is not valid: "profiles" must be an object`, {
+        hint: 'fix or remove the file; bankctl never overwrites it',
+      });
     }
     return profiles ?? {};
   }

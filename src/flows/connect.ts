@@ -9,11 +9,24 @@ import { FlowFailedError, InterruptedError, UsageError } from '../errors.js';
 import { FAILED_STATUSES, getCredentials, supplementInformation, type Credentials } from '../api/credentials.js';
 import { stripControl } from '../output/sanitize.js';
 import type { Prompter } from '../prompts/prompter.js';
-import { describeAccount, parseSupplemental, validateAnswer, type SupplementalField, type ThirdPartyPayload } from './supplemental.js';
+import {
+  describeAccount,
+  parseSupplemental,
+  validateAnswer,
+  type SupplementalField,
+  type ThirdPartyPayload,
+} from './supplemental.js';
 
 const BUSY = new Set(['CREATED', 'AUTHENTICATING', 'UPDATING']);
 const EID_STATUSES = new Set(['AWAITING_MOBILE_EID_AUTHENTICATION', 'AWAITING_MOBILE_BANKID_AUTHENTICATION']);
-const KNOWN = new Set([...FAILED_STATUSES, ...BUSY, ...EID_STATUSES, 'UPDATED', 'AWAITING_SUPPLEMENTAL_INFORMATION', 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION']);
+const KNOWN = new Set([
+  ...FAILED_STATUSES,
+  ...BUSY,
+  ...EID_STATUSES,
+  'UPDATED',
+  'AWAITING_SUPPLEMENTAL_INFORMATION',
+  'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
+]);
 
 export const EID_SCHEME = 'bankid';
 export const EID_HOST = 'app.bankid.com';
@@ -45,13 +58,12 @@ class Interrupt {
   }
   sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(t);
-        self.wake = undefined;
+        this.wake = undefined;
         resolve();
-      }
+      };
+      const t = setTimeout(done, ms);
       this.wake = done;
     });
   }
@@ -71,7 +83,13 @@ class Progress {
       return;
     }
     const { default: ora } = await import('ora');
-    this.spinner = ora({ text, stream: this.ctx.io.stderr, discardStdin: false, isEnabled: true, color: 'cyan' }).start();
+    this.spinner = ora({
+      text,
+      stream: this.ctx.io.stderr,
+      discardStdin: false,
+      isEnabled: true,
+      color: 'cyan',
+    }).start();
   }
   stop(): void {
     this.spinner?.stop();
@@ -110,9 +128,12 @@ export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Cre
   const check = () => {
     if (interrupt.fired) {
       progress.stop();
-      throw new InterruptedError(`interrupted; credentials ${o.id} were left in status ${current?.status ?? 'unknown'}`, {
-        hint: `follow them with \`bankctl credentials watch ${o.id}\` or remove them with \`bankctl credentials delete ${o.id}\``,
-      });
+      throw new InterruptedError(
+        `interrupted; credentials ${o.id} were left in status ${current?.status ?? 'unknown'}`,
+        {
+          hint: `follow them with \`bankctl credentials watch ${o.id}\` or remove them with \`bankctl credentials delete ${o.id}\``,
+        },
+      );
     }
   };
   try {
@@ -134,7 +155,12 @@ export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Cre
       if (FAILED_STATUSES.has(c.status)) {
         const msg = clean(c.statusPayload);
         throw new FlowFailedError(`credentials ${o.id} ended in ${clean(c.status)}${msg ? `: ${msg}` : ''}`, {
-          hint: c.status === 'TEMPORARY_ERROR' ? `try again later: \`bankctl credentials refresh ${o.id}\`` : c.status === 'DELETED' ? undefined : `fix the input with \`bankctl credentials update ${o.id} --field ... --wait\`, or try again with \`bankctl credentials refresh ${o.id} --authenticate --wait\``,
+          hint:
+            c.status === 'TEMPORARY_ERROR'
+              ? `try again later: \`bankctl credentials refresh ${o.id}\``
+              : c.status === 'DELETED'
+                ? undefined
+                : `fix the input with \`bankctl credentials update ${o.id} --field ... --wait\`, or try again with \`bankctl credentials refresh ${o.id} --authenticate --wait\``,
         });
       }
       if (changed && key !== handled) {
@@ -142,7 +168,9 @@ export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Cre
           handled = key;
           const sup = parseSupplemental(c.supplementalInformation);
           if (sup.kind !== 'fields') {
-            say(`the service asks for supplemental information in a shape this client does not know (${sup.kind}); waiting`);
+            say(
+              `the service asks for supplemental information in a shape this client does not know (${sup.kind}); waiting`,
+            );
           } else {
             progress.stop();
             const prompter = interactive ? await ctx.prompter() : undefined;
@@ -167,12 +195,16 @@ export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Cre
           say(`status ${clean(c.status)} is not one this client knows; still waiting for a final status`);
         }
       }
-      if (BUSY.has(c.status)) await progress.show(`${c.status.toLowerCase()}${c.statusPayload ? `: ${clean(c.statusPayload)}` : ''}`);
+      if (BUSY.has(c.status))
+        await progress.show(`${c.status.toLowerCase()}${c.statusPayload ? `: ${clean(c.statusPayload)}` : ''}`);
       if (ctx.clock.now() - started > o.waitTimeoutMs) {
         progress.stop();
-        throw new FlowFailedError(`credentials ${o.id} did not reach a final status within ${Math.round(o.waitTimeoutMs / 1000)} s (last status ${clean(c.status)})`, {
-          hint: `raise --wait-timeout, or follow them with \`bankctl credentials watch ${o.id}\``,
-        });
+        throw new FlowFailedError(
+          `credentials ${o.id} did not reach a final status within ${Math.round(o.waitTimeoutMs / 1000)} s (last status ${clean(c.status)})`,
+          {
+            hint: `raise --wait-timeout, or follow them with \`bankctl credentials watch ${o.id}\``,
+          },
+        );
       }
       await interrupt.sleep(delay);
       delay = Math.min(max, Math.round(delay * 1.5));
@@ -216,7 +248,10 @@ export async function collectAnswers(
     const v = given[f.name];
     if (v !== undefined) {
       const ok = validateAnswer(f, v);
-      if (ok !== true) throw new UsageError(`${flag} ${f.name}: ${clean(ok)}`, { hint: flag === '--field' ? 'fix the --field value' : 'fix the --answer or --answers value' });
+      if (ok !== true)
+        throw new UsageError(`${flag} ${f.name}: ${clean(ok)}`, {
+          hint: flag === '--field' ? 'fix the --field value' : 'fix the --answer or --answers value',
+        });
       remember(f, v);
     }
   }
@@ -225,7 +260,11 @@ export async function collectAnswers(
       const chosen = await guard(
         prompter.checkbox({
           message: askCheckboxes.length === checkboxes.length ? 'Choose the accounts to share' : 'Choose',
-          choices: askCheckboxes.map((f) => ({ name: clean(describeAccount(f)), value: f.name, checked: f.value === 'true' })),
+          choices: askCheckboxes.map((f) => ({
+            name: clean(describeAccount(f)),
+            value: f.name,
+            checked: f.value === 'true',
+          })),
         }),
         interrupt,
       );
@@ -247,7 +286,10 @@ export async function collectAnswers(
       }
       throw missing(f, flag);
     }
-    const help = [f.helpText, f.hint && !f.helpText?.includes(f.hint) ? `e.g. ${f.hint}` : ''].map(clean).filter(Boolean).join(' ');
+    const help = [f.helpText, f.hint && !f.helpText?.includes(f.hint) ? `e.g. ${f.hint}` : '']
+      .map(clean)
+      .filter(Boolean)
+      .join(' ');
     if (help) ctx.io.stderr.write(`${help}\n`);
     const message = `${clean(f.description || f.name)}${f.optional && !/optional/i.test(String(f.description ?? '')) ? ' (optional)' : ''}`;
     const validate = (value: string) => {
@@ -256,7 +298,10 @@ export async function collectAnswers(
     };
     const value = f.masked
       ? await guard(prompter.password({ message, validate }), interrupt)
-      : await guard(prompter.input({ message, default: typeof f.value === 'string' && f.value ? f.value : undefined, validate }), interrupt);
+      : await guard(
+          prompter.input({ message, default: typeof f.value === 'string' && f.value ? f.value : undefined, validate }),
+          interrupt,
+        );
     if (value === '' && f.optional) continue;
     remember(f, value);
   }
@@ -265,9 +310,12 @@ export async function collectAnswers(
 
 function missing(f: SupplementalField, flag: '--answer' | '--field'): UsageError {
   const label = clean(f.description || f.name);
-  return new UsageError(`no value for the ${flag === '--field' ? 'credentials' : 'supplemental'} field "${f.name}" (${label}) and no terminal to ask on`, {
-    hint: flag === '--field' ? `pass --field ${f.name}=VALUE` : `pass --answer ${f.name}=VALUE or --answers FILE`,
-  });
+  return new UsageError(
+    `no value for the ${flag === '--field' ? 'credentials' : 'supplemental'} field "${f.name}" (${label}) and no terminal to ask on`,
+    {
+      hint: flag === '--field' ? `pass --field ${f.name}=VALUE` : `pass --answer ${f.name}=VALUE or --answers FILE`,
+    },
+  );
 }
 
 /** inquirer rejects with ExitPromptError on Ctrl-C in raw mode: that is an interrupt (130). */
@@ -276,7 +324,8 @@ async function guard<T>(p: Promise<T>, interrupt?: { fired: boolean }): Promise<
     return await p;
   } catch (err) {
     const name = (err as Error)?.name ?? '';
-    if (name === 'ExitPromptError' || name === 'AbortPromptError' || interrupt?.fired) throw new InterruptedError('interrupted at a prompt');
+    if (name === 'ExitPromptError' || name === 'AbortPromptError' || interrupt?.fired)
+      throw new InterruptedError('interrupted at a prompt');
     throw err;
   }
 }
@@ -285,7 +334,9 @@ export function eidLinks(token: string, returnUrl?: string): { app: string; ios?
   const redirect = returnUrl ? encodeURIComponent(returnUrl) : 'null';
   return {
     app: `${EID_SCHEME}:///?autostarttoken=${encodeURIComponent(token)}&redirect=${redirect}`,
-    ...(returnUrl ? { ios: `https://${EID_HOST}/?autostarttoken=${encodeURIComponent(token)}&redirect=${redirect}` } : {}),
+    ...(returnUrl
+      ? { ios: `https://${EID_HOST}/?autostarttoken=${encodeURIComponent(token)}&redirect=${redirect}` }
+      : {}),
   };
 }
 
@@ -327,7 +378,10 @@ async function showPayload(ctx: Context, p: ThirdPartyPayload, o: WalkOptions): 
     w(`Open the authentication app to continue${p.downloadTitle ? ` (${clean(p.downloadTitle)})` : ''}:`);
   }
   if (deep) w(`  iOS: ${deep}${p.ios?.appStoreUrl ? `  (App Store: ${clean(p.ios.appStoreUrl)})` : ''}`);
-  if (intent) w(`  Android: ${intent}${p.android?.packageName ? `  (package ${clean(p.android.packageName)}${p.android.requiredMinimumVersion ? `, version ${clean(p.android.requiredMinimumVersion)} or later` : ''})` : ''}`);
+  if (intent)
+    w(
+      `  Android: ${intent}${p.android?.packageName ? `  (package ${clean(p.android.packageName)}${p.android.requiredMinimumVersion ? `, version ${clean(p.android.requiredMinimumVersion)} or later` : ''})` : ''}`,
+    );
   if (p.downloadMessage) w(`  ${clean(p.downloadMessage)}`);
   if (link) await qr(ctx, link, o.qr);
 }

@@ -22,8 +22,17 @@ export const F_PLATFORM_ID = 10;
 export const F_PAYLOAD = 11;
 
 const KEYS: Array<[string, number]> = [
-  ['account', F_ACCOUNT], ['balance', F_BALANCE], ['reservedAmount', F_RESERVED], ['externalId', F_EXTERNAL_ID], ['amount', F_AMOUNT], ['date', F_DATE],
-  ['description', F_DESCRIPTION], ['type', F_TYPE], ['pending', F_PENDING], ['platformId', F_PLATFORM_ID], ['payload', F_PAYLOAD],
+  ['account', F_ACCOUNT],
+  ['balance', F_BALANCE],
+  ['reservedAmount', F_RESERVED],
+  ['externalId', F_EXTERNAL_ID],
+  ['amount', F_AMOUNT],
+  ['date', F_DATE],
+  ['description', F_DESCRIPTION],
+  ['type', F_TYPE],
+  ['pending', F_PENDING],
+  ['platformId', F_PLATFORM_ID],
+  ['payload', F_PAYLOAD],
 ];
 // keys by length: parallel arrays, searched without allocating
 const KEY_BYTES: Uint8Array[][] = [];
@@ -34,7 +43,8 @@ for (const [k, kind] of KEYS) {
 }
 
 const TYPES = TRANSACTION_TYPES.map((t) => Buffer.from(t, 'latin1'));
-const REQUIRED = (1 << F_ACCOUNT) | (1 << F_EXTERNAL_ID) | (1 << F_AMOUNT) | (1 << F_DATE) | (1 << F_DESCRIPTION) | (1 << F_TYPE);
+const REQUIRED =
+  (1 << F_ACCOUNT) | (1 << F_EXTERNAL_ID) | (1 << F_AMOUNT) | (1 << F_DATE) | (1 << F_DESCRIPTION) | (1 << F_TYPE);
 /** The members of the account, not of the transaction: left out of the wire JSON. */
 export const ACCOUNT_KINDS = (1 << F_ACCOUNT) | (1 << F_BALANCE) | (1 << F_RESERVED);
 const MAX_MEMBERS = 64;
@@ -204,7 +214,15 @@ export function scanLine(b: Uint8Array, s: number, e: number, out: LineScan): bo
       i += word.length;
       if (c0 === 110) {
         // null is as good as absent for the optional members, and an error for the required ones
-        if (kind !== F_OTHER && kind !== F_BALANCE && kind !== F_RESERVED && kind !== F_PENDING && kind !== F_PLATFORM_ID && kind !== F_PAYLOAD) return false;
+        if (
+          kind !== F_OTHER &&
+          kind !== F_BALANCE &&
+          kind !== F_RESERVED &&
+          kind !== F_PENDING &&
+          kind !== F_PLATFORM_ID &&
+          kind !== F_PAYLOAD
+        )
+          return false;
       } else if (kind !== F_OTHER && kind !== F_PENDING) return false;
       else present |= 1 << kind;
     } else return false;
@@ -330,7 +348,9 @@ export class ByBytes<T> {
   /** The record whose key is the bytes b[s, e). */
   find(b: Uint8Array, s: number, e: number): T | undefined {
     const bucket = this.byHash.get(hashBytes(b, s, e));
-    if (bucket) for (const { bytes, value } of bucket) if (bytes.length === e - s && sameBytes(b, s, bytes.length, bytes)) return value;
+    if (bucket)
+      for (const { bytes, value } of bucket)
+        if (bytes.length === e - s && sameBytes(b, s, bytes.length, bytes)) return value;
     return undefined;
   }
 }

@@ -4,7 +4,21 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { ExactNumber, JsonSyntaxError, WireError, amount, id, isObj, obj, parseExactJson, stringifyExact, validateAccount, validateTransaction, type Obj, type TransactionEntity } from '../api/connector-wire.js';
+import {
+  ExactNumber,
+  JsonSyntaxError,
+  WireError,
+  amount,
+  id,
+  isObj,
+  obj,
+  parseExactJson,
+  stringifyExact,
+  validateAccount,
+  validateTransaction,
+  type Obj,
+  type TransactionEntity,
+} from '../api/connector-wire.js';
 
 export type InputFormat = 'json' | 'ndjson' | 'csv';
 
@@ -48,7 +62,10 @@ export function inferFormat(file: string, format?: string): InputFormat {
   if (f.endsWith('.json')) return 'json';
   if (f.endsWith('.ndjson') || f.endsWith('.jsonl')) return 'ndjson';
   if (f.endsWith('.csv')) return 'csv';
-  throw new WireError('--format', `cannot tell the format of "${file}" from its extension: give --format json|ndjson|csv`);
+  throw new WireError(
+    '--format',
+    `cannot tell the format of "${file}" from its extension: give --format json|ndjson|csv`,
+  );
 }
 
 /** Lines of a stream in batches (one per chunk read), split by hand, with their 1-based numbers. */
@@ -109,8 +126,14 @@ function exactLine(line: number, text: string): InputRecord {
   try {
     const o = obj(parseExactJson(text), 'line');
     const account = id(o, 'account', '')!;
-    const balance = o.balance === undefined || o.balance === null ? undefined : (amount(o, 'balance', '', true), o.balance as ExactNumber);
-    const reservedAmount = o.reservedAmount === undefined || o.reservedAmount === null ? undefined : (amount(o, 'reservedAmount', '', true), o.reservedAmount as ExactNumber);
+    const balance =
+      o.balance === undefined || o.balance === null
+        ? undefined
+        : (amount(o, 'balance', '', true), o.balance as ExactNumber);
+    const reservedAmount =
+      o.reservedAmount === undefined || o.reservedAmount === null
+        ? undefined
+        : (amount(o, 'reservedAmount', '', true), o.reservedAmount as ExactNumber);
     const wire: Obj = {};
     for (const k in o) if (!ACCOUNT_FIELDS.has(k)) wire[k] = o[k];
     const tx = validateTransaction(wire);
@@ -128,13 +151,18 @@ export function validateLine(line: number, text: string): InputRecord {
     try {
       v = JSON.parse(text);
     } catch (err) {
-      throw new JsonSyntaxError(`malformed JSON: ${((err as Error).message ?? '').replace(/ in JSON at position \d+.*$/s, '').slice(0, 200)}`);
+      throw new JsonSyntaxError(
+        `malformed JSON: ${((err as Error).message ?? '').replace(/ in JSON at position \d+.*$/s, '').slice(0, 200)}`,
+      );
     }
     const o = obj(v, 'line');
     const account = id(o, 'account', '')!;
     let balance: ExactNumber | undefined;
     let reservedAmount: ExactNumber | undefined;
-    if ((o.balance !== undefined && o.balance !== null) || (o.reservedAmount !== undefined && o.reservedAmount !== null)) {
+    if (
+      (o.balance !== undefined && o.balance !== null) ||
+      (o.reservedAmount !== undefined && o.reservedAmount !== null)
+    ) {
       amount(o, 'balance', '', false);
       amount(o, 'reservedAmount', '', false);
       balance = numberText(text, 'balance', o.balance);
@@ -176,7 +204,8 @@ export function sendRecord(line: number, text: string): InputRecord {
       kept.push(text.slice(m.start, m.end));
     }
   }
-  if (account === undefined || externalId === undefined) return { line, error: 'the line changed since it was checked', text };
+  if (account === undefined || externalId === undefined)
+    return { line, error: 'the line changed since it was checked', text };
   return { line, account, externalId, json: `{${kept.join(',')}}` };
 }
 
@@ -370,7 +399,9 @@ export async function* csvRecords(file: string): AsyncGenerator<InputRecord> {
     const { line, fields } = next.value;
     if (!header) {
       header = fields.map((f) => f.trim().replace(/^\uFEFF/, ''));
-      const missing = ['account', 'externalId', 'amount', 'date', 'description', 'type'].filter((h) => !header!.includes(h));
+      const missing = ['account', 'externalId', 'amount', 'date', 'description', 'type'].filter(
+        (h) => !header!.includes(h),
+      );
       if (missing.length > 0) {
         yield { line, error: `the header row lacks ${missing.join(', ')}`, text: fields.join(',') };
         return;
@@ -378,13 +409,21 @@ export async function* csvRecords(file: string): AsyncGenerator<InputRecord> {
       continue;
     }
     try {
-      if (fields.length !== header.length) throw new WireError('row', `has ${fields.length} fields, the header ${header.length}`);
+      if (fields.length !== header.length)
+        throw new WireError('row', `has ${fields.length} fields, the header ${header.length}`);
       const row: Record<string, string> = {};
       header.forEach((h, i) => (row[h] = fields[i]!));
-      const wire: Obj = { externalId: row.externalId, amount: csvNumber(row.amount!, 'amount'), date: csvDate(row.date!), description: row.description, type: row.type?.trim() };
+      const wire: Obj = {
+        externalId: row.externalId,
+        amount: csvNumber(row.amount!, 'amount'),
+        date: csvDate(row.date!),
+        description: row.description,
+        type: row.type?.trim(),
+      };
       if (row.pending !== undefined && row.pending.trim() !== '') {
         const p = row.pending.trim().toLowerCase();
-        if (p !== 'true' && p !== 'false') throw new WireError('pending', `must be true or false, got "${row.pending.slice(0, 20)}"`);
+        if (p !== 'true' && p !== 'false')
+          throw new WireError('pending', `must be true or false, got "${row.pending.slice(0, 20)}"`);
         wire.pending = p === 'true';
       }
       if (row.platformId) wire.platformId = row.platformId;
@@ -399,7 +438,8 @@ export async function* csvRecords(file: string): AsyncGenerator<InputRecord> {
       const rec: InputRecord = { line, account: row.account?.trim(), tx, wire };
       if (!rec.account) throw new WireError('account', 'is required');
       if (row.balance !== undefined && row.balance.trim() !== '') rec.balance = csvNumber(row.balance, 'balance');
-      if (row.reservedAmount !== undefined && row.reservedAmount.trim() !== '') rec.reservedAmount = csvNumber(row.reservedAmount, 'reservedAmount');
+      if (row.reservedAmount !== undefined && row.reservedAmount.trim() !== '')
+        rec.reservedAmount = csvNumber(row.reservedAmount, 'reservedAmount');
       yield rec;
     } catch (err) {
       yield { line, error: message(err), text: fields.join(',') };
@@ -448,9 +488,9 @@ export class LineJson {
     if (c === '{') return this.object();
     if (c === '[') return this.array();
     if (c === '"') return this.string();
-    if (c === 't' && this.s.startsWith('true', this.i)) return (this.i += 4), true;
-    if (c === 'f' && this.s.startsWith('false', this.i)) return (this.i += 5), false;
-    if (c === 'n' && this.s.startsWith('null', this.i)) return (this.i += 4), null;
+    if (c === 't' && this.s.startsWith('true', this.i)) return ((this.i += 4), true);
+    if (c === 'f' && this.s.startsWith('false', this.i)) return ((this.i += 5), false);
+    if (c === 'n' && this.s.startsWith('null', this.i)) return ((this.i += 4), null);
     const m = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
     m.lastIndex = this.i;
     const hit = m.exec(this.s);
@@ -464,7 +504,7 @@ export class LineJson {
     this.lineOf.set(o, this.line);
     this.i++;
     this.ws();
-    if (this.s[this.i] === '}') return this.i++, o;
+    if (this.s[this.i] === '}') return (this.i++, o);
     for (;;) {
       this.ws();
       if (this.s[this.i] !== '"') this.fail('expected a property name in double quotes');
@@ -480,7 +520,7 @@ export class LineJson {
         this.i++;
         continue;
       }
-      if (c === '}') return this.i++, o;
+      if (c === '}') return (this.i++, o);
       this.fail("expected ',' or '}' in an object");
     }
   }
@@ -489,7 +529,7 @@ export class LineJson {
     const a: unknown[] = [];
     this.i++;
     this.ws();
-    if (this.s[this.i] === ']') return this.i++, a;
+    if (this.s[this.i] === ']') return (this.i++, a);
     for (;;) {
       this.ws();
       a.push(this.value());
@@ -499,7 +539,7 @@ export class LineJson {
         this.i++;
         continue;
       }
-      if (c === ']') return this.i++, a;
+      if (c === ']') return (this.i++, a);
       this.fail("expected ',' or ']' in an array");
     }
   }
@@ -531,7 +571,11 @@ export class JsonLineError extends Error {
 export async function* jsonRecords(file: string): AsyncGenerator<InputRecord> {
   const size = (await stat(file)).size;
   if (size > MAX_JSON_BYTES) {
-    yield { line: 1, error: `the JSON file is larger than ${MAX_JSON_BYTES >> 20} MB: convert it to ndjson (one transaction a line) to stream it`, text: '' };
+    yield {
+      line: 1,
+      error: `the JSON file is larger than ${MAX_JSON_BYTES >> 20} MB: convert it to ndjson (one transaction a line) to stream it`,
+      text: '',
+    };
     return;
   }
   let text = '';
@@ -549,7 +593,11 @@ export async function* jsonRecords(file: string): AsyncGenerator<InputRecord> {
   }
   const lineOf = (v: unknown) => (isObj(v) ? (p.lineOf.get(v) ?? 1) : 1);
   if (!isObj(root) || !Array.isArray(root.transactionAccounts)) {
-    yield { line: lineOf(root), error: 'expected a CreateTransactionAccountContainer: {"type": ..., "transactionAccounts": [...]}', text: '' };
+    yield {
+      line: lineOf(root),
+      error: 'expected a CreateTransactionAccountContainer: {"type": ..., "transactionAccounts": [...]}',
+      text: '',
+    };
     return;
   }
   const type = typeof root.type === 'string' ? root.type : undefined;
@@ -566,7 +614,8 @@ export async function* jsonRecords(file: string): AsyncGenerator<InputRecord> {
         amount(a, 'reservedAmount', `transactionAccounts[${i}].`, true);
         reservedAmount = a.reservedAmount as ExactNumber;
       }
-      if (!Array.isArray(a.transactions)) throw new WireError(`transactionAccounts[${i}].transactions`, 'is required (an array)');
+      if (!Array.isArray(a.transactions))
+        throw new WireError(`transactionAccounts[${i}].transactions`, 'is required (an array)');
     } catch (err) {
       yield { line: lineOf(ta), error: message(err), text: '' };
       continue;
@@ -583,7 +632,11 @@ export async function* jsonRecords(file: string): AsyncGenerator<InputRecord> {
 }
 
 /** Records in batches; csv and json records carry their wire JSON in mode 'send'. */
-export async function* records(file: string, format: InputFormat, mode: ReadMode = 'exact'): AsyncGenerator<InputRecord[]> {
+export async function* records(
+  file: string,
+  format: InputFormat,
+  mode: ReadMode = 'exact',
+): AsyncGenerator<InputRecord[]> {
   if (format === 'ndjson') {
     yield* ndjsonRecords(file, mode);
     return;
@@ -604,14 +657,19 @@ export async function* records(file: string, format: InputFormat, mode: ReadMode
 }
 
 /** --accounts FILE: NDJSON of AccountEntity, for the balances of ndjson and csv input. */
-export async function readAccountsFile(file: string): Promise<Map<string, { balance: ExactNumber; reservedAmount?: ExactNumber }>> {
+export async function readAccountsFile(
+  file: string,
+): Promise<Map<string, { balance: ExactNumber; reservedAmount?: ExactNumber }>> {
   const out = new Map<string, { balance: ExactNumber; reservedAmount?: ExactNumber }>();
   for await (const { line, text } of lines(open(file))) {
     if (text.trim() === '') continue;
     try {
       const o = obj(parseExactJson(text), 'line');
       const a = validateAccount(o);
-      out.set(a.externalId, { balance: o.balance as ExactNumber, reservedAmount: o.reservedAmount as ExactNumber | undefined });
+      out.set(a.externalId, {
+        balance: o.balance as ExactNumber,
+        reservedAmount: o.reservedAmount as ExactNumber | undefined,
+      });
     } catch (err) {
       throw new InputError(file, line, message(err));
     }

@@ -298,7 +298,11 @@ export class Checkpoint {
       text = readFileSync(path, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return cp;
-      throw new InputError(path, 1, `cannot read the checkpoint: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new InputError(
+        path,
+        1,
+        `cannot read the checkpoint: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
     let data: CheckpointData;
     try {
@@ -308,7 +312,11 @@ export class Checkpoint {
       throw new InputError(path, 1, 'not a bankctl push checkpoint (delete it to start over)');
     }
     if (data.fingerprint !== fingerprint) {
-      throw new InputError(path, 1, `the checkpoint belongs to another input or other options than ${displayName} now (delete it to start over)`);
+      throw new InputError(
+        path,
+        1,
+        `the checkpoint belongs to another input or other options than ${displayName} now (delete it to start over)`,
+      );
     }
     for (const i of data.delivered) cp.delivered.add(i);
     for (const i of data.sending ?? []) if (!cp.delivered.has(i)) cp.unconfirmed.add(i);
@@ -318,8 +326,16 @@ export class Checkpoint {
 
   /** Atomic: a reader sees the old file or the new one, never half of one. */
   save(): void {
-    const sending = [...new Set([...this.sending, ...this.unconfirmed])].filter((i) => !this.delivered.has(i)).sort((a, b) => a - b);
-    const data: CheckpointData = { version: 1, fingerprint: this.fingerprint, delivered: [...this.delivered].sort((a, b) => a - b), sending, totals: this.totals };
+    const sending = [...new Set([...this.sending, ...this.unconfirmed])]
+      .filter((i) => !this.delivered.has(i))
+      .sort((a, b) => a - b);
+    const data: CheckpointData = {
+      version: 1,
+      fingerprint: this.fingerprint,
+      delivered: [...this.delivered].sort((a, b) => a - b),
+      sending,
+      totals: this.totals,
+    };
     const tmp = `${this.path}.${process.pid}.tmp`;
     writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600 });
     renameSync(tmp, this.path);
@@ -329,7 +345,15 @@ export class Checkpoint {
 /** Identifies the input and the options that decide how it is cut into chunks. */
 export function fingerprintOf(o: PushOptions, type: IngestType): string {
   const st = statSync(o.file);
-  return [o.user, o.format, type, o.chunkSize ?? MAX_TRANSACTIONS_PER_REQUEST, st.size, Math.round(st.mtimeMs), o.rejectsFile ? 'skip' : 'strict'].join('|');
+  return [
+    o.user,
+    o.format,
+    type,
+    o.chunkSize ?? MAX_TRANSACTIONS_PER_REQUEST,
+    st.size,
+    Math.round(st.mtimeMs),
+    o.rejectsFile ? 'skip' : 'strict',
+  ].join('|');
 }
 
 // ---- the flow ---------------------------------------------------------------------------------
@@ -357,8 +381,14 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
       rejects = createWriteStream(o.rejectsFile, { mode: 0o600 });
       rejects.on('error', (err) => (rejectsError = err));
     }
-    if (rejectsError) throw new InputError(o.rejectsFile, 1, `cannot write the rejects: ${(rejectsError as NodeJS.ErrnoException).code ?? rejectsError.message}`);
-    if (!rejects.write(`${JSON.stringify({ line, error, text })}\n`)) await new Promise<void>((res) => rejects!.once('drain', () => res()));
+    if (rejectsError)
+      throw new InputError(
+        o.rejectsFile,
+        1,
+        `cannot write the rejects: ${(rejectsError as NodeJS.ErrnoException).code ?? rejectsError.message}`,
+      );
+    if (!rejects.write(`${JSON.stringify({ line, error, text })}\n`))
+      await new Promise<void>((res) => rejects!.once('drain', () => res()));
   };
   let found: { valid: number; accounts: SegmentAccount[] };
   try {
@@ -396,10 +426,23 @@ async function scan(o: PushOptions, hooks: PushHooks): Promise<Scanned> {
     const given = o.accounts?.get(sa.externalId);
     const balance = sa.balance ?? given?.balance.text;
     if (balance === undefined) {
-      throw new InputError(o.displayName, sa.firstLine, `no balance for account "${sa.externalId}": give --accounts FILE (NDJSON of AccountEntity) or a balance field`);
+      throw new InputError(
+        o.displayName,
+        sa.firstLine,
+        `no balance for account "${sa.externalId}": give --accounts FILE (NDJSON of AccountEntity) or a balance field`,
+      );
     }
     const reservedAmount = sa.reservedAmount ?? given?.reservedAmount?.text;
-    accounts.add(sa.externalId, { externalId: sa.externalId, index: accounts.list.length, balance, reservedAmount, transactions: sa.transactions, delivered: 0, duplicates: 0, gone: 0 });
+    accounts.add(sa.externalId, {
+      externalId: sa.externalId,
+      index: accounts.list.length,
+      balance,
+      reservedAmount,
+      transactions: sa.transactions,
+      delivered: 0,
+      duplicates: 0,
+      gone: 0,
+    });
   }
   return { accounts, valid: found.valid, rejected, type, rejectedLines };
 }
@@ -419,15 +462,30 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
   const accountList = accounts.list;
   for (const a of accountList) {
     const reserved = a.reservedAmount !== undefined ? `,"reservedAmount":${a.reservedAmount}` : '';
-    a.head = Buffer.from(`{"externalId":${JSON.stringify(a.externalId)},"balance":${a.balance}${reserved},"transactions":[`);
+    a.head = Buffer.from(
+      `{"externalId":${JSON.stringify(a.externalId)},"balance":${a.balance}${reserved},"transactions":[`,
+    );
   }
   const bodyHead = Buffer.from(`{"type":${JSON.stringify(type)},"transactionAccounts":[`);
-  const checkpoint = o.checkpoint && !o.dryRun ? Checkpoint.load(o.checkpoint, fingerprintOf(o, type), o.displayName) : undefined;
+  const checkpoint =
+    o.checkpoint && !o.dryRun ? Checkpoint.load(o.checkpoint, fingerprintOf(o, type), o.displayName) : undefined;
   hooks.onPlanned?.(scanned.valid);
 
   const summary: PushSummary = {
-    file: o.displayName, user: o.user, type, dryRun: Boolean(o.dryRun), transactions: scanned.valid, rejected: scanned.rejected,
-    chunks: 0, resumedChunks: 0, sent: 0, delivered: 0, duplicates: 0, gone: 0, requests: 0, elapsedMs: 0,
+    file: o.displayName,
+    user: o.user,
+    type,
+    dryRun: Boolean(o.dryRun),
+    transactions: scanned.valid,
+    rejected: scanned.rejected,
+    chunks: 0,
+    resumedChunks: 0,
+    sent: 0,
+    delivered: 0,
+    duplicates: 0,
+    gone: 0,
+    requests: 0,
+    elapsedMs: 0,
   };
   if (checkpoint) {
     summary.delivered = checkpoint.totals.delivered;
@@ -478,7 +536,17 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
   const dispatch = async (index: number, c: Chunk): Promise<void> => {
     summary.chunks++;
     const n = c.size;
-    const r: ChunkResult = { index, transactions: n, accounts: c.parts.size, status: 'delivered', requests: 0, delivered: 0, duplicates: 0, gone: 0, ms: 0 };
+    const r: ChunkResult = {
+      index,
+      transactions: n,
+      accounts: c.parts.size,
+      status: 'delivered',
+      requests: 0,
+      delivered: 0,
+      duplicates: 0,
+      gone: 0,
+      ms: 0,
+    };
     chunks.push(r);
     if (o.dryRun) {
       r.status = 'dry-run';
@@ -543,10 +611,16 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
     await dispatch(index++, c);
   };
   /** Makes room for externalId: an externalId twice in one request is a 400, so the second copy goes to the next chunk (a 409 there). */
-  const room = (externalId: string): Promise<void> | undefined => (current.size >= chunkSize || current.idSet.has(externalId) ? flush() : undefined);
+  const room = (externalId: string): Promise<void> | undefined =>
+    current.size >= chunkSize || current.idSet.has(externalId) ? flush() : undefined;
   const skip = scanned.rejectedLines.size > 0 ? scanned.rejectedLines : undefined;
   /** The file changed under us: an account the first pass never saw. */
-  const changed = (line: number) => new InputError(o.displayName, line, 'the line changed since it was checked (an account the first pass did not see)');
+  const changed = (line: number) =>
+    new InputError(
+      o.displayName,
+      line,
+      'the line changed since it was checked (an account the first pass did not see)',
+    );
   const sendSlow = async (rec: InputRecord): Promise<void> => {
     if (rec.error !== undefined) throw new InputError(o.displayName, rec.line, rec.error);
     const ext = rec.externalId!;
@@ -594,6 +668,7 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
     balance: a.balance!,
     ...(a.reservedAmount !== undefined ? { reservedAmount: a.reservedAmount } : {}),
   }));
-  if (summary.gone > 0) hooks.warn?.(`${summary.gone} transaction(s) were deleted earlier and not ingested again (410)`);
+  if (summary.gone > 0)
+    hooks.warn?.(`${summary.gone} transaction(s) were deleted earlier and not ingested again (410)`);
   return { summary, chunks, accounts: accountResults, error: failure };
 }

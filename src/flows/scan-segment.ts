@@ -50,10 +50,17 @@ export class Tally {
     const a = this.accounts.find(b, sc.accountStart, sc.accountEnd);
     if (!a) {
       const text = (s: number, e: number) => (s >= 0 ? latin1(b, s, e) : undefined);
-      return this.record(latin1(b, sc.accountStart, sc.accountEnd), line, text(sc.balanceStart, sc.balanceEnd), text(sc.reservedStart, sc.reservedEnd));
+      return this.record(
+        latin1(b, sc.accountStart, sc.accountEnd),
+        line,
+        text(sc.balanceStart, sc.balanceEnd),
+        text(sc.reservedStart, sc.reservedEnd),
+      );
     }
-    if (sc.balanceStart >= 0 && !sameText(b, sc.balanceStart, sc.balanceEnd, a.balance)) a.balance = latin1(b, sc.balanceStart, sc.balanceEnd);
-    if (sc.reservedStart >= 0 && !sameText(b, sc.reservedStart, sc.reservedEnd, a.reservedAmount)) a.reservedAmount = latin1(b, sc.reservedStart, sc.reservedEnd);
+    if (sc.balanceStart >= 0 && !sameText(b, sc.balanceStart, sc.balanceEnd, a.balance))
+      a.balance = latin1(b, sc.balanceStart, sc.balanceEnd);
+    if (sc.reservedStart >= 0 && !sameText(b, sc.reservedStart, sc.reservedEnd, a.reservedAmount))
+      a.reservedAmount = latin1(b, sc.reservedStart, sc.reservedEnd);
     a.transactions++;
     this.valid++;
   }
@@ -63,7 +70,12 @@ export class Tally {
 export type OnReject = (line: number, error: string, text: string) => void | Promise<void>;
 
 /** Scans the lines of file's bytes [start, end); line numbers count from start. */
-export async function scanSegment(file: string, range: { start?: number; end?: number } = {}, onReject?: OnReject, signal?: AbortSignal): Promise<SegmentResult> {
+export async function scanSegment(
+  file: string,
+  range: { start?: number; end?: number } = {},
+  onReject?: OnReject,
+  signal?: AbortSignal,
+): Promise<SegmentResult> {
   const tally = new Tally();
   const sc = new LineScan();
   let lines = 0;
@@ -151,7 +163,13 @@ export async function scanFile(file: string, onReject?: OnReject, signal?: Abort
   if (onReject || !script || threads < 2 || size < PARALLEL_MIN_BYTES) return scanSegment(file, {}, onReject, signal);
   const at = await cuts(file, size, threads);
   const parts = await Promise.all(
-    at.slice(0, -1).map((start, k) => (k === 0 ? scanSegment(file, { start, end: at[k + 1] }, undefined, signal) : inWorker(script, file, start, at[k + 1]!, signal))),
+    at
+      .slice(0, -1)
+      .map((start, k) =>
+        k === 0
+          ? scanSegment(file, { start, end: at[k + 1] }, undefined, signal)
+          : inWorker(script, file, start, at[k + 1]!, signal),
+      ),
   );
   return merge(parts);
 }

@@ -77,8 +77,14 @@ export async function runSmoke(
 ): Promise<SmokeResult[]> {
   const s: State = { accountIds: [] };
   const asUser = { token: '' };
-  const userCall = <T>(method: string, path: string, extra: { query?: Record<string, string | string[]>; json?: unknown } = {}) =>
-    api.http.request<T>({ method, path, ...extra, auth: { scheme: 'Bearer', token: asUser.token } }).then((r) => r.data);
+  const userCall = <T>(
+    method: string,
+    path: string,
+    extra: { query?: Record<string, string | string[]>; json?: unknown } = {},
+  ) =>
+    api.http
+      .request<T>({ method, path, ...extra, auth: { scheme: 'Bearer', token: asUser.token } })
+      .then((r) => r.data);
   /** /data/v2/transactions page after page, following nextPageToken (at most 200 pages). */
   async function* transactionPages(auth: Auth, query: Record<string, string>): AsyncGenerator<V2Transaction[]> {
     let pageToken: string | undefined;
@@ -109,7 +115,11 @@ export async function runSmoke(
     {
       name: 'create user',
       run: async () => {
-        const r = await api.data<{ user_id: string }>({ method: 'POST', path: '/api/v1/user/create', json: { market: o.market } });
+        const r = await api.data<{ user_id: string }>({
+          method: 'POST',
+          path: '/api/v1/user/create',
+          json: { market: o.market },
+        });
         assert(r?.user_id, 'user/create answered without a user_id');
         s.userId = r.user_id;
         return `user ${r.user_id}`;
@@ -131,7 +141,10 @@ export async function runSmoke(
           query: { market: o.market, includeTestProviders: 'true', excludeNonTestProviders: 'true' },
         });
         const list = Array.isArray(r) ? (r as Array<{ name: string }>) : (r?.providers ?? []);
-        assert(list.some((p) => p.name === o.provider), `test provider ${o.provider} is not listed for market ${o.market}`);
+        assert(
+          list.some((p) => p.name === o.provider),
+          `test provider ${o.provider} is not listed for market ${o.market}`,
+        );
         return `${list.length} test providers, ${o.provider} among them`;
       },
     },
@@ -148,7 +161,12 @@ export async function runSmoke(
         let seen = 0;
         let delay = 250;
         for (;;) {
-          const c = await userCall<{ status: string; statusUpdated?: number; supplementalInformation?: unknown; statusPayload?: string }>('GET', `/api/v1/credentials/${created.id}`);
+          const c = await userCall<{
+            status: string;
+            statusUpdated?: number;
+            supplementalInformation?: unknown;
+            statusPayload?: string;
+          }>('GET', `/api/v1/credentials/${created.id}`);
           if (c.status === 'UPDATED') return `credentials ${created.id} UPDATED`;
           if (FAILED_STATUSES.has(c.status)) {
             throw new SmokeFailure(`credentials ended in ${c.status}${c.statusPayload ? `: ${c.statusPayload}` : ''}`);
@@ -157,8 +175,12 @@ export async function runSmoke(
             seen = c.statusUpdated ?? 0;
             const round = parseSupplemental(c.supplementalInformation);
             const fields = round.kind === 'fields' ? round.fields : [];
-            const information = Object.fromEntries(fields.filter((f) => f.name).map((f) => [f.name!, f.checkbox ? 'true' : '1234']));
-            await userCall('POST', `/api/v1/credentials/${created.id}/supplemental-information`, { json: { information } });
+            const information = Object.fromEntries(
+              fields.filter((f) => f.name).map((f) => [f.name!, f.checkbox ? 'true' : '1234']),
+            );
+            await userCall('POST', `/api/v1/credentials/${created.id}/supplemental-information`, {
+              json: { information },
+            });
           }
           if (o.now() > deadline) throw new SmokeFailure(`still ${c.status} after ${o.connectTimeoutS} s`);
           await o.sleep(delay);
@@ -198,7 +220,9 @@ export async function runSmoke(
       name: 'consents',
       needs: ['credentialsId'],
       run: async () => {
-        const r = await userCall<{ providerConsents: Array<{ credentialsId: string; status: string; accountIds?: string[] }> }>('GET', '/api/v1/provider-consents');
+        const r = await userCall<{
+          providerConsents: Array<{ credentialsId: string; status: string; accountIds?: string[] }>;
+        }>('GET', '/api/v1/provider-consents');
         const mine = r?.providerConsents?.find((c) => c.credentialsId === s.credentialsId);
         assert(mine, `no consent for credentials ${s.credentialsId}`);
         assert(mine.status === 'UPDATED', `consent status ${mine.status}`);
@@ -215,7 +239,11 @@ export async function runSmoke(
         await api.call({
           method: 'POST',
           path: `/connector/users/${encodeURIComponent(externalId)}/accounts`,
-          json: { accounts: [{ externalId: 'smoke-acc-1', name: 'Smoke checking', number: '1234-1', balance: 100.5, type: 'CHECKING' }] },
+          json: {
+            accounts: [
+              { externalId: 'smoke-acc-1', name: 'Smoke checking', number: '1234-1', balance: 100.5, type: 'CHECKING' },
+            ],
+          },
         });
         return `user ${externalId} with 1 account`;
       },
@@ -230,17 +258,30 @@ export async function runSmoke(
         const transactions = Array.from({ length: 25 }, (_, i) => {
           const amount = `${i % 2 ? '' : '-'}${(i * 7) % 90}.${String((i * 13) % 100).padStart(2, '0')}`;
           pushed.push({ externalId: `smoke-tx-${i}`, amount });
-          return { externalId: `smoke-tx-${i}`, amount: Number(amount), date: base + i * 3600_000, description: `Smoke ${i}`, type: 'DEFAULT', pending: false };
+          return {
+            externalId: `smoke-tx-${i}`,
+            amount: Number(amount),
+            date: base + i * 3600_000,
+            description: `Smoke ${i}`,
+            type: 'DEFAULT',
+            pending: false,
+          };
         });
         await api.call({
           method: 'POST',
           path: `/connector/users/${encodeURIComponent(cu.externalId)}/transactions`,
-          json: { type: 'REAL_TIME', transactionAccounts: [{ externalId: 'smoke-acc-1', balance: 100.5, transactions }] },
+          json: {
+            type: 'REAL_TIME',
+            transactionAccounts: [{ externalId: 'smoke-acc-1', balance: 100.5, transactions }],
+          },
           idempotent: true,
         });
         const got: string[] = [];
         const basic: Auth = { scheme: 'Basic', username: cu.externalId, password: cu.token };
-        for await (const page of transactionPages(basic, { pageSize: '100', bookedDateGte: new Date(base - day).toISOString().slice(0, 10) })) {
+        for await (const page of transactionPages(basic, {
+          pageSize: '100',
+          bookedDateGte: new Date(base - day).toISOString().slice(0, 10),
+        })) {
           for (const t of page) got.push(decimalString(t.amount.value.unscaledValue, t.amount.value.scale));
         }
         const want = addDecimals(pushed.map((p) => p.amount));
@@ -254,7 +295,8 @@ export async function runSmoke(
     {
       name: 'webhook delivered',
       needs: ['connectorUser'],
-      skip: () => (o.localWebhooks ? undefined : 'needs a receiver the service can reach; runs against a local sandbox'),
+      skip: () =>
+        o.localWebhooks ? undefined : 'needs a receiver the service can reach; runs against a local sandbox',
       run: async () => {
         const secret = randomBytes(16).toString('hex');
         const received: Array<{ event: string }> = [];
@@ -284,19 +326,42 @@ export async function runSmoke(
             json: { url: `http://127.0.0.1:${port}/smoke`, secret, events: ['transaction:create'] },
           });
           const list = await api.data<unknown>({ method: 'GET', path: '/connector/webhooks' });
-          const arr = (Array.isArray(list) ? list : ((list as { webhooks?: unknown[] })?.webhooks ?? [])) as Array<{ id: string; url: string }>;
+          const arr = (Array.isArray(list) ? list : ((list as { webhooks?: unknown[] })?.webhooks ?? [])) as Array<{
+            id: string;
+            url: string;
+          }>;
           s.webhookId = created?.id ?? arr.find((w) => w.url === `http://127.0.0.1:${port}/smoke`)?.id;
           assert(s.webhookId, 'the registered webhook is not listed');
           const cu = s.connectorUser!;
           await api.call({
             method: 'POST',
             path: `/connector/users/${encodeURIComponent(cu.externalId)}/transactions`,
-            json: { type: 'REAL_TIME', transactionAccounts: [{ externalId: 'smoke-acc-1', balance: 99.5, transactions: [{ externalId: `smoke-hook-${suffix}`, amount: -1, date: o.now(), description: 'Smoke webhook', type: 'DEFAULT' }] }] },
+            json: {
+              type: 'REAL_TIME',
+              transactionAccounts: [
+                {
+                  externalId: 'smoke-acc-1',
+                  balance: 99.5,
+                  transactions: [
+                    {
+                      externalId: `smoke-hook-${suffix}`,
+                      amount: -1,
+                      date: o.now(),
+                      description: 'Smoke webhook',
+                      type: 'DEFAULT',
+                    },
+                  ],
+                },
+              ],
+            },
             idempotent: true,
           });
           const deadline = o.now() + 15_000;
           while (!received.some((e) => e.event === 'transaction:create') && o.now() < deadline) await o.sleep(100);
-          assert(received.some((e) => e.event === 'transaction:create'), 'no transaction:create delivered within 15 s');
+          assert(
+            received.some((e) => e.event === 'transaction:create'),
+            'no transaction:create delivered within 15 s',
+          );
           await api.call({ method: 'DELETE', path: `/connector/webhooks/${encodeURIComponent(s.webhookId!)}` });
           s.webhookId = undefined;
           return `transaction:create delivered with the right secret; registration removed`;
@@ -335,24 +400,47 @@ export async function runSmoke(
   if (!o.keep) {
     const started = o.now();
     const problems: string[] = [];
-    if (s.webhookId) await api.call({ method: 'DELETE', path: `/connector/webhooks/${encodeURIComponent(s.webhookId)}` }).catch((e: Error) => problems.push(e.message));
-    if (s.connectorUser) await api.call({ method: 'DELETE', path: `/connector/users/${encodeURIComponent(s.connectorUser.externalId)}` }).catch((e: Error) => problems.push(e.message));
-    if (s.userId && asUser.token) await userCall('POST', '/api/v1/user/delete').catch((e: Error) => problems.push(e.message));
-    record({ name: 'cleanup', status: problems.length ? 'failed' : 'passed', ms: o.now() - started, detail: problems.length ? problems.join('; ') : 'test users removed' });
+    if (s.webhookId)
+      await api
+        .call({ method: 'DELETE', path: `/connector/webhooks/${encodeURIComponent(s.webhookId)}` })
+        .catch((e: Error) => problems.push(e.message));
+    if (s.connectorUser)
+      await api
+        .call({ method: 'DELETE', path: `/connector/users/${encodeURIComponent(s.connectorUser.externalId)}` })
+        .catch((e: Error) => problems.push(e.message));
+    if (s.userId && asUser.token)
+      await userCall('POST', '/api/v1/user/delete').catch((e: Error) => problems.push(e.message));
+    record({
+      name: 'cleanup',
+      status: problems.length ? 'failed' : 'passed',
+      ms: o.now() - started,
+      detail: problems.length ? problems.join('; ') : 'test users removed',
+    });
   } else {
-    record({ name: 'cleanup', status: 'skipped', ms: 0, detail: `--keep: user ${s.userId ?? '-'}, connector user ${s.connectorUser?.externalId ?? '-'} left in place` });
+    record({
+      name: 'cleanup',
+      status: 'skipped',
+      ms: 0,
+      detail: `--keep: user ${s.userId ?? '-'}, connector user ${s.connectorUser?.externalId ?? '-'} left in place`,
+    });
   }
   return results;
 }
 
 export function junitXml(results: SmokeResult[], suite = 'bankctl smoke'): string {
-  const esc = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+  const esc = (s: string) =>
+    s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
   const failures = results.filter((r) => r.status === 'failed').length;
   const skipped = results.filter((r) => r.status === 'skipped').length;
   const total = results.reduce((a, r) => a + r.ms, 0) / 1000;
   const cases = results
     .map((r) => {
-      const inner = r.status === 'failed' ? `<failure message="${esc(r.detail)}">${esc(r.detail)}</failure>` : r.status === 'skipped' ? `<skipped message="${esc(r.detail)}"/>` : '';
+      const inner =
+        r.status === 'failed'
+          ? `<failure message="${esc(r.detail)}">${esc(r.detail)}</failure>`
+          : r.status === 'skipped'
+            ? `<skipped message="${esc(r.detail)}"/>`
+            : '';
       return `    <testcase classname="smoke" name="${esc(r.name)}" time="${(r.ms / 1000).toFixed(3)}">${inner}</testcase>`;
     })
     .join('\n');

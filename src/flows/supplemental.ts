@@ -26,7 +26,11 @@ export type Supplemental =
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 function toFields(list: unknown[]): SupplementalField[] {
-  return list.filter(isObj).map((f, i) => ({ ...f, name: typeof f.name === 'string' && f.name ? f.name : `field${i + 1}` }) as SupplementalField);
+  return list
+    .filter(isObj)
+    .map(
+      (f, i) => ({ ...f, name: typeof f.name === 'string' && f.name ? f.name : `field${i + 1}` }) as SupplementalField,
+    );
 }
 
 export function parseSupplemental(value: unknown, depth = 0): Supplemental {
@@ -34,7 +38,7 @@ export function parseSupplemental(value: unknown, depth = 0): Supplemental {
   if (typeof value === 'string') {
     const text = value.trim();
     if (text === '' || text === 'null') return { kind: 'none' };
-    if (/^[\[{"]/.test(text) && depth < 3) {
+    if (/^[[{"]/.test(text) && depth < 3) {
       try {
         return parseSupplemental(JSON.parse(text), depth + 1);
       } catch {
@@ -46,11 +50,22 @@ export function parseSupplemental(value: unknown, depth = 0): Supplemental {
   }
   if (Array.isArray(value)) return { kind: 'fields', fields: toFields(value) };
   if (isObj(value)) {
-    if ('android' in value || 'ios' in value || 'downloadTitle' in value || 'upgradeTitle' in value) return { kind: 'payload', payload: value as ThirdPartyPayload };
+    if ('android' in value || 'ios' in value || 'downloadTitle' in value || 'upgradeTitle' in value)
+      return { kind: 'payload', payload: value as ThirdPartyPayload };
     if (Array.isArray(value.fields)) return { kind: 'fields', fields: toFields(value.fields) };
     if (typeof value.name === 'string') return { kind: 'fields', fields: toFields([value]) };
     const entries = Object.entries(value).filter(([, v]) => isObj(v));
-    if (entries.length > 0) return { kind: 'fields', fields: entries.map(([k, v]) => ({ ...(v as object), name: typeof (v as { name?: unknown }).name === 'string' ? (v as { name: string }).name : k }) as SupplementalField) };
+    if (entries.length > 0)
+      return {
+        kind: 'fields',
+        fields: entries.map(
+          ([k, v]) =>
+            ({
+              ...(v as object),
+              name: typeof (v as { name?: unknown }).name === 'string' ? (v as { name: string }).name : k,
+            }) as SupplementalField,
+        ),
+      };
     return { kind: 'unknown', text: JSON.stringify(value) };
   }
   return { kind: 'unknown', text: String(value) };
@@ -70,8 +85,10 @@ export function validateAnswer(f: SupplementalField, value: string): true | stri
   if (f.checkbox) return value === 'true' || value === 'false' ? true : `${label}: answer true or false`;
   if (value === '') return f.optional ? true : `${label} is required`;
   if (f.numeric && !/^\d+$/.test(value)) return f.patternError || `${label} must be digits only`;
-  if (typeof f.minLength === 'number' && f.minLength > 0 && [...value].length < f.minLength) return f.patternError || `${label} must be at least ${f.minLength} characters`;
-  if (typeof f.maxLength === 'number' && f.maxLength > 0 && [...value].length > f.maxLength) return f.patternError || `${label} must be at most ${f.maxLength} characters`;
+  if (typeof f.minLength === 'number' && f.minLength > 0 && [...value].length < f.minLength)
+    return f.patternError || `${label} must be at least ${f.minLength} characters`;
+  if (typeof f.maxLength === 'number' && f.maxLength > 0 && [...value].length > f.maxLength)
+    return f.patternError || `${label} must be at most ${f.maxLength} characters`;
   if (f.pattern && f.pattern !== 'true/false') {
     const re = compile(f.pattern);
     if (re && !re.test(value)) return f.patternError || `${label} does not have the expected format`;
@@ -93,7 +110,8 @@ export function describeAccount(f: SupplementalField): string {
   if (s('accountType')) parts.push(`(${s('accountType')})`);
   if (s('balance')) parts.push(`${s('balance')}${s('currencyCode') ? ` ${s('currencyCode')}` : ''}`);
   if (s('iban')) parts.push(s('iban'));
-  if (Array.isArray(info.portfolioTypes) && info.portfolioTypes.length > 0) parts.push(`[${info.portfolioTypes.join(', ')}]`);
+  if (Array.isArray(info.portfolioTypes) && info.portfolioTypes.length > 0)
+    parts.push(`[${info.portfolioTypes.join(', ')}]`);
   return parts.join(' ');
 }
 
@@ -106,11 +124,12 @@ export function parseAnswersText(text: string, file: string): Record<string, str
     try {
       obj = JSON.parse(trimmed);
     } catch (err) {
-      throw new Error(`${file}: not valid JSON: ${(err as Error).message}`);
+      throw new Error(`${file}: not valid JSON: ${(err as Error).message}`, { cause: err });
     }
     if (!isObj(obj)) throw new Error(`${file}: expected a JSON object of name: value`);
     for (const [k, v] of Object.entries(obj)) {
-      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') throw new Error(`${file}: the answer for "${k}" must be a string, number or boolean`);
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+        throw new Error(`${file}: the answer for "${k}" must be a string, number or boolean`);
       out[k] = String(v);
     }
     return out;

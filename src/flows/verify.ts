@@ -56,21 +56,22 @@ export async function expectedFromFile(file: string, format: InputFormat): Promi
   let minDate = Number.POSITIVE_INFINITY;
   let maxDate = Number.NEGATIVE_INFINITY;
   let invalid = 0;
-  for await (const batch of records(file, format)) for (const r of batch) {
-    if (r.error !== undefined) {
-      invalid++;
-      continue;
+  for await (const batch of records(file, format))
+    for (const r of batch) {
+      if (r.error !== undefined) {
+        invalid++;
+        continue;
+      }
+      const t = r.tx!;
+      let a = accounts.get(r.account!);
+      if (!a) accounts.set(r.account!, (a = { count: 0, sum: new ExactSum() }));
+      a.count++;
+      a.sum.addText(t.amount);
+      if (t.pending) pending.set(t.externalId, { account: r.account!, amount: t.amount });
+      for (const id of t.pendingIds ?? []) replaced.add(id);
+      if (t.date < minDate) minDate = t.date;
+      if (t.date > maxDate) maxDate = t.date;
     }
-    const t = r.tx!;
-    let a = accounts.get(r.account!);
-    if (!a) accounts.set(r.account!, (a = { count: 0, sum: new ExactSum() }));
-    a.count++;
-    a.sum.addText(t.amount);
-    if (t.pending) pending.set(t.externalId, { account: r.account!, amount: t.amount });
-    for (const id of t.pendingIds ?? []) replaced.add(id);
-    if (t.date < minDate) minDate = t.date;
-    if (t.date > maxDate) maxDate = t.date;
-  }
   for (const id of replaced) {
     const p = pending.get(id);
     if (!p) continue;
@@ -96,7 +97,8 @@ export async function actualTotals(pages: AsyncIterable<V2Transaction[]>): Promi
   for await (const page of pages) {
     for (const t of page) {
       let a = out.get(t.accountId);
-      if (!a) out.set(t.accountId, (a = { count: 0, sum: new ExactSum(), sample: t.identifiers?.providerTransactionId }));
+      if (!a)
+        out.set(t.accountId, (a = { count: 0, sum: new ExactSum(), sample: t.identifiers?.providerTransactionId }));
       a.count++;
       a.sum.add(BigInt(String(t.amount.value.unscaledValue)), Number(t.amount.value.scale));
     }
@@ -108,16 +110,21 @@ export async function actualTotals(pages: AsyncIterable<V2Transaction[]>): Promi
  * Which service account holds which file account: one transaction of each service account is
  * looked up in the file by its externalId (one more streaming pass, memory per account only).
  */
-export async function pairBySamples(file: string, format: InputFormat, actual: Map<string, AccountTotals>): Promise<Map<string, string>> {
+export async function pairBySamples(
+  file: string,
+  format: InputFormat,
+  actual: Map<string, AccountTotals>,
+): Promise<Map<string, string>> {
   const wanted = new Map<string, string>();
   for (const [id, a] of actual) if (a.sample !== undefined) wanted.set(a.sample, id);
   const idOf = new Map<string, string>();
   if (wanted.size === 0) return idOf;
-  for await (const batch of records(file, format)) for (const r of batch) {
-    if (r.error !== undefined) continue;
-    const id = wanted.get(r.tx!.externalId);
-    if (id !== undefined && !idOf.has(r.account!)) idOf.set(r.account!, id);
-  }
+  for await (const batch of records(file, format))
+    for (const r of batch) {
+      if (r.error !== undefined) continue;
+      const id = wanted.get(r.tx!.externalId);
+      if (id !== undefined && !idOf.has(r.account!)) idOf.set(r.account!, id);
+    }
   return idOf;
 }
 
@@ -125,7 +132,12 @@ export async function pairBySamples(file: string, format: InputFormat, actual: M
  * Pairs the file's accounts (by externalId) with the service's (by id): through an externalId the
  * account list shows, else through sample transactions. Unpaired ones count as drift.
  */
-export function compare(expected: ExpectedTotals, actual: Map<string, AccountTotals>, accounts: V1Account[], paired: Map<string, string> = new Map()): VerifyRow[] {
+export function compare(
+  expected: ExpectedTotals,
+  actual: Map<string, AccountTotals>,
+  accounts: V1Account[],
+  paired: Map<string, string> = new Map(),
+): VerifyRow[] {
   const idOf = new Map<string, string>(paired);
   for (const a of accounts) {
     const ext = typeof a.externalId === 'string' ? a.externalId : undefined;

@@ -103,7 +103,9 @@ export class HttpClient {
   private closed = false;
 
   buildUrl(path: string, query?: Record<string, QueryValue>): string {
-    const url = /^https?:\/\//i.test(path) ? new URL(path) : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
+    const url = /^https?:\/\//i.test(path)
+      ? new URL(path)
+      : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
     for (const [k, v] of Object.entries(query ?? {})) {
       if (v === undefined || v === null) continue;
       if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, String(item));
@@ -115,7 +117,10 @@ export class HttpClient {
   async request<T = unknown>(o: RequestOptions): Promise<HttpResponse<T>> {
     const method = o.method.toUpperCase();
     const url = this.buildUrl(o.path, o.query);
-    const headers: Record<string, string> = { accept: 'application/json, application/problem+json;q=0.9, */*;q=0.8', ...o.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json, application/problem+json;q=0.9, */*;q=0.8',
+      ...o.headers,
+    };
     if (this.opts.userAgent) headers['user-agent'] = this.opts.userAgent;
     let body: string | Buffer | undefined = o.body;
     if (o.json !== undefined) {
@@ -137,12 +142,16 @@ export class HttpClient {
       else this.redactor.add(o.auth.token);
     }
 
-    const route = this.fixedDispatcher ? { dispatcher: this.fixedDispatcher, proxy: undefined } : this.transport!.dispatcherFor(new URL(url));
+    const route = this.fixedDispatcher
+      ? { dispatcher: this.fixedDispatcher, proxy: undefined }
+      : this.transport!.dispatcherFor(new URL(url));
     const via = route.proxy ? ` via proxy ${redactProxy(route.proxy)}` : '';
     const retries = o.retries ?? this.retry.retries;
     const cfg = { ...this.retry, retries };
     const waitBeforeRetry = async (d: RetryDecision, attempt: number) => {
-      this.notice(`${method} ${this.redactor.url(url)}: ${d.reason}, retrying in ${formatDelay(d.delayMs)} (retry ${attempt + 1} of ${retries})`);
+      this.notice(
+        `${method} ${this.redactor.url(url)}: ${d.reason}, retrying in ${formatDelay(d.delayMs)} (retry ${attempt + 1} of ${retries})`,
+      );
       await this.sleep(d.delayMs);
     };
     for (let attempt = 0; ; attempt++) {
@@ -168,13 +177,19 @@ export class HttpClient {
         }
         const text = await res.body.text().catch(() => '');
         const retryAfter = headerValue(res.headers['retry-after']);
-        const decision = decideRetry({ method, idempotent: o.idempotent, attempt, status, retryAfter, nowMs: this.now() }, cfg, this.random);
+        const decision = decideRetry(
+          { method, idempotent: o.idempotent, attempt, status, retryAfter, nowMs: this.now() },
+          cfg,
+          this.random,
+        );
         if (decision.retry) {
           await waitBeforeRetry(decision, attempt);
           continue;
         }
         const { message, body: errBody } = serviceMessage(status, headerValue(res.headers['content-type']), text);
-        throw new ApiError(status, method, this.redactor.url(url), this.redactor.text(message), errBody, { hint: hintFor(status, o.auth) });
+        throw new ApiError(status, method, this.redactor.url(url), this.redactor.text(message), errBody, {
+          hint: hintFor(status, o.auth),
+        });
       } catch (err) {
         if (err instanceof ApiError) throw err;
         if (o.signal?.aborted) throw err;
@@ -182,15 +197,23 @@ export class HttpClient {
         errorCode = networkCode(err);
         this.traceLine(`${method} ${this.redactor.url(url)}${via} -> ${errorCode} (${this.now() - started} ms)`);
       }
-      if (this.closed) throw new NetworkError(`${method} ${this.redactor.url(url)} abandoned: the command has finished`);
-      const decision = decideRetry({ method, idempotent: o.idempotent, attempt, errorCode, nowMs: this.now() }, cfg, this.random);
+      if (this.closed)
+        throw new NetworkError(`${method} ${this.redactor.url(url)} abandoned: the command has finished`);
+      const decision = decideRetry(
+        { method, idempotent: o.idempotent, attempt, errorCode, nowMs: this.now() },
+        cfg,
+        this.random,
+      );
       if (decision.retry) {
         await waitBeforeRetry(decision, attempt);
         continue;
       }
-      throw new NetworkError(`${method} ${this.redactor.url(url)}${via} failed: ${this.redactor.text(describeNetworkError(failure, errorCode))}`, {
-        hint: networkHint(errorCode),
-      });
+      throw new NetworkError(
+        `${method} ${this.redactor.url(url)}${via} failed: ${this.redactor.text(describeNetworkError(failure, errorCode))}`,
+        {
+          hint: networkHint(errorCode),
+        },
+      );
     }
   }
 
@@ -204,11 +227,15 @@ export class HttpClient {
 }
 
 export function authHeader(auth: Auth): string {
-  if (auth.scheme === 'Basic') return `Basic ${Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64')}`;
+  if (auth.scheme === 'Basic')
+    return `Basic ${Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64')}`;
   return `${auth.scheme} ${auth.token}`;
 }
 
-async function readBody(res: Dispatcher.ResponseData, type: NonNullable<RequestOptions['responseType']>): Promise<unknown> {
+async function readBody(
+  res: Dispatcher.ResponseData,
+  type: NonNullable<RequestOptions['responseType']>,
+): Promise<unknown> {
   if (type === 'stream') return res.body as Readable;
   if (type === 'buffer') return Buffer.from(await res.body.arrayBuffer());
   const text = await res.body.text();
@@ -232,21 +259,25 @@ function combineSignals(signal: AbortSignal | undefined, timeoutMs: number): Abo
 
 function networkCode(err: unknown): string {
   const e = err as { code?: string; name?: string; cause?: { code?: string } };
-  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') return 'ETIMEDOUT';
+  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT')
+    return 'ETIMEDOUT';
   return e?.code ?? e?.cause?.code ?? e?.name ?? 'ERROR';
 }
 
 function networkHint(code: string | undefined): string | undefined {
   if (code === 'ECONNREFUSED') return 'is the service running? For the local sandbox: `bankctl sandbox start`';
-  if (code && UNTRUSTED_CERT_CODES.has(code)) return 'trust its CA with --ca-file FILE (or BANKCTL_CA_FILE, NODE_EXTRA_CA_CERTS)';
-  if (code === PIN_MISMATCH) return 'check --pin (or BANKCTL_PIN); several pins may be given, comma-separated, during a rotation';
+  if (code && UNTRUSTED_CERT_CODES.has(code))
+    return 'trust its CA with --ca-file FILE (or BANKCTL_CA_FILE, NODE_EXTRA_CA_CERTS)';
+  if (code === PIN_MISMATCH)
+    return 'check --pin (or BANKCTL_PIN); several pins may be given, comma-separated, during a rotation';
   return undefined;
 }
 
 function describeNetworkError(err: unknown, code: string | undefined): string {
   if (code && UNTRUSTED_CERT_CODES.has(code)) return `the server's TLS certificate is not trusted (${code})`;
   if (code === 'CERT_HAS_EXPIRED') return "the server's TLS certificate has expired (CERT_HAS_EXPIRED)";
-  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `the server's TLS certificate does not name this host (${(err as Error).message})`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+    return `the server's TLS certificate does not name this host (${(err as Error).message})`;
   if (code === PIN_MISMATCH) return (err as Error).message;
   if (code === 'ETIMEDOUT') return 'timed out (see --timeout)';
   if (code === 'UND_ERR_ABORTED' || code === 'AbortError') return 'aborted';

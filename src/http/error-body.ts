@@ -4,7 +4,11 @@
 import { STATUS_CODES } from 'node:http';
 import { stripControl } from '../output/sanitize.js';
 
-export function serviceMessage(status: number, contentType: string | undefined, text: string): { message: string; body: unknown } {
+export function serviceMessage(
+  status: number,
+  contentType: string | undefined,
+  text: string,
+): { message: string; body: unknown } {
   const trimmed = text.trim();
   if (trimmed === '') return { message: STATUS_CODES[status] ?? '', body: undefined };
   const looksJson = (contentType ?? '').includes('json') || trimmed.startsWith('{');

@@ -30,7 +30,14 @@ export const UNTRUSTED_CERT_CODES = new Set([
 ]);
 
 /** Failures that a retry cannot mend: the TLS peer is not the one we trust. */
-const NEVER_RETRY = new Set([...UNTRUSTED_CERT_CODES, 'ERR_BANKCTL_PIN_MISMATCH', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID', 'UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
+const NEVER_RETRY = new Set([
+  ...UNTRUSTED_CERT_CODES,
+  'ERR_BANKCTL_PIN_MISMATCH',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'UND_ERR_DESTROYED',
+  'UND_ERR_CLOSED',
+]);
 
 /** Network error codes for which the request cannot have reached the server. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
@@ -82,7 +89,7 @@ export function decideRetry(o: AttemptOutcome, cfg: RetryConfig, random: () => n
 /** Full jitter: a uniform wait in [0, min(cap, base * 2^attempt)], never below 1/4 of it. */
 export function backoffDelay(attempt: number, cfg: RetryConfig, random: () => number): number {
   const ceiling = Math.min(cfg.maxDelayMs, cfg.baseDelayMs * 2 ** attempt);
-  return Math.round(ceiling / 4 + random() * (ceiling * 3) / 4);
+  return Math.round(ceiling / 4 + (random() * (ceiling * 3)) / 4);
 }
 
 /** Retry-After as delta-seconds or an HTTP date; undefined when absent or unreadable. */

@@ -43,7 +43,16 @@ export function pinChecker(pins: string[]) {
       if (pins.includes(pin)) return undefined;
       presented.push(pin);
     }
-    const e = new Error(`certificate pin mismatch: the server presented sha256/${presented[0] ?? '?'}${presented.length > 1 ? ` (chain: ${presented.slice(1).map((p) => `sha256/${p}`).join(', ')})` : ''}, expected ${pins.map((p) => `sha256/${p}`).join(' or ')}`);
+    const e = new Error(
+      `certificate pin mismatch: the server presented sha256/${presented[0] ?? '?'}${
+        presented.length > 1
+          ? ` (chain: ${presented
+              .slice(1)
+              .map((p) => `sha256/${p}`)
+              .join(', ')})`
+          : ''
+      }, expected ${pins.map((p) => `sha256/${p}`).join(' or ')}`,
+    );
     (e as NodeJS.ErrnoException).code = PIN_MISMATCH;
     return e;
   };
@@ -63,7 +72,9 @@ export function bypassesProxy(url: URL, noProxy: string | undefined): boolean {
     const entry = raw.trim().toLowerCase();
     if (!entry) continue;
     if (entry === '*') return true;
-    let [h, p] = entry.startsWith('[') ? [entry.slice(1, entry.indexOf(']')), entry.split(']:')[1]] : (entry.split(':') as [string, string | undefined]);
+    let [h, p] = entry.startsWith('[')
+      ? [entry.slice(1, entry.indexOf(']')), entry.split(']:')[1]]
+      : (entry.split(':') as [string, string | undefined]);
     if (entry.split(':').length > 2 && !entry.startsWith('[')) [h, p] = [entry, undefined];
     if (p && p !== port) continue;
     h = h!.replace(/^\*?\./, '.');
@@ -87,7 +98,10 @@ export class Transport {
   /** The proxy URL that applies to this request, if any. */
   proxyFor(url: URL): string | undefined {
     const env = this.o.env ?? {};
-    const proxy = url.protocol === 'https:' ? proxyEnv(env, 'HTTPS_PROXY') ?? proxyEnv(env, 'ALL_PROXY') : proxyEnv(env, 'HTTP_PROXY') ?? proxyEnv(env, 'ALL_PROXY');
+    const proxy =
+      url.protocol === 'https:'
+        ? (proxyEnv(env, 'HTTPS_PROXY') ?? proxyEnv(env, 'ALL_PROXY'))
+        : (proxyEnv(env, 'HTTP_PROXY') ?? proxyEnv(env, 'ALL_PROXY'));
     if (!proxy) return undefined;
     if (bypassesProxy(url, proxyEnv(env, 'NO_PROXY'))) return undefined;
     return proxy;

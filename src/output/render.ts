@@ -34,7 +34,8 @@ const EPOCH_KEY = /(date|updated|created|expiry|expires|timestamp|time)$/i;
 export function cellText(value: unknown, key = ''): string {
   if (value === undefined || value === null) return '';
   if (isExactAmount(value)) return formatAmount(value);
-  if (typeof value === 'number' && EPOCH_KEY.test(key) && value > 1e11 && value < 1e14) return new Date(value).toISOString();
+  if (typeof value === 'number' && EPOCH_KEY.test(key) && value > 1e11 && value < 1e14)
+    return new Date(value).toISOString();
   if (typeof value === 'string') return stripControl(value);
   if (typeof value === 'object') return stripControl(JSON.stringify(value));
   return String(value);
@@ -76,7 +77,12 @@ export async function render(ctx: Context, data: unknown, spec: RenderSpec = {})
   ctx.io.stdout.write(await renderToString(ctx, format, data, spec));
 }
 
-export async function renderToString(ctx: Context, format: OutputFormat, data: unknown, spec: RenderSpec = {}): Promise<string> {
+export async function renderToString(
+  ctx: Context,
+  format: OutputFormat,
+  data: unknown,
+  spec: RenderSpec = {},
+): Promise<string> {
   switch (format) {
     case 'json':
       return `${JSON.stringify(data, null, 2)}\n`;
@@ -181,7 +187,8 @@ export class StreamWriter {
       const cols = columnsFor(this.ctx, [], this.spec);
       if (this.spec.columns || this.ctx.globals.fields) out.write(csvRow(cols.map((c) => c.header)));
     }
-    if (this.format === 'table') out.write(await renderToString(this.ctx, 'table', this.buffered, { ...this.spec, vertical: false }));
+    if (this.format === 'table')
+      out.write(await renderToString(this.ctx, 'table', this.buffered, { ...this.spec, vertical: false }));
     return this.count;
   }
 }

@@ -1,9 +1,7 @@
 // Text that came from a bank or the network is stripped of terminal control sequences before it
 // reaches a terminal: ANSI CSI/OSC sequences and C0/C1 control characters (tab and newline kept).
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[@-Z\\-_]/g;
-// eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 export function stripControl(text: string): string {

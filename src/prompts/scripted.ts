@@ -23,7 +23,10 @@ export class ScriptedPrompter implements Prompter {
     return this.answers.shift()!;
   }
 
-  private text(kind: 'input' | 'password', o: { message: string; validate?: (v: string) => true | string; default?: string }): Promise<string> {
+  private text(
+    kind: 'input' | 'password',
+    o: { message: string; validate?: (v: string) => true | string; default?: string },
+  ): Promise<string> {
     // like inquirer, a rejected answer is asked again: the script supplies the next one
     for (;;) {
       const a = this.next(kind, o.message);

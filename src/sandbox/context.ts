@@ -3,8 +3,19 @@
 import type { Router } from './router.js';
 import type { MemoryStore, SandboxClock } from './store.js';
 
-export type EventName = 'credentials:create' | 'credentials:update' | 'transaction:create' | 'transaction:update' | 'signable-operation:update';
-export const EVENT_NAMES: EventName[] = ['credentials:create', 'credentials:update', 'transaction:create', 'transaction:update', 'signable-operation:update'];
+export type EventName =
+  | 'credentials:create'
+  | 'credentials:update'
+  | 'transaction:create'
+  | 'transaction:update'
+  | 'signable-operation:update';
+export const EVENT_NAMES: EventName[] = [
+  'credentials:create',
+  'credentials:update',
+  'transaction:create',
+  'transaction:update',
+  'signable-operation:update',
+];
 
 export interface SandboxEvent {
   event: EventName;
@@ -46,7 +57,14 @@ export class EventBus {
    * no listener wants are never made (an ingest of 2500 transactions keeps at most 2000). With a
    * listener that did not say which events it wants, it is emit() for each, as before.
    */
-  emitMany(event: EventName, userId: string, n: number, orderKey: (i: number) => string, content: (i: number) => Record<string, unknown>, now: number): void {
+  emitMany(
+    event: EventName,
+    userId: string,
+    n: number,
+    orderKey: (i: number) => string,
+    content: (i: number) => Record<string, unknown>,
+    now: number,
+  ): void {
     if (this.listeners.some((l) => !l.wants)) {
       for (let i = 0; i < n; i++) this.emit({ event, userId, content: content(i), orderKey: orderKey(i) }, now);
       return;

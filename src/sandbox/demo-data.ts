@@ -71,15 +71,32 @@ export function centsToDecimal(cents: number): string {
 
 // Prices are written in SEK-like units and scaled per currency by an integer ratio (num/den).
 const SCALE: Record<string, [number, number]> = {
-  SEK: [1, 1], NOK: [1, 1], DKK: [7, 10], CZK: [2, 1], HUF: [35, 1], INR: [8, 1], MXN: [17, 10], PLN: [4, 10],
-  RON: [4, 10], BGN: [2, 10], BRL: [5, 10],
+  SEK: [1, 1],
+  NOK: [1, 1],
+  DKK: [7, 10],
+  CZK: [2, 1],
+  HUF: [35, 1],
+  INR: [8, 1],
+  MXN: [17, 10],
+  PLN: [4, 10],
+  RON: [4, 10],
+  BGN: [2, 10],
+  BRL: [5, 10],
 };
 function scaler(currency: string): (cents: number) => number {
   const [num, den] = SCALE[currency] ?? [1, 10];
   return (c) => Math.round((c * num) / den);
 }
 
-const CURRENCY_MARKET: Record<string, string> = { SEK: 'SE', NOK: 'NO', DKK: 'DK', GBP: 'GB', EUR: 'DE', USD: 'US', PLN: 'PL' };
+const CURRENCY_MARKET: Record<string, string> = {
+  SEK: 'SE',
+  NOK: 'NO',
+  DKK: 'DK',
+  GBP: 'GB',
+  EUR: 'DE',
+  USD: 'US',
+  PLN: 'PL',
+};
 
 /** A valid IBAN (ISO 13616 check digits) for a country with a numeric BBAN. */
 function iban(country: string, bban: string): string {
@@ -95,7 +112,15 @@ function digits(rng: () => number, n: number): string {
   return s;
 }
 
-const HOLDERS = ['Anna Andersson', 'Erik Lindqvist', 'Maria Nilsson', 'Johan Berg', 'Sara Holm', 'Lukas Weber', 'Emma Collins'];
+const HOLDERS = [
+  'Anna Andersson',
+  'Erik Lindqvist',
+  'Maria Nilsson',
+  'Johan Berg',
+  'Sara Holm',
+  'Lukas Weber',
+  'Emma Collins',
+];
 
 interface AccountPlan {
   key: string;
@@ -110,7 +135,14 @@ interface AccountPlan {
 const PLANS: AccountPlan[] = [
   { key: 'checking', type: 'CHECKING', name: 'Everyday Account', baseCents: 0, favored: true },
   { key: 'savings', type: 'SAVINGS', name: 'Savings Account', baseCents: 8_540_000, favored: false },
-  { key: 'investment', type: 'INVESTMENT', name: 'Investment Savings Account', portfolioType: 'ISK', baseCents: 12_375_050, favored: false },
+  {
+    key: 'investment',
+    type: 'INVESTMENT',
+    name: 'Investment Savings Account',
+    portfolioType: 'ISK',
+    baseCents: 12_375_050,
+    favored: false,
+  },
   { key: 'mortgage', type: 'MORTGAGE', name: 'Mortgage', baseCents: -238_500_000, favored: false },
   { key: 'loan', type: 'LOAN', name: 'Car Loan', baseCents: -11_240_000, favored: false },
 ];
@@ -193,69 +225,355 @@ function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResul
       const t = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 25)).getUTCDay();
       return t === 6 ? 24 : t === 0 ? 23 : 25;
     })();
-    if (dom === salaryDom) push({ acc: 'checking', day, cents: scale(3_850_000), description: 'Salary ACME AB', code: 'income:salary.other', type: 'DEFAULT', reference: `LON ${ym}` });
+    if (dom === salaryDom)
+      push({
+        acc: 'checking',
+        day,
+        cents: scale(3_850_000),
+        description: 'Salary ACME AB',
+        code: 'income:salary.other',
+        type: 'DEFAULT',
+        reference: `LON ${ym}`,
+      });
     if (dom === 26) {
-      push({ acc: 'checking', day, cents: -scale(300_000), description: 'Transfer to Savings Account', code: 'transfers:savings.other', type: 'TRANSFER' });
-      push({ acc: 'savings', day, cents: scale(300_000), description: 'Transfer from Everyday Account', code: 'transfers:savings.other', type: 'TRANSFER' });
-      push({ acc: 'checking', day, cents: -scale(100_000), description: 'Monthly saving ISK', code: 'transfers:savings.investments', type: 'TRANSFER' });
-      push({ acc: 'investment', day, cents: scale(100_000), description: 'Deposit', code: 'transfers:savings.investments', type: 'TRANSFER' });
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(300_000),
+        description: 'Transfer to Savings Account',
+        code: 'transfers:savings.other',
+        type: 'TRANSFER',
+      });
+      push({
+        acc: 'savings',
+        day,
+        cents: scale(300_000),
+        description: 'Transfer from Everyday Account',
+        code: 'transfers:savings.other',
+        type: 'TRANSFER',
+      });
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(100_000),
+        description: 'Monthly saving ISK',
+        code: 'transfers:savings.investments',
+        type: 'TRANSFER',
+      });
+      push({
+        acc: 'investment',
+        day,
+        cents: scale(100_000),
+        description: 'Deposit',
+        code: 'transfers:savings.investments',
+        type: 'TRANSFER',
+      });
     }
     if (dom === 27) {
-      push({ acc: 'checking', day, cents: -scale(431_250), description: 'Mortgage interest', code: 'expenses:home.mortgage-interest', type: 'PAYMENT', reference: `MORTGAGE ${ym}` });
-      push({ acc: 'checking', day, cents: -scale(150_000), description: 'Mortgage amortization', code: 'transfers:payments.loan', type: 'TRANSFER' });
-      push({ acc: 'mortgage', day, cents: scale(150_000), description: 'Amortization', code: 'transfers:payments.loan', type: 'TRANSFER' });
-      push({ acc: 'checking', day, cents: -scale(215_000), description: 'Car loan payment', code: 'transfers:payments.loan', type: 'TRANSFER' });
-      push({ acc: 'loan', day, cents: scale(215_000), description: 'Repayment', code: 'transfers:payments.loan', type: 'TRANSFER' });
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(431_250),
+        description: 'Mortgage interest',
+        code: 'expenses:home.mortgage-interest',
+        type: 'PAYMENT',
+        reference: `MORTGAGE ${ym}`,
+      });
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(150_000),
+        description: 'Mortgage amortization',
+        code: 'transfers:payments.loan',
+        type: 'TRANSFER',
+      });
+      push({
+        acc: 'mortgage',
+        day,
+        cents: scale(150_000),
+        description: 'Amortization',
+        code: 'transfers:payments.loan',
+        type: 'TRANSFER',
+      });
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(215_000),
+        description: 'Car loan payment',
+        code: 'transfers:payments.loan',
+        type: 'TRANSFER',
+      });
+      push({
+        acc: 'loan',
+        day,
+        cents: scale(215_000),
+        description: 'Repayment',
+        code: 'transfers:payments.loan',
+        type: 'TRANSFER',
+      });
     }
-    if (dom === Math.min(28, lastDom)) push({ acc: 'checking', day, cents: -scale(395_000), description: 'HSB Housing association fee', code: 'expenses:home.rent', type: 'PAYMENT', reference: `AVGIFT ${ym}` });
-    if (dom === 1) push({ acc: 'checking', day, cents: -scale(97_000), description: 'SL Monthly pass', code: 'expenses:transport.publictransport', type: 'CREDIT_CARD', merchant: 'SL', mcc: '4111' });
-    if (dom === 3) push({ acc: 'checking', day, cents: -scale(12_900), description: 'NETFLIX.COM', code: 'expenses:entertainment.streaming', type: 'CREDIT_CARD', merchant: 'Netflix', mcc: '4899' });
-    if (dom === 5) push({ acc: 'checking', day, cents: -scale(11_900), description: 'Spotify', code: 'expenses:entertainment.streaming', type: 'CREDIT_CARD', merchant: 'Spotify', mcc: '5815' });
-    if (dom === 10) push({ acc: 'checking', day, cents: -scale(39_900), description: 'Telia Mobile & Broadband', code: 'expenses:home.communications', type: 'PAYMENT', merchant: 'Telia', mcc: '4814' });
-    if (dom === 15) push({ acc: 'checking', day, cents: -scale(r(52_000, 121_000)), description: 'Vattenfall electricity', code: 'expenses:home.utilities', type: 'PAYMENT', merchant: 'Vattenfall', mcc: '4900' });
-    if (dom === 18) push({ acc: 'checking', day, cents: -scale(44_900), description: 'SATS Gym', code: 'expenses:entertainment.sport', type: 'CREDIT_CARD', merchant: 'SATS', mcc: '7997' });
+    if (dom === Math.min(28, lastDom))
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(395_000),
+        description: 'HSB Housing association fee',
+        code: 'expenses:home.rent',
+        type: 'PAYMENT',
+        reference: `AVGIFT ${ym}`,
+      });
+    if (dom === 1)
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(97_000),
+        description: 'SL Monthly pass',
+        code: 'expenses:transport.publictransport',
+        type: 'CREDIT_CARD',
+        merchant: 'SL',
+        mcc: '4111',
+      });
+    if (dom === 3)
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(12_900),
+        description: 'NETFLIX.COM',
+        code: 'expenses:entertainment.streaming',
+        type: 'CREDIT_CARD',
+        merchant: 'Netflix',
+        mcc: '4899',
+      });
+    if (dom === 5)
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(11_900),
+        description: 'Spotify',
+        code: 'expenses:entertainment.streaming',
+        type: 'CREDIT_CARD',
+        merchant: 'Spotify',
+        mcc: '5815',
+      });
+    if (dom === 10)
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(39_900),
+        description: 'Telia Mobile & Broadband',
+        code: 'expenses:home.communications',
+        type: 'PAYMENT',
+        merchant: 'Telia',
+        mcc: '4814',
+      });
+    if (dom === 15)
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(r(52_000, 121_000)),
+        description: 'Vattenfall electricity',
+        code: 'expenses:home.utilities',
+        type: 'PAYMENT',
+        merchant: 'Vattenfall',
+        mcc: '4900',
+      });
+    if (dom === 18)
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(44_900),
+        description: 'SATS Gym',
+        code: 'expenses:entertainment.sport',
+        type: 'CREDIT_CARD',
+        merchant: 'SATS',
+        mcc: '7997',
+      });
     if (dom === lastDom) {
-      push({ acc: 'savings', day, cents: scale(r(1_200, 2_400)), description: 'Interest', code: 'income:financial.interest', type: 'DEFAULT' });
-      push({ acc: 'checking', day, cents: -scale(2_500), description: 'Account fee', code: 'expenses:misc.fees', type: 'DEFAULT' });
+      push({
+        acc: 'savings',
+        day,
+        cents: scale(r(1_200, 2_400)),
+        description: 'Interest',
+        code: 'income:financial.interest',
+        type: 'DEFAULT',
+      });
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(2_500),
+        description: 'Account fee',
+        code: 'expenses:misc.fees',
+        type: 'DEFAULT',
+      });
     }
 
     // Card purchases.
     const groceries = ['ICA Supermarket', 'Coop', 'Willys', 'Lidl', 'Hemköp'];
     if (rng() < (weekend ? 0.7 : 0.35)) {
       const m = groceries[r(0, groceries.length - 1)]!;
-      push({ acc: 'checking', day, cents: -scale(r(8_900, 112_000)), description: m.toUpperCase(), code: 'expenses:food.groceries', type: 'CREDIT_CARD', merchant: m, mcc: '5411' });
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(r(8_900, 112_000)),
+        description: m.toUpperCase(),
+        code: 'expenses:food.groceries',
+        type: 'CREDIT_CARD',
+        merchant: m,
+        mcc: '5411',
+      });
     }
     if (!weekend && rng() < 0.5) {
-      const m = ['Espresso House', 'Wayne\'s Coffee', 'Pressbyrån'][r(0, 2)]!;
-      push({ acc: 'checking', day, cents: -scale(r(3_500, 6_900)), description: m, code: 'expenses:food.coffee', type: 'CREDIT_CARD', merchant: m, mcc: '5814' });
+      const m = ['Espresso House', "Wayne's Coffee", 'Pressbyrån'][r(0, 2)]!;
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(r(3_500, 6_900)),
+        description: m,
+        code: 'expenses:food.coffee',
+        type: 'CREDIT_CARD',
+        merchant: m,
+        mcc: '5814',
+      });
     }
     if ((dow === 5 || dow === 6) && rng() < 0.6) {
       const m = ['Pizzeria Napoli', 'Sushi Yama', 'Restaurang Tranan', 'Max Burgers'][r(0, 3)]!;
-      push({ acc: 'checking', day, cents: -scale(r(14_500, 78_000)), description: m, code: 'expenses:food.restaurants', type: 'CREDIT_CARD', merchant: m, mcc: '5812' });
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(r(14_500, 78_000)),
+        description: m,
+        code: 'expenses:food.restaurants',
+        type: 'CREDIT_CARD',
+        merchant: m,
+        mcc: '5812',
+      });
     }
-    if (rng() < 0.07) push({ acc: 'checking', day, cents: -scale(r(45_000, 92_000)), description: 'Circle K', code: 'expenses:transport.fuel', type: 'CREDIT_CARD', merchant: 'Circle K', mcc: '5541' });
+    if (rng() < 0.07)
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(r(45_000, 92_000)),
+        description: 'Circle K',
+        code: 'expenses:transport.fuel',
+        type: 'CREDIT_CARD',
+        merchant: 'Circle K',
+        mcc: '5541',
+      });
     if (rng() < 0.06) {
       const m = ['H&M', 'Lindex', 'Zalando'][r(0, 2)]!;
-      push({ acc: 'checking', day, cents: -scale(r(29_900, 149_900)), description: m, code: 'expenses:shopping.clothes', type: 'CREDIT_CARD', merchant: m, mcc: '5651' });
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(r(29_900, 149_900)),
+        description: m,
+        code: 'expenses:shopping.clothes',
+        type: 'CREDIT_CARD',
+        merchant: m,
+        mcc: '5651',
+      });
     }
-    if (rng() < 0.04) push({ acc: 'checking', day, cents: -scale(r(8_900, 45_000)), description: 'Apotek Hjärtat', code: 'expenses:health.pharmacy', type: 'CREDIT_CARD', merchant: 'Apotek Hjärtat', mcc: '5912' });
-    if (weekend && rng() < 0.08) push({ acc: 'checking', day, cents: -scale(r(13_000, 36_000)), description: 'SF Bio', code: 'expenses:entertainment.culture', type: 'CREDIT_CARD', merchant: 'Filmstaden', mcc: '7832' });
-    if (rng() < 0.03) push({ acc: 'checking', day, cents: -scale(50_000), description: 'ATM withdrawal', code: 'expenses:misc.withdrawals', type: 'WITHDRAWAL' });
-    if (rng() < 0.02) push({ acc: 'checking', day, cents: -scale(r(4_900, 29_900)), description: 'Swish payment', code: 'expenses:misc.uncategorized', type: 'PAYMENT' });
+    if (rng() < 0.04)
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(r(8_900, 45_000)),
+        description: 'Apotek Hjärtat',
+        code: 'expenses:health.pharmacy',
+        type: 'CREDIT_CARD',
+        merchant: 'Apotek Hjärtat',
+        mcc: '5912',
+      });
+    if (weekend && rng() < 0.08)
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(r(13_000, 36_000)),
+        description: 'SF Bio',
+        code: 'expenses:entertainment.culture',
+        type: 'CREDIT_CARD',
+        merchant: 'Filmstaden',
+        mcc: '7832',
+      });
+    if (rng() < 0.03)
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(50_000),
+        description: 'ATM withdrawal',
+        code: 'expenses:misc.withdrawals',
+        type: 'WITHDRAWAL',
+      });
+    if (rng() < 0.02)
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(r(4_900, 29_900)),
+        description: 'Swish payment',
+        code: 'expenses:misc.uncategorized',
+        type: 'PAYMENT',
+      });
 
     if (ym === travelMonth && dom === 12) {
-      push({ acc: 'checking', day, cents: -scale(243_800), description: 'SAS Flight', code: 'expenses:travel.flights', type: 'CREDIT_CARD', merchant: 'SAS', mcc: '4511' });
-      push({ acc: 'checking', day, cents: -scale(189_000), description: 'Hotel Barcelona Centro', code: 'expenses:travel.hotels', type: 'CREDIT_CARD', merchant: 'Booking.com', mcc: '7011' });
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(243_800),
+        description: 'SAS Flight',
+        code: 'expenses:travel.flights',
+        type: 'CREDIT_CARD',
+        merchant: 'SAS',
+        mcc: '4511',
+      });
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(189_000),
+        description: 'Hotel Barcelona Centro',
+        code: 'expenses:travel.hotels',
+        type: 'CREDIT_CARD',
+        merchant: 'Booking.com',
+        mcc: '7011',
+      });
     }
     if (day === largeDay) {
-      push({ acc: 'checking', day, cents: -scale(1_899_500), description: 'ELGIGANTEN TV 75"', code: 'expenses:shopping.electronics', type: 'CREDIT_CARD', merchant: 'Elgiganten', mcc: '5732', reference: 'large-expense' });
+      push({
+        acc: 'checking',
+        day,
+        cents: -scale(1_899_500),
+        description: 'ELGIGANTEN TV 75"',
+        code: 'expenses:shopping.electronics',
+        type: 'CREDIT_CARD',
+        merchant: 'Elgiganten',
+        mcc: '5732',
+        reference: 'large-expense',
+      });
     }
     if (day === doubleDay) {
-      const dbl = (n: number): Draft => ({ acc: 'checking', day, cents: -scale(43_700), description: 'PIZZERIA NAPOLI', code: 'expenses:food.restaurants', type: 'CREDIT_CARD', merchant: 'Pizzeria Napoli', mcc: '5812', n });
+      const dbl = (n: number): Draft => ({
+        acc: 'checking',
+        day,
+        cents: -scale(43_700),
+        description: 'PIZZERIA NAPOLI',
+        code: 'expenses:food.restaurants',
+        type: 'CREDIT_CARD',
+        merchant: 'Pizzeria Napoli',
+        mcc: '5812',
+        n,
+      });
       push(dbl(900));
       push(dbl(901));
     }
-    if (day === refundDay) push({ acc: 'checking', day, cents: scale(59_900), description: 'Refund Zalando', code: 'income:refund.other', type: 'DEFAULT', merchant: 'Zalando', mcc: '5651' });
+    if (day === refundDay)
+      push({
+        acc: 'checking',
+        day,
+        cents: scale(59_900),
+        description: 'Refund Zalando',
+        code: 'income:refund.other',
+        type: 'DEFAULT',
+        merchant: 'Zalando',
+        mcc: '5651',
+      });
   }
 
   // Ids: (seed, account, day, index within the day for that account), stable across runs.
@@ -263,7 +581,7 @@ function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResul
   const now = o.now;
   const records: TransactionRecord[] = drafts.map((d) => {
     const k = `${d.acc}:${d.day}`;
-    const i = d.n ?? (perDay.get(k) ?? 0);
+    const i = d.n ?? perDay.get(k) ?? 0;
     if (d.n === undefined) perDay.set(k, i + 1);
     const id = hex(o.seed, 'tx', d.acc, isoDay(d.day), i);
     const pending = d.day >= today - DAY && d.type === 'CREDIT_CARD';
@@ -339,7 +657,8 @@ function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResul
       created: now,
       updated: now,
     };
-    if (p.type === 'MORTGAGE' || p.type === 'LOAN') rec.payload = { interestRate: p.type === 'MORTGAGE' ? '3.89' : '6.45' };
+    if (p.type === 'MORTGAGE' || p.type === 'LOAN')
+      rec.payload = { interestRate: p.type === 'MORTGAGE' ? '3.89' : '6.45' };
     return rec;
   });
 

@@ -46,14 +46,24 @@ export class FaultInjector {
     this.counts[kind] = (this.counts[kind] ?? 0) + 1;
     switch (kind) {
       case '429': {
-        const f = problem(429, 'about:errors:too-many-requests', 'Too Many Requests', 'injected by the sandbox (--fault-rate)');
+        const f = problem(
+          429,
+          'about:errors:too-many-requests',
+          'Too Many Requests',
+          'injected by the sandbox (--fault-rate)',
+        );
         f.headers['retry-after'] = this.retryAfter();
         throw f;
       }
       case '500':
         throw envelope(500, 'internal_error', 'injected server error (--fault-rate)');
       case '503':
-        throw new HttpFailure(503, { errorMessage: 'injected unavailability (--fault-rate)', errorCode: 'unavailable' }, 'application/json', { 'retry-after': '0' });
+        throw new HttpFailure(
+          503,
+          { errorMessage: 'injected unavailability (--fault-rate)', errorCode: 'unavailable' },
+          'application/json',
+          { 'retry-after': '0' },
+        );
       case 'reset':
         req.socket.destroy();
         return 'dropped';

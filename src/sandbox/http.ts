@@ -15,14 +15,26 @@ export class HttpFailure extends Error {
 }
 
 /** The error envelope of the authorization endpoints (errorDetails omitted when empty). */
-export function envelope(status: number, errorCode: string, errorMessage: string, errorDetails?: Record<string, unknown>): HttpFailure {
+export function envelope(
+  status: number,
+  errorCode: string,
+  errorMessage: string,
+  errorDetails?: Record<string, unknown>,
+): HttpFailure {
   const body: Record<string, unknown> = { errorMessage, errorCode };
   if (errorDetails && Object.keys(errorDetails).length > 0) body.errorDetails = errorDetails;
   return new HttpFailure(status, body);
 }
 
 /** problem+json as the spec shows it on balance refresh. */
-export function problem(status: number, type: string, title: string, detail?: string, invalidParams?: Array<{ name: string; reason: string }>, instance?: string): HttpFailure {
+export function problem(
+  status: number,
+  type: string,
+  title: string,
+  detail?: string,
+  invalidParams?: Array<{ name: string; reason: string }>,
+  instance?: string,
+): HttpFailure {
   const body: Record<string, unknown> = { type, title, status };
   if (detail) body.detail = detail;
   if (instance) body.instance = instance;
@@ -34,7 +46,8 @@ export function plain(status: number, text: string): HttpFailure {
   return new HttpFailure(status, text, 'text/plain; charset=utf-8');
 }
 
-export const badRequest = (message: string, details?: Record<string, unknown>) => envelope(400, 'request.invalid', message, details);
+export const badRequest = (message: string, details?: Record<string, unknown>) =>
+  envelope(400, 'request.invalid', message, details);
 export const notFound = (message: string) => envelope(404, 'resource.not_found', message);
 export const conflict = (message: string) => envelope(409, 'resource.conflict', message);
 
@@ -76,7 +89,11 @@ export function parseJson(buf: Buffer, req: IncomingMessage, opts: { optional?: 
   }
   const type = mediaType(req);
   if (type && !type.endsWith('json')) {
-    throw envelope(415, 'request.unsupported_media_type', `expected a JSON body (Content-Type: application/json), got ${type.slice(0, 100)}`);
+    throw envelope(
+      415,
+      'request.unsupported_media_type',
+      `expected a JSON body (Content-Type: application/json), got ${type.slice(0, 100)}`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -88,7 +105,11 @@ export function parseJson(buf: Buffer, req: IncomingMessage, opts: { optional?: 
 export function parseForm(buf: Buffer, req: IncomingMessage): URLSearchParams {
   const type = mediaType(req);
   if (type && type !== 'application/x-www-form-urlencoded') {
-    throw envelope(415, 'request.unsupported_media_type', `expected a form-encoded body (application/x-www-form-urlencoded), got ${type.slice(0, 100)}`);
+    throw envelope(
+      415,
+      'request.unsupported_media_type',
+      `expected a form-encoded body (application/x-www-form-urlencoded), got ${type.slice(0, 100)}`,
+    );
   }
   return new URLSearchParams(decodeUtf8(buf));
 }
@@ -101,7 +122,13 @@ function decodeUtf8(buf: Buffer): string {
   }
 }
 
-export function send(res: ServerResponse, status: number, body?: unknown, contentType = 'application/json', headers: Record<string, string> = {}): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  body?: unknown,
+  contentType = 'application/json',
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) return;
   let payload: string | Buffer | undefined;
   if (body === undefined || status === 204) payload = undefined;
@@ -110,7 +137,8 @@ export function send(res: ServerResponse, status: number, body?: unknown, conten
   else payload = JSON.stringify(body);
   const h: Record<string, string | number> = { ...headers };
   if (payload !== undefined) {
-    h['content-type'] = contentType.includes('json') && !contentType.includes('charset') ? `${contentType}; charset=utf-8` : contentType;
+    h['content-type'] =
+      contentType.includes('json') && !contentType.includes('charset') ? `${contentType}; charset=utf-8` : contentType;
     h['content-length'] = Buffer.byteLength(payload);
   }
   res.writeHead(status, h);

@@ -46,9 +46,10 @@ export function loadStore(store: MemoryStore, file: string): boolean {
   try {
     parsed = JSON.parse(text, reviver);
   } catch (err) {
-    throw new Error(`${file} is not a readable sandbox state file: ${(err as Error).message}`);
+    throw new Error(`${file} is not a readable sandbox state file: ${(err as Error).message}`, { cause: err });
   }
-  if (parsed?.format !== FORMAT || !parsed.state) throw new Error(`${file} is not a sandbox state file (format ${String(parsed?.format)})`);
+  if (parsed?.format !== FORMAT || !parsed.state)
+    throw new Error(`${file} is not a sandbox state file (format ${String(parsed?.format)})`);
   store.restore(parsed.state);
   return true;
 }

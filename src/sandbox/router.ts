@@ -88,10 +88,18 @@ export class Router {
     this.bySegments.set(n, list);
   }
 
-  get(p: string, h: Handler, o?: RouteOptions) { this.add('GET', p, h, o); }
-  post(p: string, h: Handler, o?: RouteOptions) { this.add('POST', p, h, o); }
-  put(p: string, h: Handler, o?: RouteOptions) { this.add('PUT', p, h, o); }
-  delete(p: string, h: Handler, o?: RouteOptions) { this.add('DELETE', p, h, o); }
+  get(p: string, h: Handler, o?: RouteOptions) {
+    this.add('GET', p, h, o);
+  }
+  post(p: string, h: Handler, o?: RouteOptions) {
+    this.add('POST', p, h, o);
+  }
+  put(p: string, h: Handler, o?: RouteOptions) {
+    this.add('PUT', p, h, o);
+  }
+  delete(p: string, h: Handler, o?: RouteOptions) {
+    this.add('DELETE', p, h, o);
+  }
 
   async handle(raw: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const reply = makeReply(res);
@@ -173,7 +181,12 @@ function authError(status: 401 | 403, code: string, message: string): HttpFailur
 }
 
 /** Who is calling, checked against what the endpoint takes: 401 missing/expired, 403 scope. */
-export function authenticate(store: Store, raw: IncomingMessage, kind: TokenKind, scopes: string[]): AuthInfo | undefined {
+export function authenticate(
+  store: Store,
+  raw: IncomingMessage,
+  kind: TokenKind,
+  scopes: string[],
+): AuthInfo | undefined {
   if (kind === 'none') return undefined;
   const header = raw.headers.authorization;
   if (!header) {
@@ -191,12 +204,18 @@ export function authenticate(store: Store, raw: IncomingMessage, kind: TokenKind
       store.tokens.delete(value);
       throw authError(401, 'authentication.expired_token', 'the access token has expired');
     }
-    if (t.kind === 'user' && (!t.userId || !store.users.has(t.userId))) throw authError(401, 'authentication.user_not_found', 'the user of this token no longer exists');
-    if (t.kind === 'user' && (store.users.get(t.userId!)!.expiresAt ?? Infinity) <= store.clock.now()) (store.deleteUser(t.userId!), throwExpiredUser()); // temporary users of the hosted flow: deleted after 24 hours (spec 5 rule 6)
+    if (t.kind === 'user' && (!t.userId || !store.users.has(t.userId)))
+      throw authError(401, 'authentication.user_not_found', 'the user of this token no longer exists');
+    if (t.kind === 'user' && (store.users.get(t.userId!)!.expiresAt ?? Infinity) <= store.clock.now()) {
+      // temporary users of the hosted flow: deleted after 24 hours (spec 5 rule 6)
+      store.deleteUser(t.userId!);
+      throwExpiredUser();
+    }
     info = { kind: t.kind, scheme: 'Bearer', clientId: t.clientId, userId: t.userId, scopes: t.scopes, token: value };
   } else if (scheme === 'token') {
     const connector = store.area('connector-tokens', () => new ConnectorTokens());
-    if (!connector.isValid(value, store.clock.now())) throw authError(401, 'authentication.invalid_token', 'the connector token is not valid or has expired');
+    if (!connector.isValid(value, store.clock.now()))
+      throw authError(401, 'authentication.invalid_token', 'the connector token is not valid or has expired');
     info = { kind: 'connector', scheme: 'Token', scopes: new Set(['*']), token: value };
   } else if (scheme === 'basic') {
     let decoded = '';
@@ -206,18 +225,27 @@ export function authenticate(store: Store, raw: IncomingMessage, kind: TokenKind
       /* handled below */
     }
     const i = decoded.indexOf(':');
-    const u = i > 0 ? store.userByExternalId(decoded.slice(0, i)) ?? store.users.get(decoded.slice(0, i)) : undefined;
+    const u = i > 0 ? (store.userByExternalId(decoded.slice(0, i)) ?? store.users.get(decoded.slice(0, i))) : undefined;
     if (!u || !u.connector || !secretsEqual(u.connector.token, decoded.slice(i + 1))) {
       throw authError(401, 'authentication.invalid_basic', 'unknown user or wrong token for HTTP Basic');
     }
     if (u.connector.blocked) throw authError(403, 'authentication.user_blocked', 'the user is blocked');
     info = { kind: 'user', scheme: 'Basic', userId: u.id, scopes: new Set(['*']) };
   } else {
-    throw authError(401, 'authentication.unsupported_scheme', `unsupported Authorization scheme "${scheme.slice(0, 20)}"`);
+    throw authError(
+      401,
+      'authentication.unsupported_scheme',
+      `unsupported Authorization scheme "${scheme.slice(0, 20)}"`,
+    );
   }
   // token kind
   if (kind === 'connector') {
-    if (info.kind === 'user') throw authError(403, 'authorization.wrong_token_type', 'connector endpoints take a connector token or a client token');
+    if (info.kind === 'user')
+      throw authError(
+        403,
+        'authorization.wrong_token_type',
+        'connector endpoints take a connector token or a client token',
+      );
   } else if (kind === 'client' && info.kind !== 'client') {
     throw authError(403, 'authorization.wrong_token_type', 'this endpoint takes a client token');
   } else if (kind === 'user' && info.kind !== 'user') {

@@ -58,7 +58,13 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (tokens[0]) connectorToken = tokens[0];
   }
   const seedIdentity = () => {
-    store.clients.set(clientId, { id: clientId, secret: clientSecret, name: 'sandbox', scopes: new Set(ALL_SCOPES), redirectUris: [DEFAULT_REDIRECT_URI] });
+    store.clients.set(clientId, {
+      id: clientId,
+      secret: clientSecret,
+      name: 'sandbox',
+      scopes: new Set(ALL_SCOPES),
+      redirectUris: [DEFAULT_REDIRECT_URI],
+    });
     store.area('connector-tokens', () => new ConnectorTokens()).add(connectorToken);
   };
   seedIdentity();
@@ -102,7 +108,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     caFile = join(opts.tls.dir, 'sandbox-ca.pem');
     writeFileSync(caFile, tls.ca.certPem, { mode: 0o644 });
     pin = tls.pin;
-    server = createHttpsServer({ ...serverOptions, key: tls.server.keyPem, cert: tls.server.certPem + tls.ca.certPem }, onRequest) as unknown as Server;
+    server = createHttpsServer(
+      { ...serverOptions, key: tls.server.keyPem, cert: tls.server.certPem + tls.ca.certPem },
+      onRequest,
+    ) as unknown as Server;
     server.on('tlsClientError', (_err, socket) => socket.destroy());
   } else {
     server = createServer(serverOptions, onRequest);

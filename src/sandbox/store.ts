@@ -43,7 +43,10 @@ export class IdSource {
   secret(bytes = 24): string {
     if (this.seed === undefined) return randomBytes(bytes).toString('base64url');
     this.counter++;
-    return createHash('sha256').update(`secret:${this.seed}:${this.counter}`).digest('base64url').slice(0, Math.ceil((bytes * 4) / 3));
+    return createHash('sha256')
+      .update(`secret:${this.seed}:${this.counter}`)
+      .digest('base64url')
+      .slice(0, Math.ceil((bytes * 4) / 3));
   }
   uuid(): string {
     const h = this.next();
@@ -109,8 +112,19 @@ export interface RefreshRecord {
   expiresAt: number;
 }
 
-export type AccountType = 'CHECKING' | 'SAVINGS' | 'INVESTMENT' | 'MORTGAGE' | 'CREDIT_CARD' | 'LOAN' | 'PENSION' | 'OTHER' | 'EXTERNAL';
-export const ACCOUNT_TYPES: AccountType[] = ['CHECKING', 'SAVINGS', 'INVESTMENT', 'MORTGAGE', 'CREDIT_CARD', 'LOAN', 'PENSION', 'OTHER', 'EXTERNAL'];
+export type AccountType =
+  'CHECKING' | 'SAVINGS' | 'INVESTMENT' | 'MORTGAGE' | 'CREDIT_CARD' | 'LOAN' | 'PENSION' | 'OTHER' | 'EXTERNAL';
+export const ACCOUNT_TYPES: AccountType[] = [
+  'CHECKING',
+  'SAVINGS',
+  'INVESTMENT',
+  'MORTGAGE',
+  'CREDIT_CARD',
+  'LOAN',
+  'PENSION',
+  'OTHER',
+  'EXTERNAL',
+];
 export type AccountExclusion = 'NONE' | 'AGGREGATION' | 'PFM_AND_SEARCH' | 'PFM_DATA';
 
 export interface AccountRecord {

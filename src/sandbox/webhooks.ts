@@ -84,10 +84,15 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /** Validates a registration body {url, secret, events}; 400 with the reason otherwise. */
-export function validateRegistration(body: Record<string, unknown>): { url: string; secret: string; events: EventName[] } {
+export function validateRegistration(body: Record<string, unknown>): {
+  url: string;
+  secret: string;
+  events: EventName[];
+} {
   const url = body.url;
   if (typeof url !== 'string' || url.trim() === '') throw badRequest('url is required', { field: 'url' });
-  if (url.length > MAX_URL_LENGTH) throw badRequest(`url is longer than ${MAX_URL_LENGTH} characters`, { field: 'url' });
+  if (url.length > MAX_URL_LENGTH)
+    throw badRequest(`url is longer than ${MAX_URL_LENGTH} characters`, { field: 'url' });
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -101,13 +106,18 @@ export function validateRegistration(body: Record<string, unknown>): { url: stri
   if (parsed.hash) throw badRequest('url must not have a fragment', { field: 'url' });
   const secret = body.secret;
   if (typeof secret !== 'string' || secret === '') throw badRequest('secret is required', { field: 'secret' });
-  if (secret.length > MAX_SECRET_LENGTH) throw badRequest(`secret is longer than ${MAX_SECRET_LENGTH} characters`, { field: 'secret' });
+  if (secret.length > MAX_SECRET_LENGTH)
+    throw badRequest(`secret is longer than ${MAX_SECRET_LENGTH} characters`, { field: 'secret' });
   const events = body.events;
-  if (!Array.isArray(events) || events.length === 0) throw badRequest('events must be a non-empty array of event names', { field: 'events' });
+  if (!Array.isArray(events) || events.length === 0)
+    throw badRequest('events must be a non-empty array of event names', { field: 'events' });
   const out: EventName[] = [];
   for (const e of events) {
     if (typeof e !== 'string' || !(EVENT_NAMES as string[]).includes(e)) {
-      throw badRequest(`unknown event ${JSON.stringify(typeof e === 'string' ? e.slice(0, 60) : e)}; known: ${EVENT_NAMES.join(', ')}`, { field: 'events' });
+      throw badRequest(
+        `unknown event ${JSON.stringify(typeof e === 'string' ? e.slice(0, 60) : e)}; known: ${EVENT_NAMES.join(', ')}`,
+        { field: 'events' },
+      );
     }
     if (!out.includes(e as EventName)) out.push(e as EventName);
   }
@@ -127,14 +137,18 @@ export class WebhookDelivery {
     // unref'd sockets: a receiver that hangs never keeps a stopped sandbox's process alive
     const connect = buildConnector({ timeout: this.options.timeoutMs });
     this.agent = new Agent({
-      connect: (opts, cb) => connect(opts, (err, socket) => {
-        socket?.unref();
-        cb(err, socket as never);
-      }),
+      connect: (opts, cb) =>
+        connect(opts, (err, socket) => {
+          socket?.unref();
+          cb(err, socket as never);
+        }),
       keepAliveTimeout: 1_000,
       connections: 16,
     });
-    ctx.events.subscribe((e) => this.onEvent(e), (event, userId) => this.wanted(event, userId));
+    ctx.events.subscribe(
+      (e) => this.onEvent(e),
+      (event, userId) => this.wanted(event, userId),
+    );
     ctx.store.onUserDeleted((userId) => {
       for (const [id, h] of this.state().hooks) if (h.userId === userId) this.state().hooks.delete(id);
     });
@@ -161,7 +175,9 @@ export class WebhookDelivery {
 
   /** How many registrations an event goes to. */
   matching(e: Pick<SandboxEvent, 'event' | 'userId'>): WebhookRecord[] {
-    return [...this.state().hooks.values()].filter((h) => h.events.includes(e.event) && (!h.userId || h.userId === e.userId));
+    return [...this.state().hooks.values()].filter(
+      (h) => h.events.includes(e.event) && (!h.userId || h.userId === e.userId),
+    );
   }
 
   /** Whether any registration asks for such an event (else onEvent does nothing with it). */
@@ -218,13 +234,25 @@ export class WebhookDelivery {
   }
 
   private record(st: WebhookState, hookId: string, job: Job, outcome: number | string, delivered: boolean): void {
-    st.log.push({ hookId, event: job.event.event, orderKey: job.event.orderKey, attempt: job.attempts, outcome, delivered, at: this.ctx.clock.now() });
+    st.log.push({
+      hookId,
+      event: job.event.event,
+      orderKey: job.event.orderKey,
+      attempt: job.attempts,
+      outcome,
+      delivered,
+      at: this.ctx.clock.now(),
+    });
     if (st.log.length > 1000) st.log.splice(0, st.log.length - 1000);
   }
 
   /** One POST. Only a 2xx counts; a 3xx is a failure, never followed. */
   private async attempt(hook: WebhookRecord, e: SandboxEvent): Promise<{ ok: boolean; outcome: number | string }> {
-    const body = JSON.stringify({ event: e.event, content: e.content, webHook: { secret: hook.secret, url: hook.url, events: hook.events } });
+    const body = JSON.stringify({
+      event: e.event,
+      content: e.content,
+      webHook: { secret: hook.secret, url: hook.url, events: hook.events },
+    });
     const t = this.options.timeoutMs;
     try {
       const res = await request(hook.url, {

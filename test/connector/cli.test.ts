@@ -18,20 +18,29 @@ beforeAll(async () => {
 afterAll(async () => env.close());
 
 const cli = (args: string[], stdin?: string) => runCli(['connector', ...args], { env: env.env, stdin });
-const txJson = (externalId: string, extra = '') => `{"externalId":"${externalId}","amount":-12.30,"date":1700000000000,"description":"Shop","type":"DEFAULT"${extra}}`;
-const update = (externalId: string, extra = '') => `{"type":"REAL_TIME","transactionAccounts":[{"externalId":"acc-0","balance":100,"transactions":[${txJson(externalId, extra)}]}]}`;
+const txJson = (externalId: string, extra = '') =>
+  `{"externalId":"${externalId}","amount":-12.30,"date":1700000000000,"description":"Shop","type":"DEFAULT"${extra}}`;
+const update = (externalId: string, extra = '') =>
+  `{"type":"REAL_TIME","transactionAccounts":[{"externalId":"acc-0","balance":100,"transactions":[${txJson(externalId, extra)}]}]}`;
 
 describe('exit codes follow the service status', () => {
   test('users: 0, 2 (400), 4 (404 market), 5 (409), 3 (401)', async () => {
-    expect((await cli(['users', 'create', '--external-id', 'c-1', '--user-token', 't', '--market', 'SE'])).code).toBe(0);
+    expect((await cli(['users', 'create', '--external-id', 'c-1', '--user-token', 't', '--market', 'SE'])).code).toBe(
+      0,
+    );
     const again = await cli(['users', 'create', '--external-id', 'c-1', '--user-token', 't', '--market', 'SE']);
     expect(again.code).toBe(5);
     expect(again.stderr).toMatch(/409.*already exists/);
     expect(again.stderr.trim().split('\n')).toHaveLength(again.stderr.includes('hint') ? 2 : 1);
     // the CLI checks the market itself (2) ...
-    expect((await cli(['users', 'create', '--external-id', 'c-2', '--user-token', 't', '--market', 'XX'])).code).toBe(2);
+    expect((await cli(['users', 'create', '--external-id', 'c-2', '--user-token', 't', '--market', 'XX'])).code).toBe(
+      2,
+    );
     // ... and the service's 404 for one it does not know maps to 4 (through the raw escape hatch)
-    const viaApi = await runCli(['api', 'POST', '/connector/users', '--input', '-'], { env: env.env, stdin: '{"externalId":"c-2","token":"t","market":"XX"}' });
+    const viaApi = await runCli(['api', 'POST', '/connector/users', '--input', '-'], {
+      env: env.env,
+      stdin: '{"externalId":"c-2","token":"t","market":"XX"}',
+    });
     expect(viaApi.code).toBe(4);
     expect((await cli(['users', 'update', 'c-1', '--user-token', 't', '--locale', 'xx_XX'])).code).toBe(2);
     const missing = await cli(['users', 'update', 'ghost', '--user-token', 't']);
@@ -44,11 +53,17 @@ describe('exit codes follow the service status', () => {
   test('accounts: push 0 then 5 (409), 2 (400), update 4 (404), delete 0', async () => {
     await call(env, 'POST', '/connector/users', { externalId: 'c-acc', token: 't', market: 'SE' });
     const file = join(dir, 'accounts.json');
-    writeFileSync(file, '{"accounts": [\n  {"externalId": "a", "name": "Main", "number": "1", "balance": 10.05, "type": "CHECKING"}\n]}\n');
+    writeFileSync(
+      file,
+      '{"accounts": [\n  {"externalId": "a", "name": "Main", "number": "1", "balance": 10.05, "type": "CHECKING"}\n]}\n',
+    );
     expect((await cli(['accounts', 'push', '--user', 'c-acc', '--file', file])).code).toBe(0);
     expect((await cli(['accounts', 'push', '--user', 'c-acc', '--file', file])).code).toBe(5);
     const bad = join(dir, 'bad-accounts.json');
-    writeFileSync(bad, '{"accounts": [\n  {"externalId": "b", "name": "Main", "number": "1", "balance": 1, "type": "CHECKING"},\n  {"externalId": "c", "name": "Main", "number": "1", "balance": "1", "type": "CHECKING"}\n]}\n');
+    writeFileSync(
+      bad,
+      '{"accounts": [\n  {"externalId": "b", "name": "Main", "number": "1", "balance": 1, "type": "CHECKING"},\n  {"externalId": "c", "name": "Main", "number": "1", "balance": "1", "type": "CHECKING"}\n]}\n',
+    );
     const r = await cli(['accounts', 'push', '--user', 'c-acc', '--file', bad]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${bad}:3: accounts[1].balance: must be a number`);
@@ -61,23 +76,81 @@ describe('exit codes follow the service status', () => {
   test('transactions: 412 and 410 are 5, a 404 is 4, a 400 from the service is 2', async () => {
     await call(env, 'POST', '/connector/users', { externalId: 'c-empty', token: 't', market: 'SE' });
     const f = join(dir, 'one.ndjson');
-    writeFileSync(f, ndjsonLine({ account: 'acc-0', externalId: 'e-1', amount: '1.00', date: 1_700_000_000_000, description: 'x', type: 'DEFAULT' }, '1'));
+    writeFileSync(
+      f,
+      ndjsonLine(
+        {
+          account: 'acc-0',
+          externalId: 'e-1',
+          amount: '1.00',
+          date: 1_700_000_000_000,
+          description: 'x',
+          type: 'DEFAULT',
+        },
+        '1',
+      ),
+    );
     const noAccounts = await cli(['push', '--user', 'c-empty', '--file', f]);
     expect(noAccounts.code).toBe(5);
     expect(noAccounts.stderr).toContain('412');
     // an account the service does not know: its 400
     const f2 = join(dir, 'unknown-account.ndjson');
-    writeFileSync(f2, ndjsonLine({ account: 'acc-9', externalId: 'e-2', amount: '1.00', date: 1_700_000_000_000, description: 'x', type: 'DEFAULT' }, '1'));
+    writeFileSync(
+      f2,
+      ndjsonLine(
+        {
+          account: 'acc-9',
+          externalId: 'e-2',
+          amount: '1.00',
+          date: 1_700_000_000_000,
+          description: 'x',
+          type: 'DEFAULT',
+        },
+        '1',
+      ),
+    );
     expect((await cli(['push', '--user', 'cli', '--file', f2])).code).toBe(2);
     expect((await cli(['push', '--user', 'cli', '--file', f])).code).toBe(0);
-    expect((await cli(['transactions', 'delete', '--user', 'cli', '--account', 'acc-0', '--balance', '0', '--transaction', 'e-1'])).code).toBe(0);
-    expect((await cli(['transactions', 'delete', '--user', 'cli', '--account', 'acc-0', '--balance', '0', '--transaction', 'e-1'])).code).toBe(4);
+    expect(
+      (
+        await cli([
+          'transactions',
+          'delete',
+          '--user',
+          'cli',
+          '--account',
+          'acc-0',
+          '--balance',
+          '0',
+          '--transaction',
+          'e-1',
+        ])
+      ).code,
+    ).toBe(0);
+    expect(
+      (
+        await cli([
+          'transactions',
+          'delete',
+          '--user',
+          'cli',
+          '--account',
+          'acc-0',
+          '--balance',
+          '0',
+          '--transaction',
+          'e-1',
+        ])
+      ).code,
+    ).toBe(4);
     // a re-push of a deleted transaction is not an error of the push: reported, exit 0
     const again = await cli(['push', '--user', 'cli', '--file', f]);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('deleted before 1');
     // ... but the batch endpoint reports its 410 as exit 5
-    const batch = JSON.stringify({ ingestEntities: [{ entityId: 'x', externalUserId: 'cli', container: JSON.parse(update('e-1')) }] });
+    const batch = JSON.stringify({
+      ingestEntities: [{ entityId: 'x', externalUserId: 'cli', container: JSON.parse(update('e-1')) }],
+    });
     const b = await cli(['batch', '--file', '-'], batch);
     expect(b.code).toBe(5);
     expect(JSON.parse(b.stdout)).toEqual([expect.objectContaining({ entityId: 'x', httpStatus: 410 })]);
@@ -88,21 +161,43 @@ describe('exit codes follow the service status', () => {
     let status = 429;
     const server = createServer((req, res) => {
       req.resume();
-      req.on('end', () => res.writeHead(status, { 'content-type': 'application/json', 'retry-after': '0' }).end('{"errorMessage":"slow down","errorCode":"x"}'));
+      req.on('end', () =>
+        res
+          .writeHead(status, { 'content-type': 'application/json', 'retry-after': '0' })
+          .end('{"errorMessage":"slow down","errorCode":"x"}'),
+      );
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     try {
       const f = join(dir, 'x.ndjson');
-      writeFileSync(f, ndjsonLine({ account: 'acc-0', externalId: 'x-1', amount: '1', date: 1, description: 'x', type: 'DEFAULT' }, '1'));
+      writeFileSync(
+        f,
+        ndjsonLine(
+          { account: 'acc-0', externalId: 'x-1', amount: '1', date: 1, description: 'x', type: 'DEFAULT' },
+          '1',
+        ),
+      );
       const e = { ...env.env, BANKCTL_BASE_URL: base, BANKCTL_RETRIES: '1' };
-      const r429 = await runCli(['connector', 'push', '--user', 'u', '--file', f], { env: e, context: { sleep: async () => undefined } });
+      const r429 = await runCli(['connector', 'push', '--user', 'u', '--file', f], {
+        env: e,
+        context: { sleep: async () => undefined },
+      });
       expect(r429.code).toBe(6);
       status = 503;
-      expect((await runCli(['connector', 'push', '--user', 'u', '--file', f], { env: e, context: { sleep: async () => undefined } })).code).toBe(7);
+      expect(
+        (
+          await runCli(['connector', 'push', '--user', 'u', '--file', f], {
+            env: e,
+            context: { sleep: async () => undefined },
+          })
+        ).code,
+      ).toBe(7);
       server.close();
       await new Promise((r) => setTimeout(r, 50));
-      expect((await runCli(['connector', 'users', 'delete', 'u'], { env: { ...e, BANKCTL_RETRIES: '0' } })).code).toBe(8);
+      expect((await runCli(['connector', 'users', 'delete', 'u'], { env: { ...e, BANKCTL_RETRIES: '0' } })).code).toBe(
+        8,
+      );
     } finally {
       server.close();
     }
@@ -114,29 +209,100 @@ describe('pending to booked, both ways of section 3', () => {
 
   test('a non-pending transaction with PENDING_IDS replaces the pending ones and takes their category', async () => {
     const pending = join(dir, 'pending.ndjson');
-    writeFileSync(pending, ndjsonLine({ account: 'acc-1', externalId: 'p-1', amount: '-40.00', date: 1_700_000_000_000, description: 'Hotel (reserved)', type: 'DEFAULT', pending: true }, '500'));
+    writeFileSync(
+      pending,
+      ndjsonLine(
+        {
+          account: 'acc-1',
+          externalId: 'p-1',
+          amount: '-40.00',
+          date: 1_700_000_000_000,
+          description: 'Hotel (reserved)',
+          type: 'DEFAULT',
+          pending: true,
+        },
+        '500',
+      ),
+    );
     expect((await cli(['push', '--user', 'cli', '--file', pending])).code).toBe(0);
     expect(rec('p-1')!.status).toBe('PENDING');
     rec('p-1')!.categoryId = 'c0ffee00c0ffee00c0ffee00c0ffee00'; // as if the user had categorised it
     const booked = join(dir, 'booked.ndjson');
-    writeFileSync(booked, ndjsonLine({ account: 'acc-1', externalId: 'b-1', amount: '-38.50', date: 1_700_000_100_000, description: 'Hotel', type: 'DEFAULT', pending: false, payload: { PENDING_IDS: ['p-1'], TAGS: ['travel', 'work'] } }, '461.50'));
+    writeFileSync(
+      booked,
+      ndjsonLine(
+        {
+          account: 'acc-1',
+          externalId: 'b-1',
+          amount: '-38.50',
+          date: 1_700_000_100_000,
+          description: 'Hotel',
+          type: 'DEFAULT',
+          pending: false,
+          payload: { PENDING_IDS: ['p-1'], TAGS: ['travel', 'work'] },
+        },
+        '461.50',
+      ),
+    );
     expect((await cli(['push', '--user', 'cli', '--file', booked])).code).toBe(0);
     expect(rec('p-1')).toBeUndefined();
-    expect(rec('b-1')).toMatchObject({ status: 'BOOKED', amount: '-38.50', categoryId: 'c0ffee00c0ffee00c0ffee00c0ffee00', notes: '#travel #work', payload: { PENDING_IDS: ['p-1'], TAGS: ['travel', 'work'] } });
-    const created = env.sandbox.events.recent.filter((e) => e.event === 'transaction:create' && (e.content as { identifiers: { providerTransactionId: string } }).identifiers.providerTransactionId === 'b-1');
+    expect(rec('b-1')).toMatchObject({
+      status: 'BOOKED',
+      amount: '-38.50',
+      categoryId: 'c0ffee00c0ffee00c0ffee00c0ffee00',
+      notes: '#travel #work',
+      payload: { PENDING_IDS: ['p-1'], TAGS: ['travel', 'work'] },
+    });
+    const created = env.sandbox.events.recent.filter(
+      (e) =>
+        e.event === 'transaction:create' &&
+        (e.content as { identifiers: { providerTransactionId: string } }).identifiers.providerTransactionId === 'b-1',
+    );
     expect(created).toHaveLength(1);
-    expect(created[0]!.content).toMatchObject({ partnerPayload: { TAGS: ['travel', 'work'] }, amount: { value: { unscaledValue: '-3850', scale: '2' } } });
+    expect(created[0]!.content).toMatchObject({
+      partnerPayload: { TAGS: ['travel', 'work'] },
+      amount: { value: { unscaledValue: '-3850', scale: '2' } },
+    });
   });
 
   test('PUT with pending=false books it under the same externalId', async () => {
     const f = join(dir, 'pending2.ndjson');
-    writeFileSync(f, ndjsonLine({ account: 'acc-0', externalId: 'p-2', amount: '-12.30', date: 1_700_000_000_000, description: 'Shop', type: 'DEFAULT', pending: true }, '100'));
+    writeFileSync(
+      f,
+      ndjsonLine(
+        {
+          account: 'acc-0',
+          externalId: 'p-2',
+          amount: '-12.30',
+          date: 1_700_000_000_000,
+          description: 'Shop',
+          type: 'DEFAULT',
+          pending: true,
+        },
+        '100',
+      ),
+    );
     expect((await cli(['push', '--user', 'cli', '--file', f])).code).toBe(0);
     const id = rec('p-2')!.id;
-    const r = await cli(['transactions', 'update', 'p-2', '--user', 'cli', '--data', update('p-2', ',"pending":false')]);
+    const r = await cli([
+      'transactions',
+      'update',
+      'p-2',
+      '--user',
+      'cli',
+      '--data',
+      update('p-2', ',"pending":false'),
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(rec('p-2')).toMatchObject({ id, status: 'BOOKED', externalId: 'p-2' });
-    expect(env.sandbox.events.recent.some((e) => e.event === 'transaction:update' && (e.content as { id: string }).id === id && (e.content as { status: string }).status === 'BOOKED')).toBe(true);
+    expect(
+      env.sandbox.events.recent.some(
+        (e) =>
+          e.event === 'transaction:update' &&
+          (e.content as { id: string }).id === id &&
+          (e.content as { status: string }).status === 'BOOKED',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -153,7 +319,24 @@ describe('token', () => {
 
 describe('help', () => {
   test('every connector command has examples', async () => {
-    for (const args of [[], ['users'], ['accounts'], ['transactions'], ['users', 'create'], ['users', 'update'], ['users', 'delete'], ['accounts', 'push'], ['accounts', 'update'], ['accounts', 'delete'], ['transactions', 'delete'], ['transactions', 'update'], ['batch'], ['token'], ['push'], ['verify']]) {
+    for (const args of [
+      [],
+      ['users'],
+      ['accounts'],
+      ['transactions'],
+      ['users', 'create'],
+      ['users', 'update'],
+      ['users', 'delete'],
+      ['accounts', 'push'],
+      ['accounts', 'update'],
+      ['accounts', 'delete'],
+      ['transactions', 'delete'],
+      ['transactions', 'update'],
+      ['batch'],
+      ['token'],
+      ['push'],
+      ['verify'],
+    ]) {
       const r = await cli([...args, '--help']);
       expect(r.code).toBe(0);
       expect(r.stdout, args.join(' ')).toContain('Examples:');
@@ -163,9 +346,15 @@ describe('help', () => {
 
 describe('user token from stdin', () => {
   test('--user-token-stdin keeps the token out of argv, and HTTP Basic works with it', async () => {
-    const r = await cli(['users', 'create', '--external-id', 'stdin-user', '--user-token-stdin', '--market', 'GB'], 's3cret-token\n');
+    const r = await cli(
+      ['users', 'create', '--external-id', 'stdin-user', '--user-token-stdin', '--market', 'GB'],
+      's3cret-token\n',
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(env.sandbox.store.userByExternalId('stdin-user')).toMatchObject({ locale: 'en_GB', connector: { token: 's3cret-token' } });
+    expect(env.sandbox.store.userByExternalId('stdin-user')).toMatchObject({
+      locale: 'en_GB',
+      connector: { token: 's3cret-token' },
+    });
     expect(r.stderr + r.stdout).not.toContain('s3cret-token');
   });
 });
@@ -175,13 +364,28 @@ describe('user mistakes are one-line errors with exit 2', () => {
     const cases: Array<[string[], string]> = [
       [['push', '--user', 'cli', '--file', join(dir, 'missing.ndjson')], '--file: cannot read'],
       [['push', '--user', 'cli', '--file', dir, '--format', 'ndjson'], 'not a regular file'],
-      [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--accounts', join(dir, 'nope.ndjson')], '--accounts: cannot read'],
-      [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--checkpoint', join(dir, 'no', 'such', 'dir')], '--checkpoint: cannot write'],
-      [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--report', join(dir, 'no', 'r.json')], '--report: cannot write'],
-      [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--skip-invalid', join(dir, 'no', 'rej')], '--skip-invalid: cannot write'],
+      [
+        ['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--accounts', join(dir, 'nope.ndjson')],
+        '--accounts: cannot read',
+      ],
+      [
+        ['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--checkpoint', join(dir, 'no', 'such', 'dir')],
+        '--checkpoint: cannot write',
+      ],
+      [
+        ['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--report', join(dir, 'no', 'r.json')],
+        '--report: cannot write',
+      ],
+      [
+        ['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--skip-invalid', join(dir, 'no', 'rej')],
+        '--skip-invalid: cannot write',
+      ],
       [['push', '--user', 'cli', '--file', join(dir, 'one.txt')], 'cannot tell the format'],
       [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--type', 'NOW'], '--type must be one of'],
-      [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--concurrency', '0'], '--concurrency must be at least 1'],
+      [
+        ['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--concurrency', '0'],
+        '--concurrency must be at least 1',
+      ],
       [['verify', '--user', 'cli', '--file', join(dir, 'missing.csv')], '--file: cannot read'],
       [['transactions', 'update', 'x', '--user', 'cli', '--data', '{"type":"REAL_TIME"'], 'malformed JSON'],
     ];
@@ -197,7 +401,9 @@ describe('user mistakes are one-line errors with exit 2', () => {
   test('a client token without the scope: 403, exit 3', async () => {
     const { clientToken } = await import('../helpers/sandbox.js');
     const weak = await clientToken(env.sandbox, ['accounts:read']);
-    const r = await runCli(['connector', 'users', 'delete', 'cli'], { env: { ...env.env, BANKCTL_CONNECTOR_TOKEN: undefined, BANKCTL_TOKEN: weak } });
+    const r = await runCli(['connector', 'users', 'delete', 'cli'], {
+      env: { ...env.env, BANKCTL_CONNECTOR_TOKEN: undefined, BANKCTL_TOKEN: weak },
+    });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('403');
   });

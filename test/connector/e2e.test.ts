@@ -1,11 +1,11 @@
 // The real binary: kill -9 in the middle of a push and resume to exactly once; verify reads back.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, spawnCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
-import { makeTxs, ndjsonLine, userWithAccounts, writeNdjson } from './helpers.js';
+import { makeTxs, userWithAccounts, writeNdjson } from './helpers.js';
 
 let env: TestEnv;
 let dir: string;
@@ -25,11 +25,31 @@ const externalIdsOf = (user: string) => {
 describe('kill -9 and resume', () => {
   test('a push killed in the middle resumes from its checkpoint, and every transaction lands exactly once', async () => {
     const n = 60_000;
-    const file = writeNdjson(dir, 'big.ndjson', makeTxs(n, { accounts: 3 }), { 'acc-0': '1.00', 'acc-1': '2.00', 'acc-2': '3.00' });
+    const file = writeNdjson(dir, 'big.ndjson', makeTxs(n, { accounts: 3 }), {
+      'acc-0': '1.00',
+      'acc-1': '2.00',
+      'acc-2': '3.00',
+    });
     const checkpoint = join(dir, 'push.ckpt');
-    const args = ['connector', 'push', '--user', 'e2e', '--file', file, '--checkpoint', checkpoint, '--concurrency', '2'];
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env.env }, stdio: 'ignore' });
-    const exited = new Promise<number | null>((r) => child.on('exit', (_code, signal) => r(signal === 'SIGKILL' ? -9 : _code)));
+    const args = [
+      'connector',
+      'push',
+      '--user',
+      'e2e',
+      '--file',
+      file,
+      '--checkpoint',
+      checkpoint,
+      '--concurrency',
+      '2',
+    ];
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, ...env.env },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((r) =>
+      child.on('exit', (_code, signal) => r(signal === 'SIGKILL' ? -9 : _code)),
+    );
     // wait until some chunks are recorded, then kill without warning
     for (let i = 0; i < 400; i++) {
       await new Promise((r) => setTimeout(r, 25));
@@ -69,12 +89,27 @@ describe('Ctrl-C', () => {
     const n = 30_000;
     const file = writeNdjson(dir, 'sigint.ndjson', makeTxs(n, { prefix: 'si' }), { 'acc-0': '5' });
     const checkpoint = join(dir, 'sigint.ckpt');
-    const args = ['connector', 'push', '--user', 'sigint', '--file', file, '--checkpoint', checkpoint, '--concurrency', '1'];
-    const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const args = [
+      'connector',
+      'push',
+      '--user',
+      'sigint',
+      '--file',
+      file,
+      '--checkpoint',
+      checkpoint,
+      '--concurrency',
+      '1',
+    ];
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env.PATH, ...env.env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (c) => (stderr += c));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    const delivered = () => (existsSync(checkpoint) ? JSON.parse(readFileSync(checkpoint, 'utf8')).delivered.length : 0);
+    const delivered = () =>
+      existsSync(checkpoint) ? JSON.parse(readFileSync(checkpoint, 'utf8')).delivered.length : 0;
     for (let i = 0; i < 400 && delivered() < 1; i++) await new Promise((r) => setTimeout(r, 25));
     child.kill('SIGINT');
     expect(await exited).toBe(130);
@@ -92,17 +127,37 @@ describe('verify', () => {
     await userWithAccounts(env, 'ver', 2);
     const txs = makeTxs(250, { accounts: 2, prefix: 'ver' });
     // a pending one replaced by a booked one must not count as drift
-    txs.push({ account: 'acc-1', externalId: 'ver-p', amount: '-9.99', date: 1_700_000_000_000, description: 'reserved', type: 'DEFAULT', pending: true });
-    txs.push({ account: 'acc-1', externalId: 'ver-b', amount: '-9.95', date: 1_700_000_100_000, description: 'booked', type: 'DEFAULT', payload: { PENDING_IDS: ['ver-p'] } });
+    txs.push({
+      account: 'acc-1',
+      externalId: 'ver-p',
+      amount: '-9.99',
+      date: 1_700_000_000_000,
+      description: 'reserved',
+      type: 'DEFAULT',
+      pending: true,
+    });
+    txs.push({
+      account: 'acc-1',
+      externalId: 'ver-b',
+      amount: '-9.95',
+      date: 1_700_000_100_000,
+      description: 'booked',
+      type: 'DEFAULT',
+      payload: { PENDING_IDS: ['ver-p'] },
+    });
     const file = writeNdjson(dir, 'verify.ndjson', txs, { 'acc-0': '10', 'acc-1': '20' });
-    const pushed = await spawnCli(['connector', 'push', '--user', 'ver', '--file', file, '--verify', '-o', 'json'], { env: env.env });
+    const pushed = await spawnCli(['connector', 'push', '--user', 'ver', '--file', file, '--verify', '-o', 'json'], {
+      env: env.env,
+    });
     expect(pushed.code, pushed.stderr).toBe(0);
     const rows = JSON.parse(pushed.stdout);
     expect(rows).toHaveLength(2);
     expect(rows.every((x: { ok: boolean }) => x.ok)).toBe(true);
     expect(rows.find((x: { account: string }) => x.account === 'acc-1').expectedCount).toBe(126);
 
-    const basic = await spawnCli(['connector', 'verify', '--user', 'ver', '--file', file, '-o', 'json'], { env: { ...env.env, BANKCTL_BASIC: 'ver:ver-token' } });
+    const basic = await spawnCli(['connector', 'verify', '--user', 'ver', '--file', file, '-o', 'json'], {
+      env: { ...env.env, BANKCTL_BASIC: 'ver:ver-token' },
+    });
     expect(basic.code, basic.stderr).toBe(0);
 
     // the service loses one transaction: drift, exit 9, named account

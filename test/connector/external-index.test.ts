@@ -4,9 +4,14 @@ import { expect, test } from 'vitest';
 import fc from 'fast-check';
 import { ExternalIdIndex } from '../../src/sandbox/connector/external-index.js';
 
-type Op = ['set', string, number] | ['delete', string] | ['get', string] | ['walk-delete', number] | ['walk-set', number];
+type Op =
+  ['set', string, number] | ['delete', string] | ['get', string] | ['walk-delete', number] | ['walk-set', number];
 
-const key = fc.oneof(fc.constantFrom('a', 'b', 'tx-1', 'tx-2', '', 'é', '\u{1F600}'), fc.string({ maxLength: 6 }), fc.nat(400).map((n) => `k-${n}`));
+const key = fc.oneof(
+  fc.constantFrom('a', 'b', 'tx-1', 'tx-2', '', 'é', '\u{1F600}'),
+  fc.string({ maxLength: 6 }),
+  fc.nat(400).map((n) => `k-${n}`),
+);
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 6, arbitrary: fc.tuple(fc.constant('set' as const), key, fc.integer()) },
   { weight: 3, arbitrary: fc.tuple(fc.constant('delete' as const), key) },
@@ -28,7 +33,9 @@ function check(ops: Op[], index: ExternalIdIndex<number>): void {
       expect(index.has(o[1])).toBe(map.has(o[1]));
     } else {
       // changed while walked: deletions as the account delete does them, and a few additions
-      const walk = (m: { delete(k: string): boolean; set(k: string, v: number): unknown } & Iterable<[string, number]>) => {
+      const walk = (
+        m: { delete(k: string): boolean; set(k: string, v: number): unknown } & Iterable<[string, number]>,
+      ) => {
         const seen: Array<[string, number]> = [];
         let i = 0;
         for (const [k, v] of m) {
@@ -47,7 +54,10 @@ function check(ops: Op[], index: ExternalIdIndex<number>): void {
 }
 
 test('random operations: the same answers and order as a Map', () => {
-  fc.assert(fc.property(fc.array(op, { maxLength: 300 }), (ops) => check(ops, new ExternalIdIndex<number>())), { numRuns: 300, seed: 1 });
+  fc.assert(
+    fc.property(fc.array(op, { maxLength: 300 }), (ops) => check(ops, new ExternalIdIndex<number>())),
+    { numRuns: 300, seed: 1 },
+  );
 });
 
 test('growth, deletions and re-adds over many keys', () => {

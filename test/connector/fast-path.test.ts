@@ -16,7 +16,9 @@ import { tempDir } from '../helpers/cli.js';
 const sc = new LineScan();
 
 /** Runs the fast path on one line the way eachLine hands it over (a newline after it). */
-function fast(line: string): { account: string; balance?: string; reserved?: string; externalId: string; wire: string } | undefined {
+function fast(
+  line: string,
+): { account: string; balance?: string; reserved?: string; externalId: string; wire: string } | undefined {
   const b = Buffer.from(`${line}\n`);
   const end = b.length - 1;
   if (!scanLine(b, 0, end, sc)) return undefined;
@@ -32,22 +34,82 @@ function fast(line: string): { account: string; balance?: string; reserved?: str
   };
 }
 
-const plainText = fc.string({ unit: fc.constantFrom('a', 'Z', '0', ' ', '-', '_', '.', ',', ':', '{', '}', '[', ']'), minLength: 1, maxLength: 30 }).filter((s) => s.trim() !== '');
-const oddText = fc.string({ unit: fc.constantFrom('a', ' ', '"', '\\', '\t', 'é', '😀', '\u0001', '\u00a0'), maxLength: 8 });
-const plainNumber = fc.tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ min: 0, max: 3 })).map(([neg, u, scale]) => {
-  const s = u.toString().padStart(scale + 1, '0');
-  return `${neg ? '-' : ''}${scale ? `${s.slice(0, s.length - scale)}.${s.slice(s.length - scale)}` : s}`;
+const plainText = fc
+  .string({
+    unit: fc.constantFrom('a', 'Z', '0', ' ', '-', '_', '.', ',', ':', '{', '}', '[', ']'),
+    minLength: 1,
+    maxLength: 30,
+  })
+  .filter((s) => s.trim() !== '');
+const oddText = fc.string({
+  unit: fc.constantFrom('a', ' ', '"', '\\', '\t', 'é', '😀', '\u0001', '\u00a0'),
+  maxLength: 8,
 });
-const oddNumber = fc.constantFrom('1e3', '-0', '0.10', '01', '1.', '-', '12345678901234567', '1E-50', '1e400', '.5', '+1', 'NaN', '9007199254740993');
+const plainNumber = fc
+  .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 12n }), fc.integer({ min: 0, max: 3 }))
+  .map(([neg, u, scale]) => {
+    const s = u.toString().padStart(scale + 1, '0');
+    return `${neg ? '-' : ''}${scale ? `${s.slice(0, s.length - scale)}.${s.slice(s.length - scale)}` : s}`;
+  });
+const oddNumber = fc.constantFrom(
+  '1e3',
+  '-0',
+  '0.10',
+  '01',
+  '1.',
+  '-',
+  '12345678901234567',
+  '1E-50',
+  '1e400',
+  '.5',
+  '+1',
+  'NaN',
+  '9007199254740993',
+);
 const value = (kind: 'text' | 'number' | 'date' | 'type' | 'bool') =>
   fc.oneof(
-    { weight: 40, arbitrary: kind === 'text' ? plainText.map((s) => JSON.stringify(s)) : kind === 'number' ? plainNumber : kind === 'date' ? fc.integer({ min: 0, max: 2e12 }).map(String) : kind === 'type' ? fc.constantFrom('"DEFAULT"', '"TRANSFER"', '"PAYMENT"') : fc.constantFrom('true', 'false') },
+    {
+      weight: 40,
+      arbitrary:
+        kind === 'text'
+          ? plainText.map((s) => JSON.stringify(s))
+          : kind === 'number'
+            ? plainNumber
+            : kind === 'date'
+              ? fc.integer({ min: 0, max: 2e12 }).map(String)
+              : kind === 'type'
+                ? fc.constantFrom('"DEFAULT"', '"TRANSFER"', '"PAYMENT"')
+                : fc.constantFrom('true', 'false'),
+    },
     { weight: 1, arbitrary: oddText.map((s) => JSON.stringify(s)) },
     { weight: 1, arbitrary: oddNumber },
-    { weight: 1, arbitrary: fc.constantFrom('null', 'true', '""', '"   "', '{}', '[]', '{"PENDING_IDS":["x"]}', '"WITHDRAWAL"', '"default"', 'tru', '"x"x') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        'null',
+        'true',
+        '""',
+        '"   "',
+        '{}',
+        '[]',
+        '{"PENDING_IDS":["x"]}',
+        '"WITHDRAWAL"',
+        '"default"',
+        'tru',
+        '"x"x',
+      ),
+    },
   );
 const member = (key: string, kind: Parameters<typeof value>[0], optional: boolean) =>
-  optional ? fc.option(value(kind).map((v) => [key, v] as const), { nil: undefined, freq: 2 }) : fc.oneof({ weight: 40, arbitrary: value(kind).map((v) => [key, v] as const) }, { weight: 1, arbitrary: fc.constant(undefined) });
+  optional
+    ? fc.option(
+        value(kind).map((v) => [key, v] as const),
+        { nil: undefined, freq: 2 },
+      )
+    : fc.oneof(
+        { weight: 40, arbitrary: value(kind).map((v) => [key, v] as const) },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+      );
 
 const line = fc
   .record({
@@ -64,7 +126,16 @@ const line = fc
       member('platformId', 'text', true),
       fc.oneof(
         { weight: 4, arbitrary: fc.constant(undefined) },
-        { weight: 1, arbitrary: fc.constantFrom(['payload', 'null'] as const, ['payload', '{"a":1.50}'] as const, ['note', '"x"'] as const, ['n\\u0041me', '1'] as const, ['extra', '[1,2]'] as const) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            ['payload', 'null'] as const,
+            ['payload', '{"a":1.50}'] as const,
+            ['note', '"x"'] as const,
+            ['n\\u0041me', '1'] as const,
+            ['extra', '[1,2]'] as const,
+          ),
+        },
       ),
     ),
     order: fc.array(fc.nat(), { minLength: 11, maxLength: 11 }),
@@ -72,7 +143,11 @@ const line = fc
     spacing: fc.constantFrom('', ' ', '\t', '  ', '\r'),
   })
   .map(({ members, order, duplicate, spacing: sp }) => {
-    const present = members.map((m, i) => [m, order[i]!] as const).filter(([m]) => m !== undefined).sort((a, b) => a[1] - b[1]).map(([m]) => m!);
+    const present = members
+      .map((m, i) => [m, order[i]!] as const)
+      .filter(([m]) => m !== undefined)
+      .sort((a, b) => a[1] - b[1])
+      .map(([m]) => m!);
     if (duplicate !== undefined && present.length > 0) present.push(present[duplicate % present.length]!);
     return `${sp}{${sp}${present.map(([k, v]) => `"${k}"${sp}:${sp}${v}`).join(`${sp},${sp}`)}${sp}}${sp}`;
   });
@@ -105,12 +180,25 @@ describe('ndjson fast path', () => {
       '  { "externalId" : "tx 2" , "amount" : 0.10 , "date" : 0 , "description" : "a b" , "type" : "PAYMENT" , "pending" : false , "account" : "A" , "platformId" : null , "payload" : null , "x" : [] }',
     ];
     const accepted = lines.map((l) => fast(l));
-    expect(accepted[0]).toEqual({ account: 'acc-0', balance: '1000.25', reserved: undefined, externalId: 'tx-1', wire: '{"externalId":"tx-1","amount":-12.50,"date":1600000000000,"description":"Merchant 1","type":"DEFAULT"}' });
+    expect(accepted[0]).toEqual({
+      account: 'acc-0',
+      balance: '1000.25',
+      reserved: undefined,
+      externalId: 'tx-1',
+      wire: '{"externalId":"tx-1","amount":-12.50,"date":1600000000000,"description":"Merchant 1","type":"DEFAULT"}',
+    });
     // a nested value anywhere sends the line the general way
     expect(accepted[1]).toBeUndefined();
     const second = fast(lines[1]!.replace(', "x" : []', ''))!;
-    expect(second.wire).toBe('{"externalId" : "tx 2" , "amount" : 0.10 , "date" : 0 , "description" : "a b" , "type" : "PAYMENT" , "pending" : false,"platformId" : null , "payload" : null}');
-    for (const declined of ['{"account":"a","externalId":"t","amount":1e3,"date":1,"description":"d","type":"DEFAULT"}', '{"account":"a","externalId":"t\\u0041","amount":1,"date":1,"description":"d","type":"DEFAULT"}', '{"account":"a","externalId":"t","amount":1,"date":1,"description":"é","type":"DEFAULT"}', '{"account":"a","account":"b","externalId":"t","amount":1,"date":1,"description":"d","type":"DEFAULT"}']) {
+    expect(second.wire).toBe(
+      '{"externalId" : "tx 2" , "amount" : 0.10 , "date" : 0 , "description" : "a b" , "type" : "PAYMENT" , "pending" : false,"platformId" : null , "payload" : null}',
+    );
+    for (const declined of [
+      '{"account":"a","externalId":"t","amount":1e3,"date":1,"description":"d","type":"DEFAULT"}',
+      '{"account":"a","externalId":"t\\u0041","amount":1,"date":1,"description":"d","type":"DEFAULT"}',
+      '{"account":"a","externalId":"t","amount":1,"date":1,"description":"é","type":"DEFAULT"}',
+      '{"account":"a","account":"b","externalId":"t","amount":1,"date":1,"description":"d","type":"DEFAULT"}',
+    ]) {
       expect(fast(declined)).toBeUndefined();
       expect(validateLine(1, declined).error).toBeUndefined();
     }
@@ -126,7 +214,13 @@ describe('ndjson fast path', () => {
       seen.push([n, b.toString('latin1', s, Math.min(e, s + 10)), e - s]);
       expect([10, 13]).toContain(b[e]);
     });
-    expect(seen).toEqual([[1, 'a', 1], [2, '', 0], [3, 'b', 1], [4, 'xxxxxxxxxx', long.length], [5, 'last', 4]]);
+    expect(seen).toEqual([
+      [1, 'a', 1],
+      [2, '', 0],
+      [3, 'b', 1],
+      [4, 'xxxxxxxxxx', long.length],
+      [5, 'last', 4],
+    ]);
   });
 
   test('a file scanned in ranges and merged gives what one scan from the top gives, cut at every line', async () => {
@@ -150,7 +244,11 @@ describe('ndjson fast path', () => {
       const cuts = [...bytes.keys()].filter((i) => bytes[i] === 10).map((i) => i + 1);
       for (const cut of cuts) {
         for (const cut2 of cuts.filter((c) => c > cut)) {
-          const parts = [await scanSegment(file, { start: 0, end: cut }), await scanSegment(file, { start: cut, end: cut2 }), await scanSegment(file, { start: cut2 })];
+          const parts = [
+            await scanSegment(file, { start: 0, end: cut }),
+            await scanSegment(file, { start: cut, end: cut2 }),
+            await scanSegment(file, { start: cut2 }),
+          ];
           expect(merge(parts)).toEqual(whole);
         }
       }
@@ -165,4 +263,3 @@ describe('ndjson fast path', () => {
     }
   });
 });
-

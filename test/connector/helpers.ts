@@ -8,14 +8,23 @@ export function connectorHeaders(env: TestEnv): Record<string, string> {
 }
 
 export async function call(env: TestEnv, method: string, path: string, body?: unknown) {
-  return raw(env.sandbox.baseUrl, method, path, { headers: connectorHeaders(env), body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  return raw(env.sandbox.baseUrl, method, path, {
+    headers: connectorHeaders(env),
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 /** Activates `user` and pushes accounts acc-0..acc-(n-1). */
 export async function userWithAccounts(env: TestEnv, user: string, n = 1, market = 'SE'): Promise<void> {
   const u = await call(env, 'POST', '/connector/users', { externalId: user, token: `${user}-token`, market });
   if (u.status !== 204) throw new Error(`users: ${u.status} ${u.text}`);
-  const accounts = Array.from({ length: n }, (_, i) => ({ externalId: `acc-${i}`, name: `Account ${i}`, number: `${1000 + i}`, balance: 0, type: 'CHECKING' }));
+  const accounts = Array.from({ length: n }, (_, i) => ({
+    externalId: `acc-${i}`,
+    name: `Account ${i}`,
+    number: `${1000 + i}`,
+    balance: 0,
+    type: 'CHECKING',
+  }));
   const a = await call(env, 'POST', `/connector/users/${user}/accounts`, { accounts });
   if (a.status !== 204) throw new Error(`accounts: ${a.status} ${a.text}`);
 }

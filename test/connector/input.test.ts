@@ -16,16 +16,25 @@ beforeAll(async () => {
 });
 afterAll(async () => env.close());
 
-const stored = (prefix: string) => [...env.sandbox.store.transactions.values()].filter((t) => t.externalId!.startsWith(prefix));
+const stored = (prefix: string) =>
+  [...env.sandbox.store.transactions.values()].filter((t) => t.externalId!.startsWith(prefix));
 const push = (args: string[]) => runCli(['connector', 'push', '--user', 'fmt', ...args], { env: env.env });
 
 function jsonContainer(txs: ReturnType<typeof makeTxs>, balances: Record<string, string>): string {
   const accounts = [...new Set(txs.map((t) => t.account))];
   const lines = ['{', '  "type": "HISTORICAL",', '  "transactionAccounts": ['];
   accounts.forEach((a, ai) => {
-    lines.push('    {', `      "externalId": "${a}",`, `      "balance": ${balances[a]},`, '      "reservedAmount": 12.30,', '      "transactions": [');
+    lines.push(
+      '    {',
+      `      "externalId": "${a}",`,
+      `      "balance": ${balances[a]},`,
+      '      "reservedAmount": 12.30,',
+      '      "transactions": [',
+    );
     const mine = txs.filter((t) => t.account === a);
-    mine.forEach((t, i) => lines.push(`        ${ndjsonLine({ ...t, account: undefined as never })}${i < mine.length - 1 ? ',' : ''}`));
+    mine.forEach((t, i) =>
+      lines.push(`        ${ndjsonLine({ ...t, account: undefined as never })}${i < mine.length - 1 ? ',' : ''}`),
+    );
     lines.push('      ]', `    }${ai < accounts.length - 1 ? ',' : ''}`);
   });
   lines.push('  ]', '}');
@@ -40,9 +49,13 @@ describe('formats', () => {
     const report = join(dir, 'json.report.json');
     const r = await push(['--file', file, '--report', report]);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(report, 'utf8')).chunks.map((c: { transactions: number }) => c.transactions)).toEqual([2500, 500]);
+    expect(
+      JSON.parse(readFileSync(report, 'utf8')).chunks.map((c: { transactions: number }) => c.transactions),
+    ).toEqual([2500, 500]);
     expect(stored('json-')).toHaveLength(3000);
-    const accs = [...env.sandbox.store.accounts.values()].filter((a) => a.userId === env.sandbox.store.userByExternalId('fmt')!.id);
+    const accs = [...env.sandbox.store.accounts.values()].filter(
+      (a) => a.userId === env.sandbox.store.userByExternalId('fmt')!.id,
+    );
     expect(accs.find((a) => a.externalId === 'acc-0')!.balance).toBe('1234567890123456.78');
     expect(accs.find((a) => a.externalId === 'acc-1')!.balance).toBe('-5.10');
     expect(accs.find((a) => a.externalId === 'acc-1')!.reservedAmount).toBe('12.30');
@@ -60,7 +73,10 @@ describe('formats', () => {
         'acc-0,csv-3,-0.01,2024-01-03T10:00:00Z,"Say ""hi""",PAYMENT,true\r\n',
     );
     const accounts = join(dir, 'accounts.ndjson');
-    writeFileSync(accounts, '{"externalId":"acc-0","name":"A","number":"1","balance":99.99,"type":"CHECKING"}\n{"externalId":"acc-1","name":"B","number":"2","balance":0.10,"type":"SAVINGS","reservedAmount":1}\n');
+    writeFileSync(
+      accounts,
+      '{"externalId":"acc-0","name":"A","number":"1","balance":99.99,"type":"CHECKING"}\n{"externalId":"acc-1","name":"B","number":"2","balance":0.10,"type":"SAVINGS","reservedAmount":1}\n',
+    );
     const r = await push(['--file', file, '--accounts', accounts]);
     expect(r.code, r.stderr).toBe(0);
     const t = stored('csv-').sort((a, b) => a.externalId!.localeCompare(b.externalId!));
@@ -73,7 +89,10 @@ describe('formats', () => {
 
   test('ndjson from stdin ("-")', async () => {
     const lines = makeTxs(3, { prefix: 'stdin' }).map((t) => ndjsonLine(t, '7'));
-    const r = await runCli(['connector', 'push', '--user', 'fmt', '--file', '-'], { env: env.env, stdin: lines.join('\n') });
+    const r = await runCli(['connector', 'push', '--user', 'fmt', '--file', '-'], {
+      env: env.env,
+      stdin: lines.join('\n'),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(stored('stdin-')).toHaveLength(3);
   });
@@ -113,13 +132,18 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
     const line = text.split('\n').findIndex((l) => l.includes('SHOPPING')) + 1;
     const r = await push(['--file', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${file}:${line}: type: must be one of DEFAULT, CREDIT_CARD, TRANSFER, PAYMENT, WITHDRAWAL`);
+    expect(r.stderr).toContain(
+      `${file}:${line}: type: must be one of DEFAULT, CREDIT_CARD, TRANSFER, PAYMENT, WITHDRAWAL`,
+    );
     expect(stored('bad-json')).toHaveLength(0);
   });
 
   test('json: a syntax error names its line', async () => {
     const file = join(dir, 'syntax.json');
-    writeFileSync(file, '{\n  "type": "BATCH",\n  "transactionAccounts": [\n    {"externalId": "acc-0" "balance": 1}\n  ]\n}\n');
+    writeFileSync(
+      file,
+      '{\n  "type": "BATCH",\n  "transactionAccounts": [\n    {"externalId": "acc-0" "balance": 1}\n  ]\n}\n',
+    );
     const r = await push(['--file', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${file}:4: malformed JSON`);
@@ -127,7 +151,10 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
 
   test('csv: a missing description on the record that starts on line 4 (a quoted newline before it)', async () => {
     const file = join(dir, 'bad.csv');
-    writeFileSync(file, 'account,externalId,amount,date,description,type,balance\nacc-0,bad-csv-1,1.00,1700000000000,"two\nlines",DEFAULT,5\nacc-0,bad-csv-2,1.00,1700000000000,,DEFAULT,5\n');
+    writeFileSync(
+      file,
+      'account,externalId,amount,date,description,type,balance\nacc-0,bad-csv-1,1.00,1700000000000,"two\nlines",DEFAULT,5\nacc-0,bad-csv-2,1.00,1700000000000,,DEFAULT,5\n',
+    );
     const r = await push(['--file', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${file}:4: description: must not be empty`);
@@ -136,7 +163,12 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
 
   test('an account without a balance is named with the line it first appears on', async () => {
     const file = join(dir, 'nobalance.ndjson');
-    writeFileSync(file, makeTxs(2, { prefix: 'nobal' }).map((t) => ndjsonLine(t)).join('\n'));
+    writeFileSync(
+      file,
+      makeTxs(2, { prefix: 'nobal' })
+        .map((t) => ndjsonLine(t))
+        .join('\n'),
+    );
     const r = await push(['--file', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${file}:1: no balance for account "acc-0"`);
@@ -153,7 +185,10 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('rejected 2');
     expect(stored('skip-')).toHaveLength(8);
-    const rej = readFileSync(rejects, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rej = readFileSync(rejects, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rej.map((x: { line: number }) => x.line)).toEqual([2, 8]);
   });
 
@@ -174,12 +209,18 @@ describe('a large ndjson file, checked in ranges by worker threads', () => {
     writeFileSync(file, Array.from({ length: n }, (_, i) => line(i + 1)).join('\n'));
     return file;
   };
-  const tx = (i: number, extra: string) => `{"account":"${i > 60_000 && i % 2 ? 'acc-1' : 'acc-0'}",${extra}"externalId":"big-${i}","amount":-${i % 1000}.${String(i % 100).padStart(2, '0')},"date":${1_700_000_000_000 + i},"description":"A shop with a rather long name, number ${i % 500}","type":"DEFAULT"}`;
+  const tx = (i: number, extra: string) =>
+    `{"account":"${i > 60_000 && i % 2 ? 'acc-1' : 'acc-0'}",${extra}"externalId":"big-${i}","amount":-${i % 1000}.${String(i % 100).padStart(2, '0')},"date":${1_700_000_000_000 + i},"description":"A shop with a rather long name, number ${i % 500}","type":"DEFAULT"}`;
 
   test('lands every transaction with the last balance of each account, wherever it appears', async () => {
-    const file = big(120_000, (i) => tx(i, i <= 60_000 ? '"balance":1.00,' : i % 2 ? '"balance":3.30,' : '"balance":2.20,'));
+    const file = big(120_000, (i) =>
+      tx(i, i <= 60_000 ? '"balance":1.00,' : i % 2 ? '"balance":3.30,' : '"balance":2.20,'),
+    );
     const report = join(dir, 'big.report.json');
-    const r = await spawnCli(['connector', 'push', '--user', 'fmt', '--file', file, '--report', report], { env: env.env, timeoutMs: 120_000 });
+    const r = await spawnCli(['connector', 'push', '--user', 'fmt', '--file', file, '--report', report], {
+      env: env.env,
+      timeoutMs: 120_000,
+    });
     expect(r.stderr).toContain('transaction(s) in 48 chunk(s)');
     expect(r.code).toBe(0);
     expect(stored('big-')).toHaveLength(120_000);
@@ -188,17 +229,25 @@ describe('a large ndjson file, checked in ranges by worker threads', () => {
       expect.objectContaining({ externalId: 'acc-0', transactions: 90_000, delivered: 90_000, balance: '2.20' }),
       expect.objectContaining({ externalId: 'acc-1', transactions: 30_000, delivered: 30_000, balance: '3.30' }),
     ]);
-    const balances = [...env.sandbox.store.accounts.values()].filter((a) => a.name.startsWith('Account')).map((a) => a.balance);
+    const balances = [...env.sandbox.store.accounts.values()]
+      .filter((a) => a.name.startsWith('Account'))
+      .map((a) => a.balance);
     expect(balances).toEqual(expect.arrayContaining(['2.20', '3.30']));
   }, 120_000);
 
   test('a bad record late in the file and an account first seen late without a balance are named by their lines', async () => {
-    const bad = big(120_000, (i) => (i === 100_001 ? '{"account":"acc-0","externalId":"late","amount":"12","date":1,"description":"d","type":"DEFAULT"}' : tx(i, '"balance":1.00,')));
+    const bad = big(120_000, (i) =>
+      i === 100_001
+        ? '{"account":"acc-0","externalId":"late","amount":"12","date":1,"description":"d","type":"DEFAULT"}'
+        : tx(i, '"balance":1.00,'),
+    );
     const r = await spawnCli(['connector', 'push', '--user', 'fmt', '--file', bad, '--dry-run'], { env: env.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`${bad}:100001: amount: must be a number`);
     const noBalance = big(120_000, (i) => tx(i, i > 60_000 && i % 2 ? '' : '"balance":1.00,'));
-    const r2 = await spawnCli(['connector', 'push', '--user', 'fmt', '--file', noBalance, '--dry-run'], { env: env.env });
+    const r2 = await spawnCli(['connector', 'push', '--user', 'fmt', '--file', noBalance, '--dry-run'], {
+      env: env.env,
+    });
     expect(r2.code).toBe(2);
     expect(r2.stderr).toContain(`${noBalance}:60001: no balance for account "acc-1"`);
   }, 60_000);

@@ -14,7 +14,9 @@ beforeAll(async () => {
 afterAll(async () => env.close());
 
 test('connector.postman_collection.json runs against the sandbox, every request 2xx', async () => {
-  const newman = createRequire(import.meta.url)('newman') as { run: (o: unknown, cb: (err: unknown, summary: any) => void) => void };
+  const newman = createRequire(import.meta.url)('newman') as {
+    run: (o: unknown, cb: (err: unknown, summary: any) => void) => void;
+  };
   const collection = JSON.parse(readFileSync(COLLECTION, 'utf8'));
   // only the host changes: each request's URL becomes its raw form with the sandbox's origin
   const rehost = (items: any[]): void => {
@@ -43,10 +45,18 @@ test('connector.postman_collection.json runs against the sandbox, every request 
       (err, s) => (err ? reject(err) : resolve(s)),
     ),
   );
-  const executions = summary.run.executions as Array<{ item: { name: string }; response?: { code: number; text(): string } }>;
-  const results = executions.map((e) => [e.item.name, e.response?.code, (e as { requestError?: Error }).requestError?.message]);
+  const executions = summary.run.executions as Array<{
+    item: { name: string };
+    response?: { code: number; text(): string };
+  }>;
+  const results = executions.map((e) => [
+    e.item.name,
+    e.response?.code,
+    (e as { requestError?: Error }).requestError?.message,
+  ]);
   expect(results.map((r) => r[2])).toEqual([undefined, undefined, undefined, undefined]);
-  for (const e of executions) expect(e.response?.code, `${e.item.name}: ${e.response?.text()}`).toBeGreaterThanOrEqual(200);
+  for (const e of executions)
+    expect(e.response?.code, `${e.item.name}: ${e.response?.text()}`).toBeGreaterThanOrEqual(200);
   for (const e of executions) expect(e.response?.code, `${e.item.name}: ${e.response?.text()}`).toBeLessThan(300);
   expect(summary.run.failures).toEqual([]);
   // and the pushed transaction is there, amount exact

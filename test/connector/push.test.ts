@@ -32,7 +32,9 @@ describe('chunk boundaries', () => {
       const balances = Object.fromEntries(Array.from({ length: accounts }, (_, i) => [`acc-${i}`, `${i + 1}00.5${i}`]));
       const file = writeNdjson(dir, `${user}.ndjson`, txs, balances);
       const report = join(dir, `${user}.report.json`);
-      const r = await runCli(['connector', 'push', '--user', user, '--file', file, '--report', report], { env: env.env });
+      const r = await runCli(['connector', 'push', '--user', user, '--file', file, '--report', report], {
+        env: env.env,
+      });
       expect(r.stderr).toContain(`delivered ${n}`);
       expect(r.code).toBe(0);
       expect(r.stdout).toBe('');
@@ -43,7 +45,8 @@ describe('chunk boundaries', () => {
       expect(stored).toHaveLength(n);
       // every account's balance arrived exactly as written
       const u = env.sandbox.store.userByExternalId(user)!;
-      for (const a of env.sandbox.store.accounts.values()) if (a.userId === u.id) expect(a.balance).toBe(balances[a.externalId!]);
+      for (const a of env.sandbox.store.accounts.values())
+        if (a.userId === u.id) expect(a.balance).toBe(balances[a.externalId!]);
     });
   }
 });
@@ -54,7 +57,11 @@ describe('idempotent pushes', () => {
     await userWithAccounts(env, user, 2);
     const all = makeTxs(5000, { accounts: 2 });
     // every other transaction is there already: each chunk gets a 409 and is split
-    const first = writeNdjson(dir, 'dupes-first.ndjson', all.filter((_, i) => i % 2 === 0));
+    const first = writeNdjson(
+      dir,
+      'dupes-first.ndjson',
+      all.filter((_, i) => i % 2 === 0),
+    );
     expect((await runCli(['connector', 'push', '--user', user, '--file', first], { env: env.env })).code).toBe(0);
     const file = writeNdjson(dir, 'dupes-all.ndjson', all);
     const report = join(dir, 'dupes.report.json');
@@ -63,36 +70,62 @@ describe('idempotent pushes', () => {
     const rep = JSON.parse(readFileSync(report, 'utf8'));
     expect(rep.summary).toMatchObject({ transactions: 5000, delivered: 2500, duplicates: 2500 });
     // acc-0 held the even ones (all of it), acc-1 none: each chunk mixed both and was split
-    expect(rep.accounts).toEqual([expect.objectContaining({ externalId: 'acc-0', delivered: 0, duplicates: 2500 }), expect.objectContaining({ externalId: 'acc-1', delivered: 2500, duplicates: 0 })]);
+    expect(rep.accounts).toEqual([
+      expect.objectContaining({ externalId: 'acc-0', delivered: 0, duplicates: 2500 }),
+      expect.objectContaining({ externalId: 'acc-1', delivered: 2500, duplicates: 0 }),
+    ]);
     expect(rep.chunks.every((c: { requests: number }) => c.requests === 2)).toBe(true);
     expect(userTxs(user)).toHaveLength(5000);
     // pushing it all again sends nothing new and still succeeds
-    const again = await runCli(['connector', 'push', '--user', user, '--file', file, '--report', report], { env: env.env });
+    const again = await runCli(['connector', 'push', '--user', user, '--file', file, '--report', report], {
+      env: env.env,
+    });
     expect(again.code).toBe(0);
     expect(JSON.parse(readFileSync(report, 'utf8')).summary).toMatchObject({ delivered: 0, duplicates: 5000 });
     expect(userTxs(user)).toHaveLength(5000);
   });
 
   test('retries 429, 5xx and dropped connections, and every transaction lands exactly once', async () => {
-    const faulty = await startTestSandbox({ faults: { rate: 0.35, kinds: ['429', '500', '503', 'reset'], seed: 11, retryAfterS: 0 } });
+    const faulty = await startTestSandbox({
+      faults: { rate: 0.35, kinds: ['429', '500', '503', 'reset'], seed: 11, retryAfterS: 0 },
+    });
     try {
       const user = 'faults';
       // set-up without faults would be nicer, but the admin calls retry too: use the CLI
       const e = { ...faulty.env, BANKCTL_RETRIES: '10' };
-      let made = await runCli(['connector', 'users', 'create', '--external-id', user, '--user-token', 't', '--market', 'SE'], { env: e });
+      let made = await runCli(
+        ['connector', 'users', 'create', '--external-id', user, '--user-token', 't', '--market', 'SE'],
+        { env: e },
+      );
       expect(made.code).toBe(0);
       const accFile = join(dir, 'faults-accounts.json');
-      require_write(accFile, JSON.stringify({ accounts: [0, 1].map((i) => ({ externalId: `acc-${i}`, name: 'A', number: '1', balance: 1, type: 'CHECKING' })) }));
+      require_write(
+        accFile,
+        JSON.stringify({
+          accounts: [0, 1].map((i) => ({
+            externalId: `acc-${i}`,
+            name: 'A',
+            number: '1',
+            balance: 1,
+            type: 'CHECKING',
+          })),
+        }),
+      );
       made = await runCli(['connector', 'accounts', 'push', '--user', user, '--file', accFile], { env: e });
       expect(made.code, made.stderr).toBe(0);
       const txs = makeTxs(12_000, { accounts: 2 });
       const file = writeNdjson(dir, 'faults.ndjson', txs);
-      const r = await runCli(['connector', 'push', '--user', user, '--file', file, '--concurrency', '3'], { env: e, context: { sleep: async () => undefined } });
+      const r = await runCli(['connector', 'push', '--user', user, '--file', file, '--concurrency', '3'], {
+        env: e,
+        context: { sleep: async () => undefined },
+      });
       expect(r.code, r.stderr).toBe(0);
       const injected = Object.values(faulty.sandbox.faultCounts).reduce((a, b) => a + b, 0);
       expect(injected).toBeGreaterThan(0);
       const u = faulty.sandbox.store.userByExternalId(user)!;
-      const ids = [...faulty.sandbox.store.transactions.values()].filter((t) => t.userId === u.id).map((t) => t.externalId);
+      const ids = [...faulty.sandbox.store.transactions.values()]
+        .filter((t) => t.userId === u.id)
+        .map((t) => t.externalId);
       expect(ids).toHaveLength(12_000);
       expect(new Set(ids).size).toBe(12_000);
     } finally {

@@ -9,11 +9,15 @@ import { parseExactJson, stringifyExact } from '../../src/api/connector-wire.js'
 import { tempDir } from '../helpers/cli.js';
 
 const dir = tempDir();
-const text = fc.string({ unit: fc.constantFrom('a', 'Z', ' ', '"', '\\', '\n', '\t', 'é', '😀', ',', ':', '{', '}', '[', ']', '\u0001') });
-const amount = fc.tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.integer({ min: 0, max: 4 })).map(([neg, u, scale]) => {
-  const s = u.toString().padStart(scale + 1, '0');
-  return `${neg ? '-' : ''}${scale ? `${s.slice(0, s.length - scale)}.${s.slice(s.length - scale)}` : s}`;
+const text = fc.string({
+  unit: fc.constantFrom('a', 'Z', ' ', '"', '\\', '\n', '\t', 'é', '😀', ',', ':', '{', '}', '[', ']', '\u0001'),
 });
+const amount = fc
+  .tuple(fc.boolean(), fc.bigInt({ min: 0n, max: 10n ** 20n }), fc.integer({ min: 0, max: 4 }))
+  .map(([neg, u, scale]) => {
+    const s = u.toString().padStart(scale + 1, '0');
+    return `${neg ? '-' : ''}${scale ? `${s.slice(0, s.length - scale)}.${s.slice(s.length - scale)}` : s}`;
+  });
 const txLine = fc.record({
   account: fc.string({ minLength: 1, maxLength: 8 }).filter((s) => s.trim() !== ''),
   externalId: text.filter((s) => s.trim() !== '' && s.length < 200 && !s.includes('\u0000')),
@@ -28,7 +32,7 @@ const txLine = fc.record({
 });
 
 describe('ndjson reader', () => {
-  test('the second pass sends exactly the first pass\'s transaction, numbers as written', async () => {
+  test("the second pass sends exactly the first pass's transaction, numbers as written", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(txLine, { minLength: 1, maxLength: 20 }), async (items) => {
         const lines = items.map((t) => {
@@ -61,7 +65,17 @@ describe('ndjson reader', () => {
           expect(s.externalId).toBe(t.externalId);
           expect(first[i]!.balance!.text).toBe(t.balance);
           const sent = parseExactJson(s.json!) as Record<string, unknown>;
-          expect(Object.keys(sent).sort()).toEqual(['amount', 'date', 'description', 'externalId', 'type', ...(t.pending === undefined ? [] : ['pending']), ...(t.payload === undefined ? [] : ['payload'])].sort());
+          expect(Object.keys(sent).sort()).toEqual(
+            [
+              'amount',
+              'date',
+              'description',
+              'externalId',
+              'type',
+              ...(t.pending === undefined ? [] : ['pending']),
+              ...(t.payload === undefined ? [] : ['payload']),
+            ].sort(),
+          );
           expect((sent.amount as { text: string }).text).toBe(t.amount);
           expect(sent.description).toBe(t.description);
         });
@@ -73,7 +87,11 @@ describe('ndjson reader', () => {
   test('topLevelMembers finds members by offsets and refuses what is not an object', () => {
     const s = ' { "a" : "x,}\\"" , "b":[1,{"c":"]"}], "d" : -1.50e3 } ';
     const m = topLevelMembers(s)!;
-    expect(m.map((x) => [x.key, s.slice(x.vStart, x.end)])).toEqual([['a', '"x,}\\""'], ['b', '[1,{"c":"]"}]'], ['d', '-1.50e3']]);
+    expect(m.map((x) => [x.key, s.slice(x.vStart, x.end)])).toEqual([
+      ['a', '"x,}\\""'],
+      ['b', '[1,{"c":"]"}]'],
+      ['d', '-1.50e3'],
+    ]);
     for (const bad of ['', '[]', '{"a"}', '{"a":1,', '{"a":"x}', '{a:1}']) expect(topLevelMembers(bad)).toBeUndefined();
     expect(stringifyExact(parseExactJson('{"x":-0.10,"y":[1e2]}'))).toBe('{"x":-0.10,"y":[1e2]}');
   });

@@ -12,14 +12,33 @@ beforeAll(async () => {
 });
 afterAll(async () => env.close());
 
-const tx = (externalId: string, extra: Record<string, unknown> = {}) => ({ externalId, amount: -1.5, date: 1_700_000_000_000, description: 'd', type: 'DEFAULT', ...extra });
-const container = (txs: unknown[], account = 'acc-0', type = 'REAL_TIME') => ({ type, transactionAccounts: [{ externalId: account, balance: 10, transactions: txs }] });
-const user = (externalId: string, extra: Record<string, unknown> = {}) => ({ externalId, token: 'tok', market: 'GB', ...extra });
+const tx = (externalId: string, extra: Record<string, unknown> = {}) => ({
+  externalId,
+  amount: -1.5,
+  date: 1_700_000_000_000,
+  description: 'd',
+  type: 'DEFAULT',
+  ...extra,
+});
+const container = (txs: unknown[], account = 'acc-0', type = 'REAL_TIME') => ({
+  type,
+  transactionAccounts: [{ externalId: account, balance: 10, transactions: txs }],
+});
+const user = (externalId: string, extra: Record<string, unknown> = {}) => ({
+  externalId,
+  token: 'tok',
+  market: 'GB',
+  ...extra,
+});
 
 describe('users', () => {
   test('POST: 204, 400 validation and no market, 404 unknown market, 409 exists; locale defaults from the market', async () => {
     expect((await call(env, 'POST', '/connector/users', user('u-a', { market: 'DE' }))).status).toBe(204);
-    expect(env.sandbox.store.userByExternalId('u-a')).toMatchObject({ market: 'DE', locale: 'de_DE', connector: { token: 'tok', blocked: false } });
+    expect(env.sandbox.store.userByExternalId('u-a')).toMatchObject({
+      market: 'DE',
+      locale: 'de_DE',
+      connector: { token: 'tok', blocked: false },
+    });
     const noMarket = await call(env, 'POST', '/connector/users', { externalId: 'u-b', token: 't' });
     expect(noMarket.status).toBe(400);
     expect(noMarket.json().errorMessage).toContain('market');
@@ -32,9 +51,13 @@ describe('users', () => {
   test('PUT: 204 (blocked user is refused on HTTP Basic), 400, 401; DELETE: 204, 401', async () => {
     await call(env, 'POST', '/connector/users', user('u-c'));
     const basic = `Basic ${Buffer.from('u-c:tok').toString('base64')}`;
-    expect((await call(env, 'PUT', '/connector/users/u-c', user('u-c', { blocked: true, label: 'L' }))).status).toBe(204);
+    expect((await call(env, 'PUT', '/connector/users/u-c', user('u-c', { blocked: true, label: 'L' }))).status).toBe(
+      204,
+    );
     expect(env.sandbox.store.userByExternalId('u-c')!.connector).toMatchObject({ blocked: true, label: 'L' });
-    expect((await raw(env.sandbox.baseUrl, 'GET', '/data/v2/transactions', { headers: { authorization: basic } })).status).toBe(403);
+    expect(
+      (await raw(env.sandbox.baseUrl, 'GET', '/data/v2/transactions', { headers: { authorization: basic } })).status,
+    ).toBe(403);
     expect((await call(env, 'PUT', '/connector/users/u-c', { externalId: 'u-c' })).status).toBe(400);
     expect((await call(env, 'PUT', '/connector/users/nobody', user('nobody'))).status).toBe(401);
     expect((await call(env, 'DELETE', '/connector/users/u-c')).status).toBe(204);
@@ -44,18 +67,39 @@ describe('users', () => {
 
 describe('accounts', () => {
   test('POST: 400, 401 unknown user, 409 if any exists (nothing created)', async () => {
-    expect((await call(env, 'POST', '/connector/users/wire/accounts', { accounts: [{ externalId: 'x', name: 'n', number: '1', balance: '1', type: 'CHECKING' }] })).status).toBe(400);
+    expect(
+      (
+        await call(env, 'POST', '/connector/users/wire/accounts', {
+          accounts: [{ externalId: 'x', name: 'n', number: '1', balance: '1', type: 'CHECKING' }],
+        })
+      ).status,
+    ).toBe(400);
     expect((await call(env, 'POST', '/connector/users/wire/accounts', {})).status).toBe(400);
     expect((await call(env, 'POST', '/connector/users/ghost/accounts', { accounts: [] })).status).toBe(401);
-    const r = await call(env, 'POST', '/connector/users/wire/accounts', { accounts: [{ externalId: 'new-1', name: 'n', number: '1', balance: 1, type: 'CHECKING' }, { externalId: 'acc-0', name: 'n', number: '1', balance: 1, type: 'CHECKING' }] });
+    const r = await call(env, 'POST', '/connector/users/wire/accounts', {
+      accounts: [
+        { externalId: 'new-1', name: 'n', number: '1', balance: 1, type: 'CHECKING' },
+        { externalId: 'acc-0', name: 'n', number: '1', balance: 1, type: 'CHECKING' },
+      ],
+    });
     expect(r.status).toBe(409);
     expect([...env.sandbox.store.accounts.values()].some((a) => a.externalId === 'new-1')).toBe(false);
   });
 
   test('PUT/DELETE: 204, 400, 401 (no credentials), 404', async () => {
     await call(env, 'POST', '/connector/users', user('u-nocred'));
-    expect((await call(env, 'PUT', '/connector/users/wire/accounts/acc-1', { name: 'Renamed', exclusion: 'PFM_DATA', closed: true })).status).toBe(204);
-    expect([...env.sandbox.store.accounts.values()].find((a) => a.externalId === 'acc-1' && a.name === 'Renamed')).toMatchObject({ accountExclusion: 'PFM_DATA', closed: true });
+    expect(
+      (
+        await call(env, 'PUT', '/connector/users/wire/accounts/acc-1', {
+          name: 'Renamed',
+          exclusion: 'PFM_DATA',
+          closed: true,
+        })
+      ).status,
+    ).toBe(204);
+    expect(
+      [...env.sandbox.store.accounts.values()].find((a) => a.externalId === 'acc-1' && a.name === 'Renamed'),
+    ).toMatchObject({ accountExclusion: 'PFM_DATA', closed: true });
     expect((await call(env, 'PUT', '/connector/users/wire/accounts/acc-1', { exclusion: 'ALL' })).status).toBe(400);
     expect((await call(env, 'PUT', '/connector/users/ghost/accounts/acc-1', { name: 'x' })).status).toBe(401);
     expect((await call(env, 'PUT', '/connector/users/wire/accounts/nope', { name: 'x' })).status).toBe(404);
@@ -66,11 +110,18 @@ describe('accounts', () => {
     await userWithAccounts(env, 'twocreds', 1);
     const u = env.sandbox.store.userByExternalId('twocreds')!;
     // as if the user had also connected a bank through /api/v1/credentials
-    env.sandbox.store.accounts.set('bank-acc', { ...[...env.sandbox.store.accounts.values()].find((a) => a.userId === u.id)!, id: 'bank-acc', externalId: undefined, credentialsIds: ['other-credentials'] });
+    env.sandbox.store.accounts.set('bank-acc', {
+      ...[...env.sandbox.store.accounts.values()].find((a) => a.userId === u.id)!,
+      id: 'bank-acc',
+      externalId: undefined,
+      credentialsIds: ['other-credentials'],
+    });
     const r = await call(env, 'PUT', '/connector/users/twocreds/accounts/acc-0', { name: 'x' });
     expect(r.status).toBe(401);
     expect(r.json().errorMessage).toContain('more than one set of credentials');
-    const b = await call(env, 'POST', '/connector/batch', { ingestEntities: [{ entityId: 'e', externalUserId: 'twocreds', container: container([tx('tc-1')]) }] });
+    const b = await call(env, 'POST', '/connector/batch', {
+      ingestEntities: [{ entityId: 'e', externalUserId: 'twocreds', container: container([tx('tc-1')]) }],
+    });
     expect(b.json().statuses[0].httpStatus).toBe(401);
   });
 
@@ -79,20 +130,43 @@ describe('accounts', () => {
     expect((await call(env, 'PUT', '/connector/users/bankcreds/accounts/acc-0', { name: 'x' })).status).toBe(204);
     const u = env.sandbox.store.userByExternalId('bankcreds')!;
     const creds = env.sandbox.store.area('credentials', () => new CredentialsState());
-    creds.records.set('cred-1', { id: 'cred-1', userId: u.id, providerName: 'se-test-password', status: 'AUTHENTICATING' } as never);
+    creds.records.set('cred-1', {
+      id: 'cred-1',
+      userId: u.id,
+      providerName: 'se-test-password',
+      status: 'AUTHENTICATING',
+    } as never);
     expect((await call(env, 'PUT', '/connector/users/bankcreds/accounts/acc-0', { name: 'y' })).status).toBe(401);
-    expect((await call(env, 'POST', '/connector/users/bankcreds/accounts', { accounts: [{ externalId: 'acc-9', name: 'n', number: '1', balance: 1, type: 'CHECKING' }] })).status).toBe(401);
+    expect(
+      (
+        await call(env, 'POST', '/connector/users/bankcreds/accounts', {
+          accounts: [{ externalId: 'acc-9', name: 'n', number: '1', balance: 1, type: 'CHECKING' }],
+        })
+      ).status,
+    ).toBe(401);
     creds.records.delete('cred-1');
   });
 });
 
 describe('transactions', () => {
   test('ingest: 204, 400 (validation, unknown account, over 2500), 401, 409, 410, 412', async () => {
-    expect((await call(env, 'POST', '/connector/users/wire/transactions', container([tx('w-1'), tx('w-2')]))).status).toBe(204);
-    expect((await call(env, 'POST', '/connector/users/wire/transactions', container([tx('w-3', { amount: '1' })]))).status).toBe(400);
-    expect((await call(env, 'POST', '/connector/users/wire/transactions', container([tx('w-3')], 'no-such-account'))).status).toBe(400);
+    expect(
+      (await call(env, 'POST', '/connector/users/wire/transactions', container([tx('w-1'), tx('w-2')]))).status,
+    ).toBe(204);
+    expect(
+      (await call(env, 'POST', '/connector/users/wire/transactions', container([tx('w-3', { amount: '1' })]))).status,
+    ).toBe(400);
+    expect(
+      (await call(env, 'POST', '/connector/users/wire/transactions', container([tx('w-3')], 'no-such-account'))).status,
+    ).toBe(400);
     const many = Array.from({ length: 1300 }, (_, i) => tx(`many-${i}`));
-    const over = { type: 'BATCH', transactionAccounts: [{ externalId: 'acc-0', balance: 1, transactions: many }, { externalId: 'acc-1', balance: 1, transactions: many.map((t) => ({ ...t, externalId: `${t.externalId}b` })) }] };
+    const over = {
+      type: 'BATCH',
+      transactionAccounts: [
+        { externalId: 'acc-0', balance: 1, transactions: many },
+        { externalId: 'acc-1', balance: 1, transactions: many.map((t) => ({ ...t, externalId: `${t.externalId}b` })) },
+      ],
+    };
     const o = await call(env, 'POST', '/connector/users/wire/transactions', over);
     expect(o.status).toBe(400);
     expect(o.json().errorMessage).toContain('2500');
@@ -100,7 +174,14 @@ describe('transactions', () => {
     const dup = await call(env, 'POST', '/connector/users/wire/transactions', container([tx('w-2'), tx('w-4')]));
     expect(dup.status).toBe(409);
     expect(dup.json().errorDetails.externalIds).toEqual(['w-2']);
-    expect((await call(env, 'POST', '/connector/users/wire/transactions/delete', { type: 'REAL_TIME', transactionAccounts: [{ externalId: 'acc-0', balance: 5, transactions: [{ externalId: 'w-1' }] }] })).status).toBe(204);
+    expect(
+      (
+        await call(env, 'POST', '/connector/users/wire/transactions/delete', {
+          type: 'REAL_TIME',
+          transactionAccounts: [{ externalId: 'acc-0', balance: 5, transactions: [{ externalId: 'w-1' }] }],
+        })
+      ).status,
+    ).toBe(204);
     expect((await call(env, 'POST', '/connector/users/wire/transactions', container([tx('w-1')]))).status).toBe(410);
     await call(env, 'POST', '/connector/users', user('u-noacc'));
     expect((await call(env, 'POST', '/connector/users/u-noacc/transactions', container([tx('n-1')]))).status).toBe(412);
@@ -108,7 +189,13 @@ describe('transactions', () => {
 
   test('delete: 400, 401, 404 (nothing deleted)', async () => {
     await call(env, 'POST', '/connector/users/wire/transactions', container([tx('d-1')]));
-    const del = (t: string[], account = 'acc-0', u = 'wire') => call(env, 'POST', `/connector/users/${u}/transactions/delete`, { type: 'REAL_TIME', transactionAccounts: [{ externalId: account, balance: 1, transactions: t.map((externalId) => ({ externalId })) }] });
+    const del = (t: string[], account = 'acc-0', u = 'wire') =>
+      call(env, 'POST', `/connector/users/${u}/transactions/delete`, {
+        type: 'REAL_TIME',
+        transactionAccounts: [
+          { externalId: account, balance: 1, transactions: t.map((externalId) => ({ externalId })) },
+        ],
+      });
     expect((await del(['d-1'], 'nope')).status).toBe(400);
     expect((await del(['d-1'], 'acc-0', 'ghost')).status).toBe(401);
     expect((await del(['d-1', 'never'])).status).toBe(404);
@@ -118,13 +205,30 @@ describe('transactions', () => {
   test('update: REAL_TIME only, one transaction, by externalId or platformId; 400, 401, 404', async () => {
     await call(env, 'POST', '/connector/users/wire/transactions', container([tx('up-1', { pending: true })]));
     const rec = [...env.sandbox.store.transactions.values()].find((t) => t.externalId === 'up-1')!;
-    const body = (t: unknown, type = 'REAL_TIME') => ({ type, transactionAccounts: [{ externalId: 'acc-0', balance: 3, transactions: [t] }] });
-    expect((await call(env, 'PUT', '/connector/users/wire/transactions/up-1', body(tx('up-1'), 'HISTORICAL'))).status).toBe(400);
-    expect((await call(env, 'PUT', '/connector/users/wire/transactions/up-1', { type: 'REAL_TIME', transactionAccounts: [{ externalId: 'acc-0', balance: 3, transactions: [tx('up-1'), tx('up-2')] }] })).status).toBe(400);
+    const body = (t: unknown, type = 'REAL_TIME') => ({
+      type,
+      transactionAccounts: [{ externalId: 'acc-0', balance: 3, transactions: [t] }],
+    });
+    expect(
+      (await call(env, 'PUT', '/connector/users/wire/transactions/up-1', body(tx('up-1'), 'HISTORICAL'))).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(env, 'PUT', '/connector/users/wire/transactions/up-1', {
+          type: 'REAL_TIME',
+          transactionAccounts: [{ externalId: 'acc-0', balance: 3, transactions: [tx('up-1'), tx('up-2')] }],
+        })
+      ).status,
+    ).toBe(400);
     expect((await call(env, 'PUT', '/connector/users/ghost/transactions/up-1', body(tx('up-1')))).status).toBe(401);
     expect((await call(env, 'PUT', '/connector/users/wire/transactions/nope', body(tx('nope')))).status).toBe(404);
     // by platformId (the id the platform gave it), booked and with a new amount
-    const r = await call(env, 'PUT', '/connector/users/wire/transactions/unknown-ext', body(tx('up-1', { platformId: rec.id, pending: false, amount: -2.25 })));
+    const r = await call(
+      env,
+      'PUT',
+      '/connector/users/wire/transactions/unknown-ext',
+      body(tx('up-1', { platformId: rec.id, pending: false, amount: -2.25 })),
+    );
     expect(r.status).toBe(204);
     expect(rec).toMatchObject({ externalId: 'up-1', status: 'BOOKED', amount: '-2.25' });
   });
@@ -143,19 +247,54 @@ describe('transactions', () => {
     });
     expect(r.status).toBe(200);
     expect(r.json().statuses.map((s: { entityId: string; httpStatus: number }) => [s.entityId, s.httpStatus])).toEqual([
-      ['ok', 204], ['bad', 400], ['ghost', 401], ['dup', 409], ['noacc', 412], ['gone', 410],
+      ['ok', 204],
+      ['bad', 400],
+      ['ghost', 401],
+      ['dup', 409],
+      ['noacc', 412],
+      ['gone', 410],
     ]);
-    expect((await call(env, 'POST', '/connector/batch', { ingestEntities: [{ externalUserId: 'wire', container: {} }] })).status).toBe(400);
-    expect((await call(env, 'POST', '/connector/batch', { ingestEntities: [{ entityId: 'a', externalUserId: 'wire', container: {} }, { entityId: 'a', externalUserId: 'wire', container: {} }] })).status).toBe(400);
+    expect(
+      (await call(env, 'POST', '/connector/batch', { ingestEntities: [{ externalUserId: 'wire', container: {} }] }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await call(env, 'POST', '/connector/batch', {
+          ingestEntities: [
+            { entityId: 'a', externalUserId: 'wire', container: {} },
+            { entityId: 'a', externalUserId: 'wire', container: {} },
+          ],
+        })
+      ).status,
+    ).toBe(400);
   });
 });
 
 describe('token generation', () => {
   test('a user token (ttl at most 10800 s) that works as a user token; 400 on a bad ttl or scope', async () => {
-    expect((await call(env, 'POST', '/connector/v2/tokens/generate', { userId: 'wire', scopes: ['transactions:read'], ttl: 10801 })).status).toBe(400);
-    expect((await call(env, 'POST', '/connector/v2/tokens/generate', { userId: 'wire', scopes: ['nope:read'] })).status).toBe(400);
-    expect((await call(env, 'POST', '/connector/v2/tokens/generate', { userId: 'ghost', scopes: ['transactions:read'] })).status).toBe(401);
-    const r = await call(env, 'POST', '/connector/v2/tokens/generate', { userId: 'wire', scopes: ['transactions:read'], ttl: 10800, origin: 'test' });
+    expect(
+      (
+        await call(env, 'POST', '/connector/v2/tokens/generate', {
+          userId: 'wire',
+          scopes: ['transactions:read'],
+          ttl: 10801,
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call(env, 'POST', '/connector/v2/tokens/generate', { userId: 'wire', scopes: ['nope:read'] })).status,
+    ).toBe(400);
+    expect(
+      (await call(env, 'POST', '/connector/v2/tokens/generate', { userId: 'ghost', scopes: ['transactions:read'] }))
+        .status,
+    ).toBe(401);
+    const r = await call(env, 'POST', '/connector/v2/tokens/generate', {
+      userId: 'wire',
+      scopes: ['transactions:read'],
+      ttl: 10800,
+      origin: 'test',
+    });
     expect(r.status).toBe(200);
     const { token, expiry } = r.json();
     expect(expiry - env.sandbox.clock.now()).toBeGreaterThan(10_790_000);
@@ -163,26 +302,61 @@ describe('token generation', () => {
     expect(rec).toMatchObject({ kind: 'user', userId: env.sandbox.store.userByExternalId('wire')!.id });
     expect([...rec.scopes]).toEqual(['transactions:read']);
     // a user token is refused by the connector itself (it takes connector or client tokens)
-    expect((await raw(env.sandbox.baseUrl, 'POST', '/connector/users', { headers: { authorization: `Bearer ${token}` }, json: user('zz') })).status).toBe(403);
+    expect(
+      (
+        await raw(env.sandbox.baseUrl, 'POST', '/connector/users', {
+          headers: { authorization: `Bearer ${token}` },
+          json: user('zz'),
+        })
+      ).status,
+    ).toBe(403);
   });
 });
 
 describe('authentication', () => {
   test('401 missing or unknown token, 403 a client token without the scope, 204 with it', async () => {
     expect((await raw(env.sandbox.baseUrl, 'POST', '/connector/users', { json: user('auth-1') })).status).toBe(401);
-    expect((await raw(env.sandbox.baseUrl, 'POST', '/connector/users', { headers: { authorization: 'Token nope' }, json: user('auth-1') })).status).toBe(401);
+    expect(
+      (
+        await raw(env.sandbox.baseUrl, 'POST', '/connector/users', {
+          headers: { authorization: 'Token nope' },
+          json: user('auth-1'),
+        })
+      ).status,
+    ).toBe(401);
     const weak = await clientToken(env.sandbox, ['accounts:read']);
-    expect((await raw(env.sandbox.baseUrl, 'POST', '/connector/users', { headers: { authorization: `Bearer ${weak}` }, json: user('auth-1') })).status).toBe(403);
+    expect(
+      (
+        await raw(env.sandbox.baseUrl, 'POST', '/connector/users', {
+          headers: { authorization: `Bearer ${weak}` },
+          json: user('auth-1'),
+        })
+      ).status,
+    ).toBe(403);
     const ok = await clientToken(env.sandbox, ['user:create']);
-    expect((await raw(env.sandbox.baseUrl, 'POST', '/connector/users', { headers: { authorization: `Bearer ${ok}` }, json: user('auth-1') })).status).toBe(204);
+    expect(
+      (
+        await raw(env.sandbox.baseUrl, 'POST', '/connector/users', {
+          headers: { authorization: `Bearer ${ok}` },
+          json: user('auth-1'),
+        })
+      ).status,
+    ).toBe(204);
   });
 
   test('a second connector token is added and the first retired while running', async () => {
     const old = env.sandbox.connectorToken;
-    const r = await raw(env.sandbox.baseUrl, 'POST', '/sandbox/connector-tokens', { headers: { authorization: `Token ${old}` }, json: { retire: old, graceSeconds: 60 } });
+    const r = await raw(env.sandbox.baseUrl, 'POST', '/sandbox/connector-tokens', {
+      headers: { authorization: `Token ${old}` },
+      json: { retire: old, graceSeconds: 60 },
+    });
     expect(r.status).toBe(201);
     const next = r.json().token as string;
-    const asToken = (t: string) => raw(env.sandbox.baseUrl, 'PUT', '/connector/users/wire', { headers: { authorization: `Token ${t}` }, json: user('wire', { market: 'SE', token: 'wire-token' }) });
+    const asToken = (t: string) =>
+      raw(env.sandbox.baseUrl, 'PUT', '/connector/users/wire', {
+        headers: { authorization: `Token ${t}` },
+        json: user('wire', { market: 'SE', token: 'wire-token' }),
+      });
     // both valid during the grace period
     expect((await asToken(old)).status).toBe(204);
     expect((await asToken(next)).status).toBe(204);
@@ -196,21 +370,33 @@ describe('authentication', () => {
 describe('hostile input gets a 4xx with a useful body', () => {
   const cases: Array<[string, string | Buffer, string?]> = [
     ['not JSON', '{"type":'],
-    ['a leading zero number', '{"type":"REAL_TIME","transactionAccounts":[{"externalId":"acc-0","balance":01,"transactions":[]}]}'],
+    [
+      'a leading zero number',
+      '{"type":"REAL_TIME","transactionAccounts":[{"externalId":"acc-0","balance":01,"transactions":[]}]}',
+    ],
     ['the \\u0000 escape', '{"type":"REAL_TIME\\u0000","transactionAccounts":[]}'],
     ['an array body', '[1,2]'],
     ['invalid UTF-8', Buffer.from([0x7b, 0xff, 0xfe, 0x7d])],
-    ['a huge number', `{"type":"REAL_TIME","transactionAccounts":[{"externalId":"acc-0","balance":1e99999,"transactions":[]}]}`],
+    [
+      'a huge number',
+      `{"type":"REAL_TIME","transactionAccounts":[{"externalId":"acc-0","balance":1e99999,"transactions":[]}]}`,
+    ],
     ['deep nesting', `${'['.repeat(5000)}${']'.repeat(5000)}`],
     ['deeper nesting', `{"type":"REAL_TIME","transactionAccounts":${'['.repeat(400_000)}${']'.repeat(400_000)}}`],
-    ['an exponent meant to exhaust memory', `{"type":"REAL_TIME","transactionAccounts":[{"externalId":"acc-0","balance":1e999999999,"transactions":[]}]}`],
+    [
+      'an exponent meant to exhaust memory',
+      `{"type":"REAL_TIME","transactionAccounts":[{"externalId":"acc-0","balance":1e999999999,"transactions":[]}]}`,
+    ],
     ['a text/plain body', '{}', 'text/plain'],
     ['a date that is not an integer', JSON.stringify(container([{ ...tx('h-1'), date: 1.5 }]))],
     ['a string too long', JSON.stringify(container([{ ...tx('h-1'), externalId: 'x'.repeat(300) }]))],
   ];
   for (const [name, body, type] of cases) {
     test(name, async () => {
-      const r = await raw(env.sandbox.baseUrl, 'POST', '/connector/users/wire/transactions', { headers: { authorization: `Token ${env.sandbox.connectorToken}`, 'content-type': type ?? 'application/json' }, body });
+      const r = await raw(env.sandbox.baseUrl, 'POST', '/connector/users/wire/transactions', {
+        headers: { authorization: `Token ${env.sandbox.connectorToken}`, 'content-type': type ?? 'application/json' },
+        body,
+      });
       expect(r.status).toBeGreaterThanOrEqual(400);
       expect(r.status).toBeLessThan(500);
       expect(r.json().errorMessage.length).toBeGreaterThan(5);
@@ -234,17 +420,37 @@ describe('fuzz: random JSON never gets a 5xx', () => {
     ];
     const valid = container([tx('fz')]);
     // near-valid: the container with one field replaced by an arbitrary JSON value
-    const mutated = fc.tuple(fc.constantFrom('type', 'transactionAccounts', 'externalId', 'balance', 'transactions', 'amount', 'date', 'description', 'payload', 'pending'), fc.jsonValue()).map(([k, v]) => {
-      const c = JSON.parse(JSON.stringify(valid));
-      const a = c.transactionAccounts[0];
-      const t = a.transactions[0];
-      if (k in c) c[k] = v;
-      else if (k in a) a[k] = v;
-      else t[k] = v;
-      if (k === 'payload') t.payload = { PENDING_IDS: v, TAGS: v };
-      return JSON.stringify(c);
-    });
-    const body = fc.oneof(fc.jsonValue().map((v) => JSON.stringify(v)), mutated, fc.string());
+    const mutated = fc
+      .tuple(
+        fc.constantFrom(
+          'type',
+          'transactionAccounts',
+          'externalId',
+          'balance',
+          'transactions',
+          'amount',
+          'date',
+          'description',
+          'payload',
+          'pending',
+        ),
+        fc.jsonValue(),
+      )
+      .map(([k, v]) => {
+        const c = JSON.parse(JSON.stringify(valid));
+        const a = c.transactionAccounts[0];
+        const t = a.transactions[0];
+        if (k in c) c[k] = v;
+        else if (k in a) a[k] = v;
+        else t[k] = v;
+        if (k === 'payload') t.payload = { PENDING_IDS: v, TAGS: v };
+        return JSON.stringify(c);
+      });
+    const body = fc.oneof(
+      fc.jsonValue().map((v) => JSON.stringify(v)),
+      mutated,
+      fc.string(),
+    );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...endpoints), body, async ([method, path], b) => {
         const r = await call(env, method, path, b);
@@ -263,18 +469,42 @@ describe('persistence (--data FILE)', () => {
     const first = await startTestSandbox({ dataFile });
     const c1 = (m: string, p: string, b?: unknown) => call(first, m, p, b);
     await userWithAccounts(first, 'persist', 1);
-    expect((await c1('POST', '/connector/users/persist/transactions', container([tx('ps-1'), tx('ps-2', { pending: true })]))).status).toBe(204);
-    expect((await c1('POST', '/connector/users/persist/transactions/delete', { type: 'REAL_TIME', transactionAccounts: [{ externalId: 'acc-0', balance: 1, transactions: [{ externalId: 'ps-1' }] }] })).status).toBe(204);
+    expect(
+      (
+        await c1(
+          'POST',
+          '/connector/users/persist/transactions',
+          container([tx('ps-1'), tx('ps-2', { pending: true })]),
+        )
+      ).status,
+    ).toBe(204);
+    expect(
+      (
+        await c1('POST', '/connector/users/persist/transactions/delete', {
+          type: 'REAL_TIME',
+          transactionAccounts: [{ externalId: 'acc-0', balance: 1, transactions: [{ externalId: 'ps-1' }] }],
+        })
+      ).status,
+    ).toBe(204);
     await first.close();
 
     const second = await startTestSandbox({ dataFile });
     try {
       second.sandbox.store.area('connector-tokens', () => new ConnectorTokens()).add(first.sandbox.connectorToken);
-      const c2 = (m: string, p: string, b?: unknown) => call({ ...second, sandbox: { ...second.sandbox, connectorToken: first.sandbox.connectorToken } } as TestEnv, m, p, b);
+      const c2 = (m: string, p: string, b?: unknown) =>
+        call(
+          { ...second, sandbox: { ...second.sandbox, connectorToken: first.sandbox.connectorToken } } as TestEnv,
+          m,
+          p,
+          b,
+        );
       expect((await c2('POST', '/connector/users/persist/transactions', container([tx('ps-1')]))).status).toBe(410);
       expect((await c2('POST', '/connector/users/persist/transactions', container([tx('ps-2')]))).status).toBe(409);
       // booking the pending one changes the record the store (and the reads) hold
-      expect((await c2('PUT', '/connector/users/persist/transactions/ps-2', container([tx('ps-2', { pending: false })]))).status).toBe(204);
+      expect(
+        (await c2('PUT', '/connector/users/persist/transactions/ps-2', container([tx('ps-2', { pending: false })])))
+          .status,
+      ).toBe(204);
       const stored = [...second.sandbox.store.transactions.values()].find((t) => t.externalId === 'ps-2')!;
       expect(stored.status).toBe('BOOKED');
       expect((await c2('POST', '/connector/users/persist/transactions', container([tx('ps-3')]))).status).toBe(204);

@@ -18,8 +18,15 @@ async function newUser(market = 'SE'): Promise<string> {
 
 const FAST = ['--poll-interval', '20', '--wait-timeout', '20'];
 
-function connect(user: string, provider: string, extra: string[], env: Record<string, string> = {}): Promise<CliResult> {
-  return spawnCli(['credentials', 'connect', '--user', user, '--provider', provider, ...FAST, ...extra, '-o', 'json'], { env: { ...t.env, ...env } });
+function connect(
+  user: string,
+  provider: string,
+  extra: string[],
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  return spawnCli(['credentials', 'connect', '--user', user, '--provider', provider, ...FAST, ...extra, '-o', 'json'], {
+    env: { ...t.env, ...env },
+  });
 }
 
 /** Runs jobs a few at a time: the machine is shared. */
@@ -30,12 +37,18 @@ async function inBatches<T>(jobs: Array<() => Promise<T>>, size = 4): Promise<T[
 }
 
 const SUCCESS: Array<[string, string[]]> = [
-  ['se-test-open-banking-embedded', ['--field', 'username=test-user', '--field', 'password=test-password', '--answer', 'otp=482913']],
+  [
+    'se-test-open-banking-embedded',
+    ['--field', 'username=test-user', '--field', 'password=test-password', '--answer', 'otp=482913'],
+  ],
   ['se-test-open-banking-decoupled-successful', ['--field', 'username=test-user']],
   ['se-test-open-banking-redirect', ['--field', 'username=test-user', '--no-browser']],
   ['se-test-other-password', ['--field', 'username=test-user', '--field', 'password=test-password']],
   ['se-test-other-eid-successful', ['--field', 'username=test-user']],
-  ['se-test-other-multi-supplemental', ['--field', 'username=test-user', '--answer', 'code1=1234', '--answer', 'code2=87654321']],
+  [
+    'se-test-other-multi-supplemental',
+    ['--field', 'username=test-user', '--answer', 'code1=1234', '--answer', 'code2=87654321'],
+  ],
   ['se-test-other-third-party-app-successful', ['--field', 'username=test-user']],
   ['se-test-eid-successful', ['--field', 'username=test-user']],
 ];
@@ -53,7 +66,13 @@ const FAILING: Array<[string, RegExp]> = [
 describe('credentials connect, spawned', () => {
   test('every successful test provider ends UPDATED: exit 0, the final credentials on stdout, demo accounts behind them', async () => {
     const user = await newUser();
-    const results = await inBatches(SUCCESS.map(([p, args]) => () => connect(user, p, args)));
+    const results = await inBatches(
+      SUCCESS.map(
+        ([p, args]) =>
+          () =>
+            connect(user, p, args),
+      ),
+    );
     results.forEach((r, i) => {
       const provider = SUCCESS[i]![0];
       expect(r.stderr, provider).not.toMatch(/error/);
@@ -71,29 +90,48 @@ describe('credentials connect, spawned', () => {
     const slow = await startTestSandbox({ authDelayMs: 400 });
     const user = (await userWithToken(slow.sandbox, ['credentials:read'])).userId;
     const run = (p: string, extra: string[]) =>
-      spawnCli(['credentials', 'connect', '--user', user, '--provider', p, ...FAST, ...extra, '-o', 'json'], { env: slow.env });
+      spawnCli(['credentials', 'connect', '--user', user, '--provider', p, ...FAST, ...extra, '-o', 'json'], {
+        env: slow.env,
+      });
     const [eid, app, redirect] = await Promise.all([
-      run('se-test-other-eid-successful', ['--field', 'username=test-user', '--return-url', 'https://example.com/back']),
+      run('se-test-other-eid-successful', [
+        '--field',
+        'username=test-user',
+        '--return-url',
+        'https://example.com/back',
+      ]),
       run('se-test-other-third-party-app-successful', ['--field', 'username=test-user']),
       run('se-test-open-banking-redirect', ['--field', 'username=test-user', '--no-browser']),
     ]).finally(() => slow.close());
     expect(eid.code).toBe(0);
     expect(eid.stderr).toMatch(/AWAITING_MOBILE_EID_AUTHENTICATION/);
-    expect(eid.stderr).toMatch(/eID link: bankid:\/\/\/\?autostarttoken=[0-9a-f-]{36}&redirect=https%3A%2F%2Fexample\.com%2Fback/);
-    expect(eid.stderr).toMatch(/iOS link: https:\/\/app\.bankid\.com\/\?autostarttoken=[0-9a-f-]{36}&redirect=https%3A%2F%2Fexample\.com%2Fback/);
+    expect(eid.stderr).toMatch(
+      /eID link: bankid:\/\/\/\?autostarttoken=[0-9a-f-]{36}&redirect=https%3A%2F%2Fexample\.com%2Fback/,
+    );
+    expect(eid.stderr).toMatch(
+      /iOS link: https:\/\/app\.bankid\.com\/\?autostarttoken=[0-9a-f-]{36}&redirect=https%3A%2F%2Fexample\.com%2Fback/,
+    );
     expect(app.code).toBe(0);
     expect(app.stderr).toMatch(/Open the authentication app/);
     expect(app.stderr).toMatch(/iOS: http:\/\/127\.0\.0\.1:\d+\/sandbox\/test-bank\/authorize\?state=/);
     expect(app.stderr).toMatch(/Android: .*package com\.sandbox\.testbank, version 120 or later/);
     expect(redirect.code).toBe(0);
-    expect(redirect.stderr).toMatch(/Log in at your bank: http:\/\/127\.0\.0\.1:\d+\/sandbox\/test-bank\/authorize\?state=/);
+    expect(redirect.stderr).toMatch(
+      /Log in at your bank: http:\/\/127\.0\.0\.1:\d+\/sandbox\/test-bank\/authorize\?state=/,
+    );
     // stdout is data only
     for (const r of [eid, app, redirect]) expect(() => JSON.parse(r.stdout)).not.toThrow();
   });
 
   test('the always-failing providers end in AUTHENTICATION_ERROR: exit 9 with their distinct messages', async () => {
     const user = await newUser();
-    const results = await inBatches(FAILING.map(([p]) => () => connect(user, p, ['--field', 'username=test-user'])));
+    const results = await inBatches(
+      FAILING.map(
+        ([p]) =>
+          () =>
+            connect(user, p, ['--field', 'username=test-user']),
+      ),
+    );
     results.forEach((r, i) => {
       const [provider, message] = FAILING[i]!;
       expect(r.code, provider).toBe(9);
@@ -108,10 +146,22 @@ describe('credentials connect, spawned', () => {
   test('usernames decide: fail... is AUTHENTICATION_ERROR, temp... TEMPORARY_ERROR, a wrong password AUTHENTICATION_ERROR, code 000000 fails', async () => {
     const user = await newUser();
     const [fail, temp, wrong, zero] = await Promise.all([
-      connect(user, 'se-test-other-password', ['--field', 'username=failing-user', '--field', 'password=test-password']),
+      connect(user, 'se-test-other-password', [
+        '--field',
+        'username=failing-user',
+        '--field',
+        'password=test-password',
+      ]),
       connect(user, 'se-test-other-eid-successful', ['--field', 'username=temporary']),
       connect(user, 'se-test-other-password', ['--field', 'username=test-user', '--field', 'password=wrong']),
-      connect(user, 'se-test-other-multi-supplemental', ['--field', 'username=test-user', '--answer', 'code1=000000', '--answer', 'code2=1234']),
+      connect(user, 'se-test-other-multi-supplemental', [
+        '--field',
+        'username=test-user',
+        '--answer',
+        'code1=000000',
+        '--answer',
+        'code2=1234',
+      ]),
     ]);
     expect([fail.code, temp.code, wrong.code, zero.code]).toEqual([9, 9, 9, 9]);
     expect(fail.stderr).toMatch(/error: credentials \w+ ended in AUTHENTICATION_ERROR: Incorrect username or password/);
@@ -130,7 +180,9 @@ describe('credentials connect, spawned', () => {
     expect(noPassword.code).toBe(2);
     expect(noPassword.stderr).toMatch(/error: no value for the credentials field "password".*--field password=VALUE/);
     expect(noCode.code).toBe(2);
-    expect(noCode.stderr).toMatch(/error: no value for the supplemental field "code2" \(Second code\).*--answer code2=VALUE/);
+    expect(noCode.stderr).toMatch(
+      /error: no value for the supplemental field "code2" \(Second code\).*--answer code2=VALUE/,
+    );
     expect(badCode.code).toBe(2);
     expect(badCode.stderr).toMatch(/error: --answer code1: The code is 4 to 8 digits\./);
     // the bad code never reached the service: the credentials still wait for the first round
@@ -147,15 +199,40 @@ describe('credentials connect, spawned', () => {
     writeFileSync(join(dir, 'a.json'), JSON.stringify({ code1: '55667788', code2: '99887766' }));
     writeFileSync(join(dir, 'a.txt'), '# codes\ncode1=44556677\ncode2=33445566\n');
     const [json, lines, pw] = await Promise.all([
-      connect(user, 'se-test-other-multi-supplemental', ['--field', 'username=test-user', '--answers', join(dir, 'a.json'), '--verbose']),
-      connect(user, 'se-test-multi-supplemental', ['--field', 'username=test-user', '--answers', join(dir, 'a.txt'), '--verbose']),
-      connect(user, 'se-test-other-password', ['--field', 'username=test-user', '--field', 'password=test-password', '--verbose']),
+      connect(user, 'se-test-other-multi-supplemental', [
+        '--field',
+        'username=test-user',
+        '--answers',
+        join(dir, 'a.json'),
+        '--verbose',
+      ]),
+      connect(user, 'se-test-multi-supplemental', [
+        '--field',
+        'username=test-user',
+        '--answers',
+        join(dir, 'a.txt'),
+        '--verbose',
+      ]),
+      connect(user, 'se-test-other-password', [
+        '--field',
+        'username=test-user',
+        '--field',
+        'password=test-password',
+        '--verbose',
+      ]),
     ]);
     expect([json.code, lines.code, pw.code]).toEqual([0, 0, 0]);
-    expect(pw.stderr).toMatch(/warning: --field password on the command line is visible to other users in the process list/);
+    expect(pw.stderr).toMatch(
+      /warning: --field password on the command line is visible to other users in the process list/,
+    );
     // the provider's password from the answers file keeps it out of argv
     writeFileSync(join(dir, 'pw.json'), JSON.stringify({ password: 'test-password' }));
-    const fromFile = await connect(user, 'se-test-password', ['--field', 'username=test-user', '--answers', join(dir, 'pw.json')]);
+    const fromFile = await connect(user, 'se-test-password', [
+      '--field',
+      'username=test-user',
+      '--answers',
+      join(dir, 'pw.json'),
+    ]);
     expect(fromFile.code, fromFile.stderr).toBe(0);
     expect(fromFile.stderr).not.toContain('warning');
     expect(JSON.parse(fromFile.stdout).status).toBe('UPDATED');
@@ -163,14 +240,27 @@ describe('credentials connect, spawned', () => {
     for (const secret of ['99887766', '33445566', 'test-password']) {
       for (const r of [json, lines, pw]) expect(r.stdout + r.stderr).not.toContain(secret);
     }
-    const bad = await connect(user, 'se-test-other-password', ['--field', 'username=x', '--field', 'password=y', '--answers', join(dir, 'missing.json')]);
+    const bad = await connect(user, 'se-test-other-password', [
+      '--field',
+      'username=x',
+      '--field',
+      'password=y',
+      '--answers',
+      join(dir, 'missing.json'),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--answers: cannot read/);
   });
 
   test('opt-in: the checklist answered from --answer; only the chosen accounts are fetched (in-process CLI)', async () => {
     const user = await newUser();
-    const first = await connect(user, 'se-test-other-password', ['--field', 'username=test-user', '--field', 'password=test-password', '--opt-in']);
+    const first = await connect(user, 'se-test-other-password', [
+      '--field',
+      'username=test-user',
+      '--field',
+      'password=test-password',
+      '--opt-in',
+    ]);
     // without answers, the current state (nothing opted in) is sent as it is
     expect(first.code).toBe(0);
     expect([...t.sandbox.store.accounts.values()].filter((a) => a.userId === user)).toHaveLength(0);
@@ -178,48 +268,114 @@ describe('credentials connect, spawned', () => {
     // the account ids the opt-in offers: watch for the round
     const refresh = await runCli(['credentials', 'refresh', id, '--user', user, '--opt-in'], { env: t.env });
     expect(refresh.code).toBe(0);
-    const w = await runCli(['credentials', 'watch', id, '--user', user, '--until', 'AWAITING_SUPPLEMENTAL_INFORMATION', '--poll-interval', '10', '-o', 'ndjson'], { env: t.env });
+    const w = await runCli(
+      [
+        'credentials',
+        'watch',
+        id,
+        '--user',
+        user,
+        '--until',
+        'AWAITING_SUPPLEMENTAL_INFORMATION',
+        '--poll-interval',
+        '10',
+        '-o',
+        'ndjson',
+      ],
+      { env: t.env },
+    );
     expect(w.code).toBe(0);
-    const lines = w.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = w.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines[lines.length - 1].status).toBe('AWAITING_SUPPLEMENTAL_INFORMATION');
     expect(lines[0].time).toMatch(/^\d{4}-\d{2}-\d{2}T/);
-    const rec = (t.sandbox.store.area('credentials', () => ({ records: new Map() })).records as Map<string, any>).get(id);
+    const rec = (t.sandbox.store.area('credentials', () => ({ records: new Map() })).records as Map<string, any>).get(
+      id,
+    );
     const fields = JSON.parse(rec.supplementalInformation);
     const checking = fields.find((f: any) => JSON.parse(f.additionalInfo).accountType === 'CHECKING');
     const answers = fields.flatMap((f: any) => ['--answer', `${f.name}=${f === checking ? 'true' : 'false'}`]);
     const sup = await runCli(['credentials', 'supplement', id, '--user', user, ...answers], { env: t.env });
     expect(sup.code, sup.stderr).toBe(0);
-    const done = await runCli(['credentials', 'watch', id, '--user', user, '--until', 'UPDATED', '--poll-interval', '10', '-o', 'json'], { env: t.env });
+    const done = await runCli(
+      ['credentials', 'watch', id, '--user', user, '--until', 'UPDATED', '--poll-interval', '10', '-o', 'json'],
+      { env: t.env },
+    );
     expect(done.code).toBe(0);
-    expect([...t.sandbox.store.accounts.values()].filter((a) => a.userId === user).map((a) => a.type)).toEqual(['CHECKING']);
+    expect([...t.sandbox.store.accounts.values()].filter((a) => a.userId === user).map((a) => a.type)).toEqual([
+      'CHECKING',
+    ]);
   });
 
   test('the other verbs: list, get, create, refresh --wait, update --wait, qr 404, delete; 404 and 409 exit codes (in-process CLI)', async () => {
     const user = await newUser();
     const env = t.env;
-    const created = await runCli(['credentials', 'create', '--user', user, '--provider', 'se-test-other-password', '--field', 'username=test-user', '--field', 'password=test-password', '-o', 'json'], { env });
+    const created = await runCli(
+      [
+        'credentials',
+        'create',
+        '--user',
+        user,
+        '--provider',
+        'se-test-other-password',
+        '--field',
+        'username=test-user',
+        '--field',
+        'password=test-password',
+        '-o',
+        'json',
+      ],
+      { env },
+    );
     expect(created.code).toBe(0);
     const id = JSON.parse(created.stdout).id;
     const list = await runCli(['credentials', 'list', '--user', user, '-o', 'json'], { env });
     expect(JSON.parse(list.stdout).map((c: any) => c.id)).toEqual([id]);
-    const refreshed = await runCli(['credentials', 'refresh', id, '--user', user, '--wait', ...FAST, '-o', 'json'], { env });
+    const refreshed = await runCli(['credentials', 'refresh', id, '--user', user, '--wait', ...FAST, '-o', 'json'], {
+      env,
+    });
     expect(refreshed.code, refreshed.stderr).toBe(0);
     expect(JSON.parse(refreshed.stdout).status).toBe('UPDATED');
     const watched = await runCli(['credentials', 'watch', id, '--user', user, '-o', 'table'], { env });
     expect(watched.code).toBe(0);
-    expect(watched.stdout).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z  UPDATED  Fetched 5 accounts\.\n$/);
-    const updated = await runCli(['credentials', 'update', id, '--user', user, '--field', 'password=wrong', '--wait', ...FAST], { env });
+    expect(watched.stdout).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z {2}UPDATED {2}Fetched 5 accounts\.\n$/,
+    );
+    const updated = await runCli(
+      ['credentials', 'update', id, '--user', user, '--field', 'password=wrong', '--wait', ...FAST],
+      { env },
+    );
     expect(updated.code).toBe(9);
     const qr = await runCli(['credentials', 'qr', id, '--user', user], { env });
     expect(qr.code).toBe(4);
-    const dup = await runCli(['credentials', 'connect', '--user', user, '--provider', 'se-test-other-password', '--field', 'username=test-user', '--field', 'password=wrong', ...FAST], { env });
+    const dup = await runCli(
+      [
+        'credentials',
+        'connect',
+        '--user',
+        user,
+        '--provider',
+        'se-test-other-password',
+        '--field',
+        'username=test-user',
+        '--field',
+        'password=wrong',
+        ...FAST,
+      ],
+      { env },
+    );
     expect(dup.code).toBe(5);
     expect(dup.stderr).toContain(`credentials refresh ${id}`);
     const gone = await runCli(['credentials', 'delete', id, '--user', user], { env });
     expect(gone.code).toBe(0);
     const get = await runCli(['credentials', 'get', id, '--user', user], { env });
     expect(get.code).toBe(4);
-    const unknown = await runCli(['credentials', 'connect', '--user', user, '--provider', 'no-such-bank', '--field', 'username=x'], { env });
+    const unknown = await runCli(
+      ['credentials', 'connect', '--user', user, '--provider', 'no-such-bank', '--field', 'username=x'],
+      { env },
+    );
     expect(unknown.code).toBe(4);
     const noProvider = await runCli(['credentials', 'connect', '--user', user], { env });
     expect(noProvider.code).toBe(2);
@@ -231,9 +387,40 @@ describe('credentials connect, spawned', () => {
     try {
       const user = (await userWithToken(slow.sandbox, ['credentials:read'])).userId;
       const env = slow.env;
-      const created = await runCli(['credentials', 'create', '--user', user, '--provider', 'se-test-eid-successful', '--field', 'username=test-user', '-o', 'json'], { env });
+      const created = await runCli(
+        [
+          'credentials',
+          'create',
+          '--user',
+          user,
+          '--provider',
+          'se-test-eid-successful',
+          '--field',
+          'username=test-user',
+          '-o',
+          'json',
+        ],
+        { env },
+      );
       const id = JSON.parse(created.stdout).id;
-      const w = await runCli(['credentials', 'watch', id, '--user', user, '--until', 'AWAITING_MOBILE_EID_AUTHENTICATION', '--poll-interval', '10', '--timeout', '10', '-o', 'ndjson'], { env });
+      const w = await runCli(
+        [
+          'credentials',
+          'watch',
+          id,
+          '--user',
+          user,
+          '--until',
+          'AWAITING_MOBILE_EID_AUTHENTICATION',
+          '--poll-interval',
+          '10',
+          '--timeout',
+          '10',
+          '-o',
+          'ndjson',
+        ],
+        { env },
+      );
       expect(w.code, w.stderr).toBe(0);
       const url = await runCli(['credentials', 'qr', id, '--user', user], { env });
       expect(url.code, url.stderr).toBe(0);
@@ -256,7 +443,9 @@ describe('credentials connect, spawned', () => {
     const names = JSON.parse(r.stdout).map((p: any) => p.name);
     expect(names).toContain('se-test-other-multi-supplemental');
     expect(names.every((n: string) => n.startsWith('se-test-'))).toBe(true);
-    const csv = await runCli(['providers', 'list', '--market', 'GB', '-o', 'csv', '--fields', 'name,type'], { env: t.env });
+    const csv = await runCli(['providers', 'list', '--market', 'GB', '-o', 'csv', '--fields', 'name,type'], {
+      env: t.env,
+    });
     expect(csv.stdout.split('\r\n')[0]).toBe('name,type');
     expect(csv.stdout).not.toContain('TEST');
     const get = await runCli(['providers', 'get', 'se-test-password', '-o', 'json'], { env: t.env });
@@ -275,9 +464,15 @@ describe('market variants', () => {
       const lower = m.toLowerCase();
       for (const [p, args] of [
         [`${lower}-test-password`, ['--field', 'username=test-user', '--field', 'password=test-password']],
-        [`${lower}-test-multi-supplemental`, ['--field', 'username=test-user', '--answer', 'code1=1234', '--answer', 'code2=5678']],
+        [
+          `${lower}-test-multi-supplemental`,
+          ['--field', 'username=test-user', '--answer', 'code1=1234', '--answer', 'code2=5678'],
+        ],
       ] as const) {
-        const r = await runCli(['credentials', 'connect', '--user', user, '--provider', p, ...FAST, ...args, '-o', 'json'], { env: t.env });
+        const r = await runCli(
+          ['credentials', 'connect', '--user', user, '--provider', p, ...FAST, ...args, '-o', 'json'],
+          { env: t.env },
+        );
         if (r.code !== 0 || JSON.parse(r.stdout).status !== 'UPDATED') failures.push(`${p}: ${r.code} ${r.stderr}`);
       }
     }

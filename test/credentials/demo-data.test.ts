@@ -2,7 +2,15 @@
 import { describe, expect, test } from 'vitest';
 import { IdSource, MemoryStore, SandboxClock } from '../../src/sandbox/store.js';
 import { generateDemoDataDetailed, planDemoAccounts, type DemoDataOptions } from '../../src/sandbox/demo-data.js';
-import { CATEGORIES, categoryByCode, categoryById, categoryName, leafCategories, primaryOf, apiCategory } from '../../src/sandbox/categories.js';
+import {
+  CATEGORIES,
+  categoryByCode,
+  categoryById,
+  categoryName,
+  leafCategories,
+  primaryOf,
+  apiCategory,
+} from '../../src/sandbox/categories.js';
 import { addDecimals } from '../../src/output/money.js';
 
 const NOW = Date.UTC(2026, 10, 22, 9, 30);
@@ -31,14 +39,38 @@ describe('categories', () => {
         expect(c.code.startsWith(`${p.code}.`)).toBe(true);
       }
     }
-    for (const code of ['income:salary.other', 'expenses:food.groceries', 'expenses:food.restaurants', 'expenses:food.coffee', 'expenses:transport.fuel', 'expenses:transport.publictransport', 'expenses:home.rent', 'expenses:home.mortgage-interest', 'expenses:home.utilities', 'expenses:shopping.clothes', 'expenses:entertainment.streaming', 'expenses:health.pharmacy', 'expenses:travel.flights', 'expenses:misc.uncategorized', 'transfers:own.accounts', 'transfers:savings.other', 'transfers:payments.creditcard']) {
+    for (const code of [
+      'income:salary.other',
+      'expenses:food.groceries',
+      'expenses:food.restaurants',
+      'expenses:food.coffee',
+      'expenses:transport.fuel',
+      'expenses:transport.publictransport',
+      'expenses:home.rent',
+      'expenses:home.mortgage-interest',
+      'expenses:home.utilities',
+      'expenses:shopping.clothes',
+      'expenses:entertainment.streaming',
+      'expenses:health.pharmacy',
+      'expenses:travel.flights',
+      'expenses:misc.uncategorized',
+      'transfers:own.accounts',
+      'transfers:savings.other',
+      'transfers:payments.creditcard',
+    ]) {
       expect(categoryByCode(code), code).toBeDefined();
     }
     expect(leafCategories('TRANSFER').every((c) => c.code.startsWith('transfers:'))).toBe(true);
     const groceries = categoryByCode('expenses:food.groceries')!;
     expect(categoryName(groceries, 'sv_SE')).toBe('Livsmedel');
     expect(categoryName(groceries, 'en_US')).toBe('Groceries');
-    expect(apiCategory(groceries, 'sv_SE')).toMatchObject({ code: 'expenses:food.groceries', type: 'EXPENSES', primaryName: 'Mat & Dryck', secondaryName: 'Livsmedel', parent: primaryOf(groceries).id });
+    expect(apiCategory(groceries, 'sv_SE')).toMatchObject({
+      code: 'expenses:food.groceries',
+      type: 'EXPENSES',
+      primaryName: 'Mat & Dryck',
+      secondaryName: 'Livsmedel',
+      parent: primaryOf(groceries).id,
+    });
     // the connector's uncategorised ids are in the catalogue
     expect(categoryById('0e1bade6a7e3459eb794e3b5a4f3c2e1')!.code).toBe('expenses:misc.uncategorized');
     expect(categoryById('0e1bade6a7e3459eb794e3b5a4f3c2e2')!.type).toBe('INCOME');
@@ -78,7 +110,8 @@ describe('demo data', () => {
       expect(t.amount).toMatch(/^-?\d+\.\d{2}$/);
       expect(t.id).toMatch(/^[0-9a-f]{32}$/);
       if (c.type === 'INCOME') expect(t.amount.startsWith('-')).toBe(false);
-      if (c.type === 'EXPENSES' && c.code !== 'expenses:misc.uncategorized') expect(t.amount.startsWith('-')).toBe(true);
+      if (c.type === 'EXPENSES' && c.code !== 'expenses:misc.uncategorized')
+        expect(t.amount.startsWith('-')).toBe(true);
     }
     // salary on the 25th or the business day before; seq follows insertion
     const salaries = r.transactions.filter((t) => categoryById(t.categoryId)!.code === 'income:salary.other');
@@ -87,18 +120,26 @@ describe('demo data', () => {
     const seqs = r.transactions.map((t) => t.seq);
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
     // transfers between own accounts balance out to zero
-    const savingsIn = r.transactions.filter((t) => t.accountId === r.accounts[1]!.id && categoryById(t.categoryId)!.code === 'transfers:savings.other');
-    const savingsOut = r.transactions.filter((t) => t.accountId === r.accounts[0]!.id && categoryById(t.categoryId)!.code === 'transfers:savings.other');
+    const savingsIn = r.transactions.filter(
+      (t) => t.accountId === r.accounts[1]!.id && categoryById(t.categoryId)!.code === 'transfers:savings.other',
+    );
+    const savingsOut = r.transactions.filter(
+      (t) => t.accountId === r.accounts[0]!.id && categoryById(t.categoryId)!.code === 'transfers:savings.other',
+    );
     expect(addDecimals([...savingsIn, ...savingsOut].map((t) => t.amount))).toBe('0.00');
     // card purchases have merchants; a few recent ones are pending
-    expect(r.transactions.some((t) => t.merchantName === 'ICA Supermarket' || t.merchantCategoryCode === '5411')).toBe(true);
+    expect(r.transactions.some((t) => t.merchantName === 'ICA Supermarket' || t.merchantCategoryCode === '5411')).toBe(
+      true,
+    );
     expect(r.transactions.filter((t) => t.status === 'PENDING').length).toBeGreaterThan(0);
   });
 
   test('what finance features look for: one unusually large expense, a double charge, a low-balance moment; balances add up exactly', () => {
     const r = generateDemoDataDetailed(store(), opts());
     const large = r.transactions.find((t) => t.id === r.highlights.largeExpenseId)!;
-    const expenses = r.transactions.filter((t) => categoryById(t.categoryId)!.type === 'EXPENSES' && t.id !== large.id).map((t) => -Number(t.amount));
+    const expenses = r.transactions
+      .filter((t) => categoryById(t.categoryId)!.type === 'EXPENSES' && t.id !== large.id)
+      .map((t) => -Number(t.amount));
     expect(-Number(large.amount)).toBeGreaterThan(Math.max(...expenses) * 2);
     const [a, b] = r.highlights.doubleChargeIds!.map((id) => r.transactions.find((t) => t.id === id)!);
     expect([a!.merchantName, a!.amount, a!.bookedDate]).toEqual([b!.merchantName, b!.amount, b!.bookedDate]);
@@ -118,7 +159,9 @@ describe('demo data', () => {
     const s2 = store();
     const a = generateDemoDataDetailed(s1, opts());
     const b = generateDemoDataDetailed(s2, opts());
-    expect(b.transactions.map((t) => [t.id, t.amount, t.bookedDate])).toEqual(a.transactions.map((t) => [t.id, t.amount, t.bookedDate]));
+    expect(b.transactions.map((t) => [t.id, t.amount, t.bookedDate])).toEqual(
+      a.transactions.map((t) => [t.id, t.amount, t.bookedDate]),
+    );
     const again = generateDemoDataDetailed(s1, opts({ credentialsIds: ['c2'] }));
     expect(again.created).toEqual([]);
     expect(s1.transactions.size).toBe(a.transactions.length);

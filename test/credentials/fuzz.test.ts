@@ -13,32 +13,104 @@ afterAll(() => t.close());
 
 const MINE = ENDPOINTS.filter((e) => /\/api\/v1\/(credentials|providers|provider-consents)/.test(e.path));
 
-const text = fc.oneof(fc.string(), fc.constantFrom('', '\u0000', '\u001b[31m', '%', '..', 'null', 'true', '-1', '🏦', 'a'.repeat(3000), 'se-test-other-password', 'test-user', '000000'));
+const text = fc.oneof(
+  fc.string(),
+  fc.constantFrom(
+    '',
+    '\u0000',
+    '\u001b[31m',
+    '%',
+    '..',
+    'null',
+    'true',
+    '-1',
+    '🏦',
+    'a'.repeat(3000),
+    'se-test-other-password',
+    'test-user',
+    '000000',
+  ),
+);
 const jsonish = fc.oneof(
   fc.jsonValue(),
-  fc.record({ providerName: fc.oneof(text, fc.constant('se-test-other-password'), fc.integer()), fields: fc.oneof(fc.dictionary(text, fc.oneof(text, fc.integer())), text, fc.constant(null)), triggerRefresh: fc.oneof(fc.boolean(), text) }, { requiredKeys: [] }),
-  fc.record({ information: fc.oneof(fc.dictionary(text, fc.oneof(text, fc.integer(), fc.constant(null))), text, fc.constant([])) }, { requiredKeys: [] }),
-  fc.record({ state: fc.oneof(text, fc.integer()), parameters: fc.oneof(fc.dictionary(text, text), text) }, { requiredKeys: [] }),
+  fc.record(
+    {
+      providerName: fc.oneof(text, fc.constant('se-test-other-password'), fc.integer()),
+      fields: fc.oneof(fc.dictionary(text, fc.oneof(text, fc.integer())), text, fc.constant(null)),
+      triggerRefresh: fc.oneof(fc.boolean(), text),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record(
+    {
+      information: fc.oneof(
+        fc.dictionary(text, fc.oneof(text, fc.integer(), fc.constant(null))),
+        text,
+        fc.constant([]),
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.record(
+    { state: fc.oneof(text, fc.integer()), parameters: fc.oneof(fc.dictionary(text, text), text) },
+    { requiredKeys: [] },
+  ),
 );
-const body = fc.oneof(jsonish.map((v) => JSON.stringify(v)), text, fc.constant('{"a":'));
-const query = fc.dictionary(fc.constantFrom('items', 'optIn', 'authenticate', 'market', 'includeTestProviders', 'excludeNonTestProviders', 'capability', 'name'), text, { maxKeys: 3 });
+const body = fc.oneof(
+  jsonish.map((v) => JSON.stringify(v)),
+  text,
+  fc.constant('{"a":'),
+);
+const query = fc.dictionary(
+  fc.constantFrom(
+    'items',
+    'optIn',
+    'authenticate',
+    'market',
+    'includeTestProviders',
+    'excludeNonTestProviders',
+    'capability',
+    'name',
+  ),
+  text,
+  { maxKeys: 3 },
+);
 
 test('no 5xx and always a body on a 4xx, on every credentials and providers endpoint', async () => {
   const u = await userWithToken(t.sandbox, ALL_SCOPES);
-  const real = (await raw(t.sandbox.baseUrl, 'POST', '/api/v1/credentials', { headers: { authorization: `Bearer ${u.token}` }, json: { providerName: 'se-test-other-multi-supplemental', fields: { username: 'test-user' } } })).json().id as string;
+  const real = (
+    await raw(t.sandbox.baseUrl, 'POST', '/api/v1/credentials', {
+      headers: { authorization: `Bearer ${u.token}` },
+      json: { providerName: 'se-test-other-multi-supplemental', fields: { username: 'test-user' } },
+    })
+  ).json().id as string;
   const failures: string[] = [];
   for (const ep of MINE) {
     await fc.assert(
-      fc.asyncProperty(body, fc.oneof(text.filter((s) => s.length > 0 && !/[/?#]/.test(s)), fc.constant(real)), query, fc.constantFrom('application/json', 'text/plain', ''), async (b, id, q, ct) => {
-        const path = ep.path.replace(/\{\w+\}/g, () => encodeURIComponent(id));
-        const qs = new URLSearchParams(q).toString();
-        const headers: Record<string, string> = { authorization: `Bearer ${u.token}` };
-        if (ct) headers['content-type'] = ct;
-        const r = await raw(t.sandbox.baseUrl, ep.method, `${path}${qs ? `?${qs}` : ''}`, { headers, body: ep.method === 'GET' || ep.method === 'DELETE' ? undefined : b });
-        if (r.status >= 500) failures.push(`${ep.method} ${path}?${qs} ${b.slice(0, 80)} -> ${r.status} ${r.text.slice(0, 200)}`);
-        if (r.status >= 400 && r.text.length === 0) failures.push(`${ep.method} ${path} -> ${r.status} with an empty body`);
-        return true;
-      }),
+      fc.asyncProperty(
+        body,
+        fc.oneof(
+          text.filter((s) => s.length > 0 && !/[/?#]/.test(s)),
+          fc.constant(real),
+        ),
+        query,
+        fc.constantFrom('application/json', 'text/plain', ''),
+        async (b, id, q, ct) => {
+          const path = ep.path.replace(/\{\w+\}/g, () => encodeURIComponent(id));
+          const qs = new URLSearchParams(q).toString();
+          const headers: Record<string, string> = { authorization: `Bearer ${u.token}` };
+          if (ct) headers['content-type'] = ct;
+          const r = await raw(t.sandbox.baseUrl, ep.method, `${path}${qs ? `?${qs}` : ''}`, {
+            headers,
+            body: ep.method === 'GET' || ep.method === 'DELETE' ? undefined : b,
+          });
+          if (r.status >= 500)
+            failures.push(`${ep.method} ${path}?${qs} ${b.slice(0, 80)} -> ${r.status} ${r.text.slice(0, 200)}`);
+          if (r.status >= 400 && r.text.length === 0)
+            failures.push(`${ep.method} ${path} -> ${r.status} with an empty body`);
+          return true;
+        },
+      ),
       { numRuns: 60, seed: 77 },
     );
   }

@@ -12,32 +12,54 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('market variants through the spawned CLI', () => {
-  test(
-    `all ${MARKETS.length} markets: the password and two-code variants end UPDATED`,
-    async () => {
-      const jobs = MARKETS.flatMap((m) => [
-        { m, provider: `${m.toLowerCase()}-test-password`, args: ['--field', 'username=test-user', '--field', 'password=test-password'] },
-        { m, provider: `${m.toLowerCase()}-test-multi-supplemental`, args: ['--field', 'username=test-user', '--answer', 'code1=1234', '--answer', 'code2=5678'] },
-      ]);
-      const failures: string[] = [];
-      let next = 0;
-      const worker = async () => {
-        while (next < jobs.length) {
-          const job = jobs[next++]!;
-          const user = (await userWithToken(t.sandbox, ['credentials:read'], job.m)).userId;
-          const r = await spawnCli(['credentials', 'connect', '--user', user, '--provider', job.provider, '--poll-interval', '20', '--wait-timeout', '30', ...job.args, '-o', 'json'], { env: t.env });
-          let status = '';
-          try {
-            status = JSON.parse(r.stdout).status;
-          } catch {
-            // reported below
-          }
-          if (r.code !== 0 || status !== 'UPDATED') failures.push(`${job.provider}: exit ${r.code} ${status} ${r.stderr.trim().slice(0, 200)}`);
+  test(`all ${MARKETS.length} markets: the password and two-code variants end UPDATED`, async () => {
+    const jobs = MARKETS.flatMap((m) => [
+      {
+        m,
+        provider: `${m.toLowerCase()}-test-password`,
+        args: ['--field', 'username=test-user', '--field', 'password=test-password'],
+      },
+      {
+        m,
+        provider: `${m.toLowerCase()}-test-multi-supplemental`,
+        args: ['--field', 'username=test-user', '--answer', 'code1=1234', '--answer', 'code2=5678'],
+      },
+    ]);
+    const failures: string[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < jobs.length) {
+        const job = jobs[next++]!;
+        const user = (await userWithToken(t.sandbox, ['credentials:read'], job.m)).userId;
+        const r = await spawnCli(
+          [
+            'credentials',
+            'connect',
+            '--user',
+            user,
+            '--provider',
+            job.provider,
+            '--poll-interval',
+            '20',
+            '--wait-timeout',
+            '30',
+            ...job.args,
+            '-o',
+            'json',
+          ],
+          { env: t.env },
+        );
+        let status = '';
+        try {
+          status = JSON.parse(r.stdout).status;
+        } catch {
+          // reported below
         }
-      };
-      await Promise.all([worker(), worker(), worker(), worker()]);
-      expect(failures).toEqual([]);
-    },
-    180_000,
-  );
+        if (r.code !== 0 || status !== 'UPDATED')
+          failures.push(`${job.provider}: exit ${r.code} ${status} ${r.stderr.trim().slice(0, 200)}`);
+      }
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    expect(failures).toEqual([]);
+  }, 180_000);
 });

@@ -59,11 +59,31 @@ async function waitFor(name: string, pred: (s: string) => boolean, what: string,
 
 describe.skipIf(!hasTmux)('credentials connect on a terminal', () => {
   test('the provider picker, the credentials prompts and every kind of supplemental prompt, as a person sees them', async () => {
-    start('picker', ['credentials', 'connect', '--user', user, '--market', 'SE', '--include-test', '--poll-interval', '100']);
-    let s = await waitFor('picker', (x) => x.includes('Provider in SE (type to search)') && x.includes('[test]'), 'the provider picker');
+    start('picker', [
+      'credentials',
+      'connect',
+      '--user',
+      user,
+      '--market',
+      'SE',
+      '--include-test',
+      '--poll-interval',
+      '100',
+    ]);
+    let s = await waitFor(
+      'picker',
+      (x) => x.includes('Provider in SE (type to search)') && x.includes('[test]'),
+      'the provider picker',
+    );
     expect(s).toMatch(/se-test-open-banking-embedded/);
     keys('picker', 'multi-sup');
-    s = await waitFor('picker', (x) => x.includes('❯ Test Multi-Supplemental (se-test-other-multi-supplemental)') && !x.includes('se-test-other-password'), 'the search to narrow the list');
+    await waitFor(
+      'picker',
+      (x) =>
+        x.includes('❯ Test Multi-Supplemental (se-test-other-multi-supplemental)') &&
+        !x.includes('se-test-other-password'),
+      'the search to narrow the list',
+    );
     keys('picker', 'Enter');
     await waitFor('picker', (x) => /\? Username/.test(x), 'the username prompt');
     keys('picker', 'test-user', 'Enter');
@@ -75,7 +95,7 @@ describe.skipIf(!hasTmux)('credentials connect on a terminal', () => {
     keys('picker', 'BSpace', 'BSpace', '4321', 'Enter');
     await waitFor('picker', (x) => /\? Second code/.test(x), 'the second round');
     keys('picker', '8765');
-    s = await waitFor('picker', (x) => /\? Second code \*\*\*\*/.test(x), 'the masked echo');
+    await waitFor('picker', (x) => /\? Second code \*\*\*\*/.test(x), 'the masked echo');
     keys('picker', 'Enter');
     await waitFor('picker', (x) => /\? Name this device \(optional\)/.test(x), 'the optional field');
     keys('picker', 'Enter');
@@ -87,10 +107,27 @@ describe.skipIf(!hasTmux)('credentials connect on a terminal', () => {
   });
 
   test('the eID deep link and its QR code on screen while the app is awaited; exit 0', async () => {
-    start('eid', ['credentials', 'connect', '--user', user, '--provider', 'se-test-other-eid-successful', '--field', 'username=test-user', '--poll-interval', '100', '-o', 'json']);
+    start('eid', [
+      'credentials',
+      'connect',
+      '--user',
+      user,
+      '--provider',
+      'se-test-other-eid-successful',
+      '--field',
+      'username=test-user',
+      '--poll-interval',
+      '100',
+      '-o',
+      'json',
+    ]);
     // qrcode-terminal's small mode draws with half blocks: a square of lines made of ▀ ▄ █ and spaces
     const qrLines = (x: string) => x.split('\n').filter((l) => /^[ ▀▄█]{20,}$/.test(l.trimEnd()) && /[▀▄█]/.test(l));
-    const s = await waitFor('eid', (x) => x.includes('eID link: bankid:///?autostarttoken=') && qrLines(x).length > 10, 'the eID link and its QR code');
+    const s = await waitFor(
+      'eid',
+      (x) => x.includes('eID link: bankid:///?autostarttoken=') && qrLines(x).length > 10,
+      'the eID link and its QR code',
+    );
     const token = /autostarttoken=([0-9a-f-]{36})&redirect=null/.exec(s)?.[1];
     expect(token).toBeDefined();
     const square = qrLines(s);
@@ -103,10 +140,28 @@ describe.skipIf(!hasTmux)('credentials connect on a terminal', () => {
 
   test('the opt-in checklist: each account with type, balance and IBAN; only the ticked accounts are fetched', async () => {
     const optUser = (await userWithToken(t.sandbox, ['credentials:read'])).userId;
-    start('optin', ['credentials', 'connect', '--user', optUser, '--provider', 'se-test-other-password', '--field', 'username=test-user', '--opt-in', '--poll-interval', '100', '-o', 'json']);
+    start('optin', [
+      'credentials',
+      'connect',
+      '--user',
+      optUser,
+      '--provider',
+      'se-test-other-password',
+      '--field',
+      'username=test-user',
+      '--opt-in',
+      '--poll-interval',
+      '100',
+      '-o',
+      'json',
+    ]);
     await waitFor('optin', (x) => /\? Password/.test(x), 'the password prompt');
     keys('optin', 'test-password', 'Enter');
-    const s = await waitFor('optin', (x) => x.includes('Choose the accounts to share') && x.includes('Car Loan'), 'the checklist');
+    const s = await waitFor(
+      'optin',
+      (x) => x.includes('Choose the accounts to share') && x.includes('Car Loan'),
+      'the checklist',
+    );
     expect(s).toMatch(/◯ Everyday Account \(CHECKING\) -?\d+\.\d{2} SEK SE\d{22}/);
     expect(s).toMatch(/Investment Savings Account \(INVESTMENT\) \d+\.\d{2} SEK SE\d{22} \[ISK\]/);
     expect(s).toMatch(/✔ Password \*{13}\n/); // typed, masked
@@ -118,34 +173,93 @@ describe.skipIf(!hasTmux)('credentials connect on a terminal', () => {
     keys('optin', 'Enter');
     const end = await waitFor('optin', (x) => x.includes('EXIT='), 'the end');
     expect(end).toContain('EXIT=0');
-    const types = [...t.sandbox.store.accounts.values()].filter((a) => a.userId === optUser).map((a) => a.type).sort();
+    const types = [...t.sandbox.store.accounts.values()]
+      .filter((a) => a.userId === optUser)
+      .map((a) => a.type)
+      .sort();
     expect(types).toEqual(['CHECKING', 'SAVINGS']);
   });
 
   test('the third-party app payload as links and a QR code of the deep link', async () => {
-    start('app', ['credentials', 'connect', '--user', user, '--provider', 'se-test-other-third-party-app-successful', '--field', 'username=test-user', '--poll-interval', '100', '-o', 'json']);
+    start('app', [
+      'credentials',
+      'connect',
+      '--user',
+      user,
+      '--provider',
+      'se-test-other-third-party-app-successful',
+      '--field',
+      'username=test-user',
+      '--poll-interval',
+      '100',
+      '-o',
+      'json',
+    ]);
     const qrLines = (x: string) => x.split('\n').filter((l) => /^[ ▀▄█]{20,}$/.test(l.trimEnd()) && /[▀▄█]/.test(l));
-    const s = await waitFor('app', (x) => x.includes('Open the authentication app') && qrLines(x).length > 10, 'the app links and QR code');
-    expect(s).toMatch(/iOS: http:\/\/127\.0\.0\.1:\d+\/sandbox\/test-bank\/authorize\?state=\S+ +\(App Store: https:\/\/apps\.apple\.com/);
+    const s = await waitFor(
+      'app',
+      (x) => x.includes('Open the authentication app') && qrLines(x).length > 10,
+      'the app links and QR code',
+    );
+    expect(s).toMatch(
+      /iOS: http:\/\/127\.0\.0\.1:\d+\/sandbox\/test-bank\/authorize\?state=\S+ +\(App Store: https:\/\/apps\.apple\.com/,
+    );
     expect(s).toMatch(/Android: \S+ +\(package com\.sandbox\.testbank, version 120 or later\)/);
     expect(s).toContain('You need the Test Bank app to log in.');
     expect(await waitFor('app', (x) => x.includes('EXIT='), 'the end')).toContain('EXIT=0');
   });
 
   test('a spinner with the status message while the person confirms in the bank app (decoupled); gone at the end', async () => {
-    start('spin', ['credentials', 'connect', '--user', user, '--provider', 'se-test-open-banking-decoupled-successful', '--field', 'username=test-user', '--poll-interval', '100', '-o', 'json']);
-    await waitFor('spin', (x) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] authenticating: Open your bank's app on your phone and confirm the login\./.test(x), 'the spinner');
+    start('spin', [
+      'credentials',
+      'connect',
+      '--user',
+      user,
+      '--provider',
+      'se-test-open-banking-decoupled-successful',
+      '--field',
+      'username=test-user',
+      '--poll-interval',
+      '100',
+      '-o',
+      'json',
+    ]);
+    await waitFor(
+      'spin',
+      (x) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] authenticating: Open your bank's app on your phone and confirm the login\./.test(x),
+      'the spinner',
+    );
     const end = await waitFor('spin', (x) => x.includes('EXIT='), 'the end');
     expect(end).toContain('EXIT=0');
     expect(end).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
   });
 
   test('Ctrl-C at a prompt and Ctrl-C while waiting for the app both leave with 130', async () => {
-    start('cc1', ['credentials', 'connect', '--user', user, '--provider', 'se-test-other-password', '--poll-interval', '100']);
+    start('cc1', [
+      'credentials',
+      'connect',
+      '--user',
+      user,
+      '--provider',
+      'se-test-other-password',
+      '--poll-interval',
+      '100',
+    ]);
     await waitFor('cc1', (x) => /\? Username/.test(x), 'the username prompt');
     keys('cc1', 'C-c');
     expect(await waitFor('cc1', (x) => x.includes('EXIT='), 'the end')).toContain('EXIT=130');
-    start('cc2', ['credentials', 'connect', '--user', user, '--provider', 'se-test-eid-successful', '--field', 'username=test-user', '--poll-interval', '100']);
+    start('cc2', [
+      'credentials',
+      'connect',
+      '--user',
+      user,
+      '--provider',
+      'se-test-eid-successful',
+      '--field',
+      'username=test-user',
+      '--poll-interval',
+      '100',
+    ]);
     await waitFor('cc2', (x) => x.includes('eID link:'), 'the eID wait');
     keys('cc2', 'C-c');
     const s = await waitFor('cc2', (x) => x.includes('EXIT='), 'the end');

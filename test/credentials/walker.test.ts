@@ -49,7 +49,8 @@ async function fakeService(steps: Step[]): Promise<Fake> {
       if (req.method === 'POST' && url.startsWith('/api/v1/credentials/c1/refresh')) return send(204);
       if (req.method === 'POST' && url === '/api/v1/credentials/c1/supplemental-information') {
         const step = steps[i]!;
-        if (!step.await) return send(400, { errorMessage: 'not waiting for supplemental information', errorCode: 'request.invalid' });
+        if (!step.await)
+          return send(400, { errorMessage: 'not waiting for supplemental information', errorCode: 'request.invalid' });
         fake.posts.push(JSON.parse(body));
         i++;
         shown = 0;
@@ -80,45 +81,115 @@ async function fakeService(steps: Step[]): Promise<Fake> {
   return fake;
 }
 
-const env = (f: Fake) => ({ BANKCTL_BASE_URL: f.url, BANKCTL_TOKEN: 'test-token-123456', BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_RETRIES: '0' });
+const env = (f: Fake) => ({
+  BANKCTL_BASE_URL: f.url,
+  BANKCTL_TOKEN: 'test-token-123456',
+  BANKCTL_CONFIG_DIR: tempDir(),
+  BANKCTL_RETRIES: '0',
+});
 const walk = (f: Fake, extra: string[] = [], opts: Parameters<typeof runCli>[1] = {}) =>
-  runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '--wait-timeout', '5', '-o', 'json', ...extra], { env: env(f), ...opts });
+  runCli(
+    ['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '--wait-timeout', '5', '-o', 'json', ...extra],
+    { env: env(f), ...opts },
+  );
 
 describe('walker: shapes and rounds', () => {
   test('an array, a single-field object and a serialized string, each a round of its own; a repeated round is answered once; an unknown status is shown and passed', async () => {
     const f = await fakeService([
       { state: { status: 'AUTHENTICATING', statusUpdated: 1 } },
-      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 2, supplementalInformation: [{ name: 'otp', description: 'One-time code', numeric: true }] }, await: true },
-      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 2, supplementalInformation: [{ name: 'otp', description: 'One-time code', numeric: true }] }, polls: 3 },
-      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 3, supplementalInformation: { name: 'pin', description: 'PIN', masked: true } }, await: true },
-      { state: { status: 'AWAITING_SECOND_FACTOR_FROM_THE_FUTURE', statusUpdated: 4, statusPayload: 'something new' }, polls: 2 },
-      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 5, supplementalInformation: JSON.stringify([{ name: 'word', description: 'Secret word', minLength: 3 }]) }, await: true },
+      {
+        state: {
+          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+          statusUpdated: 2,
+          supplementalInformation: [{ name: 'otp', description: 'One-time code', numeric: true }],
+        },
+        await: true,
+      },
+      {
+        state: {
+          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+          statusUpdated: 2,
+          supplementalInformation: [{ name: 'otp', description: 'One-time code', numeric: true }],
+        },
+        polls: 3,
+      },
+      {
+        state: {
+          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+          statusUpdated: 3,
+          supplementalInformation: { name: 'pin', description: 'PIN', masked: true },
+        },
+        await: true,
+      },
+      {
+        state: { status: 'AWAITING_SECOND_FACTOR_FROM_THE_FUTURE', statusUpdated: 4, statusPayload: 'something new' },
+        polls: 2,
+      },
+      {
+        state: {
+          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+          statusUpdated: 5,
+          supplementalInformation: JSON.stringify([{ name: 'word', description: 'Secret word', minLength: 3 }]),
+        },
+        await: true,
+      },
       { state: { status: 'UPDATING', statusUpdated: 6 } },
       { state: { status: 'UPDATED', statusUpdated: 7, extraProperty: { kept: true } } },
     ]);
     const r = await walk(f, ['--answer', 'otp=1234', '--answer', 'pin=987654', '--answer', 'word=banana']);
     expect(r.code, r.stderr).toBe(0);
-    expect(f.posts).toEqual([{ information: { otp: '1234' } }, { information: { pin: '987654' } }, { information: { word: 'banana' } }]);
-    expect(r.stderr).toMatch(/status AWAITING_SECOND_FACTOR_FROM_THE_FUTURE is not one this client knows; still waiting/);
+    expect(f.posts).toEqual([
+      { information: { otp: '1234' } },
+      { information: { pin: '987654' } },
+      { information: { word: 'banana' } },
+    ]);
+    expect(r.stderr).toMatch(
+      /status AWAITING_SECOND_FACTOR_FROM_THE_FUTURE is not one this client knows; still waiting/,
+    );
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'UPDATED', extraProperty: { kept: true } });
     expect(r.stdout + r.stderr).not.toContain('987654');
   });
 
   test('a map of fields, a {fields: [...]} object, a double-serialized string; rounds told apart by their content when statusUpdated is missing', async () => {
     const f = await fakeService([
-      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', supplementalInformation: { code: { description: 'Code' } } }, await: true },
-      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', supplementalInformation: { fields: [{ name: 'code', description: 'Code again' }] } }, await: true },
-      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', supplementalInformation: JSON.stringify(JSON.stringify([{ name: 'last', description: 'Last' }])) }, await: true },
+      {
+        state: {
+          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+          supplementalInformation: { code: { description: 'Code' } },
+        },
+        await: true,
+      },
+      {
+        state: {
+          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+          supplementalInformation: { fields: [{ name: 'code', description: 'Code again' }] },
+        },
+        await: true,
+      },
+      {
+        state: {
+          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+          supplementalInformation: JSON.stringify(JSON.stringify([{ name: 'last', description: 'Last' }])),
+        },
+        await: true,
+      },
       { state: { status: 'UPDATED' } },
     ]);
     const r = await walk(f, ['--answer', 'code=1111', '--answer', 'last=x']);
     expect(r.code, r.stderr).toBe(0);
-    expect(f.posts).toEqual([{ information: { code: '1111' } }, { information: { code: '1111' } }, { information: { last: 'x' } }]);
+    expect(f.posts).toEqual([
+      { information: { code: '1111' } },
+      { information: { code: '1111' } },
+      { information: { last: 'x' } },
+    ]);
   });
 
   test('the statuses beyond the spec end the walk with exit 9 and the service message', async () => {
     for (const status of ['PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED', 'TEMPORARY_ERROR']) {
-      const f = await fakeService([{ state: { status: 'AUTHENTICATING', statusUpdated: 1 } }, { state: { status, statusUpdated: 2, statusPayload: `the bank says ${status}` } }]);
+      const f = await fakeService([
+        { state: { status: 'AUTHENTICATING', statusUpdated: 1 } },
+        { state: { status, statusUpdated: 2, statusPayload: `the bank says ${status}` } },
+      ]);
       const r = await walk(f);
       expect(r.code, status).toBe(9);
       expect(r.stdout).toBe('');
@@ -129,7 +200,9 @@ describe('walker: shapes and rounds', () => {
   test('an unknown status that never ends: polling goes on, with backoff, until --wait-timeout (exit 9)', async () => {
     const f = await fakeService([{ state: { status: 'QUEUED_AT_BANK', statusUpdated: 1 } }]);
     const started = Date.now();
-    const r = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '--wait-timeout', '1'], { env: env(f) });
+    const r = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '--wait-timeout', '1'], {
+      env: env(f),
+    });
     expect(r.code).toBe(9);
     expect(r.stderr).toMatch(/did not reach a final status within 1 s \(last status QUEUED_AT_BANK\)/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
@@ -140,14 +213,33 @@ describe('walker: shapes and rounds', () => {
 
   test('a bad --answer is refused before anything is sent (exit 2, the patternError), an unknown shape is reported', async () => {
     const f = await fakeService([
-      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 1, supplementalInformation: [{ name: 'ssn', description: 'Personal number', pattern: '(19|20)[0-9]{10}', patternError: 'Enter 12 digits.' }] }, await: true },
+      {
+        state: {
+          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+          statusUpdated: 1,
+          supplementalInformation: [
+            {
+              name: 'ssn',
+              description: 'Personal number',
+              pattern: '(19|20)[0-9]{10}',
+              patternError: 'Enter 12 digits.',
+            },
+          ],
+        },
+        await: true,
+      },
     ]);
     const r = await walk(f, ['--answer', 'ssn=12345']);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/error: --answer ssn: Enter 12 digits\./);
     expect(f.posts).toEqual([]);
-    const g = await fakeService([{ state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 1, supplementalInformation: 42 } }]);
-    const r2 = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '--wait-timeout', '1'], { env: env(g) });
+    const g = await fakeService([
+      { state: { status: 'AWAITING_SUPPLEMENTAL_INFORMATION', statusUpdated: 1, supplementalInformation: 42 } },
+    ]);
+    const r2 = await runCli(
+      ['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '--wait-timeout', '1'],
+      { env: env(g) },
+    );
     expect(r2.code).toBe(9);
     expect(r2.stderr).toMatch(/shape this client does not know/);
   });
@@ -172,7 +264,17 @@ describe('walker: prompts on a terminal (scripted prompter)', () => {
           statusUpdated: 1,
           supplementalInformation: JSON.stringify([
             { name: 'challenge', description: 'Challenge', value: '4711', immutable: true },
-            { name: 'code', description: 'Response code', helpText: 'From your card reader.', hint: '12345678', numeric: true, minLength: 8, maxLength: 8, pattern: '[0-9]{8}', patternError: 'Eight digits, please.' },
+            {
+              name: 'code',
+              description: 'Response code',
+              helpText: 'From your card reader.',
+              hint: '12345678',
+              numeric: true,
+              minLength: 8,
+              maxLength: 8,
+              pattern: '[0-9]{8}',
+              patternError: 'Eight digits, please.',
+            },
             { name: 'pin', description: 'PIN', masked: true, minLength: 4 },
             { name: 'nickname', description: 'Nickname', optional: true },
           ]),
@@ -184,9 +286,47 @@ describe('walker: prompts on a terminal (scripted prompter)', () => {
           status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
           statusUpdated: 2,
           supplementalInformation: JSON.stringify([
-            { name: 'acc1', description: 'Everyday', checkbox: true, pattern: 'true/false', value: 'true', additionalInfo: JSON.stringify({ accountName: 'Everyday', accountType: 'CHECKING', balance: '100.50', currencyCode: 'SEK', iban: 'SE00' }) },
-            { name: 'acc2', description: 'Savings', checkbox: true, pattern: 'true/false', value: 'false', additionalInfo: JSON.stringify({ accountName: 'Savings', accountType: 'SAVINGS', balance: '5.00', currencyCode: 'SEK' }) },
-            { name: 'acc3', description: 'ISK', checkbox: true, pattern: 'true/false', value: 'false', additionalInfo: JSON.stringify({ accountName: 'ISK', accountType: 'INVESTMENT', balance: '7.25', currencyCode: 'SEK', portfolioTypes: ['ISK'] }) },
+            {
+              name: 'acc1',
+              description: 'Everyday',
+              checkbox: true,
+              pattern: 'true/false',
+              value: 'true',
+              additionalInfo: JSON.stringify({
+                accountName: 'Everyday',
+                accountType: 'CHECKING',
+                balance: '100.50',
+                currencyCode: 'SEK',
+                iban: 'SE00',
+              }),
+            },
+            {
+              name: 'acc2',
+              description: 'Savings',
+              checkbox: true,
+              pattern: 'true/false',
+              value: 'false',
+              additionalInfo: JSON.stringify({
+                accountName: 'Savings',
+                accountType: 'SAVINGS',
+                balance: '5.00',
+                currencyCode: 'SEK',
+              }),
+            },
+            {
+              name: 'acc3',
+              description: 'ISK',
+              checkbox: true,
+              pattern: 'true/false',
+              value: 'false',
+              additionalInfo: JSON.stringify({
+                accountName: 'ISK',
+                accountType: 'INVESTMENT',
+                balance: '7.25',
+                currencyCode: 'SEK',
+                portfolioTypes: ['ISK'],
+              }),
+            },
           ]),
         },
         await: true,
@@ -209,7 +349,11 @@ describe('walker: prompts on a terminal (scripted prompter)', () => {
       ['checkbox', 'Choose the accounts to share'],
     ]);
     expect(prompter.rejected).toEqual(['Eight digits, please.']);
-    expect(prompter.asked[4]!.choices).toEqual(['Everyday (CHECKING) 100.50 SEK SE00', 'Savings (SAVINGS) 5.00 SEK', 'ISK (INVESTMENT) 7.25 SEK [ISK]']);
+    expect(prompter.asked[4]!.choices).toEqual([
+      'Everyday (CHECKING) 100.50 SEK SE00',
+      'Savings (SAVINGS) 5.00 SEK',
+      'ISK (INVESTMENT) 7.25 SEK [ISK]',
+    ]);
     expect(r.stderr).toContain('Challenge: 4711');
     expect(r.stderr).toContain('From your card reader. e.g. 12345678');
     expect(f.posts).toEqual([

@@ -53,7 +53,9 @@ describe('GET /api/v1/calendar/periods/{period}', () => {
 
   test('YYYY gives the twelve periods of the year, contiguous', async () => {
     const r = (await get('/api/v1/calendar/periods/2025')).json();
-    expect(r.map((p: { name: string }) => p.name)).toEqual(Array.from({ length: 12 }, (_, i) => `2025-${String(i + 1).padStart(2, '0')}`));
+    expect(r.map((p: { name: string }) => p.name)).toEqual(
+      Array.from({ length: 12 }, (_, i) => `2025-${String(i + 1).padStart(2, '0')}`),
+    );
     for (let i = 1; i < r.length; i++) expect(r[i].startDate).toBe(r[i - 1].endDate + 1000);
   });
 
@@ -78,7 +80,13 @@ describe('GET /api/v1/calendar/periods?period_gte&period_lte', () => {
     const r = await get('/api/v1/calendar/periods?period_gte=2023-12-10&period_lte=2024-03-26');
     expect(r.status).toBe(200);
     // 2024-03-25 is a Monday, so the 26th is in 2024-04
-    expect(r.json().map((p: { name: string }) => p.name)).toEqual(['2023-12', '2024-01', '2024-02', '2024-03', '2024-04']);
+    expect(r.json().map((p: { name: string }) => p.name)).toEqual([
+      '2023-12',
+      '2024-01',
+      '2024-02',
+      '2024-03',
+      '2024-04',
+    ]);
   });
 
   test('at most 10 years: exactly ten is fine, a day more is 400', async () => {
@@ -105,6 +113,12 @@ describe('GET /api/v1/calendar/periods?period_gte&period_lte', () => {
   test('401 without a token, 403 without calendar:read', async () => {
     expect((await raw(t.sandbox.baseUrl, 'GET', '/api/v1/calendar/periods/2024')).status).toBe(401);
     const other = await clientToken(t.sandbox, ['user:create']);
-    expect((await raw(t.sandbox.baseUrl, 'GET', '/api/v1/calendar/periods/2024', { headers: { authorization: `Bearer ${other}` } })).status).toBe(403);
+    expect(
+      (
+        await raw(t.sandbox.baseUrl, 'GET', '/api/v1/calendar/periods/2024', {
+          headers: { authorization: `Bearer ${other}` },
+        })
+      ).status,
+    ).toBe(403);
   });
 });

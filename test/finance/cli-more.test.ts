@@ -25,7 +25,24 @@ const cli = (args: string[]) => runCli(args, { env });
 
 describe('budgets commands', () => {
   test('create-one-off with dates, details as a table with totals, transactions, update keeps what is not given', async () => {
-    const c = await cli(['budgets', 'create-one-off', '--name', 'March coffee', '--amount', '100', '--currency', 'sek', '--start', '2026-03-01', '--end', '2026-03-31', '--category', 'expenses:food.coffee', '-o', 'json']);
+    const c = await cli([
+      'budgets',
+      'create-one-off',
+      '--name',
+      'March coffee',
+      '--amount',
+      '100',
+      '--currency',
+      'sek',
+      '--start',
+      '2026-03-01',
+      '--end',
+      '2026-03-31',
+      '--category',
+      'expenses:food.coffee',
+      '-o',
+      'json',
+    ]);
     expect(c.code).toBe(0);
     const b = JSON.parse(c.stdout);
     // --end is inclusive: the last millisecond of 31 March
@@ -34,11 +51,29 @@ describe('budgets commands', () => {
     expect(d.code).toBe(0);
     expect(d.stdout).toMatch(/2026-03-01 to 2026-03-31 .*75\.75 SEK.*100 SEK.*\[███████████████░░░░░\] 75%/);
     expect(d.stderr).toContain('total 75.75 SEK');
-    const tx = await cli(['budgets', 'transactions', b.id, '--start', '2026-03-05', '--end', '2026-03-31', '-o', 'csv']);
-    expect(tx.stdout.split('\r\n').filter(Boolean)).toEqual(['date,description,amount,category,account,id', expect.stringMatching(new RegExp(`^2026-03-10,Pressbyrån,-30.25 SEK,expenses:food.coffee,${accountId},`))]);
+    const tx = await cli([
+      'budgets',
+      'transactions',
+      b.id,
+      '--start',
+      '2026-03-05',
+      '--end',
+      '2026-03-31',
+      '-o',
+      'csv',
+    ]);
+    expect(tx.stdout.split('\r\n').filter(Boolean)).toEqual([
+      'date,description,amount,category,account,id',
+      expect.stringMatching(new RegExp(`^2026-03-10,Pressbyrån,-30.25 SEK,expenses:food.coffee,${accountId},`)),
+    ]);
     const up = await cli(['budgets', 'update', b.id, '--amount', '80.5', '-o', 'json']);
     expect(up.code).toBe(0);
-    expect(JSON.parse(up.stdout)).toMatchObject({ name: 'March coffee', amount: { unscaledValue: 805, scale: 1, currencyCode: 'SEK' }, filter: { categories: [{ code: 'expenses:food.coffee' }] }, oneOffPeriodicity: b.oneOffPeriodicity });
+    expect(JSON.parse(up.stdout)).toMatchObject({
+      name: 'March coffee',
+      amount: { unscaledValue: 805, scale: 1, currencyCode: 'SEK' },
+      filter: { categories: [{ code: 'expenses:food.coffee' }] },
+      oneOffPeriodicity: b.oneOffPeriodicity,
+    });
     const wrong = await cli(['budgets', 'update', b.id, '--period', 'WEEK']);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toMatch(/one-off/);
@@ -50,18 +85,87 @@ describe('budgets commands', () => {
 
   test('flag mistakes are usage errors before anything is sent', async () => {
     for (const [args, msg] of [
-      [['budgets', 'create-recurring', '--name', 'x', '--amount', '10', '--currency', 'SEK', '--category', 'food'], /--category takes an expense category code/],
-      [['budgets', 'create-one-off', '--name', 'x', '--amount', '10', '--currency', 'SEK', '--start', '2026-02-30', '--end', '2026-03-01'], /--start must be a date/],
-      [['budgets', 'create-one-off', '--name', 'x', '--amount', '10', '--currency', 'SEK', '--start', '2026-04-01', '--end', '2026-03-01'], /--start is after --end/],
+      [
+        ['budgets', 'create-recurring', '--name', 'x', '--amount', '10', '--currency', 'SEK', '--category', 'food'],
+        /--category takes an expense category code/,
+      ],
+      [
+        [
+          'budgets',
+          'create-one-off',
+          '--name',
+          'x',
+          '--amount',
+          '10',
+          '--currency',
+          'SEK',
+          '--start',
+          '2026-02-30',
+          '--end',
+          '2026-03-01',
+        ],
+        /--start must be a date/,
+      ],
+      [
+        [
+          'budgets',
+          'create-one-off',
+          '--name',
+          'x',
+          '--amount',
+          '10',
+          '--currency',
+          'SEK',
+          '--start',
+          '2026-04-01',
+          '--end',
+          '2026-03-01',
+        ],
+        /--start is after --end/,
+      ],
       [['budgets', 'create-recurring', '--name', 'x', '--amount', '0', '--currency', 'SEK'], /greater than zero/],
       [['budgets', 'create-recurring', '--name', 'x', '--amount', '1', '--currency', 'kronor'], /ISO 4217/],
-      [['budgets', 'create-recurring', '--name', 'x', '--amount', '1', '--currency', 'SEK', '--data', '{'], /--data is not valid JSON/],
+      [
+        ['budgets', 'create-recurring', '--name', 'x', '--amount', '1', '--currency', 'SEK', '--data', '{'],
+        /--data is not valid JSON/,
+      ],
       [['statistics', 'query', '--type', 'expenses-by-kategory', '--resolution', 'MONTHLY'], /unknown statistics type/],
-      [['statistics', 'query', '--type', 'expenses-by-category/by-count', '--resolution', 'YEARLY'], /not available for expenses-by-category\/by-count/],
+      [
+        ['statistics', 'query', '--type', 'expenses-by-category/by-count', '--resolution', 'YEARLY'],
+        /not available for expenses-by-category\/by-count/,
+      ],
       [['calendar', 'period', '2026/01'], /YYYY, YYYY-MM or YYYY-MM-DD/],
       [['calendar', 'periods', '--from', '2026-05-01', '--to', '2026-04-01'], /--from is after --to/],
-      [['transfers', 'create', '--source', `platform://${'a'.repeat(32)}`, '--destination', 'se-pg://4-2', '--amount', '10', '--currency', 'SEK'], /--message is required for payments/],
-      [['transfers', 'create', '--source', `platform://${'a'.repeat(32)}`, '--destination', 'se://33001984', '--amount', '1e3', '--currency', 'SEK'], /--amount must be a positive decimal/],
+      [
+        [
+          'transfers',
+          'create',
+          '--source',
+          `platform://${'a'.repeat(32)}`,
+          '--destination',
+          'se-pg://4-2',
+          '--amount',
+          '10',
+          '--currency',
+          'SEK',
+        ],
+        /--message is required for payments/,
+      ],
+      [
+        [
+          'transfers',
+          'create',
+          '--source',
+          `platform://${'a'.repeat(32)}`,
+          '--destination',
+          'se://33001984',
+          '--amount',
+          '1e3',
+          '--currency',
+          'SEK',
+        ],
+        /--amount must be a positive decimal/,
+      ],
       [['insights', 'action', 'x', '--action', 'do it'], /--action must be an action type/],
       [['search', 'coffee', '--limit', '0'], /--limit must be at least 1/],
     ] as Array<[string[], RegExp]>) {

@@ -15,7 +15,15 @@ beforeAll(async () => {
   t = await startTestSandbox();
   const u = await userWithToken(t.sandbox, ['user:read']);
   userId = u.userId;
-  generateDemoData(t.sandbox.store, { userId, credentialsIds: ['f'.repeat(32)], providerName: 'se-test-password', currencyCode: 'SEK', seed: userId, now: t.sandbox.clock.now(), months: 6 });
+  generateDemoData(t.sandbox.store, {
+    userId,
+    credentialsIds: ['f'.repeat(32)],
+    providerName: 'se-test-password',
+    currencyCode: 'SEK',
+    seed: userId,
+    now: t.sandbox.clock.now(),
+    months: 6,
+  });
   env = { ...t.env, BANKCTL_USER: userId };
 });
 afterAll(() => t.close());
@@ -28,17 +36,39 @@ const month = () => new Date(t.sandbox.clock.now()).toISOString().slice(0, 7);
 /** What the user spent on coffee this calendar month, summed exactly from the store. */
 function coffeeThisMonth(): string {
   const coffee = categoryByCode('expenses:food.coffee')!.id;
-  const amounts = [...t.sandbox.store.transactions.values()].filter((x) => x.userId === userId && x.categoryId === coffee && x.bookedDate.startsWith(month())).map((x) => x.amount.replace('-', ''));
+  const amounts = [...t.sandbox.store.transactions.values()]
+    .filter((x) => x.userId === userId && x.categoryId === coffee && x.bookedDate.startsWith(month()))
+    .map((x) => x.amount.replace('-', ''));
   return addDecimals(amounts.length ? amounts : ['0.00']);
 }
 
 describe('budgets', () => {
   test('create-recurring keeps the amount exact; summaries show spent against target with a progress bar', async () => {
-    const created = await cli(['budgets', 'create-recurring', '--name', 'Coffee', '--amount', '400.50', '--currency', 'SEK', '--period', 'MONTH', '--category', 'expenses:food.coffee', '-o', 'json']);
+    const created = await cli([
+      'budgets',
+      'create-recurring',
+      '--name',
+      'Coffee',
+      '--amount',
+      '400.50',
+      '--currency',
+      'SEK',
+      '--period',
+      'MONTH',
+      '--category',
+      'expenses:food.coffee',
+      '-o',
+      'json',
+    ]);
     expect(created.stderr).toBe('');
     expect(created.code).toBe(0);
     const b = JSON.parse(created.stdout);
-    expect(b).toMatchObject({ name: 'Coffee', amount: { unscaledValue: 40050, scale: 2, currencyCode: 'SEK' }, periodicityType: 'RECURRING', recurringPeriodicity: { periodUnit: 'MONTH' } });
+    expect(b).toMatchObject({
+      name: 'Coffee',
+      amount: { unscaledValue: 40050, scale: 2, currencyCode: 'SEK' },
+      periodicityType: 'RECURRING',
+      recurringPeriodicity: { periodUnit: 'MONTH' },
+    });
 
     const table = await cli(['budgets', 'summaries', '-o', 'table']);
     expect(table.code).toBe(0);
@@ -51,7 +81,9 @@ describe('budgets', () => {
 
     // archive: gone from the list, back with --include-archived
     expect((await inproc(['budgets', 'archive', b.id, '-o', 'json'])).code).toBe(0);
-    expect(JSON.parse((await inproc(['budgets', 'list', '-o', 'json'])).stdout).map((x: { id: string }) => x.id)).not.toContain(b.id);
+    expect(
+      JSON.parse((await inproc(['budgets', 'list', '-o', 'json'])).stdout).map((x: { id: string }) => x.id),
+    ).not.toContain(b.id);
     const all = JSON.parse((await inproc(['budgets', 'list', '--include-archived', '-o', 'json'])).stdout);
     expect(all.find((x: { id: string }) => x.id === b.id).archived).toBe(true);
     // archiving twice is the service's 400: exit 2 with its message
@@ -62,7 +94,20 @@ describe('budgets', () => {
   });
 
   test('bad amounts and unknown budgets: one-line errors with the contract exit codes', async () => {
-    const bad = await cli(['budgets', 'create-one-off', '--name', 'x', '--amount', '12,50', '--currency', 'SEK', '--start', '2026-01-01', '--end', '2026-01-31']);
+    const bad = await cli([
+      'budgets',
+      'create-one-off',
+      '--name',
+      'x',
+      '--amount',
+      '12,50',
+      '--currency',
+      'SEK',
+      '--start',
+      '2026-01-01',
+      '--end',
+      '2026-01-31',
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--amount must be a positive decimal/);
     const missing = await cli(['budgets', 'delete', '0123456789abcdef0123456789abcdef']);
@@ -74,7 +119,9 @@ describe('budgets', () => {
 
 describe('statistics', () => {
   test('a resolution the type does not allow is refused before sending (exit 2, names the allowed ones)', async () => {
-    const r = await spawnCli(['statistics', 'query', '--type', 'income-by-category', '--resolution', 'DAILY', '-v'], { env });
+    const r = await spawnCli(['statistics', 'query', '--type', 'income-by-category', '--resolution', 'DAILY', '-v'], {
+      env,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--resolution DAILY is not available for income-by-category/);
     expect(r.stderr).toMatch(/MONTHLY, MONTHLY_ADJUSTED/);
@@ -83,9 +130,35 @@ describe('statistics', () => {
   });
 
   test('a bar chart per type, values exact from the data', async () => {
-    const r = await cli(['statistics', 'query', '--type', 'income-and-expenses', '--resolution', 'MONTHLY', '--period', month(), '-o', 'table']);
+    const r = await cli([
+      'statistics',
+      'query',
+      '--type',
+      'income-and-expenses',
+      '--resolution',
+      'MONTHLY',
+      '--period',
+      month(),
+      '-o',
+      'table',
+    ]);
     expect(r.code).toBe(0);
-    const json = JSON.parse((await inproc(['statistics', 'query', '--type', 'income-and-expenses', '--resolution', 'MONTHLY', '--period', month(), '-o', 'json'])).stdout);
+    const json = JSON.parse(
+      (
+        await inproc([
+          'statistics',
+          'query',
+          '--type',
+          'income-and-expenses',
+          '--resolution',
+          'MONTHLY',
+          '--period',
+          month(),
+          '-o',
+          'json',
+        ])
+      ).stdout,
+    );
     const expenses = json.find((s: { description: string }) => s.description === 'EXPENSES');
     expect(expenses.period).toBe(month());
     const exact = `${expenses.amount.value.unscaledValue.slice(0, -2)}.${expenses.amount.value.unscaledValue.slice(-2)}`;
@@ -121,8 +194,12 @@ describe('calendar, search, insights', () => {
     expect(large).toBeDefined();
     const act = await cli(['insights', 'action', large.id, '--action', 'ACKNOWLEDGE']);
     expect(act.code).toBe(0);
-    expect(JSON.parse((await inproc(['insights', 'list', '-o', 'json'])).stdout).map((i: { id: string }) => i.id)).not.toContain(large.id);
-    expect(JSON.parse((await inproc(['insights', 'archived', '-o', 'json'])).stdout).map((i: { id: string }) => i.id)).toContain(large.id);
+    expect(
+      JSON.parse((await inproc(['insights', 'list', '-o', 'json'])).stdout).map((i: { id: string }) => i.id),
+    ).not.toContain(large.id);
+    expect(
+      JSON.parse((await inproc(['insights', 'archived', '-o', 'json'])).stdout).map((i: { id: string }) => i.id),
+    ).toContain(large.id);
     const again = await cli(['insights', 'archive', large.id]);
     expect(again.code).toBe(4);
   });
@@ -130,11 +207,36 @@ describe('calendar, search, insights', () => {
 
 describe('transfers and reports', () => {
   test('transfers create: URIs checked before sending; --wait follows it to EXECUTED', async () => {
-    const bad = await cli(['transfers', 'create', '--source', 'se-bg://5050-1055', '--destination', 'se://33001984', '--amount', '10', '--currency', 'SEK']);
+    const bad = await cli([
+      'transfers',
+      'create',
+      '--source',
+      'se-bg://5050-1055',
+      '--destination',
+      'se://33001984',
+      '--amount',
+      '10',
+      '--currency',
+      'SEK',
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--source: the source may not be a se-bg:\/\/ URI/);
     const acc = [...t.sandbox.store.accounts.values()].find((a) => a.userId === userId && a.type === 'CHECKING')!;
-    const ok = await cli(['transfers', 'create', '--source', `platform://${acc.id}`, '--destination', 'se://33001984', '--amount', '1234567890.12', '--currency', 'SEK', '--wait', '-o', 'json']);
+    const ok = await cli([
+      'transfers',
+      'create',
+      '--source',
+      `platform://${acc.id}`,
+      '--destination',
+      'se://33001984',
+      '--amount',
+      '1234567890.12',
+      '--currency',
+      'SEK',
+      '--wait',
+      '-o',
+      'json',
+    ]);
     expect(ok.code).toBe(0);
     const op = JSON.parse(ok.stdout);
     expect(op.status).toBe('EXECUTED');
@@ -148,16 +250,25 @@ describe('transfers and reports', () => {
     const file = join(tempDir(), 'r.pdf');
     const w = await cli(['reports', 'pdf', id, '-O', file]);
     expect(w.code).toBe(0);
-    const served = await fetch(`${t.sandbox.baseUrl}/api/v1/account-verification-reports/${id}/pdf?template=standard-1.0`, {
-      headers: { authorization: `Bearer ${(await raw(t.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', { form: { client_id: t.sandbox.clientId, client_secret: t.sandbox.clientSecret, grant_type: 'client_credentials', scope: 'account-verification-reports:read' } })).json().access_token}` },
-    });
+    const served = await fetch(
+      `${t.sandbox.baseUrl}/api/v1/account-verification-reports/${id}/pdf?template=standard-1.0`,
+      {
+        headers: {
+          authorization: `Bearer ${(await raw(t.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', { form: { client_id: t.sandbox.clientId, client_secret: t.sandbox.clientSecret, grant_type: 'client_credentials', scope: 'account-verification-reports:read' } })).json().access_token}`,
+        },
+      },
+    );
     const bytes = Buffer.from(await served.arrayBuffer());
     expect(readFileSync(file).equals(bytes)).toBe(true);
     expect(bytes.subarray(0, 8).toString('latin1')).toBe('%PDF-1.4');
     expect(bytes.includes(0xe2)).toBe(true); // the binary comment line survived
     const out = await new Promise<Buffer>((resolve, reject) => {
-      import('node:child_process').then(({ spawn }) => {
-        const child = spawn(process.execPath, [join(process.cwd(), 'bin', 'bankctl.js'), 'reports', 'pdf', id, '-O', '-'], { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+      void import('node:child_process').then(({ spawn }) => {
+        const child = spawn(
+          process.execPath,
+          [join(process.cwd(), 'bin', 'bankctl.js'), 'reports', 'pdf', id, '-O', '-'],
+          { env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } },
+        );
         const chunks: Buffer[] = [];
         child.stdout.on('data', (c) => chunks.push(c));
         child.on('error', reject);

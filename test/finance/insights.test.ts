@@ -16,7 +16,15 @@ afterAll(() => t.close());
 
 async function demoUser(locale: string, market = 'SE') {
   const u = await userWithLocale(t.sandbox, SCOPES, market, locale);
-  const d = generateDemoDataDetailed(t.sandbox.store, { userId: u.userId, credentialsIds: ['c'.repeat(32)], providerName: 'se-test', currencyCode: 'SEK', seed: u.userId, now: t.sandbox.clock.now(), months: 5 });
+  const d = generateDemoDataDetailed(t.sandbox.store, {
+    userId: u.userId,
+    credentialsIds: ['c'.repeat(32)],
+    providerName: 'se-test',
+    currencyCode: 'SEK',
+    seed: u.userId,
+    now: t.sandbox.clock.now(),
+    months: 5,
+  });
   return { ...u, d };
 }
 const day = (offset: number) => new Date(t.sandbox.clock.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -29,25 +37,32 @@ describe('insights generated from the data (spec 4.5)', () => {
     const list = r.json();
     const by = (type: string) => list.filter((i: { type: string }) => i.type === type);
     const large = by('LARGE_EXPENSE');
-    expect(large.map((i: { data: { transactionId: string } }) => i.data.transactionId)).toEqual([u.d.highlights.largeExpenseId]);
+    expect(large.map((i: { data: { transactionId: string } }) => i.data.transactionId)).toEqual([
+      u.d.highlights.largeExpenseId,
+    ]);
     const largeTx = t.sandbox.store.transactions.get(u.d.highlights.largeExpenseId!)!;
     expect(large[0].title).toBe(`A large expense of ${largeTx.amount.slice(1)} SEK`);
     expect(by('DOUBLE_CHARGE')[0].data.transactionIds).toEqual(u.d.highlights.doubleChargeIds);
     const low = by('ACCOUNT_BALANCE_LOW')[0];
     expect(low.data.date).toBe(Date.parse(`${u.d.highlights.lowBalance!.date}T00:00:00Z`));
     expect(low.description).toContain(`${u.d.highlights.lowBalance!.balance} SEK`);
-    for (const type of ['LEFT_TO_SPEND', 'WEEKLY_SUMMARY_EXPENSES_BY_CATEGORY', 'MONTHLY_SUMMARY_EXPENSES_BY_CATEGORY']) expect(by(type), type).toHaveLength(1);
+    for (const type of ['LEFT_TO_SPEND', 'WEEKLY_SUMMARY_EXPENSES_BY_CATEGORY', 'MONTHLY_SUMMARY_EXPENSES_BY_CATEGORY'])
+      expect(by(type), type).toHaveLength(1);
     for (const i of list) {
       expect(i).toMatchObject({ userId: u.userId, createdTime: expect.any(Number) });
       expect(i.insightActions.length).toBeGreaterThan(0);
     }
     // ids are stable from one listing to the next
-    expect((await raw(base, 'GET', '/api/v1/insights', { headers: u.h })).json().map((i: { id: string }) => i.id)).toEqual(list.map((i: { id: string }) => i.id));
+    expect(
+      (await raw(base, 'GET', '/api/v1/insights', { headers: u.h })).json().map((i: { id: string }) => i.id),
+    ).toEqual(list.map((i: { id: string }) => i.id));
   });
 
   test('locale: Swedish titles for sv_SE; a locale without configuration gets none', async () => {
     const sv = await demoUser('sv_SE');
-    const large = (await raw(base, 'GET', '/api/v1/insights', { headers: sv.h })).json().find((i: { type: string }) => i.type === 'LARGE_EXPENSE');
+    const large = (await raw(base, 'GET', '/api/v1/insights', { headers: sv.h }))
+      .json()
+      .find((i: { type: string }) => i.type === 'LARGE_EXPENSE');
     expect(large.title).toMatch(/^Ett stort köp på \d+,\d\d SEK$/);
     expect(large.insightActions[0].label).toBe('Uppfattat');
     const de = await demoUser('de_DE', 'DE');
@@ -61,7 +76,9 @@ describe('insights generated from the data (spec 4.5)', () => {
       raw(base, 'PUT', `/sandbox/insights/overrides/${locale}/${type}`, { headers: { authorization: auth }, json });
     expect((await put('de_DE', 'LARGE_EXPENSE', { title: 'Große Ausgabe' }, 'Bearer nope')).status).toBe(401);
     expect((await put('de_DE', 'LARGE_EXPENSE', {})).status).toBe(400);
-    expect((await put('de_DE', 'LARGE_EXPENSE', { title: 'Große Ausgabe', description: 'Siehe: {description}' })).status).toBe(200);
+    expect(
+      (await put('de_DE', 'LARGE_EXPENSE', { title: 'Große Ausgabe', description: 'Siehe: {description}' })).status,
+    ).toBe(200);
     expect((await put('nl_NL', 'LARGE_EXPENSE', { title: 'Grote uitgave' })).status).toBe(200);
     const de = await demoUser('de_DE', 'DE');
     const list = (await raw(base, 'GET', '/api/v1/insights', { headers: de.h })).json();
@@ -71,7 +88,9 @@ describe('insights generated from the data (spec 4.5)', () => {
     // an en_US override wraps the built-in title
     expect((await put('en_US', 'DOUBLE_CHARGE', { title: 'Heads up: {title}' })).status).toBe(200);
     const en = await demoUser('en_US');
-    const dbl = (await raw(base, 'GET', '/api/v1/insights', { headers: en.h })).json().find((i: { type: string }) => i.type === 'DOUBLE_CHARGE');
+    const dbl = (await raw(base, 'GET', '/api/v1/insights', { headers: en.h }))
+      .json()
+      .find((i: { type: string }) => i.type === 'DOUBLE_CHARGE');
     expect(dbl.title).toBe('Heads up: Charged twice at PIZZERIA NAPOLI?');
   });
 
@@ -80,13 +99,19 @@ describe('insights generated from the data (spec 4.5)', () => {
     const s = t.sandbox.store;
     const a = addAccount(s, u.userId, { balance: '50000.00', currencyCode: 'SEK' });
     const now = new Date(t.sandbox.clock.now());
-    const monthDay = (back: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 10)).toISOString().slice(0, 10);
+    const monthDay = (back: number) =>
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 10)).toISOString().slice(0, 10);
     // groceries 1000 a month for three months, then 3000 last month
-    for (const back of [4, 3, 2]) addTx(s, a, '-1000.00', monthDay(back), { categoryId: cat('expenses:food.groceries') });
+    for (const back of [4, 3, 2])
+      addTx(s, a, '-1000.00', monthDay(back), { categoryId: cat('expenses:food.groceries') });
     addTx(s, a, '-3000.00', monthDay(1), { categoryId: cat('expenses:food.groceries') });
     const list = (await raw(base, 'GET', '/api/v1/insights', { headers: u.h })).json();
     const high = list.find((i: { type: string }) => i.type === 'UNUSUAL_CATEGORY_HIGH');
-    expect(high.data).toMatchObject({ categoryId: cat('expenses:food'), spentAmount: { unscaledValue: 300000 }, averageAmount: { unscaledValue: 100000 } });
+    expect(high.data).toMatchObject({
+      categoryId: cat('expenses:food'),
+      spentAmount: { unscaledValue: 300000 },
+      averageAmount: { unscaledValue: 100000 },
+    });
     expect(high.title).toBe('More than usual on Food & Drinks');
     const bal = list.find((i: { type: string }) => i.type === 'ACCOUNT_BALANCE_HIGH');
     expect(bal.data.accountId).toBe(a.id);
@@ -96,7 +121,9 @@ describe('insights generated from the data (spec 4.5)', () => {
     const x = addAccount(s, u.userId, { balance: '5.00', accountExclusion: 'PFM_DATA', accountNumber: '1-2' });
     addTx(s, x, '-99999.00', day(-1), { categoryId: cat('expenses:shopping.other') });
     const after = (await raw(base, 'GET', '/api/v1/insights', { headers: u.h })).json();
-    expect(after.some((i: { type: string }) => i.type === 'LARGE_EXPENSE' || i.type === 'ACCOUNT_BALANCE_LOW')).toBe(false);
+    expect(after.some((i: { type: string }) => i.type === 'LARGE_EXPENSE' || i.type === 'ACCOUNT_BALANCE_LOW')).toBe(
+      false,
+    );
   });
 
   test('action and the deprecated archive move an active insight to archived; 404 once it is not active', async () => {
@@ -109,7 +136,9 @@ describe('insights generated from the data (spec 4.5)', () => {
     const notOffered = await act({ insightId: first.id, insightAction: 'NOT_AN_ACTION' });
     expect(notOffered.status).toBe(400);
     expect(notOffered.text).toMatch(/not offered/);
-    expect((await act({ insightId: '0123456789abcdef0123456789abcdef', insightAction: 'ACKNOWLEDGE' })).status).toBe(404);
+    expect((await act({ insightId: '0123456789abcdef0123456789abcdef', insightAction: 'ACKNOWLEDGE' })).status).toBe(
+      404,
+    );
 
     t.sandbox.clock.advance(1000);
     const chosen = first.insightActions[0].data.type;
@@ -120,12 +149,19 @@ describe('insights generated from the data (spec 4.5)', () => {
     const put = await raw(base, 'PUT', `/api/v1/insights/${second.id}/archive`, { headers: u.h });
     expect(put.status).toBe(204);
 
-    const active = (await raw(base, 'GET', '/api/v1/insights', { headers: u.h })).json().map((i: { id: string }) => i.id);
+    const active = (await raw(base, 'GET', '/api/v1/insights', { headers: u.h }))
+      .json()
+      .map((i: { id: string }) => i.id);
     expect(active).not.toContain(first.id);
     expect(active).not.toContain(second.id);
     const archived = (await raw(base, 'GET', '/api/v1/insights/archived', { headers: u.h })).json();
     expect(archived.map((i: { id: string }) => i.id)).toEqual([first.id, second.id]);
-    expect(archived[0]).toMatchObject({ type: first.type, title: first.title, dateInsightCreated: first.createdTime, insightAction: chosen });
+    expect(archived[0]).toMatchObject({
+      type: first.type,
+      title: first.title,
+      dateInsightCreated: first.createdTime,
+      insightAction: chosen,
+    });
     // archived by the sandbox clock, which the test moved on
     expect(archived[0].dateArchived).toBeGreaterThanOrEqual(before);
     expect(archived[0].dateArchived).toBeLessThanOrEqual(t.sandbox.clock.now());

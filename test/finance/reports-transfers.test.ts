@@ -22,9 +22,15 @@ describe('account verification reports (spec 4.1, 2.7)', () => {
     const r = await raw(base, 'POST', '/api/v1/account-verification-reports', { headers: bearer(u.token), json: {} });
     expect(r.status).toBe(400);
     expect(r.text).toMatch(/user data missing/);
-    const arr = await raw(base, 'POST', '/api/v1/account-verification-reports', { headers: bearer(u.token), json: [1] });
+    const arr = await raw(base, 'POST', '/api/v1/account-verification-reports', {
+      headers: bearer(u.token),
+      json: [1],
+    });
     expect(arr.status).toBe(400);
-    const broken = await raw(base, 'POST', '/api/v1/account-verification-reports', { headers: { ...bearer(u.token), 'content-type': 'application/json' }, body: '{"accountIds": [' });
+    const broken = await raw(base, 'POST', '/api/v1/account-verification-reports', {
+      headers: { ...bearer(u.token), 'content-type': 'application/json' },
+      body: '{"accountIds": [',
+    });
     expect(broken.status).toBe(400);
     expect(broken.text).toMatch(/malformed JSON/);
   });
@@ -32,19 +38,31 @@ describe('account verification reports (spec 4.1, 2.7)', () => {
   test('create, get, pdf, then 404 an hour later by the sandbox clock', async () => {
     const u = await userWithToken(t.sandbox, REPORT_SCOPES);
     const acc = addAccount(t.sandbox.store, u.userId, { name: 'Lönekonto', balance: '12345678901234.56' });
-    const created = await raw(base, 'POST', '/api/v1/account-verification-reports', { headers: bearer(u.token), json: { accountIds: [acc.id] } });
+    const created = await raw(base, 'POST', '/api/v1/account-verification-reports', {
+      headers: bearer(u.token),
+      json: { accountIds: [acc.id] },
+    });
     expect(created.status).toBe(200);
     const rep = created.json();
-    expect(rep.userDataByProvider[0].accounts[0]).toMatchObject({ id: acc.id, accountNumber: '8327-9234947790', holderName: 'Åsa Öberg', balance: { currencyCode: 'SEK', value: { scale: '2', unscaledValue: '1234567890123456' } } });
+    expect(rep.userDataByProvider[0].accounts[0]).toMatchObject({
+      id: acc.id,
+      accountNumber: '8327-9234947790',
+      holderName: 'Åsa Öberg',
+      balance: { currencyCode: 'SEK', value: { scale: '2', unscaledValue: '1234567890123456' } },
+    });
 
     const got = await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}`, { headers: bearer(u.token) });
     expect(got.status).toBe(200);
     expect(got.json()).toEqual(rep);
     // a client token with the read scope sees it too
     const ct = await clientToken(t.sandbox, ['account-verification-reports:read']);
-    expect((await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}`, { headers: bearer(ct) })).status).toBe(200);
+    expect(
+      (await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}`, { headers: bearer(ct) })).status,
+    ).toBe(200);
 
-    const pdf = await fetch(`${base}/api/v1/account-verification-reports/${rep.id}/pdf?template=standard-1.0`, { headers: bearer(u.token) });
+    const pdf = await fetch(`${base}/api/v1/account-verification-reports/${rep.id}/pdf?template=standard-1.0`, {
+      headers: bearer(u.token),
+    });
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     const bytes = Buffer.from(await pdf.arrayBuffer());
@@ -66,25 +84,55 @@ describe('account verification reports (spec 4.1, 2.7)', () => {
     expect(text).toContain('12345678901234.56 SEK');
 
     // template: required and checked
-    expect((await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}/pdf`, { headers: bearer(u.token) })).status).toBe(400);
-    const badTemplate = await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}/pdf?template=fancy-2.0`, { headers: bearer(u.token) });
+    expect(
+      (await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}/pdf`, { headers: bearer(u.token) }))
+        .status,
+    ).toBe(400);
+    const badTemplate = await raw(
+      base,
+      'GET',
+      `/api/v1/account-verification-reports/${rep.id}/pdf?template=fancy-2.0`,
+      { headers: bearer(u.token) },
+    );
     expect(badTemplate.status).toBe(400);
     expect(badTemplate.text).toMatch(/standard-1\.0/);
 
     // 59 minutes later it is still there; after the hour it is gone
     t.sandbox.clock.advance(59 * 60_000);
-    expect((await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}`, { headers: bearer(u.token) })).status).toBe(200);
+    expect(
+      (await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}`, { headers: bearer(u.token) })).status,
+    ).toBe(200);
     t.sandbox.clock.advance(60_000);
     // the user token (2 h) is still valid, the report (1 h) is not
-    expect((await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}`, { headers: bearer(u.token) })).status).toBe(404);
-    expect((await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}/pdf?template=standard-1.0`, { headers: bearer(u.token) })).status).toBe(404);
+    expect(
+      (await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}`, { headers: bearer(u.token) })).status,
+    ).toBe(404);
+    expect(
+      (
+        await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}/pdf?template=standard-1.0`, {
+          headers: bearer(u.token),
+        })
+      ).status,
+    ).toBe(404);
   });
 
   test('a report with many accounts runs over several pages that a reader opens', async () => {
     const u = await userWithToken(t.sandbox, REPORT_SCOPES);
-    for (let i = 0; i < 40; i++) addAccount(t.sandbox.store, u.userId, { name: `Konto (${i}) \\ ö`, accountNumber: `5000-${String(i).padStart(7, '0')}` });
-    const rep = (await raw(base, 'POST', '/api/v1/account-verification-reports', { headers: bearer(u.token), json: {} })).json();
-    const pdf = Buffer.from(await (await fetch(`${base}/api/v1/account-verification-reports/${rep.id}/pdf?template=standard-1.0`, { headers: bearer(u.token) })).arrayBuffer());
+    for (let i = 0; i < 40; i++)
+      addAccount(t.sandbox.store, u.userId, {
+        name: `Konto (${i}) \\ ö`,
+        accountNumber: `5000-${String(i).padStart(7, '0')}`,
+      });
+    const rep = (
+      await raw(base, 'POST', '/api/v1/account-verification-reports', { headers: bearer(u.token), json: {} })
+    ).json();
+    const pdf = Buffer.from(
+      await (
+        await fetch(`${base}/api/v1/account-verification-reports/${rep.id}/pdf?template=standard-1.0`, {
+          headers: bearer(u.token),
+        })
+      ).arrayBuffer(),
+    );
     const file = join(tempDir(), 'many.pdf');
     writeFileSync(file, pdf);
     const info = spawnSync('pdfinfo', [file], { encoding: 'utf8' });
@@ -100,11 +148,24 @@ describe('account verification reports (spec 4.1, 2.7)', () => {
   test('another user cannot read the report (404); unknown ids are 404', async () => {
     const a = await userWithToken(t.sandbox, REPORT_SCOPES);
     addAccount(t.sandbox.store, a.userId);
-    const rep = (await raw(base, 'POST', '/api/v1/account-verification-reports', { headers: bearer(a.token), json: {} })).json();
+    const rep = (
+      await raw(base, 'POST', '/api/v1/account-verification-reports', { headers: bearer(a.token), json: {} })
+    ).json();
     const b = await userWithToken(t.sandbox, REPORT_SCOPES);
-    expect((await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}`, { headers: bearer(b.token) })).status).toBe(404);
-    expect((await raw(base, 'GET', '/api/v1/account-verification-reports/0123456789abcdef0123456789abcdef', { headers: bearer(a.token) })).status).toBe(404);
-    const unknownAccount = await raw(base, 'POST', '/api/v1/account-verification-reports', { headers: bearer(a.token), json: { accountIds: ['nope'] } });
+    expect(
+      (await raw(base, 'GET', `/api/v1/account-verification-reports/${rep.id}`, { headers: bearer(b.token) })).status,
+    ).toBe(404);
+    expect(
+      (
+        await raw(base, 'GET', '/api/v1/account-verification-reports/0123456789abcdef0123456789abcdef', {
+          headers: bearer(a.token),
+        })
+      ).status,
+    ).toBe(404);
+    const unknownAccount = await raw(base, 'POST', '/api/v1/account-verification-reports', {
+      headers: bearer(a.token),
+      json: { accountIds: ['nope'] },
+    });
     expect(unknownAccount.status).toBe(400);
   });
 });
@@ -116,18 +177,29 @@ describe('POST /api/v1/transfer (spec 2.7)', () => {
     const u = await userWithToken(t.sandbox, SCOPES);
     const acc = addAccount(t.sandbox.store, u.userId, { accountNumber: '8327-9234947790' });
     const seen: string[] = [];
-    const body = '{"sourceUri":"se://83279234947790","destinationUri":"se://33001984","amount":1234567.89,"currency":"SEK","destinationMessage":"rent"}';
-    const r = await raw(base, 'POST', '/api/v1/transfer', { headers: { ...bearer(u.token), 'content-type': 'application/json' }, body });
+    const body =
+      '{"sourceUri":"se://83279234947790","destinationUri":"se://33001984","amount":1234567.89,"currency":"SEK","destinationMessage":"rent"}';
+    const r = await raw(base, 'POST', '/api/v1/transfer', {
+      headers: { ...bearer(u.token), 'content-type': 'application/json' },
+      body,
+    });
     expect(r.status).toBe(200);
     const op = r.json();
-    expect(op).toMatchObject({ status: 'CREATED', type: 'TRANSFER', userId: u.userId, credentialsId: acc.credentialsIds[0] });
+    expect(op).toMatchObject({
+      status: 'CREATED',
+      type: 'TRANSFER',
+      userId: u.userId,
+      credentialsId: acc.credentialsIds[0],
+    });
     for (let i = 0; i < 100 && seen.at(-1) !== 'EXECUTED'; i++) {
       await new Promise((res) => setTimeout(res, 10));
       const s = await raw(base, 'GET', `/api/v1/transfer/${op.underlyingId}/status`, { headers: bearer(u.token) });
       if (seen.at(-1) !== s.json().status) seen.push(s.json().status);
     }
     expect(seen.at(-1)).toBe('EXECUTED');
-    const events = t.sandbox.events.recent.filter((e) => e.event === 'signable-operation:update' && e.orderKey === op.id);
+    const events = t.sandbox.events.recent.filter(
+      (e) => e.event === 'signable-operation:update' && e.orderKey === op.id,
+    );
     expect(events.map((e) => e.content.status)).toEqual(['CREATED', 'EXECUTING', 'EXECUTED']);
     expect(events.every((e) => e.userId === u.userId)).toBe(true);
     // the amount was kept exactly as written, and booked exactly on the source account
@@ -141,16 +213,37 @@ describe('POST /api/v1/transfer (spec 2.7)', () => {
     const u = await userWithToken(t.sandbox, SCOPES);
     const acc = addAccount(t.sandbox.store, u.userId);
     const send = (json: unknown) => raw(base, 'POST', '/api/v1/transfer', { headers: bearer(u.token), json });
-    const ok = await send({ sourceUri: `platform://${acc.id}`, destinationUri: 'se-bg://5050-1055', amount: '99.50', currency: 'SEK', destinationMessage: '1234567890' });
+    const ok = await send({
+      sourceUri: `platform://${acc.id}`,
+      destinationUri: 'se-bg://5050-1055',
+      amount: '99.50',
+      currency: 'SEK',
+      destinationMessage: '1234567890',
+    });
     expect(ok.status).toBe(200);
     // a transfer to the user's own savings account is booked on both sides
-    const savings = addAccount(t.sandbox.store, u.userId, { type: 'SAVINGS', accountNumber: '9420-4172385', balance: '0.10' });
-    const own = await send({ sourceUri: `platform://${acc.id}`, destinationUri: 'se://94204172385', amount: 0.2, currency: 'SEK' });
+    const savings = addAccount(t.sandbox.store, u.userId, {
+      type: 'SAVINGS',
+      accountNumber: '9420-4172385',
+      balance: '0.10',
+    });
+    const own = await send({
+      sourceUri: `platform://${acc.id}`,
+      destinationUri: 'se://94204172385',
+      amount: 0.2,
+      currency: 'SEK',
+    });
     expect(own.status).toBe(200);
-    for (let i = 0; i < 100 && t.sandbox.store.accounts.get(savings.id)!.balance === '0.10'; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && t.sandbox.store.accounts.get(savings.id)!.balance === '0.10'; i++)
+      await new Promise((r) => setTimeout(r, 10));
     // 0.1 + 0.2 exactly, not 0.30000000000000004
     expect(t.sandbox.store.accounts.get(savings.id)!.balance).toBe('0.30');
-    const noMsg = await send({ sourceUri: `platform://${acc.id}`, destinationUri: 'se-pg://4-2', amount: 10, currency: 'SEK' });
+    const noMsg = await send({
+      sourceUri: `platform://${acc.id}`,
+      destinationUri: 'se-pg://4-2',
+      amount: 10,
+      currency: 'SEK',
+    });
     expect(noMsg.status).toBe(400);
     expect(noMsg.text).toMatch(/destinationMessage is required/);
   });

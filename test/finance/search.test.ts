@@ -16,14 +16,34 @@ const lastMonth = (dom: number) => iso(new Date(Date.UTC(now.getUTCFullYear(), n
 function seed(store: MemoryStore, userId: string) {
   const a = addAccount(store, userId);
   const ids: Record<string, string> = {};
-  ids.A = addTx(store, a, '-150.00', today(), { categoryId: cat('expenses:food.groceries'), description: 'ICA Maxi' }).id;
+  ids.A = addTx(store, a, '-150.00', today(), {
+    categoryId: cat('expenses:food.groceries'),
+    description: 'ICA Maxi',
+  }).id;
   ids.B = addTx(store, a, '-80.00', daysAgo(1), { categoryId: cat('expenses:food.groceries'), description: 'Lidl' }).id;
-  ids.C = addTx(store, a, '-450.00', lastMonth(15), { categoryId: cat('expenses:food.restaurants'), description: 'Pizzeria Napoli', notes: '#birthday' }).id;
-  ids.D = addTx(store, a, '-95.00', lastMonth(16), { categoryId: cat('expenses:food.restaurants'), description: 'Sushi Yama', notes: 'lunch #work' }).id;
-  ids.E = addTx(store, a, '-52.00', today(), { categoryId: cat('expenses:food.coffee'), description: 'Espresso House' }).id;
-  ids.F = addTx(store, a, '30000.00', lastMonth(25), { categoryId: cat('income:salary.other'), description: 'Salary ACME' }).id;
+  ids.C = addTx(store, a, '-450.00', lastMonth(15), {
+    categoryId: cat('expenses:food.restaurants'),
+    description: 'Pizzeria Napoli',
+    notes: '#birthday',
+  }).id;
+  ids.D = addTx(store, a, '-95.00', lastMonth(16), {
+    categoryId: cat('expenses:food.restaurants'),
+    description: 'Sushi Yama',
+    notes: 'lunch #work',
+  }).id;
+  ids.E = addTx(store, a, '-52.00', today(), {
+    categoryId: cat('expenses:food.coffee'),
+    description: 'Espresso House',
+  }).id;
+  ids.F = addTx(store, a, '30000.00', lastMonth(25), {
+    categoryId: cat('income:salary.other'),
+    description: 'Salary ACME',
+  }).id;
   const hidden = addAccount(store, userId, { accountExclusion: 'PFM_AND_SEARCH', accountNumber: '1-1' });
-  ids.G = addTx(store, hidden, '-150.00', today(), { categoryId: cat('expenses:food.groceries'), description: 'ICA hidden' }).id;
+  ids.G = addTx(store, hidden, '-150.00', today(), {
+    categoryId: cat('expenses:food.groceries'),
+    description: 'ICA hidden',
+  }).id;
   const pfm = addAccount(store, userId, { accountExclusion: 'PFM_DATA', accountNumber: '1-2' });
   ids.H = addTx(store, pfm, '-151.00', today(), { categoryId: cat('expenses:food.groceries'), description: 'Coop' }).id;
   return ids;
@@ -48,7 +68,10 @@ async function search(u: typeof en, queryString: string, extra: Record<string, u
   return r.json();
 }
 const names = (u: typeof en, j: { results: Array<{ transaction: { id: string } }> }) =>
-  j.results.map((r) => Object.entries(u.ids).find(([, id]) => id === r.transaction.id)![0]).sort().join('');
+  j.results
+    .map((r) => Object.entries(u.ids).find(([, id]) => id === r.transaction.id)![0])
+    .sort()
+    .join('');
 
 describe('POST /api/v1/search: the query language of spec 2.7', () => {
   test.each([
@@ -101,18 +124,40 @@ describe('POST /api/v1/search: the query language of spec 2.7', () => {
     const j = await search(en, 'restaurants last month');
     expect(j.count).toBe(2);
     expect(j.net).toBe(-545);
-    expect(j.metrics).toEqual({ COUNT: 2, NET: -545, SUM: 545, AVG: 272.5, CATEGORIES: { [cat('expenses:food.restaurants')]: 1 } });
+    expect(j.metrics).toEqual({
+      COUNT: 2,
+      NET: -545,
+      SUM: 545,
+      AVG: 272.5,
+      CATEGORIES: { [cat('expenses:food.restaurants')]: 1 },
+    });
     expect(j.periodAmounts).toEqual([{ key: lastMonth(1).slice(0, 7), value: -545 }]);
-    expect(j.queryInterpretation).toMatchObject({ categories: ['expenses:food.restaurants'], dateFrom: lastMonth(1), words: [] });
+    expect(j.queryInterpretation).toMatchObject({
+      categories: ['expenses:food.restaurants'],
+      dateFrom: lastMonth(1),
+      words: [],
+    });
     const tx = j.results[0].transaction;
-    expect(tx).toMatchObject({ categoryType: 'EXPENSES', currencyDenominatedAmount: { unscaledValue: -9500, scale: 2, currencyCode: 'SEK' }, amount: -95 });
+    expect(tx).toMatchObject({
+      categoryType: 'EXPENSES',
+      currencyDenominatedAmount: { unscaledValue: -9500, scale: 2, currencyCode: 'SEK' },
+      amount: -95,
+    });
     const page = await search(en, 'groceries', { limit: 1, offset: 1 });
     expect(page.count).toBe(3);
     expect(page.results).toHaveLength(1);
   });
 
   test('400 plain strings for a malformed search', async () => {
-    for (const body of [{ queryString: 5 }, { queryString: 'x', limit: -1 }, { queryString: 'x', limit: 1.5 }, { queryString: 'x', sort: 'RANDOM' }, { queryString: 'x', order: 'UP' }, { accounts: 'a' }, [1]]) {
+    for (const body of [
+      { queryString: 5 },
+      { queryString: 'x', limit: -1 },
+      { queryString: 'x', limit: 1.5 },
+      { queryString: 'x', sort: 'RANDOM' },
+      { queryString: 'x', order: 'UP' },
+      { accounts: 'a' },
+      [1],
+    ]) {
       const r = await raw(base, 'POST', '/api/v1/search', { headers: en.h, json: body });
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.headers.get('content-type')).toMatch(/^text\/plain/);

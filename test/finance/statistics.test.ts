@@ -35,7 +35,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const query = (json: unknown) => raw(base, 'POST', '/api/v1/statistics/query', { headers: h, json });
-const exact = (s: { amount?: { value: { unscaledValue: string; scale: string } } }) => s.amount && `${s.amount.value.unscaledValue}/${s.amount.value.scale}`;
+const exact = (s: { amount?: { value: { unscaledValue: string; scale: string } } }) =>
+  s.amount && `${s.amount.value.unscaledValue}/${s.amount.value.scale}`;
 
 describe('POST /api/v1/statistics/query (spec 2.7)', () => {
   test('every type answers 200 at each allowed resolution and 400 at every other', async () => {
@@ -47,7 +48,9 @@ describe('POST /api/v1/statistics/query (spec 2.7)', () => {
           expect(Array.isArray(r.json())).toBe(true);
         } else {
           expect(r.status, `${type} ${resolution}`).toBe(400);
-          expect(r.text).toMatch(resolution === 'ALL' ? /unknown resolution/ : new RegExp(`not available for ${type.replace('/', '\\/')}`));
+          expect(r.text).toMatch(
+            resolution === 'ALL' ? /unknown resolution/ : new RegExp(`not available for ${type.replace('/', '\\/')}`),
+          );
         }
       }
     }
@@ -56,48 +59,85 @@ describe('POST /api/v1/statistics/query (spec 2.7)', () => {
   test('expenses by category: exact sums, refunds lower them, excluded accounts left out', async () => {
     const r = (await query({ types: ['expenses-by-category'], resolution: 'MONTHLY' })).json();
     const coffee = r.filter((s: { description: string }) => s.description === cat('expenses:food.coffee'));
-    expect(coffee.map((s: { period: string; value: number }) => [s.period, s.value])).toEqual([['2026-03', 70.75], ['2026-04', 12]]);
+    expect(coffee.map((s: { period: string; value: number }) => [s.period, s.value])).toEqual([
+      ['2026-03', 70.75],
+      ['2026-04', 12],
+    ]);
     expect(exact(coffee[0])).toBe('7075/2');
-    expect(coffee[0]).toMatchObject({ type: 'expenses-by-category', resolution: 'MONTHLY', payload: 'expenses:food.coffee' });
+    expect(coffee[0]).toMatchObject({
+      type: 'expenses-by-category',
+      resolution: 'MONTHLY',
+      payload: 'expenses:food.coffee',
+    });
     // transfers are not expenses
     expect(r.some((s: { description: string }) => s.description === cat('transfers:savings.other'))).toBe(false);
   });
 
   test('primary categories, counts, daily and weekly labels', async () => {
     const primary = (await query({ types: ['expenses-by-primary-category'], resolution: 'YEARLY' })).json();
-    expect(primary).toEqual([expect.objectContaining({ description: cat('expenses:food'), period: '2026', value: 282.75 })]);
-    const count = (await query({ types: ['expenses-by-category/by-count'], resolution: 'MONTHLY', description: cat('expenses:food.coffee'), periods: ['2026-03'] })).json();
+    expect(primary).toEqual([
+      expect.objectContaining({ description: cat('expenses:food'), period: '2026', value: 282.75 }),
+    ]);
+    const count = (
+      await query({
+        types: ['expenses-by-category/by-count'],
+        resolution: 'MONTHLY',
+        description: cat('expenses:food.coffee'),
+        periods: ['2026-03'],
+      })
+    ).json();
     expect(count).toEqual([expect.objectContaining({ period: '2026-03', value: 3 })]);
     expect(count[0].amount).toBeUndefined();
-    const weekly = (await query({ types: ['expenses-by-category'], resolution: 'WEEKLY', description: cat('expenses:food.coffee') })).json();
+    const weekly = (
+      await query({ types: ['expenses-by-category'], resolution: 'WEEKLY', description: cat('expenses:food.coffee') })
+    ).json();
     expect(weekly.map((s: { period: string }) => s.period)).toEqual(['2026:10', '2026:11', '2026:14']);
-    const daily = (await query({ types: ['expenses-by-category'], resolution: 'DAILY', description: cat('expenses:food.groceries') })).json();
+    const daily = (
+      await query({ types: ['expenses-by-category'], resolution: 'DAILY', description: cat('expenses:food.groceries') })
+    ).json();
     expect(daily.map((s: { period: string; value: number }) => [s.period, s.value])).toEqual([['2026-03-05', 200]]);
   });
 
   test('AND across properties, OR within one', async () => {
     const r = (
-      await query({ types: ['expenses-by-category', 'income-by-category'], resolution: 'MONTHLY', description: [cat('expenses:food.coffee'), cat('income:salary.other')], periods: ['2026-03'] })
+      await query({
+        types: ['expenses-by-category', 'income-by-category'],
+        resolution: 'MONTHLY',
+        description: [cat('expenses:food.coffee'), cat('income:salary.other')],
+        periods: ['2026-03'],
+      })
     ).json();
-    expect(r.map((s: { type: string; description: string; value: number }) => [s.type, s.description, s.value]).sort()).toEqual(
+    expect(
+      r.map((s: { type: string; description: string; value: number }) => [s.type, s.description, s.value]).sort(),
+    ).toEqual(
       [
         ['expenses-by-category', cat('expenses:food.coffee'), 70.75],
         ['income-by-category', cat('income:salary.other'), 1000],
       ].sort(),
     );
     // a year in periods holds its months
-    expect((await query({ types: ['income-and-expenses'], resolution: 'MONTHLY', periods: ['2026'] })).json().length).toBe(3);
+    expect(
+      (await query({ types: ['income-and-expenses'], resolution: 'MONTHLY', periods: ['2026'] })).json().length,
+    ).toBe(3);
   });
 
   test('income-and-expenses, balances, left to spend', async () => {
     const ie = (await query({ types: ['income-and-expenses'], resolution: 'MONTHLY', periods: ['2026-03'] })).json();
-    expect(Object.fromEntries(ie.map((s: { description: string; value: number }) => [s.description, s.value]))).toEqual({ INCOME: 1000, EXPENSES: 270.75 });
-    const bal = (await query({ types: ['balances-by-account'], resolution: 'MONTHLY', description: checkingId })).json();
+    expect(Object.fromEntries(ie.map((s: { description: string; value: number }) => [s.description, s.value]))).toEqual(
+      { INCOME: 1000, EXPENSES: 270.75 },
+    );
+    const bal = (
+      await query({ types: ['balances-by-account'], resolution: 'MONTHLY', description: checkingId })
+    ).json();
     // today 1000.00; before April's -12.00 it was 1012.00 at the end of March
     expect(bal.find((s: { period: string }) => s.period === '2026-03').value).toBe(1012);
     expect(bal.find((s: { period: string }) => s.period === '2026-04').value).toBe(1000);
-    const groups = (await query({ types: ['balances-by-account-type-group'], resolution: 'MONTHLY', periods: ['2026-04'] })).json();
-    expect(Object.fromEntries(groups.map((s: { description: string; value: number }) => [s.description, s.value]))).toEqual({ CHECKING: 1000, SAVINGS: 5000 });
+    const groups = (
+      await query({ types: ['balances-by-account-type-group'], resolution: 'MONTHLY', periods: ['2026-04'] })
+    ).json();
+    expect(
+      Object.fromEntries(groups.map((s: { description: string; value: number }) => [s.description, s.value])),
+    ).toEqual({ CHECKING: 1000, SAVINGS: 5000 });
     const lts = (await query({ types: ['left-to-spend'], resolution: 'MONTHLY', periods: ['2026-03'] })).json();
     // 1 March +1000, 3 March -45.50, 5 March -200: left on the 5th is 754.50 (the transfer does not count)
     expect(lts.find((s: { description: string }) => s.description === '2026-03-05').value).toBe(754.5);
@@ -109,11 +149,24 @@ describe('POST /api/v1/statistics/query (spec 2.7)', () => {
 
   test('padResultUntilToday fills sums with zero and balances with the last value up to this period', async () => {
     const thisMonth = new Date(t.sandbox.clock.now()).toISOString().slice(0, 7);
-    const sums = (await query({ types: ['expenses-by-category'], resolution: 'MONTHLY', description: cat('expenses:food.groceries'), padResultUntilToday: true })).json();
+    const sums = (
+      await query({
+        types: ['expenses-by-category'],
+        resolution: 'MONTHLY',
+        description: cat('expenses:food.groceries'),
+        padResultUntilToday: true,
+      })
+    ).json();
     expect(sums[0].period).toBe('2026-03');
     expect(sums.at(-1).period).toBe(thisMonth);
     expect(sums.slice(1).every((s: { value: number }) => s.value === 0)).toBe(true);
-    const unpadded = (await query({ types: ['expenses-by-category'], resolution: 'MONTHLY', description: cat('expenses:food.groceries') })).json();
+    const unpadded = (
+      await query({
+        types: ['expenses-by-category'],
+        resolution: 'MONTHLY',
+        description: cat('expenses:food.groceries'),
+      })
+    ).json();
     expect(unpadded).toHaveLength(1);
   });
 

@@ -11,7 +11,9 @@ afterAll(() => t.close());
 
 describe('bankctl api', () => {
   test('authenticates like any command: the endpoint table picks the client token and scope', async () => {
-    const r = await runCli(['api', 'POST', '/api/v1/user/create', '-f', 'market=SE', '-f', 'locale=sv_SE'], { env: t.env });
+    const r = await runCli(['api', 'POST', '/api/v1/user/create', '-f', 'market=SE', '-f', 'locale=sv_SE'], {
+      env: t.env,
+    });
     expect(r.code).toBe(0);
     const userId = JSON.parse(r.stdout).user_id;
     expect(t.sandbox.store.users.get(userId)?.locale).toBe('sv_SE');
@@ -20,7 +22,9 @@ describe('bankctl api', () => {
   });
 
   test('--user obtains a user token; --as none sends nothing; errors print the body and exit by status', async () => {
-    const userId = JSON.parse((await runCli(['api', 'POST', '/api/v1/user/create', '-f', 'market=SE'], { env: t.env })).stdout).user_id;
+    const userId = JSON.parse(
+      (await runCli(['api', 'POST', '/api/v1/user/create', '-f', 'market=SE'], { env: t.env })).stdout,
+    ).user_id;
     const del = await runCli(['api', 'POST', '/api/v1/user/delete', '--user', userId], { env: t.env });
     expect(del.code).toBe(0);
     const v = await runCli(['api', 'GET', '/version', '--as', 'none'], { env: t.env });
@@ -43,10 +47,22 @@ describe('bankctl api', () => {
       reply(200, pages[token] ?? '{}')(req, res, body);
     });
     try {
-      const r = await runCli(['api', 'GET', '/data/v2/transactions', '--paginate', '-o', 'ndjson', '-f', 'pageSize=2'], { env: { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'tok-123456' } });
+      const r = await runCli(
+        ['api', 'GET', '/data/v2/transactions', '--paginate', '-o', 'ndjson', '-f', 'pageSize=2'],
+        { env: { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'tok-123456' } },
+      );
       expect(r.code).toBe(0);
-      expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ id: '1', x: { y: 1 } }, { id: '2' }, { id: '3' }, { id: '4' }]);
-      expect(s.seen.map((x) => x.url)).toEqual(['/data/v2/transactions?pageSize=2', '/data/v2/transactions?pageSize=2&pageToken=p2', '/data/v2/transactions?pageSize=2&pageToken=p3']);
+      expect(
+        r.stdout
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l)),
+      ).toEqual([{ id: '1', x: { y: 1 } }, { id: '2' }, { id: '3' }, { id: '4' }]);
+      expect(s.seen.map((x) => x.url)).toEqual([
+        '/data/v2/transactions?pageSize=2',
+        '/data/v2/transactions?pageSize=2&pageToken=p2',
+        '/data/v2/transactions?pageSize=2&pageToken=p3',
+      ]);
     } finally {
       await s.close();
     }

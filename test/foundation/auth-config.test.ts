@@ -21,10 +21,16 @@ const mode = (f: string) => statSync(f).mode & 0o777;
 describe('auth login, status, logout and the profile files', () => {
   test('login checks the credentials, stores them 0600, and later commands use them', async () => {
     const env = bareEnv();
-    const bad = await runCli(['auth', 'login', '--client-id', t.sandbox.clientId, '--client-secret-stdin'], { env, stdin: 'not-the-secret\n' });
+    const bad = await runCli(['auth', 'login', '--client-id', t.sandbox.clientId, '--client-secret-stdin'], {
+      env,
+      stdin: 'not-the-secret\n',
+    });
     expect(bad.code).toBe(3);
     expect(bad.stderr).not.toContain('not-the-secret');
-    const ok = await runCli(['auth', 'login', '--client-id', t.sandbox.clientId, '--client-secret-stdin'], { env, stdin: `${t.sandbox.clientSecret}\n` });
+    const ok = await runCli(['auth', 'login', '--client-id', t.sandbox.clientId, '--client-secret-stdin'], {
+      env,
+      stdin: `${t.sandbox.clientSecret}\n`,
+    });
     expect(ok.code).toBe(0);
     expect(ok.stderr).toMatch(/accepted/);
     const file = join(env.BANKCTL_CONFIG_DIR, 'config.json');
@@ -36,7 +42,12 @@ describe('auth login, status, logout and the profile files', () => {
     expect(mode(join(env.BANKCTL_CONFIG_DIR, 'tokens.json'))).toBe(0o600);
     const status = await runCli(['auth', 'status', '-o', 'json'], { env });
     const s = JSON.parse(status.stdout);
-    expect(s).toMatchObject({ profile: 'default', clientId: t.sandbox.clientId, clientIdSource: 'profile', clientSecret: 'set' });
+    expect(s).toMatchObject({
+      profile: 'default',
+      clientId: t.sandbox.clientId,
+      clientIdSource: 'profile',
+      clientSecret: 'set',
+    });
     expect(s.tokens).toEqual([expect.objectContaining({ kind: 'client', scope: 'user:create', expired: false })]);
     expect(status.stdout).not.toContain(t.sandbox.clientSecret);
     const out = await runCli(['auth', 'logout'], { env });
@@ -48,7 +59,10 @@ describe('auth login, status, logout and the profile files', () => {
 
   test('a secret given as a flag works but warns that it is visible in the process list', async () => {
     const env = bareEnv();
-    const r = await runCli(['auth', 'login', '--client-id', t.sandbox.clientId, '--client-secret', t.sandbox.clientSecret], { env });
+    const r = await runCli(
+      ['auth', 'login', '--client-id', t.sandbox.clientId, '--client-secret', t.sandbox.clientSecret],
+      { env },
+    );
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/--client-secret on the command line is visible .* use --client-secret-stdin/);
   });
@@ -70,8 +84,12 @@ describe('auth login, status, logout and the profile files', () => {
 
   test('user tokens: grant + exchange with exactly the scopes asked for', async () => {
     const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
-    const userId = JSON.parse((await runCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env })).stdout).user_id;
-    const tok = (await runCli(['auth', 'token', '--user', userId, '--scope', 'accounts:read,user:delete'], { env })).stdout.trim();
+    const userId = JSON.parse(
+      (await runCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env })).stdout,
+    ).user_id;
+    const tok = (
+      await runCli(['auth', 'token', '--user', userId, '--scope', 'accounts:read,user:delete'], { env })
+    ).stdout.trim();
     const rec = t.sandbox.store.tokens.get(tok)!;
     expect(rec.kind).toBe('user');
     expect(rec.userId).toBe(userId);
@@ -84,7 +102,9 @@ describe('auth login, status, logout and the profile files', () => {
 
   test('auth grant, exchange, refresh and revoke-all', async () => {
     const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
-    const userId = JSON.parse((await runCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env })).stdout).user_id;
+    const userId = JSON.parse(
+      (await runCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env })).stdout,
+    ).user_id;
     const g = await runCli(['auth', 'grant', '--user', userId, '--scope', 'accounts:read', '-o', 'json'], { env });
     expect(g.code).toBe(0);
     const code = JSON.parse(g.stdout).code;
@@ -96,14 +116,51 @@ describe('auth login, status, logout and the profile files', () => {
     expect(reused.stderr).toMatch(/HTTP 400: authorization code not valid/);
     expect(reused.stderr).not.toContain(code);
 
-    const delegated = await runCli(['auth', 'grant', '--user', userId, '--scope', 'credentials:read', '--delegate', '--id-hint', 'Łukasz', '--actor-client-id', 'x'], { env });
+    const delegated = await runCli(
+      [
+        'auth',
+        'grant',
+        '--user',
+        userId,
+        '--scope',
+        'credentials:read',
+        '--delegate',
+        '--id-hint',
+        'Łukasz',
+        '--actor-client-id',
+        'x',
+      ],
+      { env },
+    );
     expect(delegated.code).toBe(2);
     expect(delegated.stderr).toMatch(/ISO-8859-1/);
-    const delegatedOk = await runCli(['auth', 'grant', '--user', userId, '--scope', 'credentials:read', '--delegate', '--id-hint', 'Åsa', '--actor-client-id', 'df05e4b379934cd09963197cc855bfe9', '-o', 'json'], { env });
+    const delegatedOk = await runCli(
+      [
+        'auth',
+        'grant',
+        '--user',
+        userId,
+        '--scope',
+        'credentials:read',
+        '--delegate',
+        '--id-hint',
+        'Åsa',
+        '--actor-client-id',
+        'df05e4b379934cd09963197cc855bfe9',
+        '-o',
+        'json',
+      ],
+      { env },
+    );
     expect(delegatedOk.code).toBe(0);
 
     // a code of the hosted flow exchanges to a token with a refresh token; auth refresh uses it
-    const linkCode = issueCode(t.sandbox.store, { clientId: t.sandbox.clientId, userId, scopes: ['accounts:read'], withRefresh: true });
+    const linkCode = issueCode(t.sandbox.store, {
+      clientId: t.sandbox.clientId,
+      userId,
+      scopes: ['accounts:read'],
+      withRefresh: true,
+    });
     const linked = JSON.parse((await runCli(['auth', 'exchange', linkCode, '-o', 'json'], { env })).stdout);
     expect(linked.refresh_token).toBeTruthy();
     const refreshed = await runCli(['auth', 'refresh', '-o', 'json'], { env });
@@ -120,20 +177,44 @@ describe('auth login, status, logout and the profile files', () => {
 describe('config and profiles', () => {
   test('set/get/unset/use, precedence flag > env > profile, and explain says where each came from', async () => {
     const env = bareEnv();
-    expect((await runCli(['config', 'set', 'base-url', 'http://127.0.0.1:9'], { env: { BANKCTL_CONFIG_DIR: env.BANKCTL_CONFIG_DIR } })).code).toBe(0);
-    expect((await runCli(['config', 'get', 'base-url'], { env: { BANKCTL_CONFIG_DIR: env.BANKCTL_CONFIG_DIR } })).stdout).toBe('http://127.0.0.1:9\n');
+    expect(
+      (
+        await runCli(['config', 'set', 'base-url', 'http://127.0.0.1:9'], {
+          env: { BANKCTL_CONFIG_DIR: env.BANKCTL_CONFIG_DIR },
+        })
+      ).code,
+    ).toBe(0);
+    expect(
+      (await runCli(['config', 'get', 'base-url'], { env: { BANKCTL_CONFIG_DIR: env.BANKCTL_CONFIG_DIR } })).stdout,
+    ).toBe('http://127.0.0.1:9\n');
     const explain = async (args: string[], e: Record<string, string>) =>
-      Object.fromEntries(JSON.parse((await runCli(['config', 'explain', '-o', 'json', ...args], { env: e })).stdout).map((r: { key: string; value: string; source: string }) => [r.key, r]));
-    expect((await explain([], { BANKCTL_CONFIG_DIR: env.BANKCTL_CONFIG_DIR }))['base-url']).toMatchObject({ value: 'http://127.0.0.1:9', source: 'profile default' });
-    expect((await explain([], { ...env }))['base-url']).toMatchObject({ value: t.sandbox.baseUrl, source: 'env BANKCTL_BASE_URL' });
-    expect((await explain(['--base-url', 'http://127.0.0.1:7'], { ...env }))['base-url']).toMatchObject({ value: 'http://127.0.0.1:7', source: 'flag' });
+      Object.fromEntries(
+        JSON.parse((await runCli(['config', 'explain', '-o', 'json', ...args], { env: e })).stdout).map(
+          (r: { key: string; value: string; source: string }) => [r.key, r],
+        ),
+      );
+    expect((await explain([], { BANKCTL_CONFIG_DIR: env.BANKCTL_CONFIG_DIR }))['base-url']).toMatchObject({
+      value: 'http://127.0.0.1:9',
+      source: 'profile default',
+    });
+    expect((await explain([], { ...env }))['base-url']).toMatchObject({
+      value: t.sandbox.baseUrl,
+      source: 'env BANKCTL_BASE_URL',
+    });
+    expect((await explain(['--base-url', 'http://127.0.0.1:7'], { ...env }))['base-url']).toMatchObject({
+      value: 'http://127.0.0.1:7',
+      source: 'flag',
+    });
     expect((await explain([], { ...env }))['timeout']).toMatchObject({ value: '30', source: 'default' });
 
     expect((await runCli(['config', 'use', 'prod'], { env })).code).toBe(0);
     expect((await runCli(['config', 'set', 'output', 'csv'], { env })).code).toBe(0);
     const list = JSON.parse((await runCli(['config', 'list', '--all-profiles', '-o', 'json'], { env })).stdout);
     expect(list).toEqual(
-      expect.arrayContaining([expect.objectContaining({ profile: 'default', key: 'base-url' }), expect.objectContaining({ profile: 'prod', key: 'output', value: 'csv' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ profile: 'default', key: 'base-url' }),
+        expect.objectContaining({ profile: 'prod', key: 'output', value: 'csv' }),
+      ]),
     );
     expect((await runCli(['config', 'unset', 'output'], { env })).code).toBe(0);
     expect((await runCli(['config', 'get', 'output'], { env })).code).toBe(2);
@@ -155,7 +236,11 @@ describe('config and profiles', () => {
     const env = bareEnv();
     const file = join(env.BANKCTL_CONFIG_DIR, 'config.json');
     writeFileSync(file, '{"profiles": {"default": {"base-url": ', { mode: 0o600 });
-    for (const args of [['config', 'set', 'output', 'json'], ['users', 'create', '--market', 'SE'], ['auth', 'status']]) {
+    for (const args of [
+      ['config', 'set', 'output', 'json'],
+      ['users', 'create', '--market', 'SE'],
+      ['auth', 'status'],
+    ]) {
       const r = await spawnCli(args, { env });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain(file);
@@ -196,7 +281,9 @@ describe('config and profiles', () => {
 describe('--verbose trace', () => {
   test('method, URL, status and time on stderr, with every secret redacted', async () => {
     const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
-    const userId = JSON.parse((await runCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env })).stdout).user_id;
+    const userId = JSON.parse(
+      (await runCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env })).stdout,
+    ).user_id;
     const r = await spawnCli(['auth', 'token', '--user', userId, '--scope', 'accounts:read', '--verbose'], { env });
     expect(r.code).toBe(0);
     const token = r.stdout.trim();
@@ -205,7 +292,9 @@ describe('--verbose trace', () => {
     for (const secret of [t.sandbox.clientSecret, token]) expect(r.stderr).not.toContain(secret);
     const codes = [...t.sandbox.store.codes.keys()];
     for (const c of codes) expect(r.stderr).not.toContain(c);
-    const basic = await spawnCli(['api', 'GET', '/version', '--verbose', '--basic', 'someone:basic-secret-xyz'], { env: { ...env, BANKCTL_DEBUG: '1' } });
+    const basic = await spawnCli(['api', 'GET', '/version', '--verbose', '--basic', 'someone:basic-secret-xyz'], {
+      env: { ...env, BANKCTL_DEBUG: '1' },
+    });
     expect(basic.stderr).not.toContain('basic-secret-xyz');
   });
 });

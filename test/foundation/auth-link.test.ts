@@ -22,7 +22,9 @@ interface Running {
 }
 
 async function startLink(args: string[], env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, 'auth', 'link', '--no-browser', '--port', '0', ...args], { env: { PATH: process.env.PATH, ...env } });
+  const child = spawn(process.execPath, [BIN, 'auth', 'link', '--no-browser', '--port', '0', ...args], {
+    env: { PATH: process.env.PATH, ...env },
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c) => (out += c));
@@ -41,7 +43,10 @@ async function startLink(args: string[], env: Record<string, string>): Promise<R
 describe('auth link', () => {
   test('prints the authorize URL with a 256-bit state, ignores a wrong state, exchanges the code and stores the refresh token', async () => {
     const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
-    const run = await startLink(['--market', 'SE', '--locale', 'sv_SE', '--provider', 'se-test-password', '--scope', 'accounts:read'], env);
+    const run = await startLink(
+      ['--market', 'SE', '--locale', 'sv_SE', '--provider', 'se-test-password', '--scope', 'accounts:read'],
+      env,
+    );
     const q = run.url.searchParams;
     expect(run.url.origin + run.url.pathname).toBe(`${t.sandbox.baseUrl}/link/1.0/authorize/`);
     expect(q.get('client_id')).toBe(t.sandbox.clientId);
@@ -60,8 +65,18 @@ describe('auth link', () => {
     expect(wrong.status).toBe(400);
 
     // the link service would create a temporary user and redirect with a code
-    t.sandbox.store.addUser({ id: 'f00dfeed0000000000000000000000aa', market: 'SE', locale: 'sv_SE', created: Date.now() });
-    const code = issueCode(t.sandbox.store, { clientId: t.sandbox.clientId, userId: 'f00dfeed0000000000000000000000aa', scopes: ['accounts:read'], withRefresh: true });
+    t.sandbox.store.addUser({
+      id: 'f00dfeed0000000000000000000000aa',
+      market: 'SE',
+      locale: 'sv_SE',
+      created: Date.now(),
+    });
+    const code = issueCode(t.sandbox.store, {
+      clientId: t.sandbox.clientId,
+      userId: 'f00dfeed0000000000000000000000aa',
+      scopes: ['accounts:read'],
+      withRefresh: true,
+    });
     const ok = await fetch(`${cb}?code=${code}&state=${encodeURIComponent(state)}`);
     expect(ok.status).toBe(200);
     expect(await ok.text()).toMatch(/You can close this window/);
@@ -78,10 +93,14 @@ describe('auth link', () => {
     const run = await startLink([], { ...t.env, BANKCTL_CONFIG_DIR: tempDir() });
     const state = run.url.searchParams.get('state')!;
     const port = new URL(run.url.searchParams.get('redirect_uri')!).port;
-    const r = await fetch(`http://127.0.0.1:${port}/callback?error=AUTHENTICATION_ERROR&message=${encodeURIComponent('Wrong username or password')}&credentials=abc123&state=${encodeURIComponent(state)}`);
+    const r = await fetch(
+      `http://127.0.0.1:${port}/callback?error=AUTHENTICATION_ERROR&message=${encodeURIComponent('Wrong username or password')}&credentials=abc123&state=${encodeURIComponent(state)}`,
+    );
     expect(r.status).toBe(200);
     expect(await run.exit).toBe(9);
-    expect(run.stderr()).toMatch(/error: the link flow ended in AUTHENTICATION_ERROR: Wrong username or password \(credentials abc123\)/);
+    expect(run.stderr()).toMatch(
+      /error: the link flow ended in AUTHENTICATION_ERROR: Wrong username or password \(credentials abc123\)/,
+    );
   });
 
   test('a timeout ends in exit 9; Ctrl-C in 130', async () => {

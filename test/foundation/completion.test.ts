@@ -7,11 +7,14 @@ import { ROOT, runCli } from '../helpers/cli.js';
 const FILES = { bash: 'bankctl.bash', zsh: '_bankctl', fish: 'bankctl.fish' } as const;
 
 describe('shell completions', () => {
-  test.each(Object.entries(FILES))('completions/%s is current (regenerate with node scripts/completions.mjs)', async (shell, file) => {
-    const r = await runCli(['completion', shell]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toBe(readFileSync(join(ROOT, 'completions', file), 'utf8'));
-  });
+  test.each(Object.entries(FILES))(
+    'completions/%s is current (regenerate with node scripts/completions.mjs)',
+    async (shell, file) => {
+      const r = await runCli(['completion', shell]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(readFileSync(join(ROOT, 'completions', file), 'utf8'));
+    },
+  );
 
   test('an unknown shell is a usage error', async () => {
     expect((await runCli(['completion', 'tcsh'])).code).toBe(2);

@@ -33,14 +33,35 @@ afterAll(() => {
 describe.skipIf(!hasTmux)('bankctl demo on a terminal', () => {
   test('asks for a bank, its username, shows the eID QR code, and walks on to the end', async () => {
     const env = `env -i PATH=${q(process.env.PATH ?? '')} HOME=${q(process.env.HOME ?? '/tmp')} TERM=xterm-256color NO_COLOR=1 BANKCTL_CONFIG_DIR=${q(tempDir())}`;
-    tmux('new-session', '-d', '-s', 'demo', '-x', '150', '-y', '80', `${env} ${q(process.execPath)} ${q(BIN)} demo --auth-delay 1500; echo EXIT=$?; sleep 60`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      'demo',
+      '-x',
+      '150',
+      '-y',
+      '80',
+      `${env} ${q(process.execPath)} ${q(BIN)} demo --auth-delay 1500; echo EXIT=$?; sleep 60`,
+    );
     await waitFor((s) => s.includes('Provider in SE (type to search)'), 'the provider picker');
     tmux('send-keys', '-t', 'demo', 'other-eid-succ');
-    await waitFor((s) => s.slice(s.lastIndexOf('? Provider in SE')).includes('❯ Test BankID (successful) (se-test-other-eid-successful)'), 'the search to narrow the list');
+    await waitFor(
+      (s) =>
+        s
+          .slice(s.lastIndexOf('? Provider in SE'))
+          .includes('❯ Test BankID (successful) (se-test-other-eid-successful)'),
+      'the search to narrow the list',
+    );
     tmux('send-keys', '-t', 'demo', 'Enter');
     await waitFor((s) => /\? Username/.test(s), 'the username prompt');
     tmux('send-keys', '-t', 'demo', 'test-user', 'Enter');
-    const qr = await waitFor((s) => s.includes('bankid:///?autostarttoken=') && s.split('\n').filter((l) => /^[ ▀▄█]{20,}$/.test(l.trimEnd()) && /[▀▄█]/.test(l)).length > 10, 'the eID link and its QR code');
+    const qr = await waitFor(
+      (s) =>
+        s.includes('bankid:///?autostarttoken=') &&
+        s.split('\n').filter((l) => /^[ ▀▄█]{20,}$/.test(l.trimEnd()) && /[▀▄█]/.test(l)).length > 10,
+      'the eID link and its QR code',
+    );
     expect(qr).toMatch(/autostarttoken=[0-9a-f-]{36}/);
     const end = await waitFor((s) => s.includes('EXIT='), 'the end of the demo', 60_000);
     expect(end).toContain('EXIT=0');

@@ -18,7 +18,7 @@ describe('exit codes (contract)', () => {
     expect(JSON.parse(r.stdout).user_id).toMatch(/^[0-9a-f]{32}$/);
   });
 
-  test('2: a bad flag, a value the CLI rejects, and the service\'s 400', async () => {
+  test("2: a bad flag, a value the CLI rejects, and the service's 400", async () => {
     const badFlag = await spawnCli(['users', 'create', '--market', 'SE', '--frobnicate'], { env: t.env });
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toMatch(/unknown option '--frobnicate'/);
@@ -32,25 +32,34 @@ describe('exit codes (contract)', () => {
   });
 
   test('3: wrong client secret (401) and a token without the scope (403)', async () => {
-    const wrong = await spawnCli(['users', 'create', '--market', 'SE'], { env: { ...t.env, BANKCTL_CLIENT_SECRET: 'wrong-secret-123' } });
+    const wrong = await spawnCli(['users', 'create', '--market', 'SE'], {
+      env: { ...t.env, BANKCTL_CLIENT_SECRET: 'wrong-secret-123' },
+    });
     expect(wrong.code).toBe(3);
     expect(wrong.stderr).toMatch(/HTTP 401: invalid client secret/);
     expect(wrong.stderr).not.toContain('wrong-secret-123');
     const token = (await spawnCli(['auth', 'token', '--scope', 'authorization:grant'], { env: t.env })).stdout.trim();
-    const forbidden = await spawnCli(['users', 'create', '--market', 'SE'], { env: { ...t.env, BANKCTL_TOKEN: token } });
+    const forbidden = await spawnCli(['users', 'create', '--market', 'SE'], {
+      env: { ...t.env, BANKCTL_TOKEN: token },
+    });
     expect(forbidden.code).toBe(3);
     expect(forbidden.stderr).toMatch(/HTTP 403/);
     expect(forbidden.stderr).not.toContain(token);
   });
 
   test('4: not found', async () => {
-    const r = await spawnCli(['auth', 'grant', '--user', '0123456789abcdef0123456789abcdef', '--scope', 'accounts:read'], { env: t.env });
+    const r = await spawnCli(
+      ['auth', 'grant', '--user', '0123456789abcdef0123456789abcdef', '--scope', 'accounts:read'],
+      { env: t.env },
+    );
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/HTTP 404: user 0123456789abcdef0123456789abcdef does not exist/);
   });
 
   test('5: conflict', async () => {
-    expect((await spawnCli(['users', 'create', '--market', 'SE', '--external-id', 'dup'], { env: t.env })).code).toBe(0);
+    expect((await spawnCli(['users', 'create', '--market', 'SE', '--external-id', 'dup'], { env: t.env })).code).toBe(
+      0,
+    );
     const r = await spawnCli(['users', 'create', '--market', 'SE', '--external-id', 'dup'], { env: t.env });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/HTTP 409: a user with external id "dup" already exists/);
@@ -58,10 +67,14 @@ describe('exit codes (contract)', () => {
 
   test('6: rate limited after the retries, 7: server error after the retries', async () => {
     const s = await scriptedServer((n) =>
-      reply(n < 2 ? 429 : 503, n < 2 ? '{"type":"about:errors:too-many-requests","title":"Too Many Requests"}' : 'maintenance', {
-        'retry-after': '0',
-        'content-type': n < 2 ? 'application/problem+json' : 'text/plain',
-      }),
+      reply(
+        n < 2 ? 429 : 503,
+        n < 2 ? '{"type":"about:errors:too-many-requests","title":"Too Many Requests"}' : 'maintenance',
+        {
+          'retry-after': '0',
+          'content-type': n < 2 ? 'application/problem+json' : 'text/plain',
+        },
+      ),
     );
     try {
       const env = { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'x-token-1234' };
@@ -79,14 +92,20 @@ describe('exit codes (contract)', () => {
   });
 
   test('8: network errors and timeouts', async () => {
-    const refused = await spawnCli(['version', '-o', 'json'], { env: { ...t.env, BANKCTL_BASE_URL: 'http://127.0.0.1:1' } });
+    const refused = await spawnCli(['version', '-o', 'json'], {
+      env: { ...t.env, BANKCTL_BASE_URL: 'http://127.0.0.1:1' },
+    });
     expect(refused.code).toBe(0); // version degrades: the server part is optional
-    const r = await spawnCli(['users', 'create', '--market', 'SE'], { env: { ...t.env, BANKCTL_BASE_URL: 'http://127.0.0.1:1' } });
+    const r = await spawnCli(['users', 'create', '--market', 'SE'], {
+      env: { ...t.env, BANKCTL_BASE_URL: 'http://127.0.0.1:1' },
+    });
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/connection refused/);
     const s = await scriptedServer([never]);
     try {
-      const slow = await spawnCli(['api', 'GET', '/slow', '--timeout', '0.3', '--retries', '0'], { env: { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'x-token-1234' } });
+      const slow = await spawnCli(['api', 'GET', '/slow', '--timeout', '0.3', '--retries', '0'], {
+        env: { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'x-token-1234' },
+      });
       expect(slow.code).toBe(8);
       expect(slow.stderr).toMatch(/timed out/);
     } finally {
@@ -131,8 +150,11 @@ describe('exit codes (contract)', () => {
   });
 
   test('1: an unexpected failure (a server answering null) says so in one line, the stack only with --verbose', async () => {
-    const s = await scriptedServer(() => (req, res, body) =>
-      (req.url === '/api/v1/oauth/token' ? reply(200, '{"access_token":"tok-123456","expires_in":1800}') : reply(200, 'null'))(req, res, body),
+    const s = await scriptedServer(
+      () => (req, res, body) =>
+        (req.url === '/api/v1/oauth/token'
+          ? reply(200, '{"access_token":"tok-123456","expires_in":1800}')
+          : reply(200, 'null'))(req, res, body),
     );
     try {
       const env = { ...t.env, BANKCTL_BASE_URL: s.url };

@@ -29,8 +29,12 @@ describe('fault injection', () => {
   });
 
   test('sandbox start rejects a bad --fault-rate or kind', async () => {
-    expect((await spawnCli(['sandbox', 'start', '--fault-rate', '2'], { env: { BANKCTL_CONFIG_DIR: t.configDir } })).code).toBe(2);
-    const bad = await spawnCli(['sandbox', 'start', '--fault-rate', '0.1', '--faults', '429,teapot'], { env: { BANKCTL_CONFIG_DIR: t.configDir } });
+    expect(
+      (await spawnCli(['sandbox', 'start', '--fault-rate', '2'], { env: { BANKCTL_CONFIG_DIR: t.configDir } })).code,
+    ).toBe(2);
+    const bad = await spawnCli(['sandbox', 'start', '--fault-rate', '0.1', '--faults', '429,teapot'], {
+      env: { BANKCTL_CONFIG_DIR: t.configDir },
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown fault kind "teapot"/);
   });

@@ -18,7 +18,13 @@ async function server(steps: Parameters<typeof scriptedServer>[0]) {
 function client(url: string, opts: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) {
   const sleeps: number[] = [];
   const notices: string[] = [];
-  const c = new HttpClient({ baseUrl: url, sleep: async (ms) => void sleeps.push(ms), random: () => 1, notice: (l) => notices.push(l), ...opts });
+  const c = new HttpClient({
+    baseUrl: url,
+    sleep: async (ms) => void sleeps.push(ms),
+    random: () => 1,
+    notice: (l) => notices.push(l),
+    ...opts,
+  });
   closers.push(() => c.close());
   return { c, sleeps, notices };
 }
@@ -54,7 +60,12 @@ describe('the HTTP core against a real loopback server', () => {
   });
 
   test('after the retries the last status decides the exit code', async () => {
-    const s = await server([reply(429, '{"type":"about:errors:too-many-requests","title":"Too Many Requests"}', { 'content-type': 'application/problem+json', 'retry-after': '0' })]);
+    const s = await server([
+      reply(429, '{"type":"about:errors:too-many-requests","title":"Too Many Requests"}', {
+        'content-type': 'application/problem+json',
+        'retry-after': '0',
+      }),
+    ]);
     const { c } = client(s.url, { retry: { retries: 2 } });
     const err = await c.request({ method: 'GET', path: '/x' }).catch((e) => e);
     expect(err.exitCode).toBe(6);
@@ -105,7 +116,12 @@ describe('the HTTP core against a real loopback server', () => {
   test('forms are form-encoded and queries repeat', async () => {
     const s = await server([reply(200, '{}')]);
     const { c } = client(s.url);
-    await c.request({ method: 'POST', path: '/f', form: { a: 'x y', b: undefined, c: 'ä' }, query: { s: ['BOOKED', 'PENDING'], n: 5, skip: undefined } });
+    await c.request({
+      method: 'POST',
+      path: '/f',
+      form: { a: 'x y', b: undefined, c: 'ä' },
+      query: { s: ['BOOKED', 'PENDING'], n: 5, skip: undefined },
+    });
     expect(s.seen[0]!.headers['content-type']).toBe('application/x-www-form-urlencoded');
     expect(s.seen[0]!.body).toBe('a=x+y&c=%C3%A4');
     expect(s.seen[0]!.url).toBe('/f?s=BOOKED&s=PENDING&n=5');
@@ -115,10 +131,22 @@ describe('the HTTP core against a real loopback server', () => {
     const s = await server([reply(200, '{}'), reply(401, '{"errorMessage":"bad"}')]);
     const lines: string[] = [];
     const { c } = client(s.url, { trace: (l) => lines.push(l) });
-    await c.request({ method: 'POST', path: '/api/v1/oauth/token', form: { client_id: 'cid', client_secret: 'super-secret-value', code: 'the-auth-code-1' } });
-    await c.request({ method: 'GET', path: '/cb', query: { code: 'the-auth-code-1', token: 'tkn-in-query-123' }, auth: { scheme: 'Bearer', token: 'bearer-token-xyz' } }).catch(() => undefined);
+    await c.request({
+      method: 'POST',
+      path: '/api/v1/oauth/token',
+      form: { client_id: 'cid', client_secret: 'super-secret-value', code: 'the-auth-code-1' },
+    });
+    await c
+      .request({
+        method: 'GET',
+        path: '/cb',
+        query: { code: 'the-auth-code-1', token: 'tkn-in-query-123' },
+        auth: { scheme: 'Bearer', token: 'bearer-token-xyz' },
+      })
+      .catch(() => undefined);
     const all = lines.join('\n');
     expect(lines[0]).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/oauth\/token -> 200 \(\d+ ms\)$/);
-    for (const secret of ['super-secret-value', 'the-auth-code-1', 'tkn-in-query-123', 'bearer-token-xyz']) expect(all).not.toContain(secret);
+    for (const secret of ['super-secret-value', 'the-auth-code-1', 'tkn-in-query-123', 'bearer-token-xyz'])
+      expect(all).not.toContain(secret);
   });
 });

@@ -11,8 +11,19 @@ function ctx(output: string, extra: Record<string, unknown> = {}) {
 }
 
 const items = [
-  { id: 'a', amount: { currencyCode: 'SEK', value: { scale: '2', unscaledValue: '-5' } }, descriptions: { display: 'Coffee, "large"' }, dates: { booked: '2026-11-01' }, unknownProp: { x: 1 } },
-  { id: 'b', amount: { currencyCode: 'EUR', value: { scale: '0', unscaledValue: '12' } }, descriptions: { display: 'line\nbreak \x1b[31mred\x1b[0m' }, dates: { booked: '2026-11-02' } },
+  {
+    id: 'a',
+    amount: { currencyCode: 'SEK', value: { scale: '2', unscaledValue: '-5' } },
+    descriptions: { display: 'Coffee, "large"' },
+    dates: { booked: '2026-11-01' },
+    unknownProp: { x: 1 },
+  },
+  {
+    id: 'b',
+    amount: { currencyCode: 'EUR', value: { scale: '0', unscaledValue: '12' } },
+    descriptions: { display: 'line\nbreak \x1b[31mred\x1b[0m' },
+    dates: { booked: '2026-11-02' },
+  },
 ];
 const columns = [
   { header: 'id', path: 'id' },
@@ -30,7 +41,13 @@ describe('output formats', () => {
   test('ndjson: one object a line', async () => {
     const { c, io } = ctx('ndjson');
     await render(c, items, { columns });
-    expect(io.out().split('\n').filter(Boolean).map((l) => JSON.parse(l))).toEqual(items);
+    expect(
+      io
+        .out()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
+    ).toEqual(items);
   });
 
   test('csv: RFC 4180 with a header row, exact amounts, control characters stripped', async () => {

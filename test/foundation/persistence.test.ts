@@ -9,7 +9,9 @@ import { BIN, spawnCli, tempDir } from '../helpers/cli.js';
 import { raw } from '../helpers/sandbox.js';
 
 async function start(dir: string, data: string): Promise<{ child: ChildProcess; ready: Record<string, string> }> {
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '-o', 'json', '--data', data], { env: { PATH: process.env.PATH, BANKCTL_CONFIG_DIR: dir } });
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '-o', 'json', '--data', data], {
+    env: { PATH: process.env.PATH, BANKCTL_CONFIG_DIR: dir },
+  });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (c) => reject(new Error(`sandbox exited ${c}`)));
@@ -19,7 +21,12 @@ async function start(dir: string, data: string): Promise<{ child: ChildProcess; 
 
 async function token(ready: Record<string, string>) {
   const r = await raw(ready.baseUrl!, 'POST', '/api/v1/oauth/token', {
-    form: { client_id: ready.clientId!, client_secret: ready.clientSecret!, grant_type: 'client_credentials', scope: 'user:create' },
+    form: {
+      client_id: ready.clientId!,
+      client_secret: ready.clientSecret!,
+      grant_type: 'client_credentials',
+      scope: 'user:create',
+    },
   });
   return r.json().access_token as string;
 }
@@ -30,7 +37,10 @@ describe('sandbox persistence', () => {
     const data = join(dir, 'state.json');
     const a = await start(dir, data);
     const tok = await token(a.ready);
-    const u = await raw(a.ready.baseUrl!, 'POST', '/api/v1/user/create', { headers: { authorization: `Bearer ${tok}` }, json: { market: 'SE', external_user_id: 'kept' } });
+    const u = await raw(a.ready.baseUrl!, 'POST', '/api/v1/user/create', {
+      headers: { authorization: `Bearer ${tok}` },
+      json: { market: 'SE', external_user_id: 'kept' },
+    });
     expect(u.status).toBe(200);
     a.child.kill('SIGTERM');
     await new Promise((r) => a.child.once('exit', r));
@@ -38,7 +48,10 @@ describe('sandbox persistence', () => {
     expect(b.ready.clientId).toBe(a.ready.clientId);
     expect(b.ready.connectorToken).toBe(a.ready.connectorToken);
     // the old token still works, and the user is still there (409 on the same external id)
-    const again = await raw(b.ready.baseUrl!, 'POST', '/api/v1/user/create', { headers: { authorization: `Bearer ${tok}` }, json: { market: 'SE', external_user_id: 'kept' } });
+    const again = await raw(b.ready.baseUrl!, 'POST', '/api/v1/user/create', {
+      headers: { authorization: `Bearer ${tok}` },
+      json: { market: 'SE', external_user_id: 'kept' },
+    });
     expect(again.status).toBe(409);
     b.child.kill('SIGTERM');
     await new Promise((r) => b.child.once('exit', r));
@@ -57,7 +70,10 @@ describe('sandbox persistence', () => {
       let timer: NodeJS.Timeout | undefined;
       try {
         for (let i = 0; i < 5000; i++) {
-          const r = await raw(s.ready.baseUrl!, 'POST', '/api/v1/user/create', { headers: { authorization: `Bearer ${tok}` }, json: { market: 'SE', external_user_id: `u-${round}-${i}` } });
+          const r = await raw(s.ready.baseUrl!, 'POST', '/api/v1/user/create', {
+            headers: { authorization: `Bearer ${tok}` },
+            json: { market: 'SE', external_user_id: `u-${round}-${i}` },
+          });
           if (r.status === 200) created++;
           timer ??= setTimeout(() => s.child.kill('SIGKILL'), killAfter);
         }

@@ -15,7 +15,9 @@ describe('sandbox start and stop', () => {
   test('foreground: one readiness line with -o json, the printed client works, Ctrl-C stops it', async () => {
     const dir = tempDir();
     dirs.push(dir);
-    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '-o', 'json'], { env: { PATH: process.env.PATH, BANKCTL_CONFIG_DIR: dir } });
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '-o', 'json'], {
+      env: { PATH: process.env.PATH, BANKCTL_CONFIG_DIR: dir },
+    });
     const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     const ready = JSON.parse(line);
     expect(Object.keys(ready).sort()).toEqual(['baseUrl', 'clientId', 'clientSecret', 'connectorToken', 'linkUrl']);
@@ -24,11 +26,16 @@ describe('sandbox start and stop', () => {
     const state = join(dir, 'sandbox.json');
     expect(statSync(state).mode & 0o777).toBe(0o600);
     // the default profile picks up the running sandbox's client: no login needed
-    const created = await spawnCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env: { BANKCTL_CONFIG_DIR: dir, BANKCTL_BASE_URL: ready.baseUrl } });
+    const created = await spawnCli(['users', 'create', '--market', 'SE', '-o', 'json'], {
+      env: { BANKCTL_CONFIG_DIR: dir, BANKCTL_BASE_URL: ready.baseUrl },
+    });
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout).user_id).toBeTruthy();
     // and with no base URL configured at all, the running sandbox is the service, on its own port
-    const plain = await spawnCli(['connector', 'users', 'create', '--external-id', 'sb-user', '--user-token', 'sb-token', '--market', 'SE'], { env: { BANKCTL_CONFIG_DIR: dir } });
+    const plain = await spawnCli(
+      ['connector', 'users', 'create', '--external-id', 'sb-user', '--user-token', 'sb-token', '--market', 'SE'],
+      { env: { BANKCTL_CONFIG_DIR: dir } },
+    );
     expect(plain.stderr).toContain('activated user sb-user');
     expect(plain.code).toBe(0);
     child.kill('SIGINT');
@@ -60,7 +67,9 @@ describe('sandbox start and stop', () => {
     const dir = tempDir();
     dirs.push(dir);
     const env = { BANKCTL_CONFIG_DIR: dir };
-    const first = JSON.parse((await spawnCli(['sandbox', 'start', '--detach', '--port', '0', '-o', 'json'], { env })).stdout);
+    const first = JSON.parse(
+      (await spawnCli(['sandbox', 'start', '--detach', '--port', '0', '-o', 'json'], { env })).stdout,
+    );
     const port = new URL(first.baseUrl).port;
     const second = await spawnCli(['sandbox', 'start', '--port', port], { env: { BANKCTL_CONFIG_DIR: tempDir() } });
     expect(second.code).toBe(2);

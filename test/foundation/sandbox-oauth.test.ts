@@ -9,7 +9,11 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const tokenForm = (extra: Record<string, string>) => ({ client_id: t.sandbox.clientId, client_secret: t.sandbox.clientSecret, ...extra });
+const tokenForm = (extra: Record<string, string>) => ({
+  client_id: t.sandbox.clientId,
+  client_secret: t.sandbox.clientSecret,
+  ...extra,
+});
 const bearer = (tok: string) => ({ authorization: `Bearer ${tok}` });
 
 async function createUser(body: Record<string, unknown> = { market: 'SE', locale: 'sv_SE' }) {
@@ -19,7 +23,9 @@ async function createUser(body: Record<string, unknown> = { market: 'SE', locale
 
 describe('token endpoint (spec 5)', () => {
   test('client_credentials: comma-separated scope, bearer, 1800 s, no refresh token', async () => {
-    const r = await raw(base, 'POST', '/api/v1/oauth/token', { form: tokenForm({ grant_type: 'client_credentials', scope: 'user:create,authorization:grant' }) });
+    const r = await raw(base, 'POST', '/api/v1/oauth/token', {
+      form: tokenForm({ grant_type: 'client_credentials', scope: 'user:create,authorization:grant' }),
+    });
     expect(r.status).toBe(200);
     const j = r.json();
     expect(j).toMatchObject({ token_type: 'bearer', expires_in: 1800, scope: 'user:create,authorization:grant' });
@@ -28,10 +34,14 @@ describe('token endpoint (spec 5)', () => {
   });
 
   test('401 for an unknown client or a wrong secret, with a descriptive message', async () => {
-    const unknown = await raw(base, 'POST', '/api/v1/oauth/token', { form: { client_id: 'nope', client_secret: 'x', grant_type: 'client_credentials', scope: 'user:create' } });
+    const unknown = await raw(base, 'POST', '/api/v1/oauth/token', {
+      form: { client_id: 'nope', client_secret: 'x', grant_type: 'client_credentials', scope: 'user:create' },
+    });
     expect(unknown.status).toBe(401);
     expect(unknown.json().errorMessage).toBe('OAuth client not found');
-    const wrong = await raw(base, 'POST', '/api/v1/oauth/token', { form: tokenForm({ client_secret: 'wrong', grant_type: 'client_credentials', scope: 'user:create' }) });
+    const wrong = await raw(base, 'POST', '/api/v1/oauth/token', {
+      form: tokenForm({ client_secret: 'wrong', grant_type: 'client_credentials', scope: 'user:create' }),
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.json().errorMessage).toBe('invalid client secret');
   });
@@ -51,20 +61,29 @@ describe('token endpoint (spec 5)', () => {
   });
 
   test('a JSON body on the form endpoint is refused with 415, not a crash', async () => {
-    const r = await raw(base, 'POST', '/api/v1/oauth/token', { json: tokenForm({ grant_type: 'client_credentials', scope: 'user:create' }) });
+    const r = await raw(base, 'POST', '/api/v1/oauth/token', {
+      json: tokenForm({ grant_type: 'client_credentials', scope: 'user:create' }),
+    });
     expect(r.status).toBe(415);
   });
 
   test('grant + exchange: a user token of 7200 s with exactly the granted scope; the code is single-use', async () => {
     const userId = (await createUser()).json().user_id;
     const ct = await clientToken(t.sandbox, ['authorization:grant']);
-    const g = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', { headers: bearer(ct), form: { user_id: userId, scope: 'user:delete,accounts:read' } });
+    const g = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', {
+      headers: bearer(ct),
+      form: { user_id: userId, scope: 'user:delete,accounts:read' },
+    });
     expect(g.status).toBe(200);
     const code = g.json().code;
-    const ex = await raw(base, 'POST', '/api/v1/oauth/token', { form: tokenForm({ grant_type: 'authorization_code', code }) });
+    const ex = await raw(base, 'POST', '/api/v1/oauth/token', {
+      form: tokenForm({ grant_type: 'authorization_code', code }),
+    });
     expect(ex.status).toBe(200);
     expect(ex.json()).toMatchObject({ token_type: 'bearer', expires_in: 7200, scope: 'user:delete,accounts:read' });
-    const again = await raw(base, 'POST', '/api/v1/oauth/token', { form: tokenForm({ grant_type: 'authorization_code', code }) });
+    const again = await raw(base, 'POST', '/api/v1/oauth/token', {
+      form: tokenForm({ grant_type: 'authorization_code', code }),
+    });
     expect(again.status).toBe(400);
   });
 
@@ -82,29 +101,53 @@ describe('authorization-grant and delegate (spec 4.6)', () => {
   test('validation: user_id xor external_user_id, scope required', async () => {
     const ct = await clientToken(t.sandbox, ['authorization:grant']);
     const userId = (await createUser()).json().user_id;
-    const both = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', { headers: bearer(ct), form: { user_id: userId, external_user_id: 'x', scope: 'accounts:read' } });
+    const both = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', {
+      headers: bearer(ct),
+      form: { user_id: userId, external_user_id: 'x', scope: 'accounts:read' },
+    });
     expect(both.status).toBe(400);
-    expect(both.json()).toEqual({ errorMessage: 'user_id and external_user_id cannot both be given', errorCode: 'request.invalid' });
-    const neither = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', { headers: bearer(ct), form: { scope: 'accounts:read' } });
+    expect(both.json()).toEqual({
+      errorMessage: 'user_id and external_user_id cannot both be given',
+      errorCode: 'request.invalid',
+    });
+    const neither = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', {
+      headers: bearer(ct),
+      form: { scope: 'accounts:read' },
+    });
     expect(neither.status).toBe(400);
-    const noScope = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', { headers: bearer(ct), form: { user_id: userId } });
+    const noScope = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', {
+      headers: bearer(ct),
+      form: { user_id: userId },
+    });
     expect(noScope.status).toBe(400);
-    const missing = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', { headers: bearer(ct), form: { user_id: 'nobody', scope: 'accounts:read' } });
+    const missing = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', {
+      headers: bearer(ct),
+      form: { user_id: 'nobody', scope: 'accounts:read' },
+    });
     expect(missing.status).toBe(404);
   });
 
   test('by external_user_id, and 409 for a duplicate external id at user creation', async () => {
-    expect((await createUser({ market: 'GB', locale: 'en_US', external_user_id: 'alice' })).json()).toMatchObject({ external_user_id: 'alice' });
+    expect((await createUser({ market: 'GB', locale: 'en_US', external_user_id: 'alice' })).json()).toMatchObject({
+      external_user_id: 'alice',
+    });
     expect((await createUser({ market: 'GB', external_user_id: 'alice' })).status).toBe(409);
     const ct = await clientToken(t.sandbox, ['authorization:grant']);
-    const g = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', { headers: bearer(ct), form: { external_user_id: 'alice', scope: 'accounts:read' } });
+    const g = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', {
+      headers: bearer(ct),
+      form: { external_user_id: 'alice', scope: 'accounts:read' },
+    });
     expect(g.status).toBe(200);
   });
 
   test('delegate: id_hint required and ISO-8859-1, actor_client_id required; the code belongs to the actor', async () => {
     const ct = await clientToken(t.sandbox, ['authorization:grant']);
     const userId = (await createUser()).json().user_id;
-    const post = (form: Record<string, string>) => raw(base, 'POST', '/api/v1/oauth/authorization-grant/delegate', { headers: bearer(ct), form: { user_id: userId, scope: 'credentials:read', ...form } });
+    const post = (form: Record<string, string>) =>
+      raw(base, 'POST', '/api/v1/oauth/authorization-grant/delegate', {
+        headers: bearer(ct),
+        form: { user_id: userId, scope: 'credentials:read', ...form },
+      });
     expect((await post({ actor_client_id: 'df05e4b379934cd09963197cc855bfe9' })).status).toBe(400);
     const nonLatin = await post({ id_hint: 'Łukasz 😀', actor_client_id: 'df05e4b379934cd09963197cc855bfe9' });
     expect(nonLatin.status).toBe(400);
@@ -113,23 +156,37 @@ describe('authorization-grant and delegate (spec 4.6)', () => {
     const ok = await post({ id_hint: 'Åsa Öberg', actor_client_id: 'df05e4b379934cd09963197cc855bfe9' });
     expect(ok.status).toBe(200);
     // only the actor client may exchange it
-    const ex = await raw(base, 'POST', '/api/v1/oauth/token', { form: tokenForm({ grant_type: 'authorization_code', code: ok.json().code }) });
+    const ex = await raw(base, 'POST', '/api/v1/oauth/token', {
+      form: tokenForm({ grant_type: 'authorization_code', code: ok.json().code }),
+    });
     expect(ex.status).toBe(400);
   });
 
-  test('the granted scope need not be on the calling token, but must be the client\'s', async () => {
+  test("the granted scope need not be on the calling token, but must be the client's", async () => {
     const ct = await clientToken(t.sandbox, ['authorization:grant']);
     const userId = (await createUser()).json().user_id;
-    const r = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', { headers: bearer(ct), form: { user_id: userId, scope: 'transactions:read,no:such-scope' } });
+    const r = await raw(base, 'POST', '/api/v1/oauth/authorization-grant', {
+      headers: bearer(ct),
+      form: { user_id: userId, scope: 'transactions:read,no:such-scope' },
+    });
     expect(r.status).toBe(400);
   });
 
-  test('revoke-all revokes the user\'s tokens', async () => {
+  test("revoke-all revokes the user's tokens", async () => {
     const ct = await clientToken(t.sandbox, ['authorization:grant', 'authorization:revoke']);
     const userId = (await createUser()).json().user_id;
-    const code = (await raw(base, 'POST', '/api/v1/oauth/authorization-grant', { headers: bearer(ct), form: { user_id: userId, scope: 'user:delete' } })).json().code;
-    const ut = (await raw(base, 'POST', '/api/v1/oauth/token', { form: tokenForm({ grant_type: 'authorization_code', code }) })).json().access_token;
-    expect((await raw(base, 'POST', '/api/v1/oauth/revoke-all', { headers: bearer(ct), form: { user_id: userId } })).status).toBe(204);
+    const code = (
+      await raw(base, 'POST', '/api/v1/oauth/authorization-grant', {
+        headers: bearer(ct),
+        form: { user_id: userId, scope: 'user:delete' },
+      })
+    ).json().code;
+    const ut = (
+      await raw(base, 'POST', '/api/v1/oauth/token', { form: tokenForm({ grant_type: 'authorization_code', code }) })
+    ).json().access_token;
+    expect(
+      (await raw(base, 'POST', '/api/v1/oauth/revoke-all', { headers: bearer(ct), form: { user_id: userId } })).status,
+    ).toBe(204);
     expect((await raw(base, 'POST', '/api/v1/user/delete', { headers: bearer(ut) })).status).toBe(401);
   });
 });
@@ -143,7 +200,9 @@ describe('scopes and token kinds are enforced', () => {
     expect(r.json().errorMessage).toMatch(/user:create/);
     const clientTok = await clientToken(t.sandbox, ['user:delete']);
     expect((await raw(base, 'POST', '/api/v1/user/delete', { headers: bearer(clientTok) })).status).toBe(403);
-    expect((await raw(base, 'POST', '/api/v1/user/create', { headers: { authorization: 'Digest abc' }, json: {} })).status).toBe(401);
+    expect(
+      (await raw(base, 'POST', '/api/v1/user/create', { headers: { authorization: 'Digest abc' }, json: {} })).status,
+    ).toBe(401);
   });
 });
 
@@ -162,8 +221,15 @@ describe('users (spec 4.6) and version', () => {
     const userId = (await createUser()).json().user_id;
     t.sandbox.store.accounts.set('acc-x', { id: 'acc-x', userId } as never);
     const ct = await clientToken(t.sandbox, ['authorization:grant']);
-    const code = (await raw(base, 'POST', '/api/v1/oauth/authorization-grant', { headers: bearer(ct), form: { user_id: userId, scope: 'user:delete' } })).json().code;
-    const ut = (await raw(base, 'POST', '/api/v1/oauth/token', { form: tokenForm({ grant_type: 'authorization_code', code }) })).json().access_token;
+    const code = (
+      await raw(base, 'POST', '/api/v1/oauth/authorization-grant', {
+        headers: bearer(ct),
+        form: { user_id: userId, scope: 'user:delete' },
+      })
+    ).json().code;
+    const ut = (
+      await raw(base, 'POST', '/api/v1/oauth/token', { form: tokenForm({ grant_type: 'authorization_code', code }) })
+    ).json().access_token;
     expect((await raw(base, 'POST', '/api/v1/user/delete', { headers: bearer(ut) })).status).toBe(204);
     expect(t.sandbox.store.users.has(userId)).toBe(false);
     expect(t.sandbox.store.accounts.has('acc-x')).toBe(false);
@@ -180,14 +246,41 @@ describe('hostile input gets a 4xx with a useful body, never a 500', () => {
   test('malformed JSON, wrong types, wrong content types, invalid UTF-8, huge bodies, unknown paths', async () => {
     const ct = await clientToken(t.sandbox, ['user:create']);
     const cases: Array<[string, Parameters<typeof raw>[3], number]> = [
-      ['/api/v1/user/create', { headers: { ...bearer(ct), 'content-type': 'application/json' }, body: '{"market":' }, 400],
+      [
+        '/api/v1/user/create',
+        { headers: { ...bearer(ct), 'content-type': 'application/json' }, body: '{"market":' },
+        400,
+      ],
       ['/api/v1/user/create', { headers: { ...bearer(ct), 'content-type': 'application/json' }, body: '[1,2,3]' }, 400],
       ['/api/v1/user/create', { headers: { ...bearer(ct), 'content-type': 'application/json' }, body: 'null' }, 400],
-      ['/api/v1/user/create', { headers: { ...bearer(ct), 'content-type': 'text/plain' }, body: '{"market":"SE"}' }, 415],
-      ['/api/v1/user/create', { headers: { ...bearer(ct), 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) }, 400],
-      ['/api/v1/user/create', { headers: { ...bearer(ct), 'content-type': 'application/json' }, body: `{"market":"${'A'.repeat(2 * 1024 * 1024)}"}` }, 413],
-      ['/api/v1/user/create', { headers: { ...bearer(ct), 'content-type': 'application/json' }, body: '{"market":"SE\\u0000\\u001b[31m"}' }, 400],
-      ['/api/v1/oauth/token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '%%%&&&==' }, 400],
+      [
+        '/api/v1/user/create',
+        { headers: { ...bearer(ct), 'content-type': 'text/plain' }, body: '{"market":"SE"}' },
+        415,
+      ],
+      [
+        '/api/v1/user/create',
+        { headers: { ...bearer(ct), 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) },
+        400,
+      ],
+      [
+        '/api/v1/user/create',
+        {
+          headers: { ...bearer(ct), 'content-type': 'application/json' },
+          body: `{"market":"${'A'.repeat(2 * 1024 * 1024)}"}`,
+        },
+        413,
+      ],
+      [
+        '/api/v1/user/create',
+        { headers: { ...bearer(ct), 'content-type': 'application/json' }, body: '{"market":"SE\\u0000\\u001b[31m"}' },
+        400,
+      ],
+      [
+        '/api/v1/oauth/token',
+        { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '%%%&&&==' },
+        400,
+      ],
       ['/no/such/path', {}, 404],
     ];
     for (const [path, opts, status] of cases) {

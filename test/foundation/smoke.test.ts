@@ -14,7 +14,10 @@ describe('bankctl smoke', () => {
   test('green against the sandbox: every check timed, JUnit and JSON reports, test users cleaned up', async () => {
     const dir = tempDir();
     const usersBefore = t.sandbox.store.users.size;
-    const r = await spawnCli(['smoke', '--junit', join(dir, 'smoke.xml'), '--report', join(dir, 'smoke.json')], { env: t.env, timeoutMs: 90_000 });
+    const r = await spawnCli(['smoke', '--junit', join(dir, 'smoke.xml'), '--report', join(dir, 'smoke.json')], {
+      env: t.env,
+      timeoutMs: 90_000,
+    });
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const results = JSON.parse(r.stdout) as Array<{ name: string; status: string; ms: number }>;
     expect(results.map((x) => x.name)).toEqual([
@@ -44,9 +47,14 @@ describe('bankctl smoke', () => {
   test('a failing check: exit 9 naming it, dependants skipped, cleanup still runs; --keep keeps the users', async () => {
     const dir = tempDir();
     const usersBefore = t.sandbox.store.users.size;
-    const r = await spawnCli(['smoke', '--provider', 'no-such-provider', '--junit', join(dir, 'j.xml'), '--keep'], { env: t.env, timeoutMs: 90_000 });
+    const r = await spawnCli(['smoke', '--provider', 'no-such-provider', '--junit', join(dir, 'j.xml'), '--keep'], {
+      env: t.env,
+      timeoutMs: 90_000,
+    });
     expect(r.code).toBe(9);
-    expect(r.stderr).toMatch(/error: smoke check "providers" failed: test provider no-such-provider is not listed for market SE/);
+    expect(r.stderr).toMatch(
+      /error: smoke check "providers" failed: test provider no-such-provider is not listed for market SE/,
+    );
     const results = JSON.parse(r.stdout) as Array<{ name: string; status: string; detail: string }>;
     const by = Object.fromEntries(results.map((x) => [x.name, x]));
     expect(by['connect test provider']!.status).toBe('failed');
@@ -54,6 +62,8 @@ describe('bankctl smoke', () => {
     expect(by['push and read back']!.status).toBe('passed');
     expect(by.cleanup!.status).toBe('skipped');
     expect(t.sandbox.store.users.size).toBeGreaterThan(usersBefore);
-    expect(readFileSync(join(dir, 'j.xml'), 'utf8')).toMatch(/<failure message="test provider no-such-provider is not listed/);
+    expect(readFileSync(join(dir, 'j.xml'), 'utf8')).toMatch(
+      /<failure message="test provider no-such-provider is not listed/,
+    );
   }, 120_000);
 });

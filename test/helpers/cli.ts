@@ -38,15 +38,29 @@ export function removeDir(dir: string): void {
 /** In-process: run(argv, io) with the given environment (nothing from process.env leaks in). */
 export async function runCli(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; stdin?: string; stdinIsTTY?: boolean; stdoutIsTTY?: boolean; context?: ContextOptions } = {},
+  opts: {
+    env?: Record<string, string | undefined>;
+    stdin?: string;
+    stdinIsTTY?: boolean;
+    stdoutIsTTY?: boolean;
+    context?: ContextOptions;
+  } = {},
 ): Promise<CliResult> {
-  const io = testIO({ env: opts.env ?? {}, stdin: opts.stdin ?? '', stdinIsTTY: opts.stdinIsTTY, stdoutIsTTY: opts.stdoutIsTTY });
+  const io = testIO({
+    env: opts.env ?? {},
+    stdin: opts.stdin ?? '',
+    stdinIsTTY: opts.stdinIsTTY,
+    stdoutIsTTY: opts.stdoutIsTTY,
+  });
   const code = await run(args, io, opts.context);
   return { code, stdout: io.out(), stderr: io.err() };
 }
 
 /** A real process: node bin/bankctl.js with a clean environment plus `env`. */
-export function spawnCli(args: string[], opts: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function spawnCli(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env } as NodeJS.ProcessEnv,

@@ -3,16 +3,30 @@ import { createServer, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
-export async function startProxy(): Promise<{ url: string; connects: string[]; requests: string[]; close(): Promise<void> }> {
+export async function startProxy(): Promise<{
+  url: string;
+  connects: string[];
+  requests: string[];
+  close(): Promise<void>;
+}> {
   const connects: string[] = [];
   const requests: string[] = [];
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
     const target = new URL(req.url!);
-    const up = httpRequest({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode!, r.headers);
-      r.pipe(res);
-    });
+    const up = httpRequest(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname + target.search,
+        method: req.method,
+        headers: req.headers,
+      },
+      (r) => {
+        res.writeHead(r.statusCode!, r.headers);
+        r.pipe(res);
+      },
+    );
     up.on('error', () => res.destroy());
     req.pipe(up);
   });

@@ -37,7 +37,12 @@ export async function raw(
   base: string,
   method: string,
   path: string,
-  opts: { headers?: Record<string, string>; body?: string | Buffer; json?: unknown; form?: Record<string, string> } = {},
+  opts: {
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    json?: unknown;
+    form?: Record<string, string>;
+  } = {},
 ): Promise<{ status: number; headers: Headers; text: string; json: () => any }> {
   const headers: Record<string, string> = { ...opts.headers };
   let body: string | Buffer | undefined = opts.body;
@@ -57,22 +62,42 @@ export async function raw(
 /** A client token with these scopes, straight from the token endpoint. */
 export async function clientToken(sb: Sandbox, scopes: string[]): Promise<string> {
   const r = await raw(sb.baseUrl, 'POST', '/api/v1/oauth/token', {
-    form: { client_id: sb.clientId, client_secret: sb.clientSecret, grant_type: 'client_credentials', scope: scopes.join(',') },
+    form: {
+      client_id: sb.clientId,
+      client_secret: sb.clientSecret,
+      grant_type: 'client_credentials',
+      scope: scopes.join(','),
+    },
   });
   if (r.status !== 200) throw new Error(`token: ${r.status} ${r.text}`);
   return r.json().access_token;
 }
 
 /** Creates a user and returns a user token with these scopes (grant + exchange). */
-export async function userWithToken(sb: Sandbox, scopes: string[], market = 'SE'): Promise<{ userId: string; token: string }> {
+export async function userWithToken(
+  sb: Sandbox,
+  scopes: string[],
+  market = 'SE',
+): Promise<{ userId: string; token: string }> {
   const ct = await clientToken(sb, ['user:create', 'authorization:grant']);
-  const created = await raw(sb.baseUrl, 'POST', '/api/v1/user/create', { headers: { authorization: `Bearer ${ct}` }, json: { market, locale: market === 'SE' ? 'sv_SE' : 'en_US' } });
+  const created = await raw(sb.baseUrl, 'POST', '/api/v1/user/create', {
+    headers: { authorization: `Bearer ${ct}` },
+    json: { market, locale: market === 'SE' ? 'sv_SE' : 'en_US' },
+  });
   if (created.status !== 200) throw new Error(`user/create: ${created.status} ${created.text}`);
   const userId = created.json().user_id as string;
-  const g = await raw(sb.baseUrl, 'POST', '/api/v1/oauth/authorization-grant', { headers: { authorization: `Bearer ${ct}` }, form: { user_id: userId, scope: scopes.join(',') } });
+  const g = await raw(sb.baseUrl, 'POST', '/api/v1/oauth/authorization-grant', {
+    headers: { authorization: `Bearer ${ct}` },
+    form: { user_id: userId, scope: scopes.join(',') },
+  });
   if (g.status !== 200) throw new Error(`grant: ${g.status} ${g.text}`);
   const t = await raw(sb.baseUrl, 'POST', '/api/v1/oauth/token', {
-    form: { client_id: sb.clientId, client_secret: sb.clientSecret, grant_type: 'authorization_code', code: g.json().code },
+    form: {
+      client_id: sb.clientId,
+      client_secret: sb.clientSecret,
+      grant_type: 'authorization_code',
+      code: g.json().code,
+    },
   });
   if (t.status !== 200) throw new Error(`exchange: ${t.status} ${t.text}`);
   return { userId, token: t.json().access_token };

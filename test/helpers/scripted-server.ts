@@ -11,7 +11,9 @@ export interface Seen {
 
 export type Step = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
-export async function scriptedServer(steps: Step[] | ((n: number) => Step)): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
+export async function scriptedServer(
+  steps: Step[] | ((n: number) => Step),
+): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
     let body = '';

@@ -1,7 +1,12 @@
 // Records put straight into a sandbox's store, for tests that need exact, hand-made data.
 import type { AccountRecord, MemoryStore, TransactionRecord } from '../../src/sandbox/store.js';
 
-export function addAccount(store: MemoryStore, userId: string, over: Partial<AccountRecord> = {}, credentialsId = 'c'.repeat(32)): AccountRecord {
+export function addAccount(
+  store: MemoryStore,
+  userId: string,
+  over: Partial<AccountRecord> = {},
+  credentialsId = 'c'.repeat(32),
+): AccountRecord {
   const now = store.clock.now();
   const a: AccountRecord = {
     id: store.ids.next(),
@@ -26,7 +31,13 @@ export function addAccount(store: MemoryStore, userId: string, over: Partial<Acc
   return a;
 }
 
-export function addTx(store: MemoryStore, account: AccountRecord, amount: string, bookedDate: string, over: Partial<TransactionRecord> = {}): TransactionRecord {
+export function addTx(
+  store: MemoryStore,
+  account: AccountRecord,
+  amount: string,
+  bookedDate: string,
+  over: Partial<TransactionRecord> = {},
+): TransactionRecord {
   const now = store.clock.now();
   const t: TransactionRecord = {
     id: store.ids.next(),

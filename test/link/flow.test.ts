@@ -11,7 +11,15 @@ import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { issueCode } from '../../src/sandbox/routes/oauth.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { BIN, tempDir } from '../helpers/cli.js';
-import { authorizeUrl, exchange, launchBrowser, startCallback, waitForCallback, watchErrors, type Callback } from './helpers.js';
+import {
+  authorizeUrl,
+  exchange,
+  launchBrowser,
+  startCallback,
+  waitForCallback,
+  watchErrors,
+  type Callback,
+} from './helpers.js';
 
 let t: TestEnv;
 let slow: TestEnv;
@@ -21,7 +29,12 @@ const contexts: BrowserContext[] = [];
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  [t, slow, browser, cb] = await Promise.all([startTestSandbox(), startTestSandbox({ authDelayMs: 3000 }), launchBrowser(), startCallback()]);
+  [t, slow, browser, cb] = await Promise.all([
+    startTestSandbox(),
+    startTestSandbox({ authDelayMs: 3000 }),
+    launchBrowser(),
+    startCallback(),
+  ]);
 });
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
@@ -52,13 +65,17 @@ describe.concurrent('the hosted link flow in a browser', () => {
   test('picker, credentials form, progress, redirect with code and state; the code exchanges to a token with a refresh_token', async () => {
     const { page, errors } = await newPage();
     const state = 'st<"&>' + Math.random().toString(36).slice(2);
-    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state, scope: 'accounts:read,credentials:read' }));
+    await page.goto(
+      authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state, scope: 'accounts:read,credentials:read' }),
+    );
     await expect(page.locator('#heading').textContent()).resolves.toBe('Choose your bank');
     await expect(page.locator('#market').inputValue()).resolves.toBe('SE');
     // searchable: typing narrows the list to the test password providers
     await page.locator('[data-provider]').first().waitFor();
     await page.fill('#search', 'test password');
-    const names = await page.locator('[data-provider]').evaluateAll((els) => els.map((e) => e.getAttribute('data-provider')));
+    const names = await page
+      .locator('[data-provider]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-provider')));
     expect(names).toContain('se-test-password');
     expect(names).not.toContain('se-test-other-eid-successful');
     expect(names.every((n) => n!.startsWith('se-'))).toBe(true);
@@ -86,13 +103,22 @@ describe.concurrent('the hosted link flow in a browser', () => {
     expect(tok.body).toMatchObject({ token_type: 'bearer', expires_in: 7200, scope: 'accounts:read,credentials:read' });
     expect(tok.body.refresh_token).toBeTruthy();
     // the token belongs to the temporary user who connected the bank: the credentials are there
-    const list = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: { authorization: `Bearer ${tok.body.access_token}` } });
+    const list = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', {
+      headers: { authorization: `Bearer ${tok.body.access_token}` },
+    });
     expect(list.status).toBe(200);
-    expect(list.json().credentials).toEqual([expect.objectContaining({ providerName: 'se-test-password', status: 'UPDATED' })]);
+    expect(list.json().credentials).toEqual([
+      expect.objectContaining({ providerName: 'se-test-password', status: 'UPDATED' }),
+    ]);
     // single use
     expect((await exchange(t.sandbox, code)).status).toBe(400);
     const refreshed = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', {
-      form: { client_id: t.sandbox.clientId, client_secret: t.sandbox.clientSecret, grant_type: 'refresh_token', refresh_token: tok.body.refresh_token },
+      form: {
+        client_id: t.sandbox.clientId,
+        client_secret: t.sandbox.clientSecret,
+        grant_type: 'refresh_token',
+        refresh_token: tok.body.refresh_token,
+      },
     });
     expect(refreshed.status).toBe(200);
     expect(errors).toEqual([]);
@@ -100,7 +126,14 @@ describe.concurrent('the hosted link flow in a browser', () => {
 
   test('two supplemental rounds with every field kind: immutable value, hint, numeric with pattern, masked, optional', async () => {
     const { page, errors } = await newPage();
-    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'multi', input_provider: 'se-test-other-multi-supplemental', input_username: 'test-user' }));
+    await page.goto(
+      authorizeUrl(t.sandbox, {
+        redirect_uri: cb.redirectUri,
+        state: 'multi',
+        input_provider: 'se-test-other-multi-supplemental',
+        input_username: 'test-user',
+      }),
+    );
     // input_provider skips the picker; input_username pre-fills the username
     await expect(page.locator('#heading').textContent()).resolves.toBe('Log in to Test Multi-Supplemental');
     await expect(page.locator('input[name=username]').inputValue()).resolves.toBe('test-user');
@@ -112,7 +145,9 @@ describe.concurrent('the hosted link flow in a browser', () => {
     const challenge = page.locator('input[name=challenge]');
     await expect(challenge.inputValue()).resolves.toBe('4711');
     await expect(challenge.getAttribute('readonly')).resolves.not.toBeNull();
-    await expect(page.locator('[data-field=challenge] .help').textContent()).resolves.toBe('Type this challenge into your card reader.');
+    await expect(page.locator('[data-field=challenge] .help').textContent()).resolves.toBe(
+      'Type this challenge into your card reader.',
+    );
     await expect(page.locator('input[name=code1]').getAttribute('placeholder')).resolves.toBe('1234');
     await expect(page.locator('input[name=code1]').getAttribute('inputmode')).resolves.toBe('numeric');
     await page.fill('input[name=code1]', '12');
@@ -139,7 +174,15 @@ describe.concurrent('the hosted link flow in a browser', () => {
 
   test('account opt-in (opt_in=true): one checkbox per account with its details; only the chosen accounts are connected', async () => {
     const { page, errors } = await newPage();
-    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'opt', opt_in: 'true', input_provider: 'se-test-password', input_username: 'test-user' }));
+    await page.goto(
+      authorizeUrl(t.sandbox, {
+        redirect_uri: cb.redirectUri,
+        state: 'opt',
+        opt_in: 'true',
+        input_provider: 'se-test-password',
+        input_username: 'test-user',
+      }),
+    );
     await page.fill('input[name=password]', 'test-password');
     await page.click('#submit');
     await page.locator('#supplemental-form input[type=checkbox]').first().waitFor();
@@ -147,16 +190,25 @@ describe.concurrent('the hosted link flow in a browser', () => {
     const n = await boxes.count();
     expect(n).toBeGreaterThanOrEqual(3);
     // the account's details from additionalInfo: type, balance and currency
-    await expect(page.locator('#supplemental-form .field').first().locator('.help').first().textContent()).resolves.toMatch(/^(CHECKING|SAVINGS|INVESTMENT|MORTGAGE|LOAN|CREDIT_CARD|PENSION) · -?\d+(\.\d+)? SEK/);
+    await expect(
+      page.locator('#supplemental-form .field').first().locator('.help').first().textContent(),
+    ).resolves.toMatch(/^(CHECKING|SAVINGS|INVESTMENT|MORTGAGE|LOAN|CREDIT_CARD|PENSION) · -?\d+(\.\d+)? SEK/);
     const chosen = [await boxes.nth(0).getAttribute('name'), await boxes.nth(2).getAttribute('name')];
     await boxes.nth(0).check();
     await boxes.nth(2).check();
     await page.click('#submit');
     const q = await waitForCallback(page, cb);
     const tok = (await exchange(t.sandbox, q.get('code')!)).body;
-    const accounts = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/accounts/list', { headers: { authorization: `Bearer ${tok.access_token}` } });
+    const accounts = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/accounts/list', {
+      headers: { authorization: `Bearer ${tok.access_token}` },
+    });
     expect(accounts.status).toBe(200);
-    expect(accounts.json().accounts.map((a: { id: string }) => a.id).sort()).toEqual(chosen.sort());
+    expect(
+      accounts
+        .json()
+        .accounts.map((a: { id: string }) => a.id)
+        .sort(),
+    ).toEqual(chosen.sort());
     expect(errors).toEqual([]);
   });
 
@@ -166,10 +218,21 @@ describe.concurrent('the hosted link flow in a browser', () => {
     await page.locator('[data-provider]').first().waitFor();
     await page.click('#cancel');
     let q = await waitForCallback(page, cb);
-    expect(Object.fromEntries(q)).toEqual({ error: 'USER_CANCELLED', message: 'The user cancelled the flow.', state: 'c1' });
+    expect(Object.fromEntries(q)).toEqual({
+      error: 'USER_CANCELLED',
+      message: 'The user cancelled the flow.',
+      state: 'c1',
+    });
 
     // in the middle of a supplemental round
-    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'c2', input_provider: 'se-test-other-multi-supplemental', input_username: 'test-user' }));
+    await page.goto(
+      authorizeUrl(t.sandbox, {
+        redirect_uri: cb.redirectUri,
+        state: 'c2',
+        input_provider: 'se-test-other-multi-supplemental',
+        input_username: 'test-user',
+      }),
+    );
     await page.click('#submit');
     await page.locator('input[name=code1]').waitFor();
     await expect(page.locator('#cancel').textContent()).resolves.toBe('Cancel');
@@ -180,13 +243,22 @@ describe.concurrent('the hosted link flow in a browser', () => {
     expect(q.get('state')).toBe('c2');
     expect(q.get('code')).toBeNull();
     // the half-made connection does not stay behind
-    const list = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: { authorization: `Bearer ${await tokenOfUser(t.sandbox, userId)}` } });
+    const list = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', {
+      headers: { authorization: `Bearer ${await tokenOfUser(t.sandbox, userId)}` },
+    });
     expect(list.json().credentials).toEqual([]);
   });
 
   test('a failing username ends in AUTHENTICATION_ERROR with the message and the credentials id; temp... in TEMPORARY_ERROR', async () => {
     const { page } = await newPage();
-    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'f', input_provider: 'se-test-password', input_username: 'fail-me' }));
+    await page.goto(
+      authorizeUrl(t.sandbox, {
+        redirect_uri: cb.redirectUri,
+        state: 'f',
+        input_provider: 'se-test-password',
+        input_username: 'fail-me',
+      }),
+    );
     await page.fill('input[name=password]', 'whatever');
     await page.click('#submit');
     let q = await waitForCallback(page, cb);
@@ -196,7 +268,14 @@ describe.concurrent('the hosted link flow in a browser', () => {
     expect(q.get('state')).toBe('f');
     expect(q.get('code')).toBeNull();
 
-    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'tmp', input_provider: 'se-test-password', input_username: 'temp-down' }));
+    await page.goto(
+      authorizeUrl(t.sandbox, {
+        redirect_uri: cb.redirectUri,
+        state: 'tmp',
+        input_provider: 'se-test-password',
+        input_username: 'temp-down',
+      }),
+    );
     await page.fill('input[name=password]', 'test-password');
     await page.click('#submit');
     q = await waitForCallback(page, cb);
@@ -207,15 +286,26 @@ describe.concurrent('the hosted link flow in a browser', () => {
 
   test('mobile eID: the QR code from /qr and the autostart link are shown while the app is awaited', async () => {
     const { page, errors } = await newPage();
-    await page.goto(authorizeUrl(slow.sandbox, { redirect_uri: cb.redirectUri, state: 'eid', input_provider: 'se-test-other-eid-successful', input_username: 'test-user' }));
+    await page.goto(
+      authorizeUrl(slow.sandbox, {
+        redirect_uri: cb.redirectUri,
+        state: 'eid',
+        input_provider: 'se-test-other-eid-successful',
+        input_username: 'test-user',
+      }),
+    );
     await page.click('#submit');
     await page.locator('#qr:not([hidden])').waitFor();
     await expect(page.locator('#heading').textContent()).resolves.toBe('Log in with Mobile BankID');
     const src = (await page.locator('#qr').getAttribute('src'))!;
     expect(src).toMatch(/^data:image\/png;base64,/);
     // a real PNG, rendered by the browser at a QR's size
-    expect(await page.locator('#qr').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(50);
-    expect(await page.locator('#eid-open').getAttribute('href')).toMatch(/^bankid:\/\/\/\?autostarttoken=[0-9a-f-]{36}&redirect=null$/);
+    expect(
+      await page.locator('#qr').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(50);
+    expect(await page.locator('#eid-open').getAttribute('href')).toMatch(
+      /^bankid:\/\/\/\?autostarttoken=[0-9a-f-]{36}&redirect=null$/,
+    );
     const q = await waitForCallback(page, cb);
     expect(q.get('code')).toBeTruthy();
     expect(errors).toEqual([]);
@@ -223,7 +313,14 @@ describe.concurrent('the hosted link flow in a browser', () => {
 
   test('third-party app: the app links are shown; opening the app finishes the authentication', async () => {
     const { page, errors } = await newPage();
-    await page.goto(authorizeUrl(slow.sandbox, { redirect_uri: cb.redirectUri, state: 'app', input_provider: 'se-test-other-third-party-app-successful', input_username: 'test-user' }));
+    await page.goto(
+      authorizeUrl(slow.sandbox, {
+        redirect_uri: cb.redirectUri,
+        state: 'app',
+        input_provider: 'se-test-other-third-party-app-successful',
+        input_username: 'test-user',
+      }),
+    );
     await page.click('#submit');
     await page.locator('#app-open').waitFor();
     await expect(page.locator('#heading').textContent()).resolves.toBe('Confirm in the app');
@@ -242,7 +339,14 @@ describe.concurrent('the hosted link flow in a browser', () => {
 
   test("redirect authentication: the bank's login page is linked; decoupled: the bank's instruction is shown", async () => {
     const { page, errors } = await newPage();
-    await page.goto(authorizeUrl(slow.sandbox, { redirect_uri: cb.redirectUri, state: 'r', input_provider: 'se-test-open-banking-redirect', input_username: 'test-user' }));
+    await page.goto(
+      authorizeUrl(slow.sandbox, {
+        redirect_uri: cb.redirectUri,
+        state: 'r',
+        input_provider: 'se-test-open-banking-redirect',
+        input_username: 'test-user',
+      }),
+    );
     await page.click('#submit');
     await page.locator('#app-open').waitFor();
     await expect(page.locator('#heading').textContent()).resolves.toBe('Log in at your bank');
@@ -252,9 +356,18 @@ describe.concurrent('the hosted link flow in a browser', () => {
     let q = await waitForCallback(page, cb);
     expect(q.get('code')).toBeTruthy();
 
-    await page.goto(authorizeUrl(slow.sandbox, { redirect_uri: cb.redirectUri, state: 'd', input_provider: 'se-test-open-banking-decoupled-successful', input_username: 'test-user' }));
+    await page.goto(
+      authorizeUrl(slow.sandbox, {
+        redirect_uri: cb.redirectUri,
+        state: 'd',
+        input_provider: 'se-test-open-banking-decoupled-successful',
+        input_username: 'test-user',
+      }),
+    );
     await page.click('#submit');
-    await expect(page.locator('#status-payload').textContent()).resolves.toBe("Open your bank's app on your phone and confirm the login.");
+    await expect(page.locator('#status-payload').textContent()).resolves.toBe(
+      "Open your bank's app on your phone and confirm the login.",
+    );
     await expect(page.locator('#status').textContent()).resolves.toBe('Logging in…');
     q = await waitForCallback(page, cb);
     expect(q.get('state')).toBe('d');
@@ -264,29 +377,58 @@ describe.concurrent('the hosted link flow in a browser', () => {
 
   test('credentials that vanish under the page end the flow in INTERNAL_ERROR', async () => {
     const { page } = await newPage();
-    await page.goto(authorizeUrl(slow.sandbox, { redirect_uri: cb.redirectUri, state: 'gone', input_provider: 'se-test-other-eid-successful', input_username: 'test-user' }));
+    await page.goto(
+      authorizeUrl(slow.sandbox, {
+        redirect_uri: cb.redirectUri,
+        state: 'gone',
+        input_provider: 'se-test-other-eid-successful',
+        input_username: 'test-user',
+      }),
+    );
     await page.click('#submit');
     await page.locator('#eid-open').waitFor();
     const { token } = await pageConfig(page);
-    const list = await raw(slow.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: { authorization: `Bearer ${token}` } });
+    const list = await raw(slow.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', {
+      headers: { authorization: `Bearer ${token}` },
+    });
     const id = list.json().credentials[0].id;
-    expect((await raw(slow.sandbox.baseUrl, 'DELETE', `/api/v1/credentials/${id}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(204);
+    expect(
+      (
+        await raw(slow.sandbox.baseUrl, 'DELETE', `/api/v1/credentials/${id}`, {
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).status,
+    ).toBe(204);
     const q = await waitForCallback(page, cb);
-    expect(Object.fromEntries(q)).toEqual({ error: 'INTERNAL_ERROR', message: 'The link flow could not continue because of an internal error.', state: 'gone' });
+    expect(Object.fromEntries(q)).toEqual({
+      error: 'INTERNAL_ERROR',
+      message: 'The link flow could not continue because of an internal error.',
+      state: 'gone',
+    });
   });
 
   test('iframe=true: the result is posted to the parent page instead of a redirect', async () => {
     const { page, errors } = await newPage();
-    const src = (p: Record<string, string>) => authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, iframe: 'true', ...p });
+    const src = (p: Record<string, string>) =>
+      authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, iframe: 'true', ...p });
     const parent = (url: string) =>
       `<!doctype html><title>parent</title><h1>Embedding app</h1><iframe id="link" width="600" height="700" src="${url.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"></iframe>` +
       `<script>window.messages=[];window.addEventListener('message',function(e){window.messages.push({origin:e.origin,data:e.data});});</script>`;
     const messages = async (n: number) => {
-      await page.waitForFunction((k) => (globalThis as unknown as { messages: unknown[] }).messages.length >= k, n, { timeout: 15_000 });
-      return page.evaluate(() => (globalThis as unknown as { messages: Array<{ origin: string; data: any }> }).messages);
+      await page.waitForFunction((k) => (globalThis as unknown as { messages: unknown[] }).messages.length >= k, n, {
+        timeout: 15_000,
+      });
+      return page.evaluate(
+        () => (globalThis as unknown as { messages: Array<{ origin: string; data: any }> }).messages,
+      );
     };
 
-    await page.goto(cb.setPage('/iframe-1', parent(src({ state: 'i1', input_provider: 'se-test-password', input_username: 'test-user' }))));
+    await page.goto(
+      cb.setPage(
+        '/iframe-1',
+        parent(src({ state: 'i1', input_provider: 'se-test-password', input_username: 'test-user' })),
+      ),
+    );
     const frame = page.frameLocator('#link');
     await frame.locator('input[name=password]').fill('test-password');
     await frame.locator('#submit').click();
@@ -298,14 +440,27 @@ describe.concurrent('the hosted link flow in a browser', () => {
     expect(new URL(page.url()).pathname).toBe('/iframe-1');
 
     // AUTHENTICATION_ERROR carries the credentials object
-    await page.goto(cb.setPage('/iframe-2', parent(src({ state: 'i2', input_provider: 'se-test-password', input_username: 'fail-x' }))));
+    await page.goto(
+      cb.setPage(
+        '/iframe-2',
+        parent(src({ state: 'i2', input_provider: 'se-test-password', input_username: 'fail-x' })),
+      ),
+    );
     await frame.locator('input[name=password]').fill('nope');
     await frame.locator('#submit').click();
     const [err] = await messages(1);
     expect(err!.data).toMatchObject({
       type: 'error',
-      error: { status: 'AUTHENTICATION_ERROR', message: 'Incorrect username or password.', userMessage: expect.stringMatching(/could not log you in/) },
-      data: { providerName: 'se-test-password', status: 'AUTHENTICATION_ERROR', id: expect.stringMatching(/^[0-9a-f]{32}$/) },
+      error: {
+        status: 'AUTHENTICATION_ERROR',
+        message: 'Incorrect username or password.',
+        userMessage: expect.stringMatching(/could not log you in/),
+      },
+      data: {
+        providerName: 'se-test-password',
+        status: 'AUTHENTICATION_ERROR',
+        id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      },
     });
 
     // cancel
@@ -313,7 +468,14 @@ describe.concurrent('the hosted link flow in a browser', () => {
     await frame.locator('[data-provider]').first().waitFor();
     await frame.locator('#cancel').click();
     const [cancelled] = await messages(1);
-    expect(cancelled!.data).toEqual({ type: 'error', error: { status: 'USER_CANCELLED', message: 'The user cancelled the flow.', userMessage: 'You cancelled the connection.' } });
+    expect(cancelled!.data).toEqual({
+      type: 'error',
+      error: {
+        status: 'USER_CANCELLED',
+        message: 'The user cancelled the flow.',
+        userMessage: 'You cancelled the connection.',
+      },
+    });
     expect(new URL(page.url()).pathname).toBe('/iframe-3');
     expect(errors).toEqual([]);
   });
@@ -325,19 +487,39 @@ describe.concurrent('the hosted link flow in a browser', () => {
     try {
       const page = await ctx.newPage();
       expect(tls.sandbox.linkUrl).toMatch(/^https:/);
-      await page.goto(authorizeUrl(tls.sandbox, { redirect_uri: cb.redirectUri, state: 'tls', input_provider: 'se-test-password', input_username: 'test-user' }));
+      await page.goto(
+        authorizeUrl(tls.sandbox, {
+          redirect_uri: cb.redirectUri,
+          state: 'tls',
+          input_provider: 'se-test-password',
+          input_username: 'test-user',
+        }),
+      );
       await page.fill('input[name=password]', 'test-password');
       await page.click('#submit');
       const q = await waitForCallback(page, cb);
       expect(q.get('state')).toBe('tls');
       const code = q.get('code')!;
       const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const form = new URLSearchParams({ client_id: tls.sandbox.clientId, client_secret: tls.sandbox.clientSecret, grant_type: 'authorization_code', code }).toString();
-        const req = httpsRequest(`${tls.sandbox.baseUrl}/api/v1/oauth/token`, { method: 'POST', ca: readFileSync(tls.sandbox.caFile!), headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
-          let body = '';
-          res.on('data', (c) => (body += c));
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
-        });
+        const form = new URLSearchParams({
+          client_id: tls.sandbox.clientId,
+          client_secret: tls.sandbox.clientSecret,
+          grant_type: 'authorization_code',
+          code,
+        }).toString();
+        const req = httpsRequest(
+          `${tls.sandbox.baseUrl}/api/v1/oauth/token`,
+          {
+            method: 'POST',
+            ca: readFileSync(tls.sandbox.caFile!),
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (c) => (body += c));
+            res.on('end', () => resolve({ status: res.statusCode!, body }));
+          },
+        );
         req.on('error', reject);
         req.end(form);
       });
@@ -354,7 +536,12 @@ describe.concurrent('the hosted link flow in a browser', () => {
     const r = await fetch(url);
     expect(r.headers.get('x-frame-options')).toBe('DENY');
     expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    await page.goto(cb.setPage('/framed', `<!doctype html><iframe id="link" onload="window.loaded=true" src="${url.replace(/&/g, '&amp;')}"></iframe>`));
+    await page.goto(
+      cb.setPage(
+        '/framed',
+        `<!doctype html><iframe id="link" onload="window.loaded=true" src="${url.replace(/&/g, '&amp;')}"></iframe>`,
+      ),
+    );
     await page.waitForFunction(() => (globalThis as unknown as { loaded?: boolean }).loaded === true);
     expect(await page.frameLocator('#link').locator('#heading, #cancel').count()).toBe(0);
   });
@@ -363,7 +550,14 @@ describe.concurrent('the hosted link flow in a browser', () => {
     // its own sandbox: moving the clock must not expire the pages of the tests running alongside
     const own = await startTestSandbox();
     const { page } = await newPage();
-    await page.goto(authorizeUrl(own.sandbox, { redirect_uri: cb.redirectUri, scope: 'credentials:read', input_provider: 'se-test-password', input_username: 'test-user' }));
+    await page.goto(
+      authorizeUrl(own.sandbox, {
+        redirect_uri: cb.redirectUri,
+        scope: 'credentials:read',
+        input_provider: 'se-test-password',
+        input_username: 'test-user',
+      }),
+    );
     await page.fill('input[name=password]', 'test-password');
     await page.click('#submit');
     const q = await waitForCallback(page, cb);
@@ -372,20 +566,34 @@ describe.concurrent('the hosted link flow in a browser', () => {
     const accounts = await raw(own.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: auth });
     expect(accounts.status).toBe(200);
     const userId = own.sandbox.store.tokens.get(tok.access_token)!.userId!;
-    expect(own.sandbox.store.users.get(userId)?.expiresAt).toBe(own.sandbox.store.users.get(userId)!.created + 24 * 3600 * 1000);
+    expect(own.sandbox.store.users.get(userId)?.expiresAt).toBe(
+      own.sandbox.store.users.get(userId)!.created + 24 * 3600 * 1000,
+    );
 
     own.sandbox.clock.advance(23 * 3600 * 1000);
     const early = await raw(own.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', {
-      form: { client_id: own.sandbox.clientId, client_secret: own.sandbox.clientSecret, grant_type: 'refresh_token', refresh_token: tok.refresh_token },
+      form: {
+        client_id: own.sandbox.clientId,
+        client_secret: own.sandbox.clientSecret,
+        grant_type: 'refresh_token',
+        refresh_token: tok.refresh_token,
+      },
     });
     expect(early.status).toBe(200);
     own.sandbox.clock.advance(3600 * 1000 + 1);
     const late = await raw(own.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', {
-      form: { client_id: own.sandbox.clientId, client_secret: own.sandbox.clientSecret, grant_type: 'refresh_token', refresh_token: tok.refresh_token },
+      form: {
+        client_id: own.sandbox.clientId,
+        client_secret: own.sandbox.clientSecret,
+        grant_type: 'refresh_token',
+        refresh_token: tok.refresh_token,
+      },
     });
     expect(late.status).toBe(400);
     // a fresh access token from the 23rd hour no longer opens the data
-    const after = await raw(own.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: { authorization: `Bearer ${early.json().access_token}` } });
+    const after = await raw(own.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', {
+      headers: { authorization: `Bearer ${early.json().access_token}` },
+    });
     expect(after.status).toBe(401);
     expect(own.sandbox.store.users.has(userId)).toBe(false);
     await own.close();
@@ -395,7 +603,11 @@ describe.concurrent('the hosted link flow in a browser', () => {
 // The real `bankctl auth link` (bin/bankctl.js, built by `npm test` or `node scripts/build.mjs`) with
 // the browser on the sandbox link pages: the CLI and the service fit together.
 function startLink(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, 'auth', 'link', '--no-browser', '--port', '0', '--wait-timeout', '30', ...args], { env: { PATH: process.env.PATH, ...env } });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'auth', 'link', '--no-browser', '--port', '0', '--wait-timeout', '30', ...args],
+    { env: { PATH: process.env.PATH, ...env } },
+  );
   children.push(child);
   let out = '';
   let err = '';
@@ -415,7 +627,10 @@ function startLink(args: string[], env: Record<string, string>) {
 describe.concurrent('bankctl auth link against the sandbox link service', () => {
   test('the real bankctl auth link --no-browser --port 0: the browser connects a test bank; the CLI exits 0 with the user token and a stored refresh token', async () => {
     const configDir = tempDir();
-    const run = startLink(['--provider', 'se-test-password', '--username', 'test-user', '--scope', 'accounts:read,credentials:read'], { ...t.env, BANKCTL_CONFIG_DIR: configDir });
+    const run = startLink(
+      ['--provider', 'se-test-password', '--username', 'test-user', '--scope', 'accounts:read,credentials:read'],
+      { ...t.env, BANKCTL_CONFIG_DIR: configDir },
+    );
     const url = await run.url;
     const ctx = await browser.newContext();
     const page = await ctx.newPage();
@@ -434,8 +649,12 @@ describe.concurrent('bankctl auth link against the sandbox link service', () => 
     expect(token).toMatchObject({ token_type: 'bearer', expires_in: 7200, scope: 'accounts:read,credentials:read' });
     expect(token.refresh_token).toBeTruthy();
     expect(readFileSync(join(configDir, 'tokens.json'), 'utf8')).toContain(token.refresh_token);
-    const creds = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', { headers: { authorization: `Bearer ${token.access_token}` } });
-    expect(creds.json().credentials).toEqual([expect.objectContaining({ providerName: 'se-test-password', status: 'UPDATED' })]);
+    const creds = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/credentials/list', {
+      headers: { authorization: `Bearer ${token.access_token}` },
+    });
+    expect(creds.json().credentials).toEqual([
+      expect.objectContaining({ providerName: 'se-test-password', status: 'UPDATED' }),
+    ]);
     expect(errors).toEqual([]);
   });
 

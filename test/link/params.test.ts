@@ -14,7 +14,13 @@ const contexts: BrowserContext[] = [];
 beforeAll(async () => {
   [t, browser, cb] = await Promise.all([startTestSandbox(), launchBrowser(), startCallback()]);
   // a client with a narrow scope set and an https redirect URI
-  t.sandbox.store.clients.set('narrow', { id: 'narrow', secret: 'narrow-secret', name: 'narrow', scopes: new Set(['accounts:read']), redirectUris: ['https://app.example/cb?x=1'] });
+  t.sandbox.store.clients.set('narrow', {
+    id: 'narrow',
+    secret: 'narrow-secret',
+    name: 'narrow',
+    scopes: new Set(['accounts:read']),
+    redirectUris: ['https://app.example/cb?x=1'],
+  });
 });
 afterAll(async () => {
   await Promise.all(contexts.map((c) => c.close()));
@@ -61,11 +67,18 @@ describe('client_id and redirect_uri: an error screen, never a redirect', () => 
     for (const redirect_uri of ['http://localhost:3000/callback', 'http://localhost:49152/callback', cb.redirectUri]) {
       expect((await get(authorizeUrl(t.sandbox, { redirect_uri }))).status).toBe(200);
     }
-    expect((await get(authorizeUrl(t.sandbox, { client_id: 'narrow', redirect_uri: 'https://app.example/cb?x=1' }))).status).toBe(200);
+    expect(
+      (await get(authorizeUrl(t.sandbox, { client_id: 'narrow', redirect_uri: 'https://app.example/cb?x=1' }))).status,
+    ).toBe(200);
   });
 
   test('whatever is echoed is escaped', async () => {
-    const r = await get(authorizeUrl(t.sandbox, { client_id: '<script>alert(1)</script>', redirect_uri: 'http://localhost:3000/callback' }));
+    const r = await get(
+      authorizeUrl(t.sandbox, {
+        client_id: '<script>alert(1)</script>',
+        redirect_uri: 'http://localhost:3000/callback',
+      }),
+    );
     const html = await r.text();
     expect(html).not.toContain('<script>alert(1)');
     expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62;');
@@ -78,7 +91,9 @@ describe('client_id and redirect_uri: an error screen, never a redirect', () => 
     const resp = await page.goto(url);
     expect(resp!.status()).toBe(400);
     await expect(page.locator('#heading').textContent()).resolves.toBe('This link cannot be used');
-    await expect(page.locator('#detail').textContent()).resolves.toBe('redirect_uri "https://evil.example/steal" is not registered for this client.');
+    await expect(page.locator('#detail').textContent()).resolves.toBe(
+      'redirect_uri "https://evil.example/steal" is not registered for this client.',
+    );
     await expect(page.locator('#return').count()).resolves.toBe(0);
     await page.waitForTimeout(200);
     expect(page.url()).toBe(url);
@@ -90,7 +105,11 @@ describe('a misconfigured link goes back as BAD_REQUEST with the state', () => {
   const cases: Array<[string, Record<string, string>, RegExp]> = [
     ['no scope', { scope: '' }, /scope is required/],
     ['an unknown scope', { scope: 'accounts:read,bogus:scope' }, /scope "bogus:scope" is unknown/],
-    ['a scope the client may not have', { client_id: 'narrow', redirect_uri: 'https://app.example/cb?x=1', scope: 'accounts:read,transactions:read' }, /not allowed for this client/],
+    [
+      'a scope the client may not have',
+      { client_id: 'narrow', redirect_uri: 'https://app.example/cb?x=1', scope: 'accounts:read,transactions:read' },
+      /not allowed for this client/,
+    ],
     ['an unknown market', { market: 'XX' }, /market "XX" is not a known market/],
     ['an unsupported locale', { locale: 'fr_FR' }, /locale "fr_FR" is not supported/],
     ['a bad iframe value', { iframe: 'yes' }, /iframe must be true or false/],
@@ -99,7 +118,9 @@ describe('a misconfigured link goes back as BAD_REQUEST with the state', () => {
   ];
   test.each(cases)('%s', async (_name, params, message) => {
     const before = users();
-    const r = await get(authorizeUrl(t.sandbox, { redirect_uri: 'http://localhost:3000/callback', state: 'keep <me> & "me"', ...params }));
+    const r = await get(
+      authorizeUrl(t.sandbox, { redirect_uri: 'http://localhost:3000/callback', state: 'keep <me> & "me"', ...params }),
+    );
     expect(r.status).toBe(302);
     const loc = new URL(r.headers.get('location')!);
     const base = params.redirect_uri ?? 'http://localhost:3000/callback';
@@ -137,7 +158,9 @@ describe('the other parameters', () => {
   test('an unknown input_provider shows an error screen whose way back carries BAD_REQUEST and the state', async () => {
     const { page } = await newPage();
     const before = users();
-    const resp = await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'p1', input_provider: 'no-such-bank<b>' }));
+    const resp = await page.goto(
+      authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, state: 'p1', input_provider: 'no-such-bank<b>' }),
+    );
     expect(resp!.status()).toBe(404);
     await expect(page.locator('#heading').textContent()).resolves.toBe('Unknown bank');
     await expect(page.locator('#lead').textContent()).resolves.toBe('The bank “no-such-bank<b>” is not available.');
@@ -174,7 +197,9 @@ describe('the other parameters', () => {
     const { page } = await newPage();
     await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, market: 'no' }));
     await page.locator('[data-provider]').first().waitFor();
-    const names = await page.locator('[data-provider]').evaluateAll((els) => els.map((e) => e.getAttribute('data-provider')!));
+    const names = await page
+      .locator('[data-provider]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-provider')!));
     expect(names).toContain('no-test-password');
     expect(names.filter((n) => !n.startsWith('no-'))).toEqual([]);
     await expect(page.locator('#market').isDisabled()).resolves.toBe(true);
@@ -191,7 +216,13 @@ describe('the other parameters', () => {
   test('a hostile input_username is only ever a value', async () => {
     const { page, errors } = await newPage();
     const evil = '"><img id=pwned src=x onerror="document.title=1">';
-    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, input_provider: 'se-test-password', input_username: evil }));
+    await page.goto(
+      authorizeUrl(t.sandbox, {
+        redirect_uri: cb.redirectUri,
+        input_provider: 'se-test-password',
+        input_username: evil,
+      }),
+    );
     await expect(page.locator('input[name=username]').inputValue()).resolves.toBe(evil);
     await expect(page.locator('#pwned').count()).resolves.toBe(0);
     await expect(page.title()).resolves.toBe('Connect your bank');
@@ -211,12 +242,18 @@ describe('the other parameters', () => {
 
 describe('the finishing routes and garbage', () => {
   async function session(): Promise<{ session: string; token: string }> {
-    const html = await (await get(authorizeUrl(t.sandbox, { redirect_uri: 'http://localhost:3000/callback', state: 'z' }))).text();
+    const html = await (
+      await get(authorizeUrl(t.sandbox, { redirect_uri: 'http://localhost:3000/callback', state: 'z' }))
+    ).text();
     const json = /<script type="application\/json" id="link-config">(.*?)<\/script>/s.exec(html)![1]!;
     return JSON.parse(json);
   }
   const post = (path: string, body: unknown) =>
-    fetch(t.sandbox.baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+    fetch(t.sandbox.baseUrl + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
 
   test('complete needs UPDATED credentials of the session; a session ends once', async () => {
     const s = await session();
@@ -230,7 +267,11 @@ describe('the finishing routes and garbage', () => {
     expect(ok.status).toBe(200);
     const a = (await ok.json()) as { action: string; url: string };
     expect(a.action).toBe('redirect');
-    expect(Object.fromEntries(new URL(a.url).searchParams)).toEqual({ error: 'USER_CANCELLED', message: 'The user cancelled the flow.', state: 'z' });
+    expect(Object.fromEntries(new URL(a.url).searchParams)).toEqual({
+      error: 'USER_CANCELLED',
+      message: 'The user cancelled the flow.',
+      state: 'z',
+    });
     expect((await post('/link/1.0/fail', { session: s.session, status: 'USER_CANCELLED' })).status).toBe(409);
     // the page token is revoked with the end of the session
     const r = await fetch(`${t.sandbox.baseUrl}/api/v1/providers`, { headers: { authorization: `Bearer ${s.token}` } });
@@ -246,21 +287,50 @@ describe('the finishing routes and garbage', () => {
   test('in the browser, an expired link says so instead of going anywhere', async () => {
     const { page, errors } = await newPage();
     const before = cb.received.length;
-    await page.goto(authorizeUrl(t.sandbox, { redirect_uri: cb.redirectUri, input_provider: 'se-test-password', input_username: 'test-user' }));
+    await page.goto(
+      authorizeUrl(t.sandbox, {
+        redirect_uri: cb.redirectUri,
+        input_provider: 'se-test-password',
+        input_username: 'test-user',
+      }),
+    );
     await page.fill('input[name=password]', 'test-password');
     t.sandbox.clock.advance(61 * 60 * 1000);
     await page.click('#submit');
-    await expect(page.locator('#lead').textContent()).resolves.toBe('This link has expired. Start again from the application.');
+    await expect(page.locator('#lead').textContent()).resolves.toBe(
+      'This link has expired. Start again from the application.',
+    );
     await expect(page.locator('#heading').textContent()).resolves.toBe('Something went wrong');
     expect(cb.received.length).toBe(before);
     expect(errors).toEqual([]);
   });
 
   test('garbage in the query or the body is a 4xx or a page, never a 5xx', async () => {
-    const keys = ['client_id', 'redirect_uri', 'scope', 'state', 'market', 'locale', 'iframe', 'input_provider', 'input_username', 'x'];
+    const keys = [
+      'client_id',
+      'redirect_uri',
+      'scope',
+      'state',
+      'market',
+      'locale',
+      'iframe',
+      'input_provider',
+      'input_username',
+      'x',
+    ];
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.tuple(fc.constantFrom(...keys), fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom(t.sandbox.clientId, 'http://localhost:1/callback', 'accounts:read', 'true', 'SE'))), { maxLength: 8 }),
+        fc.array(
+          fc.tuple(
+            fc.constantFrom(...keys),
+            fc.oneof(
+              fc.string(),
+              fc.string({ unit: 'binary' }),
+              fc.constantFrom(t.sandbox.clientId, 'http://localhost:1/callback', 'accounts:read', 'true', 'SE'),
+            ),
+          ),
+          { maxLength: 8 },
+        ),
         async (pairs) => {
           const q = new URLSearchParams(pairs).toString();
           const r = await get(`${t.sandbox.linkUrl}/1.0/authorize/?${q}`);
@@ -271,7 +341,16 @@ describe('the finishing routes and garbage', () => {
       { numRuns: 150 },
     );
     const s = await session();
-    for (const body of ['', 'null', '[]', '{', '"x"', JSON.stringify({ session: 5 }), JSON.stringify({ session: s.session, credentialsId: { a: 1 } }), JSON.stringify({ session: s.session, status: 'TEMPORARY_ERROR', credentialsId: '../../x' })]) {
+    for (const body of [
+      '',
+      'null',
+      '[]',
+      '{',
+      '"x"',
+      JSON.stringify({ session: 5 }),
+      JSON.stringify({ session: s.session, credentialsId: { a: 1 } }),
+      JSON.stringify({ session: s.session, status: 'TEMPORARY_ERROR', credentialsId: '../../x' }),
+    ]) {
       for (const path of ['/link/1.0/complete', '/link/1.0/fail']) {
         const r = await post(path, body);
         expect(r.status, `${path} ${body}`).toBeGreaterThanOrEqual(400);

@@ -31,24 +31,31 @@ describe('bankctl doctor', () => {
     const r = await spawnCli(['doctor', '--listen-port', String(port)], { env: plain.env });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
-    expect(lines.map((l) => l.split(':')[0])).toEqual([
-      '✓ config file',
-      '✓ proxy',
-      '✓ base URL',
-      '- TLS',
-      '✓ clock',
-      '✓ client credentials',
-      '✓ connector token',
-      '✓ webhook listener port',
-    ].map((l) => (l === '✓ connector token' ? expect.stringMatching(/^[✓-] connector token$/) : l)));
+    expect(lines.map((l) => l.split(':')[0])).toEqual(
+      [
+        '✓ config file',
+        '✓ proxy',
+        '✓ base URL',
+        '- TLS',
+        '✓ clock',
+        '✓ client credentials',
+        '✓ connector token',
+        '✓ webhook listener port',
+      ].map((l) => (l === '✓ connector token' ? expect.stringMatching(/^[✓-] connector token$/) : l)),
+    );
   });
 
   test('green over https with the CA and the pin; -o json', async () => {
     const port = await freePort();
-    const r = await spawnCli(['doctor', '-o', 'json', '--listen-port', String(port), '--pin', tls.sandbox.pin!], { env: { ...tls.env, BANKCTL_CA_FILE: tls.sandbox.caFile! } });
+    const r = await spawnCli(['doctor', '-o', 'json', '--listen-port', String(port), '--pin', tls.sandbox.pin!], {
+      env: { ...tls.env, BANKCTL_CA_FILE: tls.sandbox.caFile! },
+    });
     expect(r.code).toBe(0);
     const checks = JSON.parse(r.stdout);
-    expect(checks.find((c: { check: string }) => c.check === 'TLS')).toMatchObject({ status: 'ok', detail: expect.stringMatching(/pin matches/) });
+    expect(checks.find((c: { check: string }) => c.check === 'TLS')).toMatchObject({
+      status: 'ok',
+      detail: expect.stringMatching(/pin matches/),
+    });
   });
 
   test('red: untrusted TLS, wrong secret, a busy port and a config readable by others; exit 9', async () => {
@@ -66,7 +73,9 @@ describe('bankctl doctor', () => {
       const dir = tempDir();
       writeFileSync(join(dir, 'config.json'), '{"profiles":{}}');
       chmodSync(join(dir, 'config.json'), 0o644);
-      const bad = await spawnCli(['doctor', '--listen-port', String(port)], { env: { ...plain.env, BANKCTL_CONFIG_DIR: dir, BANKCTL_CLIENT_SECRET: 'wrong-secret-123' } });
+      const bad = await spawnCli(['doctor', '--listen-port', String(port)], {
+        env: { ...plain.env, BANKCTL_CONFIG_DIR: dir, BANKCTL_CLIENT_SECRET: 'wrong-secret-123' },
+      });
       expect(bad.code).toBe(9);
       expect(bad.stdout).toMatch(/✗ config file: .* was readable by others/);
       expect(bad.stdout).toMatch(/✗ client credentials: .*HTTP 401/);
@@ -78,7 +87,9 @@ describe('bankctl doctor', () => {
 
   test('a missing config file is not a failure; an unreachable service is', async () => {
     const port = await freePort();
-    const r = await spawnCli(['doctor', '--listen-port', String(port)], { env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: 'http://127.0.0.1:1' } });
+    const r = await spawnCli(['doctor', '--listen-port', String(port)], {
+      env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: 'http://127.0.0.1:1' },
+    });
     expect(r.code).toBe(9);
     expect(r.stdout).toMatch(/✓ config file: none yet/);
     expect(r.stdout).toMatch(/✗ base URL: .*connection refused/);

@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = (env: Record<string, string>, ...extra: string[]) => spawnCli(['api', 'GET', '/version', '--as', 'none', ...extra], { env: { ...t.env, ...env } });
+const call = (env: Record<string, string>, ...extra: string[]) =>
+  spawnCli(['api', 'GET', '/version', '--as', 'none', ...extra], { env: { ...t.env, ...env } });
 
 describe('https to the sandbox', () => {
   test('the sandbox serves https with a generated CA, and publishes caFile and pin', () => {
@@ -38,10 +39,14 @@ describe('https to the sandbox', () => {
   });
 
   test('a whole OAuth journey works over https', async () => {
-    const r = await spawnCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env: { ...t.env, BANKCTL_CA_FILE: t.sandbox.caFile! } });
+    const r = await spawnCli(['users', 'create', '--market', 'SE', '-o', 'json'], {
+      env: { ...t.env, BANKCTL_CA_FILE: t.sandbox.caFile! },
+    });
     expect(r.code).toBe(0);
     const userId = JSON.parse(r.stdout).user_id;
-    const tok = await spawnCli(['auth', 'token', '--user', userId, '--scope', 'accounts:read'], { env: { ...t.env, BANKCTL_CA_FILE: t.sandbox.caFile! } });
+    const tok = await spawnCli(['auth', 'token', '--user', userId, '--scope', 'accounts:read'], {
+      env: { ...t.env, BANKCTL_CA_FILE: t.sandbox.caFile! },
+    });
     expect(tok.code).toBe(0);
   });
 

@@ -12,7 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const connectorGet = (token: string) => raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', { headers: { authorization: `Token ${token}` } });
+const connectorGet = (token: string) =>
+  raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', { headers: { authorization: `Token ${token}` } });
 
 describe('connector token renewal', () => {
   test('old and new are both valid during the grace period, then the old one answers 401', async () => {
@@ -39,7 +40,9 @@ describe('connector token renewal', () => {
   test('--save-next stores the new token in the profile', async () => {
     const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
     t.sandbox.store.area('connector-tokens', () => new ConnectorTokens()).add('fresh-connector-token-1234');
-    const r = await runCli(['sandbox', 'rotate-connector-token', '--save-next', '-o', 'json'], { env: { ...env, BANKCTL_CONNECTOR_TOKEN: 'fresh-connector-token-1234' } });
+    const r = await runCli(['sandbox', 'rotate-connector-token', '--save-next', '-o', 'json'], {
+      env: { ...env, BANKCTL_CONNECTOR_TOKEN: 'fresh-connector-token-1234' },
+    });
     expect(r.code).toBe(0);
     const saved = await runCli(['config', 'get', 'connector-token-next'], { env });
     expect(saved.stdout.trim()).toBe(JSON.parse(r.stdout).token);
@@ -52,23 +55,57 @@ describe('a push across a connector token renewal', () => {
     try {
       const old = s.sandbox.connectorToken;
       const hdr = { authorization: `Token ${old}` };
-      expect((await raw(s.sandbox.baseUrl, 'POST', '/connector/users', { headers: hdr, json: { externalId: 'rot', token: 'rot-token-secret', market: 'SE' } })).status).toBe(204);
+      expect(
+        (
+          await raw(s.sandbox.baseUrl, 'POST', '/connector/users', {
+            headers: hdr,
+            json: { externalId: 'rot', token: 'rot-token-secret', market: 'SE' },
+          })
+        ).status,
+      ).toBe(204);
       const acc = { externalId: 'rot-acc', name: 'Rotation', number: '1', balance: 10, type: 'CHECKING' };
-      expect((await raw(s.sandbox.baseUrl, 'POST', '/connector/users/rot/accounts', { headers: hdr, json: { accounts: [acc] } })).status).toBe(204);
-      const renewed = await raw(s.sandbox.baseUrl, 'POST', '/sandbox/connector-tokens', { headers: hdr, json: { retire: old, graceSeconds: 60 } });
+      expect(
+        (
+          await raw(s.sandbox.baseUrl, 'POST', '/connector/users/rot/accounts', {
+            headers: hdr,
+            json: { accounts: [acc] },
+          })
+        ).status,
+      ).toBe(204);
+      const renewed = await raw(s.sandbox.baseUrl, 'POST', '/sandbox/connector-tokens', {
+        headers: hdr,
+        json: { retire: old, graceSeconds: 60 },
+      });
       const next = renewed.json().token as string;
       const dir = tempDir();
       const file = join(dir, 'tx.ndjson');
-      writeFileSync(file, Array.from({ length: 12_000 }, (_, i) => JSON.stringify({ account: 'rot-acc', externalId: `r-${i}`, amount: -1.25, date: Date.UTC(2026, 3, 1) + i * 60_000, description: `R ${i}`, type: 'DEFAULT' })).join('\n'));
+      writeFileSync(
+        file,
+        Array.from({ length: 12_000 }, (_, i) =>
+          JSON.stringify({
+            account: 'rot-acc',
+            externalId: `r-${i}`,
+            amount: -1.25,
+            date: Date.UTC(2026, 3, 1) + i * 60_000,
+            description: `R ${i}`,
+            type: 'DEFAULT',
+          }),
+        ).join('\n'),
+      );
       const accounts = join(dir, 'accounts.ndjson');
       writeFileSync(accounts, JSON.stringify(acc));
       const env = { PATH: process.env.PATH!, ...s.env, BANKCTL_CONFIG_DIR: dir, BANKCTL_CONNECTOR_TOKEN: old };
       expect((await runCli(['config', 'set', 'connector-token-next', next], { env })).code).toBe(0);
-      const child = spawn(process.execPath, [BIN, 'connector', 'push', '--file', file, '--accounts', accounts, '--user', 'rot', '--concurrency', '1'], { env });
+      const child = spawn(
+        process.execPath,
+        [BIN, 'connector', 'push', '--file', file, '--accounts', accounts, '--user', 'rot', '--concurrency', '1'],
+        { env },
+      );
       let stderr = '';
       child.stderr.on('data', (c) => (stderr += c));
       const exit = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-      const count = () => [...s.sandbox.store.transactions.values()].filter((x) => x.externalId?.startsWith('r-')).length;
+      const count = () =>
+        [...s.sandbox.store.transactions.values()].filter((x) => x.externalId?.startsWith('r-')).length;
       // once the first chunk has landed, the grace period ends
       await new Promise<void>((resolve) => {
         const poll = setInterval(() => {

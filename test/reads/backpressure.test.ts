@@ -17,14 +17,16 @@ it('stops requesting pages while stdout is not read, then delivers all of them',
   const a = addAccount(t.sandbox.store, r.userId);
   const N = 6000;
   // long descriptions: each page is about 60 KB, more than a pipe holds
-  for (let i = 0; i < N; i++) addTx(t.sandbox.store, a, `-${i}.10`, '2024-03-01', { description: `Purchase ${i} ${'x'.repeat(300)}` });
+  for (let i = 0; i < N; i++)
+    addTx(t.sandbox.store, a, `-${i}.10`, '2024-03-01', { description: `Purchase ${i} ${'x'.repeat(300)}` });
   const child = spawn(process.execPath, [BIN, 'transactions', 'list', '--all', '-o', 'ndjson', '-v'], {
     env: { PATH: process.env.PATH, ...t.env, BANKCTL_TOKEN: r.token },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c));
-  const pages = () => stderr.split('\n').filter((l) => l.includes('GET ') && l.includes('/data/v2/transactions')).length;
+  const pages = () =>
+    stderr.split('\n').filter((l) => l.includes('GET ') && l.includes('/data/v2/transactions')).length;
   child.stdout.pause();
   // give it time to run ahead if it were going to
   await new Promise((res) => setTimeout(res, 2500));

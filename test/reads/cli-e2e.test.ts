@@ -35,7 +35,18 @@ describe('accounts', () => {
 
   it('accounts update and balances; bad flags are usage errors naming the flag, missing ids exit 4', async () => {
     const acc = accounts.find((a) => a.type === 'SAVINGS')!;
-    const up = await cli(['accounts', 'update', acc.id, '--name', 'Rainy day', '--exclusion', 'pfm_data', '--favored', '-o', 'json']);
+    const up = await cli([
+      'accounts',
+      'update',
+      acc.id,
+      '--name',
+      'Rainy day',
+      '--exclusion',
+      'pfm_data',
+      '--favored',
+      '-o',
+      'json',
+    ]);
     expect(up.code, up.stderr).toBe(0);
     expect(JSON.parse(up.stdout)[0]).toMatchObject({ name: 'Rainy day', accountExclusion: 'PFM_DATA', favored: true });
     const bad = await cli(['accounts', 'update', acc.id, '--exclusion', 'EVERYTHING']);
@@ -60,13 +71,28 @@ describe('transactions list', () => {
     addTx(t.sandbox.store, a, '98765432109876543210.12', '2019-05-02', { description: 'huge' });
     addTx(t.sandbox.store, a, '250', '2019-05-03', { description: 'whole' });
     addTx(t.sandbox.store, a, '-1.005', '2019-05-04', { description: 'mils' });
-    const csv = await cli(['transactions', 'list', '--account', a.id, '--all', '-o', 'csv', '--fields', 'descriptions.display,amount']);
+    const csv = await cli([
+      'transactions',
+      'list',
+      '--account',
+      a.id,
+      '--all',
+      '-o',
+      'csv',
+      '--fields',
+      'descriptions.display,amount',
+    ]);
     expect(csv.code, csv.stderr).toBe(0);
-    expect(csv.stdout).toBe('descriptions.display,amount\r\nmils,-1.005 SEK\r\nwhole,250 SEK\r\nhuge,98765432109876543210.12 SEK\r\ntiny,-0.05 SEK\r\n');
+    expect(csv.stdout).toBe(
+      'descriptions.display,amount\r\nmils,-1.005 SEK\r\nwhole,250 SEK\r\nhuge,98765432109876543210.12 SEK\r\ntiny,-0.05 SEK\r\n',
+    );
     const table = await cli(['transactions', 'list', '--account', a.id, '-o', 'table']);
     expect(table.stdout).toContain('-0.05 SEK');
     expect(table.stdout).toContain('98765432109876543210.12 SEK');
-    const nd = (await cli(['transactions', 'list', '--account', a.id, '-o', 'ndjson'])).stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const nd = (await cli(['transactions', 'list', '--account', a.id, '-o', 'ndjson'])).stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(nd.map((x) => x.amount.value)).toEqual([
       { scale: '3', unscaledValue: '-1005' },
       { scale: '0', unscaledValue: '250' },
@@ -78,9 +104,23 @@ describe('transactions list', () => {
   it('--all follows every page with the token passed on; --limit stops; without either, one page and a notice', async () => {
     const a = addAccount(t.sandbox.store, user, { name: 'Many' });
     for (let i = 0; i < 523; i++) addTx(t.sandbox.store, a, `${i}.00`, '2018-01-01');
-    const all = await cli(['transactions', 'list', '--account', a.id, '--all', '--page-size', '50', '-o', 'ndjson', '-v']);
+    const all = await cli([
+      'transactions',
+      'list',
+      '--account',
+      a.id,
+      '--all',
+      '--page-size',
+      '50',
+      '-o',
+      'ndjson',
+      '-v',
+    ]);
     expect(all.code, all.stderr).toBe(0);
-    const ids = all.stdout.trim().split('\n').map((l) => JSON.parse(l).id);
+    const ids = all.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).id);
     expect(new Set(ids).size).toBe(523);
     const gets = all.stderr.split('\n').filter((l) => l.includes('GET') && l.includes('/data/v2/transactions'));
     expect(gets).toHaveLength(11);
@@ -94,7 +134,27 @@ describe('transactions list', () => {
 
   it('maps the filters to the query: repeatable --account and --status, --from/--to', async () => {
     const [c1, c2] = accounts;
-    const r = await cli(['transactions', 'list', '--account', c1!.id, '--account', c2!.id, '--status', 'booked', '--status', 'PENDING', '--from', '2025-01-01', '--to', '2025-02-28', '--page-size', '5', '-v', '-o', 'json']);
+    const r = await cli([
+      'transactions',
+      'list',
+      '--account',
+      c1!.id,
+      '--account',
+      c2!.id,
+      '--status',
+      'booked',
+      '--status',
+      'PENDING',
+      '--from',
+      '2025-01-01',
+      '--to',
+      '2025-02-28',
+      '--page-size',
+      '5',
+      '-v',
+      '-o',
+      'json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const line = r.stderr.split('\n').find((l) => l.includes('/data/v2/transactions'))!;
     const q = new URL(line.split(' ')[2]!).searchParams;
@@ -150,7 +210,10 @@ describe('the other reads', () => {
     expect((await cli(['loans', 'list', '-o', 'csv'])).stdout).toContain(`,${mortgage.balance} SEK,`);
     const en = await spawnCli(['categories', 'list', '-o', 'csv', '--fields', 'code,primaryName'], { env: t.env });
     expect(en.stdout).toContain('expenses:food,Food & Drinks');
-    const sv = await spawnCli(['categories', 'list', '--locale', 'sv_SE', '-o', 'csv', '--fields', 'code,primaryName'], { env: t.env });
+    const sv = await spawnCli(
+      ['categories', 'list', '--locale', 'sv_SE', '-o', 'csv', '--fields', 'code,primaryName'],
+      { env: t.env },
+    );
     expect(sv.stdout).toContain('expenses:food,Mat & Dryck');
     // a Swedish user's own locale wins
     const mine = await cli(['categories', 'list', '--locale', 'en_US', '-o', 'csv', '--fields', 'code,primaryName']);
@@ -167,7 +230,10 @@ describe('the other reads', () => {
     // fill the quota over the wire, then let the CLI meet the limit
     const token = await userToken(t.sandbox, user);
     for (let i = 0; i < 4; i++) {
-      const res = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/balance-refresh', { headers: { authorization: `Bearer ${token}` }, json: { accountId: acc.id } });
+      const res = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/balance-refresh', {
+        headers: { authorization: `Bearer ${token}` },
+        json: { accountId: acc.id },
+      });
       expect(res.status).toBe(200);
     }
     const sixth = await cli(['balance-refresh', 'create', '--account', acc.id]);
@@ -181,14 +247,25 @@ describe('the other reads', () => {
   it('Basic read-back: --basic <externalId>:<token> reads a connector user, and the token never shows', async () => {
     const s = t.sandbox.store;
     const id = s.ids.next();
-    s.addUser({ id, externalUserId: 'cli-basic', market: 'SE', locale: 'sv_SE', created: s.clock.now(), connector: { token: 'tok-very-secret-1', blocked: false, credentialsId: 'e'.repeat(32) } });
+    s.addUser({
+      id,
+      externalUserId: 'cli-basic',
+      market: 'SE',
+      locale: 'sv_SE',
+      created: s.clock.now(),
+      connector: { token: 'tok-very-secret-1', blocked: false, credentialsId: 'e'.repeat(32) },
+    });
     const a = addAccount(s, id, { credentialsIds: ['e'.repeat(32)], balance: '-0.05' });
     addTx(s, a, '12.34', '2024-01-01');
-    const r = await spawnCli(['transactions', 'list', '-o', 'ndjson', '-v'], { env: { ...t.env, BANKCTL_BASIC: 'cli-basic:tok-very-secret-1' } });
+    const r = await spawnCli(['transactions', 'list', '-o', 'ndjson', '-v'], {
+      env: { ...t.env, BANKCTL_BASIC: 'cli-basic:tok-very-secret-1' },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).amount.value).toEqual({ scale: '2', unscaledValue: '1234' });
     expect(r.stderr).not.toContain('tok-very-secret-1');
-    const acc = await spawnCli(['accounts', 'list', '-o', 'table'], { env: { ...t.env, BANKCTL_BASIC: 'cli-basic:tok-very-secret-1' } });
+    const acc = await spawnCli(['accounts', 'list', '-o', 'table'], {
+      env: { ...t.env, BANKCTL_BASIC: 'cli-basic:tok-very-secret-1' },
+    });
     expect(acc.stdout).toContain('-0.05 SEK');
     const wrong = await spawnCli(['accounts', 'list'], { env: { ...t.env, BANKCTL_BASIC: 'cli-basic:wrong' } });
     expect(wrong.code).toBe(3);
@@ -211,7 +288,11 @@ describe('consents', () => {
     expect(html).toContain(accounts[0]!.name);
     const form = new URLSearchParams(url.searchParams);
     form.set('action', 'extend');
-    const post = await fetch(`${t.sandbox.baseUrl}/link/1.0/transactions/update-consent`, { method: 'POST', body: form, redirect: 'manual' });
+    const post = await fetch(`${t.sandbox.baseUrl}/link/1.0/transactions/update-consent`, {
+      method: 'POST',
+      body: form,
+      redirect: 'manual',
+    });
     expect(post.status).toBe(302);
     const back = new URL(post.headers.get('location')!);
     expect(`${back.origin}${back.pathname}`).toBe('http://localhost:3000/callback');
@@ -220,7 +301,11 @@ describe('consents', () => {
     const { consentSessionExpiry } = await import('../../src/sandbox/routes/update-consent.js');
     expect(consentSessionExpiry(t.sandbox.store, creds)! - t.sandbox.clock.now()).toBeGreaterThan(89 * 86_400_000);
     // the code is used up: the same link now goes back with an error
-    const again = await fetch(`${t.sandbox.baseUrl}/link/1.0/transactions/update-consent`, { method: 'POST', body: form, redirect: 'manual' });
+    const again = await fetch(`${t.sandbox.baseUrl}/link/1.0/transactions/update-consent`, {
+      method: 'POST',
+      body: form,
+      redirect: 'manual',
+    });
     expect(new URL(again.headers.get('location')!).searchParams.get('error')).toBe('BAD_REQUEST');
     // an unregistered redirect_uri is never redirected to
     const evil = new URL(url);
@@ -237,7 +322,21 @@ describe('consents', () => {
   });
 
   it('every read command has examples in --help', async () => {
-    for (const c of [['accounts', 'list'], ['accounts', 'update'], ['accounts', 'balances'], ['balance-refresh', 'create'], ['balance-refresh', 'status'], ['transactions', 'list'], ['consents', 'list'], ['consents', 'delete'], ['consents', 'update-link'], ['identities', 'list'], ['investments', 'list'], ['loans', 'list'], ['categories', 'list']]) {
+    for (const c of [
+      ['accounts', 'list'],
+      ['accounts', 'update'],
+      ['accounts', 'balances'],
+      ['balance-refresh', 'create'],
+      ['balance-refresh', 'status'],
+      ['transactions', 'list'],
+      ['consents', 'list'],
+      ['consents', 'delete'],
+      ['consents', 'update-link'],
+      ['identities', 'list'],
+      ['investments', 'list'],
+      ['loans', 'list'],
+      ['categories', 'list'],
+    ]) {
       const h = await runCli([...c, '--help']);
       expect(h.code, c.join(' ')).toBe(0);
       expect(h.stdout, c.join(' ')).toMatch(/Examples:\n\s+\$ bankctl /);

@@ -11,7 +11,10 @@ let credsId: string;
 beforeAll(async () => {
   t = await startTestSandbox({ seed: 21 });
   r = await reader(t.sandbox);
-  const created = await r.post('/api/v1/credentials', { providerName: 'se-test-password', fields: { username: 'test-user', password: 'test-password' } });
+  const created = await r.post('/api/v1/credentials', {
+    providerName: 'se-test-password',
+    fields: { username: 'test-user', password: 'test-password' },
+  });
   expect(created.status, created.text).toBe(200);
   credsId = created.json().id;
   for (let i = 0; i < 200; i++) {
@@ -55,14 +58,20 @@ it('the update-consent page renews an expired session: provider-consents shows t
   form.set('action', 'extend');
   const post = await fetch(`${t.sandbox.baseUrl}${url.pathname}`, { method: 'POST', body: form, redirect: 'manual' });
   expect(post.status).toBe(302);
-  const consent = (await r.get('/api/v1/provider-consents')).json().providerConsents.find((c: any) => c.credentialsId === credsId);
+  const consent = (await r.get('/api/v1/provider-consents'))
+    .json()
+    .providerConsents.find((c: any) => c.credentialsId === credsId);
   expect(consent.status).toBe('UPDATED');
   expect(consent.sessionExpiryDate - t.sandbox.clock.now()).toBeGreaterThan(89 * 86_400_000);
   // Cancel goes back with USER_CANCELLED and changes nothing
   const again = new URL((await cli(['consents', 'update-link', credsId])).stdout.trim());
   const cancel = new URLSearchParams(again.searchParams);
   cancel.set('action', 'cancel');
-  const back = await fetch(`${t.sandbox.baseUrl}${again.pathname}`, { method: 'POST', body: cancel, redirect: 'manual' });
+  const back = await fetch(`${t.sandbox.baseUrl}${again.pathname}`, {
+    method: 'POST',
+    body: cancel,
+    redirect: 'manual',
+  });
   expect(new URL(back.headers.get('location')!).searchParams.get('error')).toBe('USER_CANCELLED');
 });
 

@@ -4,7 +4,8 @@ import { parseExactJson } from '../../src/api/exact-json.js';
 import { exactText, balanceCell } from '../../src/commands/accounts/format.js';
 
 it('keeps the money keys exact and leaves everything else alone', () => {
-  const text = '{"accounts":[{"balance":12345678901234567.89,"favored":true,"ownership":1,"currencyDenominatedBalance":{"unscaledValue":1234567890123456789,"scale":2,"currencyCode":"SEK"},"name":"say \\"balance\\":1.5 here"}],"interest":0.0389,"n":0.1}';
+  const text =
+    '{"accounts":[{"balance":12345678901234567.89,"favored":true,"ownership":1,"currencyDenominatedBalance":{"unscaledValue":1234567890123456789,"scale":2,"currencyCode":"SEK"},"name":"say \\"balance\\":1.5 here"}],"interest":0.0389,"n":0.1}';
   const o = parseExactJson<any>(text);
   expect(o.accounts[0].balance).toBe('12345678901234567.89');
   expect(o.accounts[0].currencyDenominatedBalance.unscaledValue).toBe('1234567890123456789');
@@ -25,5 +26,7 @@ it('shows decimal texts exactly: negative, small, exponent, scale 0 and 3', () =
   expect(exactText('98765432109876543210.12')).toBe('98765432109876543210.12');
   expect(exactText(undefined)).toBe('');
   expect(balanceCell({ balance: null, currencyDenominatedBalance: null })).toBe('');
-  expect(balanceCell({ currencyDenominatedBalance: { unscaledValue: '-5', scale: 2, currencyCode: 'EUR' } })).toBe('-0.05 EUR');
+  expect(balanceCell({ currencyDenominatedBalance: { unscaledValue: '-5', scale: 2, currencyCode: 'EUR' } })).toBe(
+    '-0.05 EUR',
+  );
 });

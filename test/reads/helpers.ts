@@ -7,8 +7,18 @@ import { clientToken, raw, userWithToken } from '../helpers/sandbox.js';
 import { addAccount as fixtureAccount, addTx as fixtureTx } from '../helpers/store-fixtures.js';
 
 export const READ_SCOPES = [
-  'accounts:read', 'accounts:write', 'balances:read', 'balance-refresh', 'balance-refresh:readonly', 'transactions:read',
-  'identity:read', 'investments:read', 'user:read', 'provider-consents:read', 'credentials:read', 'credentials:write',
+  'accounts:read',
+  'accounts:write',
+  'balances:read',
+  'balance-refresh',
+  'balance-refresh:readonly',
+  'transactions:read',
+  'identity:read',
+  'investments:read',
+  'user:read',
+  'provider-consents:read',
+  'credentials:read',
+  'credentials:write',
 ];
 
 export interface Reader {
@@ -32,7 +42,15 @@ export async function reader(sb: Sandbox, market = 'SE', scopes = READ_SCOPES): 
 }
 
 export function demo(sb: Sandbox, userId: string, seed = 'reads', months = 6): AccountRecord[] {
-  return generateDemoData(sb.store, { userId, credentialsIds: ['c0ffee'.padEnd(32, '0')], providerName: 'se-test-password', currencyCode: 'SEK', seed, now: sb.clock.now(), months });
+  return generateDemoData(sb.store, {
+    userId,
+    credentialsIds: ['c0ffee'.padEnd(32, '0')],
+    providerName: 'se-test-password',
+    currencyCode: 'SEK',
+    seed,
+    now: sb.clock.now(),
+    months,
+  });
 }
 
 /** A hand-made account (test/helpers/store-fixtures.ts) for this area's tests. */
@@ -49,7 +67,9 @@ export async function walk(r: Reader, query = ''): Promise<{ ids: string[]; page
   let pages = 0;
   do {
     const sep = query ? '&' : '';
-    const res = await r.get(`/data/v2/transactions?${query}${token ? `${sep}pageToken=${encodeURIComponent(token)}` : ''}`);
+    const res = await r.get(
+      `/data/v2/transactions?${query}${token ? `${sep}pageToken=${encodeURIComponent(token)}` : ''}`,
+    );
     if (res.status !== 200) throw new Error(`${res.status} ${res.text}`);
     const body = res.json();
     items.push(...body.transactions);
@@ -62,7 +82,17 @@ export async function walk(r: Reader, query = ''): Promise<{ ids: string[]; page
 /** A fresh user token for an existing user (grant + exchange). */
 export async function userToken(sb: Sandbox, userId: string, scopes = READ_SCOPES): Promise<string> {
   const ct = await clientToken(sb, ['authorization:grant']);
-  const g = await raw(sb.baseUrl, 'POST', '/api/v1/oauth/authorization-grant', { headers: { authorization: `Bearer ${ct}` }, form: { user_id: userId, scope: scopes.join(',') } });
-  const x = await raw(sb.baseUrl, 'POST', '/api/v1/oauth/token', { form: { client_id: sb.clientId, client_secret: sb.clientSecret, grant_type: 'authorization_code', code: g.json().code } });
+  const g = await raw(sb.baseUrl, 'POST', '/api/v1/oauth/authorization-grant', {
+    headers: { authorization: `Bearer ${ct}` },
+    form: { user_id: userId, scope: scopes.join(',') },
+  });
+  const x = await raw(sb.baseUrl, 'POST', '/api/v1/oauth/token', {
+    form: {
+      client_id: sb.clientId,
+      client_secret: sb.clientSecret,
+      grant_type: 'authorization_code',
+      code: g.json().code,
+    },
+  });
   return x.json().access_token;
 }

@@ -8,7 +8,9 @@ import newman from 'newman';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { demo } from './helpers.js';
 
-const COLLECTION = fileURLToPath(new URL('../../../shared/reference/continuous-access.postman_collection.json', import.meta.url));
+const COLLECTION = fileURLToPath(
+  new URL('../../../shared/reference/continuous-access.postman_collection.json', import.meta.url),
+);
 const REAL_HOST = 'https://api.tink.com';
 
 let t: TestEnv;
@@ -71,10 +73,23 @@ it('runs the continuous-access collection: all requests 2xx, all test scripts pa
     });
   });
   const failures = summary.run.failures.map((f: any) => `${f.source?.name}: ${f.error?.message}`);
-  expect(failures, JSON.stringify(responses.filter((r) => r.code >= 300), null, 2)).toEqual([]);
+  expect(
+    failures,
+    JSON.stringify(
+      responses.filter((r) => r.code >= 300),
+      null,
+      2,
+    ),
+  ).toEqual([]);
   expect(responses.map((r) => r.name)).toEqual([
-    'a. Authorize your app', 'b. Create user', 'c. Generate the code', 'd. Grant user access',
-    'a. Create authorization', 'b. Get a user access token', 'c. List accounts', 'd. List transactions',
+    'a. Authorize your app',
+    'b. Create user',
+    'c. Generate the code',
+    'd. Grant user access',
+    'a. Create authorization',
+    'b. Get a user access token',
+    'c. List accounts',
+    'd. List transactions',
   ]);
   for (const r of responses) expect(r.code, `${r.name}: ${r.body.slice(0, 300)}`).toBeGreaterThanOrEqual(200);
   for (const r of responses) expect(r.code, r.name).toBeLessThan(300);

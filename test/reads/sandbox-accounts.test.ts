@@ -34,7 +34,12 @@ describe('accounts', () => {
 
   it('PUT changes only the updatable properties and answers 400 to others or bad values, 404 to unknown ids', async () => {
     const id = (await r.get('/api/v1/accounts/list')).json().accounts[0].id;
-    const ok = await r.put(`/api/v1/accounts/${id}`, { name: 'Bills', favored: true, type: 'SAVINGS', accountNumber: '1234-5' });
+    const ok = await r.put(`/api/v1/accounts/${id}`, {
+      name: 'Bills',
+      favored: true,
+      type: 'SAVINGS',
+      accountNumber: '1234-5',
+    });
     expect(ok.status).toBe(200);
     expect(ok.json()).toMatchObject({ id, name: 'Bills', favored: true, type: 'SAVINGS', accountNumber: '1234-5' });
     // the whole object sent back unchanged is fine (GET, edit, PUT)
@@ -53,7 +58,14 @@ describe('accounts', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.json().errorMessage).toContain(field);
     }
-    expect((await raw(t.sandbox.baseUrl, 'PUT', `/api/v1/accounts/${id}`, { headers: { authorization: `Bearer ${r.token}`, 'content-type': 'application/json' }, body: '{"name":' })).status).toBe(400);
+    expect(
+      (
+        await raw(t.sandbox.baseUrl, 'PUT', `/api/v1/accounts/${id}`, {
+          headers: { authorization: `Bearer ${r.token}`, 'content-type': 'application/json' },
+          body: '{"name":',
+        })
+      ).status,
+    ).toBe(400);
     expect((await r.put('/api/v1/accounts/0000', { name: 'x' })).status).toBe(404);
     expect((await r.get('/api/v1/accounts/0000/balances')).status).toBe(404);
   });
@@ -67,7 +79,11 @@ describe('accounts', () => {
   });
 
   it('balances are exact: booked and available less the reserved amount', async () => {
-    const a = addAccount(t.sandbox.store, r.userId, { balance: '100.10', reservedAmount: '0.15', availableCredit: '5000' });
+    const a = addAccount(t.sandbox.store, r.userId, {
+      balance: '100.10',
+      reservedAmount: '0.15',
+      availableCredit: '5000',
+    });
     const b = (await r.get(`/api/v1/accounts/${a.id}/balances`)).json();
     expect(b.balances.booked.amount).toEqual({ currencyCode: 'SEK', value: { scale: '2', unscaledValue: '10010' } });
     expect(b.balances.available.amount).toEqual({ currencyCode: 'SEK', value: { scale: '2', unscaledValue: '9995' } });
@@ -87,7 +103,14 @@ describe('accountExclusion', () => {
     const res = await r.put(`/api/v1/accounts/${checking.id}`, { accountExclusion: 'AGGREGATION' });
     expect(res.status).toBe(200);
     const shown = res.json();
-    expect(shown).toMatchObject({ name: checking.name, accountNumber: checking.accountNumber, accountExclusion: 'AGGREGATION', excluded: true, balance: null, holderName: null });
+    expect(shown).toMatchObject({
+      name: checking.name,
+      accountNumber: checking.accountNumber,
+      accountExclusion: 'AGGREGATION',
+      excluded: true,
+      balance: null,
+      holderName: null,
+    });
     expect((await walk(r, `accountIdIn=${checking.id}`)).ids).toEqual([]);
     expect((await r.get(`/api/v1/accounts/${checking.id}/balances`)).status).toBe(404);
     // removed, not hidden: back to NONE shows nothing old
@@ -105,7 +128,9 @@ describe('accountExclusion', () => {
     }
     // the deprecated flag: excluded=false clears, excluded=true means PFM_AND_SEARCH
     expect((await r.put(`/api/v1/accounts/${savings.id}`, { excluded: false })).json().accountExclusion).toBe('NONE');
-    expect((await r.put(`/api/v1/accounts/${savings.id}`, { excluded: true })).json().accountExclusion).toBe('PFM_AND_SEARCH');
+    expect((await r.put(`/api/v1/accounts/${savings.id}`, { excluded: true })).json().accountExclusion).toBe(
+      'PFM_AND_SEARCH',
+    );
   });
 });
 
@@ -117,7 +142,11 @@ describe('balance refresh', () => {
       const res = await r.post('/api/v1/balance-refresh', body);
       expect(res.status).toBe(400);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
-      expect(res.json()).toMatchObject({ type: 'urn:errors:invalid-argument', title: 'Invalid request params', invalidParams: [{ name: 'accountId' }] });
+      expect(res.json()).toMatchObject({
+        type: 'urn:errors:invalid-argument',
+        title: 'Invalid request params',
+        invalidParams: [{ name: 'accountId' }],
+      });
     }
     const created = await r.post('/api/v1/balance-refresh', { accountId: acc!.id });
     expect(created.status).toBe(200);
@@ -130,15 +159,23 @@ describe('balance refresh', () => {
       status = (await r.get(`/api/v1/balance-refresh/${balanceRefreshId}`)).json().status;
     }
     expect(status).toBe('FINISHED');
-    for (let i = 0; i < 4; i++) expect((await r.post('/api/v1/balance-refresh', { accountId: acc!.id })).status).toBe(200);
+    for (let i = 0; i < 4; i++)
+      expect((await r.post('/api/v1/balance-refresh', { accountId: acc!.id })).status).toBe(200);
     const sixth = await r.post('/api/v1/balance-refresh', { accountId: acc!.id });
     expect(sixth.status).toBe(429);
     expect(sixth.headers.get('content-type')).toContain('application/problem+json');
-    expect(sixth.json()).toMatchObject({ type: 'about:errors:too-many-requests', title: 'Too Many Requests', status: 429 });
+    expect(sixth.json()).toMatchObject({
+      type: 'about:errors:too-many-requests',
+      title: 'Too Many Requests',
+      status: 429,
+    });
     expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
     t.sandbox.clock.advance(2 * 60 * 60 * 1000 + 1000);
     const fresh = await userToken(t.sandbox, r.userId);
-    const again = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/balance-refresh', { headers: { authorization: `Bearer ${fresh}` }, json: { accountId: acc!.id } });
+    const again = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/balance-refresh', {
+      headers: { authorization: `Bearer ${fresh}` },
+      json: { accountId: acc!.id },
+    });
     expect(again.status).toBe(200);
   });
 
@@ -158,16 +195,32 @@ describe('HTTP Basic read-back of a connector user', () => {
   it('reads accounts and transactions with <externalUserId>:<token>, and is refused with a wrong token', async () => {
     const s = t.sandbox.store;
     const id = s.ids.next();
-    s.addUser({ id, externalUserId: 'ext-basic-1', market: 'SE', locale: 'sv_SE', created: s.clock.now(), connector: { token: 's3cret-token', blocked: false, credentialsId: 'f'.repeat(32) } });
+    s.addUser({
+      id,
+      externalUserId: 'ext-basic-1',
+      market: 'SE',
+      locale: 'sv_SE',
+      created: s.clock.now(),
+      connector: { token: 's3cret-token', blocked: false, credentialsId: 'f'.repeat(32) },
+    });
     const a = addAccount(s, id, { credentialsIds: ['f'.repeat(32)], externalId: 'acc-1' });
     addTx(s, a, '-0.05', '2025-06-01', { externalId: 'tx-1', payload: { k: 'v' } });
     const basic = (u: string, p: string) => ({ authorization: `Basic ${Buffer.from(`${u}:${p}`).toString('base64')}` });
-    const list = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/accounts/list', { headers: basic('ext-basic-1', 's3cret-token') });
+    const list = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/accounts/list', {
+      headers: basic('ext-basic-1', 's3cret-token'),
+    });
     expect(list.status).toBe(200);
     expect(list.json().accounts.map((x: any) => x.id)).toEqual([a.id]);
-    const txs = await raw(t.sandbox.baseUrl, 'GET', '/data/v2/transactions', { headers: basic('ext-basic-1', 's3cret-token') });
-    expect(txs.json().transactions[0]).toMatchObject({ amount: { value: { unscaledValue: '-5', scale: '2' } }, partnerPayload: { k: 'v' } });
-    expect((await raw(t.sandbox.baseUrl, 'GET', '/data/v2/transactions', { headers: basic('ext-basic-1', 'wrong') })).status).toBe(401);
+    const txs = await raw(t.sandbox.baseUrl, 'GET', '/data/v2/transactions', {
+      headers: basic('ext-basic-1', 's3cret-token'),
+    });
+    expect(txs.json().transactions[0]).toMatchObject({
+      amount: { value: { unscaledValue: '-5', scale: '2' } },
+      partnerPayload: { k: 'v' },
+    });
+    expect(
+      (await raw(t.sandbox.baseUrl, 'GET', '/data/v2/transactions', { headers: basic('ext-basic-1', 'wrong') })).status,
+    ).toBe(401);
   });
 });
 
@@ -195,7 +248,8 @@ describe('identities, investments, loans, categories', () => {
     expect((await r.get('/api/v1/investments?portfolioType=GOLD')).status).toBe(400);
     // cash plus instrument values is the account balance, to the cent (checked on the literal text)
     const text = (await r.get('/api/v1/investments')).text;
-    const cents = (key: string) => [...text.matchAll(new RegExp(`"${key}":(-?[\\d.]+)`, 'g'))].map((m) => BigInt(m[1]!.replace('.', '')));
+    const cents = (key: string) =>
+      [...text.matchAll(new RegExp(`"${key}":(-?[\\d.]+)`, 'g'))].map((m) => BigInt(m[1]!.replace('.', '')));
     expect(cents('cashValue')[0]! + cents('marketValue').reduce((x, y) => x + y, 0n)).toBe(cents('totalValue')[0]);
   });
 
@@ -205,7 +259,9 @@ describe('identities, investments, loans, categories', () => {
     expect(body.loans.map((l: any) => l.type).sort()).toEqual(['MORTGAGE', 'VEHICLE']);
     expect(body.loans.find((l: any) => l.type === 'MORTGAGE').interest).toBe(0.0389);
     const balances = [...res.text.matchAll(/"balance":(-?[\d.]+)/g)].map((m) => BigInt(m[1]!.replace('.', '')));
-    expect(BigInt(/"totalLoanAmount":(-?[\d.]+)/.exec(res.text)![1]!.replace('.', ''))).toBe(balances.reduce((x, y) => x + y, 0n));
+    expect(BigInt(/"totalLoanAmount":(-?[\d.]+)/.exec(res.text)![1]!.replace('.', ''))).toBe(
+      balances.reduce((x, y) => x + y, 0n),
+    );
   });
 
   it('categories: flat with parent links; the user locale wins, else the query, else en_US', async () => {
@@ -224,22 +280,55 @@ describe('connector push, then Basic read-back', () => {
   it('what the connector pushed is read back exactly with <externalId>:<token>', async () => {
     const base = t.sandbox.baseUrl;
     const h = { authorization: `Token ${t.sandbox.connectorToken}` };
-    expect((await raw(base, 'POST', '/connector/users', { headers: h, json: { externalId: 'pushed-1', token: 'pushed-secret', market: 'SE' } })).status).toBe(204);
-    const accounts = [{ externalId: 'acc-a', name: 'Pushed', number: '123', balance: 1234567890123.45, type: 'CHECKING' }];
-    expect((await raw(base, 'POST', '/connector/users/pushed-1/accounts', { headers: h, json: { accounts } })).status).toBe(204);
+    expect(
+      (
+        await raw(base, 'POST', '/connector/users', {
+          headers: h,
+          json: { externalId: 'pushed-1', token: 'pushed-secret', market: 'SE' },
+        })
+      ).status,
+    ).toBe(204);
+    const accounts = [
+      { externalId: 'acc-a', name: 'Pushed', number: '123', balance: 1234567890123.45, type: 'CHECKING' },
+    ];
+    expect(
+      (await raw(base, 'POST', '/connector/users/pushed-1/accounts', { headers: h, json: { accounts } })).status,
+    ).toBe(204);
     const container = {
       type: 'HISTORICAL',
-      transactionAccounts: [{ externalId: 'acc-a', balance: 1234567890123.45, transactions: [
-        { externalId: 't1', amount: -0.05, date: Date.UTC(2025, 4, 1), description: 'Tiny', type: 'DEFAULT' },
-        { externalId: 't2', amount: 10.005, date: Date.UTC(2025, 4, 2), description: 'Mils', type: 'DEFAULT', payload: { ref: 'x' } },
-      ] }],
+      transactionAccounts: [
+        {
+          externalId: 'acc-a',
+          balance: 1234567890123.45,
+          transactions: [
+            { externalId: 't1', amount: -0.05, date: Date.UTC(2025, 4, 1), description: 'Tiny', type: 'DEFAULT' },
+            {
+              externalId: 't2',
+              amount: 10.005,
+              date: Date.UTC(2025, 4, 2),
+              description: 'Mils',
+              type: 'DEFAULT',
+              payload: { ref: 'x' },
+            },
+          ],
+        },
+      ],
     };
-    expect((await raw(base, 'POST', '/connector/users/pushed-1/transactions', { headers: h, json: container })).status).toBe(204);
+    expect(
+      (await raw(base, 'POST', '/connector/users/pushed-1/transactions', { headers: h, json: container })).status,
+    ).toBe(204);
     const basic = { authorization: `Basic ${Buffer.from('pushed-1:pushed-secret').toString('base64')}` };
     const list = await raw(base, 'GET', '/api/v1/accounts/list', { headers: basic });
     expect(list.text).toContain('"balance":1234567890123.45');
-    const txs = (await raw(base, 'GET', '/data/v2/transactions?bookedDateGte=2025-05-01&bookedDateLte=2025-05-02', { headers: basic })).json().transactions;
-    expect(txs.map((x: any) => x.amount.value)).toEqual([{ scale: '3', unscaledValue: '10005' }, { scale: '2', unscaledValue: '-5' }]);
+    const txs = (
+      await raw(base, 'GET', '/data/v2/transactions?bookedDateGte=2025-05-01&bookedDateLte=2025-05-02', {
+        headers: basic,
+      })
+    ).json().transactions;
+    expect(txs.map((x: any) => x.amount.value)).toEqual([
+      { scale: '3', unscaledValue: '10005' },
+      { scale: '2', unscaledValue: '-5' },
+    ]);
     expect(txs[0].identifiers.providerTransactionId).toBe('t2');
     expect(txs[0].partnerPayload).toMatchObject({ ref: 'x' });
   });
@@ -264,7 +353,10 @@ describe('/data/v2/accounts', () => {
     expect(seen.map((a) => a.id).sort()).toEqual(accounts.map((a) => a.id).sort());
     const mortgage = seen.find((a) => a.type === 'MORTGAGE');
     const rec = accounts.find((a) => a.type === 'MORTGAGE')!;
-    expect(mortgage.balances.booked.amount).toEqual({ currencyCode: 'SEK', value: { scale: '2', unscaledValue: rec.balance.replace('.', '') } });
+    expect(mortgage.balances.booked.amount).toEqual({
+      currencyCode: 'SEK',
+      value: { scale: '2', unscaledValue: rec.balance.replace('.', '') },
+    });
     expect(mortgage.identifiers.iban.iban).toBe(rec.iban);
     const loans = (await r.get('/data/v2/accounts?typeIn=LOAN&typeIn=MORTGAGE')).json().accounts;
     expect(loans.map((a: any) => a.type).sort()).toEqual(['LOAN', 'MORTGAGE']);

@@ -64,9 +64,12 @@ describe('paging', () => {
     const big = await r.get('/data/v2/transactions?pageSize=101');
     expect(big.status).toBe(400);
     expect(big.text).toMatch(/at most 100/);
-    for (const bad of ['0', '-1', 'ten', '1.5']) expect((await r.get(`/data/v2/transactions?pageSize=${bad}`)).status).toBe(400);
+    for (const bad of ['0', '-1', 'ten', '1.5'])
+      expect((await r.get(`/data/v2/transactions?pageSize=${bad}`)).status).toBe(400);
     expect((await r.get('/data/v2/transactions?pageToken=%25%25garbage')).status).toBe(400);
-    expect((await r.get(`/data/v2/transactions?pageToken=${Buffer.from('{"v":1}').toString('base64url')}`)).status).toBe(400);
+    expect(
+      (await r.get(`/data/v2/transactions?pageToken=${Buffer.from('{"v":1}').toString('base64url')}`)).status,
+    ).toBe(400);
     const tok = (await r.get('/data/v2/transactions?pageSize=5')).json().nextPageToken;
     const other = await r.get(`/data/v2/transactions?pageSize=5&statusIn=PENDING&pageToken=${tok}`);
     expect(other.status).toBe(400);
@@ -111,7 +114,13 @@ describe('filters and defaults', () => {
   });
 
   it('answers 400 to impossible dates, reversed ranges and unknown statuses', async () => {
-    for (const q of ['bookedDateGte=2025-02-30', 'bookedDateLte=2025-13-01', 'bookedDateGte=yesterday', 'bookedDateGte=2025-05-01&bookedDateLte=2025-04-01', 'statusIn=SETTLED']) {
+    for (const q of [
+      'bookedDateGte=2025-02-30',
+      'bookedDateLte=2025-13-01',
+      'bookedDateGte=yesterday',
+      'bookedDateGte=2025-05-01&bookedDateLte=2025-04-01',
+      'statusIn=SETTLED',
+    ]) {
       const res = await r.get(`/data/v2/transactions?${q}`);
       expect(res.status, q).toBe(400);
       expect(res.json().errorMessage, q).toBeTruthy();
@@ -140,7 +149,20 @@ describe('the transaction shape', () => {
     });
     const one = (await r.get('/data/v2/transactions?pageSize=1')).json().transactions[0];
     expect(Object.keys(one).sort()).toEqual(
-      ['accountId', 'amount', 'categories', 'dates', 'descriptions', 'id', 'identifiers', 'merchantInformation', 'providerMutability', 'reference', 'status', 'types'].sort(),
+      [
+        'accountId',
+        'amount',
+        'categories',
+        'dates',
+        'descriptions',
+        'id',
+        'identifiers',
+        'merchantInformation',
+        'providerMutability',
+        'reference',
+        'status',
+        'types',
+      ].sort(),
     );
     expect(one.categories.pfm.id).toMatch(/^[0-9a-f]{32}$/);
     expect(one.categories.pfm.name).not.toBe('');
@@ -163,27 +185,31 @@ describe('the sorted index', () => {
       fc.record({ kind: fc.constant('replace' as const), pick: fc.nat(), day: fc.integer({ min: 0, max: 5 }) }),
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 160 }), fc.array(fc.nat({ max: 160 }), { maxLength: 5 }), (ops, readsAt) => {
-        const store = new MemoryStore(new SandboxClock(), new IdSource(1));
-        const index = new TransactionIndex(store);
-        const acc = addAccount(store, 'u');
-        const reads = new Set(readsAt);
-        ops.forEach((o, step) => {
-          if (reads.has(step)) index.entries('u');
-          const ids = [...store.transactions.keys()];
-          if (o.kind === 'add') addTx(store, acc, '1.00', day(o.day));
-          else if (ids.length && o.kind === 'delete') store.transactions.delete(ids[o.pick % ids.length]!);
-          else if (ids.length && o.kind === 'replace') {
-            const old = store.transactions.get(ids[o.pick % ids.length]!)!;
-            store.transactions.set(old.id, { ...old, bookedDate: day(o.day), seq: store.nextSeq() });
-          }
-        });
-        const got = index.entries('u').map((e) => e.id);
-        const want = [...store.transactions.values()]
-          .sort((a, b) => (a.bookedDate !== b.bookedDate ? (a.bookedDate > b.bookedDate ? -1 : 1) : b.seq - a.seq))
-          .map((x) => x.id);
-        expect(got).toEqual(want);
-      }),
+      fc.property(
+        fc.array(op, { maxLength: 160 }),
+        fc.array(fc.nat({ max: 160 }), { maxLength: 5 }),
+        (ops, readsAt) => {
+          const store = new MemoryStore(new SandboxClock(), new IdSource(1));
+          const index = new TransactionIndex(store);
+          const acc = addAccount(store, 'u');
+          const reads = new Set(readsAt);
+          ops.forEach((o, step) => {
+            if (reads.has(step)) index.entries('u');
+            const ids = [...store.transactions.keys()];
+            if (o.kind === 'add') addTx(store, acc, '1.00', day(o.day));
+            else if (ids.length && o.kind === 'delete') store.transactions.delete(ids[o.pick % ids.length]!);
+            else if (ids.length && o.kind === 'replace') {
+              const old = store.transactions.get(ids[o.pick % ids.length]!)!;
+              store.transactions.set(old.id, { ...old, bookedDate: day(o.day), seq: store.nextSeq() });
+            }
+          });
+          const got = index.entries('u').map((e) => e.id);
+          const want = [...store.transactions.values()]
+            .sort((a, b) => (a.bookedDate !== b.bookedDate ? (a.bookedDate > b.bookedDate ? -1 : 1) : b.seq - a.seq))
+            .map((x) => x.id);
+          expect(got).toEqual(want);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -20,16 +20,30 @@ describe('service error messages from every shape the spec shows', () => {
   });
 
   test('the error envelope, with and without errorDetails', () => {
-    expect(serviceMessage(404, 'application/json', JSON.stringify({ errorMessage: 'User not found', errorCode: 'user.not_found' })).message).toBe(
-      'User not found (user.not_found)',
-    );
     expect(
-      serviceMessage(400, 'application/json', JSON.stringify({ errorMessage: 'bad id_hint', errorCode: 'request.invalid', errorDetails: { field: 'id_hint' } })).message,
+      serviceMessage(
+        404,
+        'application/json',
+        JSON.stringify({ errorMessage: 'User not found', errorCode: 'user.not_found' }),
+      ).message,
+    ).toBe('User not found (user.not_found)');
+    expect(
+      serviceMessage(
+        400,
+        'application/json',
+        JSON.stringify({
+          errorMessage: 'bad id_hint',
+          errorCode: 'request.invalid',
+          errorDetails: { field: 'id_hint' },
+        }),
+      ).message,
     ).toBe('bad id_hint (request.invalid) {"field":"id_hint"}');
   });
 
   test('OAuth-style error', () => {
-    expect(serviceMessage(400, 'application/json', '{"error":"invalid_grant","error_description":"code expired"}').message).toBe('invalid_grant: code expired');
+    expect(
+      serviceMessage(400, 'application/json', '{"error":"invalid_grant","error_description":"code expired"}').message,
+    ).toBe('invalid_grant: code expired');
   });
 
   test('plain text bodies, trimmed and stripped of control characters', () => {
@@ -38,7 +52,9 @@ describe('service error messages from every shape the spec shows', () => {
   });
 
   test('a JSON string body (budget endpoints)', () => {
-    expect(serviceMessage(400, 'application/json', '"period_gte is after period_lte"').message).toBe('period_gte is after period_lte');
+    expect(serviceMessage(400, 'application/json', '"period_gte is after period_lte"').message).toBe(
+      'period_gte is after period_lte',
+    );
   });
 
   test('empty bodies fall back to the status text', () => {

@@ -25,7 +25,10 @@ describe('redaction', () => {
   });
 
   test('headers and forms', () => {
-    expect(redactHeaders({ Authorization: 'Bearer abc.def', Accept: 'x' })).toEqual({ Authorization: 'Bearer ***', Accept: 'x' });
+    expect(redactHeaders({ Authorization: 'Bearer abc.def', Accept: 'x' })).toEqual({
+      Authorization: 'Bearer ***',
+      Accept: 'x',
+    });
     expect(redactHeaders({ authorization: 'Basic dXNlcjpwdw==' }).authorization).toBe('Basic ***');
     expect(redactForm({ client_id: 'id', client_secret: 'sec', code: 'c', grant_type: 'authorization_code' })).toEqual({
       client_id: 'id',

@@ -27,7 +27,9 @@ describe('retry policy', () => {
       expect(decideRetry({ method, attempt: 0, status: 503, nowMs: NOW }, cfg, () => 0).retry).toBe(true);
     }
     expect(decideRetry({ method: 'POST', attempt: 0, status: 500, nowMs: NOW }, cfg, () => 0).retry).toBe(false);
-    expect(decideRetry({ method: 'POST', idempotent: true, attempt: 0, status: 500, nowMs: NOW }, cfg, () => 0).retry).toBe(true);
+    expect(
+      decideRetry({ method: 'POST', idempotent: true, attempt: 0, status: 500, nowMs: NOW }, cfg, () => 0).retry,
+    ).toBe(true);
   });
 
   test('4xx other than 408 and 429 are never retried', () => {
@@ -38,14 +40,22 @@ describe('retry policy', () => {
   });
 
   test('network errors: idempotent requests always, POST only when the request cannot have been sent', () => {
-    expect(decideRetry({ method: 'GET', attempt: 0, errorCode: 'ECONNRESET', nowMs: NOW }, cfg, () => 0).retry).toBe(true);
-    expect(decideRetry({ method: 'POST', attempt: 0, errorCode: 'ECONNRESET', nowMs: NOW }, cfg, () => 0).retry).toBe(false);
-    expect(decideRetry({ method: 'POST', attempt: 0, errorCode: 'ECONNREFUSED', nowMs: NOW }, cfg, () => 0).retry).toBe(true);
+    expect(decideRetry({ method: 'GET', attempt: 0, errorCode: 'ECONNRESET', nowMs: NOW }, cfg, () => 0).retry).toBe(
+      true,
+    );
+    expect(decideRetry({ method: 'POST', attempt: 0, errorCode: 'ECONNRESET', nowMs: NOW }, cfg, () => 0).retry).toBe(
+      false,
+    );
+    expect(decideRetry({ method: 'POST', attempt: 0, errorCode: 'ECONNREFUSED', nowMs: NOW }, cfg, () => 0).retry).toBe(
+      true,
+    );
   });
 
   test('stops after --retries attempts', () => {
     expect(decideRetry({ method: 'GET', attempt: 3, status: 503, nowMs: NOW }, cfg, () => 0).retry).toBe(false);
-    expect(decideRetry({ method: 'GET', attempt: 0, status: 503, nowMs: NOW }, { ...cfg, retries: 0 }, () => 0).retry).toBe(false);
+    expect(
+      decideRetry({ method: 'GET', attempt: 0, status: 503, nowMs: NOW }, { ...cfg, retries: 0 }, () => 0).retry,
+    ).toBe(false);
   });
 
   test('backoff grows exponentially, is capped, and jitter stays within [ceiling/4, ceiling]', () => {

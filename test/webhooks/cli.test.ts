@@ -13,10 +13,29 @@ afterAll(async () => t.close());
 
 describe('webhooks (API side)', () => {
   test('create with repeated --event and --secret-stdin, list as a table without the secret, delete by id', async () => {
-    const c = await runCli(['webhooks', 'create', '--url', 'https://hooks.example.com/in', '--event', 'credentials:update', '--event', 'transaction:create,transaction:update', '--secret-stdin', '-o', 'json'], { env: t.env, stdin: `${SECRET}\n` });
+    const c = await runCli(
+      [
+        'webhooks',
+        'create',
+        '--url',
+        'https://hooks.example.com/in',
+        '--event',
+        'credentials:update',
+        '--event',
+        'transaction:create,transaction:update',
+        '--secret-stdin',
+        '-o',
+        'json',
+      ],
+      { env: t.env, stdin: `${SECRET}\n` },
+    );
     expect(c.code).toBe(0);
     const created = JSON.parse(c.stdout);
-    expect(created).toMatchObject({ url: 'https://hooks.example.com/in', events: ['credentials:update', 'transaction:create', 'transaction:update'], global: true });
+    expect(created).toMatchObject({
+      url: 'https://hooks.example.com/in',
+      events: ['credentials:update', 'transaction:create', 'transaction:update'],
+      global: true,
+    });
     expect(c.stderr).toMatch(/registered webhook [0-9a-f]{32}/);
 
     for (const format of ['table', 'csv']) {
@@ -42,15 +61,30 @@ describe('webhooks (API side)', () => {
   test('with --user the webhook concerns that user; the verbose trace never shows the secret', async () => {
     const u = await runCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env: t.env });
     const userId = JSON.parse(u.stdout).user_id;
-    const c = await runCli(['webhooks', 'create', '--user', userId, '--url', 'http://127.0.0.1:9/x', '--event', 'signable-operation:update', '-v'], {
-      env: { ...t.env, BANKCTL_WEBHOOK_SECRET: SECRET },
-    });
+    const c = await runCli(
+      [
+        'webhooks',
+        'create',
+        '--user',
+        userId,
+        '--url',
+        'http://127.0.0.1:9/x',
+        '--event',
+        'signable-operation:update',
+        '-v',
+      ],
+      {
+        env: { ...t.env, BANKCTL_WEBHOOK_SECRET: SECRET },
+      },
+    );
     expect(c.code).toBe(0);
     expect(c.stderr).toMatch(/\* POST .*\/api\/v1\/hooks -> 200/);
     // stderr (trace and notices) never holds it; -o json gives the object as the service returned it
     expect(c.stderr).not.toContain(SECRET);
     expect(JSON.parse(c.stdout.slice(0, c.stdout.lastIndexOf('}') + 1))).toMatchObject({ userId, global: false });
-    const mine = JSON.parse((await runCli(['webhooks', 'list', '--user', userId, '-o', 'json'], { env: t.env })).stdout);
+    const mine = JSON.parse(
+      (await runCli(['webhooks', 'list', '--user', userId, '-o', 'json'], { env: t.env })).stdout,
+    );
     expect(mine).toHaveLength(1);
     expect(mine[0].userId).toBe(userId);
     // the client sees every registration of its client, and the table says whom each concerns
@@ -59,15 +93,38 @@ describe('webhooks (API side)', () => {
     expect(all.stdout).not.toContain(SECRET);
   });
 
-  test('the service\'s 400 (plain http to a public host) is exit 2 with its message; flag mistakes are exit 2 before any request', async () => {
-    const r = await runCli(['webhooks', 'create', '--url', 'http://hooks.example.com/in', '--event', 'credentials:create', '--secret-stdin'], { env: t.env, stdin: SECRET });
+  test("the service's 400 (plain http to a public host) is exit 2 with its message; flag mistakes are exit 2 before any request", async () => {
+    const r = await runCli(
+      ['webhooks', 'create', '--url', 'http://hooks.example.com/in', '--event', 'credentials:create', '--secret-stdin'],
+      { env: t.env, stdin: SECRET },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/HTTP 400: url must use https/);
     expect(r.stderr).not.toContain(SECRET);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect((await runCli(['webhooks', 'create', '--url', 'https://a.example/', '--secret-stdin'], { env: t.env, stdin: SECRET })).stderr).toMatch(/--event is required/);
-    expect((await runCli(['webhooks', 'create', '--url', 'https://a.example/', '--event', 'credentials:create'], { env: t.env })).stderr).toMatch(/a secret is required/);
-    expect((await runCli(['webhooks', 'create', '--url', 'nope', '--event', 'credentials:create', '--secret-stdin'], { env: t.env, stdin: SECRET })).code).toBe(2);
+    expect(
+      (
+        await runCli(['webhooks', 'create', '--url', 'https://a.example/', '--secret-stdin'], {
+          env: t.env,
+          stdin: SECRET,
+        })
+      ).stderr,
+    ).toMatch(/--event is required/);
+    expect(
+      (
+        await runCli(['webhooks', 'create', '--url', 'https://a.example/', '--event', 'credentials:create'], {
+          env: t.env,
+        })
+      ).stderr,
+    ).toMatch(/a secret is required/);
+    expect(
+      (
+        await runCli(['webhooks', 'create', '--url', 'nope', '--event', 'credentials:create', '--secret-stdin'], {
+          env: t.env,
+          stdin: SECRET,
+        })
+      ).code,
+    ).toBe(2);
   });
 
   test('--help has examples', async () => {
@@ -81,7 +138,21 @@ describe('webhooks (API side)', () => {
 
 describe('connector webhooks', () => {
   test('create (id from the Location header), list without the secret, delete; 404 for an unknown id', async () => {
-    const c = await runCli(['connector', 'webhooks', 'create', '--url', 'https://hooks.example.com/c', '--event', 'transaction:create', '--secret-stdin', '-o', 'json'], { env: t.env, stdin: SECRET });
+    const c = await runCli(
+      [
+        'connector',
+        'webhooks',
+        'create',
+        '--url',
+        'https://hooks.example.com/c',
+        '--event',
+        'transaction:create',
+        '--secret-stdin',
+        '-o',
+        'json',
+      ],
+      { env: t.env, stdin: SECRET },
+    );
     expect(c.code).toBe(0);
     const created = JSON.parse(c.stdout);
     expect(created.id).toMatch(/^[0-9a-f]{32}$/);
@@ -92,17 +163,37 @@ describe('connector webhooks', () => {
     expect((await runCli(['connector', 'webhooks', 'delete', created.id], { env: t.env })).code).toBe(0);
     const gone = await runCli(['connector', 'webhooks', 'delete', created.id], { env: t.env });
     expect(gone.code).toBe(4);
-    const bad = await runCli(['connector', 'webhooks', 'create', '--url', 'ftp://x/', '--event', 'transaction:create', '--secret-stdin'], { env: t.env, stdin: SECRET });
+    const bad = await runCli(
+      ['connector', 'webhooks', 'create', '--url', 'ftp://x/', '--event', 'transaction:create', '--secret-stdin'],
+      { env: t.env, stdin: SECRET },
+    );
     expect(bad.code).toBe(2);
   });
 });
 
 describe('sandbox trigger', () => {
   test('prints the emitted event; an unknown event is exit 2 and an unknown user exit 4, both one line', async () => {
-    const r = await spawnCli(['sandbox', 'trigger', 'credentials:update', '--status', 'AUTHENTICATION_ERROR', '--credentials-id', 'cred-9', '-o', 'json'], { env: t.env });
+    const r = await spawnCli(
+      [
+        'sandbox',
+        'trigger',
+        'credentials:update',
+        '--status',
+        'AUTHENTICATION_ERROR',
+        '--credentials-id',
+        'cred-9',
+        '-o',
+        'json',
+      ],
+      { env: t.env },
+    );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ event: 'credentials:update', orderKey: 'cred-9', content: { id: 'cred-9', status: 'AUTHENTICATION_ERROR' } });
+    expect(out).toMatchObject({
+      event: 'credentials:update',
+      orderKey: 'cred-9',
+      content: { id: 'cred-9', status: 'AUTHENTICATION_ERROR' },
+    });
     const bad = await runCli(['sandbox', 'trigger', 'credentials:explode'], { env: t.env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown event "credentials:explode"/);

@@ -11,11 +11,23 @@ function buses(before: number, wants: 'none' | 'some' | 'unfiltered') {
   const b = new EventBus();
   const seen: { a: SandboxEvent[]; b: SandboxEvent[] } = { a: [], b: [] };
   // the transactions index's listener: update events only
-  a.subscribe(() => undefined, (e) => e === 'transaction:update');
-  b.subscribe(() => undefined, (e) => e === 'transaction:update');
+  a.subscribe(
+    () => undefined,
+    (e) => e === 'transaction:update',
+  );
+  b.subscribe(
+    () => undefined,
+    (e) => e === 'transaction:update',
+  );
   if (wants === 'some') {
-    a.subscribe((e) => e.userId === 'u1' && seen.a.push(e), (_e, userId) => userId === 'u1');
-    b.subscribe((e) => e.userId === 'u1' && seen.b.push(e), (_e, userId) => userId === 'u1');
+    a.subscribe(
+      (e) => e.userId === 'u1' && seen.a.push(e),
+      (_e, userId) => userId === 'u1',
+    );
+    b.subscribe(
+      (e) => e.userId === 'u1' && seen.b.push(e),
+      (_e, userId) => userId === 'u1',
+    );
   } else if (wants === 'unfiltered') {
     a.subscribe((e) => seen.a.push(e));
     b.subscribe((e) => seen.b.push(e));
@@ -29,18 +41,31 @@ function buses(before: number, wants: 'none' | 'some' | 'unfiltered') {
 
 test('emitMany leaves the same recent events and tells listeners the same as emit() one by one', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 4100 }), fc.integer({ min: 0, max: 5100 }), fc.constantFrom('u0', 'u1'), fc.constantFrom<'none' | 'some' | 'unfiltered'>('none', 'some', 'unfiltered'), (before, n, userId, wants) => {
-      const { a, b, seen } = buses(before, wants);
-      const event: EventName = 'transaction:create';
-      for (let i = 0; i < n; i++) a.emit({ event, userId, content: content(i), orderKey: `acc-${i % 3}` }, 42);
-      let made = 0;
-      b.emitMany(event, userId, n, (i) => `acc-${i % 3}`, (i) => (made++, content(i)), 42);
-      expect(b.recent).toStrictEqual(a.recent);
-      expect(seen.b).toStrictEqual(seen.a);
-      // contents made: the ones kept, or all of them when a listener wants them
-      if (wants === 'none' || (wants === 'some' && userId === 'u0')) expect(made).toBe(Math.min(n, b.recent.length));
-      else expect(made).toBe(n);
-    }),
+    fc.property(
+      fc.integer({ min: 0, max: 4100 }),
+      fc.integer({ min: 0, max: 5100 }),
+      fc.constantFrom('u0', 'u1'),
+      fc.constantFrom<'none' | 'some' | 'unfiltered'>('none', 'some', 'unfiltered'),
+      (before, n, userId, wants) => {
+        const { a, b, seen } = buses(before, wants);
+        const event: EventName = 'transaction:create';
+        for (let i = 0; i < n; i++) a.emit({ event, userId, content: content(i), orderKey: `acc-${i % 3}` }, 42);
+        let made = 0;
+        b.emitMany(
+          event,
+          userId,
+          n,
+          (i) => `acc-${i % 3}`,
+          (i) => (made++, content(i)),
+          42,
+        );
+        expect(b.recent).toStrictEqual(a.recent);
+        expect(seen.b).toStrictEqual(seen.a);
+        // contents made: the ones kept, or all of them when a listener wants them
+        if (wants === 'none' || (wants === 'some' && userId === 'u0')) expect(made).toBe(Math.min(n, b.recent.length));
+        else expect(made).toBe(n);
+      },
+    ),
     { numRuns: 200, seed: 3 },
   );
 });
@@ -54,5 +79,11 @@ test('a listener subscribed without a filter, or unsubscribed, is handled as bef
   bus.emitMany('transaction:create', 'u', 2, () => 'k', content, 1);
   expect(got).toEqual([0, 1, 2]);
   expect(bus.recent.map((e) => (e.content as { n: number }).n)).toEqual([0, 1, 2, 0, 1]);
-  expect(bus.recent[0]).toStrictEqual({ event: 'transaction:create', userId: 'u', content: content(0), orderKey: 'k', at: 1 });
+  expect(bus.recent[0]).toStrictEqual({
+    event: 'transaction:create',
+    userId: 'u',
+    content: content(0),
+    orderKey: 'k',
+    at: 1,
+  });
 });

@@ -39,20 +39,30 @@ export async function startReceiver(): Promise<Receiver> {
             resolve(received.slice());
           } else waiters.push(check);
         };
-        const timer = setTimeout(() => reject(new Error(`only ${received.length} of ${n} requests came in ${ms} ms`)), ms);
+        const timer = setTimeout(
+          () => reject(new Error(`only ${received.length} of ${n} requests came in ${ms} ms`)),
+          ms,
+        );
         check();
       });
     },
-    close: () => new Promise<void>((res) => {
-      server.close(() => res());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((res) => {
+        server.close(() => res());
+        server.closeAllConnections();
+      }),
   };
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      const rec: Received = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, json: () => JSON.parse(body) };
+      const rec: Received = {
+        method: req.method ?? '',
+        path: req.url ?? '',
+        headers: req.headers,
+        body,
+        json: () => JSON.parse(body),
+      };
       received.push(rec);
       r.respond(rec, res, received.length);
       for (const w of waiters.splice(0)) w();
@@ -97,20 +107,32 @@ export async function spawnListener(args: string[], env: Record<string, string>)
     err += c;
     tick();
   });
-  const exited = new Promise<number>((resolve) => child.on('close', (code, signal) => {
-    tick();
-    resolve(code ?? (signal ? 128 : 1));
-  }));
+  const exited = new Promise<number>((resolve) =>
+    child.on('close', (code, signal) => {
+      tick();
+      resolve(code ?? (signal ? 128 : 1));
+    }),
+  );
   const until = (cond: () => boolean, what: string, ms: number) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}; stdout=${JSON.stringify(out)} stderr=${JSON.stringify(err)}`)), ms);
+      const timer = setTimeout(
+        () =>
+          reject(
+            new Error(`timed out waiting for ${what}; stdout=${JSON.stringify(out)} stderr=${JSON.stringify(err)}`),
+          ),
+        ms,
+      );
       const check = () => {
         if (cond()) {
           clearTimeout(timer);
           resolve();
         } else if (child.exitCode !== null) {
           clearTimeout(timer);
-          reject(new Error(`listener exited (${child.exitCode}) before ${what}; stdout=${JSON.stringify(out)} stderr=${JSON.stringify(err)}`));
+          reject(
+            new Error(
+              `listener exited (${child.exitCode}) before ${what}; stdout=${JSON.stringify(out)} stderr=${JSON.stringify(err)}`,
+            ),
+          );
         } else ticks.push(check);
       };
       check();
@@ -137,7 +159,11 @@ export async function spawnListener(args: string[], env: Record<string, string>)
   return l;
 }
 
-export async function post(url: string, body: string | Buffer, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<{ status: number; text: string }> {
+export async function post(
+  url: string,
+  body: string | Buffer,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+): Promise<{ status: number; text: string }> {
   const res = await fetch(url, { method: 'POST', headers, body });
   return { status: res.status, text: await res.text() };
 }

@@ -18,11 +18,14 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-async function startListen(args: string[], opts: { tty?: boolean; env?: Record<string, string> } = {}): Promise<{ io: TestIO; url: string; done: Promise<number> }> {
+async function startListen(
+  args: string[],
+  opts: { tty?: boolean; env?: Record<string, string> } = {},
+): Promise<{ io: TestIO; url: string; done: Promise<number> }> {
   const io = testIO({ env: opts.env ?? t.env, stdoutIsTTY: opts.tty ?? false });
   const done = run(['webhooks', 'listen', '--port', '0', ...args], io);
   const deadline = Date.now() + 5_000;
-  let m: RegExpExecArray | null = null;
+  let m: RegExpExecArray | null;
   while (!(m = /listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(io.err())) && Date.now() < deadline) {
     const settled = await Promise.race([done.then(() => true), new Promise((r) => setTimeout(() => r(false), 20))]);
     if (settled) break;
@@ -32,11 +35,17 @@ async function startListen(args: string[], opts: { tty?: boolean; env?: Record<s
 
 test('on a TTY each event is shown as a header line and indented JSON; control characters stay escaped', async () => {
   const { io, url, done } = await startListen(['--secret', SECRET, '--once'], { tty: true });
-  const body = JSON.stringify({ event: 'credentials:update', content: { id: 'c-1', status: 'UPDATED', providerName: 'evil\u001b]0;pwned\u0007' }, webHook: { secret: SECRET } });
+  const body = JSON.stringify({
+    event: 'credentials:update',
+    content: { id: 'c-1', status: 'UPDATED', providerName: 'evil\u001b]0;pwned\u0007' },
+    webHook: { secret: SECRET },
+  });
   expect((await post(`${url}/x`, body)).status).toBe(200);
   expect(await done).toBe(0);
   const out = io.out();
-  expect(out).toMatch(/^--- \d{4}-\d\d-\d\dT[\d:.]+Z credentials:update\n\{\n {2}"id": "c-1",\n {2}"status": "UPDATED",/);
+  expect(out).toMatch(
+    /^--- \d{4}-\d\d-\d\dT[\d:.]+Z credentials:update\n\{\n {2}"id": "c-1",\n {2}"status": "UPDATED",/,
+  );
   expect(out).not.toContain('\u001b');
   expect(out).toContain('\\u001b]0;pwned\\u0007');
   expect(out).not.toContain(SECRET);
@@ -44,12 +53,22 @@ test('on a TTY each event is shown as a header line and indented JSON; control c
 
 test('Ctrl-C (io.onInterrupt) removes the registration and ends with 0; with --once and nothing received it is 130', async () => {
   const a = await startListen(['--register', '--register-via', 'connector', '--event', 'credentials:create']);
-  const listed = await raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', { headers: { authorization: `Token ${t.sandbox.connectorToken}` } });
-  expect(listed.json()).toEqual([expect.objectContaining({ url: `${a.url}/webhooks`, events: ['credentials:create'] })]);
+  const listed = await raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', {
+    headers: { authorization: `Token ${t.sandbox.connectorToken}` },
+  });
+  expect(listed.json()).toEqual([
+    expect.objectContaining({ url: `${a.url}/webhooks`, events: ['credentials:create'] }),
+  ]);
   a.io.interrupt();
   expect(await a.done).toBe(0);
   expect(a.io.err()).toMatch(/removed webhook/);
-  expect((await raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', { headers: { authorization: `Token ${t.sandbox.connectorToken}` } })).json()).toEqual([]);
+  expect(
+    (
+      await raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', {
+        headers: { authorization: `Token ${t.sandbox.connectorToken}` },
+      })
+    ).json(),
+  ).toEqual([]);
 
   const b = await startListen(['--register', '--once']);
   b.io.interrupt();
@@ -58,7 +77,9 @@ test('Ctrl-C (io.onInterrupt) removes the registration and ends with 0; with --o
 });
 
 test('a registration the service refuses ends with its exit code and leaves nothing listening', async () => {
-  const { io, done } = await startListen(['--register'], { env: { ...t.env, BANKCTL_CLIENT_SECRET: 'wrong-secret-xyz' } });
+  const { io, done } = await startListen(['--register'], {
+    env: { ...t.env, BANKCTL_CLIENT_SECRET: 'wrong-secret-xyz' },
+  });
   expect(await done).toBe(3);
   expect(io.err()).toMatch(/^error: .*401/m);
   expect(io.err()).not.toMatch(/listening on/);
@@ -67,7 +88,12 @@ test('a registration the service refuses ends with its exit code and leaves noth
 
 test('when the service is gone at exit, the listener says which webhook to remove by hand', async () => {
   const sb = await startSandbox({ port: 0, authDelayMs: 5 });
-  const env = { ...t.env, BANKCTL_BASE_URL: sb.baseUrl, BANKCTL_CLIENT_ID: sb.clientId, BANKCTL_CLIENT_SECRET: sb.clientSecret };
+  const env = {
+    ...t.env,
+    BANKCTL_BASE_URL: sb.baseUrl,
+    BANKCTL_CLIENT_ID: sb.clientId,
+    BANKCTL_CLIENT_SECRET: sb.clientSecret,
+  };
   const l = await startListen(['--register'], { env });
   const id = /registered webhook ([0-9a-f]{32})/.exec(l.io.err())![1]!;
   await sb.close();
@@ -82,17 +108,30 @@ test('a second Ctrl-C while the deregistration hangs ends at once with 130', asy
   const fake = createServer((req, res) => {
     if (req.method === 'POST') {
       req.resume();
-      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'hook-1', url: 'x', events: [] })));
+      req.on('end', () =>
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ id: 'hook-1', url: 'x', events: [] })),
+      );
     }
   });
   await new Promise<void>((r) => fake.listen(0, '127.0.0.1', () => r()));
   const base = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
-  const l = await startListen(['--register'], { env: { BANKCTL_CONFIG_DIR: t.configDir, BANKCTL_BASE_URL: base, BANKCTL_TOKEN: 'a-ready-token-123', BANKCTL_RETRIES: '0' } });
+  const l = await startListen(['--register'], {
+    env: {
+      BANKCTL_CONFIG_DIR: t.configDir,
+      BANKCTL_BASE_URL: base,
+      BANKCTL_TOKEN: 'a-ready-token-123',
+      BANKCTL_RETRIES: '0',
+    },
+  });
   expect(l.io.err()).toMatch(/registered webhook hook-1/);
   l.io.interrupt();
   l.io.interrupt(); // an immediate echo (conf's when-exit re-raises SIGINT) is not a second Ctrl-C
   await new Promise((r) => setTimeout(r, 400));
-  expect(await Promise.race([l.done, new Promise((r) => setTimeout(() => r('still cleaning up'), 50))])).toBe('still cleaning up');
+  expect(await Promise.race([l.done, new Promise((r) => setTimeout(() => r('still cleaning up'), 50))])).toBe(
+    'still cleaning up',
+  );
   l.io.interrupt();
   const started = Date.now();
   expect(await l.done).toBe(130);
@@ -103,11 +142,22 @@ test('a second Ctrl-C while the deregistration hangs ends at once with 130', asy
 });
 
 test('--public-url is what gets registered (a tunnel in front of the listener)', async () => {
-  const l = await startListen(['--register', '--public-url', 'https://tunnel.example.com/hook', '--event', 'transaction:update']);
+  const l = await startListen([
+    '--register',
+    '--public-url',
+    'https://tunnel.example.com/hook',
+    '--event',
+    'transaction:update',
+  ]);
   const hooks = JSON.parse((await runCli(['webhooks', 'list', '-o', 'json'], { env: t.env })).stdout);
-  expect(hooks).toEqual([expect.objectContaining({ url: 'https://tunnel.example.com/hook', events: ['transaction:update'] })]);
+  expect(hooks).toEqual([
+    expect.objectContaining({ url: 'https://tunnel.example.com/hook', events: ['transaction:update'] }),
+  ]);
   l.io.interrupt();
   expect(await l.done).toBe(0);
   expect(JSON.parse((await runCli(['webhooks', 'list', '-o', 'json'], { env: t.env })).stdout)).toEqual([]);
-  expect((await runCli(['webhooks', 'listen', '--public-url', 'https://x.example/', '--secret', SECRET], { env: t.env })).code).toBe(2);
+  expect(
+    (await runCli(['webhooks', 'listen', '--public-url', 'https://x.example/', '--secret', SECRET], { env: t.env }))
+      .code,
+  ).toBe(2);
 });

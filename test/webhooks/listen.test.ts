@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const hookBody = (event: string, content: unknown = { id: 'c1', status: 'UPDATED' }, secret = SECRET) => JSON.stringify({ event, content, webHook: { secret, url: 'http://x/', events: [event] } });
+const hookBody = (event: string, content: unknown = { id: 'c1', status: 'UPDATED' }, secret = SECRET) =>
+  JSON.stringify({ event, content, webHook: { secret, url: 'http://x/', events: [event] } });
 
 async function stop(l: Listener): Promise<number> {
   if (l.child.exitCode === null) l.kill('SIGINT');
@@ -36,7 +37,7 @@ describe('delivery from the sandbox to a spawned listener', () => {
     const l = await spawnListener(['--register'], t.env);
     try {
       expect(l.stderr()).toMatch(/registered webhook [0-9a-f]{32} \(API, all users\)/);
-      const hooks = (await runCli(['webhooks', 'list', '-o', 'json'], { env: t.env }));
+      const hooks = await runCli(['webhooks', 'list', '-o', 'json'], { env: t.env });
       expect(hooks.code).toBe(0);
       const listed = JSON.parse(hooks.stdout);
       expect(listed).toHaveLength(1);
@@ -56,9 +57,14 @@ describe('delivery from the sandbox to a spawned listener', () => {
       const got = l.events();
       expect(got.map((g) => g.event).sort()).toEqual(emitted.map((e) => e.event).sort());
       for (const e of emitted) expect(got.find((g) => g.event === e.event).content).toEqual(e.content);
-      expect(got.find((g) => g.event === 'signable-operation:update').content).toMatchObject({ type: 'TRANSFER', status: 'EXECUTED' });
+      expect(got.find((g) => g.event === 'signable-operation:update').content).toMatchObject({
+        type: 'TRANSFER',
+        status: 'EXECUTED',
+      });
       // the secret the listener generated never reaches stdout or stderr
-      const secret = t.sandbox.context.store.area('webhooks', () => ({ hooks: new Map() })) as { hooks: Map<string, { secret: string }> };
+      const secret = t.sandbox.context.store.area('webhooks', () => ({ hooks: new Map() })) as {
+        hooks: Map<string, { secret: string }>;
+      };
       const generated = [...secret.hooks.values()][0]!.secret;
       expect(generated.length).toBeGreaterThan(20);
       expect(l.stdout() + l.stderr()).not.toContain(generated);
@@ -71,24 +77,52 @@ describe('delivery from the sandbox to a spawned listener', () => {
   });
 
   test('a real connector push delivers transaction:create', async () => {
-    const l = await spawnListener(['--register', '--register-via', 'connector', '--event', 'transaction:create'], t.env);
+    const l = await spawnListener(
+      ['--register', '--register-via', 'connector', '--event', 'transaction:create'],
+      t.env,
+    );
     try {
-      const u = await raw(t.sandbox.baseUrl, 'POST', '/connector/users', { headers: conn, json: { externalId: 'wh-alice', token: 'alice-token-123', market: 'SE', locale: 'sv_SE' } });
+      const u = await raw(t.sandbox.baseUrl, 'POST', '/connector/users', {
+        headers: conn,
+        json: { externalId: 'wh-alice', token: 'alice-token-123', market: 'SE', locale: 'sv_SE' },
+      });
       expect(u.status).toBe(204);
       const a = await raw(t.sandbox.baseUrl, 'POST', '/connector/users/wh-alice/accounts', {
         headers: conn,
-        json: { accounts: [{ externalId: 'acc-1', name: 'Checking', number: '1234', balance: 100.5, type: 'CHECKING' }] },
+        json: {
+          accounts: [{ externalId: 'acc-1', name: 'Checking', number: '1234', balance: 100.5, type: 'CHECKING' }],
+        },
       });
       expect(a.status).toBe(204);
       const tx = await raw(t.sandbox.baseUrl, 'POST', '/connector/users/wh-alice/transactions', {
         headers: conn,
-        json: { type: 'REAL_TIME', transactionAccounts: [{ externalId: 'acc-1', balance: 88.25, transactions: [{ externalId: 'tx-1', amount: -12.25, date: Date.UTC(2026, 10, 1), description: 'Coffee', type: 'DEFAULT' }] }] },
+        json: {
+          type: 'REAL_TIME',
+          transactionAccounts: [
+            {
+              externalId: 'acc-1',
+              balance: 88.25,
+              transactions: [
+                {
+                  externalId: 'tx-1',
+                  amount: -12.25,
+                  date: Date.UTC(2026, 10, 1),
+                  description: 'Coffee',
+                  type: 'DEFAULT',
+                },
+              ],
+            },
+          ],
+        },
       });
       expect(tx.status).toBe(204);
       const [line] = await l.waitForStdoutLines(1);
       const got = JSON.parse(line!);
       expect(got.event).toBe('transaction:create');
-      expect(got.content.amount).toEqual({ currencyCode: expect.any(String), value: { scale: '2', unscaledValue: '-1225' } });
+      expect(got.content.amount).toEqual({
+        currencyCode: expect.any(String),
+        value: { scale: '2', unscaledValue: '-1225' },
+      });
       expect(got.content.descriptions.display).toBe('Coffee');
     } finally {
       expect(await stop(l)).toBe(0);
@@ -97,7 +131,10 @@ describe('delivery from the sandbox to a spawned listener', () => {
   });
 
   test('creating real credentials delivers credentials:create, then each status change as credentials:update, in order', async () => {
-    const l = await spawnListener(['--register', '--event', 'credentials:create', '--event', 'credentials:update'], t.env);
+    const l = await spawnListener(
+      ['--register', '--event', 'credentials:create', '--event', 'credentials:update'],
+      t.env,
+    );
     try {
       const u = await userWithToken(t.sandbox, ['credentials:write']);
       const c = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/credentials', {
@@ -107,9 +144,16 @@ describe('delivery from the sandbox to a spawned listener', () => {
       expect(c.status).toBe(200);
       const id = c.json().id;
       let got: any[] = [];
-      await expect.poll(() => (got = l.stdout() ? l.events() : []).some((e) => e.content.status === 'UPDATED'), { timeout: 8_000 }).toBe(true);
+      await expect
+        .poll(() => (got = l.stdout() ? l.events() : []).some((e) => e.content.status === 'UPDATED'), {
+          timeout: 8_000,
+        })
+        .toBe(true);
       const mine = got.filter((e) => e.content.id === id);
-      expect(mine[0]).toMatchObject({ event: 'credentials:create', content: { id, userId: u.userId, providerName: 'se-test-other-password' } });
+      expect(mine[0]).toMatchObject({
+        event: 'credentials:create',
+        content: { id, userId: u.userId, providerName: 'se-test-other-password' },
+      });
       expect(mine.slice(1).every((e) => e.event === 'credentials:update')).toBe(true);
       expect(mine.length).toBeGreaterThanOrEqual(3);
       expect(mine.at(-1).content.status).toBe('UPDATED');
@@ -124,10 +168,15 @@ describe('delivery from the sandbox to a spawned listener', () => {
   test('a real transfer delivers signable-operation:update for CREATED, EXECUTING and EXECUTED', async () => {
     const l = await spawnListener(['--register', '--event', 'signable-operation:update'], t.env);
     try {
-      await raw(t.sandbox.baseUrl, 'POST', '/connector/users', { headers: conn, json: { externalId: 'wh-bob', token: 'bob-token-456', market: 'SE' } });
+      await raw(t.sandbox.baseUrl, 'POST', '/connector/users', {
+        headers: conn,
+        json: { externalId: 'wh-bob', token: 'bob-token-456', market: 'SE' },
+      });
       await raw(t.sandbox.baseUrl, 'POST', '/connector/users/wh-bob/accounts', {
         headers: conn,
-        json: { accounts: [{ externalId: 'bob-1', name: 'Checking', number: '5555', balance: 1000, type: 'CHECKING' }] },
+        json: {
+          accounts: [{ externalId: 'bob-1', name: 'Checking', number: '5555', balance: 1000, type: 'CHECKING' }],
+        },
       });
       const basic = { authorization: `Basic ${Buffer.from('wh-bob:bob-token-456').toString('base64')}` };
       const accounts = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/accounts/list', { headers: basic });
@@ -135,13 +184,24 @@ describe('delivery from the sandbox to a spawned listener', () => {
       const account = accounts.json().accounts[0];
       const tr = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/transfer', {
         headers: basic,
-        json: { sourceUri: `platform://${account.id}`, destinationUri: 'se://80001234567', amount: '12.50', currency: account.currencyCode ?? 'SEK', destinationMessage: 'rent' },
+        json: {
+          sourceUri: `platform://${account.id}`,
+          destinationUri: 'se://80001234567',
+          amount: '12.50',
+          currency: account.currencyCode ?? 'SEK',
+          destinationMessage: 'rent',
+        },
       });
       expect(tr.status).toBe(200);
       await l.waitForStdoutLines(3);
       const got = l.events();
       expect(got.map((e) => e.content.status)).toEqual(['CREATED', 'EXECUTING', 'EXECUTED']);
-      expect(got.every((e) => e.event === 'signable-operation:update' && e.content.type === 'TRANSFER' && e.content.id === tr.json().id)).toBe(true);
+      expect(
+        got.every(
+          (e) =>
+            e.event === 'signable-operation:update' && e.content.type === 'TRANSFER' && e.content.id === tr.json().id,
+        ),
+      ).toBe(true);
     } finally {
       expect(await stop(l)).toBe(0);
     }
@@ -157,18 +217,28 @@ describe('delivery from the sandbox to a spawned listener', () => {
     const id = reg.headers.get('location')!.split('/').pop()!;
     try {
       for (const status of ['AUTHENTICATING', 'AWAITING_SUPPLEMENTAL_INFORMATION', 'UPDATING', 'UPDATED']) {
-        const r = await runCli(['sandbox', 'trigger', 'credentials:update', '--status', status, '--credentials-id', 'cred-order'], { env: t.env });
+        const r = await runCli(
+          ['sandbox', 'trigger', 'credentials:update', '--status', status, '--credentials-id', 'cred-order'],
+          { env: t.env },
+        );
         expect(r.code).toBe(0);
       }
       await sleep(500); // a few refused attempts
-      const failed = (await raw(t.sandbox.baseUrl, 'GET', '/sandbox/webhooks/deliveries', { headers: conn })).json().deliveries.filter((d: any) => d.hookId === id);
+      const failed = (await raw(t.sandbox.baseUrl, 'GET', '/sandbox/webhooks/deliveries', { headers: conn }))
+        .json()
+        .deliveries.filter((d: any) => d.hookId === id);
       expect(failed.length).toBeGreaterThanOrEqual(1);
       expect(failed.every((d: any) => !d.delivered && d.outcome === 'ECONNREFUSED')).toBe(true);
 
       const l = await spawnListener(['--port', String(port), '--secret', SECRET], t.env);
       try {
         await l.waitForStdoutLines(4, 8_000);
-        expect(l.events().map((e) => e.content.status)).toEqual(['AUTHENTICATING', 'AWAITING_SUPPLEMENTAL_INFORMATION', 'UPDATING', 'UPDATED']);
+        expect(l.events().map((e) => e.content.status)).toEqual([
+          'AUTHENTICATING',
+          'AWAITING_SUPPLEMENTAL_INFORMATION',
+          'UPDATING',
+          'UPDATED',
+        ]);
         expect(l.events().every((e) => e.content.id === 'cred-order')).toBe(true);
       } finally {
         await stop(l);
@@ -195,7 +265,11 @@ describe('what the listener refuses, and keeps running through', () => {
       // a slow sender: headers, part of the body, then nothing
       const started = Date.now();
       const answer = await new Promise<string>((resolve) => {
-        const s = connect(l.port, '127.0.0.1', () => s.write(`POST /slow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"event":`));
+        const s = connect(l.port, '127.0.0.1', () =>
+          s.write(
+            `POST /slow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"event":`,
+          ),
+        );
         let got = '';
         s.on('data', (c) => (got += c));
         s.on('close', () => resolve(got));
@@ -221,7 +295,11 @@ describe('what the listener refuses, and keeps running through', () => {
       expect(ok.status).toBe(200);
       const lines = await l.waitForStdoutLines(1);
       expect(lines).toHaveLength(1);
-      expect(JSON.parse(lines[0]!)).toEqual({ event: 'credentials:update', content: { id: 'good-1', status: 'UPDATED' }, webHook: { url: 'http://x/', events: ['credentials:update'] } });
+      expect(JSON.parse(lines[0]!)).toEqual({
+        event: 'credentials:update',
+        content: { id: 'good-1', status: 'UPDATED' },
+        webHook: { url: 'http://x/', events: ['credentials:update'] },
+      });
       // the refusals are one line each on stderr, without the bodies or the secrets
       expect(l.stderr()).toMatch(/refused POST \/any\/path: 401 wrong secret/);
       expect(l.stderr()).toMatch(/413/);
@@ -238,9 +316,17 @@ describe('what the listener refuses, and keeps running through', () => {
     await sleep(100);
     expect(l.child.exitCode).toBeNull();
     expect(l.stdout()).toBe('');
-    expect((await post(l.url, hookBody('signable-operation:update', { id: 'op-1', status: 'EXECUTED', type: 'TRANSFER' }))).status).toBe(200);
+    expect(
+      (await post(l.url, hookBody('signable-operation:update', { id: 'op-1', status: 'EXECUTED', type: 'TRANSFER' })))
+        .status,
+    ).toBe(200);
     expect(await l.exited).toBe(0);
-    expect(l.events()).toEqual([expect.objectContaining({ event: 'signable-operation:update', content: { id: 'op-1', status: 'EXECUTED', type: 'TRANSFER' } })]);
+    expect(l.events()).toEqual([
+      expect.objectContaining({
+        event: 'signable-operation:update',
+        content: { id: 'op-1', status: 'EXECUTED', type: 'TRANSFER' },
+      }),
+    ]);
   });
 
   test.each([['--wait-timeout'], ['--timeout']])('%s 1 exits 9 when nothing matching came', async (flag) => {
@@ -251,7 +337,7 @@ describe('what the listener refuses, and keeps running through', () => {
     expect(l.stdout()).toBe('');
   });
 
-  test('--forward-to posts the body as received and prints the target\'s answer on stderr', async () => {
+  test("--forward-to posts the body as received and prints the target's answer on stderr", async () => {
     const target = await startReceiver();
     target.respond = (_r, res) => res.writeHead(202, { 'content-type': 'text/plain' }).end('queued \x1b[31mred\x1b[0m');
     const l = await spawnListener(['--secret', SECRET, '--forward-to', `${target.url}/app/hooks`], t.env);
@@ -261,7 +347,9 @@ describe('what the listener refuses, and keeps running through', () => {
       const [got] = await target.waitFor(1);
       expect(got!.path).toBe('/app/hooks');
       expect(got!.body).toBe(body);
-      await l.waitForStderr(/forwarded credentials:update to http:\/\/127\.0\.0\.1:\d+\/app\/hooks: 202 \(\d+ ms\) queued red/);
+      await l.waitForStderr(
+        /forwarded credentials:update to http:\/\/127\.0\.0\.1:\d+\/app\/hooks: 202 \(\d+ ms\) queued red/,
+      );
       expect(l.stderr()).not.toContain('\x1b[31m');
       await l.waitForStdoutLines(1);
 
@@ -300,7 +388,9 @@ describe('what the listener refuses, and keeps running through', () => {
     } finally {
       await stop(l);
     }
-    const bad = await runCli(['webhooks', 'listen', '--event', 'credentials:delete', '--secret', SECRET], { env: t.env });
+    const bad = await runCli(['webhooks', 'listen', '--event', 'credentials:delete', '--secret', SECRET], {
+      env: t.env,
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown event "credentials:delete"/);
   });

@@ -18,19 +18,30 @@ afterEach(async () => {
 });
 
 async function registerConnector(url: string, events: string[], secret = 'sh-secret-1') {
-  const r = await raw(t.sandbox.baseUrl, 'POST', '/connector/webhooks', { headers: conn, json: { url, secret, events } });
+  const r = await raw(t.sandbox.baseUrl, 'POST', '/connector/webhooks', {
+    headers: conn,
+    json: { url, secret, events },
+  });
   expect(r.status).toBe(204);
   return r.headers.get('location')!.split('/').pop()!;
 }
 
-const trigger = (body: Record<string, unknown>) => raw(t.sandbox.baseUrl, 'POST', '/sandbox/trigger', { headers: conn, json: body });
+const trigger = (body: Record<string, unknown>) =>
+  raw(t.sandbox.baseUrl, 'POST', '/sandbox/trigger', { headers: conn, json: body });
 
 describe('connector registration', () => {
   test('POST answers 204 with the new id in Location, GET lists it, DELETE removes it, a second DELETE is 404', async () => {
     const id = await registerConnector('https://hooks.example.com/in', ['credentials:create', 'transaction:create']);
     const list = await raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', { headers: conn });
     expect(list.status).toBe(200);
-    expect(list.json()).toEqual([{ id, url: 'https://hooks.example.com/in', secret: 'sh-secret-1', events: ['credentials:create', 'transaction:create'] }]);
+    expect(list.json()).toEqual([
+      {
+        id,
+        url: 'https://hooks.example.com/in',
+        secret: 'sh-secret-1',
+        events: ['credentials:create', 'transaction:create'],
+      },
+    ]);
     expect((await raw(t.sandbox.baseUrl, 'DELETE', `/connector/webhooks/${id}`, { headers: conn })).status).toBe(204);
     expect((await raw(t.sandbox.baseUrl, 'DELETE', `/connector/webhooks/${id}`, { headers: conn })).status).toBe(404);
     expect((await raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', { headers: conn })).json()).toEqual([]);
@@ -43,22 +54,31 @@ describe('connector registration', () => {
     ['', /url is required/],
     ['https://user:pw@hooks.example.com/', /credentials/],
   ])('url %j is refused with 400', async (url, message) => {
-    const r = await raw(t.sandbox.baseUrl, 'POST', '/connector/webhooks', { headers: conn, json: { url, secret: 's', events: ['credentials:create'] } });
+    const r = await raw(t.sandbox.baseUrl, 'POST', '/connector/webhooks', {
+      headers: conn,
+      json: { url, secret: 's', events: ['credentials:create'] },
+    });
     expect(r.status).toBe(400);
     expect(r.text).toMatch(message);
   });
 
-  test.each(['http://127.0.0.1:9/x', 'http://127.9.8.7:9/x', 'http://localhost:9/x', 'http://[::1]:9/x'])('plain http to loopback %s is allowed', async (url) => {
-    await registerConnector(url, ['credentials:create']);
-  });
+  test.each(['http://127.0.0.1:9/x', 'http://127.9.8.7:9/x', 'http://localhost:9/x', 'http://[::1]:9/x'])(
+    'plain http to loopback %s is allowed',
+    async (url) => {
+      await registerConnector(url, ['credentials:create']);
+    },
+  );
 
   test('unknown events, no events, no secret and a non-object body are 400; no token is 401', async () => {
-    const post = (json: unknown, headers = conn) => raw(t.sandbox.baseUrl, 'POST', '/connector/webhooks', { headers, json });
+    const post = (json: unknown, headers = conn) =>
+      raw(t.sandbox.baseUrl, 'POST', '/connector/webhooks', { headers, json });
     expect((await post({ url: 'https://a.example/', secret: 's', events: ['credentials:explode'] })).status).toBe(400);
     expect((await post({ url: 'https://a.example/', secret: 's', events: [] })).status).toBe(400);
     expect((await post({ url: 'https://a.example/', events: ['credentials:create'] })).status).toBe(400);
     expect((await post(['x'])).status).toBe(400);
-    expect((await post({ url: 'https://a.example/', secret: 's', events: ['credentials:create'] }, {})).status).toBe(401);
+    expect((await post({ url: 'https://a.example/', secret: 's', events: ['credentials:create'] }, {})).status).toBe(
+      401,
+    );
     expect((await raw(t.sandbox.baseUrl, 'DELETE', '/connector/webhooks/nope', { headers: conn })).status).toBe(404);
   });
 
@@ -67,10 +87,39 @@ describe('connector registration', () => {
       raw(t.sandbox.baseUrl, 'POST', '/connector/webhooks', { headers: { ...conn, ...headers }, body });
     expect((await post('{"url": ')).status).toBe(400);
     expect((await post('url=x', { 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(415);
-    expect((await post(JSON.stringify({ url: 'https://a.example/', secret: 'x'.repeat(2 * 1024 * 1024), events: ['credentials:create'] }))).status).toBe(413);
-    expect((await post(JSON.stringify({ url: 'https://a.example/', secret: 'x'.repeat(2000), events: ['credentials:create'] }))).status).toBe(400);
-    expect((await post(JSON.stringify({ url: `https://a.example/${'p'.repeat(3000)}`, secret: 's', events: ['credentials:create'] }))).status).toBe(400);
-    expect((await raw(t.sandbox.baseUrl, 'POST', '/sandbox/trigger', { headers: { ...conn, 'content-type': 'application/json' }, body: 'nope' })).status).toBe(400);
+    expect(
+      (
+        await post(
+          JSON.stringify({
+            url: 'https://a.example/',
+            secret: 'x'.repeat(2 * 1024 * 1024),
+            events: ['credentials:create'],
+          }),
+        )
+      ).status,
+    ).toBe(413);
+    expect(
+      (
+        await post(
+          JSON.stringify({ url: 'https://a.example/', secret: 'x'.repeat(2000), events: ['credentials:create'] }),
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await post(
+          JSON.stringify({ url: `https://a.example/${'p'.repeat(3000)}`, secret: 's', events: ['credentials:create'] }),
+        )
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await raw(t.sandbox.baseUrl, 'POST', '/sandbox/trigger', {
+          headers: { ...conn, 'content-type': 'application/json' },
+          body: 'nope',
+        })
+      ).status,
+    ).toBe(400);
     expect((await raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', { headers: conn })).json()).toEqual([]);
   });
 });
@@ -81,17 +130,35 @@ describe('API-side registration (/api/v1/hooks, scope user:web_hooks)', () => {
     const ct = await clientToken(t.sandbox, ['user:web_hooks']);
     const alice = await userWithToken(t.sandbox, ['user:web_hooks']);
     const bob = await userWithToken(t.sandbox, ['user:web_hooks']);
-    const g = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/hooks', { headers: { authorization: `Bearer ${ct}` }, json: { url: `${rx.url}/global`, secret: 'g-secret', events: ['signable-operation:update'] } });
+    const g = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/hooks', {
+      headers: { authorization: `Bearer ${ct}` },
+      json: { url: `${rx.url}/global`, secret: 'g-secret', events: ['signable-operation:update'] },
+    });
     expect(g.status).toBe(200);
     expect(g.json()).toMatchObject({ url: `${rx.url}/global`, events: ['signable-operation:update'], global: true });
-    const a = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/hooks', { headers: { authorization: `Bearer ${alice.token}` }, json: { url: `${rx.url}/alice`, secret: 'a-secret', events: ['signable-operation:update'] } });
+    const a = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/hooks', {
+      headers: { authorization: `Bearer ${alice.token}` },
+      json: { url: `${rx.url}/alice`, secret: 'a-secret', events: ['signable-operation:update'] },
+    });
     expect(a.status).toBe(200);
     expect(a.json()).toMatchObject({ userId: alice.userId, global: false });
-    const aliceList = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/hooks', { headers: { authorization: `Bearer ${alice.token}` } });
+    const aliceList = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/hooks', {
+      headers: { authorization: `Bearer ${alice.token}` },
+    });
     expect(aliceList.json().webHooks.map((h: any) => h.id)).toEqual([a.json().id]);
-    expect((await raw(t.sandbox.baseUrl, 'GET', '/api/v1/hooks', { headers: { authorization: `Bearer ${bob.token}` } })).json().webHooks).toEqual([]);
+    expect(
+      (
+        await raw(t.sandbox.baseUrl, 'GET', '/api/v1/hooks', { headers: { authorization: `Bearer ${bob.token}` } })
+      ).json().webHooks,
+    ).toEqual([]);
     // bob cannot delete alice's
-    expect((await raw(t.sandbox.baseUrl, 'DELETE', `/api/v1/hooks/${a.json().id}`, { headers: { authorization: `Bearer ${bob.token}` } })).status).toBe(404);
+    expect(
+      (
+        await raw(t.sandbox.baseUrl, 'DELETE', `/api/v1/hooks/${a.json().id}`, {
+          headers: { authorization: `Bearer ${bob.token}` },
+        })
+      ).status,
+    ).toBe(404);
 
     await trigger({ event: 'signable-operation:update', userId: bob.userId });
     await trigger({ event: 'signable-operation:update', userId: alice.userId });
@@ -99,14 +166,29 @@ describe('API-side registration (/api/v1/hooks, scope user:web_hooks)', () => {
     await sleep(50);
     expect(rx.received).toHaveLength(3);
     expect(got.filter((r) => r.path === '/alice').map((r) => r.json().content.userId)).toEqual([alice.userId]);
-    expect(got.filter((r) => r.path === '/global').map((r) => r.json().content.userId).sort()).toEqual([alice.userId, bob.userId].sort());
+    expect(
+      got
+        .filter((r) => r.path === '/global')
+        .map((r) => r.json().content.userId)
+        .sort(),
+    ).toEqual([alice.userId, bob.userId].sort());
     // the Swagger's path serves the same registrations
-    expect((await raw(t.sandbox.baseUrl, 'GET', '/api/v1/authorization/hooks', { headers: { authorization: `Bearer ${ct}` } })).json().webHooks.map((h: any) => h.id)).toContain(g.json().id);
+    expect(
+      (
+        await raw(t.sandbox.baseUrl, 'GET', '/api/v1/authorization/hooks', {
+          headers: { authorization: `Bearer ${ct}` },
+        })
+      )
+        .json()
+        .webHooks.map((h: any) => h.id),
+    ).toContain(g.json().id);
   });
 
   test('a token without user:web_hooks is 403; a connector token is refused', async () => {
     const ct = await clientToken(t.sandbox, ['user:create']);
-    expect((await raw(t.sandbox.baseUrl, 'GET', '/api/v1/hooks', { headers: { authorization: `Bearer ${ct}` } })).status).toBe(403);
+    expect(
+      (await raw(t.sandbox.baseUrl, 'GET', '/api/v1/hooks', { headers: { authorization: `Bearer ${ct}` } })).status,
+    ).toBe(403);
     expect((await raw(t.sandbox.baseUrl, 'GET', '/api/v1/hooks', { headers: conn })).status).toBe(403);
   });
 });
@@ -169,11 +251,18 @@ describe('delivery', () => {
       } else res.writeHead(200).end();
     };
     await registerConnector(rx.url, ['credentials:update']);
-    for (const status of ['AUTHENTICATING', 'UPDATING', 'UPDATED']) await trigger({ event: 'credentials:update', status, credentialsId: 'cred-a' });
+    for (const status of ['AUTHENTICATING', 'UPDATING', 'UPDATED'])
+      await trigger({ event: 'credentials:update', status, credentialsId: 'cred-a' });
     await trigger({ event: 'credentials:update', status: 'TEMPORARY_ERROR', credentialsId: 'cred-b' });
     await rx.waitFor(6);
     const seq = rx.received.map((r) => `${r.json().content.id}:${r.json().content.status}`);
-    expect(seq.filter((s) => s.startsWith('cred-a'))).toEqual(['cred-a:AUTHENTICATING', 'cred-a:AUTHENTICATING', 'cred-a:AUTHENTICATING', 'cred-a:UPDATING', 'cred-a:UPDATED']);
+    expect(seq.filter((s) => s.startsWith('cred-a'))).toEqual([
+      'cred-a:AUTHENTICATING',
+      'cred-a:AUTHENTICATING',
+      'cred-a:AUTHENTICATING',
+      'cred-a:UPDATING',
+      'cred-a:UPDATED',
+    ]);
     // cred-b did not wait for cred-a's retries
     expect(seq.indexOf('cred-b:TEMPORARY_ERROR')).toBeLessThan(seq.lastIndexOf('cred-a:AUTHENTICATING'));
   });
@@ -202,8 +291,16 @@ describe('delivery', () => {
     await registerConnector(rx.url, ['transaction:update']);
     await trigger({ event: 'transaction:update' });
     await rx.waitFor(2, 3_000);
-    await expect.poll(async () => (await raw(t.sandbox.baseUrl, 'GET', '/sandbox/webhooks/deliveries', { headers: conn })).json().deliveries.length, { timeout: 2_000 }).toBeGreaterThanOrEqual(2);
-    const final = (await raw(t.sandbox.baseUrl, 'GET', '/sandbox/webhooks/deliveries', { headers: conn })).json().deliveries;
+    await expect
+      .poll(
+        async () =>
+          (await raw(t.sandbox.baseUrl, 'GET', '/sandbox/webhooks/deliveries', { headers: conn })).json().deliveries
+            .length,
+        { timeout: 2_000 },
+      )
+      .toBeGreaterThanOrEqual(2);
+    const final = (await raw(t.sandbox.baseUrl, 'GET', '/sandbox/webhooks/deliveries', { headers: conn })).json()
+      .deliveries;
     expect(final[0]).toMatchObject({ attempt: 1, delivered: false });
     expect(final[1]).toMatchObject({ attempt: 2, delivered: true, outcome: 200 });
     // the 256 KiB answer that never ends was dropped after 16 KiB, not waited on until the 400 ms timeout

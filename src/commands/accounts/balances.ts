@@ -15,7 +15,11 @@ export function registerAccountsBalances(parent: Command, ctx: Context): void {
       const format = await ctx.outputFormat();
       if (format === 'json') return render(ctx, forTerminal(ctx, b));
       // table, csv, ndjson: one row per kind of balance
-      const rows = Object.entries(b.balances ?? {}).map(([kind, v]) => ({ accountId: b.accountId, kind, amount: v?.amount }));
+      const rows = Object.entries(b.balances ?? {}).map(([kind, v]) => ({
+        accountId: b.accountId,
+        kind,
+        amount: v?.amount,
+      }));
       await render(ctx, forTerminal(ctx, rows), {
         columns: [
           { header: 'kind', path: 'kind' },
@@ -23,5 +27,8 @@ export function registerAccountsBalances(parent: Command, ctx: Context): void {
         ],
       });
     });
-  examples(cmd, ['bankctl accounts balances 8937fa00166946cbbcbbec569c9d6e90 --user $USER_ID', 'bankctl accounts balances $ACCOUNT -o json | jq .balances.booked']);
+  examples(cmd, [
+    'bankctl accounts balances 8937fa00166946cbbcbbec569c9d6e90 --user $USER_ID',
+    'bankctl accounts balances $ACCOUNT -o json | jq .balances.booked',
+  ]);
 }

@@ -32,7 +32,8 @@ export function amountCell(v: unknown): string {
 
 /** v1 money: currencyDenominatedBalance when present, else the balance text with the currency. */
 export function balanceCell(item: Record<string, unknown>): string {
-  const d = item.currencyDenominatedBalance as { unscaledValue?: unknown; scale?: unknown; currencyCode?: string } | null | undefined;
+  const d = item.currencyDenominatedBalance as
+    { unscaledValue?: unknown; scale?: unknown; currencyCode?: string } | null | undefined;
   if (d && d.unscaledValue !== undefined && d.scale !== undefined) {
     try {
       return `${decimalString(String(d.unscaledValue), String(d.scale))}${d.currencyCode ? ` ${d.currencyCode}` : ''}`;

@@ -26,6 +26,6 @@ export function registerAccountsList(parent: Command, ctx: Context): void {
   examples(cmd, [
     'bankctl accounts list --user $USER_ID',
     'bankctl accounts list --user $USER_ID -o csv --fields id,name,balance',
-    "bankctl accounts list --basic \"$EXT_ID:$USER_TOKEN\" -o json | jq -r '.[].id'",
+    'bankctl accounts list --basic "$EXT_ID:$USER_TOKEN" -o json | jq -r \'.[].id\'',
   ]);
 }

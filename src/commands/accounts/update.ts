@@ -23,7 +23,10 @@ export function registerAccountsUpdate(parent: Command, ctx: Context): void {
     .option('--name <name>', 'display name')
     .option('--number <accountNumber>', 'account number')
     .option('--type <type>', `account type (${ACCOUNT_TYPES.join(', ')})`)
-    .option('--exclusion <exclusion>', `features the account is excluded from (${ACCOUNT_EXCLUSIONS.join(', ')}); AGGREGATION removes its data except name and number`)
+    .option(
+      '--exclusion <exclusion>',
+      `features the account is excluded from (${ACCOUNT_EXCLUSIONS.join(', ')}); AGGREGATION removes its data except name and number`,
+    )
     .option('--favored', 'mark the account as favored')
     .option('--no-favored', 'remove the favored mark')
     .action(async (id: string, o: Opts) => {
@@ -38,16 +41,21 @@ export function registerAccountsUpdate(parent: Command, ctx: Context): void {
       }
       if (o.type !== undefined) {
         const t = o.type.toUpperCase();
-        if (!(ACCOUNT_TYPES as readonly string[]).includes(t)) throw new UsageError(`--type must be one of ${ACCOUNT_TYPES.join(', ')}, got "${o.type}"`);
+        if (!(ACCOUNT_TYPES as readonly string[]).includes(t))
+          throw new UsageError(`--type must be one of ${ACCOUNT_TYPES.join(', ')}, got "${o.type}"`);
         update.type = t;
       }
       if (o.exclusion !== undefined) {
         const e = o.exclusion.toUpperCase();
-        if (!(ACCOUNT_EXCLUSIONS as readonly string[]).includes(e)) throw new UsageError(`--exclusion must be one of ${ACCOUNT_EXCLUSIONS.join(', ')}, got "${o.exclusion}"`);
+        if (!(ACCOUNT_EXCLUSIONS as readonly string[]).includes(e))
+          throw new UsageError(`--exclusion must be one of ${ACCOUNT_EXCLUSIONS.join(', ')}, got "${o.exclusion}"`);
         update.accountExclusion = e;
       }
       if (o.favored !== undefined) update.favored = o.favored;
-      if (Object.keys(update).length === 0) throw new UsageError('nothing to update: give at least one of --name, --number, --type, --exclusion, --favored/--no-favored');
+      if (Object.keys(update).length === 0)
+        throw new UsageError(
+          'nothing to update: give at least one of --name, --number, --type, --exclusion, --favored/--no-favored',
+        );
       const account = await updateAccount(await ctx.api(), id, update);
       await render(ctx, forTerminal(ctx, [account]), { columns: ACCOUNT_COLUMNS });
     });

@@ -18,7 +18,8 @@ export function registerGrant(parent: Command, ctx: Context): void {
       let delegate: { idHint: string; actorClientId: string } | undefined;
       if (o.delegate) {
         if (!o.idHint) throw new UsageError('--delegate needs --id-hint TEXT');
-        if (!/^[\u0020-\u007e\u00a0-\u00ff]*$/.test(o.idHint)) throw new UsageError('--id-hint must use ISO-8859-1 characters only');
+        if (!/^[\u0020-\u007e\u00a0-\u00ff]*$/.test(o.idHint))
+          throw new UsageError('--id-hint must use ISO-8859-1 characters only');
         if (!o.actorClientId) throw new UsageError('--delegate needs --actor-client-id ID');
         delegate = { idHint: o.idHint, actorClientId: o.actorClientId };
       } else if (o.idHint || o.actorClientId) {

@@ -18,19 +18,30 @@ interface LinkOpts {
 export function registerLink(parent: Command, ctx: Context): void {
   const cmd = parent
     .command('link')
-    .description('connect a bank through the hosted link flow in a browser; the user token and refresh token are stored in the profile')
-    .option('--scope <scopes>', 'scopes to ask for, comma-separated', 'accounts:read,balances:read,transactions:read,provider-consents:read,credentials:read,user:read')
+    .description(
+      'connect a bank through the hosted link flow in a browser; the user token and refresh token are stored in the profile',
+    )
+    .option(
+      '--scope <scopes>',
+      'scopes to ask for, comma-separated',
+      'accounts:read,balances:read,transactions:read,provider-consents:read,credentials:read,user:read',
+    )
     .option('--market <code>', 'market that limits the provider list')
     .option('--locale <locale>', 'en_US or sv_SE')
     .option('--provider <name>', 'go straight to this provider (input_provider)')
     .option('--username <name>', 'pre-fill the username (input_username)')
-    .option('--port <port>', 'port of the local callback server (redirect_uri http://localhost:<port>/callback; 0 picks a free one)', '3000')
+    .option(
+      '--port <port>',
+      'port of the local callback server (redirect_uri http://localhost:<port>/callback; 0 picks a free one)',
+      '3000',
+    )
     .option('--no-browser', 'print the URL but do not open a browser')
     .option('--wait-timeout <seconds>', 'give up when no callback came within this time', '300')
     .action(async (o: LinkOpts) => {
       const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
       const waitS = parseIntArg(o.waitTimeout, '--wait-timeout', { min: 1 })!;
-      if (o.locale && !['en_US', 'sv_SE'].includes(o.locale)) throw new UsageError(`--locale: the link flow speaks en_US and sv_SE, not "${o.locale}"`);
+      if (o.locale && !['en_US', 'sv_SE'].includes(o.locale))
+        throw new UsageError(`--locale: the link flow speaks en_US and sv_SE, not "${o.locale}"`);
       const scopes = splitList(o.scope);
       if (scopes.length === 0) throw new UsageError('--scope needs at least one scope');
       const settings = await ctx.settings();
@@ -47,7 +58,10 @@ export function registerLink(parent: Command, ctx: Context): void {
           ctx.warn(why);
         });
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use; pick another with --port (the redirect URI must be registered for it)`);
+        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+          throw new UsageError(
+            `port ${port} is in use; pick another with --port (the redirect URI must be registered for it)`,
+          );
         throw err;
       }
       const redirectUri = `http://localhost:${server.port}/callback`;
@@ -64,20 +78,38 @@ export function registerLink(parent: Command, ctx: Context): void {
       });
       let stopWaiting!: (e: Error) => void;
       const interrupted = new Promise<never>((_r, reject) => (stopWaiting = reject));
-      const offInterrupt = ctx.claimInterrupt(() => stopWaiting(new InterruptedError('interrupted: the link flow was abandoned')));
-      const timer = setTimeout(() => stopWaiting(new FlowFailedError(`no callback within ${waitS} s; the link flow was abandoned`, { hint: 'raise --wait-timeout' })), waitS * 1000);
+      const offInterrupt = ctx.claimInterrupt(() =>
+        stopWaiting(new InterruptedError('interrupted: the link flow was abandoned')),
+      );
+      const timer = setTimeout(
+        () =>
+          stopWaiting(
+            new FlowFailedError(`no callback within ${waitS} s; the link flow was abandoned`, {
+              hint: 'raise --wait-timeout',
+            }),
+          ),
+        waitS * 1000,
+      );
       try {
         ctx.io.stderr.write(`Open this address to connect a bank:\n\n  ${url}\n\n`);
         const opened = o.browser ? await link.openBrowser(url, ctx.env) : false;
-        ctx.notice(opened ? 'Your browser has been opened; waiting for the callback...' : `Waiting for the callback on ${redirectUri}...`);
+        ctx.notice(
+          opened
+            ? 'Your browser has been opened; waiting for the callback...'
+            : `Waiting for the callback on ${redirectUri}...`,
+        );
         const result = await Promise.race([server.result, interrupted]);
         if (result.kind === 'error') {
           const creds = result.credentials ? ` (credentials ${result.credentials})` : '';
-          throw new FlowFailedError(`the link flow ended in ${result.error}${result.message ? `: ${result.message}` : ''}${creds}`);
+          throw new FlowFailedError(
+            `the link flow ended in ${result.error}${result.message ? `: ${result.message}` : ''}${creds}`,
+          );
         }
         const token = await tm.exchange(result.code);
         tm.remember(token, 'link', { refreshExpiresAt: ctx.clock.now() + 24 * 60 * 60 * 1000 });
-        ctx.notice(`user token stored in profile "${ctx.profileName()}"${token.refresh_token ? ' with a refresh token (`bankctl auth refresh`)' : ''}`);
+        ctx.notice(
+          `user token stored in profile "${ctx.profileName()}"${token.refresh_token ? ' with a refresh token (`bankctl auth refresh`)' : ''}`,
+        );
         await render(ctx, token);
       } finally {
         clearTimeout(timer);

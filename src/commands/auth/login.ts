@@ -14,7 +14,10 @@ export function registerLogin(parent: Command, ctx: Context): void {
     .action(async (o: { scope: string; verify: boolean }) => {
       const settings = await ctx.settings();
       let clientId = ctx.globals.clientId ?? settings.value('client-id');
-      let secret = ctx.globals.clientSecret ?? (ctx.globals.clientSecretStdin ? await ctx.readSecretFromStdin() : undefined) ?? ctx.env.BANKCTL_CLIENT_SECRET;
+      let secret =
+        ctx.globals.clientSecret ??
+        (ctx.globals.clientSecretStdin ? await ctx.readSecretFromStdin() : undefined) ??
+        ctx.env.BANKCTL_CLIENT_SECRET;
       if ((!clientId || !secret) && canPrompt(ctx.io)) {
         const p = await ctx.prompter();
         clientId ??= await p.input({ message: 'Client id', validate: (v) => (v.trim() ? true : 'required') });
@@ -42,4 +45,3 @@ export function registerLogin(parent: Command, ctx: Context): void {
     'printf %s "$SECRET" | bankctl auth login --client-id "$ID" --client-secret-stdin --profile prod --base-url https://api.example.com',
   ]);
 }
-

@@ -10,7 +10,14 @@ export function registerLogout(parent: Command, ctx: Context): void {
       const config = await ctx.config();
       const profile = ctx.profileName();
       const n = config.clearTokens(profile);
-      config.deleteProfileSettings(profile, ['client-id', 'client-secret', 'token', 'connector-token', 'connector-token-next', 'basic']);
+      config.deleteProfileSettings(profile, [
+        'client-id',
+        'client-secret',
+        'token',
+        'connector-token',
+        'connector-token-next',
+        'basic',
+      ]);
       ctx.notice(`logged out of profile "${profile}" (${n} cached token${n === 1 ? '' : 's'} removed)`);
     });
   examples(cmd, ['bankctl auth logout', 'bankctl auth logout --profile prod']);

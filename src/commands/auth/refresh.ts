@@ -7,7 +7,9 @@ import { examples } from '../util.js';
 export function registerRefresh(parent: Command, ctx: Context): void {
   const cmd = parent
     .command('refresh')
-    .description('get a new user access token with the refresh token stored by `auth link` or `auth exchange` (grant_type=refresh_token)')
+    .description(
+      'get a new user access token with the refresh token stored by `auth link` or `auth exchange` (grant_type=refresh_token)',
+    )
     .option('--refresh-token-stdin', 'read the refresh token from standard input instead of the profile')
     .action(async (o: { refreshTokenStdin?: boolean }) => {
       const config = await ctx.config();
@@ -27,7 +29,10 @@ export function registerRefresh(parent: Command, ctx: Context): void {
           label = withRefresh[0][1].user ?? label;
         }
       }
-      if (!refreshToken) throw new UsageError('no refresh token in this profile', { hint: 'refresh tokens come from the hosted link flow (`bankctl auth link`); or pass --refresh-token-stdin' });
+      if (!refreshToken)
+        throw new UsageError('no refresh token in this profile', {
+          hint: 'refresh tokens come from the hosted link flow (`bankctl auth link`); or pass --refresh-token-stdin',
+        });
       const tm = await ctx.tokens();
       const t = await tm.refresh(refreshToken);
       tm.remember(t, label);

@@ -6,7 +6,7 @@ import { examples } from '../util.js';
 export function registerRevokeAll(parent: Command, ctx: Context): void {
   const cmd = parent
     .command('revoke-all')
-    .description("revoke all access and refresh tokens of a user (POST /api/v1/oauth/revoke-all)")
+    .description('revoke all access and refresh tokens of a user (POST /api/v1/oauth/revoke-all)')
     .action(async () => {
       const user = await ctx.userRef();
       if (!user) throw new UsageError('which user? pass --user ID or --external-user ID');
@@ -20,7 +20,8 @@ export function registerRevokeAll(parent: Command, ctx: Context): void {
       const config = await ctx.config();
       const profile = ctx.profileName();
       const key = user.userId ? `id:${user.userId}` : `ext:${user.externalUserId}`;
-      for (const [k, t] of Object.entries(config.cachedTokens(profile))) if (t.user === key) config.dropToken(profile, k);
+      for (const [k, t] of Object.entries(config.cachedTokens(profile)))
+        if (t.user === key) config.dropToken(profile, k);
       ctx.notice(`revoked all tokens of user ${user.userId ?? user.externalUserId}`);
     });
   examples(cmd, ['bankctl auth revoke-all --user 6e68cc6287704273984567b3300c5823']);

@@ -35,7 +35,11 @@ export function registerStatus(parent: Command, ctx: Context): void {
       };
       const format = await ctx.outputFormat();
       if (format === 'table') {
-        await render(ctx, { ...status, user: status.user ? JSON.stringify(status.user) : '', tokens: `${tokens.length} cached` });
+        await render(ctx, {
+          ...status,
+          user: status.user ? JSON.stringify(status.user) : '',
+          tokens: `${tokens.length} cached`,
+        });
         if (tokens.length > 0) await render(ctx, tokens);
         return;
       }

@@ -6,7 +6,10 @@ export function registerToken(parent: Command, ctx: Context): void {
   const cmd = parent
     .command('token')
     .description('print a bare access token and a newline: a client token, or a user token with --user/--external-user')
-    .option('--scope <scopes>', 'scopes, comma-separated (default: authorization:grant for a client token, user:read for a user token)')
+    .option(
+      '--scope <scopes>',
+      'scopes, comma-separated (default: authorization:grant for a client token, user:read for a user token)',
+    )
     .action(async (o: { scope?: string }) => {
       const tm = await ctx.tokens();
       const user = await ctx.userRef();

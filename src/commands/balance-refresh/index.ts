@@ -6,7 +6,9 @@ import { render } from '../../output/render.js';
 import { examples, parseIntArg } from '../util.js';
 
 export function registerBalanceRefresh(program: Command, ctx: Context): void {
-  const br = program.command('balance-refresh').description("refresh an account's balance at its bank (5 per account per 2 hours)");
+  const br = program
+    .command('balance-refresh')
+    .description("refresh an account's balance at its bank (5 per account per 2 hours)");
 
   const create = br
     .command('create')
@@ -25,11 +27,17 @@ export function registerBalanceRefresh(program: Command, ctx: Context): void {
       for (;;) {
         const s = await getBalanceRefresh(api, created.balanceRefreshId);
         if (s.status === 'FINISHED') return render(ctx, { ...created, ...s });
-        if (ctx.clock.now() > deadline) throw new FlowFailedError(`balance refresh ${created.balanceRefreshId} did not finish within ${timeoutS} s (last status ${s.status})`);
+        if (ctx.clock.now() > deadline)
+          throw new FlowFailedError(
+            `balance refresh ${created.balanceRefreshId} did not finish within ${timeoutS} s (last status ${s.status})`,
+          );
         await new Promise((r) => setTimeout(r, 250));
       }
     });
-  examples(create, ['bankctl balance-refresh create --account $ACCOUNT --user $USER_ID', 'bankctl balance-refresh create --account $ACCOUNT --wait']);
+  examples(create, [
+    'bankctl balance-refresh create --account $ACCOUNT --user $USER_ID',
+    'bankctl balance-refresh create --account $ACCOUNT --wait',
+  ]);
 
   const status = br
     .command('status')

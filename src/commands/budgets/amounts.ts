@@ -6,7 +6,8 @@ import type { BudgetFilter, DenominatedAmount } from '../../api/budgets.js';
 /** --amount 1500.50 --currency SEK -> {unscaledValue: 150050, scale: 2, currencyCode: 'SEK'}, exactly. */
 export function amountFlag(amount: string, currency: string, flag = '--amount'): DenominatedAmount {
   const t = amount.trim();
-  if (!/^\d+(\.\d+)?$/.test(t)) throw new UsageError(`${flag} must be a positive decimal number such as 1500 or 1500.50, got "${amount}"`);
+  if (!/^\d+(\.\d+)?$/.test(t))
+    throw new UsageError(`${flag} must be a positive decimal number such as 1500 or 1500.50, got "${amount}"`);
   const p = parseDecimal(t);
   if (p.unscaledValue <= 0n) throw new UsageError(`${flag} must be greater than zero`);
   const n = Number(p.unscaledValue);
@@ -36,11 +37,13 @@ export function dateFlag(v: string, flag: string, endOfDay = false): number {
   if (/^\d{9,}$/.test(v)) return Number(v);
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-  if (!m || new Date(ms).getUTCDate() !== Number(m[3])) throw new UsageError(`${flag} must be a date YYYY-MM-DD or epoch milliseconds, got "${v}"`);
+  if (!m || new Date(ms).getUTCDate() !== Number(m[3]))
+    throw new UsageError(`${flag} must be a date YYYY-MM-DD or epoch milliseconds, got "${v}"`);
   return endOfDay ? ms + 86_400_000 - 1 : ms;
 }
 
-export const isoDay = (ms: number | undefined) => (typeof ms === 'number' ? new Date(ms).toISOString().slice(0, 10) : '');
+export const isoDay = (ms: number | undefined) =>
+  typeof ms === 'number' ? new Date(ms).toISOString().slice(0, 10) : '';
 
 export interface FilterFlags {
   category?: string[];
@@ -52,9 +55,15 @@ export interface FilterFlags {
 /** The budget filter from flags; undefined when no filter flag was given. */
 export function filterFlags(o: FilterFlags): BudgetFilter | undefined {
   const f: BudgetFilter = {};
-  const split = (l?: string[]) => (l ?? []).flatMap((x) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+  const split = (l?: string[]) =>
+    (l ?? [])
+      .flatMap((x) => x.split(','))
+      .map((x) => x.trim())
+      .filter(Boolean);
   const cats = split(o.category);
-  for (const c of cats) if (!/^expenses:[a-z-]+(\.[a-z-]+)?$/.test(c)) throw new UsageError(`--category takes an expense category code such as expenses:food.coffee, got "${c}"`);
+  for (const c of cats)
+    if (!/^expenses:[a-z-]+(\.[a-z-]+)?$/.test(c))
+      throw new UsageError(`--category takes an expense category code such as expenses:food.coffee, got "${c}"`);
   if (cats.length) f.categories = cats.map((code) => ({ code }));
   const accounts = split(o.account);
   if (accounts.length) f.accounts = accounts.map((id) => ({ id }));

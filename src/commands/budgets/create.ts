@@ -52,7 +52,12 @@ export function registerBudgetsCreate(parent: Command, ctx: Context): void {
     const start = dateFlag(o.start!, '--start');
     const end = dateFlag(o.end!, '--end', true);
     if (start > end) throw new UsageError('--start is after --end');
-    const req: CreateBudgetRequest = { name: o.name!, amount: amountFlag(o.amount!, o.currency!), filter: filterFlags(o) ?? {}, oneOffPeriodicity: { start, end } };
+    const req: CreateBudgetRequest = {
+      name: o.name!,
+      amount: amountFlag(o.amount!, o.currency!),
+      filter: filterFlags(o) ?? {},
+      oneOffPeriodicity: { start, end },
+    };
     const b = await createOneOffBudget(await ctx.api(), withData(req, o.data));
     await showBudget(ctx, b);
   });
@@ -70,7 +75,12 @@ export function registerBudgetsCreate(parent: Command, ctx: Context): void {
       .requiredOption('--currency <code>', "currency, the user's own (e.g. SEK)")
       .addOption(new Option('--period <unit>', 'period unit').choices(['WEEK', 'MONTH', 'YEAR']).default('MONTH')),
   ).action(async (o: BudgetFlags) => {
-    const req: CreateBudgetRequest = { name: o.name!, amount: amountFlag(o.amount!, o.currency!), filter: filterFlags(o) ?? {}, recurringPeriodicity: { periodUnit: o.period! } };
+    const req: CreateBudgetRequest = {
+      name: o.name!,
+      amount: amountFlag(o.amount!, o.currency!),
+      filter: filterFlags(o) ?? {},
+      recurringPeriodicity: { periodUnit: o.period! },
+    };
     const b = await createRecurringBudget(await ctx.api(), withData(req, o.data));
     await showBudget(ctx, b);
   });

@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { budgetDetails, budgetTransactions, recommendedBudgets, type Budget, type BudgetPeriod } from '../../api/budgets.js';
+import {
+  budgetDetails,
+  budgetTransactions,
+  recommendedBudgets,
+  type Budget,
+  type BudgetPeriod,
+} from '../../api/budgets.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples } from '../util.js';
@@ -11,26 +17,45 @@ export function registerBudgetsDetails(parent: Command, ctx: Context): void {
   const details = parent
     .command('details')
     .argument('<id>', 'budget id')
-    .description('a budget and its periods from the one holding --start to the one holding --end (GET /api/v1/budgets/{id}/details)')
+    .description(
+      'a budget and its periods from the one holding --start to the one holding --end (GET /api/v1/budgets/{id}/details)',
+    )
     .option('--start <date>', 'a date inside the first period, YYYY-MM-DD or epoch ms (default: now)')
     .option('--end <date>', 'a date inside the last period (default: now)')
     .action(async (id: string, o: { start?: string; end?: string }) => {
-      const range = { start: o.start ? dateFlag(o.start, '--start') : undefined, end: o.end ? dateFlag(o.end, '--end') : undefined };
-      if (range.start !== undefined && range.end !== undefined && range.start > range.end) throw new UsageError('--start is after --end');
+      const range = {
+        start: o.start ? dateFlag(o.start, '--start') : undefined,
+        end: o.end ? dateFlag(o.end, '--end') : undefined,
+      };
+      if (range.start !== undefined && range.end !== undefined && range.start > range.end)
+        throw new UsageError('--start is after --end');
       const d = await budgetDetails(await ctx.api(), id, range);
       if ((await ctx.outputFormat()) !== 'table') return render(ctx, d);
       const target = d.budgetSpecification.amount;
       await render(ctx, d.budgetPeriods, {
         columns: [
-          { header: 'period', path: '', format: (_v, p) => `${isoDay((p as BudgetPeriod).start)} to ${isoDay((p as BudgetPeriod).end)}` },
+          {
+            header: 'period',
+            path: '',
+            format: (_v, p) => `${isoDay((p as BudgetPeriod).start)} to ${isoDay((p as BudgetPeriod).end)}`,
+          },
           { header: 'spent', path: 'spentAmount', format: (v) => denominatedText(v as Budget['amount']) },
           { header: 'target', path: '', format: () => denominatedText(target) },
-          { header: 'progress', path: 'spentAmount', format: (v) => progress(denominatedDecimal(v as Budget['amount']), denominatedDecimal(target)) },
+          {
+            header: 'progress',
+            path: 'spentAmount',
+            format: (v) => progress(denominatedDecimal(v as Budget['amount']), denominatedDecimal(target)),
+          },
         ],
       });
-      ctx.notice(`${d.budgetSpecification.name} (${filterText(d.budgetSpecification.filter)}): total ${denominatedText(d.totalSpentAmount)}, average ${denominatedText(d.averageSpentAmount)} per period`);
+      ctx.notice(
+        `${d.budgetSpecification.name} (${filterText(d.budgetSpecification.filter)}): total ${denominatedText(d.totalSpentAmount)}, average ${denominatedText(d.averageSpentAmount)} per period`,
+      );
     });
-  examples(details, ['bankctl budgets details $ID --start 2026-01-01 --end 2026-06-30', 'bankctl budgets details $ID -o json | jq .totalSpentAmount']);
+  examples(details, [
+    'bankctl budgets details $ID --start 2026-01-01 --end 2026-06-30',
+    'bankctl budgets details $ID -o json | jq .totalSpentAmount',
+  ]);
 
   const txs = parent
     .command('transactions')
@@ -66,7 +91,11 @@ export function registerBudgetsDetails(parent: Command, ctx: Context): void {
           { header: 'name', path: 'name' },
           { header: 'amount', path: 'amount', format: (v) => denominatedText(v as Budget['amount']) },
           { header: 'per', path: 'recurringPeriodicity.periodUnit' },
-          { header: 'average spent', path: 'averageSpentAmount', format: (v) => denominatedText(v as Budget['amount']) },
+          {
+            header: 'average spent',
+            path: 'averageSpentAmount',
+            format: (v) => denominatedText(v as Budget['amount']),
+          },
           { header: 'filter', path: 'filter', format: (v) => filterText(v as Budget['filter']) },
         ],
       });

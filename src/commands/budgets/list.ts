@@ -7,7 +7,8 @@ import { denominatedDecimal, denominatedText, filterText, isoDay } from './amoun
 import { progress } from '../statistics/bars.js';
 
 export function periodicityText(b: Budget): string {
-  if (b.periodicityType === 'RECURRING') return `every ${String(b.recurringPeriodicity?.periodUnit ?? '?').toLowerCase()}`;
+  if (b.periodicityType === 'RECURRING')
+    return `every ${String(b.recurringPeriodicity?.periodUnit ?? '?').toLowerCase()}`;
   return `${isoDay(b.oneOffPeriodicity?.start)} to ${isoDay(b.oneOffPeriodicity?.end)}`;
 }
 
@@ -41,25 +42,46 @@ export function registerBudgetsList(parent: Command, ctx: Context): void {
         columns: [
           { header: 'id', path: 'budgetSpecification.id' },
           { header: 'name', path: 'budgetSpecification.name' },
-          { header: 'period', path: 'budgetPeriods', format: (v) => `${isoDay((v as { start?: number })?.start)} to ${isoDay((v as { end?: number })?.end)}` },
+          {
+            header: 'period',
+            path: 'budgetPeriods',
+            format: (v) => `${isoDay((v as { start?: number })?.start)} to ${isoDay((v as { end?: number })?.end)}`,
+          },
           { header: 'spent', path: 'budgetPeriods.spentAmount', format: (v) => denominatedText(v as Budget['amount']) },
-          { header: 'target', path: 'budgetSpecification.amount', format: (v) => denominatedText(v as Budget['amount']) },
+          {
+            header: 'target',
+            path: 'budgetSpecification.amount',
+            format: (v) => denominatedText(v as Budget['amount']),
+          },
           {
             header: 'progress',
             path: '',
             format: (_v, r) => {
               const row = r as { budgetSpecification: Budget; budgetPeriods?: { spentAmount?: Budget['amount'] } };
-              return progress(denominatedDecimal(row.budgetPeriods?.spentAmount), denominatedDecimal(row.budgetSpecification.amount));
+              return progress(
+                denominatedDecimal(row.budgetPeriods?.spentAmount),
+                denominatedDecimal(row.budgetSpecification.amount),
+              );
             },
           },
         ],
       });
     });
-  examples(summaries, ['bankctl budgets summaries --user $USER', 'bankctl budgets summaries -o json | jq ".[].budgetPeriods.spentAmount"']);
+  examples(summaries, [
+    'bankctl budgets summaries --user $USER',
+    'bankctl budgets summaries -o json | jq ".[].budgetPeriods.spentAmount"',
+  ]);
 }
 
 /** One budget: as returned for json/ndjson/csv, as readable rows for a table. */
 export async function showBudget(ctx: Context, b: Budget): Promise<void> {
   if ((await ctx.outputFormat()) !== 'table') return render(ctx, b);
-  await render(ctx, { id: b.id, name: b.name, target: denominatedText(b.amount), period: periodicityText(b), filter: filterText(b.filter), archived: b.archived });
+  await render(ctx, {
+    id: b.id,
+    name: b.name,
+    target: denominatedText(b.amount),
+    period: periodicityText(b),
+    filter: filterText(b.filter),
+    archived: b.archived,
+  });
 }

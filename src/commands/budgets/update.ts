@@ -15,7 +15,7 @@ export function registerBudgetsUpdate(parent: Command, ctx: Context): void {
       .description('change a budget; what you do not give is kept (PUT /api/v1/budgets/{id})')
       .option('--name <name>', 'new name')
       .option('--amount <decimal>', 'new target amount, exact')
-      .option('--currency <code>', 'currency of --amount (default: the budget\'s)')
+      .option('--currency <code>', "currency of --amount (default: the budget's)")
       .option('--start <date>', 'one-off budgets: new first day')
       .option('--end <date>', 'one-off budgets: new last day (inclusive)')
       .option('--period <unit>', 'recurring budgets: WEEK, MONTH or YEAR'),
@@ -23,7 +23,8 @@ export function registerBudgetsUpdate(parent: Command, ctx: Context): void {
     const api = await ctx.api();
     // UpdateBudgetRequest needs name, amount and filter: start from the budget as it is
     const current = (await listBudgets(api, true)).find((b) => b.id === id);
-    if (!current) throw new NotFoundError(`budget ${id} not found`, { hint: 'see `bankctl budgets list --include-archived`' });
+    if (!current)
+      throw new NotFoundError(`budget ${id} not found`, { hint: 'see `bankctl budgets list --include-archived`' });
     const req: CreateBudgetRequest = {
       name: o.name ?? current.name,
       amount: o.amount !== undefined ? amountFlag(o.amount, o.currency ?? current.amount.currencyCode) : current.amount,
@@ -38,12 +39,16 @@ export function registerBudgetsUpdate(parent: Command, ctx: Context): void {
     } else {
       if (o.start || o.end) throw new UsageError('--start and --end apply to one-off budgets; this one is recurring');
       const unit = (o.period ?? current.recurringPeriodicity?.periodUnit ?? 'MONTH').toUpperCase();
-      if (!['WEEK', 'MONTH', 'YEAR'].includes(unit)) throw new UsageError(`--period must be WEEK, MONTH or YEAR, got "${o.period}"`);
+      if (!['WEEK', 'MONTH', 'YEAR'].includes(unit))
+        throw new UsageError(`--period must be WEEK, MONTH or YEAR, got "${o.period}"`);
       req.recurringPeriodicity = { periodUnit: unit };
     }
     await showBudget(ctx, await updateBudget(api, id, withData(req, o.data)));
   });
-  examples(update, ['bankctl budgets update 630ff47c3aa841e9a11e7317c8683ca6 --amount 450.00', 'bankctl budgets update $ID --name "Coffee and snacks" --category expenses:food.coffee']);
+  examples(update, [
+    'bankctl budgets update 630ff47c3aa841e9a11e7317c8683ca6 --amount 450.00',
+    'bankctl budgets update $ID --name "Coffee and snacks" --category expenses:food.coffee',
+  ]);
 
   const del = parent
     .command('delete')

@@ -10,10 +10,13 @@ export function registerCategories(program: Command, ctx: Context): void {
   const categories = program.command('categories').description('the category catalogue: a flat list with parent links');
   const list = categories
     .command('list')
-    .description("list categories (GET /api/v1/categories); names in the user's locale with --user, else --locale, else en_US")
+    .description(
+      "list categories (GET /api/v1/categories); names in the user's locale with --user, else --locale, else en_US",
+    )
     .option('--locale <locale>', 'locale of the names when no user is given, e.g. sv_SE')
     .action(async (o: { locale?: string }) => {
-      if (o.locale !== undefined && !/^[a-z]{2}(_[A-Z]{2})?$/.test(o.locale)) throw new UsageError(`--locale must look like en_US or sv_SE, got "${o.locale}"`);
+      if (o.locale !== undefined && !/^[a-z]{2}(_[A-Z]{2})?$/.test(o.locale))
+        throw new UsageError(`--locale must look like en_US or sv_SE, got "${o.locale}"`);
       const cats = await listCategories(await ctx.api(), o.locale);
       await render(ctx, forTerminal(ctx, cats), {
         columns: [
@@ -26,5 +29,9 @@ export function registerCategories(program: Command, ctx: Context): void {
         ],
       });
     });
-  examples(list, ['bankctl categories list', 'bankctl categories list --locale sv_SE -o csv', 'bankctl categories list --user $USER_ID -o json | jq ".[] | select(.parent == null)"']);
+  examples(list, [
+    'bankctl categories list',
+    'bankctl categories list --locale sv_SE -o csv',
+    'bankctl categories list --user $USER_ID -o json | jq ".[] | select(.parent == null)"',
+  ]);
 }

@@ -30,9 +30,20 @@ export function registerConfig(program: Command, ctx: Context): void {
         const names = o.allProfiles ? store.profileNames() : [ctx.profileName()];
         const current = store.currentProfile();
         const rows = names.flatMap((p) =>
-          Object.entries(store.profile(p)).map(([k, v]) => ({ profile: p, current: p === current, key: k, value: mask(k, v) })),
+          Object.entries(store.profile(p)).map(([k, v]) => ({
+            profile: p,
+            current: p === current,
+            key: k,
+            value: mask(k, v),
+          })),
         );
-        await render(ctx, rows, { columns: [{ header: 'profile', path: 'profile' }, { header: 'key', path: 'key' }, { header: 'value', path: 'value' }] });
+        await render(ctx, rows, {
+          columns: [
+            { header: 'profile', path: 'profile' },
+            { header: 'key', path: 'key' },
+            { header: 'value', path: 'value' },
+          ],
+        });
       }),
     ['bankctl config list', 'bankctl config list --all-profiles -o json'],
   );
@@ -59,10 +70,14 @@ export function registerConfig(program: Command, ctx: Context): void {
       .description('store a setting in the profile')
       .action(async (k: string, v: string) => {
         const sk = key(k);
-        if ((sk === 'base-url' || sk === 'link-url') && !/^https?:\/\/[^\s]+$/i.test(v)) throw new UsageError(`${k} must be an http(s) URL, got "${v}"`);
-        if (sk === 'output' && !['table', 'json', 'ndjson', 'csv'].includes(v)) throw new UsageError('output must be one of table, json, ndjson, csv');
-        if ((sk === 'timeout' || sk === 'retries') && !/^\d+(\.\d+)?$/.test(v)) throw new UsageError(`${k} must be a non-negative number`);
-        if (SECRET_KEYS.has(sk)) ctx.warn(`the value of ${k} given on the command line is visible in the process list and shell history`);
+        if ((sk === 'base-url' || sk === 'link-url') && !/^https?:\/\/[^\s]+$/i.test(v))
+          throw new UsageError(`${k} must be an http(s) URL, got "${v}"`);
+        if (sk === 'output' && !['table', 'json', 'ndjson', 'csv'].includes(v))
+          throw new UsageError('output must be one of table, json, ndjson, csv');
+        if ((sk === 'timeout' || sk === 'retries') && !/^\d+(\.\d+)?$/.test(v))
+          throw new UsageError(`${k} must be a non-negative number`);
+        if (SECRET_KEYS.has(sk))
+          ctx.warn(`the value of ${k} given on the command line is visible in the process list and shell history`);
         const store = await ctx.config();
         store.set(ctx.profileName(), sk, v);
         ctx.notice(`${k} set in profile "${ctx.profileName()}"`);
@@ -105,10 +120,22 @@ export function registerConfig(program: Command, ctx: Context): void {
         const s = await ctx.settings();
         const rows = SETTING_KEYS.map((k) => {
           const v = s.get(k);
-          const source = v?.source === 'env' ? `env ${ENV_FOR[k]}` : v?.source === 'profile' ? `profile ${ctx.profileName()}` : v?.source;
+          const source =
+            v?.source === 'env'
+              ? `env ${ENV_FOR[k]}`
+              : v?.source === 'profile'
+                ? `profile ${ctx.profileName()}`
+                : v?.source;
           return { key: k, value: v ? mask(k, v.value) : undefined, source: source ?? 'unset' };
         });
-        await render(ctx, [{ key: 'profile', value: ctx.profileName(), source: ctx.globals.profile ? 'flag' : ctx.env.BANKCTL_PROFILE ? 'env BANKCTL_PROFILE' : 'config' }, ...rows]);
+        await render(ctx, [
+          {
+            key: 'profile',
+            value: ctx.profileName(),
+            source: ctx.globals.profile ? 'flag' : ctx.env.BANKCTL_PROFILE ? 'env BANKCTL_PROFILE' : 'config',
+          },
+          ...rows,
+        ]);
       }),
     ['bankctl config explain', 'BANKCTL_BASE_URL=https://x bankctl config explain -o json'],
   );

@@ -13,7 +13,9 @@ import { registerConnectorVerify } from './verify.js';
 export function registerConnector(program: Command, ctx: Context): void {
   const connector = program
     .command('connector')
-    .description('push users, accounts and transactions into the service (connector API; Token <connector token> or a client token)');
+    .description(
+      'push users, accounts and transactions into the service (connector API; Token <connector token> or a client token)',
+    );
   registerConnectorUsers(connector, ctx);
   registerConnectorAccounts(connector, ctx);
   registerConnectorTransactions(connector, ctx);

@@ -31,7 +31,9 @@ interface PushFlags {
 export function registerConnectorPush(connector: Command, ctx: Context): void {
   const cmd = connector
     .command('push')
-    .description('push transactions from a json, ndjson or csv file: validated first, chunked to 2500, retried, resumable')
+    .description(
+      'push transactions from a json, ndjson or csv file: validated first, chunked to 2500, retried, resumable',
+    )
     .requiredOption('--file <file>', 'input file ("-" for stdin)')
     .option('--format <format>', 'json, ndjson or csv (default: from the extension)')
     .option('--type <type>', `${INGEST_TYPES.join(', ')} (default: json input's own type, else HISTORICAL)`)
@@ -41,15 +43,22 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
     .option('--checkpoint <file>', 'record delivered chunks here; a rerun resumes without resending them')
     .option('--report <file>', 'write the summary with per-chunk and per-account results as JSON')
     .option('--dry-run', 'validate and count, send nothing')
-    .option('--skip-invalid <rejectsFile>', 'send the valid records and write the malformed ones (NDJSON: line, error) here')
+    .option(
+      '--skip-invalid <rejectsFile>',
+      'send the valid records and write the malformed ones (NDJSON: line, error) here',
+    )
     .option('--verify', 'after the push, read the data back and compare counts and sums per account (exit 9 on drift)')
     .action(async (o: PushFlags) => {
       const user = await externalUser(ctx, o.user);
       const concurrency = parseIntArg(o.concurrency, '--concurrency', { min: 1, max: 64 }) ?? 4;
-      if (o.type !== undefined && !(INGEST_TYPES as readonly string[]).includes(o.type)) throw new UsageError(`--type must be one of ${INGEST_TYPES.join(', ')}`);
+      if (o.type !== undefined && !(INGEST_TYPES as readonly string[]).includes(o.type))
+        throw new UsageError(`--type must be one of ${INGEST_TYPES.join(', ')}`);
       let format;
       try {
-        format = inferFormat(o.file === '-' ? '' : o.file, o.format ?? (o.file === '-' && !o.format ? 'ndjson' : undefined));
+        format = inferFormat(
+          o.file === '-' ? '' : o.file,
+          o.format ?? (o.file === '-' && !o.format ? 'ndjson' : undefined),
+        );
       } catch (err) {
         throw inputFailure(err);
       }
@@ -67,7 +76,9 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
         await pipeline(ctx.io.stdin, createWriteStream(file, { mode: 0o600 }));
         ctx.onCleanup(() => rmSync(spool!, { recursive: true, force: true }));
       }
-      const accounts = o.accounts ? await readAccountsFile(o.accounts).catch((err) => Promise.reject(inputFailure(err))) : undefined;
+      const accounts = o.accounts
+        ? await readAccountsFile(o.accounts).catch((err) => Promise.reject(inputFailure(err)))
+        : undefined;
       const api = await ctx.api();
       const abort = new AbortController();
       const release = ctx.claimInterrupt(() => abort.abort());
@@ -75,7 +86,18 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
       let result: PushResult;
       try {
         result = await pushTransactions(
-          { file, displayName: o.file, format, user, type: o.type as IngestType | undefined, concurrency, checkpoint: o.checkpoint, dryRun: o.dryRun, rejectsFile: o.skipInvalid, accounts },
+          {
+            file,
+            displayName: o.file,
+            format,
+            user,
+            type: o.type as IngestType | undefined,
+            concurrency,
+            checkpoint: o.checkpoint,
+            dryRun: o.dryRun,
+            rejectsFile: o.skipInvalid,
+            accounts,
+          },
           {
             send: (body, signal) => ingestTransactions(api, user, body, signal),
             signal: abort.signal,
@@ -99,7 +121,10 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
           : `pushed ${o.file}: ${s.transactions} transaction(s) in ${s.chunks} chunk(s)${s.resumedChunks ? ` (${s.resumedChunks} delivered before, skipped)` : ''}: sent ${s.sent}, delivered ${s.delivered}, duplicates ${s.duplicates}, rejected ${s.rejected}${s.gone ? `, deleted before ${s.gone}` : ''} in ${(s.elapsedMs / 1000).toFixed(1)}s (${rate}/s)`,
       );
       if (o.report) writeReport(o.report, result);
-      if (abort.signal.aborted) throw new InterruptedError(`push interrupted${o.checkpoint ? `; rerun with --checkpoint ${o.checkpoint} to resume` : ''}`);
+      if (abort.signal.aborted)
+        throw new InterruptedError(
+          `push interrupted${o.checkpoint ? `; rerun with --checkpoint ${o.checkpoint} to resume` : ''}`,
+        );
       if (result.error !== undefined) {
         const err = result.error as Error & { hint?: string };
         if (o.checkpoint && !err.hint) err.hint = `rerun with --checkpoint ${o.checkpoint} to resume where it stopped`;
@@ -119,7 +144,10 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
 
 function writeReport(path: string, r: PushResult): void {
   const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify({ summary: r.summary, error: r.error ? String((r.error as Error).message ?? r.error) : undefined, chunks: r.chunks, accounts: r.accounts }, null, 2)}\n`);
+  writeFileSync(
+    tmp,
+    `${JSON.stringify({ summary: r.summary, error: r.error ? String((r.error as Error).message ?? r.error) : undefined, chunks: r.chunks, accounts: r.accounts }, null, 2)}\n`,
+  );
   renameSync(tmp, path);
 }
 
@@ -151,7 +179,8 @@ class Progress {
     const width = Math.max(10, Math.min(40, this.ctx.io.columns - 60));
     const frac = this.total > 0 ? Math.min(1, this.done / this.total) : 0;
     const bar = '#'.repeat(Math.round(frac * width)).padEnd(width, '-');
-    const etaText = eta === undefined ? '--:--' : `${Math.floor(eta / 60)}:${String(Math.round(eta % 60)).padStart(2, '0')}`;
+    const etaText =
+      eta === undefined ? '--:--' : `${Math.floor(eta / 60)}:${String(Math.round(eta % 60)).padStart(2, '0')}`;
     this.ctx.io.stderr.write(`\r[${bar}] ${this.done}/${this.total} ${Math.round(rate)}/s ETA ${etaText} `);
   }
   stop(): void {

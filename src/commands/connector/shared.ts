@@ -18,7 +18,11 @@ export async function externalUser(ctx: Context, given?: string): Promise<string
 }
 
 /** A JSON body from --file FILE (or - for stdin) or --data TEXT, parsed with exact numbers. */
-export async function jsonInput(ctx: Context, o: { file?: string; data?: string }, what: string): Promise<{ value: unknown; name: string; lineOf: (v: unknown) => number }> {
+export async function jsonInput(
+  ctx: Context,
+  o: { file?: string; data?: string },
+  what: string,
+): Promise<{ value: unknown; name: string; lineOf: (v: unknown) => number }> {
   if (o.file && o.data) throw new UsageError('give --file or --data, not both');
   let text: string;
   let name: string;
@@ -34,7 +38,9 @@ export async function jsonInput(ctx: Context, o: { file?: string; data?: string 
       try {
         text = readFileSync(o.file, 'utf8');
       } catch (err) {
-        throw new UsageError(`--file: cannot read ${o.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        throw new UsageError(
+          `--file: cannot read ${o.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        );
       }
     }
   } else throw new UsageError(`give ${what} with --file FILE (or - for stdin) or --data JSON`);
@@ -68,7 +74,9 @@ export function readableFile(path: string, flag: string): void {
     if (!statSync(path).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
     accessSync(path, constants.R_OK);
   } catch (err) {
-    throw new UsageError(`${flag}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `${flag}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }
 
@@ -79,6 +87,8 @@ export function writableFile(path: string, flag: string): void {
     if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'not a directory' });
     accessSync(dir, constants.W_OK);
   } catch (err) {
-    throw new UsageError(`${flag}: cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(
+      `${flag}: cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
 }

@@ -18,11 +18,15 @@ export function registerConnectorToken(connector: Command, ctx: Context): void {
     .action(async (o: { user?: string; scope?: string[]; ttl?: string; origin?: string }) => {
       const userId = await externalUser(ctx, o.user);
       const scopes = splitList(o.scope);
-      if (scopes.length === 0) throw new UsageError('--scope is required, e.g. --scope transactions:read,accounts:read');
+      if (scopes.length === 0)
+        throw new UsageError('--scope is required, e.g. --scope transactions:read,accounts:read');
       const ttl = parseIntArg(o.ttl, '--ttl', { min: 1, max: MAX_TOKEN_TTL });
       const t = await generateToken(await ctx.api(), { userId, scopes, ttl, origin: o.origin });
       ctx.io.stdout.write(`${t.token}\n`);
       if (typeof t.expiry === 'number') ctx.notice(`expires ${new Date(t.expiry).toISOString()}`);
     });
-  examples(cmd, ['TOKEN=$(bankctl connector token --user alice --scope transactions:read,accounts:read --ttl 600)', 'curl -H "Authorization: Bearer $TOKEN" "$BASE/data/v2/transactions"']);
+  examples(cmd, [
+    'TOKEN=$(bankctl connector token --user alice --scope transactions:read,accounts:read --ttl 600)',
+    'curl -H "Authorization: Bearer $TOKEN" "$BASE/data/v2/transactions"',
+  ]);
 }

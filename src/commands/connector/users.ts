@@ -1,7 +1,12 @@
 // connector users create|update|delete (POST/PUT/DELETE /connector/users).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { createConnectorUser, deleteConnectorUser, updateConnectorUser, type ConnectorUser } from '../../api/connector.js';
+import {
+  createConnectorUser,
+  deleteConnectorUser,
+  updateConnectorUser,
+  type ConnectorUser,
+} from '../../api/connector.js';
 import { isLocale, isMarket, MARKETS } from '../../api/markets.js';
 import { UsageError } from '../../errors.js';
 import { examples } from '../util.js';
@@ -27,10 +32,14 @@ async function readToken(ctx: Context, o: UserFlags): Promise<void> {
 }
 
 function entity(externalId: string, o: UserFlags, requireMarket: boolean): ConnectorUser {
-  if (!o.userToken) throw new UsageError('--user-token is required: the token the user will read their data with (HTTP Basic <externalId>:<token>)');
+  if (!o.userToken)
+    throw new UsageError(
+      '--user-token is required: the token the user will read their data with (HTTP Basic <externalId>:<token>)',
+    );
   const market = o.market?.toUpperCase();
   if (requireMarket && !market) throw new UsageError('--market is required', { hint: `one of ${MARKETS.join(', ')}` });
-  if (market && !isMarket(market)) throw new UsageError(`unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
+  if (market && !isMarket(market))
+    throw new UsageError(`unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
   if (o.locale && !isLocale(o.locale)) throw new UsageError(`unsupported locale "${o.locale}"`);
   const u: ConnectorUser = { externalId, token: o.userToken };
   if (market) u.market = market;
@@ -59,7 +68,10 @@ export function registerConnectorUsers(connector: Command, ctx: Context): void {
       await createConnectorUser(await ctx.api(), u);
       ctx.notice(`activated user ${u.externalId}`);
     });
-  examples(create, ['echo "$ALICE_TOKEN" | bankctl connector users create --external-id alice --user-token-stdin --market SE', 'bankctl connector users create --external-id bob --user-token t0k --market GB --label "test user"']);
+  examples(create, [
+    'echo "$ALICE_TOKEN" | bankctl connector users create --external-id alice --user-token-stdin --market SE',
+    'bankctl connector users create --external-id bob --user-token t0k --market GB --label "test user"',
+  ]);
 
   const update = users
     .command('update <externalUserId>')
@@ -76,7 +88,10 @@ export function registerConnectorUsers(connector: Command, ctx: Context): void {
       await updateConnectorUser(await ctx.api(), externalUserId, entity(externalUserId, o, false));
       ctx.notice(`updated user ${externalUserId}`);
     });
-  examples(update, ['bankctl connector users update alice --user-token "$ALICE_TOKEN" --blocked', 'bankctl connector users update alice --user-token "$ALICE_TOKEN" --no-blocked --label vip']);
+  examples(update, [
+    'bankctl connector users update alice --user-token "$ALICE_TOKEN" --blocked',
+    'bankctl connector users update alice --user-token "$ALICE_TOKEN" --no-blocked --label vip',
+  ]);
 
   const del = users
     .command('delete <externalUserId>')
@@ -86,5 +101,8 @@ export function registerConnectorUsers(connector: Command, ctx: Context): void {
       ctx.notice(`deleted user ${externalUserId}`);
     });
   examples(del, ['bankctl connector users delete alice']);
-  examples(users, ['bankctl connector users create --external-id alice --user-token-stdin --market SE < token.txt', 'bankctl connector users delete alice']);
+  examples(users, [
+    'bankctl connector users create --external-id alice --user-token-stdin --market SE < token.txt',
+    'bankctl connector users delete alice',
+  ]);
 }

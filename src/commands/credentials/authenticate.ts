@@ -6,7 +6,9 @@ import { addWalkFlags, CREDENTIALS_COLUMNS, walkOptions, type WalkFlags } from '
 export function registerCredentialsAuthenticate(parent: Command, ctx: Context): void {
   const cmd = parent
     .command('authenticate')
-    .description('authenticate again at the bank to renew the session, without a full refresh (POST /api/v1/credentials/{id}/authenticate)')
+    .description(
+      'authenticate again at the bank to renew the session, without a full refresh (POST /api/v1/credentials/{id}/authenticate)',
+    )
     .argument('<id>', 'credentials id')
     .option('--app-uri <url>', 'appUri for this authentication')
     .option('--wait', 'walk the authentication to a final status like `connect` does');

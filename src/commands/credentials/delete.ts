@@ -5,7 +5,9 @@ import { examples } from '../util.js';
 export function registerCredentialsDelete(parent: Command, ctx: Context): void {
   const cmd = parent
     .command('delete')
-    .description('delete credentials; accounts and transactions go when no other credentials give access to them (DELETE /api/v1/credentials/{id})')
+    .description(
+      'delete credentials; accounts and transactions go when no other credentials give access to them (DELETE /api/v1/credentials/{id})',
+    )
     .argument('<id>', 'credentials id')
     .action(async (id: string) => {
       const { deleteCredentials } = await import('../../api/credentials.js');

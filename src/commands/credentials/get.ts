@@ -12,5 +12,8 @@ export function registerCredentialsGet(parent: Command, ctx: Context): void {
       const { render } = await import('../../output/render.js');
       await render(ctx, await getCredentials(await ctx.api(), id));
     });
-  examples(cmd, ['bankctl credentials get 6e68cc6287704273984567b3300c5822', 'bankctl credentials get 6e68cc6287704273984567b3300c5822 -o json | jq -r .status']);
+  examples(cmd, [
+    'bankctl credentials get 6e68cc6287704273984567b3300c5822',
+    'bankctl credentials get 6e68cc6287704273984567b3300c5822 -o json | jq -r .status',
+  ]);
 }

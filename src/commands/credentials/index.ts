@@ -13,7 +13,9 @@ import { registerCredentialsWatch } from './watch.js';
 import { registerCredentialsConnect } from './connect.js';
 
 export function registerCredentials(program: Command, ctx: Context): void {
-  const credentials = program.command('credentials').description("a user's connections to banks: connect, follow and manage them");
+  const credentials = program
+    .command('credentials')
+    .description("a user's connections to banks: connect, follow and manage them");
   registerCredentialsConnect(credentials, ctx);
   registerCredentialsList(credentials, ctx);
   registerCredentialsGet(credentials, ctx);

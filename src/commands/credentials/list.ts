@@ -12,5 +12,8 @@ export function registerCredentialsList(parent: Command, ctx: Context): void {
       const { render } = await import('../../output/render.js');
       await render(ctx, await listCredentials(await ctx.api()), { columns: CREDENTIALS_COLUMNS });
     });
-  examples(cmd, ['bankctl credentials list --user 6e68cc6287704273984567b3300c5823', 'bankctl credentials list -o json | jq -r \'.[] | select(.status != "UPDATED") | .id\'']);
+  examples(cmd, [
+    'bankctl credentials list --user 6e68cc6287704273984567b3300c5823',
+    'bankctl credentials list -o json | jq -r \'.[] | select(.status != "UPDATED") | .id\'',
+  ]);
 }

@@ -8,7 +8,9 @@ import { examples } from '../util.js';
 export function registerCredentialsQr(parent: Command, ctx: Context): void {
   const cmd = parent
     .command('qr')
-    .description('the eID QR code while the credentials wait for the mobile eID (GET /api/v1/credentials/{id}/qr); prints the data URL, or writes the PNG')
+    .description(
+      'the eID QR code while the credentials wait for the mobile eID (GET /api/v1/credentials/{id}/qr); prints the data URL, or writes the PNG',
+    )
     .argument('<id>', 'credentials id')
     .option('-O, --out <file>', 'write the PNG image to this file instead of printing the data URL')
     .action(async (id: string, o: { out?: string }) => {
@@ -24,5 +26,8 @@ export function registerCredentialsQr(parent: Command, ctx: Context): void {
       }
       ctx.io.stdout.write(`${dataUrl}\n`);
     });
-  examples(cmd, ['bankctl credentials qr 6e68cc6287704273984567b3300c5822 -O qr.png', 'bankctl credentials qr 6e68cc6287704273984567b3300c5822 > qr.txt']);
+  examples(cmd, [
+    'bankctl credentials qr 6e68cc6287704273984567b3300c5822 -O qr.png',
+    'bankctl credentials qr 6e68cc6287704273984567b3300c5822 > qr.txt',
+  ]);
 }

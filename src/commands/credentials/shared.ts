@@ -28,7 +28,10 @@ export function keyValues(list: string[] | undefined, flag: string): Record<stri
   return out;
 }
 
-export async function loadAnswers(ctx: Context, o: { answer?: string[]; answers?: string }): Promise<Record<string, string>> {
+export async function loadAnswers(
+  ctx: Context,
+  o: { answer?: string[]; answers?: string },
+): Promise<Record<string, string>> {
   let fromFile: Record<string, string> = {};
   if (o.answers) {
     const file = resolve(ctx.io.cwd, o.answers);
@@ -36,7 +39,9 @@ export async function loadAnswers(ctx: Context, o: { answer?: string[]; answers?
     try {
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      throw new UsageError(`--answers: cannot read ${o.answers}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new UsageError(
+        `--answers: cannot read ${o.answers}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
     const { parseAnswersText } = await import('../../flows/supplemental.js');
     try {
@@ -52,7 +57,8 @@ export async function loadAnswers(ctx: Context, o: { answer?: string[]; answers?
 export function parseItems(values: string[] | undefined): string[] | undefined {
   const items = splitList(values).map((i) => i.toUpperCase());
   const bad = items.filter((i) => !ITEMS.includes(i));
-  if (bad.length > 0) throw new UsageError(`--items: unknown item ${bad.join(', ')}`, { hint: `one of ${ITEMS.join(', ')}` });
+  if (bad.length > 0)
+    throw new UsageError(`--items: unknown item ${bad.join(', ')}`, { hint: `one of ${ITEMS.join(', ')}` });
   return items.length > 0 ? items : undefined;
 }
 

@@ -14,7 +14,8 @@ export function registerCredentialsUpdate(parent: Command, ctx: Context): void {
     .option('--wait', 'walk the refresh to a final status like `connect` does');
   addWalkFlags(cmd).action(async (id: string, o: WalkFlags & { field?: string[]; appUri?: string; wait?: boolean }) => {
     const fields = keyValues(o.field, '--field');
-    if (Object.keys(fields).length === 0 && !o.appUri) throw new UsageError('nothing to change: give --field name=value or --app-uri');
+    if (Object.keys(fields).length === 0 && !o.appUri)
+      throw new UsageError('nothing to change: give --field name=value or --app-uri');
     const walk = o.wait ? await walkOptions(ctx, id, o) : undefined;
     const api = await ctx.api();
     const { updateCredentials } = await import('../../api/credentials.js');

@@ -48,19 +48,36 @@ export function registerCredentialsWatch(parent: Command, ctx: Context): void {
           if (key !== lastKey) {
             lastKey = key;
             const stamp = typeof c.statusUpdated === 'number' ? c.statusUpdated : ctx.clock.now();
-            const row = { time: new Date(stamp).toISOString(), status: c.status, statusUpdated: c.statusUpdated ?? null, statusPayload: stripControl(String(c.statusPayload ?? '')) };
-            if (lines) ctx.io.stdout.write(`${row.time}  ${stripControl(row.status)}${row.statusPayload ? `  ${row.statusPayload}` : ''}\n`);
+            const row = {
+              time: new Date(stamp).toISOString(),
+              status: c.status,
+              statusUpdated: c.statusUpdated ?? null,
+              statusPayload: stripControl(String(c.statusPayload ?? '')),
+            };
+            if (lines)
+              ctx.io.stdout.write(
+                `${row.time}  ${stripControl(row.status)}${row.statusPayload ? `  ${row.statusPayload}` : ''}\n`,
+              );
             else await out.write(row);
             if (until && c.status === until) return;
             // a final status seen first is the previous refresh's: with --until, wait for the next
             if (FINAL.has(c.status) && !(first && until)) {
-              if (until) throw new FlowFailedError(`credentials ${id} ended in ${c.status} before reaching ${until}${c.statusPayload ? `: ${stripControl(String(c.statusPayload))}` : ''}`);
-              if (c.status !== 'UPDATED') throw new FlowFailedError(`credentials ${id} ended in ${c.status}${c.statusPayload ? `: ${stripControl(String(c.statusPayload))}` : ''}`);
+              if (until)
+                throw new FlowFailedError(
+                  `credentials ${id} ended in ${c.status} before reaching ${until}${c.statusPayload ? `: ${stripControl(String(c.statusPayload))}` : ''}`,
+                );
+              if (c.status !== 'UPDATED')
+                throw new FlowFailedError(
+                  `credentials ${id} ended in ${c.status}${c.statusPayload ? `: ${stripControl(String(c.statusPayload))}` : ''}`,
+                );
               return;
             }
           }
           first = false;
-          if (ctx.clock.now() - started > timeoutMs) throw new FlowFailedError(`credentials ${id} did not reach ${until ?? 'a final status'} within ${o.timeout} s (status ${c.status})`);
+          if (ctx.clock.now() - started > timeoutMs)
+            throw new FlowFailedError(
+              `credentials ${id} did not reach ${until ?? 'a final status'} within ${o.timeout} s (status ${c.status})`,
+            );
           await new Promise<void>((r) => {
             const t = setTimeout(r, pollMs);
             wake = () => {
@@ -75,5 +92,8 @@ export function registerCredentialsWatch(parent: Command, ctx: Context): void {
         if (!lines) await out.end();
       }
     });
-  examples(cmd, ['bankctl credentials watch 6e68cc6287704273984567b3300c5822', 'bankctl credentials watch 6e68cc6287704273984567b3300c5822 --until AWAITING_SUPPLEMENTAL_INFORMATION --timeout 60 -o ndjson']);
+  examples(cmd, [
+    'bankctl credentials watch 6e68cc6287704273984567b3300c5822',
+    'bankctl credentials watch 6e68cc6287704273984567b3300c5822 --until AWAITING_SUPPLEMENTAL_INFORMATION --timeout 60 -o ndjson',
+  ]);
 }

@@ -14,7 +14,9 @@ export function registerInvestments(program: Command, ctx: Context): void {
     .option('--portfolio-type <type>', `only this type (repeatable): ${PORTFOLIO_TYPES.join(', ')}`, collect)
     .action(async (o: { portfolioType?: string[] }) => {
       const types = splitList(o.portfolioType).map((t) => t.toUpperCase());
-      for (const t of types) if (!(PORTFOLIO_TYPES as readonly string[]).includes(t)) throw new UsageError(`--portfolio-type must be one of ${PORTFOLIO_TYPES.join(', ')}, got "${t}"`);
+      for (const t of types)
+        if (!(PORTFOLIO_TYPES as readonly string[]).includes(t))
+          throw new UsageError(`--portfolio-type must be one of ${PORTFOLIO_TYPES.join(', ')}, got "${t}"`);
       const portfolios = await listInvestments(await ctx.api(), types);
       const currency = (p: Record<string, unknown>) => {
         const i = (p.instruments as Array<{ currency?: string }> | undefined)?.[0];
@@ -25,11 +27,26 @@ export function registerInvestments(program: Command, ctx: Context): void {
           { header: 'id', path: 'id' },
           { header: 'type', path: 'type' },
           { header: 'account', path: 'accountId' },
-          { header: 'totalValue', path: 'totalValue', format: (v, p) => `${exactText(v)}${currency(p as Record<string, unknown>)}` },
-          { header: 'cash', path: 'cashValue', format: (v, p) => `${exactText(v)}${currency(p as Record<string, unknown>)}` },
-          { header: 'instruments', path: 'instruments', format: (v) => (Array.isArray(v) ? v.map((i: { name?: string }) => i.name).join('; ') : '') },
+          {
+            header: 'totalValue',
+            path: 'totalValue',
+            format: (v, p) => `${exactText(v)}${currency(p as Record<string, unknown>)}`,
+          },
+          {
+            header: 'cash',
+            path: 'cashValue',
+            format: (v, p) => `${exactText(v)}${currency(p as Record<string, unknown>)}`,
+          },
+          {
+            header: 'instruments',
+            path: 'instruments',
+            format: (v) => (Array.isArray(v) ? v.map((i: { name?: string }) => i.name).join('; ') : ''),
+          },
         ],
       });
     });
-  examples(list, ['bankctl investments list --user $USER_ID', 'bankctl investments list --portfolio-type ISK --portfolio-type KF -o json']);
+  examples(list, [
+    'bankctl investments list --user $USER_ID',
+    'bankctl investments list --portfolio-type ISK --portfolio-type KF -o json',
+  ]);
 }

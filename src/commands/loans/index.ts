@@ -9,7 +9,9 @@ export function registerLoans(program: Command, ctx: Context): void {
   const loans = program.command('loans').description("the user's loans and mortgages");
   const list = loans
     .command('list')
-    .description('list loans (GET /api/v1/loans, accounts:read; deprecated by the service). -o json prints the whole LoanResponse')
+    .description(
+      'list loans (GET /api/v1/loans, accounts:read; deprecated by the service). -o json prints the whole LoanResponse',
+    )
     .action(async () => {
       const res = await listLoans(await ctx.api());
       const format = await ctx.outputFormat();
@@ -25,8 +27,14 @@ export function registerLoans(program: Command, ctx: Context): void {
         ],
       });
       const currency = (res.loans[0] as { currency?: unknown } | undefined)?.currency;
-      const cur = typeof currency === 'string' && res.loans.every((l) => (l as { currency?: unknown }).currency === currency) ? ` ${currency}` : '';
-      if (format === 'table' && res.totalLoanAmount !== undefined) ctx.notice(`total ${exactText(res.totalLoanAmount)}${cur}, weighted average interest ${exactText(res.weightedAverageInterestRate)}`);
+      const cur =
+        typeof currency === 'string' && res.loans.every((l) => (l as { currency?: unknown }).currency === currency)
+          ? ` ${currency}`
+          : '';
+      if (format === 'table' && res.totalLoanAmount !== undefined)
+        ctx.notice(
+          `total ${exactText(res.totalLoanAmount)}${cur}, weighted average interest ${exactText(res.weightedAverageInterestRate)}`,
+        );
     });
   examples(list, ['bankctl loans list --user $USER_ID', 'bankctl loans list -o json | jq .totalLoanAmount']);
 }

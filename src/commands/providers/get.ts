@@ -12,5 +12,8 @@ export function registerProvidersGet(parent: Command, ctx: Context): void {
       const { render } = await import('../../output/render.js');
       await render(ctx, await getProvider(await ctx.api(), name));
     });
-  examples(cmd, ['bankctl providers get se-test-other-eid-successful', 'bankctl providers get se-test-password -o json | jq ".fields"']);
+  examples(cmd, [
+    'bankctl providers get se-test-other-eid-successful',
+    'bankctl providers get se-test-password -o json | jq ".fields"',
+  ]);
 }

@@ -4,7 +4,9 @@ import { registerProvidersList } from './list.js';
 import { registerProvidersGet } from './get.js';
 
 export function registerProviders(program: Command, ctx: Context): void {
-  const providers = program.command('providers').description('financial institutions (providers) and the sandbox\'s test providers');
+  const providers = program
+    .command('providers')
+    .description("financial institutions (providers) and the sandbox's test providers");
   registerProvidersList(providers, ctx);
   registerProvidersGet(providers, ctx);
 }

@@ -5,7 +5,19 @@ import { UsageError } from '../../errors.js';
 import type { Column } from '../../output/render.js';
 import { examples } from '../util.js';
 
-export const CAPABILITIES = ['CHECKING_ACCOUNTS', 'SAVINGS_ACCOUNTS', 'CREDIT_CARDS', 'INVESTMENTS', 'LOANS', 'PAYMENTS', 'IDENTITY_DATA', 'TRANSFERS', 'EINVOICES', 'MORTGAGE_AGGREGATION', 'MORTGAGE_LOAN'];
+export const CAPABILITIES = [
+  'CHECKING_ACCOUNTS',
+  'SAVINGS_ACCOUNTS',
+  'CREDIT_CARDS',
+  'INVESTMENTS',
+  'LOANS',
+  'PAYMENTS',
+  'IDENTITY_DATA',
+  'TRANSFERS',
+  'EINVOICES',
+  'MORTGAGE_AGGREGATION',
+  'MORTGAGE_LOAN',
+];
 
 export const PROVIDER_COLUMNS: Column[] = [
   { header: 'name', path: 'name' },
@@ -25,22 +37,28 @@ export function registerProvidersList(parent: Command, ctx: Context): void {
     .option('--only-test', 'only test providers (includeTestProviders=true&excludeNonTestProviders=true)')
     .option('--capability <cap>', `only providers with this capability (${CAPABILITIES.slice(0, 7).join(', ')}, ...)`)
     .option('--name <name>', 'only the provider with this name')
-    .action(async (o: { market?: string; includeTest?: boolean; onlyTest?: boolean; capability?: string; name?: string }) => {
-      const market = o.market?.toUpperCase();
-      if (market && !isMarket(market)) throw new UsageError(`--market: unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
-      const capability = o.capability?.toUpperCase();
-      if (capability && !CAPABILITIES.includes(capability)) throw new UsageError(`--capability: unknown capability "${o.capability}"`, { hint: `one of ${CAPABILITIES.join(', ')}` });
-      const { listProviders } = await import('../../api/providers.js');
-      const { render } = await import('../../output/render.js');
-      const providers = await listProviders(await ctx.api(), {
-        market,
-        includeTestProviders: Boolean(o.includeTest || o.onlyTest),
-        excludeNonTestProviders: Boolean(o.onlyTest),
-        capability,
-        name: o.name,
-      });
-      await render(ctx, providers, { columns: PROVIDER_COLUMNS });
-    });
+    .action(
+      async (o: { market?: string; includeTest?: boolean; onlyTest?: boolean; capability?: string; name?: string }) => {
+        const market = o.market?.toUpperCase();
+        if (market && !isMarket(market))
+          throw new UsageError(`--market: unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
+        const capability = o.capability?.toUpperCase();
+        if (capability && !CAPABILITIES.includes(capability))
+          throw new UsageError(`--capability: unknown capability "${o.capability}"`, {
+            hint: `one of ${CAPABILITIES.join(', ')}`,
+          });
+        const { listProviders } = await import('../../api/providers.js');
+        const { render } = await import('../../output/render.js');
+        const providers = await listProviders(await ctx.api(), {
+          market,
+          includeTestProviders: Boolean(o.includeTest || o.onlyTest),
+          excludeNonTestProviders: Boolean(o.onlyTest),
+          capability,
+          name: o.name,
+        });
+        await render(ctx, providers, { columns: PROVIDER_COLUMNS });
+      },
+    );
   examples(cmd, [
     'bankctl providers list --market SE',
     'bankctl providers list --market SE --only-test --fields name,credentialsType',

@@ -18,16 +18,21 @@ function reportView(r: Record<string, unknown>): Record<string, unknown> {
 }
 
 export function registerReports(program: Command, ctx: Context): void {
-  const reports = program.command('reports').description('account verification reports: temporary (1 hour), with a PDF rendering');
+  const reports = program
+    .command('reports')
+    .description('account verification reports: temporary (1 hour), with a PDF rendering');
 
   const create = reports
     .command('create')
-    .description('create a report from the user\'s accounts (POST /api/v1/account-verification-reports)')
+    .description("create a report from the user's accounts (POST /api/v1/account-verification-reports)")
     .option('--account <id>', 'only these accounts (repeatable or comma-separated; default: all)', collect)
     .option('--external-reference <ref>', 'your own reference, kept in the report')
     .action(async (o: { account?: string[]; externalReference?: string }) => {
       const accountIds = splitList(o.account);
-      const r = await createReport(await ctx.api(), { ...(accountIds.length ? { accountIds } : {}), ...(o.externalReference ? { externalReference: o.externalReference } : {}) });
+      const r = await createReport(await ctx.api(), {
+        ...(accountIds.length ? { accountIds } : {}),
+        ...(o.externalReference ? { externalReference: o.externalReference } : {}),
+      });
       await render(ctx, (await ctx.outputFormat()) === 'table' ? reportView(r) : r);
       ctx.notice(`report ${String(r.id)} is available for one hour: bankctl reports pdf ${String(r.id)} -O report.pdf`);
     });
@@ -51,10 +56,15 @@ export function registerReports(program: Command, ctx: Context): void {
     .option('-O, --output-file <file>', 'where to write the PDF; "-" for standard output')
     .action(async (id: string, o: { template: string; outputFile?: string }) => {
       if (!o.outputFile) throw new UsageError('where should the PDF go? give -O FILE, or -O - for standard output');
-      if (o.outputFile === '-' && ctx.io.stdoutIsTTY) throw new UsageError('refusing to write a PDF to a terminal', { hint: 'redirect standard output, or give -O FILE' });
+      if (o.outputFile === '-' && ctx.io.stdoutIsTTY)
+        throw new UsageError('refusing to write a PDF to a terminal', {
+          hint: 'redirect standard output, or give -O FILE',
+        });
       const bytes = await reportPdf(await ctx.api(), id, o.template);
       if (o.outputFile === '-') {
-        await new Promise<void>((resolve, reject) => ctx.io.stdout.write(bytes, (err) => (err ? reject(err) : resolve())));
+        await new Promise<void>((resolve, reject) =>
+          ctx.io.stdout.write(bytes, (err) => (err ? reject(err) : resolve())),
+        );
         return;
       }
       await writeFile(o.outputFile, bytes).catch((e: NodeJS.ErrnoException) => {
@@ -62,5 +72,8 @@ export function registerReports(program: Command, ctx: Context): void {
       });
       ctx.notice(`wrote ${bytes.length} bytes to ${o.outputFile}`);
     });
-  examples(pdf, ['bankctl reports pdf $ID -O report.pdf', 'bankctl reports pdf $ID --template standard-1.0 -O - > report.pdf']);
+  examples(pdf, [
+    'bankctl reports pdf $ID -O report.pdf',
+    'bankctl reports pdf $ID --template standard-1.0 -O - > report.pdf',
+  ]);
 }

@@ -8,14 +8,22 @@ import { readState, writeState } from '../../config/sandbox-state.js';
 export function registerSandboxRotate(parent: Command, ctx: Context): void {
   const cmd = parent
     .command('rotate-connector-token')
-    .description("issue a new connector token; the current one stays valid for --grace seconds, then answers 401 (the service's renewal grace)")
+    .description(
+      "issue a new connector token; the current one stays valid for --grace seconds, then answers 401 (the service's renewal grace)",
+    )
     .option('--grace <seconds>', 'how long the current token stays valid', '60')
-    .option('--save-next', 'store the new token as the profile\'s connector-token-next, so running pushes switch to it on a 401')
+    .option(
+      '--save-next',
+      "store the new token as the profile's connector-token-next, so running pushes switch to it on a 401",
+    )
     .action(async (o: { grace: string; saveNext?: boolean }) => {
       const grace = parseIntArg(o.grace, '--grace', { min: 0, max: 86_400 })!;
       const settings = await ctx.settings();
       const current = settings.value('connector-token');
-      if (!current) throw new UsageError('no connector token to rotate: --connector-token, BANKCTL_CONNECTOR_TOKEN, or a running sandbox');
+      if (!current)
+        throw new UsageError(
+          'no connector token to rotate: --connector-token, BANKCTL_CONNECTOR_TOKEN, or a running sandbox',
+        );
       const api = await ctx.api();
       const res = await api.data<{ token: string }>({
         method: 'POST',

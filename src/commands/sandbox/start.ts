@@ -36,7 +36,10 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
     .option('--fault-rate <r>', 'share of requests (0..1) answered with an injected fault; deterministic with --seed')
     .option('--faults <kinds>', `fault kinds, comma-separated: ${FAULT_KINDS.join(',')}`, FAULT_KINDS.join(','))
     .option('--data <file>', 'keep the state in this file (atomic snapshots) and load it at start')
-    .option('--tls', 'serve https with a CA and certificate generated at start (the readiness line adds caFile and pin)')
+    .option(
+      '--tls',
+      'serve https with a CA and certificate generated at start (the readiness line adds caFile and pin)',
+    )
     .option('--detach', 'start in the background and return once it is ready; stop it with `bankctl sandbox stop`')
     .action(async (o: StartOpts) => {
       const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
@@ -44,11 +47,19 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
       const authDelayMs = parseIntArg(o.authDelay, '--auth-delay') ?? 1500;
       const latencyMs = parseIntArg(o.latency, '--latency');
       const faultRate = o.faultRate === undefined ? 0 : Number(o.faultRate);
-      if (!Number.isFinite(faultRate) || faultRate < 0 || faultRate > 1) throw new UsageError(`--fault-rate must be a number from 0 to 1, got "${o.faultRate}"`);
-      const kinds = (o.faults ?? '').split(',').map((k) => k.trim()).filter(Boolean);
-      for (const k of kinds) if (!(FAULT_KINDS as readonly string[]).includes(k)) throw new UsageError(`unknown fault kind "${k}"`, { hint: `use ${FAULT_KINDS.join(', ')}` });
+      if (!Number.isFinite(faultRate) || faultRate < 0 || faultRate > 1)
+        throw new UsageError(`--fault-rate must be a number from 0 to 1, got "${o.faultRate}"`);
+      const kinds = (o.faults ?? '')
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean);
+      for (const k of kinds)
+        if (!(FAULT_KINDS as readonly string[]).includes(k))
+          throw new UsageError(`unknown fault kind "${k}"`, { hint: `use ${FAULT_KINDS.join(', ')}` });
       if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1') {
-        ctx.warn(`the sandbox listens on ${o.host}: other machines can reach it, and its client secret is not a real secret`);
+        ctx.warn(
+          `the sandbox listens on ${o.host}: other machines can reach it, and its client secret is not a real secret`,
+        );
       }
       if (o.detach) return detach(ctx, o);
       const { startSandbox } = await import('../../sandbox/index.js');
@@ -67,9 +78,14 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
         });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${o.host} is already in use`, { hint: 'is a sandbox already running? `bankctl sandbox stop`, or pick another --port' });
-        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${o.host}: ${code}`);
-        if (o.data && /state file|EACCES|EISDIR/.test((err as Error).message)) throw new UsageError(`--data: ${(err as Error).message}`);
+        if (code === 'EADDRINUSE')
+          throw new UsageError(`port ${port} on ${o.host} is already in use`, {
+            hint: 'is a sandbox already running? `bankctl sandbox stop`, or pick another --port',
+          });
+        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+          throw new UsageError(`cannot listen on ${o.host}: ${code}`);
+        if (o.data && /state file|EACCES|EISDIR/.test((err as Error).message))
+          throw new UsageError(`--data: ${(err as Error).message}`);
         throw err;
       }
       const state: SandboxState = {
@@ -131,7 +147,19 @@ async function printReady(ctx: Context, s: SandboxState): Promise<void> {
 }
 
 async function detach(ctx: Context, o: StartOpts): Promise<void> {
-  const args = [binPath(), 'sandbox', 'start', '--port', o.port, '--host', o.host, '--auth-delay', o.authDelay ?? '1500', '-o', 'json'];
+  const args = [
+    binPath(),
+    'sandbox',
+    'start',
+    '--port',
+    o.port,
+    '--host',
+    o.host,
+    '--auth-delay',
+    o.authDelay ?? '1500',
+    '-o',
+    'json',
+  ];
   if (o.seed) args.push('--seed', o.seed);
   if (o.latency) args.push('--latency', o.latency);
   if (o.tls) args.push('--tls');

@@ -9,21 +9,35 @@ export function registerSandboxTrigger(parent: Command, ctx: Context): void {
   const cmd = parent
     .command('trigger')
     .argument('<event>', `the event: ${WEBHOOK_EVENTS.join(', ')}`)
-    .description('make the running sandbox emit a realistic event of this kind to the registered webhooks (POST /sandbox/trigger)')
+    .description(
+      'make the running sandbox emit a realistic event of this kind to the registered webhooks (POST /sandbox/trigger)',
+    )
     .option('--credentials-id <id>', 'the credentials the event concerns (events of one credentials arrive in order)')
     .option('--status <status>', 'the status in the content (credentials and signable-operation events)')
     .action(async (event: string, o: { credentialsId?: string; status?: string }) => {
-      if (!(WEBHOOK_EVENTS as readonly string[]).includes(event)) throw new UsageError(`unknown event "${event}"`, { hint: `use ${WEBHOOK_EVENTS.join(', ')}` });
+      if (!(WEBHOOK_EVENTS as readonly string[]).includes(event))
+        throw new UsageError(`unknown event "${event}"`, { hint: `use ${WEBHOOK_EVENTS.join(', ')}` });
       // --user is the global acting-user flag: the event concerns that user (default: the newest one)
       const user = await ctx.userRef();
       const api = await ctx.api();
-      const r = await triggerEvent(api, { event, userId: user?.userId ?? user?.externalUserId, credentialsId: o.credentialsId, status: o.status }).catch((err: unknown) => {
-        if (err instanceof ApiError && (err.status === 404 || err.status === 405) && !/user .* not found/.test(err.serviceMessage)) {
+      const r = await triggerEvent(api, {
+        event,
+        userId: user?.userId ?? user?.externalUserId,
+        credentialsId: o.credentialsId,
+        status: o.status,
+      }).catch((err: unknown) => {
+        if (
+          err instanceof ApiError &&
+          (err.status === 404 || err.status === 405) &&
+          !/user .* not found/.test(err.serviceMessage)
+        ) {
           err.hint ??= '`sandbox trigger` works only against the local sandbox (`bankctl sandbox start`)';
         }
         throw err;
       });
-      ctx.notice(`emitted ${r.event} for user ${r.userId}: queued for ${r.webhooks} webhook${r.webhooks === 1 ? '' : 's'}`);
+      ctx.notice(
+        `emitted ${r.event} for user ${r.userId}: queued for ${r.webhooks} webhook${r.webhooks === 1 ? '' : 's'}`,
+      );
       await render(ctx, r, {
         vertical: false,
         columns: [

@@ -1,6 +1,13 @@
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
-import { incompatibleTypes, queryStatistics, RESOLUTIONS, STATISTIC_RESOLUTIONS, STATISTIC_TYPES, type Statistic } from '../../api/statistics.js';
+import {
+  incompatibleTypes,
+  queryStatistics,
+  RESOLUTIONS,
+  STATISTIC_RESOLUTIONS,
+  STATISTIC_TYPES,
+  type Statistic,
+} from '../../api/statistics.js';
 import { UsageError } from '../../errors.js';
 import { decimalString } from '../../output/money.js';
 import { render } from '../../output/render.js';
@@ -14,62 +21,93 @@ export function statValue(s: Statistic): string {
 }
 
 export function registerStatistics(program: Command, ctx: Context): void {
-  const statistics = program.command('statistics').description('expenses, income, balances and left to spend per period (user token with statistics:read)');
+  const statistics = program
+    .command('statistics')
+    .description('expenses, income, balances and left to spend per period (user token with statistics:read)');
   const query = statistics
     .command('query')
-    .description('query statistics (POST /api/v1/statistics/query); types and resolution are checked against spec 2.7 before sending')
-    .requiredOption('--type <type>', `statistics type (repeatable or comma-separated): ${STATISTIC_TYPES.join(', ')}`, collect)
+    .description(
+      'query statistics (POST /api/v1/statistics/query); types and resolution are checked against spec 2.7 before sending',
+    )
+    .requiredOption(
+      '--type <type>',
+      `statistics type (repeatable or comma-separated): ${STATISTIC_TYPES.join(', ')}`,
+      collect,
+    )
     .addOption(new Option('--resolution <r>', 'period size').choices(RESOLUTIONS).makeOptionMandatory())
     .option('--description <id>', 'only this category, account, group or date (repeatable; any of them)', collect)
     .option('--period <p>', 'only this period: YYYY, YYYY-MM, YYYY:WW or YYYY-MM-DD (repeatable; any of them)', collect)
     .option('--pad', 'fill the result up to the period of today (padResultUntilToday)')
-    .action(async (o: { type: string[]; resolution: string; description?: string[]; period?: string[]; pad?: boolean }) => {
-      const types = splitList(o.type);
-      const unknown = types.filter((t) => !STATISTIC_TYPES.includes(t));
-      if (unknown.length) throw new UsageError(`--type: unknown statistics type "${unknown[0]}"`, { hint: `one of ${STATISTIC_TYPES.join(', ')}` });
-      const bad = incompatibleTypes(types, o.resolution);
-      if (bad.length) {
-        throw new UsageError(`--resolution ${o.resolution} is not available for ${bad.join(', ')}`, { hint: bad.map((t) => `${t}: ${STATISTIC_RESOLUTIONS[t]!.join(', ')}`).join('; ') });
-      }
-      const periods = splitList(o.period);
-      for (const p of periods) if (!/^\d{4}(-\d{2}(-\d{2})?|:\d{2})?$/.test(p)) throw new UsageError(`--period "${p}" must be YYYY, YYYY-MM, YYYY:WW or YYYY-MM-DD`);
-      const descriptions = splitList(o.description);
-      const result = await queryStatistics(await ctx.api(), {
-        types,
-        resolution: o.resolution,
-        ...(descriptions.length ? { description: descriptions.length === 1 ? descriptions[0]! : descriptions } : {}),
-        ...(periods.length ? { periods } : {}),
-        padResultUntilToday: Boolean(o.pad),
-      });
-      const format = await ctx.outputFormat();
-      if (format !== 'table') {
-        await render(ctx, result, {
+    .action(
+      async (o: { type: string[]; resolution: string; description?: string[]; period?: string[]; pad?: boolean }) => {
+        const types = splitList(o.type);
+        const unknown = types.filter((t) => !STATISTIC_TYPES.includes(t));
+        if (unknown.length)
+          throw new UsageError(`--type: unknown statistics type "${unknown[0]}"`, {
+            hint: `one of ${STATISTIC_TYPES.join(', ')}`,
+          });
+        const bad = incompatibleTypes(types, o.resolution);
+        if (bad.length) {
+          throw new UsageError(`--resolution ${o.resolution} is not available for ${bad.join(', ')}`, {
+            hint: bad.map((t) => `${t}: ${STATISTIC_RESOLUTIONS[t]!.join(', ')}`).join('; '),
+          });
+        }
+        const periods = splitList(o.period);
+        for (const p of periods)
+          if (!/^\d{4}(-\d{2}(-\d{2})?|:\d{2})?$/.test(p))
+            throw new UsageError(`--period "${p}" must be YYYY, YYYY-MM, YYYY:WW or YYYY-MM-DD`);
+        const descriptions = splitList(o.description);
+        const result = await queryStatistics(await ctx.api(), {
+          types,
+          resolution: o.resolution,
+          ...(descriptions.length ? { description: descriptions.length === 1 ? descriptions[0]! : descriptions } : {}),
+          ...(periods.length ? { periods } : {}),
+          padResultUntilToday: Boolean(o.pad),
+        });
+        const format = await ctx.outputFormat();
+        if (format !== 'table') {
+          await render(ctx, result, {
+            columns: [
+              { header: 'type', path: 'type' },
+              { header: 'period', path: 'period' },
+              { header: 'description', path: 'description' },
+              { header: 'payload', path: 'payload' },
+              { header: 'value', path: '', format: (_v: unknown, s: unknown) => statValue(s as Statistic) },
+            ],
+          });
+          return;
+        }
+        // a bar chart per type, scaled to that type's largest value; within a period the largest first
+        const max = new Map<string, string>();
+        for (const t of types) max.set(t, maxDecimal(result.filter((s) => s.type === t).map(statValue)));
+        const width = Math.max(10, Math.min(40, (ctx.io.columns ?? 100) - 80));
+        const rows = [...result].sort(
+          (a, b) =>
+            types.indexOf(a.type) - types.indexOf(b.type) ||
+            (a.period < b.period ? -1 : a.period > b.period ? 1 : 0) ||
+            compareDecimal(statValue(b), statValue(a)),
+        );
+        await render(ctx, rows, {
           columns: [
-            { header: 'type', path: 'type' },
+            ...(types.length > 1 ? [{ header: 'type', path: 'type' }] : []),
             { header: 'period', path: 'period' },
-            { header: 'description', path: 'description' },
-            { header: 'payload', path: 'payload' },
+            // the sandbox names categories by code in payload; otherwise the description (an id, a group, a date)
+            {
+              header: 'what',
+              path: '',
+              format: (_v: unknown, s: unknown) => (s as Statistic).payload || (s as Statistic).description,
+            },
             { header: 'value', path: '', format: (_v: unknown, s: unknown) => statValue(s as Statistic) },
+            {
+              header: 'chart',
+              path: '',
+              format: (_v: unknown, s: unknown) =>
+                bar(statValue(s as Statistic), max.get((s as Statistic).type) ?? '0', width),
+            },
           ],
         });
-        return;
-      }
-      // a bar chart per type, scaled to that type's largest value; within a period the largest first
-      const max = new Map<string, string>();
-      for (const t of types) max.set(t, maxDecimal(result.filter((s) => s.type === t).map(statValue)));
-      const width = Math.max(10, Math.min(40, (ctx.io.columns ?? 100) - 80));
-      const rows = [...result].sort((a, b) => types.indexOf(a.type) - types.indexOf(b.type) || (a.period < b.period ? -1 : a.period > b.period ? 1 : 0) || compareDecimal(statValue(b), statValue(a)));
-      await render(ctx, rows, {
-        columns: [
-          ...(types.length > 1 ? [{ header: 'type', path: 'type' }] : []),
-          { header: 'period', path: 'period' },
-          // the sandbox names categories by code in payload; otherwise the description (an id, a group, a date)
-          { header: 'what', path: '', format: (_v: unknown, s: unknown) => (s as Statistic).payload || (s as Statistic).description },
-          { header: 'value', path: '', format: (_v: unknown, s: unknown) => statValue(s as Statistic) },
-          { header: 'chart', path: '', format: (_v: unknown, s: unknown) => bar(statValue(s as Statistic), max.get((s as Statistic).type) ?? '0', width) },
-        ],
-      });
-    });
+      },
+    );
   examples(query, [
     'bankctl statistics query --type expenses-by-primary-category --resolution MONTHLY --period 2026',
     'bankctl statistics query --type income-and-expenses --resolution YEARLY',

@@ -1,6 +1,12 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { MAX_PAGE_SIZE, rawTransactionPages, TRANSACTION_STATUSES, transactionPages, type TransactionFilter } from '../../api/transactions.js';
+import {
+  MAX_PAGE_SIZE,
+  rawTransactionPages,
+  TRANSACTION_STATUSES,
+  transactionPages,
+  type TransactionFilter,
+} from '../../api/transactions.js';
 import { UsageError } from '../../errors.js';
 import { StreamWriter, type Column } from '../../output/render.js';
 import { collect, examples, parseIntArg, splitList } from '../util.js';
@@ -33,7 +39,8 @@ export function isoDateFlag(v: string | undefined, flag: string): string | undef
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
   if (m) {
     const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-    if (d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])) return v;
+    if (d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]))
+      return v;
   }
   throw new UsageError(`${flag} must be a real date YYYY-MM-DD, got "${v}"`);
 }
@@ -41,7 +48,8 @@ export function isoDateFlag(v: string | undefined, flag: string): string | undef
 export function filterFromFlags(o: Opts): { filter: TransactionFilter; all: boolean; limit?: number } {
   const statuses = splitList(o.status).map((s) => s.toUpperCase());
   for (const s of statuses) {
-    if (!(TRANSACTION_STATUSES as readonly string[]).includes(s)) throw new UsageError(`--status must be one of ${TRANSACTION_STATUSES.join(', ')}, got "${s}"`);
+    if (!(TRANSACTION_STATUSES as readonly string[]).includes(s))
+      throw new UsageError(`--status must be one of ${TRANSACTION_STATUSES.join(', ')}, got "${s}"`);
   }
   const from = isoDateFlag(o.from, '--from');
   const to = isoDateFlag(o.to, '--to');
@@ -51,7 +59,13 @@ export function filterFromFlags(o: Opts): { filter: TransactionFilter; all: bool
   if (o.all && limit !== undefined) throw new UsageError('--all and --limit cannot be combined');
   const all = Boolean(o.all) || limit !== undefined;
   return {
-    filter: { accountIds: splitList(o.account), statuses, from, to, pageSize: pageSize ?? (limit !== undefined ? Math.min(limit, MAX_PAGE_SIZE) : undefined) },
+    filter: {
+      accountIds: splitList(o.account),
+      statuses,
+      from,
+      to,
+      pageSize: pageSize ?? (limit !== undefined ? Math.min(limit, MAX_PAGE_SIZE) : undefined),
+    },
     all,
     limit,
   };

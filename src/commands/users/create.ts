@@ -13,12 +13,14 @@ export function registerUsersCreate(parent: Command, ctx: Context): void {
     .requiredOption('--market <code>', `market, ISO 3166-1 (${MARKETS.join(', ')})`)
     .option('--locale <locale>', "locale, e.g. sv_SE (default: the market's own)")
     .option('--external-id <id>', 'your own identifier for the user (external_user_id)')
-    .option('--use', 'store the new user id as the profile\'s default user')
+    .option('--use', "store the new user id as the profile's default user")
     .action(async (o: { market: string; locale?: string; externalId?: string; use?: boolean }) => {
       const market = o.market.toUpperCase();
-      if (!isMarket(market)) throw new UsageError(`unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
+      if (!isMarket(market))
+        throw new UsageError(`unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
       const locale = o.locale ?? MARKET_DEFAULT_LOCALE[market];
-      if (locale && !isLocale(locale)) throw new UsageError(`unsupported locale "${o.locale}"`, { hint: `one of ${LOCALES.join(', ')}` });
+      if (locale && !isLocale(locale))
+        throw new UsageError(`unsupported locale "${o.locale}"`, { hint: `one of ${LOCALES.join(', ')}` });
       const api = await ctx.api();
       const created = await createUser(api, { market, locale, external_user_id: o.externalId });
       if (o.use) {
@@ -28,5 +30,9 @@ export function registerUsersCreate(parent: Command, ctx: Context): void {
       }
       await render(ctx, created);
     });
-  examples(cmd, ['bankctl users create --market SE --locale sv_SE', 'bankctl users create --market GB --external-id alice --use', 'USER=$(bankctl users create --market SE -o json | jq -r .user_id)']);
+  examples(cmd, [
+    'bankctl users create --market SE --locale sv_SE',
+    'bankctl users create --market GB --external-id alice --use',
+    'USER=$(bankctl users create --market SE -o json | jq -r .user_id)',
+  ]);
 }

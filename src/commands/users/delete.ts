@@ -15,5 +15,8 @@ export function registerUsersDelete(parent: Command, ctx: Context): void {
       await deleteUser(api);
       ctx.notice(`deleted user ${user.userId ?? user.externalUserId}`);
     });
-  examples(cmd, ['bankctl users delete --user 6e68cc6287704273984567b3300c5823', 'bankctl users delete --external-user alice']);
+  examples(cmd, [
+    'bankctl users delete --user 6e68cc6287704273984567b3300c5823',
+    'bankctl users delete --external-user alice',
+  ]);
 }

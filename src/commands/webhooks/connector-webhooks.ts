@@ -8,7 +8,9 @@ import { addCreateFlags, registrationFromFlags, type CreateOpts } from './create
 import { HOOK_COLUMNS, renderHooks } from './shared.js';
 
 export function registerConnectorWebhooks(connector: Command, ctx: Context): void {
-  const webhooks = connector.command('webhooks').description('webhooks registered through the connector: every user, old and new');
+  const webhooks = connector
+    .command('webhooks')
+    .description('webhooks registered through the connector: every user, old and new');
 
   const list = webhooks
     .command('list')
@@ -19,7 +21,9 @@ export function registerConnectorWebhooks(connector: Command, ctx: Context): voi
     });
   examples(list, ['bankctl connector webhooks list', 'bankctl connector webhooks list -o json']);
 
-  const create = addCreateFlags(webhooks.command('create').description('register a webhook (POST /connector/webhooks)')).action(async (o: CreateOpts) => {
+  const create = addCreateFlags(
+    webhooks.command('create').description('register a webhook (POST /connector/webhooks)'),
+  ).action(async (o: CreateOpts) => {
     const reg = await registrationFromFlags(ctx, o);
     const api = await ctx.api();
     const created = await createConnectorWebhook(api, reg);

@@ -13,5 +13,8 @@ export function registerWebhooksDelete(parent: Command, ctx: Context): void {
       await deleteHook(api, id);
       ctx.notice(`deleted webhook ${id}`);
     });
-  examples(cmd, ['bankctl webhooks delete 3f1c0d9a8b7e4f6a9c2d1e0f3a4b5c6d', 'bankctl webhooks list -o json | jq -r ".[].id" | xargs -n1 bankctl webhooks delete']);
+  examples(cmd, [
+    'bankctl webhooks delete 3f1c0d9a8b7e4f6a9c2d1e0f3a4b5c6d',
+    'bankctl webhooks list -o json | jq -r ".[].id" | xargs -n1 bankctl webhooks delete',
+  ]);
 }

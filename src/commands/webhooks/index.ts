@@ -6,7 +6,9 @@ import { registerWebhooksList } from './list.js';
 import { registerWebhooksListen } from './listen.js';
 
 export function registerWebhooks(program: Command, ctx: Context): void {
-  const webhooks = program.command('webhooks').description('webhooks registered through the API, and a local receiver for them');
+  const webhooks = program
+    .command('webhooks')
+    .description('webhooks registered through the API, and a local receiver for them');
   registerWebhooksList(webhooks, ctx);
   registerWebhooksCreate(webhooks, ctx);
   registerWebhooksDelete(webhooks, ctx);

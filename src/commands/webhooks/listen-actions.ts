@@ -9,25 +9,40 @@ export interface RegisterOpts {
 }
 
 /** Subscribes the listener; returns how to remove the subscription. */
-export async function register(ctx: Context, o: RegisterOpts, url: string, secret: string, events: string[]): Promise<() => Promise<void>> {
+export async function register(
+  ctx: Context,
+  o: RegisterOpts,
+  url: string,
+  secret: string,
+  events: string[],
+): Promise<() => Promise<void>> {
   const api = await ctx.api();
   api.http.redactor.add(secret);
   const w = await import('../../api/webhooks.js');
   const via = o.registerVia === 'connector' ? 'connector' : 'api';
-  const created = via === 'connector' ? await w.createConnectorWebhook(api, { url, secret, events }) : await w.createHook(api, { url, secret, events });
+  const created =
+    via === 'connector'
+      ? await w.createConnectorWebhook(api, { url, secret, events })
+      : await w.createHook(api, { url, secret, events });
   const id = created.id;
   if (!id) {
-    ctx.warn(`registered ${url}, but the service gave no id: remove it yourself with \`bankctl connector webhooks list\` and \`delete\``);
+    ctx.warn(
+      `registered ${url}, but the service gave no id: remove it yourself with \`bankctl connector webhooks list\` and \`delete\``,
+    );
     return async () => undefined;
   }
-  ctx.notice(`registered webhook ${id} (${via === 'connector' ? 'connector, all users' : created.userId ? `API, user ${created.userId}` : 'API, all users'}) -> ${url}`);
+  ctx.notice(
+    `registered webhook ${id} (${via === 'connector' ? 'connector, all users' : created.userId ? `API, user ${created.userId}` : 'API, all users'}) -> ${url}`,
+  );
   return async () => {
     try {
       if (via === 'connector') await w.deleteConnectorWebhook(api, id);
       else await w.deleteHook(api, id);
       ctx.notice(`removed webhook ${id}`);
     } catch (err) {
-      ctx.warn(`could not remove webhook ${id}: ${(err as Error).message}; remove it with \`bankctl ${via === 'connector' ? 'connector webhooks' : 'webhooks'} delete ${id}\``);
+      ctx.warn(
+        `could not remove webhook ${id}: ${(err as Error).message}; remove it with \`bankctl ${via === 'connector' ? 'connector webhooks' : 'webhooks'} delete ${id}\``,
+      );
     }
   };
 }
@@ -69,7 +84,9 @@ export async function forward(ctx: Context, target: URL, event: string, raw: Buf
       }
     }
     const shown = stripControl(text.replace(/\s+/g, ' ').trim()).slice(0, 200);
-    ctx.io.stderr.write(`forwarded ${stripControl(event)} to ${where}: ${res.statusCode} (${ctx.clock.now() - started} ms)${shown ? ` ${shown}` : ''}\n`);
+    ctx.io.stderr.write(
+      `forwarded ${stripControl(event)} to ${where}: ${res.statusCode} (${ctx.clock.now() - started} ms)${shown ? ` ${shown}` : ''}\n`,
+    );
   } catch (err) {
     const e = err as { code?: string; name?: string; cause?: { code?: string } };
     const code = e.name === 'TimeoutError' ? 'timed out' : (e.code ?? e.cause?.code ?? e.name ?? 'failed');

@@ -30,7 +30,8 @@ interface ListenOpts extends SecretOpts {
 
 function seconds(raw: string, flag: string): number {
   const n = Number(raw);
-  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number of seconds, got "${raw}"`);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || !Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${flag} must be a positive number of seconds, got "${raw}"`);
   return n;
 }
 
@@ -51,15 +52,35 @@ export function registerWebhooksListen(parent: Command, ctx: Context): void {
     .description('receive webhook calls locally: check the secret, print accepted events, optionally forward them')
     .option('--port <port>', 'port to listen on (0: any free port)', String(DEFAULT_LISTEN_PORT))
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--secret <secret>', `the secret expected in webHook.secret (prefer --secret-stdin or ${SECRET_ENV}; generated with --register)`)
+    .option(
+      '--secret <secret>',
+      `the secret expected in webHook.secret (prefer --secret-stdin or ${SECRET_ENV}; generated with --register)`,
+    )
     .option('--secret-stdin', 'read the secret from the first line of standard input')
-    .option('--event <name>', `print and wait for only these events (repeatable): ${WEBHOOK_EVENTS.join(', ')}`, collect)
+    .option(
+      '--event <name>',
+      `print and wait for only these events (repeatable): ${WEBHOOK_EVENTS.join(', ')}`,
+      collect,
+    )
     .option('--once', 'exit 0 after the first accepted event that matches')
-    .option('--wait-timeout <seconds>', 'exit 9 when no matching event came in this time (`--timeout S` given here means the same)')
-    .option('--forward-to <url>', 'POST each matching event\'s body to this URL too, and print its answer on stderr')
-    .option('--register', 'register this listener with the service for its run (the --event names, or all five) and remove it on exit')
-    .option('--register-via <side>', 'where --register registers: api (POST /api/v1/hooks) or connector (POST /connector/webhooks)', 'api')
-    .option('--public-url <url>', 'the URL --register gives the service (default: this listener\'s own loopback URL), e.g. a tunnel')
+    .option(
+      '--wait-timeout <seconds>',
+      'exit 9 when no matching event came in this time (`--timeout S` given here means the same)',
+    )
+    .option('--forward-to <url>', "POST each matching event's body to this URL too, and print its answer on stderr")
+    .option(
+      '--register',
+      'register this listener with the service for its run (the --event names, or all five) and remove it on exit',
+    )
+    .option(
+      '--register-via <side>',
+      'where --register registers: api (POST /api/v1/hooks) or connector (POST /connector/webhooks)',
+      'api',
+    )
+    .option(
+      '--public-url <url>',
+      "the URL --register gives the service (default: this listener's own loopback URL), e.g. a tunnel",
+    )
     .option('--max-body <bytes>', 'largest body accepted; larger ones are answered 413', String(DEFAULT_MAX_BODY))
     .option('--read-timeout <seconds>', 'a request not received in full within this time is answered 408', '10')
     .action(async (o: ListenOpts, command: Command) => listen(ctx, o, command));
@@ -78,17 +99,26 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
   const events = parseEvents(o.event);
   // The root's --timeout (per-request HTTP timeout) takes `--timeout S` wherever it is written; the
   // contract's `webhooks listen --timeout S` is honoured when given on the command line.
-  const waitRaw = o.waitTimeout ?? (command.getOptionValueSourceWithGlobals('timeout') === 'cli' ? ctx.globals.timeout : undefined);
-  const waitMs = waitRaw === undefined ? undefined : seconds(waitRaw, o.waitTimeout !== undefined ? '--wait-timeout' : '--timeout') * 1000;
+  const waitRaw =
+    o.waitTimeout ?? (command.getOptionValueSourceWithGlobals('timeout') === 'cli' ? ctx.globals.timeout : undefined);
+  const waitMs =
+    waitRaw === undefined
+      ? undefined
+      : seconds(waitRaw, o.waitTimeout !== undefined ? '--wait-timeout' : '--timeout') * 1000;
   const forwardTo = o.forwardTo ? httpUrl(o.forwardTo, '--forward-to') : undefined;
-  if (o.registerVia !== 'api' && o.registerVia !== 'connector') throw new UsageError('--register-via must be api or connector');
+  if (o.registerVia !== 'api' && o.registerVia !== 'connector')
+    throw new UsageError('--register-via must be api or connector');
   if (o.publicUrl && !o.register) throw new UsageError('--public-url only makes sense with --register');
   let secret = await readSecret(ctx, o);
   if (!secret) {
-    if (!o.register) throw new UsageError(`a secret is required: --secret-stdin, ${SECRET_ENV} or --secret`, { hint: 'with --register one is generated for the run' });
+    if (!o.register)
+      throw new UsageError(`a secret is required: --secret-stdin, ${SECRET_ENV} or --secret`, {
+        hint: 'with --register one is generated for the run',
+      });
     secret = randomBytes(24).toString('base64url');
   }
-  if (!['127.0.0.1', 'localhost', '::1'].includes(o.host)) ctx.warn(`listening on ${o.host}: other machines can reach this receiver; only the secret keeps their calls out`);
+  if (!['127.0.0.1', 'localhost', '::1'].includes(o.host))
+    ctx.warn(`listening on ${o.host}: other machines can reach this receiver; only the secret keeps their calls out`);
   const format = await ctx.outputFormat();
   const pretty = format === 'table';
   const wanted = (e: string) => events.length === 0 || events.includes(e);
@@ -107,7 +137,8 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
     secret,
     maxBodyBytes: maxBody,
     readTimeoutMs,
-    onRefused: (status, reason, req) => ctx.notice(`refused ${stripControl(req.method)} ${stripControl(req.path)}: ${status} ${reason}`),
+    onRefused: (status, reason, req) =>
+      ctx.notice(`refused ${stripControl(req.method)} ${stripControl(req.path)}: ${status} ${reason}`),
     onEvent: async (event, raw) => {
       if (!wanted(event.event)) return;
       if (o.once && matched > 0) return;
@@ -121,8 +152,12 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
     await receiver.start();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${o.host} is already in use`, { hint: 'pick another --port, or --port 0 for any free one' });
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') throw new UsageError(`cannot listen on ${o.host}:${port}: ${code}`);
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`port ${port} on ${o.host} is already in use`, {
+        hint: 'pick another --port, or --port 0 for any free one',
+      });
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES')
+      throw new UsageError(`cannot listen on ${o.host}:${port}: ${code}`);
     throw err;
   }
   // Ctrl-C ends the run; one more during the clean-up gives up waiting for the deregistration.
@@ -145,13 +180,24 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
   let unregister: (() => Promise<void>) | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
-    if (o.register) unregister = await register(ctx, o, o.publicUrl ?? `${localUrl}webhooks`, secret, events.length ? events : [...WEBHOOK_EVENTS]);
-    ctx.notice(`listening on ${localUrl} for ${events.length ? events.join(', ') : 'all events'}${o.once ? ', until the first one' : ''} (Ctrl-C to stop)`);
+    if (o.register)
+      unregister = await register(
+        ctx,
+        o,
+        o.publicUrl ?? `${localUrl}webhooks`,
+        secret,
+        events.length ? events : [...WEBHOOK_EVENTS],
+      );
+    ctx.notice(
+      `listening on ${localUrl} for ${events.length ? events.join(', ') : 'all events'}${o.once ? ', until the first one' : ''} (Ctrl-C to stop)`,
+    );
     if (waitMs !== undefined) timer = setTimeout(() => finish('timeout'), waitMs);
     const why = await done;
     ending = true;
     if (why === 'timeout') {
-      throw new FlowFailedError(`no ${events.length ? events.join(' or ') : 'webhook'} event came within ${waitMs! / 1000} s`);
+      throw new FlowFailedError(
+        `no ${events.length ? events.join(' or ') : 'webhook'} event came within ${waitMs! / 1000} s`,
+      );
     }
     if (why === 'interrupt' && o.once && matched === 0) throw new InterruptedError('interrupted before an event came');
     await forwarding;
@@ -160,7 +206,9 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
     await receiver.close();
     ending = true;
     if (unregister && (await Promise.race([unregister().then(() => 'done' as const), gaveUp])) === 'gave-up') {
-      throw new InterruptedError('interrupted again: the webhook registration was left in place', { hint: `remove it with \`bankctl ${o.registerVia === 'connector' ? 'connector webhooks' : 'webhooks'} list\` and \`delete\`` });
+      throw new InterruptedError('interrupted again: the webhook registration was left in place', {
+        hint: `remove it with \`bankctl ${o.registerVia === 'connector' ? 'connector webhooks' : 'webhooks'} list\` and \`delete\``,
+      });
     }
     ctx.io.stdout.off('error', onStdoutError);
     off();

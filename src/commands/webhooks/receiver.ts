@@ -51,11 +51,17 @@ export function parseWebHookRequest(raw: Buffer, secret: string): WebHookRequest
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Refusal(400, 'the body is not a JSON object');
   const b = body as Record<string, unknown>;
   const hook = b.webHook;
-  if (!hook || typeof hook !== 'object' || Array.isArray(hook) || typeof (hook as Record<string, unknown>).secret !== 'string') {
+  if (
+    !hook ||
+    typeof hook !== 'object' ||
+    Array.isArray(hook) ||
+    typeof (hook as Record<string, unknown>).secret !== 'string'
+  ) {
     throw new Refusal(400, 'webHook.secret is missing');
   }
   if (!secretMatches(secret, (hook as Record<string, string>).secret!)) throw new Refusal(401, 'wrong secret');
-  if (typeof b.event !== 'string' || b.event === '' || b.event.length > 200) throw new Refusal(400, 'event is missing or not a string');
+  if (typeof b.event !== 'string' || b.event === '' || b.event.length > 200)
+    throw new Refusal(400, 'event is missing or not a string');
   if (!b.content || typeof b.content !== 'object') throw new Refusal(400, 'content is missing or not an object');
   return b as unknown as WebHookRequest;
 }
@@ -84,8 +90,17 @@ export class WebhookReceiver {
     server.maxConnections = 256;
     server.keepAliveTimeout = 5_000;
     server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
-      const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : err.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
-      this.o.onRefused(Number(status.slice(0, 3)), status === '400 Bad Request' ? 'malformed HTTP' : status.slice(4).toLowerCase(), { method: '-', path: '-' });
+      const status =
+        err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : err.code === 'HPE_HEADER_OVERFLOW'
+            ? '431 Request Header Fields Too Large'
+            : '400 Bad Request';
+      this.o.onRefused(
+        Number(status.slice(0, 3)),
+        status === '400 Bad Request' ? 'malformed HTTP' : status.slice(4).toLowerCase(),
+        { method: '-', path: '-' },
+      );
       if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       else socket.destroy();
     });
@@ -137,7 +152,8 @@ export class WebhookReceiver {
   private readBody(req: IncomingMessage): Promise<Buffer> {
     const max = this.o.maxBodyBytes;
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > max) return Promise.reject(new Refusal(413, `the body is larger than ${max} bytes`, true));
+    if (Number.isFinite(declared) && declared > max)
+      return Promise.reject(new Refusal(413, `the body is larger than ${max} bytes`, true));
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
@@ -150,7 +166,10 @@ export class WebhookReceiver {
         if (err) reject(err);
         else resolve(Buffer.concat(chunks));
       };
-      const timer = setTimeout(() => finish(new Refusal(408, 'the request was not received in time', true)), this.o.readTimeoutMs);
+      const timer = setTimeout(
+        () => finish(new Refusal(408, 'the request was not received in time', true)),
+        this.o.readTimeoutMs,
+      );
       const onData = (c: Buffer) => {
         size += c.length;
         if (size > max) finish(new Refusal(413, `the body is larger than ${max} bytes`, true));
@@ -167,7 +186,10 @@ export class WebhookReceiver {
 function reply(res: ServerResponse, status: number, body: unknown, close = false): void {
   if (res.headersSent || res.destroyed) return;
   const payload = JSON.stringify(body);
-  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) };
+  const headers: Record<string, string | number> = {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(payload),
+  };
   if (status === 405) headers.allow = 'POST';
   if (close) headers.connection = 'close';
   res.writeHead(status, headers);

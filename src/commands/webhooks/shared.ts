@@ -26,7 +26,10 @@ export interface SecretOpts {
 /** The webhook secret from --secret, --secret-stdin or BANKCTL_WEBHOOK_SECRET; never echoed. */
 export async function readSecret(ctx: Context, o: SecretOpts): Promise<string | undefined> {
   if (o.secret !== undefined && o.secretStdin) throw new UsageError('give --secret or --secret-stdin, not both');
-  if (o.secretStdin && ctx.globals.clientSecretStdin) throw new UsageError('--secret-stdin and --client-secret-stdin cannot both read standard input', { hint: `give the webhook secret in ${SECRET_ENV}` });
+  if (o.secretStdin && ctx.globals.clientSecretStdin)
+    throw new UsageError('--secret-stdin and --client-secret-stdin cannot both read standard input', {
+      hint: `give the webhook secret in ${SECRET_ENV}`,
+    });
   let secret: string | undefined;
   if (o.secretStdin) {
     let data = '';
@@ -38,7 +41,10 @@ export async function readSecret(ctx: Context, o: SecretOpts): Promise<string | 
     if (!secret) throw new UsageError('--secret-stdin: nothing was read from standard input');
   } else if (o.secret !== undefined) {
     secret = o.secret;
-    if (!ctx.quiet) ctx.warn(`--secret on the command line is visible to other users in the process list; use --secret-stdin or ${SECRET_ENV} instead`);
+    if (!ctx.quiet)
+      ctx.warn(
+        `--secret on the command line is visible to other users in the process list; use --secret-stdin or ${SECRET_ENV} instead`,
+      );
   } else if (ctx.env[SECRET_ENV]) secret = ctx.env[SECRET_ENV];
   if (secret !== undefined && secret === '') throw new UsageError('--secret must not be empty');
   return secret;
@@ -62,7 +68,11 @@ export const API_HOOK_COLUMNS: Column[] = [
 ];
 
 /** Renders hooks: json/ndjson as returned; table and csv without the secret. */
-export async function renderHooks(ctx: Context, data: Record<string, unknown>[] | Record<string, unknown>, columns: Column[]): Promise<void> {
+export async function renderHooks(
+  ctx: Context,
+  data: Record<string, unknown>[] | Record<string, unknown>,
+  columns: Column[],
+): Promise<void> {
   const { render } = await import('../../output/render.js');
   const format = await ctx.outputFormat();
   if (format === 'json' || format === 'ndjson') return render(ctx, data);

@@ -10,8 +10,17 @@
 // except the date, whose digits are read exactly.
 import { isUtf8 } from 'node:buffer';
 import {
-  ExactNumber, INGEST_TYPES, MAX_ID_LENGTH, MAX_TEXT_LENGTH, MAX_TRANSACTIONS_PER_REQUEST, TRANSACTION_TYPES, numberTextToDecimal,
-  type Obj, type TransactionAccountEntity, type TransactionContainer, type TransactionEntity,
+  ExactNumber,
+  INGEST_TYPES,
+  MAX_ID_LENGTH,
+  MAX_TEXT_LENGTH,
+  MAX_TRANSACTIONS_PER_REQUEST,
+  TRANSACTION_TYPES,
+  numberTextToDecimal,
+  type Obj,
+  type TransactionAccountEntity,
+  type TransactionContainer,
+  type TransactionEntity,
 } from '../../api/connector-wire.js';
 
 /** Thrown inside the reader when the body leaves the fast path; never escapes parseIngestBody. */
@@ -279,7 +288,10 @@ class Reader {
       }
     }
     // the digits of the decimal (without sign and point) are at most 40
-    const digits = this.nk & EXPONENT ? d.length - (d.charCodeAt(0) === MINUS ? 1 : 0) - (d.includes('.') ? 1 : 0) : d.length - (d.charCodeAt(0) === MINUS ? 1 : 0) - (this.nk & FRACTION ? 1 : 0);
+    const digits =
+      this.nk & EXPONENT
+        ? d.length - (d.charCodeAt(0) === MINUS ? 1 : 0) - (d.includes('.') ? 1 : 0)
+        : d.length - (d.charCodeAt(0) === MINUS ? 1 : 0) - (this.nk & FRACTION ? 1 : 0);
     if (digits > 40) throw BAIL;
     return d;
   }
@@ -398,7 +410,14 @@ class Reader {
 
   private account(): TransactionAccountEntity {
     this.expect(LBRACE);
-    const entry: TransactionAccountEntity = { externalId: undefined, platformId: undefined, balance: '', reservedAmount: undefined, payload: undefined, transactions: [] };
+    const entry: TransactionAccountEntity = {
+      externalId: undefined,
+      platformId: undefined,
+      balance: '',
+      reservedAmount: undefined,
+      payload: undefined,
+      transactions: [],
+    };
     let seen = 0;
     if (this.ws() === RBRACE) throw BAIL;
     do {
@@ -509,7 +528,16 @@ class Reader {
     } while (this.more(RBRACE));
     // externalId, amount, date, description and type are required
     if ((seen & 31) !== 31) throw BAIL;
-    const t: TransactionEntity = { externalId: externalId!, amount: amount!, date, description: description!, type: type!, pending, platformId, payload };
+    const t: TransactionEntity = {
+      externalId: externalId!,
+      amount: amount!,
+      date,
+      description: description!,
+      type: type!,
+      pending,
+      platformId,
+      payload,
+    };
     if (payload) {
       if (payload.PENDING_IDS !== undefined) t.pendingIds = strings(payload.PENDING_IDS);
       if (payload.TAGS !== undefined) t.tags = strings(payload.TAGS);
@@ -525,20 +553,70 @@ const char = String.fromCharCode;
 /** The ASCII bytes [a, e) as a string, e - a < SHORT: a flat string of its own, made in one step. */
 function short(b: Buffer, a: number, e: number): string {
   switch (e - a) {
-    case 0: return '';
-    case 1: return char(b[a]!);
-    case 2: return char(b[a]!, b[a + 1]!);
-    case 3: return char(b[a]!, b[a + 1]!, b[a + 2]!);
-    case 4: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!);
-    case 5: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!);
-    case 6: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!);
-    case 7: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!);
-    case 8: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!);
-    case 9: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!, b[a + 8]!);
-    case 10: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!, b[a + 8]!, b[a + 9]!);
-    case 11: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!, b[a + 8]!, b[a + 9]!, b[a + 10]!);
-    case 12: return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!, b[a + 8]!, b[a + 9]!, b[a + 10]!, b[a + 11]!);
-    default: return b.toString('latin1', a, e);
+    case 0:
+      return '';
+    case 1:
+      return char(b[a]!);
+    case 2:
+      return char(b[a]!, b[a + 1]!);
+    case 3:
+      return char(b[a]!, b[a + 1]!, b[a + 2]!);
+    case 4:
+      return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!);
+    case 5:
+      return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!);
+    case 6:
+      return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!);
+    case 7:
+      return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!);
+    case 8:
+      return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!);
+    case 9:
+      return char(b[a]!, b[a + 1]!, b[a + 2]!, b[a + 3]!, b[a + 4]!, b[a + 5]!, b[a + 6]!, b[a + 7]!, b[a + 8]!);
+    case 10:
+      return char(
+        b[a]!,
+        b[a + 1]!,
+        b[a + 2]!,
+        b[a + 3]!,
+        b[a + 4]!,
+        b[a + 5]!,
+        b[a + 6]!,
+        b[a + 7]!,
+        b[a + 8]!,
+        b[a + 9]!,
+      );
+    case 11:
+      return char(
+        b[a]!,
+        b[a + 1]!,
+        b[a + 2]!,
+        b[a + 3]!,
+        b[a + 4]!,
+        b[a + 5]!,
+        b[a + 6]!,
+        b[a + 7]!,
+        b[a + 8]!,
+        b[a + 9]!,
+        b[a + 10]!,
+      );
+    case 12:
+      return char(
+        b[a]!,
+        b[a + 1]!,
+        b[a + 2]!,
+        b[a + 3]!,
+        b[a + 4]!,
+        b[a + 5]!,
+        b[a + 6]!,
+        b[a + 7]!,
+        b[a + 8]!,
+        b[a + 9]!,
+        b[a + 10]!,
+        b[a + 11]!,
+      );
+    default:
+      return b.toString('latin1', a, e);
   }
 }
 

@@ -34,7 +34,8 @@ export class ConnectorState {
       connectorAccounts.add(a.id);
     }
     for (const t of store.transactions.values()) {
-      if (t.externalId !== undefined && connectorAccounts.has(t.accountId)) this.of(t.userId).transactions.set(t.externalId, t);
+      if (t.externalId !== undefined && connectorAccounts.has(t.accountId))
+        this.of(t.userId).transactions.set(t.externalId, t);
     }
   }
 
@@ -57,7 +58,8 @@ export class ConnectorState {
   /** Restored from a snapshot (the store assigns the saved properties to a fresh area). */
   set tombstones(saved: Record<string, string[]>) {
     if (!saved || typeof saved !== 'object') return;
-    for (const [userId, ids] of Object.entries(saved)) if (Array.isArray(ids)) for (const id of ids) this.of(userId).deleted.add(String(id));
+    for (const [userId, ids] of Object.entries(saved))
+      if (Array.isArray(ids)) for (const id of ids) this.of(userId).deleted.add(String(id));
   }
 }
 
@@ -66,10 +68,46 @@ export function connectorState(store: MemoryStore): ConnectorState {
 }
 
 /** Market -> currency of connector accounts (the spec gives none; the market's own currency). */
-const EURO = new Set(['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK']);
+const EURO = new Set([
+  'AT',
+  'BE',
+  'CY',
+  'DE',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'IE',
+  'IT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PT',
+  'SI',
+  'SK',
+]);
 const OTHER: Record<string, string> = {
-  AU: 'AUD', BG: 'BGN', BR: 'BRL', CA: 'CAD', CZ: 'CZK', DK: 'DKK', GB: 'GBP', UK: 'GBP', HU: 'HUF', IN: 'INR', MX: 'MXN',
-  NO: 'NOK', NZ: 'NZD', PL: 'PLN', RO: 'RON', SE: 'SEK', SG: 'SGD', US: 'USD',
+  AU: 'AUD',
+  BG: 'BGN',
+  BR: 'BRL',
+  CA: 'CAD',
+  CZ: 'CZK',
+  DK: 'DKK',
+  GB: 'GBP',
+  UK: 'GBP',
+  HU: 'HUF',
+  IN: 'INR',
+  MX: 'MXN',
+  NO: 'NOK',
+  NZ: 'NZD',
+  PL: 'PLN',
+  RO: 'RON',
+  SE: 'SEK',
+  SG: 'SGD',
+  US: 'USD',
 };
 export function currencyOf(market: string): string {
   return EURO.has(market) ? 'EUR' : (OTHER[market] ?? 'EUR');
@@ -119,6 +157,7 @@ export function apiTransaction(t: TransactionRecord): Record<string, unknown> {
 /** The one set of credentials connector data hangs off; created on first use for users made by /api/v1/user/create. */
 export function ensureConnector(store: MemoryStore, user: UserRecord): NonNullable<UserRecord['connector']> {
   // the token is a random secret nobody knows: such a user reads its data with a generated token
-  if (!user.connector) user.connector = { token: store.ids.secret(24), blocked: false, credentialsId: store.ids.next() };
+  if (!user.connector)
+    user.connector = { token: store.ids.secret(24), blocked: false, credentialsId: store.ids.next() };
   return user.connector;
 }

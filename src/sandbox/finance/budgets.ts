@@ -4,7 +4,16 @@ import type { MemoryStore } from '../store.js';
 import { categoryByCode, type Category } from '../categories.js';
 import { bucketOf, bucketsBetween, DAY_MS, type Bucket, type Resolution } from './dates.js';
 import { add, dec, denominated, neg, ZERO, type Dec, cmp } from './decimal.js';
-import { tagsOf, txCategory, txPrimary, txType, userAccounts, userTransactions, mainCurrency, type Tx } from './data.js';
+import {
+  tagsOf,
+  txCategory,
+  txPrimary,
+  txType,
+  userAccounts,
+  userTransactions,
+  mainCurrency,
+  type Tx,
+} from './data.js';
 import { plain } from '../http.js';
 
 export type PeriodUnit = 'WEEK' | 'MONTH' | 'YEAR';
@@ -47,7 +56,26 @@ export function budgetJson(b: BudgetRecord): Record<string, unknown> {
   return out;
 }
 
-const CURRENCY_BY_MARKET: Record<string, string> = { SE: 'SEK', NO: 'NOK', DK: 'DKK', GB: 'GBP', UK: 'GBP', US: 'USD', PL: 'PLN', CZ: 'CZK', HU: 'HUF', RO: 'RON', BG: 'BGN', CA: 'CAD', AU: 'AUD', NZ: 'NZD', IN: 'INR', MX: 'MXN', BR: 'BRL', SG: 'SGD' };
+const CURRENCY_BY_MARKET: Record<string, string> = {
+  SE: 'SEK',
+  NO: 'NOK',
+  DK: 'DKK',
+  GB: 'GBP',
+  UK: 'GBP',
+  US: 'USD',
+  PL: 'PLN',
+  CZ: 'CZK',
+  HU: 'HUF',
+  RO: 'RON',
+  BG: 'BGN',
+  CA: 'CAD',
+  AU: 'AUD',
+  NZ: 'NZD',
+  IN: 'INR',
+  MX: 'MXN',
+  BR: 'BRL',
+  SG: 'SGD',
+};
 
 /** The user's currency: that of most of their accounts, else their market's. */
 export function userCurrency(store: MemoryStore, userId: string): string {
@@ -58,17 +86,22 @@ export function userCurrency(store: MemoryStore, userId: string): string {
 // ---- request parsing (400 with a plain string) ----
 
 export function parseAmount(v: unknown, currency: string): Dec {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw plain(400, 'amount is required: {unscaledValue, scale, currencyCode}');
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw plain(400, 'amount is required: {unscaledValue, scale, currencyCode}');
   const o = v as Record<string, unknown>;
   // the Swagger's CurrencyDenominatedAmount; the v2 shape {currencyCode, value: {scale, unscaledValue}} is accepted too
   const inner = o.value && typeof o.value === 'object' ? (o.value as Record<string, unknown>) : o;
   const u = inner.unscaledValue;
   const s = inner.scale;
-  if (!((typeof u === 'number' && Number.isSafeInteger(u)) || (typeof u === 'string' && /^-?\d{1,30}$/.test(u)))) throw plain(400, 'amount.unscaledValue must be an integer');
+  if (!((typeof u === 'number' && Number.isSafeInteger(u)) || (typeof u === 'string' && /^-?\d{1,30}$/.test(u))))
+    throw plain(400, 'amount.unscaledValue must be an integer');
   const scale = Number(s);
-  if (!((typeof s === 'number' || typeof s === 'string') && Number.isInteger(scale) && scale >= 0 && scale <= 18)) throw plain(400, 'amount.scale must be an integer from 0 to 18');
-  if (typeof o.currencyCode !== 'string' || !/^[A-Z]{3}$/.test(o.currencyCode)) throw plain(400, 'amount.currencyCode must be an ISO 4217 code');
-  if (o.currencyCode !== currency) throw plain(400, `amount.currencyCode ${o.currencyCode} does not match the user's currency ${currency}`);
+  if (!((typeof s === 'number' || typeof s === 'string') && Number.isInteger(scale) && scale >= 0 && scale <= 18))
+    throw plain(400, 'amount.scale must be an integer from 0 to 18');
+  if (typeof o.currencyCode !== 'string' || !/^[A-Z]{3}$/.test(o.currencyCode))
+    throw plain(400, 'amount.currencyCode must be an ISO 4217 code');
+  if (o.currencyCode !== currency)
+    throw plain(400, `amount.currencyCode ${o.currencyCode} does not match the user's currency ${currency}`);
   const d: Dec = { u: BigInt(u as string | number), s: scale };
   if (d.u <= 0n) throw plain(400, 'amount must be greater than zero');
   return d;
@@ -82,7 +115,10 @@ export function parseFilter(store: MemoryStore, userId: string, v: unknown): Bud
   const list = (key: string, field: string): string[] | undefined => {
     const x = o[key];
     if (x === undefined || x === null) return undefined;
-    if (!Array.isArray(x) || x.some((e) => !e || typeof e !== 'object' || typeof (e as Record<string, unknown>)[field] !== 'string')) {
+    if (
+      !Array.isArray(x) ||
+      x.some((e) => !e || typeof e !== 'object' || typeof (e as Record<string, unknown>)[field] !== 'string')
+    ) {
       throw plain(400, `filter.${key} must be an array of {${field}: string}`);
     }
     return x.map((e) => (e as Record<string, string>)[field]!);
@@ -97,7 +133,11 @@ export function parseFilter(store: MemoryStore, userId: string, v: unknown): Bud
   const categories = list('categories', 'code');
   if (categories) {
     const bad = categories.find((c) => categoryByCode(c)?.type !== 'EXPENSES');
-    if (bad !== undefined) throw plain(400, `filter.categories: "${bad.slice(0, 64)}" is not an expense category code (for example expenses:food.coffee)`);
+    if (bad !== undefined)
+      throw plain(
+        400,
+        `filter.categories: "${bad.slice(0, 64)}" is not an expense category code (for example expenses:food.coffee)`,
+      );
     f.categories = categories.map((code) => ({ code }));
   }
   const tags = list('tags', 'key');
@@ -114,12 +154,14 @@ export const MAX_EPOCH = 253402300799999;
 export function parseEpoch(v: unknown, name: string): number {
   const n = typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v;
   // up to the end of year 9999, so every period computed from it is a real date
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0 || n > MAX_EPOCH) throw plain(400, `${name} must be an epoch time in milliseconds (0 to ${MAX_EPOCH})`);
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0 || n > MAX_EPOCH)
+    throw plain(400, `${name} must be an epoch time in milliseconds (0 to ${MAX_EPOCH})`);
   return n;
 }
 
 export function parseOneOff(v: unknown): { start: number; end: number } {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw plain(400, 'oneOffPeriodicity is required: {start, end} in epoch milliseconds');
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw plain(400, 'oneOffPeriodicity is required: {start, end} in epoch milliseconds');
   const o = v as Record<string, unknown>;
   const start = parseEpoch(o.start, 'oneOffPeriodicity.start');
   const end = parseEpoch(o.end, 'oneOffPeriodicity.end');
@@ -128,9 +170,11 @@ export function parseOneOff(v: unknown): { start: number; end: number } {
 }
 
 export function parseRecurring(v: unknown): { periodUnit: PeriodUnit } {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw plain(400, `recurringPeriodicity is required: {periodUnit: ${PERIOD_UNITS.join(' | ')}}`);
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw plain(400, `recurringPeriodicity is required: {periodUnit: ${PERIOD_UNITS.join(' | ')}}`);
   const u = (v as Record<string, unknown>).periodUnit;
-  if (typeof u !== 'string' || !PERIOD_UNITS.includes(u as PeriodUnit)) throw plain(400, `recurringPeriodicity.periodUnit must be one of ${PERIOD_UNITS.join(', ')}`);
+  if (typeof u !== 'string' || !PERIOD_UNITS.includes(u as PeriodUnit))
+    throw plain(400, `recurringPeriodicity.periodUnit must be one of ${PERIOD_UNITS.join(', ')}`);
   return { periodUnit: u as PeriodUnit };
 }
 
@@ -173,7 +217,15 @@ export function budgetTransactions(store: MemoryStore, b: BudgetRecord): Tx[] {
   return userTransactions(store, b.userId, 'pfm').filter((t) => {
     if (t.rec.currencyCode !== b.currencyCode || txType(t) !== 'EXPENSES') return false;
     if (f.accounts && !f.accounts.some((a) => a.id === t.rec.accountId)) return false;
-    if (f.categories && !matchesCategory(txCategory(t), txPrimary(t), f.categories.map((c) => c.code))) return false;
+    if (
+      f.categories &&
+      !matchesCategory(
+        txCategory(t),
+        txPrimary(t),
+        f.categories.map((c) => c.code),
+      )
+    )
+      return false;
     if (f.tags) {
       const tags = tagsOf(t.rec);
       if (!f.tags.some((k) => tags.includes(k.key.toLowerCase()))) return false;

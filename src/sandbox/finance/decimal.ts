@@ -84,12 +84,18 @@ export function toNumber(a: Dec): number {
 }
 
 /** The v2 exact amount shape: {currencyCode, value: {scale, unscaledValue}} with strings. */
-export function exactAmount(a: Dec, currencyCode: string): { currencyCode: string; value: { scale: string; unscaledValue: string } } {
+export function exactAmount(
+  a: Dec,
+  currencyCode: string,
+): { currencyCode: string; value: { scale: string; unscaledValue: string } } {
   return { currencyCode, value: { scale: String(a.s), unscaledValue: a.u.toString() } };
 }
 
 /** The Swagger CurrencyDenominatedAmount: {unscaledValue (int64), scale, currencyCode}. */
-export function denominated(a: Dec, currencyCode: string): { unscaledValue: number | string; scale: number; currencyCode: string } {
+export function denominated(
+  a: Dec,
+  currencyCode: string,
+): { unscaledValue: number | string; scale: number; currencyCode: string } {
   const n = Number(a.u);
   return { unscaledValue: Number.isSafeInteger(n) ? n : a.u.toString(), scale: a.s, currencyCode };
 }

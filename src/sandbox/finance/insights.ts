@@ -40,7 +40,12 @@ function money(d: Dec, currency: string, locale: InsightLocale): string {
 
 const T = (locale: InsightLocale, en: string, sv: string) => (locale === 'sv_SE' ? sv : en);
 
-export function generateInsights(store: MemoryStore, userId: string, locale: InsightLocale, now: number): InsightCandidate[] {
+export function generateInsights(
+  store: MemoryStore,
+  userId: string,
+  locale: InsightLocale,
+  now: number,
+): InsightCandidate[] {
   const accounts = userAccounts(store, userId, 'pfm');
   const currency = mainCurrency(accounts);
   const txs = userTransactions(store, userId, 'pfm').filter((t) => t.rec.currencyCode === currency);
@@ -69,7 +74,11 @@ export function generateInsights(store: MemoryStore, userId: string, locale: Ins
       key: `LARGE_EXPENSE:${t.rec.id}`,
       type: 'LARGE_EXPENSE',
       title: T(locale, `A large expense of ${m(abs(t.amount))}`, `Ett stort köp på ${m(abs(t.amount))}`),
-      description: T(locale, `You spent ${m(abs(t.amount))} at ${t.rec.description} on ${t.rec.bookedDate}.`, `Du handlade för ${m(abs(t.amount))} hos ${t.rec.description} den ${t.rec.bookedDate}.`),
+      description: T(
+        locale,
+        `You spent ${m(abs(t.amount))} at ${t.rec.description} on ${t.rec.bookedDate}.`,
+        `Du handlade för ${m(abs(t.amount))} hos ${t.rec.description} den ${t.rec.bookedDate}.`,
+      ),
       data: { type: 'LARGE_EXPENSE', transactionId: t.rec.id, amount: amt(abs(t.amount)), date: t.date },
       actions: ['ACKNOWLEDGE', 'VIEW_TRANSACTIONS_BY_CATEGORY'],
     });
@@ -89,8 +98,17 @@ export function generateInsights(store: MemoryStore, userId: string, locale: Ins
       key: `DOUBLE_CHARGE:${first.rec.id}:${t.rec.id}`,
       type: 'DOUBLE_CHARGE',
       title: T(locale, `Charged twice at ${t.rec.description}?`, `Dubbeldragning hos ${t.rec.description}?`),
-      description: T(locale, `Two charges of ${m(abs(t.amount))} at ${t.rec.description} on ${t.rec.bookedDate}.`, `Två dragningar på ${m(abs(t.amount))} hos ${t.rec.description} den ${t.rec.bookedDate}.`),
-      data: { type: 'DOUBLE_CHARGE', transactionIds: [first.rec.id, t.rec.id], amount: amt(abs(t.amount)), date: t.date },
+      description: T(
+        locale,
+        `Two charges of ${m(abs(t.amount))} at ${t.rec.description} on ${t.rec.bookedDate}.`,
+        `Två dragningar på ${m(abs(t.amount))} hos ${t.rec.description} den ${t.rec.bookedDate}.`,
+      ),
+      data: {
+        type: 'DOUBLE_CHARGE',
+        transactionIds: [first.rec.id, t.rec.id],
+        amount: amt(abs(t.amount)),
+        date: t.date,
+      },
       actions: ['ACKNOWLEDGE', 'DISMISS'],
     });
   }
@@ -117,7 +135,11 @@ export function generateInsights(store: MemoryStore, userId: string, locale: Ins
         key: `ACCOUNT_BALANCE_LOW:${a.id}:${isoDate(low.date)}`,
         type: 'ACCOUNT_BALANCE_LOW',
         title: T(locale, `Your balance on ${a.name} was low`, `Lågt saldo på ${a.name}`),
-        description: T(locale, `The balance on ${a.name} went down to ${m(low.balance)} on ${isoDate(low.date)}. Do you want to transfer money to this account?`, `Saldot på ${a.name} var nere på ${m(low.balance)} den ${isoDate(low.date)}. Vill du föra över pengar till kontot?`),
+        description: T(
+          locale,
+          `The balance on ${a.name} went down to ${m(low.balance)} on ${isoDate(low.date)}. Do you want to transfer money to this account?`,
+          `Saldot på ${a.name} var nere på ${m(low.balance)} den ${isoDate(low.date)}. Vill du föra över pengar till kontot?`,
+        ),
         data: { type: 'ACCOUNT_BALANCE_LOW', accountId: a.id, balance: amt(low.balance), date: low.date },
         actions: ['CREATE_TRANSFER', 'DISMISS'],
       });
@@ -128,8 +150,17 @@ export function generateInsights(store: MemoryStore, userId: string, locale: Ins
         key: `ACCOUNT_BALANCE_HIGH:${a.id}:${isoDate(today).slice(0, 7)}`,
         type: 'ACCOUNT_BALANCE_HIGH',
         title: T(locale, `${m(current)} on ${a.name}`, `${m(current)} på ${a.name}`),
-        description: T(locale, `That is more than two months of spending (${m(monthlyExpenses)} a month). Do you want to move some to savings?`, `Det är mer än två månaders utgifter (${m(monthlyExpenses)} i månaden). Vill du flytta en del till sparande?`),
-        data: { type: 'ACCOUNT_BALANCE_HIGH', accountId: a.id, balance: amt(current), monthlyExpenses: amt(monthlyExpenses) },
+        description: T(
+          locale,
+          `That is more than two months of spending (${m(monthlyExpenses)} a month). Do you want to move some to savings?`,
+          `Det är mer än två månaders utgifter (${m(monthlyExpenses)} i månaden). Vill du flytta en del till sparande?`,
+        ),
+        data: {
+          type: 'ACCOUNT_BALANCE_HIGH',
+          accountId: a.id,
+          balance: amt(current),
+          monthlyExpenses: amt(monthlyExpenses),
+        },
         actions: ['CREATE_TRANSFER', 'DISMISS'],
       });
     }
@@ -155,7 +186,10 @@ export function generateInsights(store: MemoryStore, userId: string, locale: Ins
   for (const [catId, arr] of hasHistory ? byCat : []) {
     const cat = primaryOf(txs.map(txCategory).find((c) => c && primaryOf(c).id === catId)!);
     const last = arr[0]!;
-    const avg = { u: divHalfEven(add(add(arr[1]!, arr[2]!), arr[3]!).u, 3n), s: Math.max(arr[1]!.s, arr[2]!.s, arr[3]!.s) };
+    const avg = {
+      u: divHalfEven(add(add(arr[1]!, arr[2]!), arr[3]!).u, 3n),
+      s: Math.max(arr[1]!.s, arr[2]!.s, arr[3]!.s),
+    };
     const name = categoryName(cat, locale);
     const label = months[0]!.label;
     if (cmp(last, mulRatio(avg, 3n, 2n)) > 0 && cmp(sub(last, avg), dec('500')) >= 0) {
@@ -163,8 +197,18 @@ export function generateInsights(store: MemoryStore, userId: string, locale: Ins
         key: `UNUSUAL_CATEGORY_HIGH:${catId}:${label}`,
         type: 'UNUSUAL_CATEGORY_HIGH',
         title: T(locale, `More than usual on ${name}`, `Mer än vanligt på ${name}`),
-        description: T(locale, `You spent ${m(last)} on ${name} in ${label}; usually ${m(avg)} a month.`, `Du spenderade ${m(last)} på ${name} under ${label}; vanligtvis ${m(avg)} i månaden.`),
-        data: { type: 'UNUSUAL_CATEGORY_HIGH', categoryId: catId, period: label, spentAmount: amt(last), averageAmount: amt(avg) },
+        description: T(
+          locale,
+          `You spent ${m(last)} on ${name} in ${label}; usually ${m(avg)} a month.`,
+          `Du spenderade ${m(last)} på ${name} under ${label}; vanligtvis ${m(avg)} i månaden.`,
+        ),
+        data: {
+          type: 'UNUSUAL_CATEGORY_HIGH',
+          categoryId: catId,
+          period: label,
+          spentAmount: amt(last),
+          averageAmount: amt(avg),
+        },
         actions: ['VIEW_BUDGET', 'VIEW_TRANSACTIONS_BY_CATEGORY', 'DISMISS'],
       });
     } else if (cmp(avg, dec('500')) >= 0 && cmp(last, mulRatio(avg, 1n, 2n)) < 0) {
@@ -172,8 +216,18 @@ export function generateInsights(store: MemoryStore, userId: string, locale: Ins
         key: `UNUSUAL_CATEGORY_LOW:${catId}:${label}`,
         type: 'UNUSUAL_CATEGORY_LOW',
         title: T(locale, `Less than usual on ${name}`, `Mindre än vanligt på ${name}`),
-        description: T(locale, `You spent ${m(last)} on ${name} in ${label}; usually ${m(avg)} a month.`, `Du spenderade ${m(last)} på ${name} under ${label}; vanligtvis ${m(avg)} i månaden.`),
-        data: { type: 'UNUSUAL_CATEGORY_LOW', categoryId: catId, period: label, spentAmount: amt(last), averageAmount: amt(avg) },
+        description: T(
+          locale,
+          `You spent ${m(last)} on ${name} in ${label}; usually ${m(avg)} a month.`,
+          `Du spenderade ${m(last)} på ${name} under ${label}; vanligtvis ${m(avg)} i månaden.`,
+        ),
+        data: {
+          type: 'UNUSUAL_CATEGORY_LOW',
+          categoryId: catId,
+          period: label,
+          spentAmount: amt(last),
+          averageAmount: amt(avg),
+        },
         actions: ['ACKNOWLEDGE'],
       });
     }
@@ -190,7 +244,11 @@ export function generateInsights(store: MemoryStore, userId: string, locale: Ins
       key: `LEFT_TO_SPEND:${period.label}`,
       type: 'LEFT_TO_SPEND',
       title: T(locale, `${m(left)} left to spend`, `${m(left)} kvar att spendera`),
-      description: T(locale, `Income minus expenses so far in the period ${period.label}, with ${daysLeft} days to go until the next salary.`, `Inkomster minus utgifter hittills under perioden ${period.label}, ${daysLeft} dagar kvar till nästa lön.`),
+      description: T(
+        locale,
+        `Income minus expenses so far in the period ${period.label}, with ${daysLeft} days to go until the next salary.`,
+        `Inkomster minus utgifter hittills under perioden ${period.label}, ${daysLeft} dagar kvar till nästa lön.`,
+      ),
       data: { type: 'LEFT_TO_SPEND', period: period.label, amount: amt(left), daysLeft },
       actions: ['ACKNOWLEDGE'],
     });
@@ -210,7 +268,9 @@ export function generateInsights(store: MemoryStore, userId: string, locale: Ins
     if (totals.size === 0) return;
     const ranked = [...totals].sort((x, y) => cmp(y[1], x[1]));
     const top = ranked[0]!;
-    const topName = top[0] ? categoryName(primaryOf(txs.map(txCategory).find((c) => c && primaryOf(c).id === top[0])!), locale) : T(locale, 'Uncategorized', 'Okategoriserat');
+    const topName = top[0]
+      ? categoryName(primaryOf(txs.map(txCategory).find((c) => c && primaryOf(c).id === top[0])!), locale)
+      : T(locale, 'Uncategorized', 'Okategoriserat');
     out.push({
       key: `${type}:${label}`,
       type,

@@ -50,23 +50,37 @@ export function buildPdf(lines: PdfLine[], info: { title: string; created: numbe
       y = PAGE_H - MARGIN;
     }
     y -= step;
-    pages[pages.length - 1]!.push(`BT /${l.bold ? 'F2' : 'F1'} ${size} Tf ${MARGIN} ${y.toFixed(1)} Td ${pdfString(l.text)} Tj ET`);
+    pages[pages.length - 1]!.push(
+      `BT /${l.bold ? 'F2' : 'F1'} ${size} Tf ${MARGIN} ${y.toFixed(1)} Td ${pdfString(l.text)} Tj ET`,
+    );
   }
-  pages.forEach((p, i) => p.push(`BT /F1 8 Tf ${MARGIN} ${MARGIN / 2} Td ${pdfString(`Page ${i + 1} of ${pages.length}`)} Tj ET`));
+  pages.forEach((p, i) =>
+    p.push(`BT /F1 8 Tf ${MARGIN} ${MARGIN / 2} Td ${pdfString(`Page ${i + 1} of ${pages.length}`)} Tj ET`),
+  );
 
   // objects: 1 catalog, 2 pages, 3 F1, 4 F2, 5 info, then page + content pairs
   const objects: Buffer[] = [];
   const pageIds = pages.map((_, i) => 6 + i * 2);
   objects.push(Buffer.from('<< /Type /Catalog /Pages 2 0 R >>'));
-  objects.push(Buffer.from(`<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`));
+  objects.push(
+    Buffer.from(`<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages.length} >>`),
+  );
   objects.push(Buffer.from('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'));
   objects.push(Buffer.from('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>'));
   const d = new Date(info.created).toISOString().replace(/[-:T]/g, '').slice(0, 14);
-  objects.push(Buffer.from(`<< /Title ${pdfString(info.title)} /Producer (bankctl sandbox) /CreationDate (D:${d}Z) >>`));
+  objects.push(
+    Buffer.from(`<< /Title ${pdfString(info.title)} /Producer (bankctl sandbox) /CreationDate (D:${d}Z) >>`),
+  );
   for (const [i, p] of pages.entries()) {
     const content = Buffer.from(`${p.join('\n')}\n`, 'latin1');
-    objects.push(Buffer.from(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_W} ${PAGE_H}] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`));
-    objects.push(Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`), content, Buffer.from('endstream')]));
+    objects.push(
+      Buffer.from(
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_W} ${PAGE_H}] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`,
+      ),
+    );
+    objects.push(
+      Buffer.concat([Buffer.from(`<< /Length ${content.length} >>\nstream\n`), content, Buffer.from('endstream')]),
+    );
   }
 
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
@@ -78,7 +92,15 @@ export function buildPdf(lines: PdfLine[], info: { title: string; created: numbe
     parts.push(obj);
     offset += obj.length;
   });
-  const xref = [`xref\n0 ${objects.length + 1}\n`, '0000000000 65535 f \n', ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('');
-  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 5 0 R >>\nstartxref\n${offset}\n%%EOF\n`));
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n`,
+    '0000000000 65535 f \n',
+    ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`),
+  ].join('');
+  parts.push(
+    Buffer.from(
+      `${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Info 5 0 R >>\nstartxref\n${offset}\n%%EOF\n`,
+    ),
+  );
   return Buffer.concat(parts);
 }

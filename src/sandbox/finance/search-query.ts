@@ -23,22 +23,72 @@ export interface ParsedQuery {
 type Locale = 'en_US' | 'sv_SE';
 
 const AMOUNT_WORDS: Record<Locale, Array<[string[], 'over' | 'under' | 'around']>> = {
-  en_US: [[['more', 'than'], 'over'], [['less', 'than'], 'under'], [['over'], 'over'], [['above'], 'over'], [['under'], 'under'], [['below'], 'under'], [['around'], 'around'], [['about'], 'around']],
-  sv_SE: [[['mer', 'än'], 'over'], [['mindre', 'än'], 'under'], [['över'], 'over'], [['under'], 'under'], [['runt'], 'around'], [['cirka'], 'around'], [['ungefär'], 'around']],
-};
-
-type DateSpan = 'weekdays' | 'weekends' | 'today' | 'yesterday' | 'this-week' | 'this-month' | 'this-year' | 'last-week' | 'last-month' | 'last-year' | 'week';
-const DATE_WORDS: Record<Locale, Array<[string[], DateSpan]>> = {
   en_US: [
-    [['weekdays'], 'weekdays'], [['weekends'], 'weekends'], [['today'], 'today'], [['yesterday'], 'yesterday'],
-    [['this', 'week'], 'this-week'], [['this', 'month'], 'this-month'], [['this', 'year'], 'this-year'],
-    [['last', 'week'], 'last-week'], [['last', 'month'], 'last-month'], [['last', 'year'], 'last-year'], [['week'], 'week'],
+    [['more', 'than'], 'over'],
+    [['less', 'than'], 'under'],
+    [['over'], 'over'],
+    [['above'], 'over'],
+    [['under'], 'under'],
+    [['below'], 'under'],
+    [['around'], 'around'],
+    [['about'], 'around'],
   ],
   sv_SE: [
-    [['vardagar'], 'weekdays'], [['helger'], 'weekends'], [['helgen'], 'weekends'], [['idag'], 'today'], [['i', 'dag'], 'today'], [['igår'], 'yesterday'], [['i', 'går'], 'yesterday'],
-    [['den', 'här', 'veckan'], 'this-week'], [['denna', 'vecka'], 'this-week'], [['den', 'här', 'månaden'], 'this-month'], [['denna', 'månad'], 'this-month'],
-    [['i', 'år'], 'this-year'], [['detta', 'år'], 'this-year'], [['förra', 'veckan'], 'last-week'], [['förra', 'månaden'], 'last-month'],
-    [['förra', 'året'], 'last-year'], [['i', 'fjol'], 'last-year'], [['vecka'], 'week'],
+    [['mer', 'än'], 'over'],
+    [['mindre', 'än'], 'under'],
+    [['över'], 'over'],
+    [['under'], 'under'],
+    [['runt'], 'around'],
+    [['cirka'], 'around'],
+    [['ungefär'], 'around'],
+  ],
+};
+
+type DateSpan =
+  | 'weekdays'
+  | 'weekends'
+  | 'today'
+  | 'yesterday'
+  | 'this-week'
+  | 'this-month'
+  | 'this-year'
+  | 'last-week'
+  | 'last-month'
+  | 'last-year'
+  | 'week';
+const DATE_WORDS: Record<Locale, Array<[string[], DateSpan]>> = {
+  en_US: [
+    [['weekdays'], 'weekdays'],
+    [['weekends'], 'weekends'],
+    [['today'], 'today'],
+    [['yesterday'], 'yesterday'],
+    [['this', 'week'], 'this-week'],
+    [['this', 'month'], 'this-month'],
+    [['this', 'year'], 'this-year'],
+    [['last', 'week'], 'last-week'],
+    [['last', 'month'], 'last-month'],
+    [['last', 'year'], 'last-year'],
+    [['week'], 'week'],
+  ],
+  sv_SE: [
+    [['vardagar'], 'weekdays'],
+    [['helger'], 'weekends'],
+    [['helgen'], 'weekends'],
+    [['idag'], 'today'],
+    [['i', 'dag'], 'today'],
+    [['igår'], 'yesterday'],
+    [['i', 'går'], 'yesterday'],
+    [['den', 'här', 'veckan'], 'this-week'],
+    [['denna', 'vecka'], 'this-week'],
+    [['den', 'här', 'månaden'], 'this-month'],
+    [['denna', 'månad'], 'this-month'],
+    [['i', 'år'], 'this-year'],
+    [['detta', 'år'], 'this-year'],
+    [['förra', 'veckan'], 'last-week'],
+    [['förra', 'månaden'], 'last-month'],
+    [['förra', 'året'], 'last-year'],
+    [['i', 'fjol'], 'last-year'],
+    [['vecka'], 'week'],
   ],
 };
 

@@ -144,7 +144,14 @@ export function computeStatistics(store: MemoryStore, userId: string, q: Statist
     for (const b of entries) {
       if (q.periods && !q.periods.some((p) => periodMatches(b.label, p))) continue;
       const v = s.points.get(b.label)!;
-      const st: Statistic = { description: s.description, period: b.label, resolution: res, type: s.type, userId, value: toNumber(v) };
+      const st: Statistic = {
+        description: s.description,
+        period: b.label,
+        resolution: res,
+        type: s.type,
+        userId,
+        value: toNumber(v),
+      };
       if (s.payload) st.payload = s.payload;
       if (s.kind !== 'count') st.amount = exactAmount(v, currency);
       result.push(st);
@@ -160,7 +167,9 @@ export function periodMatches(label: string, queried: string): boolean {
 
 /** Closing balance of each period, worked back from today's balance through the transactions. */
 function balanceLevels(store: MemoryStore, a: AccountRecord, res: Resolution, now: number): Array<[Bucket, Dec]> {
-  const txs = [...store.transactions.values()].filter((t) => t.accountId === a.id).sort((x, y) => (x.bookedDate < y.bookedDate ? 1 : x.bookedDate > y.bookedDate ? -1 : 0));
+  const txs = [...store.transactions.values()]
+    .filter((t) => t.accountId === a.id)
+    .sort((x, y) => (x.bookedDate < y.bookedDate ? 1 : x.bookedDate > y.bookedDate ? -1 : 0));
   let balance: Dec;
   try {
     balance = dec(a.balance);
@@ -192,7 +201,13 @@ function balanceLevels(store: MemoryStore, a: AccountRecord, res: Resolution, no
  * start to that day (description = the date). left-to-spend-average: the same day offset averaged
  * over the six periods before (description = the date in the current period).
  */
-function leftToSpend(txs: Tx[], res: Resolution, type: string, now: number, put: (desc: string, b: Bucket, v: Dec) => void): void {
+function leftToSpend(
+  txs: Tx[],
+  res: Resolution,
+  type: string,
+  now: number,
+  put: (desc: string, b: Bucket, v: Dec) => void,
+): void {
   const flows = txs.filter((t) => txType(t) !== 'TRANSFER');
   if (flows.length === 0) return;
   const byDay = new Map<number, Dec>();

@@ -11,7 +11,10 @@ export function escapeHtml(s: string): string {
 
 /** JSON that is safe inside <script type="application/json">. */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 const STYLE = `
@@ -82,14 +85,18 @@ export interface Page {
  * The error screen for a link that cannot be used. `returnUrl` (only ever a validated redirect
  * URI with error parameters) adds a way back to the application.
  */
-export function errorScreen(o: PageOptions & { status: number; heading: string; lead: string; detail?: string; returnUrl?: string }): Page {
+export function errorScreen(
+  o: PageOptions & { status: number; heading: string; lead: string; detail?: string; returnUrl?: string },
+): Page {
   const nonce = randomBytes(16).toString('base64');
   const t = (k: keyof Texts) => escapeHtml(text(o.locale, k));
   const body =
     `<main data-screen="error"><header><h1>${t('pageTitle')}</h1></header>` +
     `<h2 id="heading">${escapeHtml(o.heading)}</h2><p id="lead">${escapeHtml(o.lead)}</p>` +
     (o.detail ? `<p class="error" id="detail">${escapeHtml(o.detail)}</p>` : '') +
-    (o.returnUrl ? `<div class="row"><a class="button" id="return" href="${escapeHtml(o.returnUrl)}" target="_top">${t('returnToApp')}</a></div>` : '') +
+    (o.returnUrl
+      ? `<div class="row"><a class="button" id="return" href="${escapeHtml(o.returnUrl)}" target="_top">${t('returnToApp')}</a></div>`
+      : '') +
     `</main>`;
   return { status: o.status, html: document(o, o.heading, body, nonce), headers: securityHeaders(nonce, o) };
 }
@@ -103,7 +110,11 @@ export function appPage(o: PageOptions & { config: Record<string, unknown> }): P
     `<section id="screen" aria-live="polite"><noscript>${t('jsRequired')}</noscript></section></main>` +
     `<script type="application/json" id="link-config">${scriptJson(o.config)}</script>` +
     `<script nonce="${nonce}">${LINK_SCRIPT}</script>`;
-  return { status: 200, html: document(o, text(o.locale, 'pageTitle'), body, nonce), headers: securityHeaders(nonce, o) };
+  return {
+    status: 200,
+    html: document(o, text(o.locale, 'pageTitle'), body, nonce),
+    headers: securityHeaders(nonce, o),
+  };
 }
 
 /** A page that only posts a message to its parent (iframe mode, answered before the app starts). */
@@ -113,5 +124,9 @@ export function postMessagePage(o: PageOptions & { message: unknown; targetOrigi
     `<main><p>${escapeHtml(text(o.locale, 'returning'))}</p></main>` +
     `<script type="application/json" id="msg">${scriptJson({ message: o.message, targetOrigin: o.targetOrigin })}</script>` +
     `<script nonce="${nonce}">(function(){var m=JSON.parse(document.getElementById('msg').textContent);if(window.parent!==window)window.parent.postMessage(m.message,m.targetOrigin);})();</script>`;
-  return { status: 200, html: document(o, text(o.locale, 'pageTitle'), body, nonce), headers: securityHeaders(nonce, o) };
+  return {
+    status: 200,
+    html: document(o, text(o.locale, 'pageTitle'), body, nonce),
+    headers: securityHeaders(nonce, o),
+  };
 }

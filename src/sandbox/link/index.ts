@@ -21,7 +21,8 @@ export const SESSION_TTL_MS = 60 * 60 * 1000;
 export const POLL_MIN_MS = 150;
 export const POLL_MAX_MS = 2000;
 
-export type FlowError = 'BAD_REQUEST' | 'USER_CANCELLED' | 'AUTHENTICATION_ERROR' | 'INTERNAL_ERROR' | 'TEMPORARY_ERROR';
+export type FlowError =
+  'BAD_REQUEST' | 'USER_CANCELLED' | 'AUTHENTICATION_ERROR' | 'INTERNAL_ERROR' | 'TEMPORARY_ERROR';
 
 export interface LinkSession {
   id: string;
@@ -52,7 +53,11 @@ const FINAL_ERRORS: Record<string, FlowError> = {
   PERMANENT_ERROR: 'INTERNAL_ERROR',
   DELETED: 'INTERNAL_ERROR',
 };
-const PAGE_ERRORS: Record<string, FlowError> = { USER_CANCELLED: 'USER_CANCELLED', INTERNAL_ERROR: 'INTERNAL_ERROR', TEMPORARY_ERROR: 'TEMPORARY_ERROR' };
+const PAGE_ERRORS: Record<string, FlowError> = {
+  USER_CANCELLED: 'USER_CANCELLED',
+  INTERNAL_ERROR: 'INTERNAL_ERROR',
+  TEMPORARY_ERROR: 'TEMPORARY_ERROR',
+};
 const DEFAULT_MESSAGES: Record<FlowError, string> = {
   BAD_REQUEST: 'The link is misconfigured.',
   USER_CANCELLED: 'The user cancelled the flow.',
@@ -74,7 +79,9 @@ function originOf(uri: string): string {
 /** Deletes temporary users whose 24 hours are over, and link sessions that expired. */
 export function sweepExpired(store: MemoryStore): void {
   const now = store.clock.now();
-  const expired = [...store.users.values()].filter((u) => u.expiresAt !== undefined && u.expiresAt <= now).map((u) => u.id);
+  const expired = [...store.users.values()]
+    .filter((u) => u.expiresAt !== undefined && u.expiresAt <= now)
+    .map((u) => u.id);
   for (const id of expired) store.deleteUser(id);
   const sessions = store.area('link', () => new LinkSessions()).sessions;
   for (const [id, s] of sessions) {
@@ -96,10 +103,21 @@ export function registerLinkService(ctx: SandboxContext): void {
     if (!plausibleProviderName(name)) return null;
     const { token } = issueAccessToken(store, 'client', clientId, ['providers:read']);
     try {
-      const r = await selfCall(ctx.baseUrl(), 'GET', `/api/v1/providers/${encodeURIComponent(name)}?includeTestProviders=true`, token);
+      const r = await selfCall(
+        ctx.baseUrl(),
+        'GET',
+        `/api/v1/providers/${encodeURIComponent(name)}?includeTestProviders=true`,
+        token,
+      );
       if (r.status !== 200 || !r.body || typeof r.body !== 'object') return null;
       const b = r.body as Record<string, unknown>;
-      const p = (b.name === name ? b : Array.isArray(b.providers) ? (b.providers as Array<Record<string, unknown>>).find((x) => x?.name === name) : b.provider) as Record<string, unknown> | undefined;
+      const p = (
+        b.name === name
+          ? b
+          : Array.isArray(b.providers)
+            ? (b.providers as Array<Record<string, unknown>>).find((x) => x?.name === name)
+            : b.provider
+      ) as Record<string, unknown> | undefined;
       return p && p.name === name ? p : null;
     } finally {
       store.tokens.delete(token);
@@ -121,15 +139,39 @@ export function registerLinkService(ctx: SandboxContext): void {
       sweepExpired(store);
       const v = validateAuthorize(req.query, store);
       if (v.kind === 'screen') {
-        return sendPage(res, errorScreen({ status: 400, locale: v.locale, heading: text(v.locale, 'badLinkHeading'), lead: text(v.locale, 'badLinkText'), detail: v.message }));
+        return sendPage(
+          res,
+          errorScreen({
+            status: 400,
+            locale: v.locale,
+            heading: text(v.locale, 'badLinkHeading'),
+            lead: text(v.locale, 'badLinkText'),
+            detail: v.message,
+          }),
+        );
       }
       if (v.kind === 'bad-request') {
         if (v.iframe) {
-          const message = { type: 'error', error: { status: 'BAD_REQUEST', message: v.message, userMessage: text(v.locale, 'userMsgBAD_REQUEST') } };
-          return sendPage(res, postMessagePage({ locale: v.locale, frameAncestor: originOf(v.redirectUri), message, targetOrigin: originOf(v.redirectUri) }));
+          const message = {
+            type: 'error',
+            error: { status: 'BAD_REQUEST', message: v.message, userMessage: text(v.locale, 'userMsgBAD_REQUEST') },
+          };
+          return sendPage(
+            res,
+            postMessagePage({
+              locale: v.locale,
+              frameAncestor: originOf(v.redirectUri),
+              message,
+              targetOrigin: originOf(v.redirectUri),
+            }),
+          );
         }
         const location = resultUrl(v.redirectUri, { error: 'BAD_REQUEST', message: v.message, state: v.state });
-        return res.send(302, '', 'text/plain; charset=utf-8', { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+        return res.send(302, '', 'text/plain; charset=utf-8', {
+          location,
+          'cache-control': 'no-store',
+          'referrer-policy': 'no-referrer',
+        });
       }
       const p = v.params;
       const frameAncestor = p.iframe ? originOf(p.redirectUri) : undefined;
@@ -138,7 +180,13 @@ export function registerLinkService(ctx: SandboxContext): void {
       if (p.provider !== null) {
         provider = await lookupProvider(p.client.id, p.provider);
         if (!provider) {
-          const returnUrl = p.iframe ? undefined : resultUrl(p.redirectUri, { error: 'BAD_REQUEST', message: `unknown provider "${p.provider.slice(0, 80)}"`, state: p.state });
+          const returnUrl = p.iframe
+            ? undefined
+            : resultUrl(p.redirectUri, {
+                error: 'BAD_REQUEST',
+                message: `unknown provider "${p.provider.slice(0, 80)}"`,
+                state: p.state,
+              });
           return sendPage(
             res,
             errorScreen({
@@ -154,7 +202,14 @@ export function registerLinkService(ctx: SandboxContext): void {
       }
       const now = store.clock.now();
       const userId = store.ids.next();
-      store.addUser({ id: userId, market: p.market, locale: p.locale, created: now, clientId: p.client.id, expiresAt: now + TEMP_USER_TTL_MS });
+      store.addUser({
+        id: userId,
+        market: p.market,
+        locale: p.locale,
+        created: now,
+        clientId: p.client.id,
+        expiresAt: now + TEMP_USER_TTL_MS,
+      });
       const { token } = issueAccessToken(store, 'user', p.client.id, PAGE_SCOPES, userId);
       const record = store.tokens.get(token);
       if (record) record.expiresAt = Math.min(record.expiresAt, now + SESSION_TTL_MS);
@@ -205,10 +260,13 @@ export function registerLinkService(ctx: SandboxContext): void {
   }
 
   async function readCredentials(s: LinkSession, credentialsId: unknown): Promise<Record<string, unknown>> {
-    if (typeof credentialsId !== 'string' || !ID.test(credentialsId)) throw envelope(400, 'link.invalid_credentials', 'credentialsId is required');
+    if (typeof credentialsId !== 'string' || !ID.test(credentialsId))
+      throw envelope(400, 'link.invalid_credentials', 'credentialsId is required');
     const r = await selfCall(ctx.baseUrl(), 'GET', `/api/v1/credentials/${encodeURIComponent(credentialsId)}`, s.token);
-    if (r.status === 404 || r.status === 401 || r.status === 403) throw envelope(404, 'link.credentials_not_found', 'no such credentials in this link session');
-    if (r.status !== 200 || !r.body || typeof r.body !== 'object') throw envelope(502, 'link.credentials_unavailable', `the credentials could not be read (HTTP ${r.status})`);
+    if (r.status === 404 || r.status === 401 || r.status === 403)
+      throw envelope(404, 'link.credentials_not_found', 'no such credentials in this link session');
+    if (r.status !== 200 || !r.body || typeof r.body !== 'object')
+      throw envelope(502, 'link.credentials_unavailable', `the credentials could not be read (HTTP ${r.status})`);
     return r.body as Record<string, unknown>;
   }
 
@@ -217,19 +275,39 @@ export function registerLinkService(ctx: SandboxContext): void {
     store.tokens.delete(s.token);
   }
 
-  function answer(s: LinkSession, result: { code: string } | { error: FlowError; message: string; credentials?: Record<string, unknown> }) {
+  function answer(
+    s: LinkSession,
+    result: { code: string } | { error: FlowError; message: string; credentials?: Record<string, unknown> },
+  ) {
     if ('code' in result) {
-      if (s.iframe) return { action: 'postMessage', targetOrigin: originOf(s.redirectUri), message: { type: 'code', data: result.code } };
+      if (s.iframe)
+        return {
+          action: 'postMessage',
+          targetOrigin: originOf(s.redirectUri),
+          message: { type: 'code', data: result.code },
+        };
       return { action: 'redirect', url: resultUrl(s.redirectUri, { code: result.code, state: s.state }) };
     }
     const userMessage = text(s.locale, `userMsg${result.error}` as TextKey);
     if (s.iframe) {
-      const message: Record<string, unknown> = { type: 'error', error: { status: result.error, message: result.message, userMessage } };
+      const message: Record<string, unknown> = {
+        type: 'error',
+        error: { status: result.error, message: result.message, userMessage },
+      };
       if (result.credentials) message.data = result.credentials;
       return { action: 'postMessage', targetOrigin: originOf(s.redirectUri), message };
     }
-    const credentialsId = result.credentials && typeof result.credentials.id === 'string' ? result.credentials.id : null;
-    return { action: 'redirect', url: resultUrl(s.redirectUri, { error: result.error, message: result.message, credentials: credentialsId, state: s.state }) };
+    const credentialsId =
+      result.credentials && typeof result.credentials.id === 'string' ? result.credentials.id : null;
+    return {
+      action: 'redirect',
+      url: resultUrl(s.redirectUri, {
+        error: result.error,
+        message: result.message,
+        credentials: credentialsId,
+        state: s.state,
+      }),
+    };
   }
 
   router.post(
@@ -238,7 +316,8 @@ export function registerLinkService(ctx: SandboxContext): void {
       const body = asObject(await req.json());
       const s = openSession(body);
       const c = await readCredentials(s, body.credentialsId);
-      if (c.status !== 'UPDATED') throw envelope(409, 'link.not_updated', `the credentials are ${String(c.status).slice(0, 40)}, not UPDATED`);
+      if (c.status !== 'UPDATED')
+        throw envelope(409, 'link.not_updated', `the credentials are ${String(c.status).slice(0, 40)}, not UPDATED`);
       if (s.ended) throw envelope(409, 'link.session_ended', `the link session has already ended (${s.ended})`);
       end(s, 'code');
       const code = issueCode(store, { clientId: s.clientId, userId: s.userId, scopes: s.scopes, withRefresh: true });
@@ -258,19 +337,32 @@ export function registerLinkService(ctx: SandboxContext): void {
         // the outcome is read from the credentials, never taken from the page
         const c = await readCredentials(s, body.credentialsId);
         const actual = typeof c.status === 'string' ? c.status : '';
-        if (actual !== claimed) throw envelope(409, 'link.status_mismatch', `the credentials are ${actual.slice(0, 40)}, not ${claimed}`);
+        if (actual !== claimed)
+          throw envelope(409, 'link.status_mismatch', `the credentials are ${actual.slice(0, 40)}, not ${claimed}`);
         const error = FINAL_ERRORS[actual]!;
-        const payload = typeof c.statusPayload === 'string' && c.statusPayload.trim() ? c.statusPayload.slice(0, 500) : DEFAULT_MESSAGES[error];
+        const payload =
+          typeof c.statusPayload === 'string' && c.statusPayload.trim()
+            ? c.statusPayload.slice(0, 500)
+            : DEFAULT_MESSAGES[error];
         result = { error, message: payload, credentials: error === 'AUTHENTICATION_ERROR' ? c : undefined };
       } else if (Object.hasOwn(PAGE_ERRORS, claimed)) {
         const error = PAGE_ERRORS[claimed]!;
         result = { error, message: DEFAULT_MESSAGES[error] };
         // a cancelled connection does not stay behind half-made (best effort: the user is temporary anyway)
         if (error === 'USER_CANCELLED' && typeof body.credentialsId === 'string' && ID.test(body.credentialsId)) {
-          await selfCall(ctx.baseUrl(), 'DELETE', `/api/v1/credentials/${encodeURIComponent(body.credentialsId)}`, s.token);
+          await selfCall(
+            ctx.baseUrl(),
+            'DELETE',
+            `/api/v1/credentials/${encodeURIComponent(body.credentialsId)}`,
+            s.token,
+          );
         }
       } else {
-        throw envelope(400, 'link.invalid_status', 'status must be USER_CANCELLED, INTERNAL_ERROR, TEMPORARY_ERROR, or a final credentials status with its credentialsId');
+        throw envelope(
+          400,
+          'link.invalid_status',
+          'status must be USER_CANCELLED, INTERNAL_ERROR, TEMPORARY_ERROR, or a final credentials status with its credentialsId',
+        );
       }
       if (s.ended) throw envelope(409, 'link.session_ended', `the link session has already ended (${s.ended})`);
       end(s, result.error);

@@ -34,7 +34,14 @@ export type Validation =
   /** client_id or redirect_uri is bad: an error screen, never a redirect. */
   | { kind: 'screen'; message: string; locale: LinkLocale }
   /** The link is misconfigured in another way: BAD_REQUEST back to the (validated) redirect_uri. */
-  | { kind: 'bad-request'; message: string; redirectUri: string; state: string | null; iframe: boolean; locale: LinkLocale };
+  | {
+      kind: 'bad-request';
+      message: string;
+      redirectUri: string;
+      state: string | null;
+      iframe: boolean;
+      locale: LinkLocale;
+    };
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -87,7 +94,8 @@ const clip = (s: string, n = 80) => (s.length > n ? `${s.slice(0, n)}…` : s);
 export function validateAuthorize(q: URLSearchParams, store: Store): Validation {
   // the locale first, so the error screens speak it when it is good
   const loc = single(q, 'locale');
-  const locale: LinkLocale = loc.value && (LINK_LOCALES as readonly string[]).includes(loc.value) ? (loc.value as LinkLocale) : 'en_US';
+  const locale: LinkLocale =
+    loc.value && (LINK_LOCALES as readonly string[]).includes(loc.value) ? (loc.value as LinkLocale) : 'en_US';
   const screen = (message: string): Validation => ({ kind: 'screen', message, locale });
 
   const cid = single(q, 'client_id');
@@ -106,11 +114,14 @@ export function validateAuthorize(q: URLSearchParams, store: Store): Validation 
   } catch {
     return screen(`redirect_uri "${clip(ru.value)}" is not an absolute URL.`);
   }
-  if (uri.protocol !== 'https:' && uri.protocol !== 'http:') return screen(`redirect_uri must be an http(s) URL, not ${clip(uri.protocol, 20)}`);
-  if (uri.protocol === 'http:' && !isLoopback(uri)) return screen('redirect_uri must use https unless it points at localhost.');
+  if (uri.protocol !== 'https:' && uri.protocol !== 'http:')
+    return screen(`redirect_uri must be an http(s) URL, not ${clip(uri.protocol, 20)}`);
+  if (uri.protocol === 'http:' && !isLoopback(uri))
+    return screen('redirect_uri must use https unless it points at localhost.');
   if (uri.username || uri.password) return screen('redirect_uri must not carry user information.');
   if (uri.hash) return screen('redirect_uri must not have a fragment.');
-  if (!redirectUriAllowed(uri, client.redirectUris)) return screen(`redirect_uri "${clip(ru.value)}" is not registered for this client.`);
+  if (!redirectUriAllowed(uri, client.redirectUris))
+    return screen(`redirect_uri "${clip(ru.value)}" is not registered for this client.`);
   const redirectUri = ru.value;
 
   // from here on the redirect URI is trusted: problems go back to it as BAD_REQUEST
@@ -120,11 +131,14 @@ export function validateAuthorize(q: URLSearchParams, store: Store): Validation 
   const iframe = ifr.value === 'true';
   const bad = (message: string): Validation => ({ kind: 'bad-request', message, redirectUri, state, iframe, locale });
   if (st.error) return bad(st.error);
-  if (st.value !== undefined && st.value.length > MAX_STATE_LENGTH) return bad(`state is longer than ${MAX_STATE_LENGTH} characters.`);
+  if (st.value !== undefined && st.value.length > MAX_STATE_LENGTH)
+    return bad(`state is longer than ${MAX_STATE_LENGTH} characters.`);
   if (ifr.error) return bad(ifr.error);
-  if (ifr.value !== undefined && ifr.value !== 'true' && ifr.value !== 'false') return bad('iframe must be true or false.');
+  if (ifr.value !== undefined && ifr.value !== 'true' && ifr.value !== 'false')
+    return bad('iframe must be true or false.');
   if (loc.error) return bad(loc.error);
-  if (loc.value !== undefined && loc.value !== locale) return bad(`locale "${clip(loc.value, 20)}" is not supported (en_US or sv_SE).`);
+  if (loc.value !== undefined && loc.value !== locale)
+    return bad(`locale "${clip(loc.value, 20)}" is not supported (en_US or sv_SE).`);
 
   const sc = single(q, 'scope');
   if (sc.error) return bad(sc.error);
@@ -156,11 +170,13 @@ export function validateAuthorize(q: URLSearchParams, store: Store): Validation 
 
   const un = single(q, 'input_username');
   if (un.error) return bad(un.error);
-  if (un.value !== undefined && (un.value.length > MAX_USERNAME_LENGTH || hasControl(un.value))) return bad('input_username is too long or holds control characters.');
+  if (un.value !== undefined && (un.value.length > MAX_USERNAME_LENGTH || hasControl(un.value)))
+    return bad('input_username is too long or holds control characters.');
 
   const oi = single(q, 'opt_in');
   if (oi.error) return bad(oi.error);
-  if (oi.value !== undefined && oi.value !== 'true' && oi.value !== 'false') return bad('opt_in must be true or false.');
+  if (oi.value !== undefined && oi.value !== 'true' && oi.value !== 'false')
+    return bad('opt_in must be true or false.');
 
   const pv = single(q, 'input_provider');
   if (pv.error) return bad(pv.error);

@@ -12,7 +12,13 @@ export interface SelfAnswer {
 }
 
 /** GET and DELETE are retried on a dropped connection, 429 and 5xx (the sandbox may be injecting faults). */
-export async function selfCall(baseUrl: string, method: string, path: string, token: string, attempts = 3): Promise<SelfAnswer> {
+export async function selfCall(
+  baseUrl: string,
+  method: string,
+  path: string,
+  token: string,
+  attempts = 3,
+): Promise<SelfAnswer> {
   let answer: SelfAnswer = { status: 0, body: null };
   for (let i = 0; i < attempts; i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** i));
@@ -28,7 +34,13 @@ function once(baseUrl: string, method: string, path: string, token: string, time
   return new Promise((resolve) => {
     const r = req(
       url,
-      { method, headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, rejectUnauthorized: false, agent: false, timeout: timeoutMs },
+      {
+        method,
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        rejectUnauthorized: false,
+        agent: false,
+        timeout: timeoutMs,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;

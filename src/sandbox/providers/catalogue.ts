@@ -4,13 +4,7 @@
 import { MARKETS } from '../../api/markets.js';
 
 export type FlowKind =
-  | 'password'
-  | 'embedded'
-  | 'multi-supplemental'
-  | 'eid'
-  | 'third-party'
-  | 'redirect'
-  | 'decoupled';
+  'password' | 'embedded' | 'multi-supplemental' | 'eid' | 'third-party' | 'redirect' | 'decoupled';
 
 export type Failure = 'cancelled' | 'inprogress' | 'timeout' | 'always';
 
@@ -58,10 +52,46 @@ export interface ProviderDef {
   failure?: Failure;
 }
 
-const EURO = new Set(['AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI', 'SK']);
+const EURO = new Set([
+  'AT',
+  'BE',
+  'CY',
+  'DE',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'IE',
+  'IT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PT',
+  'SI',
+  'SK',
+]);
 const CURRENCY: Record<string, string> = {
-  AU: 'AUD', BG: 'BGN', BR: 'BRL', CA: 'CAD', CZ: 'CZK', DK: 'DKK', GB: 'GBP', UK: 'GBP', HU: 'HUF', IN: 'INR', MX: 'MXN',
-  NO: 'NOK', NZ: 'NZD', PL: 'PLN', RO: 'RON', SE: 'SEK', SG: 'SGD', US: 'USD',
+  AU: 'AUD',
+  BG: 'BGN',
+  BR: 'BRL',
+  CA: 'CAD',
+  CZ: 'CZK',
+  DK: 'DKK',
+  GB: 'GBP',
+  UK: 'GBP',
+  HU: 'HUF',
+  IN: 'INR',
+  MX: 'MXN',
+  NO: 'NOK',
+  NZ: 'NZD',
+  PL: 'PLN',
+  RO: 'RON',
+  SE: 'SEK',
+  SG: 'SGD',
+  US: 'USD',
 };
 export function marketCurrency(market: string): string {
   return EURO.has(market) ? 'EUR' : (CURRENCY[market] ?? 'EUR');
@@ -70,10 +100,29 @@ export function marketCurrency(market: string): string {
 const ALL_CAPS = ['CHECKING_ACCOUNTS', 'SAVINGS_ACCOUNTS', 'CREDIT_CARDS', 'INVESTMENTS', 'LOANS', 'IDENTITY_DATA'];
 
 function field(name: string, description: string, extra: Partial<ProviderField> = {}): ProviderField {
-  return { name, description, optional: false, exposed: true, immutable: false, masked: false, numeric: false, sensitive: false, checkbox: false, ...extra };
+  return {
+    name,
+    description,
+    optional: false,
+    exposed: true,
+    immutable: false,
+    masked: false,
+    numeric: false,
+    sensitive: false,
+    checkbox: false,
+    ...extra,
+  };
 }
-const USERNAME = field('username', 'Username', { helpText: 'In the sandbox, test-user succeeds; fail... and temp... fail.', maxLength: 64 });
-const PASSWORD = field('password', 'Password', { masked: true, sensitive: true, exposed: false, helpText: 'In the sandbox the password is test-password.' });
+const USERNAME = field('username', 'Username', {
+  helpText: 'In the sandbox, test-user succeeds; fail... and temp... fail.',
+  maxLength: 64,
+});
+const PASSWORD = field('password', 'Password', {
+  masked: true,
+  sensitive: true,
+  exposed: false,
+  helpText: 'In the sandbox the password is test-password.',
+});
 const PERSONAL_NUMBER = field('username', 'Personal identity number', {
   hint: 'YYYYMMDDNNNN',
   pattern: '(19|20)[0-9]{10}',
@@ -112,8 +161,17 @@ interface Spec {
 
 function make(s: Spec): ProviderDef {
   const cred: ProviderDef['credentialsType'] =
-    s.flow === 'eid' ? 'MOBILE_EID' : s.flow === 'third-party' || s.flow === 'redirect' || s.flow === 'decoupled' ? 'THIRD_PARTY_APP' : 'PASSWORD';
-  const openBanking = s.name.includes('open-banking') || s.flow === 'redirect' || s.flow === 'decoupled' || s.flow === 'embedded' || (s.type === 'BANK' && s.flow !== 'eid');
+    s.flow === 'eid'
+      ? 'MOBILE_EID'
+      : s.flow === 'third-party' || s.flow === 'redirect' || s.flow === 'decoupled'
+        ? 'THIRD_PARTY_APP'
+        : 'PASSWORD';
+  const openBanking =
+    s.name.includes('open-banking') ||
+    s.flow === 'redirect' ||
+    s.flow === 'decoupled' ||
+    s.flow === 'embedded' ||
+    (s.type === 'BANK' && s.flow !== 'eid');
   const fields =
     s.flow === 'password' || s.flow === 'embedded'
       ? [USERNAME, PASSWORD]
@@ -139,16 +197,34 @@ function make(s: Spec): ProviderDef {
     status: 'ENABLED',
     credentialsType: cred,
     accessType: openBanking ? 'OPEN_BANKING' : 'OTHER',
-    ...(openBanking ? { authenticationFlow: s.flow === 'redirect' ? 'REDIRECT' : s.flow === 'decoupled' || s.flow === 'third-party' ? 'DECOUPLED' : 'EMBEDDED' } : {}),
+    ...(openBanking
+      ? {
+          authenticationFlow:
+            s.flow === 'redirect'
+              ? 'REDIRECT'
+              : s.flow === 'decoupled' || s.flow === 'third-party'
+                ? 'DECOUPLED'
+                : 'EMBEDDED',
+        }
+      : {}),
     currency: marketCurrency(s.market),
     market: s.market,
-    capabilities: s.type === 'TEST' ? [...ALL_CAPS] : ['CHECKING_ACCOUNTS', 'SAVINGS_ACCOUNTS', 'CREDIT_CARDS', ...(s.popular ? ['INVESTMENTS', 'LOANS', 'PAYMENTS'] : [])],
+    capabilities:
+      s.type === 'TEST'
+        ? [...ALL_CAPS]
+        : [
+            'CHECKING_ACCOUNTS',
+            'SAVINGS_ACCOUNTS',
+            'CREDIT_CARDS',
+            ...(s.popular ? ['INVESTMENTS', 'LOANS', 'PAYMENTS'] : []),
+          ],
     fields,
     financialInstitutionId: fiId(s.institution),
     financialInstitutionName: s.institution,
     groupDisplayName: s.institution,
     multiFactor: s.flow !== 'password',
-    passwordHelpText: s.flow === 'password' || s.flow === 'embedded' ? 'Use the same password as in your bank’s internet bank.' : '',
+    passwordHelpText:
+      s.flow === 'password' || s.flow === 'embedded' ? 'Use the same password as in your bank’s internet bank.' : '',
     popular: s.popular ?? false,
     transactional: true,
     images: { icon: `https://cdn.sandbox.invalid/providers/${s.name}.png`, banner: null },
@@ -158,7 +234,15 @@ function make(s: Spec): ProviderDef {
 }
 
 function testProviders(): ProviderDef[] {
-  const t = (name: string, displayName: string, flow: FlowKind, failure?: Failure): Spec => ({ name, displayName, market: 'SE', type: 'TEST', flow, failure, institution: 'Test Bank SE' });
+  const t = (name: string, displayName: string, flow: FlowKind, failure?: Failure): Spec => ({
+    name,
+    displayName,
+    market: 'SE',
+    type: 'TEST',
+    flow,
+    failure,
+    institution: 'Test Bank SE',
+  });
   const se: Spec[] = [
     t('se-test-open-banking-embedded', 'Test Open Banking (embedded)', 'embedded'),
     t('se-test-open-banking-decoupled-successful', 'Test Open Banking (decoupled)', 'decoupled'),
@@ -170,16 +254,40 @@ function testProviders(): ProviderDef[] {
     t('se-test-other-eid-failing-timeout', 'Test BankID (timeout)', 'eid', 'timeout'),
     t('se-test-other-multi-supplemental', 'Test Multi-Supplemental', 'multi-supplemental'),
     t('se-test-other-third-party-app-successful', 'Test Third-Party App (successful)', 'third-party'),
-    t('se-test-other-third-party-app-failing-cancelled', 'Test Third-Party App (cancelled)', 'third-party', 'cancelled'),
-    t('se-test-other-third-party-app-failing-inprogress', 'Test Third-Party App (in progress)', 'third-party', 'inprogress'),
+    t(
+      'se-test-other-third-party-app-failing-cancelled',
+      'Test Third-Party App (cancelled)',
+      'third-party',
+      'cancelled',
+    ),
+    t(
+      'se-test-other-third-party-app-failing-inprogress',
+      'Test Third-Party App (in progress)',
+      'third-party',
+      'inprogress',
+    ),
     t('se-test-other-third-party-app-failing-timeout', 'Test Third-Party App (timeout)', 'third-party', 'timeout'),
     t('se-test-eid-successful', 'Test BankID', 'eid'),
     t('se-test-eid-failing', 'Test BankID (failing)', 'eid', 'always'),
   ];
   for (const m of MARKETS) {
     const lower = m.toLowerCase();
-    se.push({ name: `${lower}-test-password`, displayName: `Test Password (${m})`, market: m, type: 'TEST', flow: 'password', institution: `Test Bank ${m}` });
-    se.push({ name: `${lower}-test-multi-supplemental`, displayName: `Test Multi-Supplemental (${m})`, market: m, type: 'TEST', flow: 'multi-supplemental', institution: `Test Bank ${m}` });
+    se.push({
+      name: `${lower}-test-password`,
+      displayName: `Test Password (${m})`,
+      market: m,
+      type: 'TEST',
+      flow: 'password',
+      institution: `Test Bank ${m}`,
+    });
+    se.push({
+      name: `${lower}-test-multi-supplemental`,
+      displayName: `Test Multi-Supplemental (${m})`,
+      market: m,
+      type: 'TEST',
+      flow: 'multi-supplemental',
+      institution: `Test Bank ${m}`,
+    });
   }
   return se.map(make);
 }

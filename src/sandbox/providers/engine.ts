@@ -44,7 +44,14 @@ export class CredentialsState {
   records = new Map<string, CredRecord>();
 }
 
-export const FINAL = new Set(['UPDATED', 'AUTHENTICATION_ERROR', 'TEMPORARY_ERROR', 'PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED']);
+export const FINAL = new Set([
+  'UPDATED',
+  'AUTHENTICATION_ERROR',
+  'TEMPORARY_ERROR',
+  'PERMANENT_ERROR',
+  'SESSION_EXPIRED',
+  'DELETED',
+]);
 const SESSION_MS = 90 * 86_400_000;
 const SUPPLEMENTAL_TIMEOUT_MS = 120_000;
 
@@ -99,7 +106,11 @@ export class CredentialsEngine {
         if (FINAL.has(rec.status) || this.runs.get(rec.id)?.rec === rec) continue;
         // CREATED may be credentials made with triggerRefresh=false: nothing was running
         if (rec.status === 'CREATED') continue;
-        rec.detailedError = { type: 'PROVIDER_ERROR', displayMessage: 'The sandbox restarted during the refresh.', details: { reason: 'SANDBOX_RESTARTED', retryable: true } };
+        rec.detailedError = {
+          type: 'PROVIDER_ERROR',
+          displayMessage: 'The sandbox restarted during the refresh.',
+          details: { reason: 'SANDBOX_RESTARTED', retryable: true },
+        };
         this.setStatus(rec, 'TEMPORARY_ERROR', { payload: 'The sandbox restarted during the refresh; refresh again.' });
       }
     }
@@ -142,16 +153,26 @@ export class CredentialsEngine {
   }
 
   emitCreate(rec: CredRecord): void {
-    this.ctx.events.emit({ event: 'credentials:create', userId: rec.userId, content: this.view(rec), orderKey: rec.id }, this.ctx.clock.now());
+    this.ctx.events.emit(
+      { event: 'credentials:create', userId: rec.userId, content: this.view(rec), orderKey: rec.id },
+      this.ctx.clock.now(),
+    );
   }
 
-  setStatus(rec: CredRecord, status: string, o: { supplementalInformation?: string | null; payload?: string } = {}): void {
+  setStatus(
+    rec: CredRecord,
+    status: string,
+    o: { supplementalInformation?: string | null; payload?: string } = {},
+  ): void {
     const now = this.ctx.clock.now();
     rec.status = status;
     rec.statusUpdated = Math.max(now, rec.statusUpdated + 1);
     rec.supplementalInformation = o.supplementalInformation ?? null;
     rec.statusPayload = o.payload ?? '';
-    this.ctx.events.emit({ event: 'credentials:update', userId: rec.userId, content: this.view(rec), orderKey: rec.id }, now);
+    this.ctx.events.emit(
+      { event: 'credentials:update', userId: rec.userId, content: this.view(rec), orderKey: rec.id },
+      now,
+    );
   }
 
   cancel(rec: CredRecord): void {
@@ -191,7 +212,10 @@ export class CredentialsEngine {
       // the same person at the same institution sees the same accounts through every consent
       seed: `${rec.userId}:${provider.financialInstitutionId}:${rec.fields.username ?? ''}`,
       now: this.ctx.clock.now(),
-      accountFilter: optedIn || types ? (a: AccountRecord) => (!optedIn || optedIn.includes(a.id)) && (!types || types.has(a.type)) : undefined,
+      accountFilter:
+        optedIn || types
+          ? (a: AccountRecord) => (!optedIn || optedIn.includes(a.id)) && (!types || types.has(a.type))
+          : undefined,
     };
   }
 
@@ -220,7 +244,14 @@ export class CredentialsEngine {
           run.round = { fields, resolve, reject };
           this.setStatus(rec, 'AWAITING_SUPPLEMENTAL_INFORMATION', { supplementalInformation: JSON.stringify(fields) });
           this.ctx.setTimeout(() => {
-            if (run.round?.fields === fields) reject(new FlowFail('AUTHENTICATION_ERROR', 'No supplemental information arrived in time.', 'AUTHENTICATION_TIMEOUT'));
+            if (run.round?.fields === fields)
+              reject(
+                new FlowFail(
+                  'AUTHENTICATION_ERROR',
+                  'No supplemental information arrived in time.',
+                  'AUTHENTICATION_TIMEOUT',
+                ),
+              );
           }, SUPPLEMENTAL_TIMEOUT_MS);
         }).finally(() => {
           run.round = undefined;
@@ -249,7 +280,9 @@ export class CredentialsEngine {
           };
           run.app = { state, done };
           this.states.set(state, rec.id);
-          this.setStatus(rec, 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION', { supplementalInformation: JSON.stringify(payload) });
+          this.setStatus(rec, 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION', {
+            supplementalInformation: JSON.stringify(payload),
+          });
           this.ctx.setTimeout(() => done(true), this.ctx.options.authDelayMs);
         }).then((approved) => {
           check();
@@ -273,7 +306,11 @@ export class CredentialsEngine {
       if (!mustAuth && rec.sessionExpiryDate !== null && !sessionValid) {
         await this.wait(run, this.machineDelay);
         this.setStatus(rec, 'SESSION_EXPIRED', { payload: 'The session at the bank has expired; authenticate again.' });
-        rec.detailedError = { type: 'USER_LOGIN_ERROR', displayMessage: 'The session at the bank has expired.', details: { reason: 'SESSION_EXPIRED', retryable: false } };
+        rec.detailedError = {
+          type: 'USER_LOGIN_ERROR',
+          displayMessage: 'The session at the bank has expired.',
+          details: { reason: 'SESSION_EXPIRED', retryable: false },
+        };
         return;
       }
       if (mustAuth || !sessionValid) {
@@ -298,7 +335,10 @@ export class CredentialsEngine {
       this.setStatus(rec, 'UPDATED', { payload: `Fetched ${accounts.length} accounts.` });
     } catch (err) {
       if (err instanceof Stop || run.cancelled) return;
-      const f = err instanceof FlowFail ? err : new FlowFail('TEMPORARY_ERROR', 'An internal error occurred at the provider.', 'INTERNAL_ERROR');
+      const f =
+        err instanceof FlowFail
+          ? err
+          : new FlowFail('TEMPORARY_ERROR', 'An internal error occurred at the provider.', 'INTERNAL_ERROR');
       if (f.status === 'AUTHENTICATION_ERROR') rec.needsAuth = true;
       rec.detailedError = {
         type: f.status === 'AUTHENTICATION_ERROR' ? 'USER_LOGIN_ERROR' : 'PROVIDER_ERROR',
@@ -340,16 +380,22 @@ export class CredentialsEngine {
   supplement(rec: CredRecord, information: Record<string, string>): string | undefined {
     const run = this.activeRun(rec);
     const round = run?.round;
-    if (!run || !round || rec.status !== 'AWAITING_SUPPLEMENTAL_INFORMATION') return 'the credentials are not waiting for supplemental information';
+    if (!run || !round || rec.status !== 'AWAITING_SUPPLEMENTAL_INFORMATION')
+      return 'the credentials are not waiting for supplemental information';
     if (Object.keys(information).length === 0) {
       // an empty map cancels the round, as the service's SDKs do
-      round.reject(new FlowFail('AUTHENTICATION_ERROR', 'The supplemental information was cancelled.', 'USER_CANCELLED'));
+      round.reject(
+        new FlowFail('AUTHENTICATION_ERROR', 'The supplemental information was cancelled.', 'USER_CANCELLED'),
+      );
       return undefined;
     }
-    const missing = round.fields.filter((f) => !f.optional && !f.immutable && (information[f.name] === undefined || information[f.name] === '')).map((f) => f.name);
+    const missing = round.fields
+      .filter((f) => !f.optional && !f.immutable && (information[f.name] === undefined || information[f.name] === ''))
+      .map((f) => f.name);
     if (missing.length > 0) return `missing supplemental information: ${missing.join(', ')}`;
     for (const f of round.fields) {
-      if (f.checkbox && information[f.name] !== 'true' && information[f.name] !== 'false') return `${f.name} must be "true" or "false"`;
+      if (f.checkbox && information[f.name] !== 'true' && information[f.name] !== 'false')
+        return `${f.name} must be "true" or "false"`;
     }
     round.resolve(information);
     return undefined;
@@ -403,7 +449,18 @@ function itemAccountTypes(items: string[] | undefined): Set<string> | undefined 
 }
 
 export const ITEMS = [
-  'CHECKING_ACCOUNTS', 'CHECKING_TRANSACTIONS', 'SAVING_ACCOUNTS', 'SAVING_TRANSACTIONS', 'CREDITCARD_ACCOUNTS', 'CREDITCARD_TRANSACTIONS',
-  'LOAN_ACCOUNTS', 'LOAN_TRANSACTIONS', 'INVESTMENT_ACCOUNTS', 'INVESTMENT_TRANSACTIONS', 'EINVOICES', 'TRANSFER_DESTINATIONS', 'IDENTITY_DATA',
+  'CHECKING_ACCOUNTS',
+  'CHECKING_TRANSACTIONS',
+  'SAVING_ACCOUNTS',
+  'SAVING_TRANSACTIONS',
+  'CREDITCARD_ACCOUNTS',
+  'CREDITCARD_TRANSACTIONS',
+  'LOAN_ACCOUNTS',
+  'LOAN_TRANSACTIONS',
+  'INVESTMENT_ACCOUNTS',
+  'INVESTMENT_TRANSACTIONS',
+  'EINVOICES',
+  'TRANSFER_DESTINATIONS',
+  'IDENTITY_DATA',
   'LIST_BENEFICIARIES',
 ];

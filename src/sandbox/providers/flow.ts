@@ -64,15 +64,18 @@ export type Script = (f: FlowApi) => Promise<void>;
 export function checkUsername(f: FlowApi, opts: { password?: boolean } = {}): void {
   const u = f.fields.username ?? '';
   if (u.startsWith('fail')) f.fail('AUTHENTICATION_ERROR', 'Incorrect username or password.', 'USER_LOGIN_ERROR');
-  if (u.startsWith('temp')) f.fail('TEMPORARY_ERROR', 'The bank is temporarily unavailable. Please try again later.', 'PROVIDER_ERROR');
+  if (u.startsWith('temp'))
+    f.fail('TEMPORARY_ERROR', 'The bank is temporarily unavailable. Please try again later.', 'PROVIDER_ERROR');
   if (u !== 'test-user') f.fail('AUTHENTICATION_ERROR', 'Incorrect username or password.', 'USER_LOGIN_ERROR');
-  if (opts.password && f.fields.password !== 'test-password') f.fail('AUTHENTICATION_ERROR', 'Incorrect username or password.', 'USER_LOGIN_ERROR');
+  if (opts.password && f.fields.password !== 'test-password')
+    f.fail('AUTHENTICATION_ERROR', 'Incorrect username or password.', 'USER_LOGIN_ERROR');
 }
 
 /** Any string of 4 to 8 digits is a good code, except 000000. */
 export function checkCode(f: FlowApi, code: string | undefined, what = 'code'): void {
   if (code === '000000') f.fail('AUTHENTICATION_ERROR', `The ${what} was rejected by the bank.`, 'USER_LOGIN_ERROR');
-  if (!code || !/^\d{4,8}$/.test(code)) f.fail('AUTHENTICATION_ERROR', `The ${what} must be 4 to 8 digits.`, 'USER_LOGIN_ERROR');
+  if (!code || !/^\d{4,8}$/.test(code))
+    f.fail('AUTHENTICATION_ERROR', `The ${what} must be 4 to 8 digits.`, 'USER_LOGIN_ERROR');
 }
 
 const FAILURE_MESSAGES: Record<Failure, string> = {
@@ -85,5 +88,10 @@ const FAILURE_MESSAGES: Record<Failure, string> = {
 /** The always-failing variants end in AUTHENTICATION_ERROR with distinct messages. */
 export function failIfFailing(f: FlowApi): void {
   const kind = f.provider.failure;
-  if (kind) f.fail('AUTHENTICATION_ERROR', FAILURE_MESSAGES[kind], kind === 'timeout' ? 'AUTHENTICATION_TIMEOUT' : kind === 'cancelled' ? 'USER_CANCELLED' : 'USER_LOGIN_ERROR');
+  if (kind)
+    f.fail(
+      'AUTHENTICATION_ERROR',
+      FAILURE_MESSAGES[kind],
+      kind === 'timeout' ? 'AUTHENTICATION_TIMEOUT' : kind === 'cancelled' ? 'USER_CANCELLED' : 'USER_LOGIN_ERROR',
+    );
 }

@@ -7,7 +7,17 @@ import { asObject, badRequest, envelope } from '../http.js';
 import { connectorState } from '../connector/state.js';
 import { providerByName } from '../providers/catalogue.js';
 import { credentialsOf } from './credentials-view.js';
-import { balancesOf, listParam, ownAccount, pageSizeParam, sendJson, toJson, userAccountList, v1Account, v2Account } from './read-views.js';
+import {
+  balancesOf,
+  listParam,
+  ownAccount,
+  pageSizeParam,
+  sendJson,
+  toJson,
+  userAccountList,
+  v1Account,
+  v2Account,
+} from './read-views.js';
 
 export const EXCLUSIONS: AccountExclusion[] = ['NONE', 'AGGREGATION', 'PFM_AND_SEARCH', 'PFM_DATA'];
 const UPDATABLE = ['accountExclusion', 'accountNumber', 'excluded', 'favored', 'name', 'type'];
@@ -28,21 +38,30 @@ export function registerAccounts(ctx: SandboxContext): void {
     sendJson(res, 200, { accounts: userAccountList(store, user.id).map(v1) });
   });
 
-  router.put('/api/v1/accounts/{id}', async (req, res) => {
-    const user = req.user();
-    const body = asObject(await req.json());
-    const account = ownAccount(store, user, req.params.id!);
-    if (!account) throw accountNotFound(req.params.id!);
-    const update = validateUpdate(body, JSON.parse(toJson(v1(account))) as Record<string, unknown>);
-    applyUpdate(ctx, account, update);
-    sendJson(res, 200, v1(account));
-  }, { maxBody: 64 * 1024 });
+  router.put(
+    '/api/v1/accounts/{id}',
+    async (req, res) => {
+      const user = req.user();
+      const body = asObject(await req.json());
+      const account = ownAccount(store, user, req.params.id!);
+      if (!account) throw accountNotFound(req.params.id!);
+      const update = validateUpdate(body, JSON.parse(toJson(v1(account))) as Record<string, unknown>);
+      applyUpdate(ctx, account, update);
+      sendJson(res, 200, v1(account));
+    },
+    { maxBody: 64 * 1024 },
+  );
 
   router.get('/api/v1/accounts/{id}/balances', (req, res) => {
     const user = req.user();
     const account = ownAccount(store, user, req.params.id!);
     if (!account) throw accountNotFound(req.params.id!);
-    if (account.accountExclusion === 'AGGREGATION') throw envelope(404, 'balances.not_found', `account "${account.id}" has no balances: it is excluded from aggregation`);
+    if (account.accountExclusion === 'AGGREGATION')
+      throw envelope(
+        404,
+        'balances.not_found',
+        `account "${account.id}" has no balances: it is excluded from aggregation`,
+      );
     res.json(200, { accountId: account.id, balances: balancesOf(account), refreshed: account.updated });
   });
 
@@ -51,7 +70,9 @@ export function registerAccounts(ctx: SandboxContext): void {
     const q = req.query;
     const pageSize = pageSizeParam(q);
     const types = listParam(q, 'typeIn').map((t) => t.toUpperCase());
-    for (const t of types) if (!(ACCOUNT_TYPES as string[]).includes(t)) throw badRequest(`typeIn: unknown account type "${t.slice(0, 40)}"`, { field: 'typeIn' });
+    for (const t of types)
+      if (!(ACCOUNT_TYPES as string[]).includes(t))
+        throw badRequest(`typeIn: unknown account type "${t.slice(0, 40)}"`, { field: 'typeIn' });
     const all = userAccountList(store, user.id).filter((a) => types.length === 0 || types.includes(a.type));
     let start = 0;
     const token = q.get('pageToken');
@@ -63,16 +84,24 @@ export function registerAccounts(ctx: SandboxContext): void {
         id = Buffer.from(token, 'base64url').toString('utf8');
         if (!/^[\w-]{1,100}$/.test(id)) throw new Error('shape');
       } catch {
-        throw badRequest('pageToken is not valid: pass the nextPageToken of the previous page unchanged', { field: 'pageToken' });
+        throw badRequest('pageToken is not valid: pass the nextPageToken of the previous page unchanged', {
+          field: 'pageToken',
+        });
       }
       const last = store.accounts.get(id);
-      if (!last || last.userId !== user.id) throw badRequest('pageToken is not valid (its account is gone): list again from the start', { field: 'pageToken' });
+      if (!last || last.userId !== user.id)
+        throw badRequest('pageToken is not valid (its account is gone): list again from the start', {
+          field: 'pageToken',
+        });
       start = all.findIndex((a) => a.created > last.created || (a.created === last.created && a.id > last.id));
       if (start < 0) start = all.length;
     }
     const page = all.slice(start, start + pageSize);
     const more = start + pageSize < all.length;
-    sendJson(res, 200, { accounts: page.map((a) => v2Account(a, institution(a))), nextPageToken: more ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : '' });
+    sendJson(res, 200, {
+      accounts: page.map((a) => v2Account(a, institution(a))),
+      nextPageToken: more ? Buffer.from(page[page.length - 1]!.id).toString('base64url') : '',
+    });
   });
 }
 
@@ -91,7 +120,9 @@ function validateUpdate(body: Record<string, unknown>, current: Record<string, u
   for (const [k, v] of Object.entries(body)) {
     if (UPDATABLE.includes(k)) continue;
     if (k in current && JSON.stringify(current[k]) === JSON.stringify(v)) continue;
-    throw badRequest(`property "${k.slice(0, 60)}" cannot be updated (updatable: ${UPDATABLE.join(', ')})`, { field: k.slice(0, 60) });
+    throw badRequest(`property "${k.slice(0, 60)}" cannot be updated (updatable: ${UPDATABLE.join(', ')})`, {
+      field: k.slice(0, 60),
+    });
   }
   if (body.accountExclusion !== undefined) {
     if (typeof body.accountExclusion !== 'string' || !(EXCLUSIONS as string[]).includes(body.accountExclusion)) {
@@ -111,16 +142,21 @@ function validateUpdate(body: Record<string, unknown>, current: Record<string, u
     u[k] = body[k] as boolean;
   }
   if (body.name !== undefined) {
-    if (typeof body.name !== 'string' || body.name.trim() === '' || body.name.length > 128) throw badRequest('name must be a non-empty string of at most 128 characters', { field: 'name' });
+    if (typeof body.name !== 'string' || body.name.trim() === '' || body.name.length > 128)
+      throw badRequest('name must be a non-empty string of at most 128 characters', { field: 'name' });
     u.name = body.name;
   }
   if (body.type !== undefined) {
-    if (typeof body.type !== 'string' || !(ACCOUNT_TYPES as string[]).includes(body.type)) throw badRequest(`type must be one of ${ACCOUNT_TYPES.join(', ')}`, { field: 'type' });
+    if (typeof body.type !== 'string' || !(ACCOUNT_TYPES as string[]).includes(body.type))
+      throw badRequest(`type must be one of ${ACCOUNT_TYPES.join(', ')}`, { field: 'type' });
     u.type = body.type as AccountType;
   }
   // the deprecated excluded flag and accountExclusion must not contradict each other
   if (u.excluded !== undefined && u.accountExclusion !== undefined && u.excluded !== excludedFlag(u.accountExclusion)) {
-    throw badRequest(`excluded=${u.excluded} contradicts accountExclusion=${u.accountExclusion}; send accountExclusion alone`, { field: 'excluded' });
+    throw badRequest(
+      `excluded=${u.excluded} contradicts accountExclusion=${u.accountExclusion}; send accountExclusion alone`,
+      { field: 'excluded' },
+    );
   }
   return u;
 }
@@ -140,7 +176,8 @@ function applyUpdate(ctx: SandboxContext, a: AccountRecord, u: AccountUpdate): v
   if (u.favored !== undefined) a.favored = u.favored;
   let exclusion = u.accountExclusion;
   // excluded=true alone is the deprecated spelling of PFM_AND_SEARCH; false clears the exclusion
-  if (exclusion === undefined && u.excluded !== undefined && u.excluded !== a.excluded) exclusion = u.excluded ? 'PFM_AND_SEARCH' : 'NONE';
+  if (exclusion === undefined && u.excluded !== undefined && u.excluded !== a.excluded)
+    exclusion = u.excluded ? 'PFM_AND_SEARCH' : 'NONE';
   if (exclusion !== undefined) {
     if (exclusion === 'AGGREGATION' && a.accountExclusion !== 'AGGREGATION') dropAggregatedData(ctx, a);
     a.accountExclusion = exclusion;
@@ -158,7 +195,8 @@ function dropAggregatedData(ctx: SandboxContext, a: AccountRecord): void {
   for (const id of doomed) {
     const t = store.transactions.get(id)!;
     store.transactions.delete(id);
-    if (connector && t.externalId !== undefined && connector.transactions.get(t.externalId) === t) connector.transactions.delete(t.externalId);
+    if (connector && t.externalId !== undefined && connector.transactions.get(t.externalId) === t)
+      connector.transactions.delete(t.externalId);
   }
   a.balance = '0';
   delete a.availableCredit;

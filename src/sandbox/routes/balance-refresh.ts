@@ -26,7 +26,14 @@ class BalanceRefreshState {
 }
 
 const invalid = (reason: string, instance: string) =>
-  problem(400, 'urn:errors:invalid-argument', 'Invalid request params', reason, [{ name: 'accountId', reason }], instance);
+  problem(
+    400,
+    'urn:errors:invalid-argument',
+    'Invalid request params',
+    reason,
+    [{ name: 'accountId', reason }],
+    instance,
+  );
 
 export function registerBalanceRefresh(ctx: SandboxContext): void {
   const { store, router } = ctx;
@@ -36,50 +43,98 @@ export function registerBalanceRefresh(ctx: SandboxContext): void {
     for (const [id, r] of s.refreshes) if (r.userId === userId) s.refreshes.delete(id);
   });
 
-  router.post('/api/v1/balance-refresh', async (req, res) => {
-    const user = req.user();
-    let body: Record<string, unknown>;
-    try {
-      body = asObject(await req.json());
-    } catch {
-      throw problem(400, 'urn:errors:invalid-argument', 'Invalid request params', 'the body must be a JSON object {"accountId": "..."}', [{ name: 'accountId', reason: 'must not be empty' }], req.path);
-    }
-    const accountId = body.accountId;
-    if (accountId === undefined || accountId === null || (typeof accountId === 'string' && accountId.trim() === '')) throw invalid('must not be empty', req.path);
-    if (typeof accountId !== 'string') throw invalid('must be a string', req.path);
-    const account = store.accounts.get(accountId);
-    if (!account || account.userId !== user.id) throw invalid(`no account "${accountId.slice(0, 80)}" for this user`, req.path);
-    const credentialId = account.credentialsIds[0];
-    if (!credentialId || account.accountExclusion === 'AGGREGATION') {
-      throw problem(403, 'urn:errors:invalid-credentials', 'Invalid credential', 'the account has no credentials that can refresh it', undefined, req.path);
-    }
-    const s = state();
-    const now = store.clock.now();
-    const recent = (s.history.get(account.id) ?? []).filter((t) => t > now - BALANCE_REFRESH_WINDOW_MS);
-    if (recent.length >= BALANCE_REFRESH_QUOTA) {
-      const retryAfter = Math.max(1, Math.ceil((recent[0]! + BALANCE_REFRESH_WINDOW_MS - now) / 1000));
-      const err = problem(429, 'about:errors:too-many-requests', 'Too Many Requests', `at most ${BALANCE_REFRESH_QUOTA} balance refreshes per account per 2 hours; the next is possible in ${retryAfter} s`, undefined, req.path);
-      Object.assign(err.headers, { 'retry-after': String(retryAfter) });
+  router.post(
+    '/api/v1/balance-refresh',
+    async (req, res) => {
+      const user = req.user();
+      let body: Record<string, unknown>;
+      try {
+        body = asObject(await req.json());
+      } catch {
+        throw problem(
+          400,
+          'urn:errors:invalid-argument',
+          'Invalid request params',
+          'the body must be a JSON object {"accountId": "..."}',
+          [{ name: 'accountId', reason: 'must not be empty' }],
+          req.path,
+        );
+      }
+      const accountId = body.accountId;
+      if (accountId === undefined || accountId === null || (typeof accountId === 'string' && accountId.trim() === ''))
+        throw invalid('must not be empty', req.path);
+      if (typeof accountId !== 'string') throw invalid('must be a string', req.path);
+      const account = store.accounts.get(accountId);
+      if (!account || account.userId !== user.id)
+        throw invalid(`no account "${accountId.slice(0, 80)}" for this user`, req.path);
+      const credentialId = account.credentialsIds[0];
+      if (!credentialId || account.accountExclusion === 'AGGREGATION') {
+        throw problem(
+          403,
+          'urn:errors:invalid-credentials',
+          'Invalid credential',
+          'the account has no credentials that can refresh it',
+          undefined,
+          req.path,
+        );
+      }
+      const s = state();
+      const now = store.clock.now();
+      const recent = (s.history.get(account.id) ?? []).filter((t) => t > now - BALANCE_REFRESH_WINDOW_MS);
+      if (recent.length >= BALANCE_REFRESH_QUOTA) {
+        const retryAfter = Math.max(1, Math.ceil((recent[0]! + BALANCE_REFRESH_WINDOW_MS - now) / 1000));
+        const err = problem(
+          429,
+          'about:errors:too-many-requests',
+          'Too Many Requests',
+          `at most ${BALANCE_REFRESH_QUOTA} balance refreshes per account per 2 hours; the next is possible in ${retryAfter} s`,
+          undefined,
+          req.path,
+        );
+        Object.assign(err.headers, { 'retry-after': String(retryAfter) });
+        s.history.set(account.id, recent);
+        throw err;
+      }
+      recent.push(now);
       s.history.set(account.id, recent);
-      throw err;
-    }
-    recent.push(now);
-    s.history.set(account.id, recent);
-    const rec: RefreshRecord = { id: store.ids.next(), userId: user.id, accountId: account.id, credentialId, status: 'IN_PROGRESS', created: now };
-    s.refreshes.set(rec.id, rec);
-    ctx.setTimeout(() => finish(ctx, rec), BALANCE_REFRESH_DELAY_MS);
-    res.json(200, { balanceRefreshId: rec.id, credentialId });
-  }, { maxBody: 16 * 1024 });
+      const rec: RefreshRecord = {
+        id: store.ids.next(),
+        userId: user.id,
+        accountId: account.id,
+        credentialId,
+        status: 'IN_PROGRESS',
+        created: now,
+      };
+      s.refreshes.set(rec.id, rec);
+      ctx.setTimeout(() => finish(ctx, rec), BALANCE_REFRESH_DELAY_MS);
+      res.json(200, { balanceRefreshId: rec.id, credentialId });
+    },
+    { maxBody: 16 * 1024 },
+  );
 
   router.get('/api/v1/balance-refresh/{refreshId}', (req, res) => {
     const user = req.user();
     const rec = state().refreshes.get(req.params.refreshId!);
     if (!rec || rec.userId !== user.id) {
-      throw problem(404, 'urn:errors:not-found', 'Not Found', `no balance refresh "${req.params.refreshId!.slice(0, 80)}"`, undefined, req.path);
+      throw problem(
+        404,
+        'urn:errors:not-found',
+        'Not Found',
+        `no balance refresh "${req.params.refreshId!.slice(0, 80)}"`,
+        undefined,
+        req.path,
+      );
     }
     const account = store.accounts.get(rec.accountId);
     if (!account || !usable(account, rec.credentialId)) {
-      throw problem(403, 'urn:errors:invalid-credentials', 'Invalid credential', 'the credentials of this refresh are gone or no longer give access to the account', undefined, req.path);
+      throw problem(
+        403,
+        'urn:errors:invalid-credentials',
+        'Invalid credential',
+        'the credentials of this refresh are gone or no longer give access to the account',
+        undefined,
+        req.path,
+      );
     }
     // a refresh whose timer was lost (a restart) is finished once its time has passed
     if (rec.status !== 'FINISHED' && store.clock.now() - rec.created >= BALANCE_REFRESH_DELAY_MS) finish(ctx, rec);

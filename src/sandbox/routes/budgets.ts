@@ -6,8 +6,21 @@ import type { Req } from '../router.js';
 import type { MemoryStore } from '../store.js';
 import { plainJson } from './reports.js';
 import {
-  budgetJson, budgetTransactions, inPeriod, parseAmount, parseEpoch, parseFilter, parseName, parseOneOff, parseRecurring,
-  periodAt, periodsBetween, spent, userCurrency, type BudgetPeriod, type BudgetRecord,
+  budgetJson,
+  budgetTransactions,
+  inPeriod,
+  parseAmount,
+  parseEpoch,
+  parseFilter,
+  parseName,
+  parseOneOff,
+  parseRecurring,
+  periodAt,
+  periodsBetween,
+  spent,
+  userCurrency,
+  type BudgetPeriod,
+  type BudgetRecord,
 } from '../finance/budgets.js';
 import { add, denominated, divHalfEven, ZERO, type Dec, toStr } from '../finance/decimal.js';
 import { bucketOf, bucketsBetween } from '../finance/dates.js';
@@ -52,7 +65,9 @@ export function registerBudgets(ctx: SandboxContext): void {
   const listOf = (req: Req) => {
     const user = req.user();
     const all = includeArchived(req);
-    return [...state(store).budgets.values()].filter((b) => b.userId === user.id && (all || !b.archived)).sort((a, b) => a.created - b.created);
+    return [...state(store).budgets.values()]
+      .filter((b) => b.userId === user.id && (all || !b.archived))
+      .sort((a, b) => a.created - b.created);
   };
   const scaleOf = (b: BudgetRecord) => Math.max(2, b.amount.split('.')[1]?.length ?? 0);
   const periodJson = (b: BudgetRecord, p: BudgetPeriod, txs = budgetTransactions(store, b)) => ({
@@ -93,7 +108,12 @@ export function registerBudgets(ctx: SandboxContext): void {
 
   router.get('/api/v1/budgets/summaries', (req, res) => {
     const now = ctx.clock.now();
-    res.json(200, { budgetSummaries: listOf(req).map((b) => ({ budgetSpecification: budgetJson(b), budgetPeriods: periodJson(b, periodAt(b, now)) })) });
+    res.json(200, {
+      budgetSummaries: listOf(req).map((b) => ({
+        budgetSpecification: budgetJson(b),
+        budgetPeriods: periodJson(b, periodAt(b, now)),
+      })),
+    });
   });
 
   router.get('/api/v1/budgets/recommended', (req, res) => {
@@ -110,13 +130,23 @@ export function registerBudgets(ctx: SandboxContext): void {
     let oneOff = b.oneOffPeriodicity;
     let recurring = b.recurringPeriodicity;
     if (b.periodicityType === 'ONE_OFF') {
-      if (body.recurringPeriodicity !== undefined && body.recurringPeriodicity !== null) throw plain(400, 'this is a ONE_OFF budget: give oneOffPeriodicity, not recurringPeriodicity');
-      if (body.oneOffPeriodicity !== undefined && body.oneOffPeriodicity !== null) oneOff = parseOneOff(body.oneOffPeriodicity);
+      if (body.recurringPeriodicity !== undefined && body.recurringPeriodicity !== null)
+        throw plain(400, 'this is a ONE_OFF budget: give oneOffPeriodicity, not recurringPeriodicity');
+      if (body.oneOffPeriodicity !== undefined && body.oneOffPeriodicity !== null)
+        oneOff = parseOneOff(body.oneOffPeriodicity);
     } else {
-      if (body.oneOffPeriodicity !== undefined && body.oneOffPeriodicity !== null) throw plain(400, 'this is a RECURRING budget: give recurringPeriodicity, not oneOffPeriodicity');
-      if (body.recurringPeriodicity !== undefined && body.recurringPeriodicity !== null) recurring = parseRecurring(body.recurringPeriodicity);
+      if (body.oneOffPeriodicity !== undefined && body.oneOffPeriodicity !== null)
+        throw plain(400, 'this is a RECURRING budget: give recurringPeriodicity, not oneOffPeriodicity');
+      if (body.recurringPeriodicity !== undefined && body.recurringPeriodicity !== null)
+        recurring = parseRecurring(body.recurringPeriodicity);
     }
-    Object.assign(b, { name, amount: toStr(amount), filter, oneOffPeriodicity: oneOff, recurringPeriodicity: recurring });
+    Object.assign(b, {
+      name,
+      amount: toStr(amount),
+      filter,
+      oneOffPeriodicity: oneOff,
+      recurringPeriodicity: recurring,
+    });
     res.json(200, { budgetSpecification: budgetJson(b) });
   });
 
@@ -136,7 +166,8 @@ export function registerBudgets(ctx: SandboxContext): void {
   router.get('/api/v1/budgets/{id}/details', (req, res) => {
     const b = find(req);
     const now = ctx.clock.now();
-    const q = (k: string) => (req.query.get(k) === null || req.query.get(k) === '' ? now : parseEpoch(req.query.get(k), k));
+    const q = (k: string) =>
+      req.query.get(k) === null || req.query.get(k) === '' ? now : parseEpoch(req.query.get(k), k);
     const start = q('start');
     const end = q('end');
     if (start > end) throw plain(400, 'start is after end');
@@ -189,7 +220,12 @@ export function registerBudgets(ctx: SandboxContext): void {
  * Recommended budgets: for each expense primary category spent on in at least two of the last
  * three complete months, a monthly budget of the average, rounded up to a whole hundred.
  */
-export function recommend(store: MemoryStore, userId: string, locale: string, now: number): Array<Record<string, unknown>> {
+export function recommend(
+  store: MemoryStore,
+  userId: string,
+  locale: string,
+  now: number,
+): Array<Record<string, unknown>> {
   const currency = userCurrency(store, userId);
   const current = bucketOf('MONTHLY', now);
   const months = bucketsBetween('MONTHLY', current.start - 80 * 86_400_000, current.start - 1).slice(-3);

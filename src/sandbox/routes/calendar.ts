@@ -43,9 +43,13 @@ export function registerCalendar(ctx: SandboxContext): void {
     const from = new Date(gte);
     const limit = Date.UTC(from.getUTCFullYear() + 10, from.getUTCMonth(), from.getUTCDate());
     // 29 February plus ten years lands on 1 March, which is still within ten years
-    if (lte > limit) throw plain(400, 'the range is out of bounds: period_gte and period_lte may be at most 10 years apart');
+    if (lte > limit)
+      throw plain(400, 'the range is out of bounds: period_gte and period_lte may be at most 10 years apart');
     const buckets = bucketsBetween(res0, gte, lte);
-    res.json(200, buckets.map((b) => periodJson(b, res0)));
+    res.json(
+      200,
+      buckets.map((b) => periodJson(b, res0)),
+    );
   });
 
   ctx.router.get('/api/v1/calendar/periods/{period}', (req, res) => {
@@ -54,7 +58,9 @@ export function registerCalendar(ctx: SandboxContext): void {
     let buckets: Bucket[];
     if (/^\d{4}$/.test(p)) {
       const y = Number(p);
-      buckets = Array.from({ length: 12 }, (_, i) => (res0 === 'MONTHLY' ? bucketOf('MONTHLY', Date.UTC(y, i, 1)) : adjustedMonth(y, i + 1)));
+      buckets = Array.from({ length: 12 }, (_, i) =>
+        res0 === 'MONTHLY' ? bucketOf('MONTHLY', Date.UTC(y, i, 1)) : adjustedMonth(y, i + 1),
+      );
     } else if (/^\d{4}-\d{2}$/.test(p)) {
       const [y, m] = p.split('-').map(Number) as [number, number];
       if (y < 1000 || m < 1 || m > 12) throw plain(400, `invalid period "${p}": the month must be 01-12`);
@@ -66,7 +72,11 @@ export function registerCalendar(ctx: SandboxContext): void {
     } else {
       throw plain(400, `invalid period format "${p.slice(0, 40)}": use YYYY, YYYY-MM or YYYY-MM-DD`);
     }
-    if (buckets.some((b) => new Date(b.start).getUTCFullYear() < 1000)) throw plain(400, `invalid period "${p}": year out of range`);
-    res.json(200, buckets.map((b) => periodJson(b, res0)));
+    if (buckets.some((b) => new Date(b.start).getUTCFullYear() < 1000))
+      throw plain(400, `invalid period "${p}": year out of range`);
+    res.json(
+      200,
+      buckets.map((b) => periodJson(b, res0)),
+    );
   });
 }

@@ -13,6 +13,9 @@ export function registerCategories(ctx: SandboxContext): void {
     }
     const userLocale = req.auth?.userId ? store.users.get(req.auth.userId)?.locale : undefined;
     const locale = userLocale ?? (q || 'en_US');
-    res.json(200, CATEGORIES.map((c) => apiCategory(c, locale)));
+    res.json(
+      200,
+      CATEGORIES.map((c) => apiCategory(c, locale)),
+    );
   });
 }

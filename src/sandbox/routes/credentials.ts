@@ -12,11 +12,14 @@ import { CredentialsEngine, ITEMS, type CredRecord } from '../providers/engine.j
 const MAX_FIELD = 1024;
 
 function stringMap(v: unknown, what: string): Record<string, string> {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw badRequest(`${what} must be an object of strings`, { field: what });
+  if (!v || typeof v !== 'object' || Array.isArray(v))
+    throw badRequest(`${what} must be an object of strings`, { field: what });
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
-    if (typeof val !== 'string') throw badRequest(`${what}.${k.slice(0, 60)} must be a string`, { field: `${what}.${k.slice(0, 60)}` });
-    if (val.length > MAX_FIELD || k.length > 200) throw badRequest(`${what}.${k.slice(0, 60)} is too long`, { field: `${what}.${k.slice(0, 60)}` });
+    if (typeof val !== 'string')
+      throw badRequest(`${what}.${k.slice(0, 60)} must be a string`, { field: `${what}.${k.slice(0, 60)}` });
+    if (val.length > MAX_FIELD || k.length > 200)
+      throw badRequest(`${what}.${k.slice(0, 60)} is too long`, { field: `${what}.${k.slice(0, 60)}` });
     out[k] = val;
   }
   return out;
@@ -25,17 +28,26 @@ function stringMap(v: unknown, what: string): Record<string, string> {
 function validateFields(p: ProviderDef, fields: Record<string, string>): void {
   const known = new Set(p.fields.map((f) => f.name));
   const unknown = Object.keys(fields).filter((k) => !known.has(k));
-  if (unknown.length > 0) throw badRequest(`unknown field ${unknown.map((u) => `"${u.slice(0, 60)}"`).join(', ')} for provider ${p.name}; it takes ${[...known].join(', ')}`, { field: 'fields' });
+  if (unknown.length > 0)
+    throw badRequest(
+      `unknown field ${unknown.map((u) => `"${u.slice(0, 60)}"`).join(', ')} for provider ${p.name}; it takes ${[...known].join(', ')}`,
+      { field: 'fields' },
+    );
   for (const f of p.fields) {
     const v = fields[f.name];
     if (v === undefined || v === '') {
-      if (!f.optional) throw badRequest(`fields.${f.name} (${f.description}) is required`, { field: `fields.${f.name}` });
+      if (!f.optional)
+        throw badRequest(`fields.${f.name} (${f.description}) is required`, { field: `fields.${f.name}` });
       continue;
     }
-    if (f.minLength !== undefined && v.length < f.minLength) throw badRequest(`fields.${f.name} must be at least ${f.minLength} characters`, { field: `fields.${f.name}` });
-    if (f.maxLength !== undefined && v.length > f.maxLength) throw badRequest(`fields.${f.name} must be at most ${f.maxLength} characters`, { field: `fields.${f.name}` });
-    if (f.numeric && !/^\d+$/.test(v)) throw badRequest(`fields.${f.name} must be digits only`, { field: `fields.${f.name}` });
-    if (f.pattern && !new RegExp(`^(?:${f.pattern})$`).test(v)) throw badRequest(f.patternError ?? `fields.${f.name} has the wrong format`, { field: `fields.${f.name}` });
+    if (f.minLength !== undefined && v.length < f.minLength)
+      throw badRequest(`fields.${f.name} must be at least ${f.minLength} characters`, { field: `fields.${f.name}` });
+    if (f.maxLength !== undefined && v.length > f.maxLength)
+      throw badRequest(`fields.${f.name} must be at most ${f.maxLength} characters`, { field: `fields.${f.name}` });
+    if (f.numeric && !/^\d+$/.test(v))
+      throw badRequest(`fields.${f.name} must be digits only`, { field: `fields.${f.name}` });
+    if (f.pattern && !new RegExp(`^(?:${f.pattern})$`).test(v))
+      throw badRequest(f.patternError ?? `fields.${f.name} has the wrong format`, { field: `fields.${f.name}` });
   }
 }
 
@@ -47,10 +59,16 @@ function queryBool(req: Req, name: string): boolean | undefined {
 }
 
 function queryItems(req: Req): string[] | undefined {
-  const items = req.query.getAll('items').flatMap((i) => i.split(',')).filter(Boolean);
+  const items = req.query
+    .getAll('items')
+    .flatMap((i) => i.split(','))
+    .filter(Boolean);
   if (items.length === 0) return undefined;
   const bad = items.filter((i) => !ITEMS.includes(i));
-  if (bad.length > 0) throw badRequest(`unknown items ${bad.map((b) => b.slice(0, 40)).join(', ')}; one of ${ITEMS.join(', ')}`, { field: 'items' });
+  if (bad.length > 0)
+    throw badRequest(`unknown items ${bad.map((b) => b.slice(0, 40)).join(', ')}; one of ${ITEMS.join(', ')}`, {
+      field: 'items',
+    });
   return items;
 }
 
@@ -80,9 +98,16 @@ export function registerCredentials(ctx: SandboxContext): void {
     return { user, rec };
   };
   const duplicateOf = (userId: string, providerName: string, fields: Record<string, string>, except?: string) =>
-    [...records().values()].find((r) => r.userId === userId && r.id !== except && r.providerName === providerName && sameFields(r.fields, fields));
+    [...records().values()].find(
+      (r) => r.userId === userId && r.id !== except && r.providerName === providerName && sameFields(r.fields, fields),
+    );
   const busy = (rec: CredRecord) => {
-    if (engine.inProgress(rec)) throw envelope(409, 'credentials.in_progress', `another request is in progress on credentials ${rec.id} (status ${rec.status})`);
+    if (engine.inProgress(rec))
+      throw envelope(
+        409,
+        'credentials.in_progress',
+        `another request is in progress on credentials ${rec.id} (status ${rec.status})`,
+      );
   };
 
   router.post('/api/v1/credentials', async (req, res) => {
@@ -94,7 +119,8 @@ export function registerCredentials(ctx: SandboxContext): void {
     const fields = stringMap(body.fields, 'fields');
     const appUri = optString(body, 'appUri');
     const callbackUri = optString(body, 'callbackUri');
-    if (body.triggerRefresh !== undefined && typeof body.triggerRefresh !== 'boolean') throw badRequest('triggerRefresh must be a boolean', { field: 'triggerRefresh' });
+    if (body.triggerRefresh !== undefined && typeof body.triggerRefresh !== 'boolean')
+      throw badRequest('triggerRefresh must be a boolean', { field: 'triggerRefresh' });
     const items = queryItems(req);
     const optIn = queryBool(req, 'optIn');
     const provider = providerByName(providerName);
@@ -102,7 +128,11 @@ export function registerCredentials(ctx: SandboxContext): void {
     validateFields(provider, fields);
     const dup = duplicateOf(user.id, providerName, fields);
     if (dup) {
-      throw new HttpFailure(409, { ...engine.view(dup), errorMessage: `credentials for ${providerName} with the same field values exist: ${dup.id}`, errorCode: 'credentials.duplicate' });
+      throw new HttpFailure(409, {
+        ...engine.view(dup),
+        errorMessage: `credentials for ${providerName} with the same field values exist: ${dup.id}`,
+        errorCode: 'credentials.duplicate',
+      });
     }
     const now = ctx.clock.now();
     const rec: CredRecord = {
@@ -143,7 +173,10 @@ export function registerCredentials(ctx: SandboxContext): void {
     const { user, rec } = own(req);
     const body = asObject(await req.json());
     const providerName = optString(body, 'providerName');
-    if (providerName !== undefined && providerName !== rec.providerName) throw badRequest(`providerName cannot change (the credentials belong to ${rec.providerName})`, { field: 'providerName' });
+    if (providerName !== undefined && providerName !== rec.providerName)
+      throw badRequest(`providerName cannot change (the credentials belong to ${rec.providerName})`, {
+        field: 'providerName',
+      });
     const given = body.fields === undefined ? {} : stringMap(body.fields, 'fields');
     const provider = providerByName(rec.providerName);
     if (!provider) throw notFound(`no provider named "${rec.providerName}"`);
@@ -153,7 +186,12 @@ export function registerCredentials(ctx: SandboxContext): void {
     const callbackUri = optString(body, 'callbackUri');
     busy(rec);
     const dup = duplicateOf(user.id, rec.providerName, fields, rec.id);
-    if (dup) throw new HttpFailure(409, { ...engine.view(dup), errorMessage: `credentials for ${rec.providerName} with the same field values exist: ${dup.id}`, errorCode: 'credentials.duplicate' });
+    if (dup)
+      throw new HttpFailure(409, {
+        ...engine.view(dup),
+        errorMessage: `credentials for ${rec.providerName} with the same field values exist: ${dup.id}`,
+        errorCode: 'credentials.duplicate',
+      });
     rec.fields = fields;
     if (appUri !== undefined) rec.appUri = appUri;
     if (callbackUri !== undefined) rec.callbackUri = callbackUri;
@@ -188,7 +226,8 @@ export function registerCredentials(ctx: SandboxContext): void {
     const items = queryItems(req);
     const optIn = queryBool(req, 'optIn');
     const authenticate = queryBool(req, 'authenticate');
-    if (rec.status === 'PERMANENT_ERROR') throw badRequest('the credentials are in PERMANENT_ERROR and cannot be refreshed');
+    if (rec.status === 'PERMANENT_ERROR')
+      throw badRequest('the credentials are in PERMANENT_ERROR and cannot be refreshed');
     busy(rec);
     engine.start(rec, { kind: 'refresh', items, optIn, authenticate });
     res.empty(204);
@@ -206,7 +245,8 @@ export function registerCredentials(ctx: SandboxContext): void {
   router.post('/api/v1/credentials/{id}/supplemental-information', async (req, res) => {
     const { rec } = own(req);
     const body = asObject(await req.json());
-    if (body.information === undefined || body.information === null) throw badRequest('information is required', { field: 'information' });
+    if (body.information === undefined || body.information === null)
+      throw badRequest('information is required', { field: 'information' });
     const information = stringMap(body.information, 'information');
     const problem = engine.supplement(rec, information);
     if (problem) throw badRequest(problem, { field: 'information' });
@@ -218,7 +258,11 @@ export function registerCredentials(ctx: SandboxContext): void {
     const token = engine.eidToken(rec);
     if (!token) throw notFound(`no autostart token for credentials ${rec.id} (status ${rec.status})`);
     const { default: QRCode } = await import('qrcode');
-    const dataUrl = await QRCode.toDataURL(`bankid:///?autostarttoken=${token}&redirect=null`, { errorCorrectionLevel: 'M', margin: 2, scale: 6 });
+    const dataUrl = await QRCode.toDataURL(`bankid:///?autostarttoken=${token}&redirect=null`, {
+      errorCorrectionLevel: 'M',
+      margin: 2,
+      scale: 6,
+    });
     res.text(200, dataUrl, 'text/html; charset=utf-8');
   });
 
@@ -245,7 +289,16 @@ export function registerCredentials(ctx: SandboxContext): void {
         res.text(400, page('Test Bank', 'This login link is unknown or has expired.'), 'text/html; charset=utf-8');
         return;
       }
-      res.text(200, page('Test Bank', cancel ? 'You cancelled the login. You can close this window.' : 'You are logged in. You can close this window and return to the app.'), 'text/html; charset=utf-8');
+      res.text(
+        200,
+        page(
+          'Test Bank',
+          cancel
+            ? 'You cancelled the login. You can close this window.'
+            : 'You are logged in. You can close this window and return to the app.',
+        ),
+        'text/html; charset=utf-8',
+      );
     },
     { auth: 'none' },
   );
@@ -261,7 +314,9 @@ export function registerCredentials(ctx: SandboxContext): void {
         status: r.status,
         statusUpdated: r.statusUpdated,
         sessionExpiryDate: r.sessionExpiryDate,
-        ...(r.detailedError && (r.status.endsWith('_ERROR') || r.status === 'SESSION_EXPIRED') ? { detailedError: r.detailedError } : {}),
+        ...(r.detailedError && (r.status.endsWith('_ERROR') || r.status === 'SESSION_EXPIRED')
+          ? { detailedError: r.detailedError }
+          : {}),
       }));
     res.json(200, { providerConsents });
   });

@@ -16,7 +16,8 @@ export function registerIdentities(ctx: SandboxContext, providerOf: ProviderLook
     const byCredentials = new Map<string, string>();
     for (const a of userAccountList(store, user.id)) {
       const c = a.credentialsIds[0];
-      if (c && a.holderName && a.accountExclusion !== 'AGGREGATION' && !byCredentials.has(c)) byCredentials.set(c, a.holderName);
+      if (c && a.holderName && a.accountExclusion !== 'AGGREGATION' && !byCredentials.has(c))
+        byCredentials.set(c, a.holderName);
     }
     const availableIdentityData = [...byCredentials].map(([credentialsId, name]) => {
       const { ssn, dateOfBirth } = personalNumber(`${user.id}:${name}`);

@@ -15,7 +15,13 @@ interface InsightRecord {
   type: string;
   createdTime: number;
   /** Set when archived: what the user saw then. */
-  archived?: { dateArchived: number; action: string; title: string; description: string; data: Record<string, unknown> };
+  archived?: {
+    dateArchived: number;
+    action: string;
+    title: string;
+    description: string;
+    data: Record<string, unknown>;
+  };
 }
 
 class InsightState {
@@ -26,7 +32,12 @@ class InsightState {
 }
 
 /** Configures a title/description override for a locale and insight type (tests, PUT /sandbox/insights/overrides). */
-export function setInsightOverride(store: MemoryStore, locale: string, type: string, o: { title?: string; description?: string }): void {
+export function setInsightOverride(
+  store: MemoryStore,
+  locale: string,
+  type: string,
+  o: { title?: string; description?: string },
+): void {
   const all = state(store).overrides;
   if (!all.has(locale)) all.set(locale, new Map());
   all.get(locale)!.set(type, o);
@@ -43,7 +54,13 @@ export function registerInsights(ctx: SandboxContext): void {
     const overrides = state(store).overrides.get(user.locale);
     // a locale is configured when it has built-in texts or overrides; without either, nothing is shown
     const builtIn = INSIGHT_LOCALES.includes(user.locale as InsightLocale);
-    if (!builtIn && !overrides?.size) return { user, list: [] as Array<Record<string, unknown>>, records: new Map<string, InsightRecord>(), actions: new Map<string, string[]>() };
+    if (!builtIn && !overrides?.size)
+      return {
+        user,
+        list: [] as Array<Record<string, unknown>>,
+        records: new Map<string, InsightRecord>(),
+        actions: new Map<string, string[]>(),
+      };
     const locale: InsightLocale = builtIn ? (user.locale as InsightLocale) : 'en_US';
     let mine = state(store).insights.get(user.id);
     if (!mine) state(store).insights.set(user.id, (mine = new Map()));
@@ -54,13 +71,25 @@ export function registerInsights(ctx: SandboxContext): void {
       const o = overrides?.get(c.type);
       // another locale shows only the types configured for it
       if (!builtIn && !o) continue;
-      if (o?.title !== undefined) c.title = o.title.replaceAll('{title}', c.title).replaceAll('{description}', c.description);
-      if (o?.description !== undefined) c.description = o.description.replaceAll('{title}', c.title).replaceAll('{description}', c.description);
+      if (o?.title !== undefined)
+        c.title = o.title.replaceAll('{title}', c.title).replaceAll('{description}', c.description);
+      if (o?.description !== undefined)
+        c.description = o.description.replaceAll('{title}', c.title).replaceAll('{description}', c.description);
       let r = mine.get(c.key);
-      if (!r) mine.set(c.key, (r = { id: store.ids.next(), key: c.key, userId: user.id, type: c.type, createdTime: now }));
+      if (!r)
+        mine.set(c.key, (r = { id: store.ids.next(), key: c.key, userId: user.id, type: c.type, createdTime: now }));
       if (r.archived) continue;
       actions.set(r.id, c.actions);
-      list.push({ id: r.id, userId: user.id, type: c.type, title: c.title, description: c.description, data: c.data, createdTime: r.createdTime, insightActions: c.actions.map((a) => actionJson(a, locale)) });
+      list.push({
+        id: r.id,
+        userId: user.id,
+        type: c.type,
+        title: c.title,
+        description: c.description,
+        data: c.data,
+        createdTime: r.createdTime,
+        insightActions: c.actions.map((a) => actionJson(a, locale)),
+      });
     }
     const byId = new Map([...mine.values()].map((r) => [r.id, r]));
     return { user, list, records: byId, actions };
@@ -72,9 +101,18 @@ export function registerInsights(ctx: SandboxContext): void {
     const rec = records.get(id);
     if (!item || !rec) throw plain(404, `${id.slice(0, 64)} is not an active insight`);
     if (action !== undefined && !actions.get(id)!.includes(action)) {
-      throw plain(400, `insightAction ${action.slice(0, 40)} is not offered by this insight (offered: ${actions.get(id)!.join(', ')})`);
+      throw plain(
+        400,
+        `insightAction ${action.slice(0, 40)} is not offered by this insight (offered: ${actions.get(id)!.join(', ')})`,
+      );
     }
-    rec.archived = { dateArchived: ctx.clock.now(), action: action ?? 'ARCHIVE', title: String(item.title), description: String(item.description), data: item.data as Record<string, unknown> };
+    rec.archived = {
+      dateArchived: ctx.clock.now(),
+      action: action ?? 'ARCHIVE',
+      title: String(item.title),
+      description: String(item.description),
+      data: item.data as Record<string, unknown>,
+    };
   }
 
   // sandbox administration: title/description overrides per locale and insight type (connector token)
@@ -86,9 +124,14 @@ export function registerInsights(ctx: SandboxContext): void {
       if (!/^[A-Z_]{1,64}$/.test(type)) throw plain(400, 'type must be an insight type such as LARGE_EXPENSE');
       const body = await plainJson(req);
       const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-      for (const k of ['title', 'description']) if (b[k] !== undefined && (typeof b[k] !== 'string' || (b[k] as string).length > 500)) throw plain(400, `${k} must be a string of at most 500 characters`);
+      for (const k of ['title', 'description'])
+        if (b[k] !== undefined && (typeof b[k] !== 'string' || (b[k] as string).length > 500))
+          throw plain(400, `${k} must be a string of at most 500 characters`);
       if (b.title === undefined && b.description === undefined) throw plain(400, 'give title and/or description');
-      setInsightOverride(store, locale, type, { title: b.title as string | undefined, description: b.description as string | undefined });
+      setInsightOverride(store, locale, type, {
+        title: b.title as string | undefined,
+        description: b.description as string | undefined,
+      });
       res.json(200, { locale, type, title: b.title ?? null, description: b.description ?? null });
     },
     { auth: 'connector', scopes: [] },
@@ -104,13 +147,24 @@ export function registerInsights(ctx: SandboxContext): void {
     mine.sort((a, b) => a.archived!.dateArchived - b.archived!.dateArchived);
     res.json(
       200,
-      mine.map((r) => ({ id: r.id, userId: r.userId, type: r.type, title: r.archived!.title, description: r.archived!.description, data: r.archived!.data, dateInsightCreated: r.createdTime, dateArchived: r.archived!.dateArchived, insightAction: r.archived!.action })),
+      mine.map((r) => ({
+        id: r.id,
+        userId: r.userId,
+        type: r.type,
+        title: r.archived!.title,
+        description: r.archived!.description,
+        data: r.archived!.data,
+        dateInsightCreated: r.createdTime,
+        dateArchived: r.archived!.dateArchived,
+        insightAction: r.archived!.action,
+      })),
     );
   });
 
   router.post('/api/v1/insights/action', async (req, res) => {
     const body = await plainJson(req);
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw plain(400, 'the body must be a JSON object (SelectInsightActionRequest)');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw plain(400, 'the body must be a JSON object (SelectInsightActionRequest)');
     const b = body as Record<string, unknown>;
     if (typeof b.insightId !== 'string' || !b.insightId) throw plain(400, 'insightId is required');
     if (typeof b.insightAction !== 'string' || !b.insightAction) throw plain(400, 'insightAction is required');

@@ -27,7 +27,11 @@ export function registerInvestments(ctx: SandboxContext): void {
   router.get('/api/v1/investments', (req, res) => {
     const user = req.user();
     const wanted = listParam(req.query, 'portfolioType').map((t) => t.toUpperCase());
-    for (const t of wanted) if (!PORTFOLIO_TYPES.includes(t)) throw badRequest(`portfolioType: unknown type "${t.slice(0, 20)}" (${PORTFOLIO_TYPES.join(', ')})`, { field: 'portfolioType' });
+    for (const t of wanted)
+      if (!PORTFOLIO_TYPES.includes(t))
+        throw badRequest(`portfolioType: unknown type "${t.slice(0, 20)}" (${PORTFOLIO_TYPES.join(', ')})`, {
+          field: 'portfolioType',
+        });
     const portfolios = userAccountList(store, user.id)
       .filter((a) => (a.type === 'INVESTMENT' || a.type === 'PENSION') && a.accountExclusion !== 'AGGREGATION')
       .filter((a) => wanted.length === 0 || wanted.includes(portfolioTypeOf(a)))

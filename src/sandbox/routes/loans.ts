@@ -17,7 +17,9 @@ export function registerLoans(ctx: SandboxContext): void {
   const { store, router } = ctx;
   router.get('/api/v1/loans', (req, res) => {
     const user = req.user();
-    const accounts = userAccountList(store, user.id).filter((a) => (a.type === 'MORTGAGE' || a.type === 'LOAN') && a.accountExclusion !== 'AGGREGATION');
+    const accounts = userAccountList(store, user.id).filter(
+      (a) => (a.type === 'MORTGAGE' || a.type === 'LOAN') && a.accountExclusion !== 'AGGREGATION',
+    );
     let total = ZERO;
     let weight = ZERO;
     let weighted = ZERO;
@@ -49,7 +51,12 @@ export function registerLoans(ctx: SandboxContext): void {
         updated: new Date(a.updated).toISOString(),
         providerName: null,
         userModifiedType: false,
-        loanDetails: { accountId: a.id, coApplicant: false, applicants: a.holderName ? [a.holderName] : [], loanSecurity: a.type === 'MORTGAGE' ? 'REAL_ESTATE' : 'VEHICLE' },
+        loanDetails: {
+          accountId: a.id,
+          coApplicant: false,
+          applicants: a.holderName ? [a.holderName] : [],
+          loanSecurity: a.type === 'MORTGAGE' ? 'REAL_ESTATE' : 'VEHICLE',
+        },
       };
     });
     const avg = weight.u === 0n ? ZERO : mulRatio(weighted, 10n ** BigInt(weight.s), weight.u, 6);

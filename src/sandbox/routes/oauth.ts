@@ -14,7 +14,14 @@ export const TEMP_USER_TTL_MS = 24 * 60 * 60 * 1000;
 const KNOWN_SCOPES = new Set(ALL_SCOPES);
 
 export function parseScopes(raw: string | null): string[] {
-  return [...new Set((raw ?? '').split(/[,\s]+/).map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      (raw ?? '')
+        .split(/[,\s]+/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 function tokenError(status: 400 | 401, code: string, message: string) {
@@ -27,26 +34,49 @@ function authenticateClient(store: Store, form: URLSearchParams): ClientRecord {
   if (!id) throw tokenError(400, 'request.missing_client_id', 'client_id is required');
   const client = store.clients.get(id);
   if (!client) throw tokenError(401, 'authentication.client_not_found', 'OAuth client not found');
-  if (!secret || !secretsEqual(client.secret, secret)) throw tokenError(401, 'authentication.invalid_client_secret', 'invalid client secret');
+  if (!secret || !secretsEqual(client.secret, secret))
+    throw tokenError(401, 'authentication.invalid_client_secret', 'invalid client secret');
   return client;
 }
 
-export function issueAccessToken(store: Store, kind: 'client' | 'user', clientId: string, scopes: string[], userId?: string): { token: string; expiresIn: number } {
+export function issueAccessToken(
+  store: Store,
+  kind: 'client' | 'user',
+  clientId: string,
+  scopes: string[],
+  userId?: string,
+): { token: string; expiresIn: number } {
   const now = store.clock.now();
   const ttl = kind === 'client' ? CLIENT_TOKEN_TTL_S : USER_TOKEN_TTL_S;
   const token = store.ids.secret(24);
-  store.tokens.set(token, { token, kind, clientId, userId, scopes: new Set(scopes), expiresAt: now + ttl * 1000, issuedAt: now });
+  store.tokens.set(token, {
+    token,
+    kind,
+    clientId,
+    userId,
+    scopes: new Set(scopes),
+    expiresAt: now + ttl * 1000,
+    issuedAt: now,
+  });
   return { token, expiresIn: ttl };
 }
 
 /** A single-use authorization code for a user (grant, delegate or the hosted flow). */
-export function issueCode(store: Store, o: { clientId: string; userId: string; scopes: string[]; withRefresh: boolean; idHint?: string }): string {
+export function issueCode(
+  store: Store,
+  o: { clientId: string; userId: string; scopes: string[]; withRefresh: boolean; idHint?: string },
+): string {
   const code = store.ids.secret(18);
   store.codes.set(code, { code, ...o, expiresAt: store.clock.now() + CODE_TTL_MS, used: false });
   return code;
 }
 
-export function validateScopes(scopes: string[], client: ClientRecord, onUnknown: (s: string) => never, onNotAllowed: (s: string) => never): void {
+export function validateScopes(
+  scopes: string[],
+  client: ClientRecord,
+  onUnknown: (s: string) => never,
+  onNotAllowed: (s: string) => never,
+): void {
   for (const s of scopes) {
     if (!KNOWN_SCOPES.has(s)) onUnknown(s);
     if (!client.scopes.has(s)) onNotAllowed(s);
@@ -64,7 +94,6 @@ function resolveUser(store: Store, form: URLSearchParams): UserRecord {
 }
 
 function isLatin1(s: string): boolean {
-  // eslint-disable-next-line no-control-regex
   return /^[\u0020-\u007e\u00a0-\u00ff]*$/.test(s);
 }
 
@@ -77,7 +106,12 @@ export function registerOAuth(router: Router, store: Store): void {
     switch (grantType) {
       case 'client_credentials': {
         const scopes = parseScopes(form.get('scope'));
-        if (scopes.length === 0) throw tokenError(400, 'request.missing_scope', 'scope is required for grant_type=client_credentials (comma-separated)');
+        if (scopes.length === 0)
+          throw tokenError(
+            400,
+            'request.missing_scope',
+            'scope is required for grant_type=client_credentials (comma-separated)',
+          );
         validateScopes(
           scopes,
           client,
@@ -89,42 +123,85 @@ export function registerOAuth(router: Router, store: Store): void {
           },
         );
         const t = issueAccessToken(store, 'client', client.id, scopes);
-        return res.json(200, { access_token: t.token, token_type: 'bearer', expires_in: t.expiresIn, scope: scopes.join(',') });
+        return res.json(200, {
+          access_token: t.token,
+          token_type: 'bearer',
+          expires_in: t.expiresIn,
+          scope: scopes.join(','),
+        });
       }
       case 'authorization_code': {
         const codeValue = form.get('code');
-        if (!codeValue) throw tokenError(400, 'request.missing_code', 'code is required for grant_type=authorization_code');
+        if (!codeValue)
+          throw tokenError(400, 'request.missing_code', 'code is required for grant_type=authorization_code');
         const code = store.codes.get(codeValue);
         if (!code || code.used || code.expiresAt <= now || code.clientId !== client.id) {
-          throw tokenError(400, 'request.invalid_code', 'authorization code not valid (unknown, expired, already used, or issued to another client)');
+          throw tokenError(
+            400,
+            'request.invalid_code',
+            'authorization code not valid (unknown, expired, already used, or issued to another client)',
+          );
         }
         code.used = true;
         const user = store.users.get(code.userId);
-        if (!user) throw tokenError(400, 'request.invalid_code', 'authorization code not valid: its user no longer exists');
+        if (!user)
+          throw tokenError(400, 'request.invalid_code', 'authorization code not valid: its user no longer exists');
         const t = issueAccessToken(store, 'user', client.id, code.scopes, user.id);
-        const body: Record<string, unknown> = { access_token: t.token, token_type: 'bearer', expires_in: t.expiresIn, scope: code.scopes.join(',') };
+        const body: Record<string, unknown> = {
+          access_token: t.token,
+          token_type: 'bearer',
+          expires_in: t.expiresIn,
+          scope: code.scopes.join(','),
+        };
         if (code.idHint) body.id_hint = code.idHint;
         if (code.withRefresh) {
           const refresh = store.ids.secret(24);
           const expiresAt = user.expiresAt ?? now + TEMP_USER_TTL_MS;
-          store.refreshTokens.set(refresh, { token: refresh, clientId: client.id, userId: user.id, scopes: code.scopes, expiresAt });
+          store.refreshTokens.set(refresh, {
+            token: refresh,
+            clientId: client.id,
+            userId: user.id,
+            scopes: code.scopes,
+            expiresAt,
+          });
           body.refresh_token = refresh;
         }
         return res.json(200, body);
       }
       case 'refresh_token': {
         const value = form.get('refresh_token');
-        if (!value) throw tokenError(400, 'request.missing_refresh_token', 'refresh_token is required for grant_type=refresh_token');
+        if (!value)
+          throw tokenError(
+            400,
+            'request.missing_refresh_token',
+            'refresh_token is required for grant_type=refresh_token',
+          );
         const r = store.refreshTokens.get(value);
         if (!r || r.clientId !== client.id || r.expiresAt <= now || !store.users.has(r.userId)) {
           if (r && r.expiresAt <= now) store.refreshTokens.delete(value);
-          throw tokenError(400, 'request.invalid_refresh_token', 'refresh token not valid (unknown, expired, revoked, or issued to another client)');
+          throw tokenError(
+            400,
+            'request.invalid_refresh_token',
+            'refresh token not valid (unknown, expired, revoked, or issued to another client)',
+          );
         }
         const t = issueAccessToken(store, 'user', client.id, r.scopes, r.userId);
-        return res.json(200, { access_token: t.token, token_type: 'bearer', expires_in: t.expiresIn, scope: r.scopes.join(','), refresh_token: r.token });
+        return res.json(200, {
+          access_token: t.token,
+          token_type: 'bearer',
+          expires_in: t.expiresIn,
+          scope: r.scopes.join(','),
+          refresh_token: r.token,
+        });
       }
       default:
-        throw tokenError(400, 'request.unsupported_grant_type', grantType ? `unsupported grant_type "${grantType.slice(0, 60)}"` : 'grant_type is required (client_credentials, authorization_code or refresh_token)');
+        throw tokenError(
+          400,
+          'request.unsupported_grant_type',
+          grantType
+            ? `unsupported grant_type "${grantType.slice(0, 60)}"`
+            : 'grant_type is required (client_credentials, authorization_code or refresh_token)',
+        );
     }
   });
 
@@ -139,9 +216,13 @@ export function registerOAuth(router: Router, store: Store): void {
     if (delegate) {
       idHint = form.get('id_hint') ?? undefined;
       if (!idHint || idHint.trim() === '') throw envelope(400, 'request.missing_id_hint', 'id_hint is required');
-      if (!isLatin1(idHint)) throw envelope(400, 'request.invalid_id_hint', 'id_hint must consist of ISO-8859-1 characters', { field: 'id_hint' });
+      if (!isLatin1(idHint))
+        throw envelope(400, 'request.invalid_id_hint', 'id_hint must consist of ISO-8859-1 characters', {
+          field: 'id_hint',
+        });
       const actorId = form.get('actor_client_id');
-      if (!actorId || actorId.trim() === '') throw envelope(400, 'request.missing_actor_client_id', 'actor_client_id is required');
+      if (!actorId || actorId.trim() === '')
+        throw envelope(400, 'request.missing_actor_client_id', 'actor_client_id is required');
       actor = actorId;
     }
     validateScopes(
@@ -151,12 +232,16 @@ export function registerOAuth(router: Router, store: Store): void {
         throw envelope(400, 'request.invalid_scope', `unknown scope "${s.slice(0, 80)}"`, { scope: s.slice(0, 80) });
       },
       (s) => {
-        throw envelope(401, 'authorization.scope_not_allowed', `the client cannot grant the scope "${s}"`, { scope: s });
+        throw envelope(401, 'authorization.scope_not_allowed', `the client cannot grant the scope "${s}"`, {
+          scope: s,
+        });
       },
     );
     const user = resolveUser(store, form);
-    if (user.clientId && user.clientId !== client.id) throw envelope(401, 'authorization.user_not_accessible', 'the client has no access to this user');
-    if (user.connector?.blocked) throw envelope(409, 'user.blocked', 'the user is blocked; unblock it before granting access');
+    if (user.clientId && user.clientId !== client.id)
+      throw envelope(401, 'authorization.user_not_accessible', 'the client has no access to this user');
+    if (user.connector?.blocked)
+      throw envelope(409, 'user.blocked', 'the user is blocked; unblock it before granting access');
     const code = issueCode(store, { clientId: actor, userId: user.id, scopes, withRefresh: false, idHint });
     res.json(200, { code });
   };

@@ -6,7 +6,20 @@ import type { SandboxContext } from '../context.js';
 import { badRequest, notFound } from '../http.js';
 import { filterProviders, providerByName, wireProvider } from '../providers/catalogue.js';
 
-const CAPABILITIES = ['UNKNOWN', 'TRANSFERS', 'EINVOICES', 'MORTGAGE_AGGREGATION', 'CHECKING_ACCOUNTS', 'SAVINGS_ACCOUNTS', 'CREDIT_CARDS', 'LOANS', 'INVESTMENTS', 'PAYMENTS', 'MORTGAGE_LOAN', 'IDENTITY_DATA'];
+const CAPABILITIES = [
+  'UNKNOWN',
+  'TRANSFERS',
+  'EINVOICES',
+  'MORTGAGE_AGGREGATION',
+  'CHECKING_ACCOUNTS',
+  'SAVINGS_ACCOUNTS',
+  'CREDIT_CARDS',
+  'LOANS',
+  'INVESTMENTS',
+  'PAYMENTS',
+  'MORTGAGE_LOAN',
+  'IDENTITY_DATA',
+];
 
 function bool(q: URLSearchParams, name: string): boolean {
   const v = q.get(name);
@@ -16,9 +29,13 @@ function bool(q: URLSearchParams, name: string): boolean {
 }
 
 function listing(q: URLSearchParams, market: string | undefined) {
-  if (market !== undefined && !isMarket(market)) throw badRequest(`unknown market "${market.slice(0, 20)}"`, { field: 'market' });
+  if (market !== undefined && !isMarket(market))
+    throw badRequest(`unknown market "${market.slice(0, 20)}"`, { field: 'market' });
   const capability = q.get('capability') ?? undefined;
-  if (capability !== undefined && !CAPABILITIES.includes(capability)) throw badRequest(`unknown capability "${capability.slice(0, 40)}"; one of ${CAPABILITIES.join(', ')}`, { field: 'capability' });
+  if (capability !== undefined && !CAPABILITIES.includes(capability))
+    throw badRequest(`unknown capability "${capability.slice(0, 40)}"; one of ${CAPABILITIES.join(', ')}`, {
+      field: 'capability',
+    });
   const includeTest = bool(q, 'includeTestProviders');
   const onlyTest = bool(q, 'excludeNonTestProviders');
   const name = q.get('name') ?? undefined;

@@ -61,7 +61,10 @@ export function decimalText(text: string): string {
   return `${neg ? '-' : ''}${d.slice(0, d.length - s)}.${d.slice(d.length - s)}`;
 }
 
-export function v2Amount(text: string, currencyCode: string): { currencyCode: string; value: { scale: string; unscaledValue: string } } {
+export function v2Amount(
+  text: string,
+  currencyCode: string,
+): { currencyCode: string; value: { scale: string; unscaledValue: string } } {
   const p = exactParts(text);
   return { currencyCode, value: { scale: p.scale, unscaledValue: p.unscaledValue } };
 }
@@ -71,7 +74,8 @@ export class JsonNumber {
   constructor(readonly text: string) {}
 }
 
-export const num = (decimal: string | undefined | null): JsonNumber | null => (decimal === undefined || decimal === null ? null : new JsonNumber(decimalText(decimal)));
+export const num = (decimal: string | undefined | null): JsonNumber | null =>
+  decimal === undefined || decimal === null ? null : new JsonNumber(decimalText(decimal));
 
 // A per-process nonce, so that no string from the network can pose as a number marker.
 const NONCE = randomBytes(8).toString('hex');
@@ -85,7 +89,11 @@ export function toJson(value: unknown): string {
 }
 
 /** Sends a body built with JsonNumbers. */
-export function sendJson(res: { send(status: number, body: Buffer, contentType: string): void }, status: number, body: unknown): void {
+export function sendJson(
+  res: { send(status: number, body: Buffer, contentType: string): void },
+  status: number,
+  body: unknown,
+): void {
   res.send(status, Buffer.from(toJson(body)), 'application/json');
 }
 
@@ -118,7 +126,13 @@ export function v1Account(a: AccountRecord, financialInstitutionId?: string): Re
     accountNumber: a.accountNumber,
     type: a.type,
     balance: bare ? null : num(a.balance),
-    currencyDenominatedBalance: bare ? null : { unscaledValue: new JsonNumber(p.unscaledValue), scale: new JsonNumber(p.scale), currencyCode: a.currencyCode },
+    currencyDenominatedBalance: bare
+      ? null
+      : {
+          unscaledValue: new JsonNumber(p.unscaledValue),
+          scale: new JsonNumber(p.scale),
+          currencyCode: a.currencyCode,
+        },
     closed: a.closed,
     accountExclusion: a.accountExclusion,
     excluded: a.excluded,
@@ -171,9 +185,14 @@ export function balancesOf(a: AccountRecord): Record<string, unknown> {
   return b;
 }
 
-function subtract(x: { unscaledValue: string; scale: string }, y: { unscaledValue: string; scale: string }): { unscaledValue: string; scale: string } {
+function subtract(
+  x: { unscaledValue: string; scale: string },
+  y: { unscaledValue: string; scale: string },
+): { unscaledValue: string; scale: string } {
   const s = Math.max(Number(x.scale), Number(y.scale));
-  const u = BigInt(x.unscaledValue) * 10n ** BigInt(s - Number(x.scale)) - BigInt(y.unscaledValue) * 10n ** BigInt(s - Number(y.scale));
+  const u =
+    BigInt(x.unscaledValue) * 10n ** BigInt(s - Number(x.scale)) -
+    BigInt(y.unscaledValue) * 10n ** BigInt(s - Number(y.scale));
   return { unscaledValue: u.toString(), scale: String(s) };
 }
 
@@ -208,10 +227,14 @@ export function isoDateParam(q: URLSearchParams, name: string): string | undefin
   const v = q.get(name);
   if (v === null || v === '') return undefined;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-  const ok = m && (() => {
-    const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-    return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-  })();
+  const ok =
+    m &&
+    (() => {
+      const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+      return (
+        d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])
+      );
+    })();
   if (!ok) throw badRequest(`${name} must be a date YYYY-MM-DD, got "${v.slice(0, 40)}"`, { field: name });
   return v;
 }
@@ -220,9 +243,11 @@ export function isoDateParam(q: URLSearchParams, name: string): string | undefin
 export function pageSizeParam(q: URLSearchParams, def = 100): number {
   const v = q.get('pageSize');
   if (v === null || v === '') return def;
-  if (!/^\d{1,9}$/.test(v)) throw badRequest(`pageSize must be a whole number from 1 to 100, got "${v.slice(0, 40)}"`, { field: 'pageSize' });
+  if (!/^\d{1,9}$/.test(v))
+    throw badRequest(`pageSize must be a whole number from 1 to 100, got "${v.slice(0, 40)}"`, { field: 'pageSize' });
   const n = Number(v);
-  if (n < 1 || n > 100) throw badRequest(`pageSize must be from 1 to 100 (at most 100 per page), got ${n}`, { field: 'pageSize' });
+  if (n < 1 || n > 100)
+    throw badRequest(`pageSize must be from 1 to 100 (at most 100 per page), got ${n}`, { field: 'pageSize' });
   return n;
 }
 

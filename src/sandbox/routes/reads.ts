@@ -19,7 +19,8 @@ export const consentLookup: ConsentLookup = {
     const c = credentialsOf(store, credentialsId);
     if (c) return c.userId === user.id;
     if (user.connector?.credentialsId === credentialsId) return true;
-    for (const a of store.accounts.values()) if (a.userId === user.id && a.credentialsIds.includes(credentialsId)) return true;
+    for (const a of store.accounts.values())
+      if (a.userId === user.id && a.credentialsIds.includes(credentialsId)) return true;
     return false;
   },
   describe(store: MemoryStore, credentialsId: string) {
@@ -41,7 +42,17 @@ function extender(ctx: SandboxContext) {
       c.statusUpdated = Math.max(now, c.statusUpdated + 1);
       c.needsAuth = false;
       delete c.detailedError;
-      const content = { id: c.id, providerName: c.providerName, type: c.type, status: c.status, statusPayload: c.statusPayload, statusUpdated: c.statusUpdated, updated: c.updated, sessionExpiryDate: c.sessionExpiryDate, userId: c.userId };
+      const content = {
+        id: c.id,
+        providerName: c.providerName,
+        type: c.type,
+        status: c.status,
+        statusPayload: c.statusPayload,
+        statusUpdated: c.statusUpdated,
+        updated: c.updated,
+        sessionExpiryDate: c.sessionExpiryDate,
+        userId: c.userId,
+      };
       ctx.events.emit({ event: 'credentials:update', userId: c.userId, content, orderKey: c.id }, now);
     }
   };

@@ -33,7 +33,10 @@ export async function plainJson(req: Req, opts: { optional?: boolean } = {}): Pr
     return await req.json(opts);
   } catch (err) {
     if (err instanceof HttpFailure && err.status < 500 && typeof err.body === 'object' && err.body) {
-      throw plain(err.status, String((err.body as { errorMessage?: unknown }).errorMessage ?? 'malformed request body'));
+      throw plain(
+        err.status,
+        String((err.body as { errorMessage?: unknown }).errorMessage ?? 'malformed request body'),
+      );
     }
     throw err;
   }
@@ -52,22 +55,33 @@ export function registerReports(ctx: SandboxContext): void {
     const now = ctx.clock.now();
     if (r && r.expiresAt <= now) s.reports.delete(r.id);
     const visible =
-      r && r.expiresAt > now && (req.auth?.kind === 'user' ? req.auth.userId === r.userId : !r.clientId || !req.auth?.clientId || r.clientId === req.auth.clientId);
-    if (!visible) throw plain(404, `account verification report ${req.params.id!.slice(0, 64)} not found (reports expire 1 hour after creation)`);
+      r &&
+      r.expiresAt > now &&
+      (req.auth?.kind === 'user'
+        ? req.auth.userId === r.userId
+        : !r.clientId || !req.auth?.clientId || r.clientId === req.auth.clientId);
+    if (!visible)
+      throw plain(
+        404,
+        `account verification report ${req.params.id!.slice(0, 64)} not found (reports expire 1 hour after creation)`,
+      );
     return r!;
   }
 
   router.post('/api/v1/account-verification-reports', async (req, res) => {
     const user = req.user();
     const body = await plainJson(req);
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw plain(400, 'the body must be a JSON object (CreateAccountCheckReportRequest)');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw plain(400, 'the body must be a JSON object (CreateAccountCheckReportRequest)');
     const b = body as Record<string, unknown>;
     let wanted: string[] | undefined;
     if (b.accountIds !== undefined && b.accountIds !== null) {
-      if (!Array.isArray(b.accountIds) || b.accountIds.some((x) => typeof x !== 'string')) throw plain(400, 'accountIds must be an array of account ids');
+      if (!Array.isArray(b.accountIds) || b.accountIds.some((x) => typeof x !== 'string'))
+        throw plain(400, 'accountIds must be an array of account ids');
       wanted = b.accountIds as string[];
     }
-    if (b.externalReference !== undefined && typeof b.externalReference !== 'string') throw plain(400, 'externalReference must be a string');
+    if (b.externalReference !== undefined && typeof b.externalReference !== 'string')
+      throw plain(400, 'externalReference must be a string');
     const all = userAccounts(store, user.id);
     let accounts = all;
     if (wanted && wanted.length > 0) {
@@ -75,7 +89,8 @@ export function registerReports(ctx: SandboxContext): void {
       if (unknown.length) throw plain(400, `unknown account id: ${unknown[0]!.slice(0, 64)}`);
       accounts = all.filter((a) => wanted!.includes(a.id));
     }
-    if (accounts.length === 0) throw plain(400, 'user data missing: the user has no accounts to verify; connect credentials first');
+    if (accounts.length === 0)
+      throw plain(400, 'user data missing: the user has no accounts to verify; connect credentials first');
     const now = ctx.clock.now();
     const id = store.ids.next();
     const byCredentials = new Map<string, typeof accounts>();
@@ -107,7 +122,14 @@ export function registerReports(ctx: SandboxContext): void {
         })),
       })),
     };
-    state(store).reports.set(id, { id, userId: user.id, clientId: req.auth?.clientId, created: now, expiresAt: now + REPORT_TTL_MS, report });
+    state(store).reports.set(id, {
+      id,
+      userId: user.id,
+      clientId: req.auth?.clientId,
+      created: now,
+      expiresAt: now + REPORT_TTL_MS,
+      report,
+    });
     res.json(200, report);
   });
 
@@ -118,13 +140,27 @@ export function registerReports(ctx: SandboxContext): void {
   router.get('/api/v1/account-verification-reports/{id}/pdf', (req, res) => {
     const template = req.query.get('template');
     if (!template) throw plain(400, `template is required (available: ${PDF_TEMPLATES.join(', ')})`);
-    if (!PDF_TEMPLATES.includes(template)) throw plain(400, `unknown template "${template.slice(0, 40)}" (available: ${PDF_TEMPLATES.join(', ')})`);
+    if (!PDF_TEMPLATES.includes(template))
+      throw plain(400, `unknown template "${template.slice(0, 40)}" (available: ${PDF_TEMPLATES.join(', ')})`);
     const r = find(req);
-    res.send(200, renderReportPdf(r.report), 'application/pdf', { 'content-disposition': `attachment; filename="account-verification-${r.id}.pdf"` });
+    res.send(200, renderReportPdf(r.report), 'application/pdf', {
+      'content-disposition': `attachment; filename="account-verification-${r.id}.pdf"`,
+    });
   });
 }
 
-type ReportJson = { id: string; userId: string; created: number; expiresAt: number; market: string; userDataByProvider: Array<{ providerName: string | null; credentialsId: string | null; accounts: Array<Record<string, unknown>> }> };
+type ReportJson = {
+  id: string;
+  userId: string;
+  created: number;
+  expiresAt: number;
+  market: string;
+  userDataByProvider: Array<{
+    providerName: string | null;
+    credentialsId: string | null;
+    accounts: Array<Record<string, unknown>>;
+  }>;
+};
 
 /** Template standard-1.0: a header, then one block per account. */
 export function renderReportPdf(report: Record<string, unknown>): Buffer {
@@ -136,17 +172,22 @@ export function renderReportPdf(report: Record<string, unknown>): Buffer {
     { text: `Created ${new Date(r.created).toISOString()}, valid until ${new Date(r.expiresAt).toISOString()}` },
   ];
   for (const p of r.userDataByProvider) {
-    lines.push({ text: `Provider: ${p.providerName ?? 'unknown'}${p.credentialsId ? ` (credentials ${p.credentialsId})` : ''}`, size: 12, bold: true, gap: 12 });
+    lines.push({
+      text: `Provider: ${p.providerName ?? 'unknown'}${p.credentialsId ? ` (credentials ${p.credentialsId})` : ''}`,
+      size: 12,
+      bold: true,
+      gap: 12,
+    });
     for (const a of p.accounts) {
       const bal = a.balance as { currencyCode: string; value: { scale: string; unscaledValue: string } } | null;
       lines.push({ text: `${String(a.name)} (${String(a.type)})`, bold: true, gap: 6 });
       lines.push({ text: `Account number: ${String(a.accountNumber)}` });
       if (a.iban) lines.push({ text: `IBAN: ${String(a.iban)}` });
       lines.push({ text: `Account holder: ${a.holderName ? String(a.holderName) : 'not provided by the bank'}` });
-      if (bal) lines.push({ text: `Balance: ${decimalString(bal.value.unscaledValue, bal.value.scale)} ${bal.currencyCode}` });
+      if (bal)
+        lines.push({ text: `Balance: ${decimalString(bal.value.unscaledValue, bal.value.scale)} ${bal.currencyCode}` });
     }
   }
   lines.push({ text: 'Generated by the bankctl sandbox from the data held for this user.', size: 8, gap: 18 });
   return buildPdf(lines, { title: `Account verification report ${r.id}`, created: r.created });
 }
-

@@ -6,7 +6,16 @@ import { plain } from '../http.js';
 import { plainJson } from './reports.js';
 import { parseSearchQuery } from '../finance/search-query.js';
 import { abs, add, cmp, denominated, divHalfEven, toNumber, ZERO, type Dec } from '../finance/decimal.js';
-import { mainCurrency, tagsOf, txCategory, txPrimary, txType, userAccounts, userTransactions, type Tx } from '../finance/data.js';
+import {
+  mainCurrency,
+  tagsOf,
+  txCategory,
+  txPrimary,
+  txType,
+  userAccounts,
+  userTransactions,
+  type Tx,
+} from '../finance/data.js';
 import { DAY_MS, isoDate } from '../finance/dates.js';
 
 export const DEFAULT_SEARCH_LIMIT = 50;
@@ -45,14 +54,18 @@ export function registerSearch(ctx: SandboxContext): void {
   ctx.router.post('/api/v1/search', async (req, res) => {
     const user = req.user();
     const body = await plainJson(req);
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw plain(400, 'the body must be a JSON object (SearchQuery)');
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      throw plain(400, 'the body must be a JSON object (SearchQuery)');
     const b = body as Record<string, unknown>;
-    if (b.queryString !== undefined && b.queryString !== null && typeof b.queryString !== 'string') throw plain(400, 'queryString must be a string');
-    if (typeof b.queryString === 'string' && b.queryString.length > 1000) throw plain(400, 'queryString is longer than 1000 characters');
+    if (b.queryString !== undefined && b.queryString !== null && typeof b.queryString !== 'string')
+      throw plain(400, 'queryString must be a string');
+    if (typeof b.queryString === 'string' && b.queryString.length > 1000)
+      throw plain(400, 'queryString is longer than 1000 characters');
     const int = (k: string, max: number): number | undefined => {
       const v = b[k];
       if (v === undefined || v === null) return undefined;
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) throw plain(400, `${k} must be a whole number from 0 to ${max}`);
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max)
+        throw plain(400, `${k} must be a whole number from 0 to ${max}`);
       return v;
     };
     const limit = int('limit', MAX_SEARCH_LIMIT) || DEFAULT_SEARCH_LIMIT;
@@ -60,7 +73,8 @@ export function registerSearch(ctx: SandboxContext): void {
     const ids = (k: string): string[] | undefined => {
       const v = b[k];
       if (v === undefined || v === null) return undefined;
-      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) throw plain(400, `${k} must be an array of strings`);
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
+        throw plain(400, `${k} must be an array of strings`);
       if (v.length > 1000) throw plain(400, `${k} may hold at most 1000 values`);
       return v as string[];
     };
@@ -69,7 +83,8 @@ export function registerSearch(ctx: SandboxContext): void {
     const epoch = (k: string): number | undefined => {
       const v = b[k];
       if (v === undefined || v === null) return undefined;
-      if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw plain(400, `${k} must be an epoch time in milliseconds`);
+      if (typeof v !== 'number' || !Number.isSafeInteger(v))
+        throw plain(400, `${k} must be an epoch time in milliseconds`);
       return v;
     };
     const startDate = epoch('startDate');
@@ -100,11 +115,21 @@ export function registerSearch(ctx: SandboxContext): void {
         if (!q.tags.every((tag) => tags.includes(tag))) return false;
       }
       if (!q.categories.every((c) => c.id === cat?.id || c.id === primary?.id)) return false;
-      const text = `${t.rec.description} ${t.rec.originalDescription} ${t.rec.merchantName ?? ''} ${t.rec.notes ?? ''}`.toLowerCase();
+      const text =
+        `${t.rec.description} ${t.rec.originalDescription} ${t.rec.merchantName ?? ''} ${t.rec.notes ?? ''}`.toLowerCase();
       return q.words.every((w) => text.includes(w));
     });
     const dir = order === 'ASC' ? 1 : -1;
-    const key = (t: Tx): string | number | Dec => (sort === 'AMOUNT' ? t.amount : sort === 'DESCRIPTION' ? t.rec.description.toLowerCase() : sort === 'ACCOUNT' ? t.rec.accountId : sort === 'CATEGORY' ? (txCategory(t)?.code ?? '') : t.date);
+    const key = (t: Tx): string | number | Dec =>
+      sort === 'AMOUNT'
+        ? t.amount
+        : sort === 'DESCRIPTION'
+          ? t.rec.description.toLowerCase()
+          : sort === 'ACCOUNT'
+            ? t.rec.accountId
+            : sort === 'CATEGORY'
+              ? (txCategory(t)?.code ?? '')
+              : t.date;
     hits.sort((x, y) => {
       const a = key(x);
       const c = key(y);
@@ -129,7 +154,8 @@ export function registerSearch(ctx: SandboxContext): void {
       const m = isoDate(t.date).slice(0, 7);
       byMonth.set(m, add(byMonth.get(m) ?? ZERO, t.amount));
     }
-    const ratio = (part: Dec): number => (total.u === 0n ? 0 : Number(divHalfEven(part.u * 10n ** BigInt(total.s - part.s + 4), total.u)) / 10_000);
+    const ratio = (part: Dec): number =>
+      total.u === 0n ? 0 : Number(divHalfEven(part.u * 10n ** BigInt(total.s - part.s + 4), total.u)) / 10_000;
     const avg = count === 0 ? ZERO : { u: divHalfEven(total.u * 100n, BigInt(count)), s: total.s + 2 };
     res.json(200, {
       count: hits.length,
@@ -141,7 +167,9 @@ export function registerSearch(ctx: SandboxContext): void {
         AVG: Number(toNumber(avg).toFixed(Math.max(2, total.s))),
         CATEGORIES: Object.fromEntries([...byCat].map(([c, v]) => [c, ratio(v)])),
       },
-      periodAmounts: [...byMonth].sort((x, y) => (x[0] < y[0] ? -1 : 1)).map(([key, v]) => ({ key, value: toNumber(v) })),
+      periodAmounts: [...byMonth]
+        .sort((x, y) => (x[0] < y[0] ? -1 : 1))
+        .map(([key, v]) => ({ key, value: toNumber(v) })),
       query: { ...b, limit, offset, sort, order },
       queryInterpretation: {
         tags: q.tags,
@@ -154,7 +182,9 @@ export function registerSearch(ctx: SandboxContext): void {
         categories: q.categories.map((c) => c.code),
         words: q.words,
       },
-      results: hits.slice(offset, offset + limit).map((t) => ({ type: 'TRANSACTION', transaction: transactionResponse(t) })),
+      results: hits
+        .slice(offset, offset + limit)
+        .map((t) => ({ type: 'TRANSACTION', transaction: transactionResponse(t) })),
     });
   });
 }

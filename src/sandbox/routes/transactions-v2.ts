@@ -57,15 +57,21 @@ export class TransactionIndex {
     const set = Map.prototype.set;
     const del = Map.prototype.delete;
     const clear = Map.prototype.clear;
-    const self = this;
+    // `this` inside the patched methods is the map, so the index is reached through closures
+    const add = (t: TransactionRecord) => this.add(t);
+    const remove = (t: TransactionRecord) => this.remove(t);
+    const forget = () => {
+      this.byUser.clear();
+      this.sorted.clear();
+    };
     Object.defineProperties(m, {
       set: {
         configurable: true,
         value(this: Map<string, TransactionRecord>, k: string, v: TransactionRecord) {
           const prev = this.get(k);
-          if (prev) self.remove(prev);
+          if (prev) remove(prev);
           set.call(this, k, v);
-          if (v && typeof v === 'object') self.add(v);
+          if (v && typeof v === 'object') add(v);
           return this;
         },
       },
@@ -73,15 +79,14 @@ export class TransactionIndex {
         configurable: true,
         value(this: Map<string, TransactionRecord>, k: string) {
           const prev = this.get(k);
-          if (prev) self.remove(prev);
+          if (prev) remove(prev);
           return del.call(this, k);
         },
       },
       clear: {
         configurable: true,
         value(this: Map<string, TransactionRecord>) {
-          self.byUser.clear();
-          self.sorted.clear();
+          forget();
           clear.call(this);
         },
       },
@@ -134,7 +139,8 @@ export class TransactionIndex {
     let list = this.sorted.get(userId);
     if (!list) {
       list = [];
-      for (const rec of this.byUser.get(userId)?.values() ?? []) list.push({ rec, date: rec.bookedDate, seq: rec.seq ?? 0, id: rec.id });
+      for (const rec of this.byUser.get(userId)?.values() ?? [])
+        list.push({ rec, date: rec.bookedDate, seq: rec.seq ?? 0, id: rec.id });
       list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
       this.sorted.set(userId, list);
     }
@@ -184,12 +190,19 @@ function decodeToken(token: string, fp: string): Cursor {
     if (token.length > 512 || !/^[A-Za-z0-9_-]+$/.test(token)) throw new Error('shape');
     o = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
-    throw badRequest('pageToken is not valid: pass the nextPageToken of the previous page unchanged', { field: 'pageToken' });
+    throw badRequest('pageToken is not valid: pass the nextPageToken of the previous page unchanged', {
+      field: 'pageToken',
+    });
   }
   if (!o || o.v !== 1 || typeof o.d !== 'string' || typeof o.s !== 'number' || typeof o.i !== 'string') {
-    throw badRequest('pageToken is not valid: pass the nextPageToken of the previous page unchanged', { field: 'pageToken' });
+    throw badRequest('pageToken is not valid: pass the nextPageToken of the previous page unchanged', {
+      field: 'pageToken',
+    });
   }
-  if (o.f !== fp) throw badRequest('pageToken belongs to a query with other filters: repeat the same filters with it', { field: 'pageToken' });
+  if (o.f !== fp)
+    throw badRequest('pageToken belongs to a query with other filters: repeat the same filters with it', {
+      field: 'pageToken',
+    });
   return { date: o.d, seq: o.s, id: o.i };
 }
 
@@ -209,14 +222,18 @@ export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
     const accountIds = listParam(q, 'accountIdIn');
     const statuses = listParam(q, 'statusIn').map((s) => s.toUpperCase());
     for (const s of statuses) {
-      if (!TRANSACTION_STATUSES.includes(s)) throw badRequest(`statusIn: unknown status "${s.slice(0, 40)}" (${TRANSACTION_STATUSES.join(', ')})`, { field: 'statusIn' });
+      if (!TRANSACTION_STATUSES.includes(s))
+        throw badRequest(`statusIn: unknown status "${s.slice(0, 40)}" (${TRANSACTION_STATUSES.join(', ')})`, {
+          field: 'statusIn',
+        });
     }
     const pageSize = pageSizeParam(q);
     const gte = isoDateParam(q, 'bookedDateGte');
     const lteGiven = isoDateParam(q, 'bookedDateLte');
     // defaults (spec 4.7): from the earliest transaction, until today
     const lte = lteGiven ?? todayIso(store.clock.now());
-    if (gte !== undefined && gte > lte) throw badRequest(`bookedDateGte (${gte}) is after bookedDateLte (${lte})`, { field: 'bookedDateGte' });
+    if (gte !== undefined && gte > lte)
+      throw badRequest(`bookedDateGte (${gte}) is after bookedDateLte (${lte})`, { field: 'bookedDateGte' });
     const fp = fingerprint([[...accountIds].sort(), [...statuses].sort(), gte ?? null, lteGiven ?? null]);
     const token = q.get('pageToken');
     const cursor = token ? decodeToken(token, fp) : undefined;
@@ -248,9 +265,7 @@ export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
         scanned++;
         const t = e.rec;
         const match =
-          (!accountSet || accountSet.has(t.accountId)) &&
-          (!statusSet || statusSet.has(t.status)) &&
-          visible(store, t);
+          (!accountSet || accountSet.has(t.accountId)) && (!statusSet || statusSet.has(t.status)) && visible(store, t);
         if (match) {
           if (out.length === pageSize) {
             // there is at least one more: the next page starts after the last one shown

@@ -51,11 +51,16 @@ export function parseTransferUri(uri: string, role: 'source' | 'destination'): P
   if (!m) return `${role}Uri "${uri.slice(0, 60)}" is not a URI of the form scheme://identifier`;
   const [, scheme, rest] = m as unknown as [string, string, string];
   const allowed = role === 'source' ? ['se', 'platform'] : ['se', 'se-pg', 'se-bg'];
-  if (!allowed.includes(scheme)) return `${role}Uri scheme "${scheme}" is not allowed; use ${allowed.map((s) => `${s}://`).join(', ')}`;
-  if (scheme === 'se' && !/^\d{8,20}$/.test(rest)) return `${role}Uri se://${rest.slice(0, 40)}: expected se://<clearing number><account number>, digits only`;
-  if (scheme === 'platform' && !/^[0-9a-f]{32}$/.test(rest)) return `${role}Uri platform://${rest.slice(0, 40)}: expected platform://<account id> (32 hex characters)`;
-  if (scheme === 'se-pg' && !/^\d{1,7}-?\d$/.test(rest)) return `${role}Uri se-pg://${rest.slice(0, 40)}: a PlusGiro number has 2 to 8 digits`;
-  if (scheme === 'se-bg' && !/^\d{3,4}-?\d{4}$/.test(rest)) return `${role}Uri se-bg://${rest.slice(0, 40)}: a BankGiro number has 7 or 8 digits`;
+  if (!allowed.includes(scheme))
+    return `${role}Uri scheme "${scheme}" is not allowed; use ${allowed.map((s) => `${s}://`).join(', ')}`;
+  if (scheme === 'se' && !/^\d{8,20}$/.test(rest))
+    return `${role}Uri se://${rest.slice(0, 40)}: expected se://<clearing number><account number>, digits only`;
+  if (scheme === 'platform' && !/^[0-9a-f]{32}$/.test(rest))
+    return `${role}Uri platform://${rest.slice(0, 40)}: expected platform://<account id> (32 hex characters)`;
+  if (scheme === 'se-pg' && !/^\d{1,7}-?\d$/.test(rest))
+    return `${role}Uri se-pg://${rest.slice(0, 40)}: a PlusGiro number has 2 to 8 digits`;
+  if (scheme === 'se-bg' && !/^\d{3,4}-?\d{4}$/.test(rest))
+    return `${role}Uri se-bg://${rest.slice(0, 40)}: a BankGiro number has 7 or 8 digits`;
   return { scheme: scheme as ParsedUri['scheme'], value: rest.replace('-', '') };
 }
 
@@ -79,7 +84,10 @@ export function registerTransfers(ctx: SandboxContext): void {
   const move = (t: TransferRecord, status: SignableOperation['status'], statusMessage: string) => {
     if (!state(store).transfers.has(t.id)) return;
     t.operation = { ...t.operation, status, statusMessage, updated: ctx.clock.now() };
-    ctx.events.emit({ event: 'signable-operation:update', userId: t.userId, content: { ...t.operation }, orderKey: t.operation.id }, ctx.clock.now());
+    ctx.events.emit(
+      { event: 'signable-operation:update', userId: t.userId, content: { ...t.operation }, orderKey: t.operation.id },
+      ctx.clock.now(),
+    );
   };
 
   /** An executed transfer leaves the source account (and an own destination account) booked and balanced. */
@@ -88,19 +96,46 @@ export function registerTransfers(ctx: SandboxContext): void {
     const date = new Date(now).toISOString().slice(0, 10);
     const source = store.accounts.get(t.sourceAccountId);
     if (!source || source.userId !== t.userId) return;
-    const own = t.kind === 'BANK_TRANSFER' ? [...store.accounts.values()].find((a) => a.userId === t.userId && a.id !== source.id && a.accountNumber.replace(/\D/g, '') === t.destinationUri.slice(5)) : undefined;
+    const own =
+      t.kind === 'BANK_TRANSFER'
+        ? [...store.accounts.values()].find(
+            (a) =>
+              a.userId === t.userId &&
+              a.id !== source.id &&
+              a.accountNumber.replace(/\D/g, '') === t.destinationUri.slice(5),
+          )
+        : undefined;
     const entry = (account: AccountRecord, amount: string, description: string, categoryCode: string) => {
       account.balance = toStr(add(dec(account.balance), dec(amount)));
       account.updated = now;
       const id = store.ids.next();
       store.transactions.set(id, {
-        id, userId: t.userId, accountId: account.id, amount, currencyCode: t.currency, bookedDate: date, valueDate: date,
-        description, originalDescription: description.toUpperCase(), categoryId: categoryId(categoryCode), status: 'BOOKED',
-        type: t.kind === 'PAYMENT' ? 'PAYMENT' : 'TRANSFER', reference: t.destinationMessage, seq: store.nextSeq(), created: now, updated: now,
+        id,
+        userId: t.userId,
+        accountId: account.id,
+        amount,
+        currencyCode: t.currency,
+        bookedDate: date,
+        valueDate: date,
+        description,
+        originalDescription: description.toUpperCase(),
+        categoryId: categoryId(categoryCode),
+        status: 'BOOKED',
+        type: t.kind === 'PAYMENT' ? 'PAYMENT' : 'TRANSFER',
+        reference: t.destinationMessage,
+        seq: store.nextSeq(),
+        created: now,
+        updated: now,
       });
     };
-    const text = t.sourceMessage || (t.kind === 'PAYMENT' ? `Payment ${t.destinationUri}` : `Transfer to ${t.destinationUri}`);
-    entry(source, toStr(neg(dec(t.amount))), text, own ? 'transfers:own.accounts' : t.kind === 'PAYMENT' ? 'expenses:misc.uncategorized' : 'transfers:own.accounts');
+    const text =
+      t.sourceMessage || (t.kind === 'PAYMENT' ? `Payment ${t.destinationUri}` : `Transfer to ${t.destinationUri}`);
+    entry(
+      source,
+      toStr(neg(dec(t.amount))),
+      text,
+      own ? 'transfers:own.accounts' : t.kind === 'PAYMENT' ? 'expenses:misc.uncategorized' : 'transfers:own.accounts',
+    );
     if (own) entry(own, t.amount, t.destinationMessage || `Transfer from ${source.name}`, 'transfers:own.accounts');
   };
 
@@ -111,7 +146,8 @@ export function registerTransfers(ctx: SandboxContext): void {
     if (typeof body !== 'object' || Array.isArray(body)) throw plain(400, 'the body must be a JSON object (Transfer)');
     const b = body as Record<string, unknown>;
     for (const k of ['sourceUri', 'destinationUri', 'currency']) {
-      if (typeof b[k] !== 'string' || (b[k] as string).trim() === '') throw plain(400, `${k} is required and must be a string`);
+      if (typeof b[k] !== 'string' || (b[k] as string).trim() === '')
+        throw plain(400, `${k} is required and must be a string`);
     }
     const source = parseTransferUri(b.sourceUri as string, 'source');
     if (typeof source === 'string') throw plain(400, source);
@@ -122,11 +158,13 @@ export function registerTransfers(ctx: SandboxContext): void {
     if (typeof b.amount === 'number') amountText = topLevelNumberLiteral((await req.body()).toString('utf8'), 'amount');
     else if (typeof b.amount === 'string') amountText = b.amount.trim();
     if (amountText === undefined) throw plain(400, 'amount is required: a positive number');
-    if (!/^\d+(\.\d+)?$/.test(amountText)) throw plain(400, `amount must be a positive decimal number without exponent, got ${amountText.slice(0, 40)}`);
+    if (!/^\d+(\.\d+)?$/.test(amountText))
+      throw plain(400, `amount must be a positive decimal number without exponent, got ${amountText.slice(0, 40)}`);
     const p = parseDecimal(amountText);
     if (p.unscaledValue <= 0n) throw plain(400, 'amount must be greater than zero');
     const currency = b.currency as string;
-    if (!/^[A-Z]{3}$/.test(currency)) throw plain(400, `currency must be an ISO 4217 code such as SEK, got "${currency.slice(0, 20)}"`);
+    if (!/^[A-Z]{3}$/.test(currency))
+      throw plain(400, `currency must be an ISO 4217 code such as SEK, got "${currency.slice(0, 20)}"`);
     const kind = destination.scheme === 'se' ? 'BANK_TRANSFER' : 'PAYMENT';
     for (const k of ['destinationMessage', 'sourceMessage', 'credentialsId']) {
       if (b[k] !== undefined && b[k] !== null && typeof b[k] !== 'string') throw plain(400, `${k} must be a string`);
@@ -137,11 +175,13 @@ export function registerTransfers(ctx: SandboxContext): void {
     let dueDate: number | undefined;
     if (b.dueDate !== undefined && b.dueDate !== null) {
       dueDate = Number(b.dueDate);
-      if (!Number.isSafeInteger(dueDate) || dueDate < 0) throw plain(400, 'dueDate must be an epoch time in milliseconds');
+      if (!Number.isSafeInteger(dueDate) || dueDate < 0)
+        throw plain(400, 'dueDate must be an epoch time in milliseconds');
     }
     const account = findSource(store, user.id, source);
     if (!account) throw plain(404, `the source account ${b.sourceUri as string} does not belong to the user`);
-    if (account.currencyCode !== currency) throw plain(400, `currency ${currency} does not match the source account's currency ${account.currencyCode}`);
+    if (account.currencyCode !== currency)
+      throw plain(400, `currency ${currency} does not match the source account's currency ${account.currencyCode}`);
     const now = ctx.clock.now();
     const id = store.ids.next();
     const t: TransferRecord = {
@@ -169,14 +209,21 @@ export function registerTransfers(ctx: SandboxContext): void {
       },
     };
     state(store).transfers.set(id, t);
-    ctx.events.emit({ event: 'signable-operation:update', userId: user.id, content: { ...t.operation }, orderKey: t.operation.id }, now);
+    ctx.events.emit(
+      { event: 'signable-operation:update', userId: user.id, content: { ...t.operation }, orderKey: t.operation.id },
+      now,
+    );
     const delay = Math.max(1, ctx.options.authDelayMs);
     ctx.setTimeout(() => {
       move(t, 'EXECUTING', 'The transfer is being sent to your bank.');
       ctx.setTimeout(() => {
         if (!state(store).transfers.has(t.id)) return;
         book(t);
-        move(t, 'EXECUTED', `The ${kind === 'PAYMENT' ? 'payment' : 'transfer'} of ${t.amount} ${currency} has been executed.`);
+        move(
+          t,
+          'EXECUTED',
+          `The ${kind === 'PAYMENT' ? 'payment' : 'transfer'} of ${t.amount} ${currency} has been executed.`,
+        );
       }, delay);
     }, delay);
     res.json(200, t.operation);

@@ -33,7 +33,10 @@ export function consentSessionExpiry(store: MemoryStore, credentialsId: string):
 /** Hooks to the credentials area: whether a user holds these credentials, and what to call them. */
 export interface ConsentLookup {
   owns(store: MemoryStore, user: UserRecord, credentialsId: string): boolean;
-  describe(store: MemoryStore, credentialsId: string): { providerName?: string; sessionExpiryDate?: number } | undefined;
+  describe(
+    store: MemoryStore,
+    credentialsId: string,
+  ): { providerName?: string; sessionExpiryDate?: number } | undefined;
   /** Applies the new expiry to the credentials' own record (provider-consents then shows it). */
   extend?(store: MemoryStore, credentialsId: string, expiresAt: number): void;
 }
@@ -86,7 +89,12 @@ export function registerUpdateConsent(ctx: SandboxContext, lookup: ConsentLookup
     const client = store.clients.get(clientId);
     if (!client) throw page(400, 'Link misconfigured', '<p>This client_id is not known.</p>');
     if (!redirectUri) throw page(400, 'Link misconfigured', '<p>redirect_uri is missing.</p>');
-    if (!client.redirectUris.includes(redirectUri)) throw page(400, 'Link misconfigured', `<p>The redirect_uri <code>${esc(redirectUri)}</code> is not registered for this client.</p>`);
+    if (!client.redirectUris.includes(redirectUri))
+      throw page(
+        400,
+        'Link misconfigured',
+        `<p>The redirect_uri <code>${esc(redirectUri)}</code> is not registered for this client.</p>`,
+      );
     const state = get('state');
     const fail = (message: string) => redirect(redirectUri, { error: 'BAD_REQUEST', message, state });
     const credentialsId = get('credentials_id');
@@ -95,51 +103,69 @@ export function registerUpdateConsent(ctx: SandboxContext, lookup: ConsentLookup
     if (!codeValue) throw fail('authorization_code is missing');
     const code = store.codes.get(codeValue);
     const now = store.clock.now();
-    if (!code || code.used || code.expiresAt <= now || code.clientId !== clientId) throw fail('authorization_code is not valid (unknown, expired, already used, or issued to another client)');
-    if (!code.scopes.includes(UPDATE_CONSENT_SCOPE)) throw fail(`authorization_code lacks the scope ${UPDATE_CONSENT_SCOPE}`);
+    if (!code || code.used || code.expiresAt <= now || code.clientId !== clientId)
+      throw fail('authorization_code is not valid (unknown, expired, already used, or issued to another client)');
+    if (!code.scopes.includes(UPDATE_CONSENT_SCOPE))
+      throw fail(`authorization_code lacks the scope ${UPDATE_CONSENT_SCOPE}`);
     const user = store.users.get(code.userId);
     if (!user) throw fail('the user of this authorization_code no longer exists');
-    if (!lookup.owns(store, user, credentialsId)) throw fail(`the user holds no credentials "${credentialsId.slice(0, 80)}"`);
+    if (!lookup.owns(store, user, credentialsId))
+      throw fail(`the user holds no credentials "${credentialsId.slice(0, 80)}"`);
     return { clientId, redirectUri, credentialsId, code, user, state, market: get('market') };
   }
 
-  router.get(UPDATE_CONSENT_PATH, (req, res) => {
-    const c = check(req.query);
-    const info = lookup.describe(store, c.credentialsId) ?? {};
-    const expiry = consentSessionExpiry(store, c.credentialsId) ?? info.sessionExpiryDate;
-    const accounts = [...store.accounts.values()].filter((a) => a.userId === c.user.id && a.credentialsIds.includes(c.credentialsId));
-    const hidden = ['client_id', 'redirect_uri', 'credentials_id', 'authorization_code', 'market', 'state']
-      .map((k) => [k, req.query.get(k)] as const)
-      .filter(([, v]) => v !== null)
-      .map(([k, v]) => `<input type="hidden" name="${k}" value="${esc(v!.slice(0, 2048))}">`)
-      .join('');
-    const ok = page(
-      200,
-      'Renew your consent',
-      `<p>Your bank connection needs a renewed consent so that your accounts keep updating.</p>
+  router.get(
+    UPDATE_CONSENT_PATH,
+    (req, res) => {
+      const c = check(req.query);
+      const info = lookup.describe(store, c.credentialsId) ?? {};
+      const expiry = consentSessionExpiry(store, c.credentialsId) ?? info.sessionExpiryDate;
+      const accounts = [...store.accounts.values()].filter(
+        (a) => a.userId === c.user.id && a.credentialsIds.includes(c.credentialsId),
+      );
+      const hidden = ['client_id', 'redirect_uri', 'credentials_id', 'authorization_code', 'market', 'state']
+        .map((k) => [k, req.query.get(k)] as const)
+        .filter(([, v]) => v !== null)
+        .map(([k, v]) => `<input type="hidden" name="${k}" value="${esc(v!.slice(0, 2048))}">`)
+        .join('');
+      const ok = page(
+        200,
+        'Renew your consent',
+        `<p>Your bank connection needs a renewed consent so that your accounts keep updating.</p>
 <dl><dt>Bank</dt><dd>${esc(info.providerName ?? 'your bank')}</dd>
 <dt>Accounts</dt><dd>${accounts.length ? accounts.map((a) => esc(`${a.name} (${a.accountNumber})`)).join('<br>') : 'none yet'}</dd>
 <dt>Session expires</dt><dd id="expiry">${expiry ? esc(new Date(expiry).toISOString().slice(0, 10)) : 'expired or unknown'}</dd></dl>
 <form method="post" action="${UPDATE_CONSENT_PATH}">${hidden}
 <button class="go" type="submit" name="action" value="extend">Extend for ${CONSENT_SESSION_DAYS} days</button>
 <button class="stop" type="submit" name="action" value="cancel">Cancel</button></form>`,
-    );
-    res.send(200, ok.body as string, ok.contentType, ok.headers);
-  }, { auth: 'none' });
+      );
+      res.send(200, ok.body as string, ok.contentType, ok.headers);
+    },
+    { auth: 'none' },
+  );
 
-  router.post(UPDATE_CONSENT_PATH, async (req: Req) => {
-    let form: URLSearchParams;
-    try {
-      form = await req.form();
-    } catch {
-      throw page(400, 'Link misconfigured', '<p>The form could not be read.</p>');
-    }
-    const c = check(form);
-    if (form.get('action') === 'cancel') throw redirect(c.redirectUri, { error: 'USER_CANCELLED', message: 'The user cancelled the consent update.', state: c.state });
-    c.code.used = true;
-    const expiresAt = store.clock.now() + CONSENT_SESSION_DAYS * 86_400_000;
-    consentSessions(store).expiry[c.credentialsId] = expiresAt;
-    lookup.extend?.(store, c.credentialsId, expiresAt);
-    throw redirect(c.redirectUri, { credentials_id: c.credentialsId, state: c.state });
-  }, { auth: 'none', maxBody: 16 * 1024 });
+  router.post(
+    UPDATE_CONSENT_PATH,
+    async (req: Req) => {
+      let form: URLSearchParams;
+      try {
+        form = await req.form();
+      } catch {
+        throw page(400, 'Link misconfigured', '<p>The form could not be read.</p>');
+      }
+      const c = check(form);
+      if (form.get('action') === 'cancel')
+        throw redirect(c.redirectUri, {
+          error: 'USER_CANCELLED',
+          message: 'The user cancelled the consent update.',
+          state: c.state,
+        });
+      c.code.used = true;
+      const expiresAt = store.clock.now() + CONSENT_SESSION_DAYS * 86_400_000;
+      consentSessions(store).expiry[c.credentialsId] = expiresAt;
+      lookup.extend?.(store, c.credentialsId, expiresAt);
+      throw redirect(c.redirectUri, { credentials_id: c.credentialsId, state: c.state });
+    },
+    { auth: 'none', maxBody: 16 * 1024 },
+  );
 }

@@ -22,7 +22,15 @@ function connectorView(h: WebhookRecord) {
 }
 
 function apiView(h: WebhookRecord) {
-  return { id: h.id, url: h.url, secret: h.secret, events: h.events, clientId: h.clientId, ...(h.userId ? { userId: h.userId } : {}), global: !h.userId };
+  return {
+    id: h.id,
+    url: h.url,
+    secret: h.secret,
+    events: h.events,
+    clientId: h.clientId,
+    ...(h.userId ? { userId: h.userId } : {}),
+    global: !h.userId,
+  };
 }
 
 export function registerWebhooks(ctx: SandboxContext): void {
@@ -48,7 +56,8 @@ export function registerWebhooks(ctx: SandboxContext): void {
 
   // API side
   const visible = (req: Req, h: WebhookRecord) =>
-    h.source === 'api' && (req.auth?.kind === 'user' ? h.userId === req.auth.userId : h.clientId === req.auth?.clientId);
+    h.source === 'api' &&
+    (req.auth?.kind === 'user' ? h.userId === req.auth.userId : h.clientId === req.auth?.clientId);
   for (const base of API_PATHS) {
     router.get(base, (req, res) => {
       res.json(200, { webHooks: [...hooks().values()].filter((h) => visible(req, h)).map(apiView) });
@@ -71,7 +80,8 @@ export function registerWebhooks(ctx: SandboxContext): void {
   router.post('/sandbox/trigger', async (req, res) => {
     const body = asObject(await req.json(), 'the trigger');
     const event = optString(body, 'event');
-    if (!event || !(EVENT_NAMES as string[]).includes(event)) throw badRequest(`event must be one of ${EVENT_NAMES.join(', ')}`, { field: 'event' });
+    if (!event || !(EVENT_NAMES as string[]).includes(event))
+      throw badRequest(`event must be one of ${EVENT_NAMES.join(', ')}`, { field: 'event' });
     const user = pickUser(ctx, short(optString(body, 'userId'), 'userId'));
     const status = short(optString(body, 'status'), 'status');
     const credentialsId = short(optString(body, 'credentialsId'), 'credentialsId');
@@ -80,13 +90,18 @@ export function registerWebhooks(ctx: SandboxContext): void {
     ctx.events.emit({ event: event as EventName, userId: user.id, content, orderKey }, ctx.clock.now());
     res.json(200, { event, userId: user.id, orderKey, webhooks, content });
   });
-  router.get('/sandbox/webhooks/deliveries', (_req, res) => {
-    res.json(200, { deliveries: delivery.state().log });
-  }, { auth: 'connector', scopes: ['user:web_hooks'] });
+  router.get(
+    '/sandbox/webhooks/deliveries',
+    (_req, res) => {
+      res.json(200, { deliveries: delivery.state().log });
+    },
+    { auth: 'connector', scopes: ['user:web_hooks'] },
+  );
 }
 
 function short(v: string | undefined, field: string): string | undefined {
-  if (v !== undefined && (v.length === 0 || v.length > 200)) throw badRequest(`${field} must be 1 to 200 characters`, { field });
+  if (v !== undefined && (v.length === 0 || v.length > 200))
+    throw badRequest(`${field} must be 1 to 200 characters`, { field });
   return v;
 }
 
@@ -106,8 +121,29 @@ function pickUser(ctx: SandboxContext, id: string | undefined): UserRecord {
   return u;
 }
 
-const CREDENTIALS_STATUSES = ['CREATED', 'AUTHENTICATING', 'AWAITING_MOBILE_EID_AUTHENTICATION', 'AWAITING_SUPPLEMENTAL_INFORMATION', 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION', 'UPDATING', 'UPDATED', 'AUTHENTICATION_ERROR', 'TEMPORARY_ERROR', 'PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED'];
-const OPERATION_STATUSES = ['CREATED', 'AWAITING_CREDENTIALS', 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION', 'EXECUTING', 'EXECUTED', 'FAILED', 'CANCELLED'];
+const CREDENTIALS_STATUSES = [
+  'CREATED',
+  'AUTHENTICATING',
+  'AWAITING_MOBILE_EID_AUTHENTICATION',
+  'AWAITING_SUPPLEMENTAL_INFORMATION',
+  'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
+  'UPDATING',
+  'UPDATED',
+  'AUTHENTICATION_ERROR',
+  'TEMPORARY_ERROR',
+  'PERMANENT_ERROR',
+  'SESSION_EXPIRED',
+  'DELETED',
+];
+const OPERATION_STATUSES = [
+  'CREATED',
+  'AWAITING_CREDENTIALS',
+  'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
+  'EXECUTING',
+  'EXECUTED',
+  'FAILED',
+  'CANCELLED',
+];
 
 function realisticContent(
   ctx: SandboxContext,
@@ -123,7 +159,10 @@ function realisticContent(
     case 'credentials:create':
     case 'credentials:update': {
       const status = o.status ?? (event === 'credentials:create' ? 'CREATED' : 'UPDATED');
-      if (!CREDENTIALS_STATUSES.includes(status)) throw badRequest(`status of credentials must be one of ${CREDENTIALS_STATUSES.join(', ')}`, { field: 'status' });
+      if (!CREDENTIALS_STATUSES.includes(status))
+        throw badRequest(`status of credentials must be one of ${CREDENTIALS_STATUSES.join(', ')}`, {
+          field: 'status',
+        });
       const content = {
         id: credentialsId,
         providerName: 'se-test-other-password',
@@ -146,7 +185,11 @@ function realisticContent(
       const account = tx ? store.accounts.get(tx.accountId) : undefined;
       const txCredentials = o.credentialsId ?? account?.credentialsIds[0] ?? credentialsId;
       // the user's newest transaction, exactly as the connector's own events show it
-      if (tx) return { content: { ...apiTransaction(tx), userId: user.id, credentialsId: txCredentials }, orderKey: txCredentials };
+      if (tx)
+        return {
+          content: { ...apiTransaction(tx), userId: user.id, credentialsId: txCredentials },
+          orderKey: txCredentials,
+        };
       const content = {
         id: store.ids.next(),
         accountId: store.ids.next(),
@@ -167,14 +210,22 @@ function realisticContent(
     }
     case 'signable-operation:update': {
       const status = o.status ?? 'EXECUTED';
-      if (!OPERATION_STATUSES.includes(status)) throw badRequest(`status of a signable operation must be one of ${OPERATION_STATUSES.join(', ')}`, { field: 'status' });
+      if (!OPERATION_STATUSES.includes(status))
+        throw badRequest(`status of a signable operation must be one of ${OPERATION_STATUSES.join(', ')}`, {
+          field: 'status',
+        });
       const id = store.ids.next();
       const content = {
         created: now,
         credentialsId,
         id,
         status,
-        statusMessage: status === 'EXECUTED' ? 'The transfer has been executed.' : status === 'FAILED' ? 'The transfer could not be executed.' : '',
+        statusMessage:
+          status === 'EXECUTED'
+            ? 'The transfer has been executed.'
+            : status === 'FAILED'
+              ? 'The transfer could not be executed.'
+              : '',
         type: 'TRANSFER',
         underlyingId: store.ids.next(),
         updated: now,

@@ -45,9 +45,11 @@ function time(d: Date): Buffer {
   return y >= 2050 ? tlv(0x18, Buffer.from(`${y}${s}`)) : tlv(0x17, Buffer.from(`${String(y).slice(2)}${s}`));
 }
 
-const name = (cn: string) => seq(set(seq(oid('2.5.4.3'), utf8(cn))), set(seq(oid('2.5.4.10'), utf8('bankctl sandbox'))));
+const name = (cn: string) =>
+  seq(set(seq(oid('2.5.4.3'), utf8(cn))), set(seq(oid('2.5.4.10'), utf8('bankctl sandbox'))));
 const ECDSA_SHA256 = seq(oid('1.2.840.10045.4.3.2'));
-const ext = (id: string, critical: boolean, value: Buffer) => seq(oid(id), ...(critical ? [bool(true)] : []), octets(value));
+const ext = (id: string, critical: boolean, value: Buffer) =>
+  seq(oid(id), ...(critical ? [bool(true)] : []), octets(value));
 
 function keyId(spki: Buffer): Buffer {
   return createHash('sha1').update(spki).digest();
@@ -60,7 +62,17 @@ export interface Issued {
   spki: Buffer;
 }
 
-function issue(o: { subject: string; issuer: string; spki: Buffer; issuerSpki: Buffer; signer: KeyObject; ca: boolean; sans?: string[]; days: number; now: Date }): string {
+function issue(o: {
+  subject: string;
+  issuer: string;
+  spki: Buffer;
+  issuerSpki: Buffer;
+  signer: KeyObject;
+  ca: boolean;
+  sans?: string[];
+  days: number;
+  now: Date;
+}): string {
   const notBefore = new Date(o.now.getTime() - 60 * 60 * 1000);
   const notAfter = new Date(o.now.getTime() + o.days * 24 * 60 * 60 * 1000);
   const extensions = [
@@ -103,7 +115,10 @@ function ipv6Bytes(s: string): Buffer {
 }
 
 export function toPem(der: Buffer, label: string): string {
-  const b64 = der.toString('base64').match(/.{1,64}/g)!.join('\n');
+  const b64 = der
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
@@ -131,10 +146,29 @@ export interface SandboxTls {
 export function generateSandboxTls(o: { hosts?: string[]; now?: Date } = {}): SandboxTls {
   const now = o.now ?? new Date();
   const caKey = newKey();
-  const caPem = issue({ subject: 'bankctl sandbox CA', issuer: 'bankctl sandbox CA', spki: caKey.spki, issuerSpki: caKey.spki, signer: caKey.key, ca: true, days: 30, now });
+  const caPem = issue({
+    subject: 'bankctl sandbox CA',
+    issuer: 'bankctl sandbox CA',
+    spki: caKey.spki,
+    issuerSpki: caKey.spki,
+    signer: caKey.key,
+    ca: true,
+    days: 30,
+    now,
+  });
   const srvKey = newKey();
   const hosts = o.hosts ?? ['localhost', '127.0.0.1', '::1'];
-  const srvPem = issue({ subject: hosts[0]!, issuer: 'bankctl sandbox CA', spki: srvKey.spki, issuerSpki: caKey.spki, signer: caKey.key, ca: false, sans: hosts, days: 30, now });
+  const srvPem = issue({
+    subject: hosts[0]!,
+    issuer: 'bankctl sandbox CA',
+    spki: srvKey.spki,
+    issuerSpki: caKey.spki,
+    signer: caKey.key,
+    ca: false,
+    sans: hosts,
+    days: 30,
+    now,
+  });
   return {
     ca: { certPem: caPem, keyPem: caKey.keyPem, key: caKey.key, spki: caKey.spki },
     server: { certPem: srvPem, keyPem: srvKey.keyPem, key: srvKey.key, spki: srvKey.spki },
