@@ -131,13 +131,8 @@ export default tseslint.config(
   {
     files: [
       'src/commands/api.ts',
-      'src/commands/auth/link.ts',
-      'src/commands/config/index.ts',
       'src/commands/connector/push.ts',
-      'src/commands/credentials/connect.ts',
-      'src/commands/demo.ts',
       'src/commands/doctor.ts',
-      'src/commands/webhooks/listen.ts',
       'src/flows/connect.ts',
       'src/flows/ndjson-scan.ts',
       'src/flows/push.ts',
@@ -158,9 +153,5 @@ export default tseslint.config(
       'src/sandbox/server.ts',
     ],
     rules: { 'max-lines-per-function': 'off' },
-  },
-  {
-    files: ['src/commands/webhooks/listen.ts'],
-    rules: { 'no-unsafe-finally': 'off' },
   },
 );

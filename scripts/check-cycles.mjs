@@ -38,11 +38,8 @@ function visit(file) {
   state.set(file, 2);
 }
 for (const file of graph.keys()) if (!state.has(file)) visit(file);
-// PENDING (issue 19): demo runs bankctl commands in-process through main.ts; it goes when demo stops needing it.
-const PENDING = new Set(['src/commands/demo.ts -> src/main.ts -> src/program.ts -> src/commands/demo.ts']);
-const found = cycles.filter((c) => !PENDING.has(c));
-if (found.length > 0) {
-  console.error(`import cycles (${found.length}):\n${found.map((c) => `  ${c}`).join('\n')}`);
+if (cycles.length > 0) {
+  console.error(`import cycles (${cycles.length}):\n${cycles.map((c) => `  ${c}`).join('\n')}`);
   process.exit(1);
 }
 console.log(`no import cycles among ${graph.size} modules`);

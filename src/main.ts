@@ -25,7 +25,7 @@ export async function run(argv: string[], io: IO = processIO(), opts: ContextOpt
   });
   try {
     const { createProgram } = await import('./program.js');
-    const program = await createProgram(ctx, argv);
+    const program = await createProgram(ctx, argv, { runCommandLine: run });
     return await Promise.race([program.parseAsync(argv, { from: 'user' }).then(() => ctx.exitCode), interrupted]);
   } catch (err) {
     return reportError(ctx, err);

@@ -2,17 +2,36 @@
 import { Command, Option } from 'commander';
 import type { Context } from './context.js';
 import { OUTPUT_FORMATS } from './context.js';
+import type { IO } from './io.js';
 import { VERSION } from './version.js';
 import { examples } from './commands/util.js';
 
-type Register = (program: Command, ctx: Context) => void;
+/** What a command may need from the program beyond the context (demo runs command lines in-process). */
+export interface ProgramDeps {
+  /** Runs a whole bankctl command line in this process (main.ts `run`); returns its exit code. */
+  runCommandLine?: (argv: string[], io: IO) => Promise<number>;
+}
 
-/**
- * Every noun, loaded on demand: a command line loads only the noun it runs (its own chunk), and
- * the others stand in the tree as stubs with their description, for the root help and for
- * suggestions. Completion generation loads them all.
- */
-export const NOUNS: Array<{ name: string; description: string; load: () => Promise<Register> }> = [
+/** Fills in a noun: its verbs (or, for a noun that is itself a command, its flags and action). */
+export type Register = (noun: Command, ctx: Context, deps: ProgramDeps) => void;
+/** The older form, for nouns that still add themselves to the root (api, version, doctor, sandbox). */
+type RegisterOnRoot = (program: Command, ctx: Context) => void;
+
+interface Noun {
+  name: string;
+  /** The noun's one description: the root help and the noun's own help both show this. */
+  description: string;
+  load: () => Promise<Register>;
+}
+
+interface RootNoun {
+  name: string;
+  description: string;
+  /** Adds itself to the root, description included. */
+  loadOnRoot: () => Promise<RegisterOnRoot>;
+}
+
+export const NOUNS: Array<Noun | RootNoun> = [
   {
     name: 'auth',
     description: 'client credentials, tokens and authorization codes',
@@ -96,7 +115,7 @@ export const NOUNS: Array<{ name: string; description: string; load: () => Promi
   {
     name: 'search',
     description: "search the user's transactions (POST /api/v1/search)",
-    load: async () => (await import('./commands/search/index.js')).registerSearch,
+    load: async () => (await import('./commands/search.js')).registerSearch,
   },
   {
     name: 'transfers',
@@ -127,17 +146,17 @@ export const NOUNS: Array<{ name: string; description: string; load: () => Promi
   {
     name: 'api',
     description: 'the raw escape hatch: any request, authenticated like any other command',
-    load: async () => (await import('./commands/api.js')).registerApi,
+    loadOnRoot: async () => (await import('./commands/api.js')).registerApi,
   },
   {
     name: 'version',
     description: "the client's version, and the server's (GET /version) when it is reachable",
-    load: async () => (await import('./commands/version.js')).registerVersion,
+    loadOnRoot: async () => (await import('./commands/version.js')).registerVersion,
   },
   {
     name: 'sandbox',
     description: 'the embedded local emulator of the service',
-    load: async () => (await import('./commands/sandbox/index.js')).registerSandbox,
+    loadOnRoot: async () => (await import('./commands/sandbox/index.js')).registerSandbox,
   },
   {
     name: 'smoke',
@@ -155,7 +174,7 @@ export const NOUNS: Array<{ name: string; description: string; load: () => Promi
     name: 'doctor',
     description:
       'check what stands between you and a working setup: config, reachability, TLS, proxy, clock, credentials, listener port',
-    load: async () => (await import('./commands/doctor.js')).registerDoctor,
+    loadOnRoot: async () => (await import('./commands/doctor.js')).registerDoctor,
   },
   {
     name: 'completion',
@@ -182,7 +201,40 @@ export function invokedNoun(argv: string[], valued: Set<string>): string | undef
   return undefined;
 }
 
-export async function createProgram(ctx: Context, argv: string[] = []): Promise<Command> {
+export async function createProgram(ctx: Context, argv: string[] = [], deps: ProgramDeps = {}): Promise<Command> {
+  const program = rootCommand(ctx);
+  const valued = new Set(
+    program.options
+      .filter((o) => o.required || o.optional)
+      .flatMap((o) => [o.long, o.short].filter((x): x is string => Boolean(x))),
+  );
+  const invoked = invokedNoun(argv, valued);
+  for (const n of NOUNS) {
+    const load = invoked === 'completion' || n.name === invoked;
+    if ('loadOnRoot' in n) {
+      if (load) (await n.loadOnRoot())(program, ctx);
+      else program.command(n.name).description(n.description);
+      continue;
+    }
+    const noun = program.command(n.name).description(n.description);
+    if (load) (await n.load())(noun, ctx, deps);
+  }
+
+  examples(program, [
+    'bankctl sandbox start --detach          # a local emulator of the service',
+    'bankctl users create --market SE --locale sv_SE --use',
+    'bankctl auth token --scope user:create',
+    'bankctl api GET /api/v1/providers -f market=SE',
+  ]);
+  program.addHelpText(
+    'after',
+    '\nExit codes: 0 ok, 1 bug, 2 usage or 400, 3 auth, 4 not found, 5 conflict, 6 rate limited, 7 server error, 8 network, 9 flow failed, 130 interrupted.',
+  );
+  return program;
+}
+
+/** The root command with the global options and their checks, and no nouns (tests add one verb to it). */
+export function rootCommand(ctx: Context): Command {
   const program = new Command('bankctl');
   program
     .description('Command-line tool for the financial-data aggregation service, with an embedded sandbox.')
@@ -241,26 +293,5 @@ export async function createProgram(ctx: Context, argv: string[] = []): Promise<
     }
   });
 
-  const valued = new Set(
-    program.options
-      .filter((o) => o.required || o.optional)
-      .flatMap((o) => [o.long, o.short].filter((x): x is string => Boolean(x))),
-  );
-  const noun = invokedNoun(argv, valued);
-  for (const n of NOUNS) {
-    if (noun === 'completion' || n.name === noun) (await n.load())(program, ctx);
-    else program.command(n.name).description(n.description);
-  }
-
-  examples(program, [
-    'bankctl sandbox start --detach          # a local emulator of the service',
-    'bankctl users create --market SE --locale sv_SE --use',
-    'bankctl auth token --scope user:create',
-    'bankctl api GET /api/v1/providers -f market=SE',
-  ]);
-  program.addHelpText(
-    'after',
-    '\nExit codes: 0 ok, 1 bug, 2 usage or 400, 3 auth, 4 not found, 5 conflict, 6 rate limited, 7 server error, 8 network, 9 flow failed, 130 interrupted.',
-  );
   return program;
 }

@@ -3,7 +3,7 @@
 import type { Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { examples } from './util.js';
+import { examples, type Run } from './util.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -204,19 +204,32 @@ export function scriptFor(shell: Shell, program: Command): string {
   return shell === 'bash' ? bashScript(program) : shell === 'zsh' ? zshScript(program) : fishScript(program);
 }
 
-export function registerCompletion(program: Command, ctx: Context): void {
-  const cmd = program
-    .command('completion')
-    .argument('<shell>', `one of ${SHELLS.join(', ')}`)
-    .description('print the shell completion script for bash, zsh or fish')
-    .action((shell: string) => {
-      if (!(SHELLS as readonly string[]).includes(shell))
-        throw new UsageError(`unknown shell "${shell}"`, { hint: `use ${SHELLS.join(', ')}` });
-      ctx.io.stdout.write(scriptFor(shell as Shell, program));
-    });
-  examples(cmd, [
+export interface CompletionOptions {
+  shell: Shell;
+  /** The whole command tree (every noun loaded). */
+  program: Command;
+}
+
+/** A noun that is one command: it configures the `completion` command src/program.ts made. */
+export function newCmdCompletion(
+  completion: Command,
+  ctx: Context,
+  run: Run<CompletionOptions> = completionRun,
+): Command {
+  completion.argument('<shell>', `one of ${SHELLS.join(', ')}`).action(async (shell: string) => {
+    if (!(SHELLS as readonly string[]).includes(shell))
+      throw new UsageError(`unknown shell "${shell}"`, { hint: `use ${SHELLS.join(', ')}` });
+    await run(ctx, { shell: shell as Shell, program: completion.parent! });
+  });
+  return examples(completion, [
     'source <(bankctl completion bash)',
     'bankctl completion zsh > "${fpath[1]}/_bankctl"',
     'bankctl completion fish > ~/.config/fish/completions/bankctl.fish',
   ]);
+}
+
+export const registerCompletion = (completion: Command, ctx: Context): void => void newCmdCompletion(completion, ctx);
+
+export async function completionRun(ctx: Context, o: CompletionOptions): Promise<void> {
+  ctx.io.stdout.write(scriptFor(o.shell, o.program));
 }

@@ -1,6 +1,14 @@
 // Small helpers shared by command definitions.
 import type { Command } from 'commander';
+import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
+
+/**
+ * The work of a verb once its flags are checked (gh's `xRun`). Each verb file exports
+ * `newCmdX(parent, ctx, run = xRun)`, which declares the flags and checks them, then calls `run`;
+ * a test can pass its own `run` to see the options a command line gives.
+ */
+export type Run<O> = (ctx: Context, opts: O) => Promise<void>;
 
 export function examples(cmd: Command, lines: string[]): Command {
   cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);

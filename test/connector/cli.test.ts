@@ -28,7 +28,8 @@ describe('exit codes follow the service status', () => {
     expect((await cli(['users', 'create', '--external-id', 'c-1', '--user-token', 't', '--market', 'SE'])).code).toBe(
       0,
     );
-    const again = await cli(['users', 'create', '--external-id', 'c-1', '--user-token', 't', '--market', 'SE']);
+    // the token on stdin: a --user-token on the command line adds a warning line
+    const again = await cli(['users', 'create', '--external-id', 'c-1', '--user-token-stdin', '--market', 'SE'], 't\n');
     expect(again.code).toBe(5);
     expect(again.stderr).toMatch(/409.*already exists/);
     expect(again.stderr.trim().split('\n')).toHaveLength(again.stderr.includes('hint') ? 2 : 1);

@@ -51,7 +51,7 @@ test('on a TTY each event is shown as a header line and indented JSON; control c
   expect(out).not.toContain(SECRET);
 });
 
-test('Ctrl-C (io.onInterrupt) removes the registration and ends with 0; with --once and nothing received it is 130', async () => {
+test("Ctrl-C (io.onInterrupt) removes the registration and ends with 130 (the contract's interrupted), --once with nothing received too", async () => {
   const a = await startListen(['--register', '--register-via', 'connector', '--event', 'credentials:create']);
   const listed = await raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', {
     headers: { authorization: `Token ${t.sandbox.connectorToken}` },
@@ -60,7 +60,7 @@ test('Ctrl-C (io.onInterrupt) removes the registration and ends with 0; with --o
     expect.objectContaining({ url: `${a.url}/webhooks`, events: ['credentials:create'] }),
   ]);
   a.io.interrupt();
-  expect(await a.done).toBe(0);
+  expect(await a.done).toBe(130);
   expect(a.io.err()).toMatch(/removed webhook/);
   expect(
     (
@@ -98,7 +98,7 @@ test('when the service is gone at exit, the listener says which webhook to remov
   const id = /registered webhook ([0-9a-f]{32})/.exec(l.io.err())![1]!;
   await sb.close();
   l.io.interrupt();
-  expect(await l.done).toBe(0);
+  expect(await l.done).toBe(130);
   expect(l.io.err()).toContain(`could not remove webhook ${id}`);
   expect(l.io.err()).toContain(`bankctl webhooks delete ${id}`);
 });
@@ -154,7 +154,7 @@ test('--public-url is what gets registered (a tunnel in front of the listener)',
     expect.objectContaining({ url: 'https://tunnel.example.com/hook', events: ['transaction:update'] }),
   ]);
   l.io.interrupt();
-  expect(await l.done).toBe(0);
+  expect(await l.done).toBe(130);
   expect(JSON.parse((await runCli(['webhooks', 'list', '-o', 'json'], { env: t.env })).stdout)).toEqual([]);
   expect(
     (await runCli(['webhooks', 'listen', '--public-url', 'https://x.example/', '--secret', SECRET], { env: t.env }))

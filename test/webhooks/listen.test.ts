@@ -70,7 +70,7 @@ describe('delivery from the sandbox to a spawned listener', () => {
       expect(l.stdout() + l.stderr()).not.toContain(generated);
       expect(got[0].webHook).toEqual({ url: `${l.url}/webhooks`, events: expect.any(Array) });
     } finally {
-      expect(await stop(l)).toBe(0);
+      expect(await stop(l)).toBe(130);
     }
     expect(l.stderr()).toMatch(/removed webhook [0-9a-f]{32}/);
     expect(JSON.parse((await runCli(['webhooks', 'list', '-o', 'json'], { env: t.env })).stdout)).toEqual([]);
@@ -125,7 +125,7 @@ describe('delivery from the sandbox to a spawned listener', () => {
       });
       expect(got.content.descriptions.display).toBe('Coffee');
     } finally {
-      expect(await stop(l)).toBe(0);
+      expect(await stop(l)).toBe(130);
     }
     expect((await raw(t.sandbox.baseUrl, 'GET', '/connector/webhooks', { headers: conn })).json()).toEqual([]);
   });
@@ -161,7 +161,7 @@ describe('delivery from the sandbox to a spawned listener', () => {
       expect(stamps).toEqual([...stamps].sort((a, b) => a - b));
       expect(new Set(stamps).size).toBe(stamps.length);
     } finally {
-      expect(await stop(l)).toBe(0);
+      expect(await stop(l)).toBe(130);
     }
   });
 
@@ -203,7 +203,7 @@ describe('delivery from the sandbox to a spawned listener', () => {
         ),
       ).toBe(true);
     } finally {
-      expect(await stop(l)).toBe(0);
+      expect(await stop(l)).toBe(130);
     }
   });
 
@@ -306,7 +306,7 @@ describe('what the listener refuses, and keeps running through', () => {
       expect(l.stderr()).not.toMatch(/GARBAGE|not-the-secret-999|listen-secret-4711/);
       expect(l.stdout()).not.toContain(SECRET);
     } finally {
-      expect(await stop(l)).toBe(0);
+      expect(await stop(l)).toBe(130);
     }
   });
 

@@ -1,12 +1,12 @@
+// `accounts`: its verbs (the description is in src/program.ts).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerAccountsList } from './list.js';
-import { registerAccountsUpdate } from './update.js';
-import { registerAccountsBalances } from './balances.js';
+import { newCmdList } from './list.js';
+import { newCmdUpdate } from './update.js';
+import { newCmdBalances } from './balances.js';
 
-export function registerAccounts(program: Command, ctx: Context): void {
-  const accounts = program.command('accounts').description("the user's accounts: list, update, balances");
-  registerAccountsList(accounts, ctx);
-  registerAccountsUpdate(accounts, ctx);
-  registerAccountsBalances(accounts, ctx);
+export function registerAccounts(noun: Command, ctx: Context): void {
+  newCmdList(noun, ctx);
+  newCmdUpdate(noun, ctx);
+  newCmdBalances(noun, ctx);
 }

@@ -1,24 +1,24 @@
+// `auth`: its verbs (the description is in src/program.ts).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerLogin } from './login.js';
-import { registerStatus } from './status.js';
-import { registerToken } from './token.js';
-import { registerGrant } from './grant.js';
-import { registerExchange } from './exchange.js';
-import { registerRefresh } from './refresh.js';
-import { registerRevokeAll } from './revoke-all.js';
-import { registerLogout } from './logout.js';
-import { registerLink } from './link.js';
+import { newCmdLogin } from './login.js';
+import { newCmdStatus } from './status.js';
+import { newCmdToken } from './token.js';
+import { newCmdGrant } from './grant.js';
+import { newCmdExchange } from './exchange.js';
+import { newCmdRefresh } from './refresh.js';
+import { newCmdRevokeAll } from './revoke-all.js';
+import { newCmdLogout } from './logout.js';
+import { newCmdLink } from './link.js';
 
-export function registerAuth(program: Command, ctx: Context): void {
-  const auth = program.command('auth').description('client credentials, tokens and authorization codes');
-  registerLogin(auth, ctx);
-  registerStatus(auth, ctx);
-  registerToken(auth, ctx);
-  registerGrant(auth, ctx);
-  registerExchange(auth, ctx);
-  registerRefresh(auth, ctx);
-  registerRevokeAll(auth, ctx);
-  registerLogout(auth, ctx);
-  registerLink(auth, ctx);
+export function registerAuth(noun: Command, ctx: Context): void {
+  newCmdLogin(noun, ctx);
+  newCmdStatus(noun, ctx);
+  newCmdToken(noun, ctx);
+  newCmdGrant(noun, ctx);
+  newCmdExchange(noun, ctx);
+  newCmdRefresh(noun, ctx);
+  newCmdRevokeAll(noun, ctx);
+  newCmdLogout(noun, ctx);
+  newCmdLink(noun, ctx);
 }

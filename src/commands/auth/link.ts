@@ -1,10 +1,24 @@
+// `auth link`: connect a bank through the hosted link flow in a browser. A local callback server
+// waits for the code, which is exchanged for a user token stored in the profile.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { CallbackServer, LinkResult } from '../../auth/link.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
-import { examples, parseIntArg, splitList } from '../util.js';
+import { examples, parseIntArg, splitList, type Run } from '../util.js';
 
-interface LinkOpts {
+export interface LinkOptions {
+  scopes: string[];
+  market?: string;
+  locale?: string;
+  provider?: string;
+  username?: string;
+  port: number;
+  browser: boolean;
+  waitS: number;
+}
+
+interface Flags {
   scope: string;
   market?: string;
   locale?: string;
@@ -15,7 +29,7 @@ interface LinkOpts {
   waitTimeout: string;
 }
 
-export function registerLink(parent: Command, ctx: Context): void {
+export function newCmdLink(parent: Command, ctx: Context, run: Run<LinkOptions> = linkRun): Command {
   const cmd = parent
     .command('link')
     .description(
@@ -37,88 +51,107 @@ export function registerLink(parent: Command, ctx: Context): void {
     )
     .option('--no-browser', 'print the URL but do not open a browser')
     .option('--wait-timeout <seconds>', 'give up when no callback came within this time', '300')
-    .action(async (o: LinkOpts) => {
-      const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
-      const waitS = parseIntArg(o.waitTimeout, '--wait-timeout', { min: 1 })!;
-      if (o.locale && !['en_US', 'sv_SE'].includes(o.locale))
-        throw new UsageError(`--locale: the link flow speaks en_US and sv_SE, not "${o.locale}"`);
-      const scopes = splitList(o.scope);
-      if (scopes.length === 0) throw new UsageError('--scope needs at least one scope');
-      const settings = await ctx.settings();
-      const clientId = settings.value('client-id');
-      if (!clientId) throw new UsageError('a client id is needed: `bankctl auth login` or --client-id');
-      const tm = await ctx.tokens();
-      const link = await import('../../auth/link.js');
-      const state = link.newState();
-      const rejected: string[] = [];
-      let server;
-      try {
-        server = await link.startCallbackServer(port, state, (why) => {
-          rejected.push(why);
-          ctx.warn(why);
-        });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
-          throw new UsageError(
-            `port ${port} is in use; pick another with --port (the redirect URI must be registered for it)`,
-          );
-        throw err;
-      }
-      const redirectUri = `http://localhost:${server.port}/callback`;
-      const url = link.authorizeUrl({
-        linkUrl: settings.value('link-url')!,
-        clientId,
-        redirectUri,
-        scopes,
-        market: o.market?.toUpperCase(),
-        locale: o.locale,
-        provider: o.provider,
-        username: o.username,
-        state,
-      });
-      let stopWaiting!: (e: Error) => void;
-      const interrupted = new Promise<never>((_r, reject) => (stopWaiting = reject));
-      const offInterrupt = ctx.claimInterrupt(() =>
-        stopWaiting(new InterruptedError('interrupted: the link flow was abandoned')),
-      );
-      const timer = setTimeout(
-        () =>
-          stopWaiting(
-            new FlowFailedError(`no callback within ${waitS} s; the link flow was abandoned`, {
-              hint: 'raise --wait-timeout',
-            }),
-          ),
-        waitS * 1000,
-      );
-      try {
-        ctx.io.stderr.write(`Open this address to connect a bank:\n\n  ${url}\n\n`);
-        const opened = o.browser ? await link.openBrowser(url, ctx.env) : false;
-        ctx.notice(
-          opened
-            ? 'Your browser has been opened; waiting for the callback...'
-            : `Waiting for the callback on ${redirectUri}...`,
-        );
-        const result = await Promise.race([server.result, interrupted]);
-        if (result.kind === 'error') {
-          const creds = result.credentials ? ` (credentials ${result.credentials})` : '';
-          throw new FlowFailedError(
-            `the link flow ended in ${result.error}${result.message ? `: ${result.message}` : ''}${creds}`,
-          );
-        }
-        const token = await tm.exchange(result.code);
-        tm.remember(token, 'link', { refreshExpiresAt: ctx.clock.now() + 24 * 60 * 60 * 1000 });
-        ctx.notice(
-          `user token stored in profile "${ctx.profileName()}"${token.refresh_token ? ' with a refresh token (`bankctl auth refresh`)' : ''}`,
-        );
-        await render(ctx, token);
-      } finally {
-        clearTimeout(timer);
-        offInterrupt();
-        await server.close();
-      }
-    });
-  examples(cmd, [
+    .action(async (o: Flags) => run(ctx, linkFromFlags(o)));
+  return examples(cmd, [
     'bankctl auth link --market SE --provider se-test-password',
     'bankctl auth link --no-browser --port 3000 --scope accounts:read,transactions:read',
   ]);
+}
+
+function linkFromFlags(o: Flags): LinkOptions {
+  const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
+  const waitS = parseIntArg(o.waitTimeout, '--wait-timeout', { min: 1 })!;
+  if (o.locale && !['en_US', 'sv_SE'].includes(o.locale))
+    throw new UsageError(`--locale: the link flow speaks en_US and sv_SE, not "${o.locale}"`);
+  const scopes = splitList(o.scope);
+  if (scopes.length === 0) throw new UsageError('--scope needs at least one scope');
+  return {
+    scopes,
+    market: o.market?.toUpperCase(),
+    locale: o.locale,
+    provider: o.provider,
+    username: o.username,
+    port,
+    browser: o.browser,
+    waitS,
+  };
+}
+
+export async function linkRun(ctx: Context, o: LinkOptions): Promise<void> {
+  const settings = await ctx.settings();
+  const clientId = settings.value('client-id');
+  if (!clientId) throw new UsageError('a client id is needed: `bankctl auth login` or --client-id');
+  const tm = await ctx.tokens();
+  const link = await import('../../auth/link.js');
+  const state = link.newState();
+  const server = await listen(ctx, link, o.port, state);
+  const redirectUri = `http://localhost:${server.port}/callback`;
+  const url = link.authorizeUrl({ ...o, linkUrl: settings.value('link-url')!, clientId, redirectUri, state });
+  let result: LinkResult;
+  try {
+    ctx.io.stderr.write(`Open this address to connect a bank:\n\n  ${url}\n\n`);
+    const opened = o.browser ? await link.openBrowser(url, ctx.env) : false;
+    ctx.notice(
+      opened
+        ? 'Your browser has been opened; waiting for the callback...'
+        : `Waiting for the callback on ${redirectUri}...`,
+    );
+    result = await waitForCallback(ctx, server, o.waitS);
+  } finally {
+    await server.close();
+  }
+  if (result.kind === 'error') {
+    const creds = result.credentials ? ` (credentials ${result.credentials})` : '';
+    throw new FlowFailedError(
+      `the link flow ended in ${result.error}${result.message ? `: ${result.message}` : ''}${creds}`,
+    );
+  }
+  const token = await tm.exchange(result.code);
+  tm.remember(token, 'link', { refreshExpiresAt: ctx.clock.now() + 24 * 60 * 60 * 1000 });
+  ctx.notice(
+    `user token stored in profile "${ctx.profileName()}"${token.refresh_token ? ' with a refresh token (`bankctl auth refresh`)' : ''}`,
+  );
+  await render(ctx, token);
+}
+
+/** The callback server; a port in use is a usage error. Each rejected callback is a warning. */
+async function listen(
+  ctx: Context,
+  link: typeof import('../../auth/link.js'),
+  port: number,
+  state: string,
+): Promise<CallbackServer> {
+  try {
+    return await link.startCallbackServer(port, state, (why) => ctx.warn(why));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+      throw new UsageError(
+        `port ${port} is in use; pick another with --port (the redirect URI must be registered for it)`,
+      );
+    throw err;
+  }
+}
+
+/** The first callback with the right state; Ctrl-C (130) or the deadline (9) end the wait. */
+async function waitForCallback(ctx: Context, server: CallbackServer, waitS: number): Promise<LinkResult> {
+  let stopWaiting!: (e: Error) => void;
+  const stopped = new Promise<never>((_r, reject) => (stopWaiting = reject));
+  const offInterrupt = ctx.claimInterrupt(() =>
+    stopWaiting(new InterruptedError('interrupted: the link flow was abandoned')),
+  );
+  const timer = setTimeout(
+    () =>
+      stopWaiting(
+        new FlowFailedError(`no callback within ${waitS} s; the link flow was abandoned`, {
+          hint: 'raise --wait-timeout',
+        }),
+      ),
+    waitS * 1000,
+  );
+  try {
+    return await Promise.race([server.result, stopped]);
+  } finally {
+    clearTimeout(timer);
+    offInterrupt();
+  }
 }

@@ -1,28 +1,37 @@
+// `auth revoke-all`: revoke every token of a user, and forget the cached ones.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { UserRef } from '../../auth/tokens.js';
 import { UsageError } from '../../errors.js';
-import { examples } from '../util.js';
+import { examples, type Run } from '../util.js';
 
-export function registerRevokeAll(parent: Command, ctx: Context): void {
+export interface RevokeAllOptions {
+  user: UserRef;
+}
+
+export function newCmdRevokeAll(parent: Command, ctx: Context, run: Run<RevokeAllOptions> = revokeAllRun): Command {
   const cmd = parent
     .command('revoke-all')
     .description('revoke all access and refresh tokens of a user (POST /api/v1/oauth/revoke-all)')
     .action(async () => {
       const user = await ctx.userRef();
       if (!user) throw new UsageError('which user? pass --user ID or --external-user ID');
-      const api = await ctx.api();
-      await api.call({
-        method: 'POST',
-        path: '/api/v1/oauth/revoke-all',
-        form: { user_id: user.userId, external_user_id: user.userId ? undefined : user.externalUserId },
-        as: 'client',
-      });
-      const config = await ctx.config();
-      const profile = ctx.profileName();
-      const key = user.userId ? `id:${user.userId}` : `ext:${user.externalUserId}`;
-      for (const [k, t] of Object.entries(config.cachedTokens(profile)))
-        if (t.user === key) config.dropToken(profile, k);
-      ctx.notice(`revoked all tokens of user ${user.userId ?? user.externalUserId}`);
+      await run(ctx, { user });
     });
-  examples(cmd, ['bankctl auth revoke-all --user 6e68cc6287704273984567b3300c5823']);
+  return examples(cmd, ['bankctl auth revoke-all --user 6e68cc6287704273984567b3300c5823']);
+}
+
+export async function revokeAllRun(ctx: Context, { user }: RevokeAllOptions): Promise<void> {
+  const api = await ctx.api();
+  await api.call({
+    method: 'POST',
+    path: '/api/v1/oauth/revoke-all',
+    form: { user_id: user.userId, external_user_id: user.userId ? undefined : user.externalUserId },
+    as: 'client',
+  });
+  const config = await ctx.config();
+  const profile = ctx.profileName();
+  const key = user.userId ? `id:${user.userId}` : `ext:${user.externalUserId}`;
+  for (const [k, t] of Object.entries(config.cachedTokens(profile))) if (t.user === key) config.dropToken(profile, k);
+  ctx.notice(`revoked all tokens of user ${user.userId ?? user.externalUserId}`);
 }

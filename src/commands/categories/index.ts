@@ -1,37 +1,8 @@
+// `categories`: its verbs (the description is in src/program.ts).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { listCategories } from '../../api/reads.js';
-import { UsageError } from '../../errors.js';
-import { render } from '../../output/render.js';
-import { examples } from '../util.js';
-import { forTerminal } from '../accounts/format.js';
+import { newCmdList } from './list.js';
 
-export function registerCategories(program: Command, ctx: Context): void {
-  const categories = program.command('categories').description('the category catalogue: a flat list with parent links');
-  const list = categories
-    .command('list')
-    .description(
-      "list categories (GET /api/v1/categories); names in the user's locale with --user, else --locale, else en_US",
-    )
-    .option('--locale <locale>', 'locale of the names when no user is given, e.g. sv_SE')
-    .action(async (o: { locale?: string }) => {
-      if (o.locale !== undefined && !/^[a-z]{2}(_[A-Z]{2})?$/.test(o.locale))
-        throw new UsageError(`--locale must look like en_US or sv_SE, got "${o.locale}"`);
-      const cats = await listCategories(await ctx.api(), o.locale);
-      await render(ctx, forTerminal(ctx, cats), {
-        columns: [
-          { header: 'id', path: 'id' },
-          { header: 'parent', path: 'parent' },
-          { header: 'type', path: 'type' },
-          { header: 'code', path: 'code' },
-          { header: 'primary', path: 'primaryName' },
-          { header: 'secondary', path: 'secondaryName' },
-        ],
-      });
-    });
-  examples(list, [
-    'bankctl categories list',
-    'bankctl categories list --locale sv_SE -o csv',
-    'bankctl categories list --user $USER_ID -o json | jq ".[] | select(.parent == null)"',
-  ]);
+export function registerCategories(noun: Command, ctx: Context): void {
+  newCmdList(noun, ctx);
 }

@@ -1,14 +1,21 @@
-// connector token: a user access token for a user (POST /connector/v2/tokens/generate).
+// `connector token --user U --scope S`: a user access token for a user, printed bare.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { generateToken } from '../../api/connector.js';
 import { MAX_TOKEN_TTL } from '../../api/connector-wire.js';
 import { UsageError } from '../../errors.js';
-import { collect, examples, parseIntArg, splitList } from '../util.js';
+import { collect, examples, parseIntArg, splitList, type Run } from '../util.js';
 import { externalUser } from './shared.js';
 
-export function registerConnectorToken(connector: Command, ctx: Context): void {
-  const cmd = connector
+export interface TokenOptions {
+  userId: string;
+  scopes: string[];
+  ttl?: number;
+  origin?: string;
+}
+
+export function newCmdToken(parent: Command, ctx: Context, run: Run<TokenOptions> = tokenRun): Command {
+  const cmd = parent
     .command('token')
     .description('generate a user access token (POST /connector/v2/tokens/generate); prints the bare token')
     .option('--user <id>', 'the user (externalId, or the user id)')
@@ -21,12 +28,16 @@ export function registerConnectorToken(connector: Command, ctx: Context): void {
       if (scopes.length === 0)
         throw new UsageError('--scope is required, e.g. --scope transactions:read,accounts:read');
       const ttl = parseIntArg(o.ttl, '--ttl', { min: 1, max: MAX_TOKEN_TTL });
-      const t = await generateToken(await ctx.api(), { userId, scopes, ttl, origin: o.origin });
-      ctx.io.stdout.write(`${t.token}\n`);
-      if (typeof t.expiry === 'number') ctx.notice(`expires ${new Date(t.expiry).toISOString()}`);
+      await run(ctx, { userId, scopes, ttl, origin: o.origin });
     });
-  examples(cmd, [
+  return examples(cmd, [
     'TOKEN=$(bankctl connector token --user alice --scope transactions:read,accounts:read --ttl 600)',
     'curl -H "Authorization: Bearer $TOKEN" "$BASE/data/v2/transactions"',
   ]);
+}
+
+export async function tokenRun(ctx: Context, o: TokenOptions): Promise<void> {
+  const t = await generateToken(await ctx.api(), o);
+  ctx.io.stdout.write(`${t.token}\n`);
+  if (typeof t.expiry === 'number') ctx.notice(`expires ${new Date(t.expiry).toISOString()}`);
 }

@@ -1,9 +1,21 @@
+// `credentials authenticate ID`: renew the session at the bank without a full refresh.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples } from '../util.js';
+import type { WalkOptions } from '../../flows/connect.js';
+import { examples, type Run } from '../util.js';
 import { addWalkFlags, CREDENTIALS_COLUMNS, walkOptions, type WalkFlags } from './shared.js';
 
-export function registerCredentialsAuthenticate(parent: Command, ctx: Context): void {
+export interface AuthenticateOptions {
+  id: string;
+  appUri?: string;
+  walk?: WalkOptions;
+}
+
+export function newCmdAuthenticate(
+  parent: Command,
+  ctx: Context,
+  run: Run<AuthenticateOptions> = authenticateRun,
+): Command {
   const cmd = parent
     .command('authenticate')
     .description(
@@ -14,15 +26,19 @@ export function registerCredentialsAuthenticate(parent: Command, ctx: Context): 
     .option('--wait', 'walk the authentication to a final status like `connect` does');
   addWalkFlags(cmd).action(async (id: string, o: WalkFlags & { appUri?: string; wait?: boolean }) => {
     const walk = o.wait ? await walkOptions(ctx, id, o) : undefined;
-    const { authenticateCredentials } = await import('../../api/credentials.js');
-    await authenticateCredentials(await ctx.api(), id, o.appUri ? { appUri: o.appUri } : {});
-    if (!walk) {
-      ctx.notice(`authentication of ${id} started; follow it with \`bankctl credentials watch ${id}\``);
-      return;
-    }
-    const { walkCredentials } = await import('../../flows/connect.js');
-    const { render } = await import('../../output/render.js');
-    await render(ctx, await walkCredentials(ctx, walk), { columns: CREDENTIALS_COLUMNS });
+    await run(ctx, { id, appUri: o.appUri, walk });
   });
-  examples(cmd, ['bankctl credentials authenticate 6e68cc6287704273984567b3300c5822 --wait']);
+  return examples(cmd, ['bankctl credentials authenticate 6e68cc6287704273984567b3300c5822 --wait']);
+}
+
+export async function authenticateRun(ctx: Context, o: AuthenticateOptions): Promise<void> {
+  const { authenticateCredentials } = await import('../../api/credentials.js');
+  await authenticateCredentials(await ctx.api(), o.id, o.appUri ? { appUri: o.appUri } : {});
+  if (!o.walk) {
+    ctx.notice(`authentication of ${o.id} started; follow it with \`bankctl credentials watch ${o.id}\``);
+    return;
+  }
+  const { walkCredentials } = await import('../../flows/connect.js');
+  const { render } = await import('../../output/render.js');
+  await render(ctx, await walkCredentials(ctx, o.walk), { columns: CREDENTIALS_COLUMNS });
 }

@@ -1,53 +1,78 @@
+// `credentials create --provider P --field k=v`: create credentials and start their refresh, no wait.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { collect, examples } from '../util.js';
-import { CREDENTIALS_COLUMNS, keyValues, parseItems } from './shared.js';
+import { collect, examples, type Run } from '../util.js';
+import {
+  addFieldFlags,
+  CREDENTIALS_COLUMNS,
+  fieldDefsFor,
+  parseItems,
+  readFields,
+  warnSecretFields,
+  type FieldFlags,
+} from './shared.js';
 
-export function registerCredentialsCreate(parent: Command, ctx: Context): void {
-  const cmd = parent
-    .command('create')
-    .description(
-      'create credentials and start their refresh, without waiting (POST /api/v1/credentials); see `credentials connect` for the whole flow',
-    )
-    .requiredOption('--provider <name>', 'provider name')
-    .option('--field <name=value>', "a field of the provider's credentials (repeatable)", collect)
+export interface CreateOptions {
+  provider: string;
+  fields: Record<string, string>;
+  items?: string[];
+  optIn?: boolean;
+  appUri?: string;
+  refresh: boolean;
+}
+
+interface Flags extends FieldFlags {
+  provider: string;
+  items?: string[];
+  optIn?: boolean;
+  appUri?: string;
+  refresh: boolean;
+}
+
+export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptions> = createRun): Command {
+  const cmd = addFieldFlags(
+    parent
+      .command('create')
+      .description(
+        'create credentials and start their refresh, without waiting (POST /api/v1/credentials); see `credentials connect` for the whole flow',
+      )
+      .requiredOption('--provider <name>', 'provider name'),
+    "a field of the provider's credentials (repeatable)",
+  )
     .option('--items <items>', 'data to refresh, comma-separated', collect)
     .option('--opt-in', 'ask for account opt-in first')
     .option('--app-uri <url>', 'appUri: where the user returns after a redirect or app login')
     .option('--no-refresh', 'create without starting a refresh (triggerRefresh=false)')
-    .action(
-      async (o: {
-        provider: string;
-        field?: string[];
-        items?: string[];
-        optIn?: boolean;
-        appUri?: string;
-        refresh: boolean;
-      }) => {
-        const fields = keyValues(o.field, '--field');
-        if (Object.keys(fields).length === 0)
-          throw new UsageError('give the credentials fields with --field name=value', {
-            hint: `see them with \`bankctl providers get ${o.provider}\``,
-          });
-        const items = parseItems(o.items);
-        const { createCredentials } = await import('../../api/credentials.js');
-        const { render } = await import('../../output/render.js');
-        const created = await createCredentials(
-          await ctx.api(),
-          {
-            providerName: o.provider,
-            fields,
-            ...(o.appUri ? { appUri: o.appUri } : {}),
-            ...(o.refresh ? {} : { triggerRefresh: false }),
-          },
-          { items, optIn: o.optIn },
-        );
-        await render(ctx, created, { columns: CREDENTIALS_COLUMNS });
-      },
-    );
-  examples(cmd, [
-    'bankctl credentials create --provider se-test-password --field username=test-user --field password=test-password',
+    .action(async (o: Flags) => {
+      const { fields, onCommandLine } = await readFields(ctx, o);
+      if (Object.keys(fields).length === 0)
+        throw new UsageError('give the credentials fields with --field name=value', {
+          hint: `see them with \`bankctl providers get ${o.provider}\``,
+        });
+      const items = parseItems(o.items);
+      const defs = await fieldDefsFor(ctx, onCommandLine, async () => o.provider);
+      await warnSecretFields(ctx, fields, onCommandLine, defs);
+      await run(ctx, { provider: o.provider, fields, items, optIn: o.optIn, appUri: o.appUri, refresh: o.refresh });
+    });
+  return examples(cmd, [
+    'bankctl credentials create --provider se-test-password --field username=test-user --field-stdin password < password.txt',
     'ID=$(bankctl credentials create --provider se-test-other-eid-successful --field username=test-user -o json | jq -r .id)',
   ]);
+}
+
+export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
+  const { createCredentials } = await import('../../api/credentials.js');
+  const { render } = await import('../../output/render.js');
+  const created = await createCredentials(
+    await ctx.api(),
+    {
+      providerName: o.provider,
+      fields: o.fields,
+      ...(o.appUri ? { appUri: o.appUri } : {}),
+      ...(o.refresh ? {} : { triggerRefresh: false }),
+    },
+    { items: o.items, optIn: o.optIn },
+  );
+  await render(ctx, created, { columns: CREDENTIALS_COLUMNS });
 }

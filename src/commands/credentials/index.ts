@@ -1,30 +1,28 @@
+// `credentials`: its verbs (the description is in src/program.ts).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerCredentialsList } from './list.js';
-import { registerCredentialsGet } from './get.js';
-import { registerCredentialsCreate } from './create.js';
-import { registerCredentialsUpdate } from './update.js';
-import { registerCredentialsDelete } from './delete.js';
-import { registerCredentialsRefresh } from './refresh.js';
-import { registerCredentialsAuthenticate } from './authenticate.js';
-import { registerCredentialsSupplement } from './supplement.js';
-import { registerCredentialsQr } from './qr.js';
-import { registerCredentialsWatch } from './watch.js';
-import { registerCredentialsConnect } from './connect.js';
+import { newCmdConnect } from './connect.js';
+import { newCmdList } from './list.js';
+import { newCmdGet } from './get.js';
+import { newCmdCreate } from './create.js';
+import { newCmdUpdate } from './update.js';
+import { newCmdDelete } from './delete.js';
+import { newCmdRefresh } from './refresh.js';
+import { newCmdAuthenticate } from './authenticate.js';
+import { newCmdSupplement } from './supplement.js';
+import { newCmdQr } from './qr.js';
+import { newCmdWatch } from './watch.js';
 
-export function registerCredentials(program: Command, ctx: Context): void {
-  const credentials = program
-    .command('credentials')
-    .description("a user's connections to banks: connect, follow and manage them");
-  registerCredentialsConnect(credentials, ctx);
-  registerCredentialsList(credentials, ctx);
-  registerCredentialsGet(credentials, ctx);
-  registerCredentialsCreate(credentials, ctx);
-  registerCredentialsUpdate(credentials, ctx);
-  registerCredentialsDelete(credentials, ctx);
-  registerCredentialsRefresh(credentials, ctx);
-  registerCredentialsAuthenticate(credentials, ctx);
-  registerCredentialsSupplement(credentials, ctx);
-  registerCredentialsQr(credentials, ctx);
-  registerCredentialsWatch(credentials, ctx);
+export function registerCredentials(noun: Command, ctx: Context): void {
+  newCmdConnect(noun, ctx);
+  newCmdList(noun, ctx);
+  newCmdGet(noun, ctx);
+  newCmdCreate(noun, ctx);
+  newCmdUpdate(noun, ctx);
+  newCmdDelete(noun, ctx);
+  newCmdRefresh(noun, ctx);
+  newCmdAuthenticate(noun, ctx);
+  newCmdSupplement(noun, ctx);
+  newCmdQr(noun, ctx);
+  newCmdWatch(noun, ctx);
 }

@@ -1,11 +1,17 @@
+// `credentials qr ID`: the eID QR code while the credentials wait for it: a data URL, or a PNG file.
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ServerError } from '../../errors.js';
-import { examples } from '../util.js';
+import { examples, type Run } from '../util.js';
 
-export function registerCredentialsQr(parent: Command, ctx: Context): void {
+export interface QrOptions {
+  id: string;
+  out?: string;
+}
+
+export function newCmdQr(parent: Command, ctx: Context, run: Run<QrOptions> = qrRun): Command {
   const cmd = parent
     .command('qr')
     .description(
@@ -13,21 +19,23 @@ export function registerCredentialsQr(parent: Command, ctx: Context): void {
     )
     .argument('<id>', 'credentials id')
     .option('-O, --out <file>', 'write the PNG image to this file instead of printing the data URL')
-    .action(async (id: string, o: { out?: string }) => {
-      const { credentialsQr } = await import('../../api/credentials.js');
-      const dataUrl = await credentialsQr(await ctx.api(), id);
-      const m = /^data:image\/png;base64,([A-Za-z0-9+/=\s]+)$/.exec(dataUrl);
-      if (!m) throw new ServerError('the service answered something that is not a PNG data URL');
-      if (o.out) {
-        const file = resolve(ctx.io.cwd, o.out);
-        writeFileSync(file, Buffer.from(m[1]!.replace(/\s/g, ''), 'base64'));
-        ctx.notice(`wrote ${file}`);
-        return;
-      }
-      ctx.io.stdout.write(`${dataUrl}\n`);
-    });
-  examples(cmd, [
+    .action(async (id: string, o: { out?: string }) => run(ctx, { id, out: o.out }));
+  return examples(cmd, [
     'bankctl credentials qr 6e68cc6287704273984567b3300c5822 -O qr.png',
     'bankctl credentials qr 6e68cc6287704273984567b3300c5822 > qr.txt',
   ]);
+}
+
+export async function qrRun(ctx: Context, o: QrOptions): Promise<void> {
+  const { credentialsQr } = await import('../../api/credentials.js');
+  const dataUrl = await credentialsQr(await ctx.api(), o.id);
+  const m = /^data:image\/png;base64,([A-Za-z0-9+/=\s]+)$/.exec(dataUrl);
+  if (!m) throw new ServerError('the service answered something that is not a PNG data URL');
+  if (o.out) {
+    const file = resolve(ctx.io.cwd, o.out);
+    writeFileSync(file, Buffer.from(m[1]!.replace(/\s/g, ''), 'base64'));
+    ctx.notice(`wrote ${file}`);
+    return;
+  }
+  ctx.io.stdout.write(`${dataUrl}\n`);
 }

@@ -1,9 +1,21 @@
+// `credentials refresh ID`: refresh the data of credentials; --wait walks it like `connect`.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { collect, examples } from '../util.js';
+import type { WalkOptions } from '../../flows/connect.js';
+import { collect, examples, type Run } from '../util.js';
 import { addWalkFlags, CREDENTIALS_COLUMNS, parseItems, walkOptions, type WalkFlags } from './shared.js';
 
-export function registerCredentialsRefresh(parent: Command, ctx: Context): void {
+export interface RefreshOptions {
+  id: string;
+  items?: string[];
+  optIn?: boolean;
+  authenticate?: boolean;
+  walk?: WalkOptions;
+}
+
+type Flags = WalkFlags & { items?: string[]; optIn?: boolean; authenticate?: boolean; wait?: boolean };
+
+export function newCmdRefresh(parent: Command, ctx: Context, run: Run<RefreshOptions> = refreshRun): Command {
   const cmd = parent
     .command('refresh')
     .description(
@@ -14,28 +26,27 @@ export function registerCredentialsRefresh(parent: Command, ctx: Context): void 
     .option('--opt-in', 'choose the accounts to share again first (optIn=true)')
     .option('--authenticate', 'run the authentication flow first (authenticate=true)')
     .option('--wait', 'walk the refresh to a final status like `connect` does');
-  addWalkFlags(cmd).action(
-    async (
-      id: string,
-      o: WalkFlags & { items?: string[]; optIn?: boolean; authenticate?: boolean; wait?: boolean },
-    ) => {
-      const items = parseItems(o.items);
-      const walk = o.wait ? await walkOptions(ctx, id, o) : undefined;
-      const api = await ctx.api();
-      const { refreshCredentials } = await import('../../api/credentials.js');
-      await refreshCredentials(api, id, { items, optIn: o.optIn, authenticate: o.authenticate });
-      if (!walk) {
-        ctx.notice(`refresh of ${id} started; follow it with \`bankctl credentials watch ${id}\``);
-        return;
-      }
-      const { walkCredentials } = await import('../../flows/connect.js');
-      const { render } = await import('../../output/render.js');
-      await render(ctx, await walkCredentials(ctx, walk), { columns: CREDENTIALS_COLUMNS });
-    },
-  );
-  examples(cmd, [
+  addWalkFlags(cmd).action(async (id: string, o: Flags) => {
+    const items = parseItems(o.items);
+    const walk = o.wait ? await walkOptions(ctx, id, o) : undefined;
+    await run(ctx, { id, items, optIn: o.optIn, authenticate: o.authenticate, walk });
+  });
+  return examples(cmd, [
     'bankctl credentials refresh 6e68cc6287704273984567b3300c5822 --wait',
     'bankctl credentials refresh 6e68cc6287704273984567b3300c5822 --opt-in --wait',
     'bankctl credentials refresh 6e68cc6287704273984567b3300c5822 --items CHECKING_ACCOUNTS,CHECKING_TRANSACTIONS',
   ]);
+}
+
+export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void> {
+  const api = await ctx.api();
+  const { refreshCredentials } = await import('../../api/credentials.js');
+  await refreshCredentials(api, o.id, { items: o.items, optIn: o.optIn, authenticate: o.authenticate });
+  if (!o.walk) {
+    ctx.notice(`refresh of ${o.id} started; follow it with \`bankctl credentials watch ${o.id}\``);
+    return;
+  }
+  const { walkCredentials } = await import('../../flows/connect.js');
+  const { render } = await import('../../output/render.js');
+  await render(ctx, await walkCredentials(ctx, o.walk), { columns: CREDENTIALS_COLUMNS });
 }

@@ -1,5 +1,5 @@
-// Flags and helpers the credentials verbs share: --field/--answer parsing, --answers files, the
-// walker's flags, and the table columns.
+// Flags and helpers the credentials verbs share: --field/--field-stdin/--answer parsing, --answers
+// files, the warning for secrets typed on the command line, the walker's flags, and the table columns.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -26,6 +26,97 @@ export function keyValues(list: string[] | undefined, flag: string): Record<stri
     out[k] = v;
   }
   return out;
+}
+
+export interface FieldFlags {
+  field?: string[];
+  fieldStdin?: string;
+}
+
+/** --field NAME=VALUE (repeatable) and --field-stdin NAME: the provider's credentials fields. */
+export function addFieldFlags(cmd: Command, fieldHelp: string): Command {
+  return cmd
+    .option('--field <name=value>', fieldHelp, collect)
+    .option(
+      '--field-stdin <name>',
+      'read the value of this field (a password) from the first line of standard input, out of the process list',
+    );
+}
+
+/**
+ * The fields from --field and --field-stdin, and the names given on the command line (whose values
+ * other users can read in the process list).
+ */
+export async function readFields(
+  ctx: Context,
+  o: FieldFlags,
+): Promise<{ fields: Record<string, string>; onCommandLine: string[] }> {
+  const fields = keyValues(o.field, '--field');
+  const onCommandLine = Object.keys(fields);
+  if (o.fieldStdin === undefined) return { fields, onCommandLine };
+  const name = o.fieldStdin.trim();
+  if (!name) throw new UsageError('--field-stdin needs the name of a field, e.g. --field-stdin password');
+  if (fields[name] !== undefined) throw new UsageError(`give --field ${name}=... or --field-stdin ${name}, not both`);
+  if (ctx.globals.clientSecretStdin)
+    throw new UsageError('--field-stdin and --client-secret-stdin cannot both read standard input', {
+      hint: 'give the client secret in BANKCTL_CLIENT_SECRET or the profile',
+    });
+  let data = '';
+  for await (const chunk of ctx.io.stdin) {
+    data += chunk.toString();
+    if (data.length > 64 * 1024) break;
+  }
+  const value = data.split(/\r?\n/)[0]!;
+  if (!value) throw new UsageError(`--field-stdin ${name}: nothing was read from standard input`);
+  (await ctx.http()).redactor.add(value);
+  return { fields: { ...fields, [name]: value }, onCommandLine };
+}
+
+type FieldDef = { name: string; masked?: boolean; sensitive?: boolean };
+
+/** A field whose value is a secret: the provider marks it masked or sensitive, or it is a password. */
+export function isSecretField(name: string, defs: FieldDef[]): boolean {
+  if (/^password$/i.test(name)) return true;
+  return defs.some((f) => f.name === name && (f.masked || f.sensitive));
+}
+
+/**
+ * Warns once per secret field typed on the command line, and keeps its value out of traces.
+ * `defs` are the provider's field definitions, when known.
+ */
+export async function warnSecretFields(
+  ctx: Context,
+  fields: Record<string, string>,
+  onCommandLine: string[],
+  defs: FieldDef[],
+  alternatives = '',
+): Promise<void> {
+  for (const name of onCommandLine) {
+    if (!isSecretField(name, defs)) continue;
+    (await ctx.http()).redactor.add(fields[name]!);
+    if (!ctx.quiet)
+      ctx.warn(
+        `--field ${name} on the command line is visible to other users in the process list; use --field-stdin ${name}${alternatives} instead`,
+      );
+  }
+}
+
+/**
+ * The field definitions of a provider, read only when a field typed on the command line is not
+ * already known to be secret by its name; none when they cannot be read (the name rule stays).
+ */
+export async function fieldDefsFor(
+  ctx: Context,
+  onCommandLine: string[],
+  providerName: () => Promise<string>,
+): Promise<FieldDef[]> {
+  if (onCommandLine.every((n) => isSecretField(n, []))) return [];
+  try {
+    const { getProvider } = await import('../../api/providers.js');
+    return (await getProvider(await ctx.api(), await providerName())).fields ?? [];
+  } catch {
+    return [];
+  }
 }
 
 export async function loadAnswers(

@@ -1,31 +1,66 @@
+// `credentials update ID --field k=v`: change the fields of credentials, which starts a refresh.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { collect, examples } from '../util.js';
-import { addWalkFlags, CREDENTIALS_COLUMNS, keyValues, walkOptions, type WalkFlags } from './shared.js';
+import type { WalkOptions } from '../../flows/connect.js';
+import { examples, type Run } from '../util.js';
+import {
+  addFieldFlags,
+  addWalkFlags,
+  CREDENTIALS_COLUMNS,
+  fieldDefsFor,
+  readFields,
+  walkOptions,
+  warnSecretFields,
+  type FieldFlags,
+  type WalkFlags,
+} from './shared.js';
 
-export function registerCredentialsUpdate(parent: Command, ctx: Context): void {
-  const cmd = parent
-    .command('update')
-    .description('change the fields of credentials; this starts a refresh (PUT /api/v1/credentials/{id})')
-    .argument('<id>', 'credentials id')
-    .option('--field <name=value>', 'a new field value (repeatable)', collect)
+export interface UpdateOptions {
+  id: string;
+  fields: Record<string, string>;
+  appUri?: string;
+  /** With --wait: how to walk the refresh to a final status. */
+  walk?: WalkOptions;
+}
+
+type Flags = WalkFlags & FieldFlags & { appUri?: string; wait?: boolean };
+
+export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptions> = updateRun): Command {
+  const cmd = addFieldFlags(
+    parent
+      .command('update')
+      .description('change the fields of credentials; this starts a refresh (PUT /api/v1/credentials/{id})')
+      .argument('<id>', 'credentials id'),
+    'a new field value (repeatable)',
+  )
     .option('--app-uri <url>', 'a new appUri')
     .option('--wait', 'walk the refresh to a final status like `connect` does');
-  addWalkFlags(cmd).action(async (id: string, o: WalkFlags & { field?: string[]; appUri?: string; wait?: boolean }) => {
-    const fields = keyValues(o.field, '--field');
+  addWalkFlags(cmd).action(async (id: string, o: Flags) => {
+    const { fields, onCommandLine } = await readFields(ctx, o);
     if (Object.keys(fields).length === 0 && !o.appUri)
       throw new UsageError('nothing to change: give --field name=value or --app-uri');
     const walk = o.wait ? await walkOptions(ctx, id, o) : undefined;
-    const api = await ctx.api();
-    const { updateCredentials } = await import('../../api/credentials.js');
-    const { render } = await import('../../output/render.js');
-    let result = await updateCredentials(api, id, { fields, ...(o.appUri ? { appUri: o.appUri } : {}) });
-    if (walk) {
-      const { walkCredentials } = await import('../../flows/connect.js');
-      result = await walkCredentials(ctx, { ...walk, initial: result });
-    }
-    await render(ctx, result, { columns: CREDENTIALS_COLUMNS });
+    const defs = await fieldDefsFor(ctx, onCommandLine, async () => {
+      const { getCredentials } = await import('../../api/credentials.js');
+      return (await getCredentials(await ctx.api(), id)).providerName;
+    });
+    await warnSecretFields(ctx, fields, onCommandLine, defs);
+    await run(ctx, { id, fields, appUri: o.appUri, walk });
   });
-  examples(cmd, ['bankctl credentials update 6e68cc6287704273984567b3300c5822 --field password=test-password --wait']);
+  return examples(cmd, [
+    'bankctl credentials update 6e68cc6287704273984567b3300c5822 --field-stdin password --wait < password.txt',
+  ]);
+}
+
+export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
+  const api = await ctx.api();
+  const { updateCredentials } = await import('../../api/credentials.js');
+  const { render } = await import('../../output/render.js');
+  let result = await updateCredentials(api, o.id, { fields: o.fields, ...(o.appUri ? { appUri: o.appUri } : {}) });
+  if (o.walk) {
+    const { walkCredentials } = await import('../../flows/connect.js');
+    result = await walkCredentials(ctx, { ...o.walk, initial: result });
+  }
+  await render(ctx, result, { columns: CREDENTIALS_COLUMNS });
 }

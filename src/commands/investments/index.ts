@@ -1,52 +1,8 @@
+// `investments`: its verbs (the description is in src/program.ts).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { listInvestments, PORTFOLIO_TYPES } from '../../api/reads.js';
-import { UsageError } from '../../errors.js';
-import { render } from '../../output/render.js';
-import { collect, examples, splitList } from '../util.js';
-import { exactText, forTerminal } from '../accounts/format.js';
+import { newCmdList } from './list.js';
 
-export function registerInvestments(program: Command, ctx: Context): void {
-  const investments = program.command('investments').description("the user's investment portfolios and instruments");
-  const list = investments
-    .command('list')
-    .description('list portfolios (GET /api/v1/investments, investments:read; deprecated by the service)')
-    .option('--portfolio-type <type>', `only this type (repeatable): ${PORTFOLIO_TYPES.join(', ')}`, collect)
-    .action(async (o: { portfolioType?: string[] }) => {
-      const types = splitList(o.portfolioType).map((t) => t.toUpperCase());
-      for (const t of types)
-        if (!(PORTFOLIO_TYPES as readonly string[]).includes(t))
-          throw new UsageError(`--portfolio-type must be one of ${PORTFOLIO_TYPES.join(', ')}, got "${t}"`);
-      const portfolios = await listInvestments(await ctx.api(), types);
-      const currency = (p: Record<string, unknown>) => {
-        const i = (p.instruments as Array<{ currency?: string }> | undefined)?.[0];
-        return i?.currency ? ` ${i.currency}` : '';
-      };
-      await render(ctx, forTerminal(ctx, portfolios), {
-        columns: [
-          { header: 'id', path: 'id' },
-          { header: 'type', path: 'type' },
-          { header: 'account', path: 'accountId' },
-          {
-            header: 'totalValue',
-            path: 'totalValue',
-            format: (v, p) => `${exactText(v)}${currency(p as Record<string, unknown>)}`,
-          },
-          {
-            header: 'cash',
-            path: 'cashValue',
-            format: (v, p) => `${exactText(v)}${currency(p as Record<string, unknown>)}`,
-          },
-          {
-            header: 'instruments',
-            path: 'instruments',
-            format: (v) => (Array.isArray(v) ? v.map((i: { name?: string }) => i.name).join('; ') : ''),
-          },
-        ],
-      });
-    });
-  examples(list, [
-    'bankctl investments list --user $USER_ID',
-    'bankctl investments list --portfolio-type ISK --portfolio-type KF -o json',
-  ]);
+export function registerInvestments(noun: Command, ctx: Context): void {
+  newCmdList(noun, ctx);
 }

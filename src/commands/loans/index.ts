@@ -1,40 +1,8 @@
+// `loans`: its verbs (the description is in src/program.ts).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { listLoans } from '../../api/reads.js';
-import { render } from '../../output/render.js';
-import { examples } from '../util.js';
-import { forTerminal, moneyColumn, exactText } from '../accounts/format.js';
+import { newCmdList } from './list.js';
 
-export function registerLoans(program: Command, ctx: Context): void {
-  const loans = program.command('loans').description("the user's loans and mortgages");
-  const list = loans
-    .command('list')
-    .description(
-      'list loans (GET /api/v1/loans, accounts:read; deprecated by the service). -o json prints the whole LoanResponse',
-    )
-    .action(async () => {
-      const res = await listLoans(await ctx.api());
-      const format = await ctx.outputFormat();
-      if (format === 'json') return render(ctx, forTerminal(ctx, res));
-      await render(ctx, forTerminal(ctx, res.loans), {
-        columns: [
-          { header: 'name', path: 'name' },
-          { header: 'type', path: 'type' },
-          moneyColumn('balance', 'balance', 'currency'),
-          { header: 'interest', path: 'interest', format: (v) => exactText(v) },
-          { header: 'account', path: 'accountId' },
-          { header: 'loanNumber', path: 'loanNumber' },
-        ],
-      });
-      const currency = (res.loans[0] as { currency?: unknown } | undefined)?.currency;
-      const cur =
-        typeof currency === 'string' && res.loans.every((l) => (l as { currency?: unknown }).currency === currency)
-          ? ` ${currency}`
-          : '';
-      if (format === 'table' && res.totalLoanAmount !== undefined)
-        ctx.notice(
-          `total ${exactText(res.totalLoanAmount)}${cur}, weighted average interest ${exactText(res.weightedAverageInterestRate)}`,
-        );
-    });
-  examples(list, ['bankctl loans list --user $USER_ID', 'bankctl loans list -o json | jq .totalLoanAmount']);
+export function registerLoans(noun: Command, ctx: Context): void {
+  newCmdList(noun, ctx);
 }

@@ -1,12 +1,10 @@
+// `providers`: its verbs (the description is in src/program.ts).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerProvidersList } from './list.js';
-import { registerProvidersGet } from './get.js';
+import { newCmdList } from './list.js';
+import { newCmdGet } from './get.js';
 
-export function registerProviders(program: Command, ctx: Context): void {
-  const providers = program
-    .command('providers')
-    .description("financial institutions (providers) and the sandbox's test providers");
-  registerProvidersList(providers, ctx);
-  registerProvidersGet(providers, ctx);
+export function registerProviders(noun: Command, ctx: Context): void {
+  newCmdList(noun, ctx);
+  newCmdGet(noun, ctx);
 }

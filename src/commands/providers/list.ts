@@ -1,9 +1,10 @@
+// `providers list`: the providers of a market, test providers with --include-test or --only-test.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { isMarket, MARKETS } from '../../api/markets.js';
 import { UsageError } from '../../errors.js';
 import type { Column } from '../../output/render.js';
-import { examples } from '../util.js';
+import { examples, type Run } from '../util.js';
 
 export const CAPABILITIES = [
   'CHECKING_ACCOUNTS',
@@ -28,7 +29,23 @@ export const PROVIDER_COLUMNS: Column[] = [
   { header: 'capabilities', path: 'capabilities', format: (v) => (Array.isArray(v) ? v.join(' ') : '') },
 ];
 
-export function registerProvidersList(parent: Command, ctx: Context): void {
+export interface ListOptions {
+  market?: string;
+  includeTestProviders: boolean;
+  excludeNonTestProviders: boolean;
+  capability?: string;
+  name?: string;
+}
+
+interface Flags {
+  market?: string;
+  includeTest?: boolean;
+  onlyTest?: boolean;
+  capability?: string;
+  name?: string;
+}
+
+export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> = listRun): Command {
   const cmd = parent
     .command('list')
     .description('list providers (GET /api/v1/providers)')
@@ -37,31 +54,32 @@ export function registerProvidersList(parent: Command, ctx: Context): void {
     .option('--only-test', 'only test providers (includeTestProviders=true&excludeNonTestProviders=true)')
     .option('--capability <cap>', `only providers with this capability (${CAPABILITIES.slice(0, 7).join(', ')}, ...)`)
     .option('--name <name>', 'only the provider with this name')
-    .action(
-      async (o: { market?: string; includeTest?: boolean; onlyTest?: boolean; capability?: string; name?: string }) => {
-        const market = o.market?.toUpperCase();
-        if (market && !isMarket(market))
-          throw new UsageError(`--market: unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
-        const capability = o.capability?.toUpperCase();
-        if (capability && !CAPABILITIES.includes(capability))
-          throw new UsageError(`--capability: unknown capability "${o.capability}"`, {
-            hint: `one of ${CAPABILITIES.join(', ')}`,
-          });
-        const { listProviders } = await import('../../api/providers.js');
-        const { render } = await import('../../output/render.js');
-        const providers = await listProviders(await ctx.api(), {
-          market,
-          includeTestProviders: Boolean(o.includeTest || o.onlyTest),
-          excludeNonTestProviders: Boolean(o.onlyTest),
-          capability,
-          name: o.name,
+    .action(async (o: Flags) => {
+      const market = o.market?.toUpperCase();
+      if (market && !isMarket(market))
+        throw new UsageError(`--market: unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
+      const capability = o.capability?.toUpperCase();
+      if (capability && !CAPABILITIES.includes(capability))
+        throw new UsageError(`--capability: unknown capability "${o.capability}"`, {
+          hint: `one of ${CAPABILITIES.join(', ')}`,
         });
-        await render(ctx, providers, { columns: PROVIDER_COLUMNS });
-      },
-    );
-  examples(cmd, [
+      await run(ctx, {
+        market,
+        includeTestProviders: Boolean(o.includeTest || o.onlyTest),
+        excludeNonTestProviders: Boolean(o.onlyTest),
+        capability,
+        name: o.name,
+      });
+    });
+  return examples(cmd, [
     'bankctl providers list --market SE',
     'bankctl providers list --market SE --only-test --fields name,credentialsType',
     'bankctl providers list --market GB --capability PAYMENTS -o json | jq -r ".[].name"',
   ]);
+}
+
+export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
+  const { listProviders } = await import('../../api/providers.js');
+  const { render } = await import('../../output/render.js');
+  await render(ctx, await listProviders(await ctx.api(), o), { columns: PROVIDER_COLUMNS });
 }

@@ -21,15 +21,20 @@ export function bar(value: string, max: string, width: number): string {
   return '█'.repeat(full) + (rest ? '▏▎▍▌▋▊▉'[rest - 1]! : '') || '▏';
 }
 
-/** "[██████░░░░] 60%": spent against a target; over the target the bar is full and marked. */
+/**
+ * "[██████░░░░] 60%": spent against a target. Over the target the bar is full and the text says by
+ * how much: 20466 spent of 5000 is "309% over" (409% of the target), 5050 of 5000 "1% over", 5001 of 5000 "<1% over".
+ */
 export function progress(spent: string, target: string, width = 20): string {
   const s = Math.max(scaleOf(spent), scaleOf(target));
   const v = scaled(spent, s);
   const t = scaled(target, s);
   if (t <= 0n) return '';
-  const pct = (v * 100n) / t;
   const filled = Number(v >= t ? BigInt(width) : (v * BigInt(width)) / t);
-  return `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${pct}%${v > t ? ' over' : ''}`;
+  const bar = `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}]`;
+  if (v <= t) return `${bar} ${(v * 100n) / t}%`;
+  const over = ((v - t) * 100n) / t;
+  return `${bar} ${over === 0n ? '<1' : over}% over`;
 }
 
 /** Compares two decimal strings exactly. */

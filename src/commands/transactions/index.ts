@@ -1,8 +1,8 @@
+// `transactions`: its verbs (the description is in src/program.ts).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerTransactionsList } from './list.js';
+import { newCmdList } from './list.js';
 
-export function registerTransactions(program: Command, ctx: Context): void {
-  const tx = program.command('transactions').description("the user's transactions (v2), streamed page after page");
-  registerTransactionsList(tx, ctx);
+export function registerTransactions(noun: Command, ctx: Context): void {
+  newCmdList(noun, ctx);
 }

@@ -1,3 +1,4 @@
+// `transactions list`: the user's transactions, page after page, streamed with flat memory.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import {
@@ -9,10 +10,10 @@ import {
 } from '../../api/transactions.js';
 import { UsageError } from '../../errors.js';
 import { StreamWriter, type Column } from '../../output/render.js';
-import { collect, examples, parseIntArg, splitList } from '../util.js';
+import { collect, examples, parseIntArg, splitList, type Run } from '../util.js';
 import { amountCell, forTerminal } from '../accounts/format.js';
 
-interface Opts {
+interface Flags {
   account?: string[];
   status?: string[];
   from?: string;
@@ -45,7 +46,15 @@ export function isoDateFlag(v: string | undefined, flag: string): string | undef
   throw new UsageError(`${flag} must be a real date YYYY-MM-DD, got "${v}"`);
 }
 
-export function filterFromFlags(o: Opts): { filter: TransactionFilter; all: boolean; limit?: number } {
+export interface ListOptions {
+  filter: TransactionFilter;
+  /** Follow nextPageToken to the end (also with --limit, which stops early). */
+  all: boolean;
+  limit?: number;
+  pageToken?: string;
+}
+
+export function filterFromFlags(o: Flags): { filter: TransactionFilter; all: boolean; limit?: number } {
   const statuses = splitList(o.status).map((s) => s.toUpperCase());
   for (const s of statuses) {
     if (!(TRANSACTION_STATUSES as readonly string[]).includes(s))
@@ -71,7 +80,7 @@ export function filterFromFlags(o: Opts): { filter: TransactionFilter; all: bool
   };
 }
 
-export function registerTransactionsList(parent: Command, ctx: Context): void {
+export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> = listRun): Command {
   const cmd = parent
     .command('list')
     .description('list transactions (GET /data/v2/transactions, transactions:read); amounts are exact decimals')
@@ -83,43 +92,43 @@ export function registerTransactionsList(parent: Command, ctx: Context): void {
     .option('--page-token <token>', 'start at this page (a nextPageToken)')
     .option('--all', 'follow nextPageToken to the last page, streaming with constant memory')
     .option('--limit <n>', 'stop after n transactions (follows pages as needed)')
-    .action(async (o: Opts) => {
-      const { filter, all, limit } = filterFromFlags(o);
-      const api = await ctx.api();
-      const format = await ctx.outputFormat();
-      const writer = new StreamWriter(ctx, format, { columns: TRANSACTION_COLUMNS });
-      const tty = ctx.io.stdoutIsTTY;
-      let written = 0;
-      let next = '';
-      if (format === 'ndjson' && !tty) {
-        // NDJSON to a pipe or file: each transaction's own text, no parse and re-serialise
-        for await (const page of rawTransactionPages(api, filter, { all, startToken: o.pageToken })) {
-          next = page.nextPageToken;
-          const lines = limit !== undefined ? page.lines.slice(0, limit - written) : page.lines;
-          await writer.writeLines(lines);
-          written += lines.length;
-          if (limit !== undefined && written >= limit) break;
-        }
-        await writer.end();
-        if (!all && next) ctx.notice(`more transactions: use --all, or --page-token ${next}`);
-        return;
-      }
-      for await (const page of transactionPages(api, filter, { all, startToken: o.pageToken })) {
-        next = page.nextPageToken;
-        let items = limit !== undefined ? page.transactions.slice(0, limit - written) : page.transactions;
-        if (tty) items = items.map((t) => forTerminal(ctx, t));
-        // one write per page, waiting for the stream to drain (back-pressure): memory stays flat
-        await writer.writeMany(items);
-        written += items.length;
-        if (limit !== undefined && written >= limit) break;
-      }
-      await writer.end();
-      if (!all && next) ctx.notice(`more transactions: use --all, or --page-token ${next}`);
-    });
-  examples(cmd, [
+    .action(async (o: Flags) => run(ctx, { ...filterFromFlags(o), pageToken: o.pageToken }));
+  return examples(cmd, [
     'bankctl transactions list --user $USER_ID',
     'bankctl transactions list --account $ACC1 --account $ACC2 --status BOOKED --from 2025-01-01 --to 2025-03-31',
     'bankctl transactions list --all -o ndjson > transactions.ndjson',
     'bankctl transactions list --limit 250 -o csv > latest.csv',
   ]);
+}
+
+export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
+  const { filter, all, limit } = o;
+  const api = await ctx.api();
+  const format = await ctx.outputFormat();
+  const writer = new StreamWriter(ctx, format, { columns: TRANSACTION_COLUMNS });
+  const tty = ctx.io.stdoutIsTTY;
+  let written = 0;
+  let next = '';
+  if (format === 'ndjson' && !tty) {
+    // NDJSON to a pipe or file: each transaction's own text, no parse and re-serialise
+    for await (const page of rawTransactionPages(api, filter, { all, startToken: o.pageToken })) {
+      next = page.nextPageToken;
+      const lines = limit !== undefined ? page.lines.slice(0, limit - written) : page.lines;
+      await writer.writeLines(lines);
+      written += lines.length;
+      if (limit !== undefined && written >= limit) break;
+    }
+  } else {
+    for await (const page of transactionPages(api, filter, { all, startToken: o.pageToken })) {
+      next = page.nextPageToken;
+      let items = limit !== undefined ? page.transactions.slice(0, limit - written) : page.transactions;
+      if (tty) items = items.map((t) => forTerminal(ctx, t));
+      // one write per page, waiting for the stream to drain (back-pressure): memory stays flat
+      await writer.writeMany(items);
+      written += items.length;
+      if (limit !== undefined && written >= limit) break;
+    }
+  }
+  await writer.end();
+  if (!all && next) ctx.notice(`more transactions: use --all, or --page-token ${next}`);
 }

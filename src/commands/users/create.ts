@@ -1,12 +1,20 @@
+// `users create --market M`: a new end user; --use makes it the profile's default user.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { createUser } from '../../api/users.js';
 import { isLocale, isMarket, LOCALES, MARKET_DEFAULT_LOCALE, MARKETS } from '../../api/markets.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
-import { examples } from '../util.js';
+import { examples, type Run } from '../util.js';
 
-export function registerUsersCreate(parent: Command, ctx: Context): void {
+export interface CreateOptions {
+  market: string;
+  locale?: string;
+  externalId?: string;
+  use: boolean;
+}
+
+export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptions> = createRun): Command {
   const cmd = parent
     .command('create')
     .description('create a user (POST /api/v1/user/create, client token with user:create)')
@@ -21,18 +29,22 @@ export function registerUsersCreate(parent: Command, ctx: Context): void {
       const locale = o.locale ?? MARKET_DEFAULT_LOCALE[market];
       if (locale && !isLocale(locale))
         throw new UsageError(`unsupported locale "${o.locale}"`, { hint: `one of ${LOCALES.join(', ')}` });
-      const api = await ctx.api();
-      const created = await createUser(api, { market, locale, external_user_id: o.externalId });
-      if (o.use) {
-        const config = await ctx.config();
-        config.set(ctx.profileName(), 'user', created.user_id);
-        ctx.notice(`profile "${ctx.profileName()}" now acts as user ${created.user_id}`);
-      }
-      await render(ctx, created);
+      await run(ctx, { market, locale, externalId: o.externalId, use: Boolean(o.use) });
     });
-  examples(cmd, [
+  return examples(cmd, [
     'bankctl users create --market SE --locale sv_SE',
     'bankctl users create --market GB --external-id alice --use',
     'USER=$(bankctl users create --market SE -o json | jq -r .user_id)',
   ]);
+}
+
+export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
+  const api = await ctx.api();
+  const created = await createUser(api, { market: o.market, locale: o.locale, external_user_id: o.externalId });
+  if (o.use) {
+    const config = await ctx.config();
+    config.set(ctx.profileName(), 'user', created.user_id);
+    ctx.notice(`profile "${ctx.profileName()}" now acts as user ${created.user_id}`);
+  }
+  await render(ctx, created);
 }

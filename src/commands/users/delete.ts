@@ -1,22 +1,31 @@
+// `users delete --user ID`: delete a user and all of their data.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { UserRef } from '../../auth/tokens.js';
 import { deleteUser } from '../../api/users.js';
 import { UsageError } from '../../errors.js';
-import { examples } from '../util.js';
+import { examples, type Run } from '../util.js';
 
-export function registerUsersDelete(parent: Command, ctx: Context): void {
+export interface DeleteOptions {
+  user: UserRef;
+}
+
+export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptions> = deleteRun): Command {
   const cmd = parent
     .command('delete')
     .description('delete the user given by --user/--external-user and all of their data (POST /api/v1/user/delete)')
     .action(async () => {
       const user = await ctx.userRef();
       if (!user) throw new UsageError('which user? pass --user ID or --external-user ID');
-      const api = await ctx.api();
-      await deleteUser(api);
-      ctx.notice(`deleted user ${user.userId ?? user.externalUserId}`);
+      await run(ctx, { user });
     });
-  examples(cmd, [
+  return examples(cmd, [
     'bankctl users delete --user 6e68cc6287704273984567b3300c5823',
     'bankctl users delete --external-user alice',
   ]);
+}
+
+export async function deleteRun(ctx: Context, { user }: DeleteOptions): Promise<void> {
+  await deleteUser(await ctx.api());
+  ctx.notice(`deleted user ${user.userId ?? user.externalUserId}`);
 }

@@ -1,10 +1,10 @@
+// `users`: its verbs (the description is in src/program.ts).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerUsersCreate } from './create.js';
-import { registerUsersDelete } from './delete.js';
+import { newCmdCreate } from './create.js';
+import { newCmdDelete } from './delete.js';
 
-export function registerUsers(program: Command, ctx: Context): void {
-  const users = program.command('users').description('create and delete end users');
-  registerUsersCreate(users, ctx);
-  registerUsersDelete(users, ctx);
+export function registerUsers(noun: Command, ctx: Context): void {
+  newCmdCreate(noun, ctx);
+  newCmdDelete(noun, ctx);
 }

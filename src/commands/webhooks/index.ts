@@ -1,16 +1,14 @@
+// `webhooks`: its verbs (the description is in src/program.ts).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { registerWebhooksCreate } from './create.js';
-import { registerWebhooksDelete } from './delete.js';
-import { registerWebhooksList } from './list.js';
-import { registerWebhooksListen } from './listen.js';
+import { newCmdList } from './list.js';
+import { newCmdCreate } from './create.js';
+import { newCmdDelete } from './delete.js';
+import { newCmdListen } from './listen.js';
 
-export function registerWebhooks(program: Command, ctx: Context): void {
-  const webhooks = program
-    .command('webhooks')
-    .description('webhooks registered through the API, and a local receiver for them');
-  registerWebhooksList(webhooks, ctx);
-  registerWebhooksCreate(webhooks, ctx);
-  registerWebhooksDelete(webhooks, ctx);
-  registerWebhooksListen(webhooks, ctx);
+export function registerWebhooks(noun: Command, ctx: Context): void {
+  newCmdList(noun, ctx);
+  newCmdCreate(noun, ctx);
+  newCmdDelete(noun, ctx);
+  newCmdListen(noun, ctx);
 }

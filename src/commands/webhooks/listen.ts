@@ -1,20 +1,37 @@
 // `webhooks listen`: a local receiver for the service's webhook calls. Prints accepted events
 // (pretty on a TTY, one JSON object a line otherwise), optionally forwards them, and with
-// --register subscribes itself for the length of its run.
+// --register subscribes itself for the length of its run. Ctrl-C ends it with 130 (the contract's
+// code for an interrupted command), after the registration is removed.
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
 import { WEBHOOK_EVENTS } from '../../api/webhooks.js';
 import { stripControl } from '../../output/sanitize.js';
-import { collect, examples, parseIntArg } from '../util.js';
+import { collect, examples, parseIntArg, type Run } from '../util.js';
 import { parseEvents, readSecret, SECRET_ENV, type SecretOpts } from './shared.js';
 import { DEFAULT_MAX_BODY, WebhookReceiver } from './receiver.js';
 import { forward, print, register } from './listen-actions.js';
 
 export const DEFAULT_LISTEN_PORT = 8080;
 
-interface ListenOpts extends SecretOpts {
+export interface ListenOptions {
+  port: number;
+  host: string;
+  secret: string;
+  /** Empty: every event. */
+  events: string[];
+  once: boolean;
+  waitMs?: number;
+  forwardTo?: URL;
+  register: boolean;
+  registerVia: 'api' | 'connector';
+  publicUrl?: string;
+  maxBody: number;
+  readTimeoutMs: number;
+}
+
+interface Flags extends SecretOpts {
   port: string;
   host: string;
   event?: string[];
@@ -28,25 +45,7 @@ interface ListenOpts extends SecretOpts {
   readTimeout: string;
 }
 
-function seconds(raw: string, flag: string): number {
-  const n = Number(raw);
-  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || !Number.isFinite(n) || n <= 0)
-    throw new UsageError(`${flag} must be a positive number of seconds, got "${raw}"`);
-  return n;
-}
-
-function httpUrl(raw: string, flag: string): URL {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new UsageError(`${flag}: "${raw}" is not a URL`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${flag} must be an http(s) URL`);
-  return u;
-}
-
-export function registerWebhooksListen(parent: Command, ctx: Context): void {
+export function newCmdListen(parent: Command, ctx: Context, run: Run<ListenOptions> = listenRun): Command {
   const cmd = parent
     .command('listen')
     .description('receive webhook calls locally: check the secret, print accepted events, optionally forward them')
@@ -83,8 +82,8 @@ export function registerWebhooksListen(parent: Command, ctx: Context): void {
     )
     .option('--max-body <bytes>', 'largest body accepted; larger ones are answered 413', String(DEFAULT_MAX_BODY))
     .option('--read-timeout <seconds>', 'a request not received in full within this time is answered 408', '10')
-    .action(async (o: ListenOpts, command: Command) => listen(ctx, o, command));
-  examples(cmd, [
+    .action(async (o: Flags, command: Command) => run(ctx, await listenFromFlags(ctx, o, command)));
+  return examples(cmd, [
     'bankctl webhooks listen --register --event credentials:update      # subscribe for this run, Ctrl-C removes it',
     'echo "$SECRET" | bankctl webhooks listen --secret-stdin --port 8080 --forward-to http://localhost:3000/hooks',
     'bankctl webhooks listen --register --once --event signable-operation:update --wait-timeout 60 -o json > event.json',
@@ -92,7 +91,25 @@ export function registerWebhooksListen(parent: Command, ctx: Context): void {
   ]);
 }
 
-async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<void> {
+function seconds(raw: string, flag: string): number {
+  const n = Number(raw);
+  if (!/^\s*\d+(\.\d+)?\s*$/.test(raw) || !Number.isFinite(n) || n <= 0)
+    throw new UsageError(`${flag} must be a positive number of seconds, got "${raw}"`);
+  return n;
+}
+
+function httpUrl(raw: string, flag: string): URL {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new UsageError(`${flag}: "${raw}" is not a URL`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${flag} must be an http(s) URL`);
+  return u;
+}
+
+async function listenFromFlags(ctx: Context, o: Flags, command: Command): Promise<ListenOptions> {
   const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
   const maxBody = parseIntArg(o.maxBody, '--max-body', { min: 1 })!;
   const readTimeoutMs = seconds(o.readTimeout, '--read-timeout') * 1000;
@@ -117,100 +134,139 @@ async function listen(ctx: Context, o: ListenOpts, command: Command): Promise<vo
       });
     secret = randomBytes(24).toString('base64url');
   }
-  if (!['127.0.0.1', 'localhost', '::1'].includes(o.host))
-    ctx.warn(`listening on ${o.host}: other machines can reach this receiver; only the secret keeps their calls out`);
-  const format = await ctx.outputFormat();
-  const pretty = format === 'table';
-  const wanted = (e: string) => events.length === 0 || events.includes(e);
+  return {
+    port,
+    host: o.host,
+    secret,
+    events,
+    once: Boolean(o.once),
+    waitMs,
+    forwardTo,
+    register: Boolean(o.register),
+    registerVia: o.registerVia,
+    publicUrl: o.publicUrl,
+    maxBody,
+    readTimeoutMs,
+  };
+}
 
-  let matched = 0;
-  type End = 'once' | 'timeout' | 'interrupt' | 'stdout-closed';
+type End = 'once' | 'timeout' | 'interrupt' | 'stdout-closed';
+
+/** How the run ends: the first reason given wins. */
+function ending() {
   let finish: (why: End) => void = () => undefined;
   const done = new Promise<End>((resolve) => (finish = resolve));
-  // `listen | head -1`: the reader went away; stop (and deregister) instead of crashing on EPIPE
-  const onStdoutError = (err: NodeJS.ErrnoException) => finish(err.code === 'EPIPE' ? 'stdout-closed' : 'interrupt');
-  let forwarding: Promise<void> = Promise.resolve();
+  return { done, finish: (why: End) => finish(why) };
+}
 
+export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
+  if (!['127.0.0.1', 'localhost', '::1'].includes(o.host))
+    ctx.warn(`listening on ${o.host}: other machines can reach this receiver; only the secret keeps their calls out`);
+  const pretty = (await ctx.outputFormat()) === 'table';
+  const { done, finish } = ending();
+  let matched = 0;
+  let forwarding: Promise<void> = Promise.resolve();
   const receiver = new WebhookReceiver({
     host: o.host,
-    port,
-    secret,
-    maxBodyBytes: maxBody,
-    readTimeoutMs,
+    port: o.port,
+    secret: o.secret,
+    maxBodyBytes: o.maxBody,
+    readTimeoutMs: o.readTimeoutMs,
     onRefused: (status, reason, req) =>
       ctx.notice(`refused ${stripControl(req.method)} ${stripControl(req.path)}: ${status} ${reason}`),
     onEvent: async (event, raw) => {
-      if (!wanted(event.event)) return;
+      if (o.events.length > 0 && !o.events.includes(event.event)) return;
       if (o.once && matched > 0) return;
       matched++;
       print(ctx, event, pretty);
-      if (forwardTo) forwarding = forwarding.then(() => forward(ctx, forwardTo, event.event, raw));
+      if (o.forwardTo) forwarding = forwarding.then(() => forward(ctx, o.forwardTo!, event.event, raw));
       if (o.once) void forwarding.then(() => finish('once'));
     },
   });
+  await start(receiver, o);
+  const stopping = new Stopping(ctx, () => finish('interrupt'));
+  // `listen | head -1`: the reader went away; stop (and deregister) instead of crashing on EPIPE
+  const onStdoutError = (err: NodeJS.ErrnoException) => finish(err.code === 'EPIPE' ? 'stdout-closed' : 'interrupt');
+  ctx.io.stdout.on('error', onStdoutError);
+  let unregister: (() => Promise<void>) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let failure: unknown;
+  try {
+    const localUrl = localUrlOf(o.host, receiver.address.port);
+    const events = o.events.length ? o.events : [...WEBHOOK_EVENTS];
+    if (o.register) unregister = await register(ctx, o, o.publicUrl ?? `${localUrl}webhooks`, o.secret, events);
+    ctx.notice(
+      `listening on ${localUrl} for ${o.events.length ? o.events.join(', ') : 'all events'}${o.once ? ', until the first one' : ''} (Ctrl-C to stop)`,
+    );
+    if (o.waitMs !== undefined) timer = setTimeout(() => finish('timeout'), o.waitMs);
+    const why = await done;
+    stopping.ending = true;
+    if (why === 'timeout') {
+      const what = o.events.length ? o.events.join(' or ') : 'webhook';
+      throw new FlowFailedError(`no ${what} event came within ${o.waitMs! / 1000} s`);
+    }
+    await forwarding;
+    if (why === 'interrupt')
+      throw new InterruptedError(
+        o.once && matched === 0 ? 'interrupted before an event came' : `stopped listening after ${matched} event(s)`,
+      );
+  } catch (err) {
+    failure = err;
+  }
+  if (timer) clearTimeout(timer);
+  await receiver.close();
+  stopping.ending = true;
+  const left = unregister ? await Promise.race([unregister().then(() => 'removed' as const), stopping.gaveUp]) : '';
+  ctx.io.stdout.off('error', onStdoutError);
+  stopping.release();
+  if (left === 'gave-up')
+    throw new InterruptedError('interrupted again: the webhook registration was left in place', {
+      hint: `remove it with \`bankctl ${o.registerVia === 'connector' ? 'connector webhooks' : 'webhooks'} list\` and \`delete\``,
+    });
+  if (failure !== undefined) throw failure;
+}
+
+/**
+ * Ctrl-C ends the run; one more during the clean-up gives up waiting for the deregistration.
+ * conf's dependency when-exit re-raises the first SIGINT at once: an echo within 300 ms is ignored.
+ */
+class Stopping {
+  ending = false;
+  readonly gaveUp: Promise<'gave-up'>;
+  readonly release: () => void;
+  private giveUp: () => void = () => undefined;
+  private last = 0;
+
+  constructor(ctx: Context, interrupt: () => void) {
+    this.gaveUp = new Promise((resolve) => (this.giveUp = () => resolve('gave-up')));
+    this.release = ctx.claimInterrupt(() => {
+      const now = ctx.clock.now();
+      const echo = now - this.last < 300;
+      this.last = now;
+      if (echo) return;
+      if (this.ending) this.giveUp();
+      else interrupt();
+    });
+  }
+}
+
+async function start(receiver: WebhookReceiver, o: ListenOptions): Promise<void> {
   try {
     await receiver.start();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
-      throw new UsageError(`port ${port} on ${o.host} is already in use`, {
+      throw new UsageError(`port ${o.port} on ${o.host} is already in use`, {
         hint: 'pick another --port, or --port 0 for any free one',
       });
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES')
-      throw new UsageError(`cannot listen on ${o.host}:${port}: ${code}`);
+      throw new UsageError(`cannot listen on ${o.host}:${o.port}: ${code}`);
     throw err;
   }
-  // Ctrl-C ends the run; one more during the clean-up gives up waiting for the deregistration.
-  // conf's dependency when-exit re-raises the first SIGINT at once: an echo within 300 ms is ignored.
-  let ending = false;
-  let lastInterrupt = 0;
-  let giveUp: () => void = () => undefined;
-  const gaveUp = new Promise<'gave-up'>((resolve) => (giveUp = () => resolve('gave-up')));
-  const off = ctx.claimInterrupt(() => {
-    const now = ctx.clock.now();
-    const echo = now - lastInterrupt < 300;
-    lastInterrupt = now;
-    if (echo) return;
-    if (ending) giveUp();
-    else finish('interrupt');
-  });
-  ctx.io.stdout.on('error', onStdoutError);
-  const host = o.host.includes(':') ? `[${o.host}]` : o.host === '0.0.0.0' ? '127.0.0.1' : o.host;
-  const localUrl = `http://${host === '[::]' ? '[::1]' : host}:${receiver.address.port}/`;
-  let unregister: (() => Promise<void>) | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    if (o.register)
-      unregister = await register(
-        ctx,
-        o,
-        o.publicUrl ?? `${localUrl}webhooks`,
-        secret,
-        events.length ? events : [...WEBHOOK_EVENTS],
-      );
-    ctx.notice(
-      `listening on ${localUrl} for ${events.length ? events.join(', ') : 'all events'}${o.once ? ', until the first one' : ''} (Ctrl-C to stop)`,
-    );
-    if (waitMs !== undefined) timer = setTimeout(() => finish('timeout'), waitMs);
-    const why = await done;
-    ending = true;
-    if (why === 'timeout') {
-      throw new FlowFailedError(
-        `no ${events.length ? events.join(' or ') : 'webhook'} event came within ${waitMs! / 1000} s`,
-      );
-    }
-    if (why === 'interrupt' && o.once && matched === 0) throw new InterruptedError('interrupted before an event came');
-    await forwarding;
-  } finally {
-    if (timer) clearTimeout(timer);
-    await receiver.close();
-    ending = true;
-    if (unregister && (await Promise.race([unregister().then(() => 'done' as const), gaveUp])) === 'gave-up') {
-      throw new InterruptedError('interrupted again: the webhook registration was left in place', {
-        hint: `remove it with \`bankctl ${o.registerVia === 'connector' ? 'connector webhooks' : 'webhooks'} list\` and \`delete\``,
-      });
-    }
-    ctx.io.stdout.off('error', onStdoutError);
-    off();
-  }
+}
+
+/** The URL the listener answers on, for people and for --register. */
+function localUrlOf(host: string, port: number): string {
+  const h = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return `http://${h === '[::]' ? '[::1]' : h}:${port}/`;
 }

@@ -1,9 +1,11 @@
-// What the webhooks commands share: event names, the secret's sources, and columns without it.
+// What the webhooks commands share (and `connector webhooks`): event names, the secret's sources,
+// the flags of a registration, and columns without the secret.
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { WEBHOOK_EVENTS } from '../../api/webhooks.js';
 import type { Column } from '../../output/render.js';
-import { splitList } from '../util.js';
+import { collect, splitList } from '../util.js';
 
 export const SECRET_ENV = 'BANKCTL_WEBHOOK_SECRET';
 
@@ -82,4 +84,47 @@ export async function renderHooks(
     return;
   }
   return render(ctx, safe, { columns, vertical: false });
+}
+
+export interface CreateFlags extends SecretOpts {
+  url: string;
+  event?: string[];
+}
+
+export function addCreateFlags(cmd: Command): Command {
+  return cmd
+    .requiredOption('--url <url>', 'where the service POSTs events (https; http only for loopback addresses)')
+    .option('--event <name>', 'an event to receive (repeatable, or comma-separated)', collect)
+    .option(
+      '--secret <secret>',
+      `the secret the service sends back in webHook.secret (prefer --secret-stdin or ${SECRET_ENV})`,
+    )
+    .option('--secret-stdin', 'read the secret from the first line of standard input');
+}
+
+export interface Registration {
+  url: string;
+  secret: string;
+  events: string[];
+}
+
+/** Checks --url and --event and reads the secret: what both create commands need. */
+export async function registrationFromFlags(ctx: Context, o: CreateFlags): Promise<Registration> {
+  let url: URL;
+  try {
+    url = new URL(o.url);
+  } catch {
+    throw new UsageError(`--url: "${o.url}" is not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new UsageError('--url must be an https URL (http only for loopback addresses)');
+  const events = parseEvents(o.event);
+  if (events.length === 0)
+    throw new UsageError('--event is required: give one or more event names', {
+      hint: 'e.g. --event credentials:update --event transaction:create',
+    });
+  const secret = await readSecret(ctx, o);
+  if (!secret) throw new UsageError(`a secret is required: --secret-stdin, ${SECRET_ENV} or --secret`);
+  (await ctx.http()).redactor.add(secret);
+  return { url: o.url, secret, events };
 }

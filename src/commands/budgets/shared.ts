@@ -1,0 +1,59 @@
+// What the budget verbs share: the filter flags, --data, and one budget shown as a table.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { Budget } from '../../api/budgets.js';
+import { UsageError } from '../../errors.js';
+import { render } from '../../output/render.js';
+import { collect } from '../util.js';
+import { denominatedText, filterText, isoDay, type FilterFlags } from './amounts.js';
+
+export interface BudgetFlags extends FilterFlags {
+  name?: string;
+  amount?: string;
+  currency?: string;
+  start?: string;
+  end?: string;
+  period?: string;
+  data?: string;
+}
+
+export function addFilterOptions(cmd: Command): Command {
+  return cmd
+    .option('--category <code>', 'expense category code, e.g. expenses:food.coffee (repeatable; any of them)', collect)
+    .option('--account <id>', 'only this account (repeatable; any of them)', collect)
+    .option('--tag <tag>', 'transactions tagged #tag (repeatable; any of them)', collect)
+    .option('--text <words>', 'description contains these words')
+    .option('--data <json>', 'extra request fields as JSON, merged over the flags (for fields the flags do not cover)');
+}
+
+/** --data merged over the body built from flags. */
+export function withData<T extends object>(body: T, data: string | undefined): T {
+  if (data === undefined) return body;
+  let extra: unknown;
+  try {
+    extra = JSON.parse(data);
+  } catch (err) {
+    throw new UsageError(`--data is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!extra || typeof extra !== 'object' || Array.isArray(extra)) throw new UsageError('--data must be a JSON object');
+  return { ...body, ...(extra as object) };
+}
+
+export function periodicityText(b: Budget): string {
+  if (b.periodicityType === 'RECURRING')
+    return `every ${String(b.recurringPeriodicity?.periodUnit ?? '?').toLowerCase()}`;
+  return `${isoDay(b.oneOffPeriodicity?.start)} to ${isoDay(b.oneOffPeriodicity?.end)}`;
+}
+
+/** One budget: as returned for json/ndjson/csv, as readable rows for a table. */
+export async function showBudget(ctx: Context, b: Budget): Promise<void> {
+  if ((await ctx.outputFormat()) !== 'table') return render(ctx, b);
+  await render(ctx, {
+    id: b.id,
+    name: b.name,
+    target: denominatedText(b.amount),
+    period: periodicityText(b),
+    filter: filterText(b.filter),
+    archived: b.archived,
+  });
+}

@@ -1,0 +1,42 @@
+// `config set KEY VALUE`: store a setting in the profile, checked first.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { SECRET_KEYS, SETTING_KEYS, type SettingKey } from '../../config/store.js';
+import { UsageError } from '../../errors.js';
+import { examples, type Run } from '../util.js';
+import { settingKey } from './shared.js';
+
+export interface SetOptions {
+  key: SettingKey;
+  value: string;
+}
+
+export function newCmdSet(parent: Command, ctx: Context, run: Run<SetOptions> = setRun): Command {
+  const cmd = parent
+    .command('set')
+    .argument('<key>', `one of ${SETTING_KEYS.join(', ')}`)
+    .argument('<value>')
+    .description('store a setting in the profile')
+    .action(async (k: string, v: string) => {
+      const key = settingKey(k);
+      if ((key === 'base-url' || key === 'link-url') && !/^https?:\/\/[^\s]+$/i.test(v))
+        throw new UsageError(`${k} must be an http(s) URL, got "${v}"`);
+      if (key === 'output' && !['table', 'json', 'ndjson', 'csv'].includes(v))
+        throw new UsageError('output must be one of table, json, ndjson, csv');
+      if ((key === 'timeout' || key === 'retries') && !/^\d+(\.\d+)?$/.test(v))
+        throw new UsageError(`${k} must be a non-negative number`);
+      if (SECRET_KEYS.has(key))
+        ctx.warn(`the value of ${k} given on the command line is visible in the process list and shell history`);
+      await run(ctx, { key, value: v });
+    });
+  return examples(cmd, [
+    'bankctl config set base-url https://api.example.com --profile prod',
+    'bankctl config set output json',
+  ]);
+}
+
+export async function setRun(ctx: Context, o: SetOptions): Promise<void> {
+  const store = await ctx.config();
+  store.set(ctx.profileName(), o.key, o.value);
+  ctx.notice(`${o.key} set in profile "${ctx.profileName()}"`);
+}

@@ -1,0 +1,25 @@
+// `config unset KEY`: remove a setting from the profile.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { SettingKey } from '../../config/store.js';
+import { examples, type Run } from '../util.js';
+import { settingKey } from './shared.js';
+
+export interface UnsetOptions {
+  key: SettingKey;
+}
+
+export function newCmdUnset(parent: Command, ctx: Context, run: Run<UnsetOptions> = unsetRun): Command {
+  const cmd = parent
+    .command('unset')
+    .argument('<key>')
+    .description('remove a setting from the profile')
+    .action(async (k: string) => run(ctx, { key: settingKey(k) }));
+  return examples(cmd, ['bankctl config unset user']);
+}
+
+export async function unsetRun(ctx: Context, o: UnsetOptions): Promise<void> {
+  const store = await ctx.config();
+  store.unset(ctx.profileName(), o.key);
+  ctx.notice(`${o.key} unset in profile "${ctx.profileName()}"`);
+}

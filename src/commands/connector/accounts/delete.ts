@@ -1,0 +1,29 @@
+// `connector accounts delete ID --user U`: delete an account and its transactions.
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { deleteConnectorAccount } from '../../../api/connector.js';
+import { examples, type Run } from '../../util.js';
+import { externalUser } from '../shared.js';
+
+export interface DeleteOptions {
+  user: string;
+  accountId: string;
+}
+
+export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptions> = deleteRun): Command {
+  const cmd = parent
+    .command('delete <externalAccountId>')
+    .description(
+      'delete an account and its transactions (DELETE /connector/users/{externalUserId}/accounts/{externalAccountId})',
+    )
+    .option('--user <externalUserId>', 'the user')
+    .action(async (accountId: string, o: { user?: string }) =>
+      run(ctx, { user: await externalUser(ctx, o.user), accountId }),
+    );
+  return examples(cmd, ['bankctl connector accounts delete acc-1 --user alice']);
+}
+
+export async function deleteRun(ctx: Context, o: DeleteOptions): Promise<void> {
+  await deleteConnectorAccount(await ctx.api(), o.user, o.accountId);
+  ctx.notice(`deleted account ${o.accountId}`);
+}

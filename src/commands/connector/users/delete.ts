@@ -1,0 +1,22 @@
+// `connector users delete ID`: delete a user and all of their data.
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { deleteConnectorUser } from '../../../api/connector.js';
+import { examples, type Run } from '../../util.js';
+
+export interface DeleteOptions {
+  externalUserId: string;
+}
+
+export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptions> = deleteRun): Command {
+  const cmd = parent
+    .command('delete <externalUserId>')
+    .description('delete a user and all of their data (DELETE /connector/users/{externalUserId})')
+    .action(async (externalUserId: string) => run(ctx, { externalUserId }));
+  return examples(cmd, ['bankctl connector users delete alice']);
+}
+
+export async function deleteRun(ctx: Context, o: DeleteOptions): Promise<void> {
+  await deleteConnectorUser(await ctx.api(), o.externalUserId);
+  ctx.notice(`deleted user ${o.externalUserId}`);
+}

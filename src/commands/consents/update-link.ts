@@ -1,0 +1,78 @@
+// `consents update-link ID`: the link-service URL that renews a consent (a code is granted for it).
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import type { UserRef } from '../../auth/tokens.js';
+import { updateConsentLink } from '../../api/consents.js';
+import { UsageError } from '../../errors.js';
+import { render } from '../../output/render.js';
+import { examples, type Run } from '../util.js';
+
+export interface UpdateLinkOptions {
+  credentialsId: string;
+  user: UserRef;
+  redirectUri: string;
+  market?: string;
+  locale?: string;
+  state?: string;
+  actorClientId?: string;
+  idHint: string;
+}
+
+interface Flags {
+  redirectUri: string;
+  market?: string;
+  locale?: string;
+  state?: string;
+  actorClientId?: string;
+  idHint?: string;
+}
+
+export function newCmdUpdateLink(parent: Command, ctx: Context, run: Run<UpdateLinkOptions> = updateLinkRun): Command {
+  const cmd = parent
+    .command('update-link')
+    .argument('<credentialsId>', "the consent's credentials id")
+    .description('print the link-service URL that renews a consent (a single-use code is granted for it)')
+    .option('--redirect-uri <uri>', 'where the link service returns the user', 'http://localhost:3000/callback')
+    .option('--market <code>', 'market shown by the link service')
+    .option('--locale <locale>', 'locale of the page, e.g. sv_SE')
+    .option('--state <state>', 'returned verbatim to the redirect URI')
+    .option('--actor-client-id <id>', 'the client that may use the code (default: your own client id)')
+    .option('--id-hint <text>', 'who the user is, shown to them (ISO-8859-1; default: the user id)')
+    .action(async (credentialsId: string, o: Flags) => {
+      const user = await ctx.userRef();
+      if (!user)
+        throw new UsageError('which user? pass --user ID or --external-user ID', {
+          hint: 'the link needs a code granted for that user',
+        });
+      try {
+        new URL(o.redirectUri);
+      } catch {
+        throw new UsageError(`--redirect-uri "${o.redirectUri}" is not a URL`);
+      }
+      await run(ctx, {
+        credentialsId,
+        user,
+        redirectUri: o.redirectUri,
+        market: o.market?.toUpperCase(),
+        locale: o.locale,
+        state: o.state,
+        actorClientId: o.actorClientId,
+        idHint: o.idHint ?? user.userId ?? user.externalUserId!,
+      });
+    });
+  return examples(cmd, [
+    'bankctl consents update-link 6e68cc6287704273984567b3300c5823 --user $USER_ID',
+    'open "$(bankctl consents update-link $CREDS --user $USER_ID --state "$STATE")"',
+  ]);
+}
+
+export async function updateLinkRun(ctx: Context, o: UpdateLinkOptions): Promise<void> {
+  const settings = await ctx.settings();
+  const clientId = settings.value('client-id');
+  if (!clientId) throw new UsageError('no client id', { hint: 'run `bankctl auth login` or set BANKCTL_CLIENT_ID' });
+  const url = await updateConsentLink(await ctx.api(), { ...o, linkUrl: settings.value('link-url')!, clientId });
+  // the bare URL for $(...), unless a JSON format is asked for explicitly
+  if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson')
+    return render(ctx, { url, credentialsId: o.credentialsId });
+  ctx.io.stdout.write(`${url}\n`);
+}

@@ -1,0 +1,28 @@
+// `insights archived`: the insights acted on or archived.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { listArchivedInsights } from '../../api/insights.js';
+import { render } from '../../output/render.js';
+import { examples, type Run } from '../util.js';
+
+export type ArchivedOptions = Record<string, never>;
+
+export function newCmdArchived(parent: Command, ctx: Context, run: Run<ArchivedOptions> = archivedRun): Command {
+  const cmd = parent
+    .command('archived')
+    .description('archived insights (GET /api/v1/insights/archived)')
+    .action(async () => run(ctx, {}));
+  return examples(cmd, ['bankctl insights archived --user $USER']);
+}
+
+export async function archivedRun(ctx: Context): Promise<void> {
+  await render(ctx, await listArchivedInsights(await ctx.api()), {
+    columns: [
+      { header: 'id', path: 'id' },
+      { header: 'type', path: 'type' },
+      { header: 'title', path: 'title' },
+      { header: 'action', path: 'insightAction' },
+      { header: 'archived', path: 'dateArchived' },
+    ],
+  });
+}

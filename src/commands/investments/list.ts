@@ -1,0 +1,62 @@
+// `investments list`: the user's portfolios, values exact.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { listInvestments, PORTFOLIO_TYPES } from '../../api/reads.js';
+import { UsageError } from '../../errors.js';
+import { render } from '../../output/render.js';
+import { collect, examples, splitList, type Run } from '../util.js';
+import { exactText, forTerminal } from '../accounts/format.js';
+
+export interface ListOptions {
+  portfolioTypes: string[];
+}
+
+export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> = listRun): Command {
+  const cmd = parent
+    .command('list')
+    .description('list portfolios (GET /api/v1/investments, investments:read; deprecated by the service)')
+    .option('--portfolio-type <type>', `only this type (repeatable): ${PORTFOLIO_TYPES.join(', ')}`, collect)
+    .action(async (o: { portfolioType?: string[] }) => {
+      const portfolioTypes = splitList(o.portfolioType).map((t) => t.toUpperCase());
+      for (const t of portfolioTypes)
+        if (!(PORTFOLIO_TYPES as readonly string[]).includes(t))
+          throw new UsageError(`--portfolio-type must be one of ${PORTFOLIO_TYPES.join(', ')}, got "${t}"`);
+      await run(ctx, { portfolioTypes });
+    });
+  return examples(cmd, [
+    'bankctl investments list --user $USER_ID',
+    'bankctl investments list --portfolio-type ISK --portfolio-type KF -o json',
+  ]);
+}
+
+/** " SEK": the currency of a portfolio's first instrument, for its value cells. */
+function currency(p: Record<string, unknown>): string {
+  const i = (p.instruments as Array<{ currency?: string }> | undefined)?.[0];
+  return i?.currency ? ` ${i.currency}` : '';
+}
+
+export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
+  const portfolios = await listInvestments(await ctx.api(), o.portfolioTypes);
+  await render(ctx, forTerminal(ctx, portfolios), {
+    columns: [
+      { header: 'id', path: 'id' },
+      { header: 'type', path: 'type' },
+      { header: 'account', path: 'accountId' },
+      {
+        header: 'totalValue',
+        path: 'totalValue',
+        format: (v, p) => `${exactText(v)}${currency(p as Record<string, unknown>)}`,
+      },
+      {
+        header: 'cash',
+        path: 'cashValue',
+        format: (v, p) => `${exactText(v)}${currency(p as Record<string, unknown>)}`,
+      },
+      {
+        header: 'instruments',
+        path: 'instruments',
+        format: (v) => (Array.isArray(v) ? v.map((i: { name?: string }) => i.name).join('; ') : ''),
+      },
+    ],
+  });
+}

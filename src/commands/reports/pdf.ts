@@ -1,0 +1,47 @@
+// `reports pdf ID -O FILE`: the report's PDF, byte for byte, to a file or to a pipe.
+import { writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { reportPdf, REPORT_TEMPLATES } from '../../api/reports.js';
+import { UsageError } from '../../errors.js';
+import { examples, type Run } from '../util.js';
+
+export interface PdfOptions {
+  id: string;
+  template: string;
+  /** A file, or "-" for standard output. */
+  outputFile: string;
+}
+
+export function newCmdPdf(parent: Command, ctx: Context, run: Run<PdfOptions> = pdfRun): Command {
+  const cmd = parent
+    .command('pdf')
+    .argument('<id>', 'report id')
+    .description('the report as a PDF, written byte for byte (GET /api/v1/account-verification-reports/{id}/pdf)')
+    .option('--template <name>', `PDF template (${REPORT_TEMPLATES.join(', ')})`, 'standard-1.0')
+    .option('-O, --output-file <file>', 'where to write the PDF; "-" for standard output')
+    .action(async (id: string, o: { template: string; outputFile?: string }) => {
+      if (!o.outputFile) throw new UsageError('where should the PDF go? give -O FILE, or -O - for standard output');
+      if (o.outputFile === '-' && ctx.io.stdoutIsTTY)
+        throw new UsageError('refusing to write a PDF to a terminal', {
+          hint: 'redirect standard output, or give -O FILE',
+        });
+      await run(ctx, { id, template: o.template, outputFile: o.outputFile });
+    });
+  return examples(cmd, [
+    'bankctl reports pdf $ID -O report.pdf',
+    'bankctl reports pdf $ID --template standard-1.0 -O - > report.pdf',
+  ]);
+}
+
+export async function pdfRun(ctx: Context, o: PdfOptions): Promise<void> {
+  const bytes = await reportPdf(await ctx.api(), o.id, o.template);
+  if (o.outputFile === '-') {
+    await new Promise<void>((resolve, reject) => ctx.io.stdout.write(bytes, (err) => (err ? reject(err) : resolve())));
+    return;
+  }
+  await writeFile(o.outputFile, bytes).catch((e: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot write ${o.outputFile}: ${e.code ?? e.message}`);
+  });
+  ctx.notice(`wrote ${bytes.length} bytes to ${o.outputFile}`);
+}

@@ -1,0 +1,73 @@
+// `search WORDS...`: search the user's transactions. A noun that is one command: it configures the
+// `search` command that src/program.ts made (with its description) instead of adding a verb.
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import { searchTransactions } from '../api/search.js';
+import { decimalString } from '../output/money.js';
+import { render } from '../output/render.js';
+import { examples, parseIntArg, type Run } from './util.js';
+
+type Amount = { unscaledValue: number | string; scale: number; currencyCode: string };
+
+export interface SearchOptions {
+  queryString: string;
+  limit?: number;
+  offset?: number;
+}
+
+export function newCmdSearch(search: Command, ctx: Context, run: Run<SearchOptions> = searchRun): Command {
+  search
+    .argument(
+      '<query...>',
+      'words, all of which must match: #tags, amount spans (over/under/more than/less than/around N), dates (today, yesterday, this/last week/month/year, weekdays, weekends, week N), category names; Swedish keywords for sv_SE users',
+    )
+    .option('--limit <n>', 'at most this many results (default 50)')
+    .option('--offset <n>', 'skip this many results')
+    .action(async (words: string[], o: { limit?: string; offset?: string }) => {
+      const limit = parseIntArg(o.limit, '--limit', { min: 1, max: 1000 });
+      const offset = parseIntArg(o.offset, '--offset', { min: 0 });
+      await run(ctx, { queryString: words.join(' '), limit, offset });
+    });
+  return examples(search, [
+    'bankctl search coffee this month',
+    'bankctl search "#holiday" over 500',
+    'bankctl search restaurants last month --limit 10 -o json',
+    'bankctl search fika förra månaden   # a sv_SE user',
+  ]);
+}
+
+export const registerSearch = (search: Command, ctx: Context): void => void newCmdSearch(search, ctx);
+
+export async function searchRun(ctx: Context, o: SearchOptions): Promise<void> {
+  const r = await searchTransactions(await ctx.api(), {
+    queryString: o.queryString,
+    ...(o.limit ? { limit: o.limit } : {}),
+    ...(o.offset ? { offset: o.offset } : {}),
+  });
+  if ((await ctx.outputFormat()) === 'json') return render(ctx, r);
+  const rows = r.results.map((x) => x.transaction);
+  await render(ctx, rows, {
+    columns: [
+      {
+        header: 'date',
+        path: 'date',
+        format: (v) => (typeof v === 'number' ? new Date(v).toISOString().slice(0, 10) : ''),
+      },
+      { header: 'description', path: 'description' },
+      {
+        header: 'amount',
+        path: 'currencyDenominatedAmount',
+        format: (v, t) => {
+          const a = v as Amount | undefined;
+          return a
+            ? `${decimalString(String(a.unscaledValue), a.scale)} ${a.currencyCode}`
+            : String((t as { amount?: number }).amount ?? '');
+        },
+      },
+      { header: 'category', path: 'categoryId' },
+      { header: 'account', path: 'accountId' },
+      { header: 'id', path: 'id' },
+    ],
+  });
+  ctx.notice(`${rows.length} of ${r.count} matching transactions, net ${String(r.net)}`);
+}

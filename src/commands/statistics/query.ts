@@ -1,0 +1,134 @@
+// `statistics query --type T --resolution R`: statistics per period; a bar chart per type on a table.
+import { Option, type Command } from 'commander';
+import type { Context } from '../../context.js';
+import {
+  incompatibleTypes,
+  queryStatistics,
+  RESOLUTIONS,
+  STATISTIC_RESOLUTIONS,
+  STATISTIC_TYPES,
+  type Statistic,
+  type StatisticQuery,
+} from '../../api/statistics.js';
+import { UsageError } from '../../errors.js';
+import { decimalString } from '../../output/money.js';
+import { render } from '../../output/render.js';
+import { collect, examples, splitList, type Run } from '../util.js';
+import { bar, compareDecimal, maxDecimal } from './bars.js';
+
+/** The exact value of a statistic: the sandbox's exact amount, else the number as the JSON wrote it. */
+export function statValue(s: Statistic): string {
+  if (s.amount?.value) return decimalString(s.amount.value.unscaledValue, s.amount.value.scale);
+  return typeof s.value === 'number' ? String(s.value) : '0';
+}
+
+export type QueryOptions = StatisticQuery;
+
+interface Flags {
+  type: string[];
+  resolution: string;
+  description?: string[];
+  period?: string[];
+  pad?: boolean;
+}
+
+export function newCmdQuery(parent: Command, ctx: Context, run: Run<QueryOptions> = queryRun): Command {
+  const cmd = parent
+    .command('query')
+    .description(
+      'query statistics (POST /api/v1/statistics/query); types and resolution are checked against spec 2.7 before sending',
+    )
+    .requiredOption(
+      '--type <type>',
+      `statistics type (repeatable or comma-separated): ${STATISTIC_TYPES.join(', ')}`,
+      collect,
+    )
+    .addOption(new Option('--resolution <r>', 'period size').choices(RESOLUTIONS).makeOptionMandatory())
+    .option('--description <id>', 'only this category, account, group or date (repeatable; any of them)', collect)
+    .option('--period <p>', 'only this period: YYYY, YYYY-MM, YYYY:WW or YYYY-MM-DD (repeatable; any of them)', collect)
+    .option('--pad', 'fill the result up to the period of today (padResultUntilToday)')
+    .action(async (o: Flags) => run(ctx, queryFromFlags(o)));
+  return examples(cmd, [
+    'bankctl statistics query --type expenses-by-primary-category --resolution MONTHLY --period 2026',
+    'bankctl statistics query --type income-and-expenses --resolution YEARLY',
+    'bankctl statistics query --type balances-by-account --resolution MONTHLY_ADJUSTED --pad -o json',
+    'bankctl statistics query --type expenses-by-category/by-count --resolution WEEKLY --description 575d2a0b3e276164084ef0954b0a5549',
+  ]);
+}
+
+/** The query the flags describe, checked against the types and resolutions of spec 2.7. */
+function queryFromFlags(o: Flags): QueryOptions {
+  const types = splitList(o.type);
+  const unknown = types.filter((t) => !STATISTIC_TYPES.includes(t));
+  if (unknown.length)
+    throw new UsageError(`--type: unknown statistics type "${unknown[0]}"`, {
+      hint: `one of ${STATISTIC_TYPES.join(', ')}`,
+    });
+  const bad = incompatibleTypes(types, o.resolution);
+  if (bad.length) {
+    throw new UsageError(`--resolution ${o.resolution} is not available for ${bad.join(', ')}`, {
+      hint: bad.map((t) => `${t}: ${STATISTIC_RESOLUTIONS[t]!.join(', ')}`).join('; '),
+    });
+  }
+  const periods = splitList(o.period);
+  for (const p of periods)
+    if (!/^\d{4}(-\d{2}(-\d{2})?|:\d{2})?$/.test(p))
+      throw new UsageError(`--period "${p}" must be YYYY, YYYY-MM, YYYY:WW or YYYY-MM-DD`);
+  const descriptions = splitList(o.description);
+  return {
+    types,
+    resolution: o.resolution,
+    ...(descriptions.length ? { description: descriptions.length === 1 ? descriptions[0]! : descriptions } : {}),
+    ...(periods.length ? { periods } : {}),
+    padResultUntilToday: Boolean(o.pad),
+  };
+}
+
+export async function queryRun(ctx: Context, q: QueryOptions): Promise<void> {
+  const result = await queryStatistics(await ctx.api(), q);
+  if ((await ctx.outputFormat()) !== 'table') {
+    await render(ctx, result, {
+      columns: [
+        { header: 'type', path: 'type' },
+        { header: 'period', path: 'period' },
+        { header: 'description', path: 'description' },
+        { header: 'payload', path: 'payload' },
+        { header: 'value', path: '', format: (_v: unknown, s: unknown) => statValue(s as Statistic) },
+      ],
+    });
+    return;
+  }
+  await renderChart(ctx, q.types, result);
+}
+
+/** A bar chart per type, scaled to that type's largest value; within a period the largest first. */
+async function renderChart(ctx: Context, types: string[], result: Statistic[]): Promise<void> {
+  const max = new Map<string, string>();
+  for (const t of types) max.set(t, maxDecimal(result.filter((s) => s.type === t).map(statValue)));
+  const width = Math.max(10, Math.min(40, (ctx.io.columns ?? 100) - 80));
+  const rows = [...result].sort(
+    (a, b) =>
+      types.indexOf(a.type) - types.indexOf(b.type) ||
+      (a.period < b.period ? -1 : a.period > b.period ? 1 : 0) ||
+      compareDecimal(statValue(b), statValue(a)),
+  );
+  await render(ctx, rows, {
+    columns: [
+      ...(types.length > 1 ? [{ header: 'type', path: 'type' }] : []),
+      { header: 'period', path: 'period' },
+      // the sandbox names categories by code in payload; otherwise the description (an id, a group, a date)
+      {
+        header: 'what',
+        path: '',
+        format: (_v: unknown, s: unknown) => (s as Statistic).payload || (s as Statistic).description,
+      },
+      { header: 'value', path: '', format: (_v: unknown, s: unknown) => statValue(s as Statistic) },
+      {
+        header: 'chart',
+        path: '',
+        format: (_v: unknown, s: unknown) =>
+          bar(statValue(s as Statistic), max.get((s as Statistic).type) ?? '0', width),
+      },
+    ],
+  });
+}

@@ -1,0 +1,46 @@
+import { describe } from 'vitest';
+import { newCmdPeriods } from '../../../src/commands/calendar/periods.js';
+import { cliCases, json, optionCases, useSandbox } from '../../helpers/commands.js';
+
+const sb = useSandbox({ user: true });
+
+describe('calendar periods: flags', () => {
+  optionCases('calendar periods', newCmdPeriods, [
+    {
+      name: 'dates and a resolution',
+      args: ['--from', '2026-01-01', '--to', '2026-03-31', '--resolution', 'MONTHLY'],
+      options: { from: '2026-01-01', to: '2026-03-31', resolution: 'MONTHLY' },
+    },
+    { name: '--from is required', args: ['--to', '2026-01-01'], code: 2, stderr: '--from' },
+    {
+      name: 'a calendar-invalid date',
+      args: ['--from', '2026-02-30', '--to', '2026-03-01'],
+      code: 2,
+      stderr: '--from must be a date YYYY-MM-DD, got "2026-02-30"',
+    },
+    { name: '--from after --to', args: ['--from', '2026-03-01', '--to', '2026-01-01'], code: 2, stderr: 'after' },
+    {
+      name: 'an unknown resolution',
+      args: ['--from', '2026-01-01', '--to', '2026-01-02', '--resolution', 'DAILY'],
+      code: 2,
+    },
+  ]);
+});
+
+describe('calendar periods: output', () => {
+  cliCases('calendar periods', () => sb.env, [
+    {
+      name: 'a quarter of calendar months as JSON',
+      args: ['--from', '2026-01-15', '--to', '2026-03-15', '--resolution', 'MONTHLY', '-o', 'json'],
+      code: 0,
+      stdout: json([{ name: '2026-01' }, { name: '2026-02' }, { name: '2026-03' }]),
+    },
+    {
+      name: 'a table with the first and last day and the length',
+      args: ['--from', '2026-02-01', '--to', '2026-02-01', '--resolution', 'MONTHLY', '-o', 'table'],
+      code: 0,
+      stdout: [/2026-02-01/, /2026-02-28/, /\b28\b/],
+    },
+    { name: '--help shows examples', args: ['--help'], code: 0, stdout: 'Examples:' },
+  ]);
+});
