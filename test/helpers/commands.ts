@@ -196,3 +196,26 @@ export function useSandbox(
     },
   };
 }
+
+/** Connects the password test provider for the user of `env` (in-process); the credentials id. */
+export async function connectTestBank(env: Record<string, string | undefined>): Promise<string> {
+  const r = await runCli(
+    [
+      'credentials',
+      'connect',
+      '--provider',
+      'se-test-password',
+      '--field',
+      'username=test-user',
+      '--field-stdin',
+      'password',
+      '--poll-interval',
+      '20',
+      '-o',
+      'json',
+    ],
+    { env, stdin: 'test-password\n' },
+  );
+  if (r.code !== 0) throw new Error(`connect: exit ${r.code}: ${r.stderr}`);
+  return JSON.parse(r.stdout).id as string;
+}

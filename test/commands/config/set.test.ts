@@ -1,0 +1,49 @@
+import { describe } from 'vitest';
+import { newCmdSet } from '../../../src/commands/config/set.js';
+import { runCli } from '../../helpers/cli.js';
+import { cliCases, not, optionCases } from '../../helpers/commands.js';
+import { freshConfig } from './shared.js';
+
+const env = freshConfig();
+
+describe('config set', () => {
+  optionCases('config set', newCmdSet, [
+    {
+      name: 'a URL',
+      args: ['base-url', 'https://api.example.com'],
+      options: { key: 'base-url', value: 'https://api.example.com' },
+    },
+    { name: 'not a URL', args: ['base-url', 'api.example.com'], code: 2, stderr: 'base-url must be an http(s) URL' },
+    {
+      name: 'an unknown output format',
+      args: ['output', 'yaml'],
+      code: 2,
+      stderr: 'output must be one of table, json, ndjson, csv',
+    },
+    {
+      name: 'a timeout that is not a number',
+      args: ['timeout', 'soon'],
+      code: 2,
+      stderr: 'timeout must be a non-negative number',
+    },
+    { name: 'an unknown key', args: ['colour', 'red'], code: 2, stderr: 'unknown setting "colour"' },
+    {
+      name: 'a secret on the command line is warned about',
+      args: ['client-secret', 'x'],
+      options: { key: 'client-secret' },
+      stderr: 'warning: the value of client-secret given on the command line is visible in the process list',
+    },
+  ]);
+  cliCases('config set', () => env, [
+    {
+      name: 'stored in the profile and read back',
+      args: ['output', 'ndjson', '--profile', 'p1'],
+      code: 0,
+      stderr: ['output set in profile "p1"', not('warning')],
+      after: async () => {
+        const r = await runCli(['config', 'get', 'output', '--profile', 'p1'], { env });
+        if (r.stdout !== 'ndjson\n') throw new Error(`read back ${JSON.stringify(r.stdout)}`);
+      },
+    },
+  ]);
+});

@@ -1,0 +1,56 @@
+import { describe, expect } from 'vitest';
+import { newCmdSearch } from '../../src/commands/search.js';
+import { cliCases, optionCases, useSandbox } from '../helpers/commands.js';
+
+const sb = useSandbox({ months: 3 });
+
+describe('search: flags', () => {
+  optionCases('search', newCmdSearch, [
+    {
+      name: 'the words are one query',
+      args: ['coffee', 'this', 'month'],
+      options: { queryString: 'coffee this month' },
+    },
+    {
+      name: 'a limit and an offset',
+      args: ['coffee', '--limit', '10', '--offset', '5'],
+      options: { limit: 10, offset: 5 },
+    },
+    { name: 'a limit over 1000', args: ['x', '--limit', '5000'], code: 2, stderr: '--limit must be at most 1000' },
+    { name: 'no words', args: [], code: 2, stderr: "missing required argument 'query'" },
+  ]);
+});
+
+describe('search: output', () => {
+  cliCases('search', () => sb.env, [
+    {
+      name: 'json is the whole SearchResponse',
+      args: ['coffee', '-o', 'json'],
+      code: 0,
+      stdout: (out) => {
+        const r = JSON.parse(out);
+        expect(r.count).toBeGreaterThan(0);
+        expect(r.results[0].transaction.description).toMatch(/coffee/i);
+      },
+    },
+    {
+      name: 'a table of the transactions with exact amounts, and the count on stderr',
+      args: ['coffee', '--limit', '2', '-o', 'table'],
+      code: 0,
+      stdout: /-\d+\.\d{2} SEK/,
+      stderr: /^2 of \d+ matching transactions, net -\d+\.\d+$/m,
+    },
+    {
+      name: 'ndjson: one transaction a line',
+      args: ['coffee', '--limit', '3', '-o', 'ndjson'],
+      code: 0,
+      stdout: (out) =>
+        expect(
+          out
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l).description),
+        ).toHaveLength(3),
+    },
+  ]);
+});

@@ -1,0 +1,83 @@
+import { describe, expect } from 'vitest';
+import { newCmdQuery } from '../../../src/commands/statistics/query.js';
+import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
+
+const sb = useSandbox({ months: 3 });
+const monthly = ['--type', 'expenses-by-primary-category', '--resolution', 'MONTHLY'];
+
+describe('statistics query: flags', () => {
+  optionCases('statistics query', newCmdQuery, [
+    {
+      name: 'types repeated and comma-separated, one description, periods',
+      args: [
+        '--type',
+        'expenses-by-category,income-by-category',
+        '--resolution',
+        'MONTHLY',
+        '--description',
+        'd1',
+        '--period',
+        '2026',
+        '--pad',
+      ],
+      options: {
+        types: ['expenses-by-category', 'income-by-category'],
+        resolution: 'MONTHLY',
+        description: 'd1',
+        periods: ['2026'],
+        padResultUntilToday: true,
+      },
+    },
+    {
+      name: 'several descriptions are a list',
+      args: [...monthly, '--description', 'a', '--description', 'b'],
+      options: { description: ['a', 'b'] },
+    },
+    {
+      name: 'an unknown type',
+      args: ['--type', 'spending', '--resolution', 'MONTHLY'],
+      code: 2,
+      stderr: '--type: unknown statistics type "spending"',
+    },
+    {
+      name: 'a resolution the type does not have',
+      args: ['--type', 'income-by-category', '--resolution', 'DAILY'],
+      code: 2,
+      stderr: '--resolution DAILY is not available for income-by-category',
+    },
+    {
+      name: 'a malformed period',
+      args: [...monthly, '--period', 'May'],
+      code: 2,
+      stderr: '--period "May" must be YYYY',
+    },
+    { name: '--resolution is required', args: ['--type', 'expenses-by-category'], code: 2, stderr: '--resolution' },
+  ]);
+});
+
+describe('statistics query: output', () => {
+  cliCases('statistics query', () => sb.env, [
+    {
+      name: 'json: the statistics as returned',
+      args: [...monthly, '-o', 'json'],
+      code: 0,
+      stdout: (out) =>
+        expect(JSON.parse(out)[0]).toMatchObject({
+          type: 'expenses-by-primary-category',
+          period: expect.stringMatching(/^\d{4}-\d{2}$/),
+        }),
+    },
+    {
+      name: 'a table is a bar chart with exact values',
+      args: [...monthly, '-o', 'table'],
+      code: 0,
+      stdout: [/expenses:\w+/, /\d+\.\d{2}/, /█/],
+    },
+    {
+      name: 'csv has a value column',
+      args: [...monthly, '-o', 'csv'],
+      code: 0,
+      stdout: /^type,period,description,payload,value\r\n/,
+    },
+  ]);
+});

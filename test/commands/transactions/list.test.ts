@@ -1,0 +1,86 @@
+import { describe, expect } from 'vitest';
+import { newCmdList } from '../../../src/commands/transactions/list.js';
+import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
+import { addAccount, addTx } from '../../helpers/store-fixtures.js';
+
+const sb = useSandbox({ user: true });
+let account = '';
+function fill(): void {
+  const a = addAccount(sb.t.sandbox.store, sb.userId);
+  account = a.id;
+  for (let i = 0; i < 30; i++)
+    addTx(sb.t.sandbox.store, a, i === 0 ? '-0.05' : `-${i}.10`, `2024-01-${String((i % 28) + 1).padStart(2, '0')}`);
+}
+
+describe('transactions list: flags', () => {
+  optionCases('transactions list', newCmdList, [
+    {
+      name: 'accounts, statuses upper-cased, dates',
+      args: ['--account', 'a,b', '--status', 'booked', '--from', '2024-01-01', '--to', '2024-02-29'],
+      options: {
+        filter: { accountIds: ['a', 'b'], statuses: ['BOOKED'], from: '2024-01-01', to: '2024-02-29' },
+        all: false,
+      },
+    },
+    { name: '--limit follows pages', args: ['--limit', '250'], options: { all: true, limit: 250 } },
+    {
+      name: '--all with --limit',
+      args: ['--all', '--limit', '5'],
+      code: 2,
+      stderr: '--all and --limit cannot be combined',
+    },
+    { name: 'a calendar-invalid date', args: ['--from', '2024-02-30'], code: 2, stderr: '--from must be a real date' },
+    {
+      name: '--from after --to',
+      args: ['--from', '2024-03-01', '--to', '2024-01-01'],
+      code: 2,
+      stderr: 'is after --to',
+    },
+    { name: 'an unknown status', args: ['--status', 'LOST'], code: 2, stderr: '--status must be one of' },
+    {
+      name: 'a page size over the maximum',
+      args: ['--page-size', '99999'],
+      code: 2,
+      stderr: '--page-size must be at most',
+    },
+  ]);
+});
+
+describe('transactions list: output', () => {
+  cliCases('transactions list', () => sb.env, [
+    {
+      name: 'exact amounts in csv',
+      before: fill,
+      args: () => [
+        '--account',
+        account,
+        '--all',
+        '-o',
+        'csv',
+        '--fields',
+        'amount.value.unscaledValue,amount.value.scale',
+      ],
+      code: 0,
+      stdout: /\r\n-5,2\r\n/,
+    },
+    {
+      name: 'one page and a notice naming the next page token',
+      args: () => ['--account', account, '--page-size', '10', '-o', 'ndjson'],
+      code: 0,
+      stdout: (out) => expect(out.trim().split('\n')).toHaveLength(10),
+      stderr: /more transactions: use --all, or --page-token \S+/,
+    },
+    {
+      name: '--limit stops across pages',
+      args: () => ['--account', account, '--limit', '25', '--page-size', '10', '-o', 'ndjson'],
+      code: 0,
+      stdout: (out) => expect(out.trim().split('\n')).toHaveLength(25),
+    },
+    {
+      name: 'a table shows the amount with its currency',
+      args: () => ['--account', account, '--limit', '30', '-o', 'table'],
+      code: 0,
+      stdout: /-0\.05 SEK/,
+    },
+  ]);
+});

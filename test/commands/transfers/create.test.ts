@@ -1,0 +1,72 @@
+import { describe, expect } from 'vitest';
+import { newCmdCreate } from '../../../src/commands/transfers/create.js';
+import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
+
+const sb = useSandbox({ months: 1 });
+const checking = () =>
+  [...sb.t.sandbox.store.accounts.values()].find((a) => a.userId === sb.userId && a.type === 'CHECKING')!;
+const SRC = `platform://${'a'.repeat(32)}`;
+const transfer = ['--destination', 'se://33001984', '--amount', '1250.50', '--currency', 'sek'];
+
+describe('transfers create: flags', () => {
+  optionCases('transfers create', newCmdCreate, [
+    {
+      name: 'the amount exactly as written, the currency upper-cased',
+      args: ['--source', SRC, ...transfer],
+      options: { sourceUri: SRC, amount: '1250.50', currency: 'SEK', wait: false, waitTimeoutMs: 60_000 },
+    },
+    {
+      name: 'a zero amount',
+      args: ['--source', SRC, '--destination', 'se://33001984', '--amount', '0.00', '--currency', 'SEK'],
+      code: 2,
+      stderr: '--amount must be a positive decimal number',
+    },
+    {
+      name: 'a float-looking amount',
+      args: ['--source', SRC, '--destination', 'se://33001984', '--amount', '1e3', '--currency', 'SEK'],
+      code: 2,
+      stderr: '--amount',
+    },
+    {
+      name: 'a payment needs a message',
+      args: ['--source', SRC, '--destination', 'se-bg://5050-1055', '--amount', '1', '--currency', 'SEK'],
+      code: 2,
+      stderr: '--message is required for payments',
+    },
+    {
+      name: 'a source scheme that is not allowed',
+      args: ['--source', 'se-bg://5050-1055', ...transfer],
+      code: 2,
+      stderr: '--source:',
+    },
+    {
+      name: 'not a currency code',
+      args: ['--source', SRC, '--destination', 'se://33001984', '--amount', '1', '--currency', 'kronor'],
+      code: 2,
+      stderr: '--currency must be an ISO 4217 code',
+    },
+  ]);
+});
+
+describe('transfers create: output', () => {
+  cliCases('transfers create', () => sb.env, [
+    {
+      name: 'the SignableOperation as created',
+      args: () => ['--source', `platform://${checking().id}`, ...transfer, '-o', 'json'],
+      code: 0,
+      stdout: (out) => expect(JSON.parse(out)).toMatchObject({ type: 'TRANSFER', status: expect.any(String) }),
+    },
+    {
+      name: '--wait follows it to EXECUTED, each change on stderr',
+      args: () => ['--source', `platform://${checking().id}`, ...transfer, '--wait', '-o', 'json'],
+      code: 0,
+      stdout: (out) => expect(JSON.parse(out).status).toBe('EXECUTED'),
+      stderr: /transfer [0-9a-f]+: EXECUTED/,
+    },
+    {
+      name: "another user's account is 4",
+      args: ['--source', `platform://${'f'.repeat(32)}`, ...transfer],
+      code: 4,
+    },
+  ]);
+});
