@@ -18,7 +18,7 @@ import { runCli, type CliResult } from './cli.js';
 import { startTestSandbox, userWithToken, type TestEnv } from './sandbox.js';
 
 /** What a stream must hold: a substring, a pattern, or a function that asserts. */
-export type Check = string | RegExp | ((text: string) => void);
+export type Check = string | RegExp | ((text: string) => void | Promise<void>);
 
 /** The stream parsed as JSON matches this (toMatchObject). */
 export const json =
@@ -32,11 +32,11 @@ export const not =
   (text) =>
     typeof unwanted === 'string' ? expect(text).not.toContain(unwanted) : expect(text).not.toMatch(unwanted);
 
-function check(what: string, text: string, c: Check | Check[] | undefined): void {
+async function check(what: string, text: string, c: Check | Check[] | undefined): Promise<void> {
   for (const one of c === undefined ? [] : Array.isArray(c) ? c : [c]) {
     if (typeof one === 'string') expect(text, what).toContain(one);
     else if (one instanceof RegExp) expect(text, what).toMatch(one);
-    else one(text);
+    else await one(text);
   }
 }
 
@@ -47,7 +47,7 @@ export interface CliCase {
   code: number;
   stdout?: Check | Check[];
   stderr?: Check | Check[];
-  stdin?: string;
+  stdin?: string | (() => string);
   /** Added to (or, with undefined values, taken from) the environment of the table. */
   env?: Record<string, string | undefined>;
   stdoutIsTTY?: boolean;
@@ -66,10 +66,11 @@ export function cliCases(command: string, env: () => Record<string, string | und
   test.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
     await c.before?.();
     const args = [...path, ...(typeof c.args === 'function' ? c.args() : c.args)];
-    const r = await runCli(args, { env: { ...env(), ...c.env }, stdin: c.stdin, stdoutIsTTY: c.stdoutIsTTY });
+    const stdin = typeof c.stdin === 'function' ? c.stdin() : c.stdin;
+    const r = await runCli(args, { env: { ...env(), ...c.env }, stdin, stdoutIsTTY: c.stdoutIsTTY });
     expect(r.code, `exit code of bankctl ${args.join(' ')}\n${r.stderr}`).toBe(c.code);
-    check('stdout', r.stdout, c.stdout);
-    check('stderr', r.stderr, c.stderr);
+    await check('stdout', r.stdout, c.stdout);
+    await check('stderr', r.stderr, c.stderr);
     if (c.code !== 1) {
       expect(r.stderr).not.toMatch(/error: unexpected/);
       expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -147,7 +148,7 @@ export function optionCases<O>(command: string, newCmd: NewCmd<O>, cases: Option
     expect(r.code, r.stderr).toBe(c.code ?? 0);
     if (c.options !== undefined) expect(r.options).toMatchObject(c.options as object);
     if ((c.code ?? 0) !== 0) expect(r.options, 'a refused command line runs nothing').toBeUndefined();
-    check('stderr', r.stderr, c.stderr);
+    await check('stderr', r.stderr, c.stderr);
   });
 }
 

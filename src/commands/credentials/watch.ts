@@ -23,14 +23,17 @@ export function newCmdWatch(parent: Command, ctx: Context, run: Run<WatchOptions
     .option('--until <status>', 'stop (exit 0) when this status is reached')
     .option('--timeout <seconds>', 'give up (exit 9) after this long', '300')
     .option('--poll-interval <ms>', 'polling interval', '500')
-    .action(async (id: string, o: { until?: string; timeout: string; pollInterval: string }) =>
-      run(ctx, {
+    .action(async (id: string, o: { until?: string; timeout: string; pollInterval: string }, command: Command) => {
+      // The root's --timeout (per-request HTTP timeout) takes `--timeout S` wherever it is written, so
+      // this command's own default would always win: one typed on the command line is the watch's.
+      const typed = command.getOptionValueSourceWithGlobals('timeout') === 'cli' ? ctx.globals.timeout : undefined;
+      await run(ctx, {
         id,
         until: o.until?.toUpperCase(),
-        timeoutMs: parseIntArg(o.timeout, '--timeout', { min: 1 })! * 1000,
+        timeoutMs: parseIntArg(typed ?? o.timeout, '--timeout', { min: 1 })! * 1000,
         pollMs: parseIntArg(o.pollInterval, '--poll-interval', { min: 10, max: 60_000 })!,
-      }),
-    );
+      });
+    });
   return examples(cmd, [
     'bankctl credentials watch 6e68cc6287704273984567b3300c5822',
     'bankctl credentials watch 6e68cc6287704273984567b3300c5822 --until AWAITING_SUPPLEMENTAL_INFORMATION --timeout 60 -o ndjson',

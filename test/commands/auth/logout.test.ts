@@ -1,0 +1,31 @@
+import { describe, expect } from 'vitest';
+import { newCmdLogout } from '../../../src/commands/auth/logout.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { cliCases, optionCases } from '../../helpers/commands.js';
+
+const env = { BANKCTL_CONFIG_DIR: tempDir() };
+
+describe('auth logout', () => {
+  optionCases('auth logout', newCmdLogout, [{ name: 'takes no flags of its own', args: [], options: {} }]);
+  cliCases('auth logout', () => env, [
+    {
+      name: 'forgets the credentials of the profile and keeps its other settings',
+      before: async () => {
+        for (const [k, v] of [
+          ['client-id', 'id-1'],
+          ['client-secret', 'secret-1'],
+          ['connector-token', 'ct-1'],
+          ['base-url', 'https://api.example.com'],
+        ])
+          await runCli(['config', 'set', k!, v!], { env });
+      },
+      args: [],
+      code: 0,
+      stderr: 'logged out of profile "default" (0 cached tokens removed)',
+      after: async () => {
+        const left = JSON.parse((await runCli(['config', 'list', '-o', 'json'], { env })).stdout);
+        expect(left.map((r: { key: string }) => r.key)).toEqual(['base-url']);
+      },
+    },
+  ]);
+});

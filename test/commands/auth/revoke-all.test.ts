@@ -1,0 +1,35 @@
+import { describe, expect } from 'vitest';
+import { newCmdRevokeAll } from '../../../src/commands/auth/revoke-all.js';
+import { runCli } from '../../helpers/cli.js';
+import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
+import { raw } from '../../helpers/sandbox.js';
+
+const sb = useSandbox({ user: true });
+let token = '';
+
+describe('auth revoke-all', () => {
+  optionCases('auth revoke-all', newCmdRevokeAll, [
+    { name: 'a user', args: ['--user', 'u1'], options: { user: { userId: 'u1' } } },
+    { name: 'no user', args: [], code: 2, stderr: 'which user?' },
+  ]);
+  cliCases('auth revoke-all', () => sb.env, [
+    {
+      name: "the user's tokens stop working and leave the cache",
+      before: async () => {
+        token = (await runCli(['auth', 'token', '--scope', 'accounts:read'], { env: sb.env })).stdout.trim();
+      },
+      args: [],
+      code: 0,
+      stderr: /revoked all tokens of user [0-9a-f]{32}/,
+      after: async () => {
+        const r = await raw(sb.t.sandbox.baseUrl, 'GET', '/api/v1/accounts/list', {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        expect(r.status).toBe(401);
+        const st = JSON.parse((await runCli(['auth', 'status', '-o', 'json'], { env: sb.env })).stdout);
+        expect(st.tokens.filter((t: { user?: string }) => t.user === `id:${sb.userId}`)).toEqual([]);
+      },
+    },
+    { name: 'an unknown user is 4', args: ['--user', 'f'.repeat(32)], code: 4 },
+  ]);
+});

@@ -1,0 +1,38 @@
+import { describe, expect } from 'vitest';
+import { newCmdStatus } from '../../../src/commands/auth/status.js';
+import { runCli } from '../../helpers/cli.js';
+import { cliCases, not, optionCases, useSandbox } from '../../helpers/commands.js';
+
+const sb = useSandbox({ user: true });
+
+describe('auth status', () => {
+  optionCases('auth status', newCmdStatus, [{ name: 'takes no flags of its own', args: [], options: {} }]);
+  cliCases('auth status', () => sb.env, [
+    {
+      name: 'json: where each setting came from, secrets only as set, the cached tokens',
+      before: async () => void (await runCli(['auth', 'token', '--scope', 'user:create'], { env: sb.t.env })),
+      args: ['-o', 'json'],
+      code: 0,
+      stdout: [
+        (out) =>
+          expect(JSON.parse(out)).toMatchObject({
+            profile: 'default',
+            baseUrlSource: 'env',
+            clientIdSource: 'env',
+            clientSecret: 'set',
+            user: { userId: sb.userId },
+            tokens: [expect.objectContaining({ kind: 'client', scope: 'user:create', expired: false })],
+          }),
+        (out) => expect(out).not.toContain(sb.t.sandbox.clientSecret),
+      ],
+    },
+    { name: 'a table, then the tokens', args: ['-o', 'table'], code: 0, stdout: ['1 cached', 'user:create'] },
+    {
+      name: 'nothing configured',
+      args: ['-o', 'json'],
+      env: { BANKCTL_CLIENT_SECRET: undefined, BANKCTL_CONNECTOR_TOKEN: undefined },
+      code: 0,
+      stdout: [/"clientSecret": "not set"/, /"connectorToken": "not set"/, not('Token ')],
+    },
+  ]);
+});

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+import { newCmdQr } from '../../../src/commands/credentials/qr.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { cliCases, connectTestBank, optionCases, useSandbox } from '../../helpers/commands.js';
+
+const sb = useSandbox({ user: true, sandbox: { authDelayMs: 3_000 } });
+const dir = tempDir();
+let id = '';
+let updated = '';
+
+describe('credentials qr', () => {
+  optionCases('credentials qr', newCmdQr, [
+    { name: 'a file', args: ['c1', '-O', 'qr.png'], options: { id: 'c1', out: 'qr.png' } },
+  ]);
+  cliCases('credentials qr', () => sb.env, [
+    {
+      name: 'the data URL while the eID waits',
+      before: async () => {
+        const c = await runCli(
+          [
+            'credentials',
+            'create',
+            '--provider',
+            'se-test-other-eid-successful',
+            '--field',
+            'username=test-user',
+            '-o',
+            'json',
+          ],
+          { env: sb.env },
+        );
+        id = JSON.parse(c.stdout).id;
+        const w = await runCli(
+          ['credentials', 'watch', id, '--until', 'AWAITING_MOBILE_EID_AUTHENTICATION', '--poll-interval', '10'],
+          { env: sb.env },
+        );
+        expect(w.code, w.stderr).toBe(0);
+      },
+      args: () => [id],
+      code: 0,
+      stdout: /^data:image\/png;base64,[A-Za-z0-9+/=]+\n$/,
+    },
+    {
+      name: '-O writes the PNG',
+      args: () => [id, '-O', join(dir, 'qr.png')],
+      code: 0,
+      stderr: /wrote .*qr\.png/,
+      after: () => expect(readFileSync(join(dir, 'qr.png')).subarray(1, 4).toString()).toBe('PNG'),
+    },
+    {
+      name: 'credentials that wait for no eID have no QR code (4)',
+      before: async () => void (updated = await connectTestBank(sb.env)),
+      args: () => [updated],
+      code: 4,
+    },
+  ]);
+});

@@ -1,0 +1,44 @@
+import { describe, expect } from 'vitest';
+import { newCmdRefresh } from '../../../src/commands/credentials/refresh.js';
+import { cliCases, connectTestBank, optionCases, useSandbox } from '../../helpers/commands.js';
+
+const sb = useSandbox({ user: true });
+let id = '';
+const FAST = ['--poll-interval', '20', '--wait-timeout', '20'];
+
+describe('credentials refresh', () => {
+  optionCases('credentials refresh', newCmdRefresh, [
+    {
+      name: 'items, opt-in',
+      args: ['c1', '--items', 'checking_accounts', '--opt-in'],
+      options: { id: 'c1', items: ['CHECKING_ACCOUNTS'], optIn: true, walk: undefined },
+    },
+    {
+      name: '--wait',
+      args: ['c1', '--wait', ...FAST],
+      options: { walk: expect.objectContaining({ id: 'c1', pollMs: 20 }) },
+    },
+    {
+      name: 'a bad --wait-timeout',
+      args: ['c1', '--wait', '--wait-timeout', '0'],
+      code: 2,
+      stderr: '--wait-timeout must be at least 1',
+    },
+  ]);
+  cliCases('credentials refresh', () => sb.env, [
+    {
+      name: 'without --wait: started, and how to follow it',
+      before: async () => void (id = await connectTestBank(sb.env)),
+      args: () => [id],
+      code: 0,
+      stderr: /refresh of [0-9a-f]{32} started; follow it with `bankctl credentials watch [0-9a-f]{32}`/,
+    },
+    {
+      name: '--wait walks it to UPDATED',
+      args: () => [id, '--wait', ...FAST, '-o', 'json'],
+      code: 0,
+      stdout: (out) => expect(JSON.parse(out).status).toBe('UPDATED'),
+    },
+    { name: 'unknown credentials are 4', args: ['f'.repeat(32)], code: 4 },
+  ]);
+});

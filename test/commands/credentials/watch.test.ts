@@ -1,0 +1,46 @@
+import { describe, expect } from 'vitest';
+import { newCmdWatch } from '../../../src/commands/credentials/watch.js';
+import { cliCases, connectTestBank, optionCases, useSandbox } from '../../helpers/commands.js';
+
+const sb = useSandbox({ user: true });
+let id = '';
+
+describe('credentials watch', () => {
+  optionCases('credentials watch', newCmdWatch, [
+    { name: 'defaults', args: ['c1'], options: { id: 'c1', timeoutMs: 300_000, pollMs: 500, until: undefined } },
+    {
+      name: '--until upper-cased',
+      args: ['c1', '--until', 'updated', '--timeout', '5'],
+      options: { until: 'UPDATED', timeoutMs: 5_000 },
+    },
+    {
+      name: 'a poll interval over a minute',
+      args: ['c1', '--poll-interval', '61000'],
+      code: 2,
+      stderr: '--poll-interval must be at most 60000',
+    },
+  ]);
+  cliCases('credentials watch', () => sb.env, [
+    {
+      name: 'on a table: one line per change, then a final status ends it',
+      before: async () => void (id = await connectTestBank(sb.env)),
+      args: () => [id, '-o', 'table'],
+      code: 0,
+      stdout: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z {2}UPDATED {2}Fetched 5 accounts\.\n$/,
+    },
+    {
+      name: 'ndjson rows',
+      args: () => [id, '-o', 'ndjson'],
+      code: 0,
+      stdout: (out) =>
+        expect(JSON.parse(out.trim())).toMatchObject({ status: 'UPDATED', statusPayload: 'Fetched 5 accounts.' }),
+    },
+    {
+      name: '--until a status not reached in time is 9',
+      args: () => [id, '--until', 'AWAITING_MOBILE_EID_AUTHENTICATION', '--timeout', '1', '--poll-interval', '50'],
+      code: 9,
+      stderr: 'did not reach AWAITING_MOBILE_EID_AUTHENTICATION within 1 s',
+    },
+    { name: 'unknown credentials are 4', args: ['f'.repeat(32)], code: 4 },
+  ]);
+});
