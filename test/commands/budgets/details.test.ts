@@ -1,0 +1,74 @@
+import { describe, expect } from 'vitest';
+import { newCmdDetails } from '../../../src/commands/budgets/details.js';
+import { runCli } from '../../helpers/cli.js';
+import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
+import { COFFEE, coffee } from './shared.js';
+
+const sb = useSandbox({ user: true });
+let id = '';
+
+describe('budgets details: flags', () => {
+  optionCases('budgets details', newCmdDetails, [
+    { name: 'no range: now', args: ['b1'], options: { id: 'b1', start: undefined, end: undefined } },
+    {
+      name: 'a range',
+      args: ['b1', '--start', '2026-01-01', '--end', '2026-06-30'],
+      options: { start: Date.UTC(2026, 0, 1), end: Date.UTC(2026, 5, 30) },
+    },
+    {
+      name: 'start after end',
+      args: ['b1', '--start', '2026-07-01', '--end', '2026-06-30'],
+      code: 2,
+      stderr: '--start is after --end',
+    },
+  ]);
+});
+
+describe('budgets details: output', () => {
+  cliCases('budgets details', () => sb.env, [
+    {
+      name: 'a table of the periods with spent against target, and the totals on stderr',
+      before: async () => {
+        coffee(sb.t.sandbox.store, sb.userId, [
+          ['2026-03-03', '-45.50'],
+          ['2026-03-10', '-30.25'],
+          ['2026-04-02', '-12.00'],
+        ]);
+        const r = await runCli(
+          [
+            'budgets',
+            'create-one-off',
+            '--name',
+            'March coffee',
+            '--amount',
+            '100',
+            '--currency',
+            'SEK',
+            '--start',
+            '2026-03-01',
+            '--end',
+            '2026-03-31',
+            '--category',
+            COFFEE,
+            '-o',
+            'json',
+          ],
+          { env: sb.env },
+        );
+        id = JSON.parse(r.stdout).id;
+      },
+      args: () => [id, '-o', 'table'],
+      code: 0,
+      stdout: ['2026-03-01 to 2026-03-31', '75.75 SEK', '100 SEK', /\[█{15}░{5}\] 75%/],
+      stderr: /March coffee \(expenses:food\.coffee\): total 75\.75 SEK/,
+    },
+    {
+      name: 'json is the whole BudgetDetails',
+      args: () => [id, '-o', 'json'],
+      code: 0,
+      stdout: (out) =>
+        expect(JSON.parse(out).totalSpentAmount).toEqual({ unscaledValue: 7575, scale: 2, currencyCode: 'SEK' }),
+    },
+    { name: 'an unknown budget is 4', args: ['f'.repeat(32)], code: 4 },
+  ]);
+});

@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+import { newCmdSmoke } from '../../src/commands/smoke.js';
+import { tempDir } from '../helpers/cli.js';
+import { cliCases, optionCases, useSandbox } from '../helpers/commands.js';
+
+const sb = useSandbox();
+const dir = tempDir();
+
+describe('smoke: flags', () => {
+  optionCases('smoke', newCmdSmoke, [
+    {
+      name: 'defaults',
+      args: [],
+      options: { provider: 'se-test-password', market: 'SE', keep: false, connectTimeoutS: 120 },
+    },
+    {
+      name: 'a market upper-cased, reports, --keep',
+      args: ['--market', 'gb', '--junit', 'j.xml', '--report', 'r.json', '--keep'],
+      options: { market: 'GB', junit: 'j.xml', report: 'r.json', keep: true },
+    },
+    {
+      name: 'a connect timeout that is not a number',
+      args: ['--connect-timeout', 'long'],
+      code: 2,
+      stderr: '--connect-timeout must be a whole number',
+    },
+  ]);
+});
+
+describe('smoke: output', () => {
+  cliCases('smoke', () => sb.t.env, [
+    {
+      name: 'client credentials refused: exit 9 naming the check, its dependants skipped, the reports written',
+      args: ['--junit', join(dir, 'j.xml'), '--report', join(dir, 'r.json')],
+      env: { BANKCTL_CLIENT_SECRET: 'wrong-secret' },
+      code: 9,
+      stdout: (out) => {
+        const results = JSON.parse(out) as Array<{ name: string; status: string }>;
+        expect(results[0]).toMatchObject({ name: 'client token', status: 'failed' });
+        // what needs a client token does not pass; the connector checks (connector token) still run
+        expect(results.find((r) => r.name === 'create user')?.status).not.toBe('passed');
+      },
+      stderr: [/error: smoke check "client token" failed/, (err) => expect(err).not.toContain('wrong-secret')],
+      after: () => {
+        expect(readFileSync(join(dir, 'j.xml'), 'utf8')).toMatch(
+          /<testsuite name="bankctl smoke" tests="\d+" failures="[1-9]/,
+        );
+        expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).baseUrl).toBe(sb.t.sandbox.baseUrl);
+      },
+    },
+  ]);
+});
