@@ -1,8 +1,9 @@
 // Every market's <market>-test-password and <market>-test-multi-supplemental, end to end through
-// the spawned CLI against the sandbox (a few at a time: the machine has two cores).
+// the CLI in-process against the sandbox (a few at a time). The spawned binary's connect is covered
+// by test/credentials/connect-e2e.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MARKETS } from '../../src/api/markets.js';
-import { spawnCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 
 let t: TestEnv;
@@ -11,13 +12,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('market variants through the spawned CLI', () => {
+describe('market variants through the CLI', () => {
   test(`all ${MARKETS.length} markets: the password and two-code variants end UPDATED`, async () => {
     const jobs = MARKETS.flatMap((m) => [
       {
         m,
         provider: `${m.toLowerCase()}-test-password`,
-        args: ['--field', 'username=test-user', '--field', 'password=test-password'],
+        args: ['--field', 'username=test-user', '--field-stdin', 'password'],
+        stdin: 'test-password\n',
       },
       {
         m,
@@ -31,7 +33,7 @@ describe('market variants through the spawned CLI', () => {
       while (next < jobs.length) {
         const job = jobs[next++]!;
         const user = (await userWithToken(t.sandbox, ['credentials:read'], job.m)).userId;
-        const r = await spawnCli(
+        const r = await runCli(
           [
             'credentials',
             'connect',
@@ -47,7 +49,7 @@ describe('market variants through the spawned CLI', () => {
             '-o',
             'json',
           ],
-          { env: t.env },
+          { env: t.env, stdin: job.stdin },
         );
         let status = '';
         try {

@@ -22,14 +22,14 @@ export type Check = string | RegExp | ((text: string) => void | Promise<void>);
 
 /** The stream parsed as JSON matches this (toMatchObject). */
 export const json =
-  (expected: unknown): Check =>
-  (text) =>
+  (expected: unknown) =>
+  (text: string): void =>
     expect(JSON.parse(text)).toMatchObject(expected as object);
 
 /** The stream does not contain this. */
 export const not =
-  (unwanted: string | RegExp): Check =>
-  (text) =>
+  (unwanted: string | RegExp) =>
+  (text: string): void =>
     typeof unwanted === 'string' ? expect(text).not.toContain(unwanted) : expect(text).not.toMatch(unwanted);
 
 async function check(what: string, text: string, c: Check | Check[] | undefined): Promise<void> {

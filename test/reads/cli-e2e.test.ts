@@ -1,6 +1,7 @@
-// The read commands as a user runs them: bin/bankctl.js spawned against a sandbox on port 0.
+// The read commands as a user runs them, in-process (run(argv, io)) against a sandbox on port 0: flags and
+// output only, so no process is needed (test/foundation/exit-codes.test.ts spawns the binary).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, spawnCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { addAccount, addTx, demo, userToken } from './helpers.js';
 import { userWithToken } from '../helpers/sandbox.js';
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const cli = (args: string[], extra: Record<string, string> = {}) => spawnCli(args, { env: { ...env, ...extra } });
+const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extra } });
 
 describe('accounts', () => {
   it('accounts list: a table with exact balances and currency; csv with a header; json with exact strings', async () => {
@@ -208,12 +209,11 @@ describe('the other reads', () => {
     expect(typeof loans.totalLoanAmount).toBe('string');
     const mortgage = accounts.find((a) => a.type === 'MORTGAGE')!;
     expect((await cli(['loans', 'list', '-o', 'csv'])).stdout).toContain(`,${mortgage.balance} SEK,`);
-    const en = await spawnCli(['categories', 'list', '-o', 'csv', '--fields', 'code,primaryName'], { env: t.env });
+    const en = await runCli(['categories', 'list', '-o', 'csv', '--fields', 'code,primaryName'], { env: t.env });
     expect(en.stdout).toContain('expenses:food,Food & Drinks');
-    const sv = await spawnCli(
-      ['categories', 'list', '--locale', 'sv_SE', '-o', 'csv', '--fields', 'code,primaryName'],
-      { env: t.env },
-    );
+    const sv = await runCli(['categories', 'list', '--locale', 'sv_SE', '-o', 'csv', '--fields', 'code,primaryName'], {
+      env: t.env,
+    });
     expect(sv.stdout).toContain('expenses:food,Mat & Dryck');
     // a Swedish user's own locale wins
     const mine = await cli(['categories', 'list', '--locale', 'en_US', '-o', 'csv', '--fields', 'code,primaryName']);
@@ -257,17 +257,17 @@ describe('the other reads', () => {
     });
     const a = addAccount(s, id, { credentialsIds: ['e'.repeat(32)], balance: '-0.05' });
     addTx(s, a, '12.34', '2024-01-01');
-    const r = await spawnCli(['transactions', 'list', '-o', 'ndjson', '-v'], {
+    const r = await runCli(['transactions', 'list', '-o', 'ndjson', '-v'], {
       env: { ...t.env, BANKCTL_BASIC: 'cli-basic:tok-very-secret-1' },
     });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).amount.value).toEqual({ scale: '2', unscaledValue: '1234' });
     expect(r.stderr).not.toContain('tok-very-secret-1');
-    const acc = await spawnCli(['accounts', 'list', '-o', 'table'], {
+    const acc = await runCli(['accounts', 'list', '-o', 'table'], {
       env: { ...t.env, BANKCTL_BASIC: 'cli-basic:tok-very-secret-1' },
     });
     expect(acc.stdout).toContain('-0.05 SEK');
-    const wrong = await spawnCli(['accounts', 'list'], { env: { ...t.env, BANKCTL_BASIC: 'cli-basic:wrong' } });
+    const wrong = await runCli(['accounts', 'list'], { env: { ...t.env, BANKCTL_BASIC: 'cli-basic:wrong' } });
     expect(wrong.code).toBe(3);
   });
 });
@@ -316,7 +316,7 @@ describe('consents', () => {
   });
 
   it('update-link without a user is a usage error', async () => {
-    const r = await spawnCli(['consents', 'update-link', 'abc'], { env: t.env });
+    const r = await runCli(['consents', 'update-link', 'abc'], { env: t.env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--user/);
   });

@@ -1,7 +1,7 @@
 // Consents end to end: credentials made through the credentials area, then consents list, the
 // update-consent page renewing the session (visible in provider-consents), and consents delete.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { reader, type Reader } from './helpers.js';
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const cli = (args: string[]) => spawnCli(args, { env: { ...t.env, BANKCTL_USER: r.userId } });
+const cli = (args: string[]) => runCli(args, { env: { ...t.env, BANKCTL_USER: r.userId } });
 
 it('consents list shows the consent; identities name its provider', async () => {
   const list = await cli(['consents', 'list', '-o', 'csv']);

@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import { newCmdRefresh } from '../../../src/commands/credentials/refresh.js';
+import { runCli } from '../../helpers/cli.js';
 import { cliCases, connectTestBank, optionCases, useSandbox } from '../../helpers/commands.js';
 
 const sb = useSandbox({ user: true });
@@ -35,6 +36,14 @@ describe('credentials refresh', () => {
     },
     {
       name: '--wait walks it to UPDATED',
+      // one refresh at a time: the one started above first
+      before: async () => {
+        for (let i = 0; i < 200; i++) {
+          const c = JSON.parse((await runCli(['credentials', 'get', id, '-o', 'json'], { env: sb.env })).stdout);
+          if (c.status === 'UPDATED') return;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      },
       args: () => [id, '--wait', ...FAST, '-o', 'json'],
       code: 0,
       stdout: (out) => expect(JSON.parse(out).status).toBe('UPDATED'),
