@@ -14,8 +14,6 @@ export interface ProgramDeps {
 
 /** Fills in a noun: its verbs (or, for a noun that is itself a command, its flags and action). */
 export type Register = (noun: Command, ctx: Context, deps: ProgramDeps) => void;
-/** The older form, for nouns that still add themselves to the root (api, version, doctor, sandbox). */
-type RegisterOnRoot = (program: Command, ctx: Context) => void;
 
 interface Noun {
   name: string;
@@ -24,14 +22,7 @@ interface Noun {
   load: () => Promise<Register>;
 }
 
-interface RootNoun {
-  name: string;
-  description: string;
-  /** Adds itself to the root, description included. */
-  loadOnRoot: () => Promise<RegisterOnRoot>;
-}
-
-export const NOUNS: Array<Noun | RootNoun> = [
+export const NOUNS: Noun[] = [
   {
     name: 'auth',
     description: 'client credentials, tokens and authorization codes',
@@ -146,17 +137,17 @@ export const NOUNS: Array<Noun | RootNoun> = [
   {
     name: 'api',
     description: 'the raw escape hatch: any request, authenticated like any other command',
-    loadOnRoot: async () => (await import('./commands/api.js')).registerApi,
+    load: async () => (await import('./commands/api.js')).registerApi,
   },
   {
     name: 'version',
     description: "the client's version, and the server's (GET /version) when it is reachable",
-    loadOnRoot: async () => (await import('./commands/version.js')).registerVersion,
+    load: async () => (await import('./commands/version.js')).registerVersion,
   },
   {
     name: 'sandbox',
     description: 'the embedded local emulator of the service',
-    loadOnRoot: async () => (await import('./commands/sandbox/index.js')).registerSandbox,
+    load: async () => (await import('./commands/sandbox/index.js')).registerSandbox,
   },
   {
     name: 'smoke',
@@ -174,7 +165,7 @@ export const NOUNS: Array<Noun | RootNoun> = [
     name: 'doctor',
     description:
       'check what stands between you and a working setup: config, reachability, TLS, proxy, clock, credentials, listener port',
-    loadOnRoot: async () => (await import('./commands/doctor.js')).registerDoctor,
+    load: async () => (await import('./commands/doctor.js')).registerDoctor,
   },
   {
     name: 'completion',
@@ -210,14 +201,8 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
   );
   const invoked = invokedNoun(argv, valued);
   for (const n of NOUNS) {
-    const load = invoked === 'completion' || n.name === invoked;
-    if ('loadOnRoot' in n) {
-      if (load) (await n.loadOnRoot())(program, ctx);
-      else program.command(n.name).description(n.description);
-      continue;
-    }
     const noun = program.command(n.name).description(n.description);
-    if (load) (await n.load())(noun, ctx, deps);
+    if (invoked === 'completion' || n.name === invoked) (await n.load())(noun, ctx, deps);
   }
 
   examples(program, [

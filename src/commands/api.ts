@@ -26,12 +26,11 @@ function typed(v: string): unknown {
   return v;
 }
 
-export function registerApi(program: Command, ctx: Context): void {
-  const cmd = program
-    .command('api')
+/** `api METHOD PATH`: fills in the `api` command src/program.ts made (with its description). */
+export function registerApi(api: Command, ctx: Context): void {
+  const cmd = api
     .argument('<method>', 'HTTP method')
     .argument('<path>', 'path under the base URL, e.g. /api/v1/providers')
-    .description('the raw escape hatch: any request, authenticated like any other command')
     .option(
       '-f, --raw-field <key=value>',
       'a string parameter: query for GET/DELETE, JSON body field otherwise (repeatable)',

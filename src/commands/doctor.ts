@@ -15,12 +15,9 @@ interface Check {
 
 const MAX_SKEW_MS = 60_000;
 
-export function registerDoctor(program: Command, ctx: Context): void {
-  const cmd = program
-    .command('doctor')
-    .description(
-      'check what stands between you and a working setup: config, reachability, TLS, proxy, clock, credentials, listener port',
-    )
+/** `doctor`: fills in the `doctor` command src/program.ts made (with its description). */
+export function registerDoctor(doctor: Command, ctx: Context): void {
+  const cmd = doctor
     .option('--listen-port <port>', 'the webhook listener port to check', String(DEFAULT_LISTEN_PORT))
     .action(async (o: { listenPort: string }) => {
       const checks: Check[] = [];

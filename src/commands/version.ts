@@ -4,39 +4,37 @@ import { render } from '../output/render.js';
 import { VERSION } from '../version.js';
 import { examples } from './util.js';
 
-export function registerVersion(program: Command, ctx: Context): void {
-  const cmd = program
-    .command('version')
-    .description("the client's version, and the server's (GET /version) when it is reachable")
-    .action(async () => {
-      const out: Record<string, unknown> = { client: VERSION, node: process.versions.node };
-      try {
-        const api = await ctx.api();
-        const res = await api.http.request<Record<string, unknown>>({
-          method: 'GET',
-          path: '/version',
-          retries: 0,
-          timeoutMs: 3000,
-        });
-        out.server = res.data;
-        out.baseUrl = api.http.baseUrl;
-      } catch (err) {
-        out.server = null;
-        ctx.notice(`server version unavailable: ${(err as Error).message}`);
-      }
-      const format = await ctx.outputFormat();
-      if (format === 'table') {
-        const server = out.server as Record<string, unknown> | null;
-        await render(ctx, {
-          client: VERSION,
-          server: server
-            ? `${server.version} (commit ${server.commit}, ${new Date(Number(server.date)).toISOString()})`
-            : 'unreachable',
-          baseUrl: out.baseUrl ?? '',
-        });
-        return;
-      }
-      await render(ctx, out);
-    });
+/** `version`: fills in the `version` command src/program.ts made (with its description). */
+export function registerVersion(version: Command, ctx: Context): void {
+  const cmd = version.action(async () => {
+    const out: Record<string, unknown> = { client: VERSION, node: process.versions.node };
+    try {
+      const api = await ctx.api();
+      const res = await api.http.request<Record<string, unknown>>({
+        method: 'GET',
+        path: '/version',
+        retries: 0,
+        timeoutMs: 3000,
+      });
+      out.server = res.data;
+      out.baseUrl = api.http.baseUrl;
+    } catch (err) {
+      out.server = null;
+      ctx.notice(`server version unavailable: ${(err as Error).message}`);
+    }
+    const format = await ctx.outputFormat();
+    if (format === 'table') {
+      const server = out.server as Record<string, unknown> | null;
+      await render(ctx, {
+        client: VERSION,
+        server: server
+          ? `${server.version} (commit ${server.commit}, ${new Date(Number(server.date)).toISOString()})`
+          : 'unreachable',
+        baseUrl: out.baseUrl ?? '',
+      });
+      return;
+    }
+    await render(ctx, out);
+  });
   examples(cmd, ['bankctl version', 'bankctl version -o json | jq -r .server.version']);
 }

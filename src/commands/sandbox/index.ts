@@ -5,8 +5,8 @@ import { registerSandboxStop } from './stop.js';
 import { registerSandboxTrigger } from './trigger.js';
 import { registerSandboxRotate } from './rotate.js';
 
-export function registerSandbox(program: Command, ctx: Context): void {
-  const sandbox = program.command('sandbox').description('the embedded local emulator of the service');
+// `sandbox`: its verbs (the description is in src/program.ts).
+export function registerSandbox(sandbox: Command, ctx: Context): void {
   registerSandboxStart(sandbox, ctx);
   registerSandboxStop(sandbox, ctx);
   registerSandboxTrigger(sandbox, ctx);
