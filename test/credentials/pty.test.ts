@@ -1,12 +1,14 @@
 // The real inquirer prompts, the spinner and the terminal QR code, driven through a pseudo-terminal:
 // bin/bankctl.js runs inside a private tmux server; the test types keys and reads the screen.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { join } from 'node:path';
 import { BIN, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
+import { requires } from '../helpers/requires.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const needs = requires({ tools: ['tmux'] });
+const hasTmux = !needs.reason;
 // a private server on a socket in a temporary directory (removed with it after the file)
 let socket = '';
 const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
@@ -57,7 +59,7 @@ async function waitFor(name: string, pred: (s: string) => boolean, what: string,
   }
 }
 
-describe.skipIf(!hasTmux)('credentials connect on a terminal', () => {
+needs.describe('credentials connect on a terminal', () => {
   test('the provider picker, the credentials prompts and every kind of supplemental prompt, as a person sees them', async () => {
     start('picker', [
       'credentials',

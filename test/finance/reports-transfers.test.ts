@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clientToken, raw, startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/cli.js';
 import { addAccount } from './helpers.js';
+import { requires } from '../helpers/requires.js';
 
 let t: TestEnv;
 let base: string;
@@ -14,6 +15,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 const bearer = (tok: string) => ({ authorization: `Bearer ${tok}` });
+// a real PDF reader (poppler-utils) opens what the sandbox renders
+const pdfReader = requires({ tools: ['pdfinfo', 'pdftotext'] });
 const REPORT_SCOPES = ['account-verification-reports:write', 'account-verification-reports:read'];
 
 describe('account verification reports (spec 4.1, 2.7)', () => {
@@ -35,7 +38,7 @@ describe('account verification reports (spec 4.1, 2.7)', () => {
     expect(broken.text).toMatch(/malformed JSON/);
   });
 
-  test('create, get, pdf, then 404 an hour later by the sandbox clock', async () => {
+  pdfReader.test('create, get, pdf, then 404 an hour later by the sandbox clock', async () => {
     const u = await userWithToken(t.sandbox, REPORT_SCOPES);
     const acc = addAccount(t.sandbox.store, u.userId, { name: 'Lönekonto', balance: '12345678901234.56' });
     const created = await raw(base, 'POST', '/api/v1/account-verification-reports', {
@@ -116,7 +119,7 @@ describe('account verification reports (spec 4.1, 2.7)', () => {
     ).toBe(404);
   });
 
-  test('a report with many accounts runs over several pages that a reader opens', async () => {
+  pdfReader.test('a report with many accounts runs over several pages that a reader opens', async () => {
     const u = await userWithToken(t.sandbox, REPORT_SCOPES);
     for (let i = 0; i < 40; i++)
       addAccount(t.sandbox.store, u.userId, {

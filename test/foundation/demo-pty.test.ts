@@ -1,11 +1,13 @@
 // `bankctl demo` on a real terminal (tmux): the provider picker, the credentials prompt and the eID
 // QR code of the interactive path, then the rest of the walk.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, expect, test } from 'vitest';
 import { BIN, tempDir } from '../helpers/cli.js';
+import { requires } from '../helpers/requires.js';
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+const needs = requires({ tools: ['tmux'] });
+const hasTmux = !needs.reason;
 const socket = join(tempDir('bankctl-tmux-'), 'sock');
 const tmux = (...args: string[]) => execFileSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -30,7 +32,7 @@ afterAll(() => {
   }
 });
 
-describe.skipIf(!hasTmux)('bankctl demo on a terminal', () => {
+needs.describe('bankctl demo on a terminal', () => {
   test('asks for a bank, its username, shows the eID QR code, and walks on to the end', async () => {
     const env = `env -i PATH=${q(process.env.PATH ?? '')} HOME=${q(process.env.HOME ?? '/tmp')} TERM=xterm-256color NO_COLOR=1 BANKCTL_CONFIG_DIR=${q(tempDir())}`;
     tmux(

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request as httpsRequest } from 'node:https';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { issueCode } from '../../src/sandbox/routes/oauth.js';
@@ -15,6 +15,7 @@ import {
   authorizeUrl,
   exchange,
   launchBrowser,
+  needsChromium,
   startCallback,
   waitForCallback,
   watchErrors,
@@ -61,7 +62,7 @@ async function newPage(): Promise<{ page: Page; errors: string[] }> {
   return { page, errors: watchErrors(page) };
 }
 
-describe.concurrent('the hosted link flow in a browser', () => {
+needsChromium.concurrent('the hosted link flow in a browser', () => {
   test('picker, credentials form, progress, redirect with code and state; the code exchanges to a token with a refresh_token', async () => {
     const { page, errors } = await newPage();
     const state = 'st<"&>' + Math.random().toString(36).slice(2);
@@ -624,7 +625,7 @@ function startLink(args: string[], env: Record<string, string>) {
   return { url, exit, stdout: () => out, stderr: () => err };
 }
 
-describe.concurrent('bankctl auth link against the sandbox link service', () => {
+needsChromium.concurrent('bankctl auth link against the sandbox link service', () => {
   test('the real bankctl auth link --no-browser --port 0: the browser connects a test bank; the CLI exits 0 with the user token and a stored refresh token', async () => {
     const configDir = tempDir();
     const run = startLink(

@@ -1,15 +1,19 @@
-// Helpers of the link-service tests: Debian's chromium through playwright-core (one browser per
+// Helpers of the link-service tests: the system's chromium through playwright-core (one browser per
 // file), a small callback server that plays the application (records every callback, serves a
 // parent page for iframe mode), and the authorize URL.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { raw } from '../helpers/sandbox.js';
+import { requires, toolPath } from '../helpers/requires.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
+
+/** The link tests drive a real browser: chromium (or chromium-browser, google-chrome) on PATH. */
+export const needsChromium = requires({ tools: ['chromium'] });
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: toolPath('chromium'),
     args: [
       '--no-sandbox',
       '--disable-gpu',

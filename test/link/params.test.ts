@@ -1,10 +1,18 @@
 // The hosted flow's parameters (spec 5): what is validated, what earns an error screen (never a
 // redirect to an unvalidated URI), what goes back as BAD_REQUEST, the locales, and hostile input.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import fc from 'fast-check';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
-import { authorizeUrl, launchBrowser, startCallback, waitForCallback, watchErrors, type Callback } from './helpers.js';
+import {
+  authorizeUrl,
+  launchBrowser,
+  needsChromium,
+  startCallback,
+  waitForCallback,
+  watchErrors,
+  type Callback,
+} from './helpers.js';
 
 let t: TestEnv;
 let browser: Browser;
@@ -38,7 +46,7 @@ async function newPage(): Promise<{ page: Page; errors: string[] }> {
 const get = (url: string) => fetch(url, { redirect: 'manual' });
 const users = () => t.sandbox.store.users.size;
 
-describe('client_id and redirect_uri: an error screen, never a redirect', () => {
+needsChromium.describe('client_id and redirect_uri: an error screen, never a redirect', () => {
   const cases: Array<[string, Record<string, string | undefined>]> = [
     ['no client_id', { client_id: undefined, redirect_uri: 'http://localhost:3000/callback' }],
     ['unknown client_id', { client_id: 'nobody', redirect_uri: 'http://localhost:3000/callback' }],
@@ -101,7 +109,7 @@ describe('client_id and redirect_uri: an error screen, never a redirect', () => 
   });
 });
 
-describe('a misconfigured link goes back as BAD_REQUEST with the state', () => {
+needsChromium.describe('a misconfigured link goes back as BAD_REQUEST with the state', () => {
   const cases: Array<[string, Record<string, string>, RegExp]> = [
     ['no scope', { scope: '' }, /scope is required/],
     ['an unknown scope', { scope: 'accounts:read,bogus:scope' }, /scope "bogus:scope" is unknown/],
@@ -154,7 +162,7 @@ describe('a misconfigured link goes back as BAD_REQUEST with the state', () => {
   });
 });
 
-describe('the other parameters', () => {
+needsChromium.describe('the other parameters', () => {
   test('an unknown input_provider shows an error screen whose way back carries BAD_REQUEST and the state', async () => {
     const { page } = await newPage();
     const before = users();
@@ -240,7 +248,7 @@ describe('the other parameters', () => {
   });
 });
 
-describe('the finishing routes and garbage', () => {
+needsChromium.describe('the finishing routes and garbage', () => {
   async function session(): Promise<{ session: string; token: string }> {
     const html = await (
       await get(authorizeUrl(t.sandbox, { redirect_uri: 'http://localhost:3000/callback', state: 'z' }))

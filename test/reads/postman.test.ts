@@ -1,16 +1,16 @@
 // The service's own Postman collection (continuous access) run unchanged but for the host against the
 // sandbox, through newman's Node API: every request must answer 2xx and every test script pass.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 // @ts-expect-error newman ships no types
 import newman from 'newman';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { demo } from './helpers.js';
+import { requires, sharedReference } from '../helpers/requires.js';
 
-const COLLECTION = fileURLToPath(
-  new URL('../../../shared/reference/continuous-access.postman_collection.json', import.meta.url),
-);
+const COLLECTION_NAME = 'continuous-access.postman_collection.json';
+const COLLECTION = sharedReference(COLLECTION_NAME);
+const needs = requires({ shared: [COLLECTION_NAME] });
 const REAL_HOST = 'https://api.tink.com';
 
 let t: TestEnv;
@@ -40,7 +40,7 @@ function retarget(collection: any, base: URL): any {
   return collection;
 }
 
-it('runs the continuous-access collection: all requests 2xx, all test scripts pass', async () => {
+needs.test('runs the continuous-access collection: all requests 2xx, all test scripts pass', async () => {
   const raw = readFileSync(COLLECTION, 'utf8');
   const collection = retarget(JSON.parse(raw), new URL(t.sandbox.baseUrl));
   expect(JSON.stringify(collection)).not.toContain(`${REAL_HOST}/`);
