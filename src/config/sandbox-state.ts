@@ -1,25 +1,64 @@
-// The running sandbox publishes itself in <config dir>/sandbox.json (0600) so that `sandbox stop`
-// finds it and the default profile can use its client without `auth login`.
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The running sandbox publishes itself in <config dir>/sandbox.json (0600, written atomically) so
+// that `sandbox stop` finds it and the default profile can use its client without `auth login`.
+// The file is trusted only in a private config directory (src/config/private.ts), and its pid is
+// signalled only while that process is still a bankctl sandbox.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { SandboxState } from './settings.js';
+import { writeFileAtomicSync } from '../fs/atomic.js';
+import { fileError } from '../fs/errors.js';
+import { withLockSync } from '../fs/lock.js';
+import { checkPrivate } from './private.js';
 
 export function stateFile(configDir: string): string {
   return join(configDir, 'sandbox.json');
 }
 
 export function writeState(configDir: string, state: SandboxState): void {
-  mkdirSync(configDir, { recursive: true, mode: 0o700 });
-  const file = stateFile(configDir);
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
-  renameSync(tmp, file);
+  ensurePrivateDir(configDir);
+  writeFileAtomicSync(stateFile(configDir), `${JSON.stringify(state, null, 2)}\n`, {
+    mode: 0o600,
+    what: 'the sandbox state file',
+  });
+}
+
+/** Creates the config directory (0700) if needed and refuses one that is not private. */
+export function ensurePrivateDir(configDir: string): void {
+  try {
+    mkdirSync(configDir, { recursive: true, mode: 0o700 });
+  } catch (err) {
+    throw fileError(err, configDir, 'write', 'the config directory');
+  }
+  checkPrivate(configDir, 'directory');
+}
+
+/**
+ * Publishes this sandbox unless another live one is recorded in the same directory: returns that
+ * one instead (and writes nothing). Check and write hold the file's lock.
+ */
+export function claimState(configDir: string, state: SandboxState): SandboxState | undefined {
+  ensurePrivateDir(configDir);
+  return withLockSync(
+    stateFile(configDir),
+    () => {
+      const other = readState(configDir);
+      if (other?.pid && other.pid !== state.pid && isSandboxProcess(other.pid)) return other;
+      writeState(configDir, state);
+      return undefined;
+    },
+    { what: 'the sandbox state file' },
+  );
 }
 
 /** What the file says, whether or not that sandbox still runs. */
 export function readState(configDir: string): SandboxState | undefined {
+  checkPrivate(configDir, 'directory');
+  const file = stateFile(configDir);
+  checkPrivate(file, 'file');
   try {
-    return JSON.parse(readFileSync(stateFile(configDir), 'utf8')) as SandboxState;
+    const state = JSON.parse(readFileSync(file, 'utf8')) as SandboxState;
+    return state && typeof state === 'object' && typeof state.baseUrl === 'string' ? state : undefined;
   } catch {
     return undefined;
   }
@@ -44,4 +83,34 @@ export function processAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** The command line of a process (argv), or undefined when it cannot be known. */
+export function commandLine(pid: number): string[] | undefined {
+  try {
+    const raw = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return raw.split('\0').filter((a) => a !== '');
+  } catch {
+    // no /proc (macOS, BSD): ask ps
+  }
+  try {
+    const out = execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8', timeout: 5000 });
+    return out.trim() ? out.trim().split(/\s+/) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether pid is a live `bankctl sandbox start`: bankctl (bin/bankctl.js or the single executable)
+ * with `sandbox` and then `start` among its arguments. A pid that the system has since given to
+ * another program is not.
+ */
+export function isSandboxProcess(pid: number): boolean {
+  if (!processAlive(pid)) return false;
+  const argv = commandLine(pid);
+  if (!argv) return false;
+  const isBankctl = argv.slice(0, 2).some((a) => /^bankctl(\.js)?$/.test(basename(a)));
+  const at = argv.indexOf('sandbox');
+  return isBankctl && at >= 0 && argv.indexOf('start', at) > at;
 }

@@ -1,11 +1,12 @@
-// Profiles and the token cache on conf, under BANKCTL_CONFIG_DIR (default: the platform config
-// dir). Files are 0600 and the directory 0700; a corrupt file is an error naming the file and is
-// never reset.
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+// Profiles and the token cache, under BANKCTL_CONFIG_DIR (default: the platform config dir).
+// Files are 0600 in a 0700 directory, written atomically under a lock (src/config/json-file.ts); a
+// corrupt file is an error naming the file and is never reset; a directory or file that another
+// user owns or can write to is refused.
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type Conf from 'conf';
 import { UsageError } from '../errors.js';
+import { JsonFile } from './json-file.js';
+import { checkPrivate } from './private.js';
 
 export const SANDBOX_DEFAULT_URL = 'http://127.0.0.1:8787';
 
@@ -43,6 +44,8 @@ type ConfigShape = {
   profiles?: Record<string, Profile>;
 };
 
+type TokenShape = Record<string, Record<string, CachedToken>>;
+
 export interface CachedToken {
   accessToken: string;
   refreshToken?: string;
@@ -64,78 +67,27 @@ export function defaultConfigDir(env: Record<string, string | undefined>): strin
   return join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'bankctl');
 }
 
-type ConfCtor = typeof Conf;
-
 export class ConfigStore {
-  private conf?: Conf<ConfigShape>;
-  private tokenConf?: Conf<Record<string, Record<string, CachedToken>>>;
+  private readonly config: JsonFile<ConfigShape>;
+  private readonly tokens: JsonFile<TokenShape>;
 
-  constructor(
-    readonly dir: string,
-    private readonly ConfClass: ConfCtor,
-  ) {}
+  constructor(readonly dir: string) {
+    this.config = new JsonFile(join(dir, 'config.json'), 'the config file');
+    this.tokens = new JsonFile(join(dir, 'tokens.json'), 'the token cache');
+  }
 
   get file(): string {
-    return join(this.dir, 'config.json');
+    return this.config.path;
   }
 
   get tokenFile(): string {
-    return join(this.dir, 'tokens.json');
+    return this.tokens.path;
   }
 
+  /** Refuses a config directory that another user owns or can write to (exit 2, naming it). */
   static async open(dir: string): Promise<ConfigStore> {
-    // conf writes through atomically, whose when-exit hooks every exit signal on import and, on
-    // Ctrl-C, sends the signal again to the process: commands that handle Ctrl-C themselves would
-    // get it twice or be killed. bankctl owns its signals, so those hooks are taken off again (the
-    // writes stay atomic: temporary file and rename).
-    const signals = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGBREAK', 'SIGUSR2'] as const;
-    const before = new Map(signals.map((sig) => [sig, process.listeners(sig as NodeJS.Signals)]));
-    const { default: ConfClass } = await import('conf');
-    for (const sig of signals) {
-      for (const l of process.listeners(sig as NodeJS.Signals))
-        if (!before.get(sig)!.includes(l)) process.off(sig as NodeJS.Signals, l);
-    }
-    return new ConfigStore(dir, ConfClass);
-  }
-
-  private ensureDir(): void {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-  }
-
-  private open<T extends Record<string, unknown>>(name: string): Conf<T> {
-    const file = join(this.dir, `${name}.json`);
-    checkReadable(file);
-    this.ensureDir();
-    try {
-      const conf = new this.ConfClass<T>({
-        cwd: this.dir,
-        configName: name,
-        projectName: 'bankctl',
-        projectSuffix: '',
-        configFileMode: 0o600,
-        clearInvalidConfig: false,
-        accessPropertiesByDotNotation: false,
-        watch: false,
-      });
-      // Files written by an older version or by hand may be wider than 0600: tighten them.
-      tighten(file);
-      return conf;
-    } catch (err) {
-      throw new UsageError(`the config file ${file} cannot be read: ${(err as Error).message}`, {
-        hint: 'fix or remove the file; bankctl never overwrites it',
-        cause: err,
-      });
-    }
-  }
-
-  private get store(): Conf<ConfigShape> {
-    this.conf ??= this.open<ConfigShape>('config');
-    return this.conf;
-  }
-
-  private get tokens(): Conf<Record<string, Record<string, CachedToken>>> {
-    this.tokenConf ??= this.open('tokens');
-    return this.tokenConf;
+    checkPrivate(dir, 'directory');
+    return new ConfigStore(dir);
   }
 
   /** Profiles exist once anything is stored in them; `default` always exists. */
@@ -146,14 +98,15 @@ export class ConfigStore {
   }
 
   currentProfile(): string {
-    if (!existsQuiet(this.file)) return 'default';
-    return this.store.get('current') ?? 'default';
+    const current = this.config.read()?.current;
+    return typeof current === 'string' && current ? current : 'default';
   }
 
   useProfile(name: string): void {
-    this.store.set('current', name);
-    const profiles = this.readProfiles();
-    if (!profiles[name]) this.store.set('profiles', { ...profiles, [name]: {} });
+    this.updateConfig((c) => {
+      const profiles = profilesOf(c, this.file);
+      return { ...c, current: name, profiles: profiles[name] ? profiles : { ...profiles, [name]: {} } };
+    });
   }
 
   profile(name: string): Profile {
@@ -161,90 +114,76 @@ export class ConfigStore {
   }
 
   private readProfiles(): Record<string, Profile> {
-    if (!existsQuiet(this.file)) return {};
-    const profiles = this.store.get('profiles');
-    if (profiles !== undefined && (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles))) {
-      throw new UsageError(`the config file ${this.file} is not valid: "profiles" must be an object`, {
-        hint: 'fix or remove the file; bankctl never overwrites it',
-      });
-    }
-    return profiles ?? {};
+    return profilesOf(this.config.read() ?? {}, this.file);
+  }
+
+  /** A read-modify-write of the config file under its lock: concurrent processes lose nothing. */
+  private updateConfig(fn: (c: ConfigShape) => ConfigShape): void {
+    this.config.update((c) => fn(c ?? {}));
+  }
+
+  private updateProfile(profileName: string, fn: (p: Profile) => Profile): void {
+    this.updateConfig((c) => {
+      const profiles = profilesOf(c, this.file);
+      return { ...c, profiles: { ...profiles, [profileName]: fn({ ...profiles[profileName] }) } };
+    });
   }
 
   set(profileName: string, key: SettingKey, value: string): void {
-    const profiles = this.readProfiles();
-    this.store.set('profiles', { ...profiles, [profileName]: { ...profiles[profileName], [key]: value } });
+    this.updateProfile(profileName, (p) => ({ ...p, [key]: value }));
   }
 
   unset(profileName: string, key: SettingKey): void {
-    const profiles = this.readProfiles();
-    const p = { ...profiles[profileName] };
-    delete p[key];
-    this.store.set('profiles', { ...profiles, [profileName]: p });
+    this.deleteProfileSettings(profileName, [key]);
   }
 
   deleteProfileSettings(profileName: string, keys: SettingKey[]): void {
-    const profiles = this.readProfiles();
-    const p = { ...profiles[profileName] };
-    for (const k of keys) delete p[k];
-    this.store.set('profiles', { ...profiles, [profileName]: p });
+    this.updateProfile(profileName, (p) => {
+      for (const k of keys) delete p[k];
+      return p;
+    });
   }
 
   // --- token cache ---
 
   cachedTokens(profileName: string): Record<string, CachedToken> {
-    if (!existsQuiet(this.tokenFile)) return {};
-    return this.tokens.get(profileName) ?? {};
+    const all = this.tokens.read();
+    const mine = all?.[profileName];
+    return mine && typeof mine === 'object' && !Array.isArray(mine) ? mine : {};
   }
 
   putToken(profileName: string, key: string, token: CachedToken): void {
-    const all = this.cachedTokens(profileName);
-    this.tokens.set(profileName, { ...all, [key]: token });
+    this.tokens.update((all) => ({ ...all, [profileName]: { ...all?.[profileName], [key]: token } }));
   }
 
   dropToken(profileName: string, key: string): void {
-    if (!existsQuiet(this.tokenFile)) return;
-    const all = { ...this.cachedTokens(profileName) };
-    delete all[key];
-    this.tokens.set(profileName, all);
+    this.tokens.update((all) => {
+      if (!all?.[profileName]?.[key]) return undefined;
+      const mine = { ...all[profileName] };
+      delete mine[key];
+      return { ...all, [profileName]: mine };
+    });
   }
 
   clearTokens(profileName: string): number {
-    if (!existsQuiet(this.tokenFile)) return 0;
-    const n = Object.keys(this.cachedTokens(profileName)).length;
-    this.tokens.delete(profileName);
+    let n = 0;
+    this.tokens.update((all) => {
+      if (!all?.[profileName]) return undefined;
+      n = Object.keys(all[profileName]).length;
+      const rest = { ...all };
+      delete rest[profileName];
+      return rest;
+    });
     return n;
   }
 }
 
-function existsQuiet(file: string): boolean {
-  try {
-    statSync(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A file that exists but cannot be read must not be treated as empty (it would be overwritten). */
-function checkReadable(file: string): void {
-  try {
-    readFileSync(file);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return;
-    throw new UsageError(`the config file ${file} cannot be read: ${code ?? (err as Error).message}`, {
-      hint: 'check its permissions; bankctl never overwrites it',
-      cause: err,
+function profilesOf(c: ConfigShape, file: string): Record<string, Profile> {
+  const profiles = c.profiles;
+  if (profiles !== undefined && (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles))) {
+    throw new UsageError(`the config file ${file} is not valid: "profiles" must be an object`, {
+      hint: 'fix or remove the file; bankctl never overwrites it',
     });
   }
-}
-
-function tighten(file: string): void {
-  try {
-    const mode = statSync(file).mode & 0o777;
-    if (mode & 0o077) chmodSync(file, 0o600);
-  } catch {
-    // not created yet
-  }
+  return profiles ?? {};
 }

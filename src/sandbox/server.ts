@@ -13,6 +13,7 @@ import { EventBus, type SandboxContext, type SandboxOptions } from './context.js
 import { AREAS } from './areas.js';
 import { FaultInjector } from './faults.js';
 import { loadStore, Persister } from './persist.js';
+import { hostGuard } from '../contract/host.js';
 
 export const DEFAULT_REDIRECT_URI = 'http://localhost:3000/callback';
 
@@ -97,7 +98,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   for (const register of AREAS) register(ctx);
 
   const serverOptions = { requestTimeout: 60_000, headersTimeout: 20_000, maxHeaderSize: 32 * 1024 };
-  const onRequest = (req: IncomingMessage, res: ServerResponse) => void handle(req, res);
+  const onRequest = hostGuard(
+    opts.host ?? '127.0.0.1',
+    (req: IncomingMessage, res: ServerResponse) => void handle(req, res),
+  );
   let caFile: string | undefined;
   let pin: string | undefined;
   let server: Server;

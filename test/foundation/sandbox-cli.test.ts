@@ -12,7 +12,7 @@ afterEach(() => {
 });
 
 describe('sandbox start and stop', () => {
-  test('foreground: one readiness line with -o json, the printed client works, Ctrl-C stops it', async () => {
+  test('foreground: one readiness line with -o json, the printed client works, Ctrl-C stops it with 130', async () => {
     const dir = tempDir();
     dirs.push(dir);
     const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '-o', 'json'], {
@@ -40,7 +40,8 @@ describe('sandbox start and stop', () => {
     expect(plain.code).toBe(0);
     child.kill('SIGINT');
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    expect(code).toBe(0);
+    // interrupted: the contract's 130
+    expect(code).toBe(130);
     expect(existsSync(state)).toBe(false);
   });
 

@@ -267,7 +267,7 @@ describe('what the listener refuses, and keeps running through', () => {
       const answer = await new Promise<string>((resolve) => {
         const s = connect(l.port, '127.0.0.1', () =>
           s.write(
-            `POST /slow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"event":`,
+            `POST /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"event":`,
           ),
         );
         let got = '';

@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { BankctlError, ConflictError, ExitCode, UsageError } from '../../errors.js';
 import type { SandboxState } from '../../config/settings.js';
 import { examples, parseIntArg } from '../util.js';
 import { FAULT_KINDS, type FaultKind } from '../../sandbox/faults.js';
 import { binPath } from './state.js';
-import { removeState, writeState } from '../../config/sandbox-state.js';
+import { claimState, ensurePrivateDir, isSandboxProcess, readState, removeState } from '../../config/sandbox-state.js';
 
 interface StartOpts {
   port: string;
@@ -61,6 +61,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
           `the sandbox listens on ${o.host}: other machines can reach it, and its client secret is not a real secret`,
         );
       }
+      refuseSecond(ctx);
       if (o.detach) return detach(ctx, o);
       const { startSandbox } = await import('../../sandbox/index.js');
       let sandbox;
@@ -97,7 +98,11 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
         pid: process.pid,
         ...(sandbox.caFile ? { caFile: sandbox.caFile, pin: sandbox.pin } : {}),
       };
-      writeState(ctx.configDir, state);
+      const other = claimState(ctx.configDir, state);
+      if (other) {
+        await sandbox.close();
+        throw alreadyRunning(ctx, other);
+      }
       await printReady(ctx, state);
       await new Promise<void>((resolve) => {
         const off = ctx.claimInterrupt(() => {
@@ -108,12 +113,60 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
       ctx.notice('sandbox: stopping');
       await sandbox.close();
       removeState(ctx.configDir, process.pid);
+      // stopped by Ctrl-C or `sandbox stop` (SIGTERM): the contract's code for an interruption
+      ctx.exitCode = ExitCode.INTERRUPTED;
     });
   examples(cmd, [
     'bankctl sandbox start                       # foreground, Ctrl-C stops it',
     'bankctl sandbox start --detach --port 8787  # background; `bankctl sandbox stop`',
     'eval "$(bankctl sandbox start --detach --port 0 -o json | jq -r \'"export BANKCTL_BASE_URL=\\(.baseUrl)"\')"',
   ]);
+}
+
+/** One sandbox per config directory: a second one would orphan the first (its state is lost). */
+function refuseSecond(ctx: Context): void {
+  const other = readState(ctx.configDir);
+  if (other?.pid && other.pid !== process.pid && isSandboxProcess(other.pid)) throw alreadyRunning(ctx, other);
+}
+
+function alreadyRunning(ctx: Context, other: SandboxState): ConflictError {
+  return new ConflictError(`a sandbox is already running for ${ctx.configDir}: pid ${other.pid} at ${other.baseUrl}`, {
+    hint: '`bankctl sandbox stop` first, or set BANKCTL_CONFIG_DIR to another directory',
+  });
+}
+
+/** A failure of the detached child, with its exit code and its own one-line reason. */
+class DetachedStartError extends BankctlError {
+  override readonly exitCode: number;
+  constructor(message: string, exitCode: number, hint?: string) {
+    super(message, { hint });
+    this.exitCode = exitCode;
+  }
+}
+
+/** The last error line the child wrote to the log since `from` (its size before the start). */
+function childError(logFile: string, from: number): { message: string; hint?: string } | undefined {
+  let text = '';
+  try {
+    const size = statSync(logFile).size;
+    const fd = openSync(logFile, 'r');
+    try {
+      const buf = Buffer.alloc(Math.min(size - from, 64 * 1024));
+      readSync(fd, buf, 0, buf.length, Math.max(from, size - buf.length));
+      text = buf.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const line = text
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('error: '));
+  if (!line) return undefined;
+  const m = /^error: (.*?)(?: \((.*)\))?$/.exec(line)!;
+  return { message: m[1]!, hint: m[2] };
 }
 
 async function printReady(ctx: Context, s: SandboxState): Promise<void> {
@@ -166,14 +219,16 @@ async function detach(ctx: Context, o: StartOpts): Promise<void> {
   if (o.data) args.push('--data', resolve(ctx.io.cwd, o.data));
   if (o.faultRate) args.push('--fault-rate', o.faultRate, '--faults', o.faults ?? FAULT_KINDS.join(','));
   const logFile = join(ctx.configDir, 'sandbox.log');
-  mkdirSync(ctx.configDir, { recursive: true, mode: 0o700 });
+  ensurePrivateDir(ctx.configDir);
   const log = openSync(logFile, 'a', 0o600);
+  const logStart = statSync(logFile).size;
   const child = spawn(process.execPath, args, {
     detached: true,
     stdio: ['ignore', 'pipe', log],
     env: { ...ctx.env, BANKCTL_CONFIG_DIR: ctx.configDir } as NodeJS.ProcessEnv,
   });
   closeSync(log);
+  let exitCode: number | null = null;
   const line = await new Promise<string | undefined>((resolve) => {
     const rl = createInterface({ input: child.stdout! });
     const timer = setTimeout(() => resolve(undefined), 15_000);
@@ -181,14 +236,20 @@ async function detach(ctx: Context, o: StartOpts): Promise<void> {
       clearTimeout(timer);
       resolve(l);
     });
-    child.once('exit', () => {
+    child.once('exit', (code) => {
+      exitCode = code;
       clearTimeout(timer);
       resolve(undefined);
     });
   });
   child.stdout!.destroy();
   child.unref();
-  if (!line) throw new UsageError(`the sandbox did not start; see ${logFile}`);
+  if (!line) {
+    // the child's own one-line reason (a port in use, a bad --data file), not "see the log"
+    const reason = exitCode !== null ? childError(logFile, logStart) : undefined;
+    if (reason) throw new DetachedStartError(reason.message, exitCode ?? ExitCode.UNEXPECTED, reason.hint);
+    throw new UsageError(`the sandbox did not start; see ${logFile}`);
+  }
   const ready = JSON.parse(line) as SandboxState;
   await printReady(ctx, { ...ready, pid: child.pid });
 }

@@ -6,6 +6,7 @@ import { secretsEqual } from '../../secrets.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebHookRequest } from '../../api/webhooks.js';
+import { hostGuard } from '../../contract/host.js';
 
 export interface ReceiverOptions {
   host: string;
@@ -85,7 +86,7 @@ export class WebhookReceiver {
         connectionsCheckingInterval: 500,
         maxHeaderSize: 16 * 1024,
       },
-      (req, res) => void this.handle(req, res),
+      hostGuard(this.o.host, (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res)),
     );
     server.maxConnections = 256;
     server.keepAliveTimeout = 5_000;

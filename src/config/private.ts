@@ -1,0 +1,28 @@
+// bankctl reads secrets and the address of the service from its config directory: a directory or
+// file there that another user owns, or that the group or others may write, could point bankctl
+// (and its client secret) at a server of someone else's choosing. Such a path is refused.
+import { statSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+
+export function checkPrivate(path: string, kind: 'directory' | 'file'): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return; // Windows: no POSIX owners or modes
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    return; // not there yet: bankctl creates it 0700/0600
+  }
+  const name = `the config ${kind} ${path}`;
+  if (st.uid !== uid) {
+    throw new UsageError(`${name} is owned by another user (uid ${st.uid}); bankctl refuses to use it`, {
+      hint: `use a config directory of your own (BANKCTL_CONFIG_DIR), or \`chown\` it if it is yours`,
+    });
+  }
+  if (st.mode & 0o022) {
+    const who = [st.mode & 0o020 ? 'its group' : '', st.mode & 0o002 ? 'every user' : ''].filter(Boolean).join(' and ');
+    throw new UsageError(`${name} can be written by ${who}; bankctl refuses to use it`, {
+      hint: `\`chmod go-w ${path}\` if its content is yours`,
+    });
+  }
+}

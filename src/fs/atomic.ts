@@ -1,0 +1,166 @@
+// Every file bankctl writes goes through here: a temporary file beside the target, with a random
+// name, created with O_CREAT|O_EXCL ('wx', so a symlink or any file planted at that name is never
+// followed or reused), given its mode explicitly (0600 for user data, whatever the umask),
+// written, flushed to disk, then renamed over the target. A reader sees the old file or the new
+// one, never half of one; a failed write leaves the target as it was.
+import { randomBytes } from 'node:crypto';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+  type PathLike,
+} from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { fileError } from './errors.js';
+
+export interface AtomicWriteOptions {
+  /** File mode, applied whatever the umask; default 0600 (user data). */
+  mode?: number;
+  /** Create the parent directory (0700) when missing. */
+  mkdir?: boolean;
+  /** What the file is, for error messages ("the config file", "the report"). */
+  what?: string;
+}
+
+/** The temporary name for a target: same directory (so rename is atomic), random, hidden. */
+export function temporaryPath(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
+}
+
+function prepare(target: string, o: AtomicWriteOptions): void {
+  if (o.mkdir) mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+}
+
+/** Writes data to target atomically (see the top of this file). Throws a one-line UsageError. */
+export function writeFileAtomicSync(target: string, data: string | Uint8Array, o: AtomicWriteOptions = {}): void {
+  const mode = o.mode ?? 0o600;
+  let tmp: string | undefined;
+  let fd: number | undefined;
+  try {
+    prepare(target, o);
+    tmp = temporaryPath(target);
+    fd = openSync(tmp, 'wx', mode);
+    fchmodSync(fd, mode);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    for (let off = 0; off < bytes.length;) off += writeSync(fd, bytes, off, bytes.length - off);
+    fsyncSync(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(tmp, target);
+    tmp = undefined;
+  } catch (err) {
+    if (fd !== undefined) closeQuietly(fd);
+    if (tmp !== undefined) removeQuietly(tmp);
+    throw fileError(err, target, 'write', o.what);
+  }
+}
+
+/** The same, asynchronously, for data that arrives in pieces (a download, a report). */
+export async function writeFileAtomic(
+  target: string,
+  data: string | Uint8Array | AsyncIterable<string | Uint8Array>,
+  o: AtomicWriteOptions = {},
+): Promise<void> {
+  const mode = o.mode ?? 0o600;
+  let tmp: string | undefined;
+  let handle: import('node:fs/promises').FileHandle | undefined;
+  try {
+    prepare(target, o);
+    tmp = temporaryPath(target);
+    handle = await open(tmp, 'wx', mode);
+    await handle.chmod(mode);
+    if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
+    else for await (const chunk of data) await handle.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    await rename(tmp, target);
+    tmp = undefined;
+  } catch (err) {
+    await handle?.close().catch(() => undefined);
+    if (tmp !== undefined) await rm(tmp, { force: true }).catch(() => undefined);
+    throw fileError(err, target, 'write', o.what);
+  }
+}
+
+/**
+ * A file written piece by piece (rejects, a long report), that appears at its name only when
+ * commit() is called; abort() (or a crash) leaves the target as it was.
+ */
+export class AtomicFile {
+  private fd?: number;
+  private readonly tmp: string;
+  private done = false;
+
+  constructor(
+    readonly target: string,
+    private readonly o: AtomicWriteOptions = {},
+  ) {
+    const mode = o.mode ?? 0o600;
+    try {
+      prepare(target, o);
+      this.tmp = temporaryPath(target);
+      this.fd = openSync(this.tmp, 'wx', mode);
+      fchmodSync(this.fd, mode);
+    } catch (err) {
+      if (this.fd !== undefined) closeQuietly(this.fd);
+      throw fileError(err, target, 'write', o.what);
+    }
+  }
+
+  write(data: string | Uint8Array): void {
+    if (this.done || this.fd === undefined) throw new Error(`${this.target}: already committed or aborted`);
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    try {
+      for (let off = 0; off < bytes.length;) off += writeSync(this.fd, bytes, off, bytes.length - off);
+    } catch (err) {
+      this.abort();
+      throw fileError(err, this.target, 'write', this.o.what);
+    }
+  }
+
+  commit(): void {
+    if (this.done) return;
+    this.done = true;
+    try {
+      fsyncSync(this.fd!);
+      closeSync(this.fd!);
+      this.fd = undefined;
+      renameSync(this.tmp, this.target);
+    } catch (err) {
+      if (this.fd !== undefined) closeQuietly(this.fd);
+      removeQuietly(this.tmp);
+      throw fileError(err, this.target, 'write', this.o.what);
+    }
+  }
+
+  abort(): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.fd !== undefined) closeQuietly(this.fd);
+    this.fd = undefined;
+    removeQuietly(this.tmp);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+function removeQuietly(path: PathLike): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // nothing to clean
+  }
+}

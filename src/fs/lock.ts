@@ -1,0 +1,103 @@
+// A lock file beside a file that several bankctl processes update (the config, the token cache):
+// <file>.lock, created with O_EXCL, holding the owner's pid. A read-modify-write under it never
+// loses another process's write. A lock whose owner has died (or that is older than STALE_MS) is
+// taken over; one that stays held longer than the wait is an error naming the lock file.
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { UsageError } from '../errors.js';
+import { fileError } from './errors.js';
+
+export interface LockOptions {
+  /** How long to wait for another process to let go, in ms (default 15 s). */
+  waitMs?: number;
+  /** What the file is, for error messages. */
+  what?: string;
+}
+
+/** A held lock is never this old: its owner hung or the clock jumped. */
+const STALE_MS = 30_000;
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function owner(lockFile: string): { pid?: number; ageMs: number } | undefined {
+  try {
+    const st = statSync(lockFile);
+    const pid = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
+    return { pid: Number.isFinite(pid) && pid > 0 ? pid : undefined, ageMs: Date.now() - st.mtimeMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes a lock left by a dead process; moved aside first so that a fresh lock is never removed. */
+function breakStale(lockFile: string, seen: { pid?: number }): void {
+  const aside = `${lockFile}.${randomBytes(6).toString('hex')}.stale`;
+  try {
+    renameSync(lockFile, aside);
+  } catch {
+    return; // someone else broke it
+  }
+  const moved = owner(aside);
+  if (moved && moved.pid !== seen.pid && moved.pid !== undefined && alive(moved.pid)) {
+    // it was a fresh lock taken in between: put it back if nobody took the name since
+    try {
+      renameSync(aside, lockFile);
+      return;
+    } catch {
+      // fall through: remove it
+    }
+  }
+  rmSync(aside, { force: true });
+}
+
+function acquire(lockFile: string, o: LockOptions): void {
+  const deadline = Date.now() + (o.waitMs ?? 15_000);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const fd = openSync(lockFile, 'wx', 0o600);
+      try {
+        writeSync(fd, `${process.pid}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError(err, lockFile, 'write', o.what);
+    }
+    const held = owner(lockFile);
+    if (held && ((held.pid !== undefined && !alive(held.pid)) || held.ageMs > STALE_MS)) {
+      breakStale(lockFile, held);
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new UsageError(
+        `${o.what ?? 'the file'} is locked by ${held?.pid ? `process ${held.pid}` : 'another process'} (${lockFile})`,
+        { hint: 'another bankctl is updating it; if none is running, remove the lock file' },
+      );
+    }
+    sleepSync(Math.min(50, 2 + attempt * 2 + Math.random() * 5));
+  }
+}
+
+/** Runs fn while holding <file>.lock. */
+export function withLockSync<T>(file: string, fn: () => T, o: LockOptions = {}): T {
+  const lockFile = `${file}.lock`;
+  acquire(lockFile, o);
+  try {
+    return fn();
+  } finally {
+    rmSync(lockFile, { force: true });
+  }
+}

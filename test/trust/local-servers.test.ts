@@ -1,0 +1,137 @@
+// The processes and servers bankctl runs on this machine: `sandbox stop` signals only a bankctl
+// sandbox, one sandbox per config directory, a busy port is a one-line reason, and the local
+// servers answer only requests addressed to them (no DNS rebinding).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer, type Server, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { spawnCli, tempDir } from '../helpers/cli.js';
+import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { isAllowedHost } from '../../src/contract/host.js';
+import { spawnListener, type Listener } from '../webhooks/helpers.js';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const cleanup: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const fn of cleanup.splice(0).reverse()) await fn();
+});
+
+describe('sandbox stop and start', () => {
+  test('stop leaves alone a recorded pid that is no longer a bankctl sandbox', async () => {
+    const dir = tempDir();
+    // the pid of the state file now belongs to some other program of the user
+    const other: ChildProcess = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    cleanup.push(() => other.kill('SIGKILL'));
+    writeFileSync(
+      join(dir, 'sandbox.json'),
+      JSON.stringify({ baseUrl: 'http://127.0.0.1:1', linkUrl: 'x', clientId: 'c', clientSecret: 's', pid: other.pid }),
+      { mode: 0o600 },
+    );
+    const r = await spawnCli(['sandbox', 'stop'], { env: { BANKCTL_CONFIG_DIR: dir } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`process ${other.pid}.*no longer a bankctl sandbox`));
+    await new Promise((res) => setTimeout(res, 200));
+    expect(alive(other.pid!)).toBe(true);
+  });
+
+  test('a second --detach in the same config directory refuses (exit 5) and names the running one', async () => {
+    const dir = tempDir();
+    const env = { BANKCTL_CONFIG_DIR: dir };
+    const first = await spawnCli(['sandbox', 'start', '--detach', '--port', '0', '-o', 'json'], { env });
+    expect(first.code).toBe(0);
+    cleanup.push(() => spawnCli(['sandbox', 'stop'], { env }));
+    const ready = JSON.parse(first.stdout);
+    const second = await spawnCli(['sandbox', 'start', '--detach', '--port', '0', '-o', 'json'], { env });
+    expect(second.code).toBe(5);
+    expect(second.stdout).toBe('');
+    expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    expect(second.stderr).toContain(ready.baseUrl);
+    expect(second.stderr).toMatch(/already running .*pid \d+/);
+    // the first one still serves, and stop still finds it
+    const v = await spawnCli(['version', '-o', 'json'], { env });
+    expect(JSON.parse(v.stdout).server.version).toBeTruthy();
+    const stopped = await spawnCli(['sandbox', 'stop'], { env });
+    expect(stopped.stderr).toContain(`sandbox at ${ready.baseUrl} stopped`);
+  });
+
+  test('--detach on a busy port prints the one-line reason', async () => {
+    const busy: Server = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    cleanup.push(() => new Promise((r) => busy.close(r)));
+    const port = (busy.address() as AddressInfo).port;
+    const r = await spawnCli(['sandbox', 'start', '--detach', '--port', String(port)], {
+      env: { BANKCTL_CONFIG_DIR: tempDir() },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(new RegExp(`^error: port ${port} on 127.0.0.1 is already in use`));
+    expect(r.stderr).not.toContain('sandbox.log');
+  });
+});
+
+/** A GET with a chosen Host header (fetch does not let one set it). */
+function getWithHost(url: string, host: string, method = 'GET'): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers: { host } }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('DNS rebinding: the local servers answer only their own names', () => {
+  let t: TestEnv;
+  let listener: Listener;
+  beforeAll(async () => {
+    t = await startTestSandbox();
+    listener = await spawnListener(['--secret', 'x'.repeat(16)], t.env);
+  });
+  afterAll(async () => {
+    listener?.kill('SIGKILL');
+    await t?.close();
+  });
+
+  test('the sandbox: a page of evil.example rebound to 127.0.0.1 reads nothing', async () => {
+    const port = new URL(t.sandbox.baseUrl).port;
+    const evil = await getWithHost(`${t.sandbox.baseUrl}/api/v1/providers/SE`, `evil.example:${port}`);
+    expect(evil.status).toBe(421);
+    expect(evil.body).not.toContain('provider');
+    const link = await getWithHost(`${t.sandbox.baseUrl}/link/1.0/authorize/?client_id=x`, 'evil.example');
+    expect(link.status).toBe(421);
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, 'app.localhost'])
+      expect((await getWithHost(`${t.sandbox.baseUrl}/version`, host)).status, host).toBe(200);
+  });
+
+  test('webhooks listen: the same', async () => {
+    const evil = await getWithHost(listener.url, `evil.example:${listener.port}`, 'POST');
+    expect(evil.status).toBe(421);
+    expect((await getWithHost(listener.url, `127.0.0.1:${listener.port}`, 'POST')).status).toBe(400);
+  });
+
+  test('isAllowedHost: loopback names, IP literals and the name the server was started on', () => {
+    expect(isAllowedHost('localhost:8787', '127.0.0.1')).toBe(true);
+    expect(isAllowedHost('LOCALHOST.', '127.0.0.1')).toBe(true);
+    expect(isAllowedHost('127.0.0.1:8787', '127.0.0.1')).toBe(true);
+    expect(isAllowedHost('[::1]:8787', '::1')).toBe(true);
+    expect(isAllowedHost('10.0.0.5:8787', '0.0.0.0')).toBe(true);
+    expect(isAllowedHost('devbox.lan:8787', 'devbox.lan')).toBe(true);
+    expect(isAllowedHost(undefined, '127.0.0.1')).toBe(true);
+    expect(isAllowedHost('evil.example:8787', '127.0.0.1')).toBe(false);
+    expect(isAllowedHost('localhost.evil.example', '127.0.0.1')).toBe(false);
+    expect(isAllowedHost('127.0.0.1.nip.io', '127.0.0.1')).toBe(false);
+    expect(isAllowedHost('', '127.0.0.1')).toBe(false);
+  });
+});
