@@ -9,11 +9,15 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${require('../package.json').version}\n`);
 } else {
   // The reader of our output went away (`bankctl ... | head`): stop quietly, as other tools do,
-  // unless the running command handles it itself (a listener deregisters first).
+  // unless the running command handles it itself (a listener deregisters first). Any other failure
+  // to write the output (a full disk, `> /dev/full`, a closed descriptor) is one line and exit 8:
+  // the output could not be delivered.
   process.stdout.on('error', (err) => {
     if (process.stdout.listenerCount('error') > 1) return;
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw err;
+    const reason = String(err.message || err).replace(/^[A-Z]+: /, '').replace(/, write$/, '');
+    process.stderr.write(`error: cannot write to standard output: ${reason}${err.code ? ` (${err.code})` : ''}\n`);
+    process.exit(8);
   });
   import('../dist/main.js').then(async ({ run }) => {
     const code = await run(argv);

@@ -278,247 +278,247 @@ end
 function __bankctl_valued
     switch $argv[1]
         case ''
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth login'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope'
         case 'auth status'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth token'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope'
         case 'auth grant'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--id-hint' '--actor-client-id'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--id-hint' '--actor-client-id'
         case 'auth exchange'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth refresh'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth revoke-all'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth logout'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth link'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--market' '--locale' '--provider' '--username' '--port' '--wait-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--market' '--locale' '--provider' '--username' '--port' '--wait-timeout'
         case 'users'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'users create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--locale' '--external-id'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--locale' '--external-id'
         case 'users delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'providers'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'providers list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--capability' '--name'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--capability' '--name'
         case 'providers get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials connect'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--field' '--field-stdin' '--items' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--field' '--items' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--field' '--field-stdin' '--items' '--app-uri'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--field' '--items' '--app-uri'
         case 'credentials update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--field' '--field-stdin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--field' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials refresh'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--items' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--items' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials authenticate'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials supplement'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--answer' '--answers'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--answer' '--answers'
         case 'credentials qr'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--out' '-O'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--out' '-O'
         case 'credentials watch'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--until' '--timeout' '--poll-interval'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--until' '--timeout' '--poll-interval'
         case 'accounts'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'accounts list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'accounts update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--number' '--type' '--exclusion'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--number' '--type' '--exclusion'
         case 'accounts balances'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'balance-refresh'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'balance-refresh create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--wait-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--wait-timeout'
         case 'balance-refresh status'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'transactions'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'transactions list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
         case 'consents'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents update-link'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--redirect-uri' '--market' '--locale' '--state' '--actor-client-id' '--id-hint'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--redirect-uri' '--market' '--locale' '--state' '--actor-client-id' '--id-hint'
         case 'identities'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'identities list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'investments'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'investments list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--portfolio-type'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--portfolio-type'
         case 'loans'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'loans list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'categories'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'categories list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--locale'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--locale'
         case 'budgets'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets summaries'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets create-one-off'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--category' '--account' '--tag' '--text' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--category' '--account' '--tag' '--text' '--data'
         case 'budgets create-recurring'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--period' '--category' '--account' '--tag' '--text' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--period' '--category' '--account' '--tag' '--text' '--data'
         case 'budgets details'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
         case 'budgets transactions'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
         case 'budgets recommended'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--period' '--category' '--account' '--tag' '--text' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--period' '--category' '--account' '--tag' '--text' '--data'
         case 'budgets delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets archive'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'insights'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'insights list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'insights archived'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'insights action'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--action'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--action'
         case 'insights archive'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'statistics'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'statistics query'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--type' '--resolution' '--description' '--period'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--type' '--resolution' '--description' '--period'
         case 'calendar'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'calendar periods'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--from' '--to' '--resolution'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--from' '--to' '--resolution'
         case 'calendar period'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--resolution'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--resolution'
         case 'search'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--limit' '--offset'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--limit' '--offset'
         case 'transfers'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'transfers create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--source' '--destination' '--amount' '--currency' '--message' '--source-message' '--wait-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--source' '--destination' '--amount' '--currency' '--message' '--source-message' '--wait-timeout'
         case 'reports'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'reports create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--external-reference'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--external-reference'
         case 'reports get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'reports pdf'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--template' '--output-file' '-O'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--template' '--output-file' '-O'
         case 'connector'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector users'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector users create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-id' '--user-token' '--market' '--locale' '--label'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-id' '--user-token' '--market' '--locale' '--label'
         case 'connector users update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user-token' '--market' '--locale' '--label'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user-token' '--market' '--locale' '--label'
         case 'connector users delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector accounts'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector accounts push'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--data' '--user'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--data' '--user'
         case 'connector accounts update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--name' '--exclusion'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--name' '--exclusion'
         case 'connector accounts delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user'
         case 'connector transactions'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector transactions delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data' '--account' '--balance' '--transaction' '--type'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data' '--account' '--balance' '--transaction' '--type'
         case 'connector transactions update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data'
         case 'connector batch'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--data'
         case 'connector token'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--scope' '--ttl' '--origin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--scope' '--ttl' '--origin'
         case 'connector push'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--type' '--user' '--accounts' '--concurrency' '--checkpoint' '--report' '--skip-invalid'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--type' '--user' '--accounts' '--concurrency' '--checkpoint' '--report' '--skip-invalid'
         case 'connector verify'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--user'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--user'
         case 'connector webhooks'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector webhooks list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector webhooks create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
         case 'connector webhooks delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
         case 'webhooks delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks listen'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--secret' '--event' '--wait-timeout' '--forward-to' '--register-via' '--public-url' '--max-body' '--read-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--secret' '--event' '--wait-timeout' '--forward-to' '--register-via' '--public-url' '--max-body' '--read-timeout'
         case 'config'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config set'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config unset'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config use'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config explain'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'api'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--raw-field' '-f' '--field' '-F' '--input' '--header' '-H' '--scope' '--as'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--raw-field' '-f' '--field' '-F' '--input' '--header' '-H' '--scope' '--as'
         case 'version'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox start'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--seed' '--auth-delay' '--latency' '--fault-rate' '--faults' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--seed' '--auth-delay' '--latency' '--fault-rate' '--faults' '--data'
         case 'sandbox stop'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox trigger'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--credentials-id' '--status'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--credentials-id' '--status'
         case 'sandbox rotate-connector-token'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--grace'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--grace'
         case 'smoke'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--junit' '--report' '--connect-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--junit' '--report' '--connect-timeout'
         case 'demo'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--auth-delay'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--auth-delay'
         case 'doctor'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--listen-port'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--listen-port'
         case 'completion'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
     end
 end
 
@@ -535,6 +535,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l client-secret-stdin
@@ -558,6 +559,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l client-secret-stdin
@@ -580,6 +582,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l client-secret-stdin
@@ -604,6 +607,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l client-secret-stdin
@@ -626,6 +630,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l client-secret-stdin
@@ -649,6 +654,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l client-secret-stdin
@@ -675,6 +681,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l client-secret-stdin
@@ -697,6 +704,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l client-secret-stdin
@@ -720,6 +728,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l client-secret-stdin
@@ -742,6 +751,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l client-secret-stdin
@@ -764,6 +774,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l client-secret-stdin
@@ -795,6 +806,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l client-secret-stdin
@@ -817,6 +829,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l client-secret-stdin
@@ -843,6 +856,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l client-secret-stdin
@@ -866,6 +880,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l client-secret-stdin
@@ -888,6 +903,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l client-secret-stdin
@@ -915,6 +931,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l client-secret-stdin
@@ -938,6 +955,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l client-secret-stdin
@@ -960,6 +978,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l client-secret-stdin
@@ -974,7 +993,6 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l market -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l include-test
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l field -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l field-stdin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l opt-in
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l items -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l app-uri -r
@@ -997,6 +1015,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l qui
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l client-secret-stdin
@@ -1019,6 +1038,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l client-secret-stdin
@@ -1041,6 +1061,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l q
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l client-secret-stdin
@@ -1053,7 +1074,6 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l c
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l provider -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l field -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l field-stdin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l items -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l opt-in
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l app-uri -r
@@ -1070,6 +1090,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l q
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l client-secret-stdin
@@ -1081,7 +1102,6 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l b
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l field -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l field-stdin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l app-uri -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l wait
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l answer -r
@@ -1103,6 +1123,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l q
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l client-secret-stdin
@@ -1125,6 +1146,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l client-secret-stdin
@@ -1158,6 +1180,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l client-secret-stdin
@@ -1189,6 +1212,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l client-secret-stdin
@@ -1213,6 +1237,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l client-secret-stdin
@@ -1236,6 +1261,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l qu
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l client-secret-stdin
@@ -1261,6 +1287,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l client-secret-stdin
@@ -1283,6 +1310,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l client-secret-stdin
@@ -1305,6 +1333,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l client-secret-stdin
@@ -1333,6 +1362,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l qu
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l client-secret-stdin
@@ -1356,6 +1386,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l client-secret-stdin
@@ -1378,6 +1409,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l client-secret-stdin
@@ -1403,6 +1435,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l client-secret-stdin
@@ -1426,6 +1459,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l client-secret-stdin
@@ -1448,6 +1482,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l qu
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l client-secret-stdin
@@ -1479,6 +1514,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l client-secret-stdin
@@ -1501,6 +1537,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l client-secret-stdin
@@ -1523,6 +1560,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l client-secret-stdin
@@ -1545,6 +1583,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l client-secret-stdin
@@ -1574,6 +1613,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l client-secret-stdin
@@ -1596,6 +1636,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l client-secret-stdin
@@ -1619,6 +1660,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l client-secret-stdin
@@ -1641,6 +1683,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l qui
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l client-secret-stdin
@@ -1665,6 +1708,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l client-secret-stdin
@@ -1687,6 +1731,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l client-secret-stdin
@@ -1710,6 +1755,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l client-secret-stdin
@@ -1732,6 +1778,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l client-secret-stdin
@@ -1756,6 +1803,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l client-secret-stdin
@@ -1778,6 +1826,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l client-secret-stdin
@@ -1801,6 +1850,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l qu
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l client-secret-stdin
@@ -1824,6 +1874,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l client-secret-stdin
@@ -1856,6 +1907,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l client-secret-stdin
@@ -1887,6 +1939,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l client-secret-stdin
@@ -1911,6 +1964,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l client-secret-stdin
@@ -1935,6 +1989,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l client-secret-stdin
@@ -1957,6 +2012,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l client-secret-stdin
@@ -1990,6 +2046,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l client-secret-stdin
@@ -2012,6 +2069,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l client-secret-stdin
@@ -2035,6 +2093,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l client-secret-stdin
@@ -2057,6 +2116,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l client-secret-stdin
@@ -2079,6 +2139,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l qu
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l client-secret-stdin
@@ -2101,6 +2162,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l client-secret-stdin
@@ -2124,6 +2186,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l qui
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l client-secret-stdin
@@ -2147,6 +2210,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l client-secret-stdin
@@ -2169,6 +2233,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l qui
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l client-secret-stdin
@@ -2197,6 +2262,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l client-secret-stdin
@@ -2219,6 +2285,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l qui
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l client-secret-stdin
@@ -2244,6 +2311,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l client-secret-stdin
@@ -2267,6 +2335,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l client-secret-stdin
@@ -2292,6 +2361,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l client-secret-stdin
@@ -2314,6 +2384,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l qui
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l client-secret-stdin
@@ -2345,6 +2416,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l client-secret-stdin
@@ -2367,6 +2439,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l client-secret-stdin
@@ -2391,6 +2464,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l client-secret-stdin
@@ -2413,6 +2487,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l client-secret-stdin
@@ -2438,6 +2513,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l client-secret-stdin
@@ -2461,6 +2537,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l client-secret-stdin
@@ -2483,6 +2560,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l client-secret-stdin
@@ -2512,6 +2590,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l client-secret-stdin
@@ -2541,6 +2620,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l client-secret-stdin
@@ -2564,6 +2644,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l q
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l client-secret-stdin
@@ -2586,6 +2667,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\'''
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l client-secret-stdin
@@ -2610,6 +2692,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l client-secret-stdin
@@ -2636,6 +2719,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l client-secret-stdin
@@ -2659,6 +2743,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l client-secret-stdin
@@ -2681,6 +2766,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l client-secret-stdin
@@ -2709,6 +2795,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions updat
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l client-secret-stdin
@@ -2733,6 +2820,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l client-secret-stdin
@@ -2757,6 +2845,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l client-secret-stdin
@@ -2782,6 +2871,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l client-secret-stdin
@@ -2814,6 +2904,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l qui
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l client-secret-stdin
@@ -2839,6 +2930,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l q
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l client-secret-stdin
@@ -2861,6 +2953,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\'''
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l client-secret-stdin
@@ -2883,6 +2976,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l client-secret-stdin
@@ -2909,6 +3003,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l client-secret-stdin
@@ -2932,6 +3027,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l client-secret-stdin
@@ -2954,6 +3050,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l client-secret-stdin
@@ -2976,6 +3073,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l client-secret-stdin
@@ -3002,6 +3100,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l client-secret-stdin
@@ -3024,6 +3123,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l client-secret-stdin
@@ -3060,6 +3160,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l client-secret-stdin
@@ -3082,6 +3183,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l client-secret-stdin
@@ -3105,6 +3207,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l client-secret-stdin
@@ -3127,6 +3230,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l client-secret-stdin
@@ -3149,6 +3253,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l client-secret-stdin
@@ -3171,6 +3276,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l client-secret-stdin
@@ -3193,6 +3299,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l client-secret-stdin
@@ -3215,6 +3322,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l client-secret-stdin
@@ -3245,6 +3353,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l client-secret-stdin
@@ -3268,6 +3377,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l client-secret-stdin
@@ -3290,6 +3400,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l client-secret-stdin
@@ -3322,6 +3433,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l client-secret-stdin
@@ -3344,6 +3456,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l quie
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l client-secret-stdin
@@ -3368,6 +3481,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-tok
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l client-secret-stdin
@@ -3392,6 +3506,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l client-secret-stdin
@@ -3420,6 +3535,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l client-secret-stdin
@@ -3444,6 +3560,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l client-secret-stdin
@@ -3467,6 +3584,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l no-color
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l max-response-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l client-secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l client-secret-stdin

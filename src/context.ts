@@ -11,6 +11,8 @@ import type { ApiClient } from './api/client.js';
 import { UsageError } from './errors.js';
 import { VERSION } from './version.js';
 import type { Prompter } from './prompts/prompter.js';
+import { guardIO } from './output/terminal.js';
+import { stripControl } from './output/sanitize.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -23,6 +25,7 @@ export interface GlobalOptions {
   color?: boolean;
   timeout?: string;
   retries?: string;
+  maxResponseSize?: string;
   clientId?: string;
   clientSecret?: string;
   clientSecretStdin?: boolean;
@@ -66,10 +69,14 @@ export class Context {
   private stdinSecret?: string;
   private readonly cleanups: Array<() => Promise<void> | void> = [];
 
+  /** The streams, with a terminal guard on those that are terminals (output/terminal.ts). */
+  readonly io: IO;
+
   constructor(
-    readonly io: IO,
+    io: IO,
     private readonly opts: ContextOptions = {},
   ) {
+    this.io = guardIO(io);
     this.clock = opts.clock ?? { now: () => Date.now() };
     this.prompterInstance = opts.prompter;
   }
@@ -97,17 +104,17 @@ export class Context {
     return this.io.stderrIsTTY;
   }
 
-  /** One line for a person, on stderr. */
+  /** One line for a person, on stderr (network text in it is stripped of control sequences). */
   notice(msg: string): void {
-    if (!this.quiet) this.io.stderr.write(`${msg}\n`);
+    if (!this.quiet) this.io.stderr.write(`${stripControl(msg)}\n`);
   }
 
   warn(msg: string): void {
-    this.io.stderr.write(`warning: ${msg}\n`);
+    this.io.stderr.write(`warning: ${stripControl(msg)}\n`);
   }
 
   trace(line: string): void {
-    if (this.verbose) this.io.stderr.write(`* ${line}\n`);
+    if (this.verbose) this.io.stderr.write(`* ${stripControl(line)}\n`);
   }
 
   /** The command handles Ctrl-C itself; returns the unregister function of its handler. */
@@ -149,6 +156,7 @@ export class Context {
       output: g.output,
       timeout: g.timeout,
       retries: g.retries,
+      'max-response-size': g.maxResponseSize,
       'client-id': g.clientId,
       'client-secret': g.clientSecret ?? this.stdinSecret,
       token: g.token,
@@ -195,12 +203,37 @@ export class Context {
     return v.replace(/\/+$/, '');
   }
 
+  /**
+   * --timeout (seconds, more than 0 and at most an hour) and --retries (a whole number up to 100):
+   * anything else is a usage error naming the allowed range and where the value came from. (A
+   * timeout past what a timer holds used to fire at once; a billion retries never ended.)
+   */
   async numberSetting(key: 'timeout' | 'retries'): Promise<number> {
     const s = (await this.settings()).get(key)!;
-    const n = Number(s.value);
-    if (!Number.isFinite(n) || n < 0) {
+    const from = s.source === 'env' ? ENV_FOR[key] : s.source === 'flag' ? `--${key}` : s.source;
+    const raw = s.value.trim();
+    const n = Number(raw);
+    if (key === 'timeout') {
+      if (!/^\d+(\.\d+)?$/.test(raw) || !(n > 0) || n > MAX_TIMEOUT_S)
+        throw new UsageError(
+          `timeout must be a number of seconds from 0.001 to ${MAX_TIMEOUT_S}, got "${s.value}" (from ${from})`,
+        );
+      return Math.max(n, 0.001);
+    }
+    if (!/^\d+$/.test(raw) || n > MAX_RETRIES)
+      throw new UsageError(`retries must be a whole number from 0 to ${MAX_RETRIES}, got "${s.value}" (from ${from})`);
+    return n;
+  }
+
+  /** The largest response body read (--max-response-size, BANKCTL_MAX_RESPONSE_SIZE, the profile). */
+  async maxResponseSize(): Promise<number> {
+    const s = (await this.settings()).get('max-response-size')!;
+    const n = parseSize(s.value);
+    if (n === undefined || n < MIN_RESPONSE_LIMIT || n > MAX_RESPONSE_LIMIT) {
+      const from =
+        s.source === 'env' ? ENV_FOR['max-response-size'] : s.source === 'flag' ? '--max-response-size' : s.source;
       throw new UsageError(
-        `${key} must be a non-negative number, got "${s.value}" (from ${s.source === 'env' ? ENV_FOR[key] : s.source})`,
+        `max-response-size must be a size from 1KiB to 512MiB (bytes, or with KiB, MiB, GiB), got "${s.value}" (from ${from})`,
       );
     }
     return n;
@@ -209,13 +242,15 @@ export class Context {
   async http(): Promise<HttpClient> {
     if (this.httpClient) return this.httpClient;
     const baseUrl = await this.baseUrl();
-    const timeoutMs = Math.max(1, (await this.numberSetting('timeout')) * 1000);
-    const retries = Math.floor(await this.numberSetting('retries'));
+    const timeoutMs = Math.max(1, Math.round((await this.numberSetting('timeout')) * 1000));
+    const retries = await this.numberSetting('retries');
+    const maxResponseBytes = await this.maxResponseSize();
     const { HttpClient } = await import('./http/client.js');
     this.httpClient = new HttpClient({
       baseUrl,
       timeoutMs,
       retry: { retries },
+      maxResponseBytes,
       userAgent: `bankctl/${VERSION} node/${process.versions.node}`,
       trace: this.verbose ? (l) => this.trace(l) : undefined,
       notice: (l) => this.notice(l),
@@ -225,9 +260,16 @@ export class Context {
       transport: await this.transportOptions(),
     });
     const s = await this.settings();
-    for (const key of ['client-secret', 'token', 'connector-token', 'basic'] as const) {
-      const v = s.value(key);
-      if (v) this.httpClient.redactor.add(key === 'basic' ? v.slice(v.indexOf(':') + 1) : v);
+    const redactor = this.httpClient.redactor;
+    for (const key of ['client-secret', 'token', 'connector-token', 'connector-token-next'] as const)
+      redactor.add(s.value(key));
+    const basic = s.value('basic');
+    if (basic) redactor.addBasic(basic.slice(0, basic.indexOf(':')), basic.slice(basic.indexOf(':') + 1));
+    // a password in the base URL's userinfo
+    const password = new URL(baseUrl).password;
+    if (password) {
+      redactor.add(password);
+      redactor.add(safeDecode(password));
     }
     return this.httpClient;
   }
@@ -327,6 +369,28 @@ export class Context {
       this.prompterInstance = createPrompter(this.io);
     }
     return this.prompterInstance;
+  }
+}
+
+const MAX_TIMEOUT_S = 3600;
+const MAX_RETRIES = 100;
+const MIN_RESPONSE_LIMIT = 1024;
+const MAX_RESPONSE_LIMIT = 512 * 1024 ** 2;
+
+/** "65536", "64MiB", "64M", "1.5GiB": bytes; undefined when it is not a size. */
+export function parseSize(v: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(v.trim());
+  if (!m) return undefined;
+  const unit = (m[2] ?? 'b').toLowerCase()[0]!;
+  const mult = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
+  return Math.floor(Number(m[1]) * mult);
+}
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
   }
 }
 

@@ -4,6 +4,8 @@ import { processIO, type IO } from './io.js';
 import type { Context, ContextOptions } from './context.js';
 import { BankctlError, ExitCode, exitCodeFor } from './errors.js';
 import { VERSION } from './version.js';
+import { stripControl } from './output/sanitize.js';
+import { errnoReason, isFileSystemError } from './fs/errors.js';
 
 export async function run(argv: string[], io: IO = processIO(), opts: ContextOptions = {}): Promise<number> {
   // The fast path: nothing else is loaded for a version query.
@@ -50,6 +52,7 @@ function isCommanderError(err: unknown): err is CommanderLikeError {
   );
 }
 
+/** The one error printer: one line on stderr, network text in it stripped of control sequences. */
 export function reportError(ctx: Context, err: unknown): number {
   if (isCommanderError(err)) {
     // commander has already printed its message (help, version or a usage error)
@@ -57,17 +60,32 @@ export function reportError(ctx: Context, err: unknown): number {
       return ExitCode.OK;
     return err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
   }
-  const code = exitCodeFor(err);
+  const line = (msg: string) => ctx.io.stderr.write(`error: ${oneLine(msg)}\n`);
+  // Ctrl-C at a prompt that nothing above caught (inquirer's own error): an interruption
+  const name = (err as Error)?.name;
+  if (name === 'ExitPromptError' || name === 'AbortPromptError') {
+    line('interrupted at a prompt');
+    return ExitCode.INTERRUPTED;
+  }
   if (err instanceof BankctlError) {
     const hint = err.hint ? ` (${err.hint})` : '';
-    ctx.io.stderr.write(`error: ${err.message}${hint}\n`);
+    line(`${err.message}${hint}`);
     if (ctx.verbose && err.cause instanceof Error && err.cause.stack) ctx.io.stderr.write(`${err.cause.stack}\n`);
-    return code;
+    return exitCodeFor(err);
   }
-  const e = err as Error;
-  ctx.io.stderr.write(
-    `error: unexpected: ${e?.message ?? String(err)}${ctx.verbose ? '' : ' (run with --verbose for details)'}\n`,
-  );
-  if (ctx.verbose && e?.stack) ctx.io.stderr.write(`${e.stack}\n`);
-  return code;
+  // A file that could not be written or read (a full disk, a read-only file system) is not a bug.
+  const e = err as NodeJS.ErrnoException;
+  if (isFileSystemError(e) && typeof e?.path === 'string') {
+    line(`cannot ${e.syscall === 'open' || e.syscall === 'read' ? 'open' : 'write'} ${e.path}: ${errnoReason(e)}`);
+    if (ctx.verbose && e.stack) ctx.io.stderr.write(`${e.stack}\n`);
+    return ExitCode.USAGE;
+  }
+  line(`unexpected: ${e?.message ?? String(err)}${ctx.verbose ? '' : ' (run with --verbose for details)'}`);
+  if (ctx.verbose && e?.stack) ctx.io.stderr.write(`${stripControl(e.stack)}\n`);
+  return exitCodeFor(err);
+}
+
+/** Control sequences out: a message may quote a server, a file or an id from the network. */
+function oneLine(msg: string): string {
+  return stripControl(msg);
 }

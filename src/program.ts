@@ -250,6 +250,10 @@ export function rootCommand(ctx: Context): Command {
       '--retries <n>',
       'retries of 429, 5xx on idempotent requests and network errors (env BANKCTL_RETRIES; default 3)',
     )
+    .option(
+      '--max-response-size <size>',
+      'largest response body read, e.g. 64MiB (env BANKCTL_MAX_RESPONSE_SIZE; default 64MiB); a larger one is exit 7',
+    )
     .option('--client-id <id>', 'OAuth client id (env BANKCTL_CLIENT_ID)')
     .option('--client-secret <secret>', 'OAuth client secret (env BANKCTL_CLIENT_SECRET; prefer --client-secret-stdin)')
     .option('--client-secret-stdin', 'read the client secret from standard input')

@@ -1,8 +1,9 @@
 // `smoke`: the end-to-end check suite for CI, against the profile's base URL (flows/smoke.ts).
 // A noun that is one command: it configures the `smoke` command src/program.ts made.
-import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { writeFileAtomic } from '../fs/atomic.js';
 import { FlowFailedError } from '../errors.js';
 import { render } from '../output/render.js';
 import { examples, parseIntArg, type Run } from './util.js';
@@ -84,8 +85,11 @@ export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
     ms: ctx.clock.now() - started,
     results,
   };
-  if (o.junit) await writeFile(o.junit, junitXml(results));
-  if (o.report) await writeFile(o.report, `${JSON.stringify(report, null, 2)}\n`);
+  if (o.junit) await writeFileAtomic(resolve(ctx.io.cwd, o.junit), junitXml(results), { what: 'the JUnit report' });
+  if (o.report)
+    await writeFileAtomic(resolve(ctx.io.cwd, o.report), `${JSON.stringify(report, null, 2)}\n`, {
+      what: 'the report',
+    });
   await render(ctx, results, {
     columns: [
       { header: 'check', path: 'name' },

@@ -16,6 +16,7 @@ export const ENV_FOR: Partial<Record<SettingKey | 'profile', string>> = {
   output: 'BANKCTL_OUTPUT',
   timeout: 'BANKCTL_TIMEOUT',
   retries: 'BANKCTL_RETRIES',
+  'max-response-size': 'BANKCTL_MAX_RESPONSE_SIZE',
   'client-id': 'BANKCTL_CLIENT_ID',
   'client-secret': 'BANKCTL_CLIENT_SECRET',
   token: 'BANKCTL_TOKEN',
@@ -30,6 +31,7 @@ const DEFAULTS: Partial<Record<SettingKey, string>> = {
   'base-url': SANDBOX_DEFAULT_URL,
   timeout: '30',
   retries: '3',
+  'max-response-size': '64MiB',
 };
 
 /** What a running local sandbox published about itself (see sandbox/state.ts). */

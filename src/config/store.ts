@@ -25,6 +25,7 @@ export const SETTING_KEYS = [
   'output',
   'timeout',
   'retries',
+  'max-response-size',
   'ca-file',
   'pin',
 ] as const;

@@ -12,6 +12,8 @@ import {
   openSync,
   renameSync,
   rmSync,
+  statSync,
+  writeFileSync,
   writeSync,
   type PathLike,
 } from 'node:fs';
@@ -37,12 +39,22 @@ function prepare(target: string, o: AtomicWriteOptions): void {
   if (o.mkdir) mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
 }
 
+/**
+ * A target that is not a regular file (a terminal, /dev/stdout, a pipe): there is nothing to
+ * replace, so it is written in place. Renaming over it would replace the device node itself.
+ */
+function isSpecial(target: string): boolean {
+  const st = statSync(target, { throwIfNoEntry: false });
+  return !!st && !st.isFile() && !st.isDirectory();
+}
+
 /** Writes data to target atomically (see the top of this file). Throws a one-line UsageError. */
 export function writeFileAtomicSync(target: string, data: string | Uint8Array, o: AtomicWriteOptions = {}): void {
   const mode = o.mode ?? 0o600;
   let tmp: string | undefined;
   let fd: number | undefined;
   try {
+    if (isSpecial(target)) return writeFileSync(target, data);
     prepare(target, o);
     tmp = temporaryPath(target);
     fd = openSync(tmp, 'wx', mode);
@@ -71,12 +83,17 @@ export async function writeFileAtomic(
   let tmp: string | undefined;
   let handle: import('node:fs/promises').FileHandle | undefined;
   try {
+    if (isSpecial(target)) {
+      handle = await open(target, 'w');
+      await writeAll(handle, data);
+      await handle.close();
+      return;
+    }
     prepare(target, o);
     tmp = temporaryPath(target);
     handle = await open(tmp, 'wx', mode);
     await handle.chmod(mode);
-    if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
-    else for await (const chunk of data) await handle.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+    await writeAll(handle, data);
     await handle.sync();
     await handle.close();
     handle = undefined;
@@ -89,13 +106,23 @@ export async function writeFileAtomic(
   }
 }
 
+async function writeAll(
+  handle: import('node:fs/promises').FileHandle,
+  data: string | Uint8Array | AsyncIterable<string | Uint8Array>,
+): Promise<void> {
+  if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
+  else for await (const chunk of data) await handle.write(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+}
+
 /**
  * A file written piece by piece (rejects, a long report), that appears at its name only when
  * commit() is called; abort() (or a crash) leaves the target as it was.
  */
 export class AtomicFile {
   private fd?: number;
-  private readonly tmp: string;
+  private readonly tmp: string = '';
+  /** A device or pipe target is written in place (see isSpecial). */
+  private readonly direct: boolean = false;
   private done = false;
 
   constructor(
@@ -104,6 +131,11 @@ export class AtomicFile {
   ) {
     const mode = o.mode ?? 0o600;
     try {
+      if (isSpecial(target)) {
+        this.direct = true;
+        this.fd = openSync(target, 'w');
+        return;
+      }
       prepare(target, o);
       this.tmp = temporaryPath(target);
       this.fd = openSync(this.tmp, 'wx', mode);
@@ -129,13 +161,18 @@ export class AtomicFile {
     if (this.done) return;
     this.done = true;
     try {
+      if (this.direct) {
+        closeSync(this.fd!);
+        this.fd = undefined;
+        return;
+      }
       fsyncSync(this.fd!);
       closeSync(this.fd!);
       this.fd = undefined;
       renameSync(this.tmp, this.target);
     } catch (err) {
       if (this.fd !== undefined) closeQuietly(this.fd);
-      removeQuietly(this.tmp);
+      if (!this.direct) removeQuietly(this.tmp);
       throw fileError(err, this.target, 'write', this.o.what);
     }
   }
@@ -145,7 +182,7 @@ export class AtomicFile {
     this.done = true;
     if (this.fd !== undefined) closeQuietly(this.fd);
     this.fd = undefined;
-    removeQuietly(this.tmp);
+    if (!this.direct) removeQuietly(this.tmp);
   }
 }
 

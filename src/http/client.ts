@@ -2,7 +2,7 @@
 // the retry policy, errors carrying the service's message, and a redacted trace.
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
-import { ApiError, NetworkError } from '../errors.js';
+import { ApiError, NetworkError, ServerError } from '../errors.js';
 import { serviceMessage } from './error-body.js';
 import { Redactor } from './redact.js';
 import { DEFAULT_RETRY, decideRetry, UNTRUSTED_CERT_CODES, type RetryConfig, type RetryDecision } from './retry.js';
@@ -59,7 +59,16 @@ export interface HttpClientOptions {
   dispatcher?: Dispatcher;
   transport?: TransportOptions;
   redactor?: Redactor;
+  /** The largest 2xx body read (default 64 MiB); a larger one is a ResponseTooLargeError (exit 7). */
+  maxResponseBytes?: number;
 }
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** An error body is read this far for its message; the rest is dropped unread. */
+export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+/** A body over the size limit: an error before it is read whole, never retried. */
+export class ResponseTooLargeError extends ServerError {}
 
 // Not unref()ed: a retry wait is the only thing keeping a command alive between attempts.
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -138,7 +147,7 @@ export class HttpClient {
     } else if (o.contentType) headers['content-type'] = o.contentType;
     if (o.auth) {
       headers.authorization = authHeader(o.auth);
-      if (o.auth.scheme === 'Basic') this.redactor.add(o.auth.password);
+      if (o.auth.scheme === 'Basic') this.redactor.addBasic(o.auth.username, o.auth.password);
       else this.redactor.add(o.auth.token);
     }
 
@@ -172,10 +181,12 @@ export class HttpClient {
         const ok = (status >= 200 && status < 300) || (o.acceptStatus ?? []).includes(status);
         this.traceLine(`${method} ${this.redactor.url(url)}${via} -> ${status} (${this.now() - started} ms)`);
         if (ok) {
-          const data = await readBody(res, o.responseType ?? 'json');
+          const limit = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+          const data = await readBody(res, o.responseType ?? 'json', limit, () => this.tooLarge(method, url, limit));
           return { status, headers: res.headers, data: data as T, url };
         }
-        const text = await res.body.text().catch(() => '');
+        const text =
+          (await readLimited(res, MAX_ERROR_BODY_BYTES, 'truncate').catch(() => undefined))?.toString() ?? '';
         const retryAfter = headerValue(res.headers['retry-after']);
         const decision = decideRetry(
           { method, idempotent: o.idempotent, attempt, status, retryAfter, nowMs: this.now() },
@@ -186,12 +197,18 @@ export class HttpClient {
           await waitBeforeRetry(decision, attempt);
           continue;
         }
-        const { message, body: errBody } = serviceMessage(status, headerValue(res.headers['content-type']), text);
-        throw new ApiError(status, method, this.redactor.url(url), this.redactor.text(message), errBody, {
+        // a server may echo what it was sent: the body is redacted before anything reads it
+        const { message, body: errBody } = serviceMessage(
+          status,
+          headerValue(res.headers['content-type']),
+          this.redactor.text(text),
+        );
+        throw new ApiError(status, method, this.redactor.url(url), message, errBody, {
           hint: hintFor(status, o.auth),
         });
       } catch (err) {
-        if (err instanceof ApiError) throw err;
+        // a body over the limit is not fetched again: a retry would only download it once more
+        if (err instanceof ApiError || err instanceof ResponseTooLargeError) throw err;
         if (o.signal?.aborted) throw err;
         failure = err;
         errorCode = networkCode(err);
@@ -217,6 +234,13 @@ export class HttpClient {
     }
   }
 
+  private tooLarge(method: string, url: string, limit: number): ResponseTooLargeError {
+    return new ResponseTooLargeError(
+      `${method} ${this.redactor.url(url)}: the response is larger than ${formatBytes(limit)}; it was not read`,
+      { hint: 'raise --max-response-size (or BANKCTL_MAX_RESPONSE_SIZE) if this is expected' },
+    );
+  }
+
   private traceLine(line: string): void {
     this.opts.trace?.(this.redactor.text(line));
   }
@@ -232,13 +256,47 @@ export function authHeader(auth: Auth): string {
   return `${auth.scheme} ${auth.token}`;
 }
 
+/**
+ * Reads a body up to `limit` bytes, counting as it streams: past the limit the connection is
+ * dropped and the rest never read ('truncate' keeps what was read; 'fail' answers undefined).
+ * A Content-Length over the limit is refused before the first byte.
+ */
+export async function readLimited(
+  res: Dispatcher.ResponseData,
+  limit: number,
+  over: 'truncate' | 'fail',
+): Promise<Buffer | undefined> {
+  const declared = Number(headerValue(res.headers['content-length']));
+  if (over === 'fail' && Number.isFinite(declared) && declared > limit) {
+    res.body.destroy();
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    if (total + chunk.length > limit) {
+      if (over === 'truncate') chunks.push(chunk.subarray(0, limit - total));
+      res.body.destroy();
+      return over === 'truncate' ? Buffer.concat(chunks) : undefined;
+    }
+    chunks.push(chunk);
+    total += chunk.length;
+  }
+  return Buffer.concat(chunks, total);
+}
+
 async function readBody(
   res: Dispatcher.ResponseData,
   type: NonNullable<RequestOptions['responseType']>,
+  limit: number,
+  tooLarge: () => Error,
 ): Promise<unknown> {
   if (type === 'stream') return res.body as Readable;
-  if (type === 'buffer') return Buffer.from(await res.body.arrayBuffer());
-  const text = await res.body.text();
+  const bytes = await readLimited(res, limit, 'fail');
+  if (!bytes) throw tooLarge();
+  if (type === 'buffer') return bytes;
+  // as undici's text() did: UTF-8, a leading byte order mark dropped
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   if (type === 'text') return text;
   if (text.trim() === '') return undefined;
   try {
@@ -292,6 +350,13 @@ function hintFor(status: number, auth: Auth | undefined): string | undefined {
   if (status === 401 && !auth) return 'this call needs credentials: run `bankctl auth login` or pass --token';
   if (status === 401) return 'check the client credentials (`bankctl auth status`) or the token';
   return undefined;
+}
+
+function formatBytes(n: number): string {
+  if (n >= 1024 ** 3 && n % 1024 ** 3 === 0) return `${n / 1024 ** 3} GiB`;
+  if (n >= 1024 ** 2 && n % 1024 ** 2 === 0) return `${n / 1024 ** 2} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
 }
 
 function formatDelay(ms: number): string {

@@ -1,5 +1,8 @@
 // Secrets never reach traces or error messages. Two layers: names that are always secret
-// (query and form fields, headers), and the values the client has handled this run.
+// (query and form fields, headers), and the values the client has handled this run, in every form
+// a server can send them back in: as given, percent-encoded (both cases, and the form encoding's
+// "+" for a space), JSON-escaped, and base64 (Basic credentials); plus any credential that follows
+// an auth scheme name in text a server echoes.
 
 export const SECRET_PARAMS = new Set([
   'client_secret',
@@ -15,20 +18,55 @@ export const SECRET_PARAMS = new Set([
 
 const REDACTED = '***';
 
+/** The forms a value can come back in from a server. */
+export function encodedForms(value: string): string[] {
+  const pct = encodeURIComponent(value);
+  const form = new URLSearchParams({ v: value }).toString().slice(2);
+  const json = JSON.stringify(value).slice(1, -1);
+  const b64 = Buffer.from(value, 'utf8').toString('base64');
+  return [
+    value,
+    pct,
+    pct.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+    form,
+    form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+    pct.replace(/%20/g, '+'),
+    json,
+    json.replace(/\//g, '\\/'),
+    b64,
+    b64.replace(/=+$/, ''),
+    Buffer.from(value, 'utf8').toString('base64url'),
+  ];
+}
+
+/** A credential after its scheme: "Basic dXNlcjpwYXNz", "Bearer eyJ...", "Token abc..." (16+ characters). */
+const SCHEME_CREDENTIAL = /\b(Basic|Bearer|Token)(\s+|%20|\+)([A-Za-z0-9+/_.~-]{16,}={0,2})/g;
+
 export class Redactor {
   private readonly secrets = new Set<string>();
+  /** Longest first, so that a secret inside another's encoding does not leave a tail behind. */
+  private ordered?: string[];
 
   /** Remember a value that must never be printed. Short values are ignored to avoid mangling text. */
   add(value: string | undefined | null): void {
-    if (value && value.length >= 6) this.secrets.add(value);
+    if (!value || value.length < 6) return;
+    for (const form of encodedForms(value)) if (form.length >= 6) this.secrets.add(form);
+    this.ordered = undefined;
+  }
+
+  /** HTTP Basic credentials: the password, and the base64 of the whole pair as it is sent. */
+  addBasic(username: string, password: string): void {
+    this.add(password);
+    this.add(`${username}:${password}`);
   }
 
   text(s: string): string {
+    this.ordered ??= [...this.secrets].sort((a, b) => b.length - a.length);
     let out = s;
-    for (const secret of this.secrets) {
+    for (const secret of this.ordered) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
-    return out;
+    return out.replace(SCHEME_CREDENTIAL, (_m, scheme: string, sep: string) => `${scheme}${sep}${REDACTED}`);
   }
 
   url(raw: string): string {

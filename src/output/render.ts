@@ -4,6 +4,8 @@
 import type { Context, OutputFormat } from '../context.js';
 import { formatAmount, isExactAmount } from './money.js';
 import { stripControl } from './sanitize.js';
+import { SMALL_TABLE, StreamingTable } from './table.js';
+import { terminalJson } from './terminal.js';
 
 export interface Column {
   header: string;
@@ -47,7 +49,7 @@ export function columnsFor(ctx: Context, items: unknown[], spec: RenderSpec): Co
       .split(',')
       .map((f) => f.trim())
       .filter(Boolean)
-      .map((f) => ({ header: f, path: f }));
+      .map((f) => ({ header: stripControl(f), path: f }));
   }
   if (spec.columns && spec.columns.length > 0) return spec.columns;
   const keys = new Set<string>();
@@ -55,7 +57,17 @@ export function columnsFor(ctx: Context, items: unknown[], spec: RenderSpec): Co
     if (item && typeof item === 'object' && !Array.isArray(item)) Object.keys(item).forEach((k) => keys.add(k));
   }
   if (keys.size === 0) return [{ header: 'value', path: '' }];
-  return [...keys].map((k) => ({ header: k, path: k }));
+  // keys come from the network: a header is text for a terminal like any cell
+  return [...keys].map((k) => ({ header: stripControl(k), path: k }));
+}
+
+/** JSON text for stdout: on a terminal, C1 controls escaped too (the JSON stays the same data). */
+function jsonText(ctx: Context, json: string): string {
+  return ctx.io.stdoutIsTTY ? terminalJson(json) : json;
+}
+
+function headStyle(ctx: Context): (s: string) => string {
+  return ctx.color ? (s) => `\x1b[36m${s}\x1b[39m` : (s) => s;
 }
 
 function cell(item: unknown, col: Column): string {
@@ -74,6 +86,13 @@ export function csvRow(values: string[]): string {
 
 export async function render(ctx: Context, data: unknown, spec: RenderSpec = {}): Promise<void> {
   const format = await ctx.outputFormat();
+  if (format === 'table' && Array.isArray(data) && data.length > SMALL_TABLE) {
+    // a long table goes out row block by row block, through back-pressure (and Ctrl-C)
+    const w = new StreamWriter(ctx, 'table', spec);
+    for (let i = 0; i < data.length; i += 1000) await w.writeMany(data.slice(i, i + 1000));
+    await w.end();
+    return;
+  }
   ctx.io.stdout.write(await renderToString(ctx, format, data, spec));
 }
 
@@ -85,36 +104,62 @@ export async function renderToString(
 ): Promise<string> {
   switch (format) {
     case 'json':
-      return `${JSON.stringify(data, null, 2)}\n`;
+      return jsonText(ctx, `${JSON.stringify(data, null, 2)}\n`);
     case 'ndjson':
-      return Array.isArray(data) ? data.map((d) => `${JSON.stringify(d)}\n`).join('') : `${JSON.stringify(data)}\n`;
+      return jsonText(
+        ctx,
+        Array.isArray(data) ? data.map((d) => `${JSON.stringify(d)}\n`).join('') : `${JSON.stringify(data)}\n`,
+      );
     case 'csv': {
       const items = Array.isArray(data) ? data : [data];
       const cols = columnsFor(ctx, items, spec);
       return csvRow(cols.map((c) => c.header)) + items.map((it) => csvRow(cols.map((c) => cell(it, c)))).join('');
     }
-    case 'table': {
-      const { default: Table } = await import('cli-table3');
-      if (!Array.isArray(data) && (spec.vertical ?? true) && data && typeof data === 'object' && !ctx.globals.fields) {
-        const t = new Table({ style: { head: [], border: [] } });
-        for (const [k, v] of Object.entries(data as Record<string, unknown>)) t.push({ [k]: cellText(v, k) });
-        return `${t.toString()}\n`;
-      }
-      const items = Array.isArray(data) ? data : [data];
-      if (items.length === 0) return '';
-      const cols = columnsFor(ctx, items, spec);
-      const t = new Table({ head: cols.map((c) => c.header), style: { head: ctx.color ? ['cyan'] : [], border: [] } });
-      for (const it of items) t.push(cols.map((c) => cell(it, c)));
-      return `${t.toString()}\n`;
-    }
+    case 'table':
+      return tableText(ctx, data, spec);
   }
 }
 
-/** Streams items as they come: ndjson and csv line by line; json as one array; table at the end. */
+async function tableText(ctx: Context, data: unknown, spec: RenderSpec): Promise<string> {
+  if (!Array.isArray(data) && (spec.vertical ?? true) && data && typeof data === 'object' && !ctx.globals.fields) {
+    const entries = Object.entries(data as Record<string, unknown>);
+    if (entries.length > SMALL_TABLE) {
+      const rows = entries.map(([k, v]) => [stripControl(k), cellText(v, k)]);
+      const t = new StreamingTable(rows[0]!, rows.slice(1, SMALL_TABLE));
+      return t.rows(rows.slice(1)) + t.end();
+    }
+    const { default: Table } = await import('cli-table3');
+    const t = new Table({ style: { head: [], border: [] } });
+    for (const [k, v] of entries) t.push({ [stripControl(k)]: cellText(v, k) });
+    return `${t.toString()}\n`;
+  }
+  const items = Array.isArray(data) ? data : [data];
+  if (items.length === 0) return '';
+  const cols = columnsFor(ctx, items, spec);
+  if (items.length > SMALL_TABLE) {
+    const rows = items.map((it) => cols.map((c) => cell(it, c)));
+    const t = new StreamingTable(
+      cols.map((c) => c.header),
+      rows.slice(0, SMALL_TABLE),
+      headStyle(ctx),
+    );
+    return t.rows(rows) + t.end();
+  }
+  const { default: Table } = await import('cli-table3');
+  const t = new Table({ head: cols.map((c) => c.header), style: { head: ctx.color ? ['cyan'] : [], border: [] } });
+  for (const it of items) t.push(cols.map((c) => cell(it, c)));
+  return `${t.toString()}\n`;
+}
+
+/**
+ * Streams items as they come: ndjson and csv line by line; json as one array; a table is drawn by
+ * cli-table3 when it stays small, and row by row (linear, through back-pressure) once it grows.
+ */
 export class StreamWriter {
   private count = 0;
   private buffered: unknown[] = [];
   private cols?: Column[];
+  private table?: StreamingTable;
 
   constructor(
     private readonly ctx: Context,
@@ -122,53 +167,76 @@ export class StreamWriter {
     private readonly spec: RenderSpec = {},
   ) {}
 
+  private async out(chunk: string): Promise<void> {
+    const out = this.ctx.io.stdout;
+    if (chunk !== '' && !out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+
+  /** Table rows: buffered while the table is small, then drawn as they come. */
+  private tableRows(items: unknown[]): string {
+    if (!this.table) {
+      this.buffered.push(...items);
+      if (this.buffered.length <= SMALL_TABLE) return '';
+      this.cols = columnsFor(this.ctx, this.buffered, this.spec);
+      items = this.buffered;
+      this.buffered = [];
+      const rows = items.map((it) => this.cols!.map((c) => cell(it, c)));
+      this.table = new StreamingTable(
+        this.cols.map((c) => c.header),
+        rows,
+        headStyle(this.ctx),
+      );
+      return this.table.rows(rows);
+    }
+    return this.table.rows(items.map((it) => this.cols!.map((c) => cell(it, c))));
+  }
+
   /** Writes one item; resolves when the stream can take more (back-pressure). */
   async write(item: unknown): Promise<void> {
-    const out = this.ctx.io.stdout;
     let chunk: string;
     switch (this.format) {
       case 'ndjson':
-        chunk = `${JSON.stringify(item)}\n`;
+        chunk = jsonText(this.ctx, `${JSON.stringify(item)}\n`);
         break;
       case 'json':
-        chunk = `${this.count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(item, null, 2))}`;
+        chunk = jsonText(this.ctx, `${this.count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(item, null, 2))}`);
         break;
       case 'csv':
+        chunk = '';
         if (!this.cols) {
           this.cols = columnsFor(this.ctx, [item], this.spec);
-          out.write(csvRow(this.cols.map((c) => c.header)));
+          chunk = csvRow(this.cols.map((c) => c.header));
         }
-        chunk = csvRow(this.cols.map((c) => cell(item, c)));
+        chunk += csvRow(this.cols.map((c) => cell(item, c)));
         break;
       case 'table':
-        this.buffered.push(item);
-        this.count++;
-        return;
+        chunk = this.tableRows([item]);
+        break;
     }
     this.count++;
-    if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+    await this.out(chunk);
   }
 
-  /** Writes a batch (a page) as one chunk for ndjson and csv: one write call instead of one per item. */
+  /** Writes a batch (a page) as one chunk: one write call instead of one per item. */
   async writeMany(items: unknown[]): Promise<void> {
-    if (this.format !== 'ndjson' && this.format !== 'csv') {
+    if (this.format === 'json') {
       for (const item of items) await this.write(item);
       return;
     }
     if (items.length === 0) return;
-    const out = this.ctx.io.stdout;
     let chunk = '';
     if (this.format === 'ndjson') {
       for (const item of items) chunk += `${JSON.stringify(item)}\n`;
-    } else {
+      chunk = jsonText(this.ctx, chunk);
+    } else if (this.format === 'csv') {
       if (!this.cols) {
         this.cols = columnsFor(this.ctx, [items[0]], this.spec);
         chunk += csvRow(this.cols.map((c) => c.header));
       }
       for (const item of items) chunk += csvRow(this.cols.map((c) => cell(item, c)));
-    }
+    } else chunk = this.tableRows(items);
     this.count += items.length;
-    if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+    await this.out(chunk);
   }
 
   /** ndjson only: lines already serialised (each ending in a newline), written as one chunk. */
@@ -176,8 +244,7 @@ export class StreamWriter {
     if (this.format !== 'ndjson') throw new Error('writeLines is for ndjson');
     if (lines.length === 0) return;
     this.count += lines.length;
-    const out = this.ctx.io.stdout;
-    if (!out.write(lines.join(''))) await new Promise<void>((r) => out.once('drain', () => r()));
+    await this.out(jsonText(this.ctx, lines.join('')));
   }
 
   async end(): Promise<number> {
@@ -187,8 +254,10 @@ export class StreamWriter {
       const cols = columnsFor(this.ctx, [], this.spec);
       if (this.spec.columns || this.ctx.globals.fields) out.write(csvRow(cols.map((c) => c.header)));
     }
-    if (this.format === 'table')
-      out.write(await renderToString(this.ctx, 'table', this.buffered, { ...this.spec, vertical: false }));
+    if (this.format === 'table') {
+      if (this.table) await this.out(this.table.end());
+      else out.write(await renderToString(this.ctx, 'table', this.buffered, { ...this.spec, vertical: false }));
+    }
     return this.count;
   }
 }

@@ -1,6 +1,7 @@
 // `auth status`: the profile, base URL, client and cached tokens (secrets only as set / not set).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { maskUrlPassword } from '../../config/display.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 
@@ -30,7 +31,7 @@ export async function statusRun(ctx: Context): Promise<void> {
   const clientId = s.get('client-id');
   const status = {
     profile,
-    baseUrl: await ctx.baseUrl(),
+    baseUrl: maskUrlPassword(await ctx.baseUrl()),
     baseUrlSource: s.get('base-url')?.source,
     clientId: clientId?.value ?? null,
     clientIdSource: clientId?.source ?? null,

@@ -1,6 +1,7 @@
 // What the config verbs share: checking a setting's name, and masking secrets for display.
 import { isSettingKey } from '../../context.js';
-import { SECRET_KEYS, SETTING_KEYS, type SettingKey } from '../../config/store.js';
+import { SETTING_KEYS, type SettingKey } from '../../config/store.js';
+import { maskSetting } from '../../config/display.js';
 import { UsageError } from '../../errors.js';
 
 export function settingKey(k: string): SettingKey {
@@ -8,7 +9,5 @@ export function settingKey(k: string): SettingKey {
   return k;
 }
 
-export function mask(k: string, v: string | undefined): string | undefined {
-  if (v === undefined) return undefined;
-  return SECRET_KEYS.has(k) ? `${v.slice(0, 4)}…(${v.length} chars)` : v;
-}
+/** Secrets as their first characters and length, a password inside a URL as *** (config/display.ts). */
+export const mask = maskSetting;

@@ -1,8 +1,8 @@
 // `credentials qr ID`: the eID QR code while the credentials wait for it: a data URL, or a PNG file.
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { writeFileAtomicSync } from '../../fs/atomic.js';
 import { ServerError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
 
@@ -33,7 +33,7 @@ export async function qrRun(ctx: Context, o: QrOptions): Promise<void> {
   if (!m) throw new ServerError('the service answered something that is not a PNG data URL');
   if (o.out) {
     const file = resolve(ctx.io.cwd, o.out);
-    writeFileSync(file, Buffer.from(m[1]!.replace(/\s/g, ''), 'base64'));
+    writeFileAtomicSync(file, Buffer.from(m[1]!.replace(/\s/g, ''), 'base64'), { what: 'the QR code image' });
     ctx.notice(`wrote ${file}`);
     return;
   }

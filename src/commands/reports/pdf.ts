@@ -1,7 +1,8 @@
 // `reports pdf ID -O FILE`: the report's PDF, byte for byte, to a file or to a pipe.
-import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { writeFileAtomic } from '../../fs/atomic.js';
 import { reportPdf, REPORT_TEMPLATES } from '../../api/reports.js';
 import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
@@ -40,8 +41,7 @@ export async function pdfRun(ctx: Context, o: PdfOptions): Promise<void> {
     await new Promise<void>((resolve, reject) => ctx.io.stdout.write(bytes, (err) => (err ? reject(err) : resolve())));
     return;
   }
-  await writeFile(o.outputFile, bytes).catch((e: NodeJS.ErrnoException) => {
-    throw new UsageError(`cannot write ${o.outputFile}: ${e.code ?? e.message}`);
-  });
+  // atomic, 0600, never through a link planted at the name (src/fs/atomic.ts)
+  await writeFileAtomic(resolve(ctx.io.cwd, o.outputFile), bytes, { what: 'the report' });
   ctx.notice(`wrote ${bytes.length} bytes to ${o.outputFile}`);
 }

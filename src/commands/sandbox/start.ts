@@ -146,7 +146,7 @@ class DetachedStartError extends BankctlError {
 
 /** The last error line the child wrote to the log since `from` (its size before the start). */
 function childError(logFile: string, from: number): { message: string; hint?: string } | undefined {
-  let text = '';
+  let text: string;
   try {
     const size = statSync(logFile).size;
     const fd = openSync(logFile, 'r');

@@ -1,0 +1,21 @@
+// The terminal guard's filter on its own: what passes and what does not.
+import { describe, expect, test } from 'vitest';
+import { TerminalFilter } from '../../src/output/terminal.js';
+
+describe('the guard itself', () => {
+  const run = (mode: 'data' | 'ui', parts: string[]) => {
+    const f = new TerminalFilter(mode);
+    return parts.map((p) => f.push(p)).join('');
+  };
+  test('sequences split across writes are still removed; colour passes; CRLF kept, a lone CR not', () => {
+    expect(run('data', ['a\x1b', ']0;ti', 'tle\x07b'])).toBe('ab');
+    expect(run('data', ['\x1b[', '2', 'J x'])).toBe(' x');
+    expect(run('data', ['\x1b[36mhead\x1b[39m'])).toBe('\x1b[36mhead\x1b[39m');
+    expect(run('data', ['\x1b[8mhidden\x1b[0m'])).toBe('hidden\x1b[0m');
+    expect(run('data', ['a,b\r', '\nc\rd'])).toBe('a,b\r\ncd');
+    expect(run('data', ['\x1b[6n'])).toBe(''); // a device status query would type its answer into stdin
+    expect(run('ui', ['\x1b[2K\x1b[1G\x1b[?25l\r'])).toBe('\x1b[2K\x1b[1G\x1b[?25l\r');
+    expect(run('ui', ['\x1b[2J\x1b[H\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\'])).toBe('link');
+    expect(run('data', ['é ✓ 日本'])).toBe('é ✓ 日本');
+  });
+});
