@@ -41,9 +41,25 @@ export function parseIntArg(
   opts: { min?: number; max?: number } = {},
 ): number | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw.trim())) throw new UsageError(`${flag} must be a whole number, got "${raw}"`);
+  // the allowed range is part of every refusal (1e9 and 99999999999 alike)
+  const range =
+    opts.min !== undefined && opts.max !== undefined
+      ? ` from ${opts.min} to ${opts.max}`
+      : opts.min !== undefined
+        ? ` of at least ${opts.min}`
+        : opts.max !== undefined
+          ? ` of at most ${opts.max}`
+          : '';
   const n = Number(raw);
-  if (opts.min !== undefined && n < opts.min) throw new UsageError(`${flag} must be at least ${opts.min}, got ${n}`);
-  if (opts.max !== undefined && n > opts.max) throw new UsageError(`${flag} must be at most ${opts.max}, got ${n}`);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n))
+    throw new UsageError(`${flag} must be a whole number${range}, got "${raw}"`);
+  if (opts.min !== undefined && n < opts.min)
+    throw new UsageError(
+      `${flag} must be at least ${opts.min}${opts.max !== undefined ? ` and at most ${opts.max}` : ''}, got ${n}`,
+    );
+  if (opts.max !== undefined && n > opts.max)
+    throw new UsageError(
+      `${flag} must be at most ${opts.max}${opts.min !== undefined ? ` and at least ${opts.min}` : ''}, got ${raw.trim()}`,
+    );
   return n;
 }

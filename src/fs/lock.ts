@@ -46,8 +46,9 @@ function breakStale(lockFile: string, seen: { pid?: number }): void {
   const aside = `${lockFile}.${randomBytes(6).toString('hex')}.stale`;
   try {
     renameSync(lockFile, aside);
-  } catch {
-    return; // someone else broke it
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // someone else broke it
+    throw fileError(err, lockFile, 'write');
   }
   const moved = owner(aside);
   if (moved && moved.pid !== seen.pid && moved.pid !== undefined && alive(moved.pid)) {
@@ -65,19 +66,28 @@ function breakStale(lockFile: string, seen: { pid?: number }): void {
 function acquire(lockFile: string, o: LockOptions): void {
   const deadline = Date.now() + (o.waitMs ?? 15_000);
   for (let attempt = 0; ; attempt++) {
+    let fd: number | undefined;
     try {
-      const fd = openSync(lockFile, 'wx', 0o600);
-      try {
-        writeSync(fd, `${process.pid}\n`);
-      } finally {
-        closeSync(fd);
-      }
+      fd = openSync(lockFile, 'wx', 0o600);
+      writeSync(fd, `${process.pid}\n`);
+      closeSync(fd);
       return;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError(err, lockFile, 'write', o.what);
+      if (fd !== undefined) {
+        // created but not written (a full disk): not a lock anyone should wait for
+        closeSync(fd);
+        rmSync(lockFile, { force: true });
+      }
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError(err, lockFile, 'write');
     }
     const held = owner(lockFile);
-    if (held && ((held.pid !== undefined && !alive(held.pid)) || held.ageMs > STALE_MS)) {
+    // an owner that died, a lock far too old, or one whose owner never wrote its pid
+    if (
+      held &&
+      ((held.pid !== undefined && !alive(held.pid)) ||
+        held.ageMs > STALE_MS ||
+        (held.pid === undefined && held.ageMs > 2000))
+    ) {
       breakStale(lockFile, held);
       continue;
     }

@@ -24,6 +24,9 @@ interface Flags {
   limit?: string;
 }
 
+/** More than any user holds: a larger --limit is a typo, not a wish. */
+const MAX_LIMIT = 100_000_000;
+
 export const TRANSACTION_COLUMNS: Column[] = [
   { header: 'date', path: 'dates.booked' },
   { header: 'description', path: 'descriptions.display' },
@@ -64,7 +67,7 @@ export function filterFromFlags(o: Flags): { filter: TransactionFilter; all: boo
   const to = isoDateFlag(o.to, '--to');
   if (from && to && from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
   const pageSize = parseIntArg(o.pageSize, '--page-size', { min: 1, max: MAX_PAGE_SIZE });
-  const limit = parseIntArg(o.limit, '--limit', { min: 1 });
+  const limit = parseIntArg(o.limit, '--limit', { min: 1, max: MAX_LIMIT });
   if (o.all && limit !== undefined) throw new UsageError('--all and --limit cannot be combined');
   const all = Boolean(o.all) || limit !== undefined;
   return {

@@ -1,0 +1,84 @@
+// Secrets in every form a server can send them back in: a hostile (or merely chatty) server echoes
+// the request it got in its error body: the form body (URL-encoded secret), the Authorization
+// header (base64 Basic credentials), JSON-escaped. None of it reaches the terminal.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+const SECRET = 's3cr3t+/=&val ue';
+const BASIC_TOKEN = 'basic-t0ken+/=&x';
+
+let server: Server;
+let base = '';
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      // everything it got, in every shape at once
+      const echo = `${req.method} ${req.url} body=${body} authorization=${req.headers.authorization ?? ''}`;
+      res.writeHead(req.url === '/api/v1/oauth/token' ? 401 : 400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ errorMessage: echo, errorCode: 'echo', errorDetails: { json: JSON.stringify(body) } }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((r) => server.close(r)));
+
+/** The forms a leak would take. */
+function forms(secret: string, user = ''): string[] {
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  return [
+    secret,
+    encodeURIComponent(secret),
+    new URLSearchParams({ x: secret }).toString().slice(2),
+    JSON.stringify(secret).slice(1, -1),
+    b64(secret),
+    ...(user ? [b64(`${user}:${secret}`)] : []),
+  ];
+}
+
+const env = () => ({ BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: base, BANKCTL_RETRIES: '0' });
+
+describe('echoed secrets are redacted', () => {
+  test('the client secret, URL-encoded in the form body a server echoes (error line and --verbose trace)', async () => {
+    const r = await runCli(['providers', 'list', '-v'], {
+      env: { ...env(), BANKCTL_CLIENT_ID: 'client', BANKCTL_CLIENT_SECRET: SECRET },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('client_secret=***');
+    for (const f of forms(SECRET)) expect(r.stderr).not.toContain(f);
+  });
+
+  test('HTTP Basic credentials, base64 in the Authorization header a server echoes', async () => {
+    const r = await runCli(['accounts', 'list', '-v'], {
+      env: { ...env(), BANKCTL_BASIC: `someone:${BASIC_TOKEN}` },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('authorization=Basic ***');
+    for (const f of forms(BASIC_TOKEN, 'someone')) expect(r.stderr).not.toContain(f);
+  });
+});
+
+describe('config list', () => {
+  test('shows no password inside a URL (list, explain, json)', async () => {
+    const e = { BANKCTL_CONFIG_DIR: tempDir() };
+    const set = await runCli(['config', 'set', 'base-url', 'https://me:pa55-w0rd@api.example.com'], { env: e });
+    expect(set.code).toBe(0);
+    for (const args of [
+      ['config', 'list'],
+      ['config', 'list', '-o', 'json'],
+      ['config', 'explain', '-o', 'json'],
+    ]) {
+      const r = await runCli(args, { env: e });
+      expect(r.stdout, args.join(' ')).toContain('api.example.com');
+      expect(r.stdout, args.join(' ')).not.toContain('pa55-w0rd');
+    }
+    // `config get` is how a script reads it back: the value itself
+    expect((await runCli(['config', 'get', 'base-url'], { env: e })).stdout.trim()).toBe(
+      'https://me:pa55-w0rd@api.example.com',
+    );
+  });
+});
