@@ -107,7 +107,6 @@ export default tseslint.config(
   {
     files: [
       'src/api/transfers.ts',
-      'src/commands/sandbox/start.ts',
       'src/flows/smoke.ts',
       'src/sandbox/connector/ingest-body.ts',
       'src/sandbox/demo-data.ts',
@@ -137,7 +136,6 @@ export default tseslint.config(
       'src/flows/ndjson-scan.ts',
       'src/flows/push.ts',
       'src/flows/smoke.ts',
-      'src/http/client.ts',
       'src/sandbox/demo-data.ts',
       'src/sandbox/finance/insights.ts',
       'src/sandbox/link/index.ts',

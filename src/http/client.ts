@@ -123,9 +123,8 @@ export class HttpClient {
     return url.toString();
   }
 
-  async request<T = unknown>(o: RequestOptions): Promise<HttpResponse<T>> {
-    const method = o.method.toUpperCase();
-    const url = this.buildUrl(o.path, o.query);
+  /** Headers and body of a request; every secret it carries is remembered for redaction. */
+  private prepare(o: RequestOptions): { headers: Record<string, string>; body: string | Buffer | undefined } {
     const headers: Record<string, string> = {
       accept: 'application/json, application/problem+json;q=0.9, */*;q=0.8',
       ...o.headers,
@@ -150,7 +149,13 @@ export class HttpClient {
       if (o.auth.scheme === 'Basic') this.redactor.addBasic(o.auth.username, o.auth.password);
       else this.redactor.add(o.auth.token);
     }
+    return { headers, body };
+  }
 
+  async request<T = unknown>(o: RequestOptions): Promise<HttpResponse<T>> {
+    const method = o.method.toUpperCase();
+    const url = this.buildUrl(o.path, o.query);
+    const { headers, body } = this.prepare(o);
     const route = this.fixedDispatcher
       ? { dispatcher: this.fixedDispatcher, proxy: undefined }
       : this.transport!.dispatcherFor(new URL(url));

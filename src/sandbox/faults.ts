@@ -2,9 +2,9 @@
 // connection, or a slow body. Deterministic under a seed, so a failing run can be replayed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { envelope, HttpFailure, problem } from './http.js';
+import { FAULT_KINDS, type FaultKind } from '../contract/faults.js';
 
-export const FAULT_KINDS = ['429', '500', '503', 'reset', 'slow'] as const;
-export type FaultKind = (typeof FAULT_KINDS)[number];
+export { FAULT_KINDS, type FaultKind };
 
 export interface FaultOptions {
   /** Share of requests that get a fault, 0..1. */

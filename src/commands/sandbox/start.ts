@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { BankctlError, ConflictError, ExitCode, UsageError } from '../../errors.js';
 import type { SandboxState } from '../../config/settings.js';
 import { examples, parseIntArg } from '../util.js';
-import { FAULT_KINDS, type FaultKind } from '../../sandbox/faults.js';
+import { FAULT_KINDS, type FaultKind } from '../../contract/faults.js';
 import { binPath } from './state.js';
 import { claimState, ensurePrivateDir, isSandboxProcess, readState, removeState } from '../../config/sandbox-state.js';
 
