@@ -15,7 +15,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.on('error', (err) => {
     if (process.stdout.listenerCount('error') > 1) return;
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    const reason = String(err.message || err).replace(/^[A-Z]+: /, '').replace(/, write$/, '');
+    const reason = String(err.message || err)
+      .replace(/^[A-Z]+: /, '')
+      .replace(/, write$/, '');
     process.stderr.write(`error: cannot write to standard output: ${reason}${err.code ? ` (${err.code})` : ''}\n`);
     process.exit(8);
   });
