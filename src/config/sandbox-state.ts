@@ -2,7 +2,7 @@
 // that `sandbox stop` finds it and the default profile can use its client without `auth login`.
 // The file is trusted only in a private config directory (src/config/private.ts), and its pid is
 // signalled only while that process is still a bankctl sandbox.
-import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { SandboxState } from './settings.js';
@@ -94,6 +94,10 @@ export function commandLine(pid: number): string[] | undefined {
     // no /proc (macOS, BSD): ask ps
   }
   try {
+    // loaded here, not at start-up: only `sandbox stop` and `start` ask
+    const { execFileSync } = createRequire(import.meta.url)(
+      'node:child_process',
+    ) as typeof import('node:child_process');
     const out = execFileSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8', timeout: 5000 });
     return out.trim() ? out.trim().split(/\s+/) : undefined;
   } catch {

@@ -3,7 +3,6 @@
 // followed or reused), given its mode explicitly (0600 for user data, whatever the umask),
 // written, flushed to disk, then renamed over the target. A reader sees the old file or the new
 // one, never half of one; a failed write leaves the target as it was.
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   fchmodSync,
@@ -17,7 +16,6 @@ import {
   writeSync,
   type PathLike,
 } from 'node:fs';
-import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileError } from './errors.js';
 
@@ -30,9 +28,16 @@ export interface AtomicWriteOptions {
   what?: string;
 }
 
+/** n random bytes as hex (Web Crypto: node:crypto stays out of the start-up path). */
+export function randomHex(n: number): string {
+  const bytes = new Uint8Array(n);
+  globalThis.crypto.getRandomValues(bytes);
+  return Buffer.from(bytes).toString('hex');
+}
+
 /** The temporary name for a target: same directory (so rename is atomic), random, hidden. */
 export function temporaryPath(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${randomBytes(8).toString('hex')}.tmp`);
+  return join(dirname(target), `.${basename(target)}.${randomHex(8)}.tmp`);
 }
 
 function prepare(target: string, o: AtomicWriteOptions): void {
@@ -82,6 +87,7 @@ export async function writeFileAtomic(
   const mode = o.mode ?? 0o600;
   let tmp: string | undefined;
   let handle: import('node:fs/promises').FileHandle | undefined;
+  const { open, rename, rm } = await import('node:fs/promises');
   try {
     if (isSpecial(target)) {
       handle = await open(target, 'w');

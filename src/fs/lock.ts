@@ -3,9 +3,9 @@
 // loses another process's write. A lock whose owner has died (or that is older than STALE_MS) is
 // taken over; one that stays held longer than the wait is an error naming the lock file.
 import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { UsageError } from '../errors.js';
 import { fileError } from './errors.js';
+import { randomHex } from './atomic.js';
 
 export interface LockOptions {
   /** How long to wait for another process to let go, in ms (default 15 s). */
@@ -43,7 +43,7 @@ function owner(lockFile: string): { pid?: number; ageMs: number } | undefined {
 
 /** Removes a lock left by a dead process; moved aside first so that a fresh lock is never removed. */
 function breakStale(lockFile: string, seen: { pid?: number }): void {
-  const aside = `${lockFile}.${randomBytes(6).toString('hex')}.stale`;
+  const aside = `${lockFile}.${randomHex(6)}.stale`;
   try {
     renameSync(lockFile, aside);
   } catch (err) {
