@@ -372,7 +372,7 @@ export class Context {
   }
 }
 
-const MAX_TIMEOUT_S = 3600;
+const MAX_TIMEOUT_S = 86_400;
 const MAX_RETRIES = 100;
 const MIN_RESPONSE_LIMIT = 1024;
 const MAX_RESPONSE_LIMIT = 512 * 1024 ** 2;

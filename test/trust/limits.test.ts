@@ -152,10 +152,10 @@ describe('numbers out of range are usage errors naming the range, and nothing is
   test.each([
     [
       ['--timeout', '99999999999'],
-      /timeout must be a number of seconds from 0\.001 to 3600, got "99999999999" \(from --timeout\)/,
+      /timeout must be a number of seconds from 0\.001 to 86400, got "99999999999" \(from --timeout\)/,
     ],
-    [['--timeout', '1e9'], /timeout must be a number of seconds from 0\.001 to 3600/],
-    [['--timeout', '0'], /timeout must be a number of seconds from 0\.001 to 3600/],
+    [['--timeout', '1e9'], /timeout must be a number of seconds from 0\.001 to 86400/],
+    [['--timeout', '0'], /timeout must be a number of seconds from 0\.001 to 86400/],
     [['--retries', '99999999999'], /retries must be a whole number from 0 to 100/],
     [['--retries', '1e9'], /retries must be a whole number from 0 to 100/],
     [['--retries', '2.5'], /retries must be a whole number from 0 to 100/],
