@@ -20,7 +20,7 @@ export function timeCommand(cmd, args, opts = {}) {
     const started = process.hrtime.bigint();
     const useTime = opts.rss && process.platform === 'linux';
     const argv = useTime ? ['-f', '%M', cmd, ...args] : args;
-    const child = spawn(useTime ? '/usr/bin/time' : cmd, argv, {
+    const child = spawn(useTime ? 'time' : cmd, argv, {
       stdio: ['ignore', opts.stdout ?? 'ignore', 'pipe'],
       env: opts.env ?? process.env,
     });

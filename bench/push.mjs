@@ -154,7 +154,7 @@ async function bareLoop(baseUrl, token, file, user, concurrency) {
 function timeChild(args, env) {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn('/usr/bin/time', ['-f', '%M %U %S', process.execPath, ...args], {
+    const child = spawn('time', ['-f', '%M %U %S', process.execPath, ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env,
     });
