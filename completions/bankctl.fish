@@ -314,15 +314,15 @@ function __bankctl_valued
         case 'credentials'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials connect'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--field' '--items' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--field' '--field-stdin' '--items' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials list'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials get'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--field' '--items' '--app-uri'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--field' '--field-stdin' '--items' '--app-uri'
         case 'credentials update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--field' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--field' '--field-stdin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials delete'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials refresh'
@@ -993,6 +993,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l market -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l include-test
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l field -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l field-stdin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l opt-in
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l items -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l app-uri -r
@@ -1074,6 +1075,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l c
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l provider -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l field -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l field-stdin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l items -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l opt-in
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l app-uri -r
@@ -1102,6 +1104,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l b
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l field -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l field-stdin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l app-uri -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l wait
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l answer -r
