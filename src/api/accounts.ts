@@ -1,7 +1,14 @@
-// Accounts, balances and balance refresh (spec 2.3, 2.6, 4.1). Amounts that the service sends as JSON
-// numbers arrive here as exact decimal strings (exact-json.ts).
+// Accounts, balances and balance refresh (spec 2.3, 2.6, 4.1). Amounts the service sends as JSON
+// numbers keep their digits (the client reads every answer with contract/exact-json.ts).
+import { EP } from '../contract/index.js';
+import type { ExactNumber } from '../contract/exact-json.js';
+import type { ExactAmountWire } from '../contract/decimal.js';
 import type { ApiClient } from './client.js';
-import { parseExactJson } from './exact-json.js';
+
+export type { ExactAmountWire } from '../contract/decimal.js';
+
+/** A JSON number as read: a plain number when a double holds its digits, else its literal. */
+export type JsonNumber = number | ExactNumber;
 
 export const ACCOUNT_TYPES = [
   'CHECKING',
@@ -21,9 +28,12 @@ export interface Account {
   name?: string;
   accountNumber?: string;
   type?: string;
-  /** Exact decimal text (the JSON number's literal). */
-  balance?: string | null;
-  currencyDenominatedBalance?: { unscaledValue: string | number; scale: string | number; currencyCode: string } | null;
+  balance?: JsonNumber | null;
+  currencyDenominatedBalance?: {
+    unscaledValue: string | JsonNumber;
+    scale: string | JsonNumber;
+    currencyCode: string;
+  } | null;
   accountExclusion?: string;
   excluded?: boolean;
   favored?: boolean;
@@ -39,11 +49,6 @@ export interface AccountUpdate {
   favored?: boolean;
 }
 
-export interface ExactAmountWire {
-  currencyCode: string;
-  value: { scale: string; unscaledValue: string };
-}
-
 export interface Balances {
   accountId: string;
   balances: Record<string, { amount: ExactAmountWire } | undefined>;
@@ -51,27 +56,17 @@ export interface Balances {
   [k: string]: unknown;
 }
 
-async function getText(api: ApiClient, o: Parameters<ApiClient['call']>[0]): Promise<string> {
-  return (await api.call<string>({ ...o, responseType: 'text' })).data;
-}
-
 export async function listAccounts(api: ApiClient): Promise<Account[]> {
-  const body = parseExactJson<{ accounts?: Account[] }>(
-    await getText(api, { method: 'GET', path: '/api/v1/accounts/list' }),
-  );
+  const body = await api.data<{ accounts?: Account[] }>(EP.accounts.list);
   return body?.accounts ?? [];
 }
 
 export async function updateAccount(api: ApiClient, id: string, update: AccountUpdate): Promise<Account> {
-  return parseExactJson<Account>(
-    await getText(api, { method: 'PUT', path: `/api/v1/accounts/${encodeURIComponent(id)}`, json: update }),
-  );
+  return api.data<Account>(EP.accounts.update, { path: { id }, json: update });
 }
 
 export async function getBalances(api: ApiClient, id: string): Promise<Balances> {
-  return parseExactJson<Balances>(
-    await getText(api, { method: 'GET', path: `/api/v1/accounts/${encodeURIComponent(id)}/balances` }),
-  );
+  return api.data<Balances>(EP.accounts.balances, { path: { id } });
 }
 
 export interface BalanceRefresh {
@@ -81,12 +76,12 @@ export interface BalanceRefresh {
 }
 
 export async function createBalanceRefresh(api: ApiClient, accountId: string): Promise<BalanceRefresh> {
-  return api.data<BalanceRefresh>({ method: 'POST', path: '/api/v1/balance-refresh', json: { accountId } });
+  return api.data<BalanceRefresh>(EP.balanceRefresh.create, { json: { accountId } });
 }
 
 export async function getBalanceRefresh(
   api: ApiClient,
   refreshId: string,
 ): Promise<{ status: string; [k: string]: unknown }> {
-  return api.data({ method: 'GET', path: `/api/v1/balance-refresh/${encodeURIComponent(refreshId)}` });
+  return api.data(EP.balanceRefresh.status, { path: { refreshId } });
 }

@@ -1,19 +1,11 @@
 // Budgets (spec 4.2; request and response shapes from the service's Swagger).
+import { EP } from '../contract/index.js';
+import type { DenominatedAmount } from '../contract/decimal.js';
+import type { BudgetFilter } from '../contract/wire.js';
 import type { ApiClient } from './client.js';
 
-/** The Swagger's CurrencyDenominatedAmount. unscaledValue is an int64 (a string when it does not fit a double exactly). */
-export interface DenominatedAmount {
-  unscaledValue: number | string;
-  scale: number;
-  currencyCode: string;
-}
-
-export interface BudgetFilter {
-  accounts?: Array<{ id: string }>;
-  categories?: Array<{ code: string }>;
-  tags?: Array<{ key: string }>;
-  freeTextQuery?: string;
-}
+export type { DenominatedAmount } from '../contract/decimal.js';
+export type { BudgetFilter } from '../contract/wire.js';
 
 export interface Budget {
   id: string;
@@ -41,29 +33,24 @@ export interface CreateBudgetRequest {
   recurringPeriodicity?: { periodUnit: string };
 }
 
-const P = '/api/v1/budgets';
-const id = (s: string) => encodeURIComponent(s);
-
 export async function listBudgets(api: ApiClient, includeArchived = false): Promise<Budget[]> {
-  const r = await api.data<{ budgetSpecifications?: Budget[] }>({ method: 'GET', path: P, query: { includeArchived } });
+  const r = await api.data<{ budgetSpecifications?: Budget[] }>(EP.budgets.list, { query: { includeArchived } });
   return r?.budgetSpecifications ?? [];
 }
 
 export async function createOneOffBudget(api: ApiClient, req: CreateBudgetRequest): Promise<Budget> {
-  return (await api.data<{ budgetSpecification: Budget }>({ method: 'POST', path: `${P}/one-off`, json: req }))
-    .budgetSpecification;
+  return (await api.data<{ budgetSpecification: Budget }>(EP.budgets.createOneOff, { json: req })).budgetSpecification;
 }
 
 export async function createRecurringBudget(api: ApiClient, req: CreateBudgetRequest): Promise<Budget> {
-  return (await api.data<{ budgetSpecification: Budget }>({ method: 'POST', path: `${P}/recurring`, json: req }))
+  return (await api.data<{ budgetSpecification: Budget }>(EP.budgets.createRecurring, { json: req }))
     .budgetSpecification;
 }
 
 export async function recommendedBudgets(api: ApiClient): Promise<Array<Record<string, unknown>>> {
-  const r = await api.data<{ recommendations?: Array<Record<string, unknown>> } | Array<Record<string, unknown>>>({
-    method: 'GET',
-    path: `${P}/recommended`,
-  });
+  const r = await api.data<{ recommendations?: Array<Record<string, unknown>> } | Array<Record<string, unknown>>>(
+    EP.budgets.recommended,
+  );
   return Array.isArray(r) ? r : (r?.recommendations ?? []);
 }
 
@@ -71,25 +58,24 @@ export async function budgetSummaries(
   api: ApiClient,
   includeArchived = false,
 ): Promise<Array<{ budgetSpecification: Budget; budgetPeriods: BudgetPeriod }>> {
-  const r = await api.data<{ budgetSummaries?: Array<{ budgetSpecification: Budget; budgetPeriods: BudgetPeriod }> }>({
-    method: 'GET',
-    path: `${P}/summaries`,
-    query: { includeArchived },
-  });
+  const r = await api.data<{ budgetSummaries?: Array<{ budgetSpecification: Budget; budgetPeriods: BudgetPeriod }> }>(
+    EP.budgets.summaries,
+    { query: { includeArchived } },
+  );
   return r?.budgetSummaries ?? [];
 }
 
 export async function updateBudget(api: ApiClient, budgetId: string, req: CreateBudgetRequest): Promise<Budget> {
-  return (await api.data<{ budgetSpecification: Budget }>({ method: 'PUT', path: `${P}/${id(budgetId)}`, json: req }))
+  return (await api.data<{ budgetSpecification: Budget }>(EP.budgets.update, { path: { id: budgetId }, json: req }))
     .budgetSpecification;
 }
 
 export async function deleteBudget(api: ApiClient, budgetId: string): Promise<void> {
-  await api.call({ method: 'DELETE', path: `${P}/${id(budgetId)}` });
+  await api.call(EP.budgets.delete, { path: { id: budgetId } });
 }
 
 export async function archiveBudget(api: ApiClient, budgetId: string): Promise<Budget> {
-  return (await api.data<{ budgetSpecification: Budget }>({ method: 'PUT', path: `${P}/${id(budgetId)}/archive` }))
+  return (await api.data<{ budgetSpecification: Budget }>(EP.budgets.archive, { path: { id: budgetId } }))
     .budgetSpecification;
 }
 
@@ -107,7 +93,7 @@ export async function budgetDetails(
   budgetId: string,
   range: { start?: number; end?: number },
 ): Promise<BudgetDetails> {
-  return api.data<BudgetDetails>({ method: 'GET', path: `${P}/${id(budgetId)}/details`, query: range });
+  return api.data<BudgetDetails>(EP.budgets.details, { path: { id: budgetId }, query: range });
 }
 
 export async function budgetTransactions(
@@ -115,9 +101,8 @@ export async function budgetTransactions(
   budgetId: string,
   range: { start: number; end: number },
 ): Promise<Array<Record<string, unknown>>> {
-  const r = await api.data<{ transactions?: Array<Record<string, unknown>> }>({
-    method: 'GET',
-    path: `${P}/${id(budgetId)}/transactions`,
+  const r = await api.data<{ transactions?: Array<Record<string, unknown>> }>(EP.budgets.transactions, {
+    path: { id: budgetId },
     query: range,
   });
   return r?.transactions ?? [];

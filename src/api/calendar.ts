@@ -1,4 +1,5 @@
 // Calendar periods (spec 4.3; Period shape from the Swagger).
+import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
 
 export interface Period {
@@ -15,17 +16,9 @@ export async function calendarPeriods(
   to: string,
   resolution?: string,
 ): Promise<Period[]> {
-  return api.data<Period[]>({
-    method: 'GET',
-    path: '/api/v1/calendar/periods',
-    query: { period_gte: from, period_lte: to, resolution },
-  });
+  return api.data<Period[]>(EP.calendar.periods, { query: { period_gte: from, period_lte: to, resolution } });
 }
 
 export async function calendarPeriod(api: ApiClient, period: string, resolution?: string): Promise<Period[]> {
-  return api.data<Period[]>({
-    method: 'GET',
-    path: `/api/v1/calendar/periods/${encodeURIComponent(period)}`,
-    query: { resolution },
-  });
+  return api.data<Period[]>(EP.calendar.period, { path: { period }, query: { resolution } });
 }

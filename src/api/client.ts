@@ -1,9 +1,12 @@
-// Authenticated calls: picks the auth scheme each endpoint takes (scopes.ts), obtains the token
-// with exactly the scope needed, and drops a cached token and retries once when it is refused.
-import { ApiError, UsageError } from '../errors.js';
-import type { Auth, HttpClient, HttpResponse, RequestOptions } from '../http/client.js';
+// Authenticated calls to the endpoints of the contract (src/contract/): call(endpoint, params) builds
+// the path from the entry's template, picks the auth scheme and scope the entry names, obtains the
+// token, drops a cached token and retries once when it is refused, and checks that a 2xx answer is
+// what the entry says the endpoint returns (JSON read exactly, a PDF, text, or nothing).
+import { endpointFor, expandPath, type Endpoint, type TokenKind } from '../contract/index.js';
+import { readJson, writeJson } from '../contract/exact-json.js';
+import { ApiError, ServerError, UsageError } from '../errors.js';
+import type { Auth, HttpClient, HttpResponse, QueryValue, RequestOptions } from '../http/client.js';
 import type { TokenManager, UserRef } from '../auth/tokens.js';
-import { endpointFor, type TokenKind } from './scopes.js';
 
 export interface Caller {
   /** A ready bearer token (--token). Used as is, never cached or dropped. */
@@ -15,7 +18,27 @@ export interface Caller {
   user?: UserRef;
 }
 
-export interface CallOptions extends Omit<RequestOptions, 'auth'> {
+/** What a call sends besides the entry's method and path. */
+export interface CallParams {
+  /** Values of the template's `{name}` parameters (percent-encoded here). */
+  path?: Record<string, string>;
+  query?: Record<string, QueryValue>;
+  /** A JSON body, written exactly (an ExactNumber keeps its digits). */
+  json?: unknown;
+  form?: Record<string, string | undefined>;
+  /** A JSON body already serialised. */
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+  /** The Authorization to send instead of what the entry's token kind gives (a generated user token, HTTP Basic). */
+  auth?: Auth;
+  idempotent?: boolean;
+  retries?: number;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** A request the table may not know: the raw `api` command. */
+export interface RawCallOptions extends Omit<RequestOptions, 'auth'> {
   /** Overrides the endpoint table: which kind of token to send. */
   as?: TokenKind;
   /** Overrides the endpoint table's scope. */
@@ -30,18 +53,85 @@ export class ApiClient {
     private readonly notice: (msg: string) => void = () => undefined,
   ) {}
 
-  async call<T = unknown>(o: CallOptions): Promise<HttpResponse<T>> {
-    const { auth, cached } = await this.authFor(o);
+  /** The same client calling as someone else: a ready user token, HTTP Basic of a pushed user. */
+  as(caller: Caller): ApiClient {
+    return new ApiClient(this.http, this.tokens, caller, this.notice);
+  }
+
+  /** Calls an endpoint of the table; `data` is what its response kind gives (undefined for none). */
+  async call<T = unknown>(ep: Endpoint, p: CallParams = {}): Promise<HttpResponse<T>> {
+    const res = await this.send<string | Buffer>(ep, p, ep.response === 'pdf' ? 'buffer' : 'text');
+    return { ...res, data: decodeResponse(ep, res) as T };
+  }
+
+  async data<T = unknown>(ep: Endpoint, p: CallParams = {}): Promise<T> {
+    return (await this.call<T>(ep, p)).data;
+  }
+
+  /** A JSON endpoint's body as text, checked to be JSON by its content type but not parsed (fast paths). */
+  async text(ep: Endpoint, p: CallParams = {}): Promise<HttpResponse<string>> {
+    const res = await this.send<string>(ep, p, 'text');
+    if (ep.response === 'json' || ep.response === 'paged') checkJsonType(ep, res);
+    return res;
+  }
+
+  /**
+   * Any method and path (the raw `api` command). A path outside the table goes out only with an
+   * explicit token kind (`as`), scopes, or a ready token (--token, --basic): never with a guess.
+   */
+  async request<T = unknown>(o: RawCallOptions): Promise<HttpResponse<T>> {
+    const ep = endpointFor(o.method, o.path);
+    if (!ep && !o.as && !o.scopes && !this.caller.token && !this.caller.basic) {
+      throw new UsageError(`unknown endpoint: ${o.method} ${o.path.split('?')[0]} is not in the endpoint table`, {
+        hint: 'pass --scope SCOPE or --as client|user|connector|none to say how to authenticate it',
+      });
+    }
+    const kind: TokenKind = o.as ?? ep?.token ?? 'any';
+    const scopes = o.scopes ?? (ep && ep.scopes.length > 0 ? [ep.scopes[0]!] : []);
+    const { as: _as, scopes: _scopes, ...rest } = o;
+    return this.withAuth<T>(`${o.method} ${o.path}`, kind, scopes, (auth) => this.http.request<T>({ ...rest, auth }));
+  }
+
+  private async send<T>(ep: Endpoint, p: CallParams, responseType: 'text' | 'buffer'): Promise<HttpResponse<T>> {
+    const o: RequestOptions = {
+      method: ep.method,
+      path: expandPath(ep, p.path),
+      query: p.query,
+      form: p.form,
+      headers: ep.response === 'pdf' ? { accept: 'application/pdf', ...p.headers } : p.headers,
+      idempotent: p.idempotent,
+      retries: p.retries,
+      timeoutMs: p.timeoutMs,
+      signal: p.signal,
+      responseType,
+    };
+    if (p.json !== undefined) {
+      o.body = writeJson(p.json);
+      o.contentType = 'application/json';
+    } else if (p.body !== undefined) {
+      o.body = p.body;
+      o.contentType = 'application/json';
+    }
+    if (p.auth) return this.http.request<T>({ ...o, auth: p.auth });
+    const scopes = ep.scopes.length > 0 ? [ep.scopes[0]!] : [];
+    return this.withAuth<T>(`${ep.method} ${o.path}`, ep.token, scopes, (auth) => this.http.request<T>({ ...o, auth }));
+  }
+
+  /** Sends with the auth a token kind gives; on a 401 drops a cached token (or renews the connector token) once. */
+  private async withAuth<T>(
+    what: string,
+    kind: TokenKind,
+    scopes: string[],
+    send: (auth: Auth | undefined) => Promise<HttpResponse<T>>,
+  ): Promise<HttpResponse<T>> {
+    const { auth, cached } = await this.authFor(what, kind, scopes);
     try {
-      return await this.http.request<T>({ ...o, auth });
+      return await send(auth);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401 && auth && cached) {
         const tm = await this.tokens();
         const token = auth.scheme === 'Bearer' ? auth.token : '';
-        if (tm.forget(token)) {
-          const again = await this.authFor(o);
-          return await this.http.request<T>({ ...o, auth: again.auth });
-        }
+        if (tm.forget(token)) return await send((await this.authFor(what, kind, scopes)).auth);
       }
       const next = this.caller.connectorTokenNext;
       if (err instanceof ApiError && err.status === 401 && auth?.scheme === 'Token' && next && auth.token !== next) {
@@ -50,21 +140,14 @@ export class ApiClient {
           this.notice('the connector token was refused (401); retrying with the next connector token');
           this.caller.connectorToken = next;
         }
-        return await this.http.request<T>({ ...o, auth: { scheme: 'Token', token: next } });
+        return await send({ scheme: 'Token', token: next });
       }
       throw err;
     }
   }
 
-  async data<T = unknown>(o: CallOptions): Promise<T> {
-    return (await this.call<T>(o)).data;
-  }
-
-  /** Resolves the Authorization for an endpoint; `cached` says whether a 401 may be retried. */
-  async authFor(o: Pick<CallOptions, 'method' | 'path' | 'as' | 'scopes'>): Promise<{ auth?: Auth; cached: boolean }> {
-    const ep = /^https?:/i.test(o.path) ? undefined : endpointFor(o.method, o.path.split('?')[0]!);
-    const kind: TokenKind = o.as ?? ep?.token ?? 'any';
-    const scopes = o.scopes ?? (ep && ep.scopes.length > 0 ? [ep.scopes[0]!] : []);
+  /** The Authorization for a token kind and scope; `cached` says whether a 401 may be retried. */
+  async authFor(what: string, kind: TokenKind, scopes: string[]): Promise<{ auth?: Auth; cached: boolean }> {
     const c = this.caller;
     if (kind === 'none') return { cached: false };
     if (kind === 'connector') {
@@ -85,7 +168,7 @@ export class ApiClient {
     const hasUser = Boolean(c.user?.userId || c.user?.externalUserId);
     if (kind === 'user' || ((kind === 'any' || kind === 'optional') && hasUser)) {
       if (!hasUser) {
-        throw new UsageError(`${o.method} ${o.path} needs a user token`, {
+        throw new UsageError(`${what} needs a user token`, {
           hint: 'pass --user ID (or --external-user ID), set BANKCTL_USER, or give a token with --token',
         });
       }
@@ -95,5 +178,68 @@ export class ApiClient {
     if (kind === 'optional') return { cached: false };
     const tm = await this.tokens();
     return { auth: { scheme: 'Bearer', token: await tm.clientToken(scopes) }, cached: true };
+  }
+}
+
+// ---- what a 2xx answer must be ----------------------------------------------------------------
+
+function header(res: HttpResponse<unknown>, name: string): string {
+  const v = res.headers[name];
+  return (Array.isArray(v) ? v[0] : v) ?? '';
+}
+
+/** The first bytes of a body as a person may see them: control characters and escapes shown, not sent. */
+export function preview(body: string | Buffer, max = 60): string {
+  const text = (typeof body === 'string' ? body : body.subarray(0, max * 4).toString('utf8')).slice(0, max);
+  const shown = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) =>
+    c === '\n' || c === '\r' || c === '\t' ? ' ' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return `${shown}${(typeof body === 'string' ? body.length : body.length) > max ? '…' : ''}`;
+}
+
+export function notWhatItReturns(
+  ep: Endpoint,
+  res: HttpResponse<unknown>,
+  what: string,
+  body: string | Buffer,
+): ServerError {
+  const type = header(res, 'content-type') || 'no content type';
+  const path = new URL(res.url).pathname;
+  const first = body.length > 0 ? `: "${preview(body)}"` : '';
+  return new ServerError(`${ep.method} ${path} answered ${res.status} (${type}) with ${what}${first}`, {
+    hint: 'check the base URL (`bankctl config list`): a proxy, a login page or another service may be answering',
+  });
+}
+
+function checkJsonType(ep: Endpoint, res: HttpResponse<string>): void {
+  const type = header(res, 'content-type').split(';')[0]!.trim().toLowerCase();
+  if (type && !/[/+]json$/.test(type)) throw notWhatItReturns(ep, res, 'a body that is not JSON', res.data);
+}
+
+/** A 2xx answer as the entry's response kind gives it, or a ServerError naming what came instead. */
+export function decodeResponse(ep: Endpoint, res: HttpResponse<string | Buffer>): unknown {
+  const body = res.data;
+  switch (ep.response) {
+    case 'empty':
+      return undefined;
+    case 'pdf': {
+      const buf = Buffer.isBuffer(body) ? body : Buffer.from(body);
+      if (buf.subarray(0, 5).toString('latin1') !== '%PDF-') throw notWhatItReturns(ep, res, 'no PDF', buf);
+      return buf;
+    }
+    case 'json':
+    case 'paged': {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (res.status === 204) return undefined;
+      if (text.trim() === '') throw notWhatItReturns(ep, res, 'an empty body instead of JSON', text);
+      checkJsonType(ep, res as HttpResponse<string>);
+      try {
+        return readJson(text);
+      } catch {
+        throw notWhatItReturns(ep, res, 'malformed JSON', text);
+      }
+    }
+    default:
+      return typeof body === 'string' ? body : body.toString('utf8');
   }
 }

@@ -1,33 +1,32 @@
 // The connector (connector-api.md section 4): typed calls over ApiClient. Bodies are sent as
-// exact JSON text (stringifyExact) so amounts keep the digits they were given.
-import type { ApiClient } from './client.js';
-import type { HttpResponse } from '../http/client.js';
-import { stringifyExact, type UserEntity } from './connector-wire.js';
+// exact JSON text (writeJson) so amounts keep the digits they were given.
+import { EP } from '../contract/index.js';
+import type { UserEntity } from '../contract/connector-wire.js';
+import type { ApiClient, CallParams } from './client.js';
 
-const enc = encodeURIComponent;
-
-function exact(body: unknown): { body: string; contentType: string } {
-  return { body: typeof body === 'string' ? body : stringifyExact(body), contentType: 'application/json' };
+/** A body given as text goes as is; an object is written exactly. */
+function exact(body: unknown): Pick<CallParams, 'body' | 'json'> {
+  return typeof body === 'string' ? { body } : { json: body };
 }
 
 /** The UserEntity of connector-api.md 2.1, as the wire validation (shared with the sandbox) reads it. */
 export type ConnectorUser = UserEntity;
 
 export async function createConnectorUser(api: ApiClient, user: ConnectorUser): Promise<void> {
-  await api.call({ method: 'POST', path: '/connector/users', ...exact(user) });
+  await api.call(EP.connector.createUser, exact(user));
 }
 
 export async function updateConnectorUser(api: ApiClient, externalUserId: string, user: ConnectorUser): Promise<void> {
-  await api.call({ method: 'PUT', path: `/connector/users/${enc(externalUserId)}`, ...exact(user) });
+  await api.call(EP.connector.updateUser, { path: { externalUserId }, ...exact(user) });
 }
 
 export async function deleteConnectorUser(api: ApiClient, externalUserId: string): Promise<void> {
-  await api.call({ method: 'DELETE', path: `/connector/users/${enc(externalUserId)}` });
+  await api.call(EP.connector.deleteUser, { path: { externalUserId } });
 }
 
 /** POST the user's accounts in one batch ({accounts: [AccountEntity...]}, as text or object). */
 export async function pushAccounts(api: ApiClient, externalUserId: string, body: unknown): Promise<void> {
-  await api.call({ method: 'POST', path: `/connector/users/${enc(externalUserId)}/accounts`, ...exact(body) });
+  await api.call(EP.connector.createAccounts, { path: { externalUserId }, ...exact(body) });
 }
 
 export async function updateConnectorAccount(
@@ -36,11 +35,7 @@ export async function updateConnectorAccount(
   externalAccountId: string,
   body: { name?: string; closed?: boolean; exclusion?: string },
 ): Promise<void> {
-  await api.call({
-    method: 'PUT',
-    path: `/connector/users/${enc(externalUserId)}/accounts/${enc(externalAccountId)}`,
-    ...exact(body),
-  });
+  await api.call(EP.connector.updateAccount, { path: { externalUserId, externalAccountId }, ...exact(body) });
 }
 
 export async function deleteConnectorAccount(
@@ -48,10 +43,7 @@ export async function deleteConnectorAccount(
   externalUserId: string,
   externalAccountId: string,
 ): Promise<void> {
-  await api.call({
-    method: 'DELETE',
-    path: `/connector/users/${enc(externalUserId)}/accounts/${enc(externalAccountId)}`,
-  });
+  await api.call(EP.connector.deleteAccount, { path: { externalUserId, externalAccountId } });
 }
 
 /**
@@ -64,23 +56,11 @@ export async function ingestTransactions(
   body: string | Buffer,
   signal?: AbortSignal,
 ): Promise<void> {
-  await api.call({
-    method: 'POST',
-    path: `/connector/users/${enc(externalUserId)}/transactions`,
-    body,
-    contentType: 'application/json',
-    idempotent: true,
-    signal,
-  });
+  await api.call(EP.connector.ingestTransactions, { path: { externalUserId }, body, idempotent: true, signal });
 }
 
 export async function deleteTransactions(api: ApiClient, externalUserId: string, body: unknown): Promise<void> {
-  await api.call({
-    method: 'POST',
-    path: `/connector/users/${enc(externalUserId)}/transactions/delete`,
-    ...exact(body),
-    idempotent: false,
-  });
+  await api.call(EP.connector.deleteTransactions, { path: { externalUserId }, ...exact(body), idempotent: false });
 }
 
 export async function updateTransaction(
@@ -89,11 +69,7 @@ export async function updateTransaction(
   externalTransactionId: string,
   body: unknown,
 ): Promise<void> {
-  await api.call({
-    method: 'PUT',
-    path: `/connector/users/${enc(externalUserId)}/transactions/${enc(externalTransactionId)}`,
-    ...exact(body),
-  });
+  await api.call(EP.connector.updateTransaction, { path: { externalUserId, externalTransactionId }, ...exact(body) });
 }
 
 export interface BatchStatus {
@@ -103,12 +79,7 @@ export interface BatchStatus {
 }
 
 export async function ingestBatch(api: ApiClient, body: unknown): Promise<{ statuses: BatchStatus[] }> {
-  return api.data<{ statuses: BatchStatus[] }>({
-    method: 'POST',
-    path: '/connector/batch',
-    ...exact(body),
-    idempotent: true,
-  });
+  return api.data<{ statuses: BatchStatus[] }>(EP.connector.batch, { ...exact(body), idempotent: true });
 }
 
 export interface GeneratedToken {
@@ -120,7 +91,7 @@ export async function generateToken(
   api: ApiClient,
   req: { userId: string; scopes: string[]; ttl?: number; origin?: string },
 ): Promise<GeneratedToken> {
-  return api.data<GeneratedToken>({ method: 'POST', path: '/connector/v2/tokens/generate', json: req });
+  return api.data<GeneratedToken>(EP.connector.generateToken, { json: req });
 }
 
 export interface V2Transaction {
@@ -138,11 +109,11 @@ export async function transactionsPage(
   query: Record<string, string | string[] | number | undefined>,
   bearer?: string,
 ): Promise<{ transactions: V2Transaction[]; nextPageToken?: string }> {
-  const o = { method: 'GET', path: '/data/v2/transactions', query };
-  const res: HttpResponse<{ transactions: V2Transaction[]; nextPageToken?: string }> = bearer
-    ? await api.http.request({ ...o, auth: { scheme: 'Bearer', token: bearer } })
-    : await api.call(o);
-  return res.data ?? { transactions: [] };
+  const data = await api.data<{ transactions: V2Transaction[]; nextPageToken?: string }>(EP.transactions.list, {
+    query,
+    auth: bearer ? { scheme: 'Bearer', token: bearer } : undefined,
+  });
+  return data ?? { transactions: [] };
 }
 
 export interface V1Account {
@@ -154,9 +125,8 @@ export interface V1Account {
 }
 
 export async function listAccounts(api: ApiClient, bearer?: string): Promise<V1Account[]> {
-  const o = { method: 'GET', path: '/api/v1/accounts/list' };
-  const res: HttpResponse<{ accounts?: V1Account[] }> = bearer
-    ? await api.http.request({ ...o, auth: { scheme: 'Bearer', token: bearer } })
-    : await api.call(o);
-  return res.data?.accounts ?? [];
+  const data = await api.data<{ accounts?: V1Account[] }>(EP.accounts.list, {
+    auth: bearer ? { scheme: 'Bearer', token: bearer } : undefined,
+  });
+  return data?.accounts ?? [];
 }

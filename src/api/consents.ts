@@ -1,5 +1,7 @@
 // Provider consents (spec 2.5, 4.6): listing, deletion (deleting the credentials), and the
 // update-consent link of the link service, which carries a single-use code for the consent update.
+import { EP } from '../contract/index.js';
+import { NotFoundError } from '../errors.js';
 import type { ApiClient } from './client.js';
 import type { UserRef } from '../auth/tokens.js';
 
@@ -24,15 +26,12 @@ export const UPDATE_CONSENT_SCOPES = [
 ];
 
 export async function listConsents(api: ApiClient): Promise<ProviderConsent[]> {
-  const data = await api.data<{ providerConsents?: ProviderConsent[] }>({
-    method: 'GET',
-    path: '/api/v1/provider-consents',
-  });
+  const data = await api.data<{ providerConsents?: ProviderConsent[] }>(EP.consents.list);
   return data?.providerConsents ?? [];
 }
 
 export async function deleteConsent(api: ApiClient, credentialsId: string): Promise<void> {
-  await api.call({ method: 'DELETE', path: `/api/v1/credentials/${encodeURIComponent(credentialsId)}` });
+  await api.call(EP.credentials.delete, { path: { id: credentialsId } });
 }
 
 export interface UpdateLinkOptions {
@@ -49,8 +48,22 @@ export interface UpdateLinkOptions {
   idHint: string;
 }
 
-/** A delegated code for the link service, then the update-consent URL. */
+/** Whether the user holds these credentials: a consent names them, or an account of theirs does. */
+async function holdsCredentials(api: ApiClient, credentialsId: string): Promise<boolean> {
+  if ((await listConsents(api)).some((c) => c.credentialsId === credentialsId)) return true;
+  const accounts = await api.data<{ accounts?: Array<{ credentialsId?: unknown }> }>(EP.accounts.list);
+  return (accounts?.accounts ?? []).some((a) => a.credentialsId === credentialsId);
+}
+
+/**
+ * A delegated code for the link service, then the update-consent URL. The user must hold these
+ * credentials (NotFoundError otherwise): a link for nothing would only fail in a browser.
+ */
 export async function updateConsentLink(api: ApiClient, o: UpdateLinkOptions): Promise<string> {
+  if (!(await holdsCredentials(api, o.credentialsId)))
+    throw new NotFoundError(`the user holds no credentials ${o.credentialsId}`, {
+      hint: 'see `bankctl consents list` or `bankctl accounts list` for the ids',
+    });
   const form: Record<string, string | undefined> = {
     user_id: o.user.userId,
     external_user_id: o.user.userId ? undefined : o.user.externalUserId,
@@ -58,11 +71,7 @@ export async function updateConsentLink(api: ApiClient, o: UpdateLinkOptions): P
     actor_client_id: o.actorClientId ?? o.clientId,
     scope: UPDATE_CONSENT_SCOPES.join(','),
   };
-  const { code } = await api.data<{ code: string }>({
-    method: 'POST',
-    path: '/api/v1/oauth/authorization-grant/delegate',
-    form,
-  });
+  const { code } = await api.data<{ code: string }>(EP.oauth.delegate, { form });
   const u = new URL(`${o.linkUrl.replace(/\/+$/, '')}/1.0/transactions/update-consent`);
   u.searchParams.set('client_id', o.clientId);
   u.searchParams.set('redirect_uri', o.redirectUri);

@@ -1,4 +1,5 @@
 // Credentials (spec 4.4) and provider consents (spec 2.5).
+import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
 
 /** Statuses that end a refresh in failure: the spec's two, and the extra final ones the service documents. */
@@ -57,28 +58,24 @@ export interface RefreshOptions {
   authenticate?: boolean;
 }
 
-const enc = encodeURIComponent;
-
 export async function createCredentials(
   api: ApiClient,
   req: CreateCredentialsRequest,
   o: { items?: string[]; optIn?: boolean } = {},
 ): Promise<Credentials> {
-  return api.data<Credentials>({
-    method: 'POST',
-    path: '/api/v1/credentials',
+  return api.data<Credentials>(EP.credentials.create, {
     json: req,
     query: { items: o.items && o.items.length > 0 ? o.items : undefined, optIn: o.optIn ? 'true' : undefined },
   });
 }
 
 export async function listCredentials(api: ApiClient): Promise<Credentials[]> {
-  const data = await api.data<{ credentials?: Credentials[] }>({ method: 'GET', path: '/api/v1/credentials/list' });
+  const data = await api.data<{ credentials?: Credentials[] }>(EP.credentials.list);
   return data?.credentials ?? [];
 }
 
 export async function getCredentials(api: ApiClient, id: string): Promise<Credentials> {
-  return api.data<Credentials>({ method: 'GET', path: `/api/v1/credentials/${enc(id)}` });
+  return api.data<Credentials>(EP.credentials.get, { path: { id } });
 }
 
 export async function updateCredentials(
@@ -86,11 +83,11 @@ export async function updateCredentials(
   id: string,
   req: { providerName?: string; fields?: Record<string, string>; appUri?: string; callbackUri?: string },
 ): Promise<Credentials> {
-  return api.data<Credentials>({ method: 'PUT', path: `/api/v1/credentials/${enc(id)}`, json: req });
+  return api.data<Credentials>(EP.credentials.update, { path: { id }, json: req });
 }
 
 export async function deleteCredentials(api: ApiClient, id: string): Promise<void> {
-  await api.call({ method: 'DELETE', path: `/api/v1/credentials/${enc(id)}` });
+  await api.call(EP.credentials.delete, { path: { id } });
 }
 
 export async function refreshCredentials(
@@ -99,9 +96,8 @@ export async function refreshCredentials(
   o: RefreshOptions & { appUri?: string; callbackUri?: string } = {},
 ): Promise<void> {
   const body = o.appUri || o.callbackUri ? { appUri: o.appUri, callbackUri: o.callbackUri } : undefined;
-  await api.call({
-    method: 'POST',
-    path: `/api/v1/credentials/${enc(id)}/refresh`,
+  await api.call(EP.credentials.refresh, {
+    path: { id },
     query: {
       items: o.items && o.items.length > 0 ? o.items : undefined,
       optIn: o.optIn ? 'true' : undefined,
@@ -116,7 +112,7 @@ export async function authenticateCredentials(
   id: string,
   req: { appUri?: string; callbackUri?: string } = {},
 ): Promise<void> {
-  await api.call({ method: 'POST', path: `/api/v1/credentials/${enc(id)}/authenticate`, json: req });
+  await api.call(EP.credentials.authenticate, { path: { id }, json: req });
 }
 
 export async function supplementInformation(
@@ -124,17 +120,12 @@ export async function supplementInformation(
   id: string,
   information: Record<string, string>,
 ): Promise<void> {
-  await api.call({
-    method: 'POST',
-    path: `/api/v1/credentials/${enc(id)}/supplemental-information`,
-    json: { information },
-  });
+  await api.call(EP.credentials.supplement, { path: { id }, json: { information } });
 }
 
 /** The eID QR code: `data:image/png;base64,...` as the service sends it (text/html). */
 export async function credentialsQr(api: ApiClient, id: string): Promise<string> {
-  const r = await api.call<string>({ method: 'GET', path: `/api/v1/credentials/${enc(id)}/qr`, responseType: 'text' });
-  return String(r.data).trim();
+  return String(await api.data<string>(EP.credentials.qr, { path: { id } })).trim();
 }
 
 export interface ProviderConsent {
@@ -149,9 +140,6 @@ export interface ProviderConsent {
 }
 
 export async function listProviderConsents(api: ApiClient): Promise<ProviderConsent[]> {
-  const data = await api.data<{ providerConsents?: ProviderConsent[] }>({
-    method: 'GET',
-    path: '/api/v1/provider-consents',
-  });
+  const data = await api.data<{ providerConsents?: ProviderConsent[] }>(EP.consents.list);
   return data?.providerConsents ?? [];
 }

@@ -1,4 +1,5 @@
 // Insights (spec 4.5 and 3.2; shapes from the service's Swagger).
+import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
 
 export interface Insight {
@@ -14,19 +15,19 @@ export interface Insight {
 }
 
 export async function listInsights(api: ApiClient): Promise<Insight[]> {
-  return (await api.data<Insight[]>({ method: 'GET', path: '/api/v1/insights' })) ?? [];
+  return (await api.data<Insight[]>(EP.insights.list)) ?? [];
 }
 
 export async function listArchivedInsights(api: ApiClient): Promise<Insight[]> {
-  return (await api.data<Insight[]>({ method: 'GET', path: '/api/v1/insights/archived' })) ?? [];
+  return (await api.data<Insight[]>(EP.insights.archived)) ?? [];
 }
 
 /** SelectInsightActionRequest: reports the action and archives the insight. */
 export async function selectInsightAction(api: ApiClient, insightId: string, insightAction: string): Promise<void> {
-  await api.call({ method: 'POST', path: '/api/v1/insights/action', json: { insightId, insightAction } });
+  await api.call(EP.insights.action, { json: { insightId, insightAction } });
 }
 
 /** Deprecated in favour of selectInsightAction. */
 export async function archiveInsight(api: ApiClient, insightId: string): Promise<void> {
-  await api.call({ method: 'PUT', path: `/api/v1/insights/${encodeURIComponent(insightId)}/archive` });
+  await api.call(EP.insights.archive, { path: { id: insightId } });
 }

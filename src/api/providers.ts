@@ -1,26 +1,10 @@
 // Providers (spec 2.2): the list with its filters, and one provider by name.
+import { EP } from '../contract/index.js';
+import type { ProviderField as WireProviderField } from '../contract/wire.js';
 import type { ApiClient } from './client.js';
 
-export interface ProviderField {
-  name: string;
-  description?: string;
-  hint?: string;
-  helpText?: string;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  patternError?: string;
-  optional?: boolean;
-  exposed?: boolean;
-  immutable?: boolean;
-  masked?: boolean;
-  numeric?: boolean;
-  sensitive?: boolean;
-  checkbox?: boolean;
-  value?: string;
-  defaultValue?: string;
-  [k: string]: unknown;
-}
+/** A provider's field as the service sends it (properties beyond the wire type kept). */
+export type ProviderField = WireProviderField & { [k: string]: unknown };
 
 export interface Provider {
   name: string;
@@ -50,14 +34,10 @@ export async function listProviders(api: ApiClient, q: ProviderQuery = {}): Prom
   if (q.excludeNonTestProviders) query.excludeNonTestProviders = 'true';
   if (q.capability) query.capability = q.capability;
   if (q.name) query.name = q.name;
-  const data = await api.data<{ providers?: Provider[] } | Provider[]>({
-    method: 'GET',
-    path: '/api/v1/providers',
-    query,
-  });
+  const data = await api.data<{ providers?: Provider[] } | Provider[]>(EP.providers.list, { query });
   return Array.isArray(data) ? data : (data?.providers ?? []);
 }
 
 export async function getProvider(api: ApiClient, name: string): Promise<Provider> {
-  return api.data<Provider>({ method: 'GET', path: `/api/v1/providers/${encodeURIComponent(name)}` });
+  return api.data<Provider>(EP.providers.get, { path: { name } });
 }

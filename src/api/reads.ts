@@ -1,6 +1,7 @@
 // The smaller reads (spec 4.3, 4.5): identities, investments, loans, categories.
+import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
-import { parseExactJson } from './exact-json.js';
+import type { JsonNumber } from './accounts.js';
 
 export const PORTFOLIO_TYPES = ['ISK', 'KF', 'DEPOT', 'PENSION', 'OTHER'] as const;
 
@@ -13,7 +14,7 @@ export interface Identity {
 }
 
 export async function listIdentities(api: ApiClient): Promise<Identity[]> {
-  const data = await api.data<{ availableIdentityData?: Identity[] }>({ method: 'GET', path: '/api/v1/identities' });
+  const data = await api.data<{ availableIdentityData?: Identity[] }>(EP.reads.identities);
   return data?.availableIdentityData ?? [];
 }
 
@@ -21,32 +22,28 @@ export interface Portfolio {
   id: string;
   accountId?: string;
   type?: string;
-  totalValue?: string;
-  cashValue?: string;
+  totalValue?: JsonNumber;
+  cashValue?: JsonNumber;
   instruments?: Array<Record<string, unknown>>;
   [k: string]: unknown;
 }
 
 export async function listInvestments(api: ApiClient, portfolioTypes: string[] = []): Promise<Portfolio[]> {
-  const res = await api.call<string>({
-    method: 'GET',
-    path: '/api/v1/investments',
+  const data = await api.data<{ portfolios?: Portfolio[] }>(EP.reads.investments, {
     query: { portfolioType: portfolioTypes.length ? portfolioTypes : undefined },
-    responseType: 'text',
   });
-  return parseExactJson<{ portfolios?: Portfolio[] }>(res.data)?.portfolios ?? [];
+  return data?.portfolios ?? [];
 }
 
 export interface LoanResponse {
   loans: Array<Record<string, unknown>>;
-  totalLoanAmount?: string;
-  weightedAverageInterestRate?: string;
+  totalLoanAmount?: JsonNumber;
+  weightedAverageInterestRate?: JsonNumber;
   [k: string]: unknown;
 }
 
 export async function listLoans(api: ApiClient): Promise<LoanResponse> {
-  const res = await api.call<string>({ method: 'GET', path: '/api/v1/loans', responseType: 'text' });
-  const data = parseExactJson<Partial<LoanResponse>>(res.data);
+  const data = await api.data<Partial<LoanResponse>>(EP.reads.loans);
   return { ...data, loans: data?.loans ?? [] };
 }
 
@@ -61,10 +58,6 @@ export interface Category {
 }
 
 export async function listCategories(api: ApiClient, locale?: string): Promise<Category[]> {
-  const data = await api.data<Category[] | { categories?: Category[] }>({
-    method: 'GET',
-    path: '/api/v1/categories',
-    query: { locale },
-  });
+  const data = await api.data<Category[] | { categories?: Category[] }>(EP.reads.categories, { query: { locale } });
   return Array.isArray(data) ? data : (data?.categories ?? []);
 }

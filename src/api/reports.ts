@@ -1,4 +1,5 @@
 // Account verification reports (spec 4.1, 2.7): temporary (1 hour), with a PDF rendering.
+import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
 
 export const REPORT_TEMPLATES = ['standard-1.0'];
@@ -9,20 +10,14 @@ export interface CreateReportRequest {
 }
 
 export async function createReport(api: ApiClient, req: CreateReportRequest): Promise<Record<string, unknown>> {
-  return api.data({ method: 'POST', path: '/api/v1/account-verification-reports', json: req });
+  return api.data(EP.reports.create, { json: req });
 }
 
 export async function getReport(api: ApiClient, reportId: string): Promise<Record<string, unknown>> {
-  return api.data({ method: 'GET', path: `/api/v1/account-verification-reports/${encodeURIComponent(reportId)}` });
+  return api.data(EP.reports.get, { path: { id: reportId } });
 }
 
 /** The PDF bytes exactly as served. */
 export async function reportPdf(api: ApiClient, reportId: string, template: string): Promise<Buffer> {
-  return api.data<Buffer>({
-    method: 'GET',
-    path: `/api/v1/account-verification-reports/${encodeURIComponent(reportId)}/pdf`,
-    query: { template },
-    responseType: 'buffer',
-    headers: { accept: 'application/pdf' },
-  });
+  return api.data<Buffer>(EP.reports.pdf, { path: { id: reportId }, query: { template } });
 }

@@ -1,4 +1,5 @@
 // Transaction search (spec 2.7; SearchQuery and SearchResponse from the Swagger).
+import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
 
 export interface SearchQuery {
@@ -21,5 +22,5 @@ export interface SearchResponse {
 }
 
 export async function searchTransactions(api: ApiClient, q: SearchQuery): Promise<SearchResponse> {
-  return api.data<SearchResponse>({ method: 'POST', path: '/api/v1/search', json: q, idempotent: true });
+  return api.data<SearchResponse>(EP.search.query, { json: q, idempotent: true });
 }

@@ -1,9 +1,12 @@
 // Transactions v2 (spec 2.4, 4.7): pages as an async iterator. The next page is requested while the
 // caller is still busy with the current one (at most two pages in memory), and a nextPageToken that
 // comes back twice stops the walk instead of looping.
-import type { ApiClient } from './client.js';
+import { EP } from '../contract/index.js';
+import type { ExactAmountWire } from '../contract/decimal.js';
+import { writeJson } from '../contract/exact-json.js';
+import { decodeResponse, notWhatItReturns, type ApiClient } from './client.js';
 import { UsageError } from '../errors.js';
-import type { ExactAmountWire } from './accounts.js';
+import type { HttpResponse } from '../http/client.js';
 
 export const TRANSACTION_STATUSES = ['BOOKED', 'PENDING', 'UNDEFINED'] as const;
 export const MAX_PAGE_SIZE = 100;
@@ -52,14 +55,18 @@ export async function transactionPage(
   f: TransactionFilter,
   pageToken?: string,
 ): Promise<TransactionPage> {
-  const data = await api.data<Partial<TransactionPage>>({
-    method: 'GET',
-    path: '/data/v2/transactions',
-    query: transactionQuery(f, pageToken),
-  });
+  const res = await api.call<Partial<TransactionPage>>(EP.transactions.list, { query: transactionQuery(f, pageToken) });
+  return checkedPage(res);
+}
+
+/** A page must hold a transactions array: anything else is not what the endpoint returns. */
+function checkedPage(res: HttpResponse<Partial<TransactionPage> | undefined>): TransactionPage {
+  const data = res.data;
+  if (!data || !Array.isArray(data.transactions))
+    throw notWhatItReturns(EP.transactions.list, res, 'no transactions list', '');
   return {
-    transactions: Array.isArray(data?.transactions) ? data.transactions : [],
-    nextPageToken: typeof data?.nextPageToken === 'string' ? data.nextPageToken : '',
+    transactions: data.transactions,
+    nextPageToken: typeof data.nextPageToken === 'string' ? data.nextPageToken : '',
   };
 }
 
@@ -170,26 +177,11 @@ export function splitTransactionPage(text: string): RawTransactionPage | undefin
 }
 
 async function rawPage(api: ApiClient, f: TransactionFilter, pageToken?: string): Promise<RawTransactionPage> {
-  const res = await api.call<string>({
-    method: 'GET',
-    path: '/data/v2/transactions',
-    query: transactionQuery(f, pageToken),
-    responseType: 'text',
-  });
-  const text = typeof res.data === 'string' ? res.data : '';
-  const fast = splitTransactionPage(text);
+  const res = await api.text(EP.transactions.list, { query: transactionQuery(f, pageToken) });
+  const fast = splitTransactionPage(res.data);
   if (fast) return fast;
-  let data: Partial<TransactionPage> | undefined;
-  try {
-    data = JSON.parse(text) as Partial<TransactionPage>;
-  } catch {
-    data = undefined;
-  }
-  const list = Array.isArray(data?.transactions) ? data.transactions : [];
-  return {
-    lines: list.map((t) => `${JSON.stringify(t)}\n`),
-    nextPageToken: typeof data?.nextPageToken === 'string' ? data.nextPageToken : '',
-  };
+  const page = checkedPage({ ...res, data: decodeResponse(EP.transactions.list, res) as Partial<TransactionPage> });
+  return { lines: page.transactions.map((t) => `${writeJson(t)}\n`), nextPageToken: page.nextPageToken };
 }
 
 /** Like transactionPages, for NDJSON output: each transaction's text as the service sent it. */

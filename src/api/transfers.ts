@@ -1,7 +1,8 @@
 // Transfers (spec 2.7): POST /api/v1/transfer, the path of the service's Swagger (the spec writes
 // "/transfer"). URIs are checked here before anything is sent; the amount goes out exactly as given.
+import { EP } from '../contract/index.js';
+import { decimalString, parseDecimal } from '../contract/decimal.js';
 import type { ApiClient } from './client.js';
-import { decimalString, parseDecimal } from '../output/money.js';
 
 export interface SignableOperation {
   id: string;
@@ -63,17 +64,9 @@ export function transferBody(t: TransferRequest): string {
 }
 
 export async function createTransfer(api: ApiClient, t: TransferRequest): Promise<SignableOperation> {
-  return api.data<SignableOperation>({
-    method: 'POST',
-    path: '/api/v1/transfer',
-    body: transferBody(t),
-    contentType: 'application/json',
-  });
+  return api.data<SignableOperation>(EP.transfers.create, { body: transferBody(t) });
 }
 
 export async function transferStatus(api: ApiClient, transferId: string): Promise<SignableOperation> {
-  return api.data<SignableOperation>({
-    method: 'GET',
-    path: `/api/v1/transfer/${encodeURIComponent(transferId)}/status`,
-  });
+  return api.data<SignableOperation>(EP.transfers.status, { path: { id: transferId } });
 }

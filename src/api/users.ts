@@ -1,4 +1,5 @@
 // Users (spec 4.6).
+import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
 
 export interface CreateUserRequest {
@@ -14,9 +15,19 @@ export interface CreateUserResponse {
 }
 
 export async function createUser(api: ApiClient, req: CreateUserRequest): Promise<CreateUserResponse> {
-  return api.data<CreateUserResponse>({ method: 'POST', path: '/api/v1/user/create', json: req });
+  return api.data<CreateUserResponse>(EP.users.create, { json: req });
 }
 
 export async function deleteUser(api: ApiClient): Promise<void> {
-  await api.call({ method: 'POST', path: '/api/v1/user/delete' });
+  await api.call(EP.users.delete);
+}
+
+/** Revokes every access and refresh token of a user (a client call). */
+export async function revokeAllTokens(
+  api: ApiClient,
+  user: { userId?: string; externalUserId?: string },
+): Promise<void> {
+  await api.call(EP.oauth.revokeAll, {
+    form: { user_id: user.userId, external_user_id: user.userId ? undefined : user.externalUserId },
+  });
 }

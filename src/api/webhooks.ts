@@ -1,14 +1,8 @@
 // Webhooks (aggregation-api.md 4.6 and 6, connector-api.md 4 and 6) and the sandbox's trigger.
+import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
 
-export const WEBHOOK_EVENTS = [
-  'credentials:create',
-  'credentials:update',
-  'transaction:create',
-  'transaction:update',
-  'signable-operation:update',
-] as const;
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+export { WEBHOOK_EVENTS, type WebhookEvent } from '../contract/wire.js';
 
 export interface WebhookRegistration {
   url: string;
@@ -38,26 +32,25 @@ export interface WebHookRequest {
   webHook: { secret: string; url?: string; events?: string[] };
 }
 
-export const API_HOOKS_PATH = '/api/v1/hooks';
+export const API_HOOKS_PATH = EP.hooks.list.path;
 
 export async function listHooks(api: ApiClient): Promise<ApiWebhook[]> {
-  const data = await api.data<{ webHooks?: ApiWebhook[] } | ApiWebhook[]>({ method: 'GET', path: API_HOOKS_PATH });
+  const data = await api.data<{ webHooks?: ApiWebhook[] } | ApiWebhook[]>(EP.hooks.list);
   return Array.isArray(data) ? data : (data?.webHooks ?? []);
 }
 
 export async function createHook(api: ApiClient, reg: WebhookRegistration): Promise<ApiWebhook> {
-  return api.data<ApiWebhook>({ method: 'POST', path: API_HOOKS_PATH, json: reg });
+  return api.data<ApiWebhook>(EP.hooks.create, { json: reg });
 }
 
 export async function deleteHook(api: ApiClient, id: string): Promise<void> {
-  await api.call({ method: 'DELETE', path: `${API_HOOKS_PATH}/${encodeURIComponent(id)}` });
+  await api.call(EP.hooks.delete, { path: { id } });
 }
 
 export async function listConnectorWebhooks(api: ApiClient): Promise<ConnectorWebhook[]> {
-  const data = await api.data<{ webhooks?: ConnectorWebhook[] } | ConnectorWebhook[] | undefined>({
-    method: 'GET',
-    path: '/connector/webhooks',
-  });
+  const data = await api.data<{ webhooks?: ConnectorWebhook[] } | ConnectorWebhook[] | undefined>(
+    EP.connector.listWebhooks,
+  );
   if (Array.isArray(data)) return data;
   return data?.webhooks ?? [];
 }
@@ -67,7 +60,7 @@ export async function listConnectorWebhooks(api: ApiClient): Promise<ConnectorWe
  * service gives one (the sandbox does), else from the list: the newest entry with this url.
  */
 export async function createConnectorWebhook(api: ApiClient, reg: WebhookRegistration): Promise<ConnectorWebhook> {
-  const res = await api.call<unknown>({ method: 'POST', path: '/connector/webhooks', json: reg, responseType: 'text' });
+  const res = await api.call(EP.connector.createWebhook, { json: reg });
   const loc = res.headers.location;
   const location = Array.isArray(loc) ? loc[0] : loc;
   let id = location ? decodeURIComponent(location.split('?')[0]!.split('/').filter(Boolean).pop() ?? '') : undefined;
@@ -81,7 +74,7 @@ export async function createConnectorWebhook(api: ApiClient, reg: WebhookRegistr
 }
 
 export async function deleteConnectorWebhook(api: ApiClient, id: string): Promise<void> {
-  await api.call({ method: 'DELETE', path: `/connector/webhooks/${encodeURIComponent(id)}` });
+  await api.call(EP.connector.deleteWebhook, { path: { id } });
 }
 
 export interface TriggerRequest {
@@ -101,5 +94,14 @@ export interface TriggerResponse {
 }
 
 export async function triggerEvent(api: ApiClient, req: TriggerRequest): Promise<TriggerResponse> {
-  return api.data<TriggerResponse>({ method: 'POST', path: '/sandbox/trigger', json: req });
+  return api.data<TriggerResponse>(EP.sandbox.trigger, { json: req });
+}
+
+/** A new connector token from the sandbox; the current one stays valid for graceSeconds. */
+export async function rotateConnectorToken(
+  api: ApiClient,
+  retire: string,
+  graceSeconds: number,
+): Promise<{ token: string }> {
+  return api.data<{ token: string }>(EP.sandbox.rotateConnectorToken, { json: { retire, graceSeconds } });
 }

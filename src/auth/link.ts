@@ -3,7 +3,7 @@
 // the browser opened, and the result handed back: a code, or the service's error.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { secretsEqual } from '../secrets.js';
+import { secretsEqual } from '../contract/secrets.js';
 
 export interface LinkParams {
   linkUrl: string;

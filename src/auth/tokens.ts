@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { HttpClient } from '../http/client.js';
 import type { CachedToken, ConfigStore } from '../config/store.js';
+import { EP } from '../contract/index.js';
 import { AuthError, UsageError } from '../errors.js';
 
 export interface TokenResponse {
@@ -76,7 +77,7 @@ export class TokenManager {
     const { clientId, clientSecret } = this.requireClient();
     const res = await this.d.http.request<TokenResponse>({
       method: 'POST',
-      path: '/api/v1/oauth/token',
+      path: EP.oauth.token.path,
       form: {
         client_id: clientId,
         client_secret: clientSecret,
@@ -113,7 +114,7 @@ export class TokenManager {
     }
     const res = await this.d.http.request<{ code: string }>({
       method: 'POST',
-      path: delegate ? '/api/v1/oauth/authorization-grant/delegate' : '/api/v1/oauth/authorization-grant',
+      path: (delegate ? EP.oauth.delegate : EP.oauth.grant).path,
       form,
       auth: { scheme: 'Bearer', token: clientToken },
       // safe to resend: a lost answer only leaves an unused code behind
@@ -130,7 +131,7 @@ export class TokenManager {
     this.d.http.redactor.add(code);
     const res = await this.d.http.request<TokenResponse>({
       method: 'POST',
-      path: '/api/v1/oauth/token',
+      path: EP.oauth.token.path,
       form: { client_id: clientId, client_secret: clientSecret, grant_type: 'authorization_code', code },
     });
     return checkTokenResponse(res.data);
@@ -140,7 +141,7 @@ export class TokenManager {
     const { clientId, clientSecret } = this.requireClient();
     const res = await this.d.http.request<TokenResponse>({
       method: 'POST',
-      path: '/api/v1/oauth/token',
+      path: EP.oauth.token.path,
       form: {
         client_id: clientId,
         client_secret: clientSecret,
@@ -181,6 +182,19 @@ export class TokenManager {
       }
     }
     return false;
+  }
+
+  /** Drops every cached token of a user (after the user was deleted or its tokens revoked). */
+  forgetUser(user: UserRef): number {
+    const key = userKey(user);
+    let n = 0;
+    for (const [k, t] of Object.entries(this.d.config.cachedTokens(this.d.profileName))) {
+      if (t.user === key) {
+        this.d.config.dropToken(this.d.profileName, k);
+        n++;
+      }
+    }
+    return n;
   }
 
   isCached(accessToken: string): boolean {

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
 import { StreamWriter } from '../output/render.js';
-import type { TokenKind } from '../api/scopes.js';
+import type { TokenKind } from '../contract/endpoint.js';
+import { readJson, writeJson } from '../contract/exact-json.js';
 import { collect, examples, parseKeyValue, splitList } from './util.js';
 
 interface ApiOpts {
@@ -41,8 +42,14 @@ export function registerApi(api: Command, ctx: Context): void {
     .option('--form', 'send the fields form-encoded instead of JSON')
     .option('-H, --header <name:value>', 'an extra request header (repeatable)', collect)
     .option('--paginate', 'follow nextPageToken to the last page, printing every item')
-    .option('--scope <scopes>', 'scopes for the token (default: what the endpoint table says)')
-    .option('--as <kind>', 'token to send: client, user, connector or none (default: what the endpoint table says)')
+    .option(
+      '--scope <scopes>',
+      'scopes for the token (default: what the endpoint table says; required with --as for a path outside it)',
+    )
+    .option(
+      '--as <kind>',
+      'token to send: client, user, connector or none (default: what the endpoint table says; a path outside the table needs --as or --scope)',
+    )
     .action(async (methodIn: string, path: string, o: ApiOpts) => {
       const method = methodIn.toUpperCase();
       if (!/^[A-Z]+$/.test(method)) throw new UsageError(`"${methodIn}" is not an HTTP method`);
@@ -76,7 +83,7 @@ export function registerApi(api: Command, ctx: Context): void {
                 throw new UsageError(`cannot read ${o.input}: ${e.code ?? e.message}`);
               });
         try {
-          json = JSON.parse(text);
+          json = readJson(text);
         } catch (e) {
           throw new UsageError(`${o.input} is not valid JSON: ${(e as Error).message}`);
         }
@@ -91,7 +98,7 @@ export function registerApi(api: Command, ctx: Context): void {
       }
       const api = await ctx.api();
       const call = (q?: Record<string, string>) =>
-        api.call<unknown>({
+        api.request<unknown>({
           method,
           path,
           query: q,
@@ -127,8 +134,9 @@ export function registerApi(api: Command, ctx: Context): void {
         } while (pageToken);
         await writer.end();
       } catch (err) {
-        if (err instanceof ApiError && err.body !== undefined)
-          writeBody(ctx, typeof err.body === 'string' ? err.body : JSON.stringify(err.body));
+        // the answer to this request, not to the token request made for it
+        if (err instanceof ApiError && err.body !== undefined && answers(err, method, path))
+          writeBody(ctx, typeof err.body === 'string' ? err.body : writeJson(err.body));
         throw err;
       }
     });
@@ -140,9 +148,19 @@ export function registerApi(api: Command, ctx: Context): void {
   ]);
 }
 
+/** Whether an error is the service's answer to this method and path (not to a token request made for it). */
+function answers(err: ApiError, method: string, path: string): boolean {
+  try {
+    return err.method === method && new URL(err.url).pathname === new URL(path, 'http://x').pathname;
+  } catch {
+    return false;
+  }
+}
+
+/** JSON read exactly (numbers keep their digits), or the text when it is not JSON. */
 function parseMaybe(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return readJson(text);
   } catch {
     return text;
   }
@@ -152,7 +170,7 @@ function writeBody(ctx: Context, text: string | undefined): void {
   if (text === undefined || text === '') return;
   const parsed = parseMaybe(text);
   ctx.io.stdout.write(
-    typeof parsed === 'string' ? (text.endsWith('\n') ? text : `${text}\n`) : `${JSON.stringify(parsed, null, 2)}\n`,
+    typeof parsed === 'string' ? (text.endsWith('\n') ? text : `${text}\n`) : `${writeJson(parsed, 2)}\n`,
   );
 }
 

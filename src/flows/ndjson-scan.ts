@@ -6,7 +6,7 @@
 // the same answer and the same error messages. The fast path accepts only lines that the general
 // path accepts, with the same account, balance, externalId and members.
 import { open } from 'node:fs/promises';
-import { MAX_ID_LENGTH, MAX_TEXT_LENGTH, TRANSACTION_TYPES } from '../api/connector-wire.js';
+import { MAX_ID_LENGTH, MAX_TEXT_LENGTH, TRANSACTION_TYPES } from '../contract/connector-wire.js';
 
 export const F_OTHER = 0;
 export const F_ACCOUNT = 1;

@@ -18,7 +18,7 @@ import {
   validateTransaction,
   type Obj,
   type TransactionEntity,
-} from '../api/connector-wire.js';
+} from '../contract/connector-wire.js';
 
 export type InputFormat = 'json' | 'ndjson' | 'csv';
 

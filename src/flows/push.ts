@@ -7,7 +7,7 @@
 // less the account's members, in one buffer per account; a request body is assembled from them.
 import { renameSync, readFileSync, statSync, writeFileSync, createWriteStream, type WriteStream } from 'node:fs';
 import { ApiError } from '../errors.js';
-import { ExactNumber, INGEST_TYPES, MAX_TRANSACTIONS_PER_REQUEST } from '../api/connector-wire.js';
+import { ExactNumber, INGEST_TYPES, MAX_TRANSACTIONS_PER_REQUEST } from '../contract/connector-wire.js';
 import { InputError, records, sendRecord, type InputFormat, type InputRecord } from './push-input.js';
 import { ACCOUNT_KINDS, ByBytes, declinedText, eachLine, latin1, LineScan, scanLine, STOP } from './ndjson-scan.js';
 import { scanFile, Tally, type SegmentAccount } from './scan-segment.js';

@@ -2,6 +2,7 @@
 // ndjson (one object a line), csv (RFC 4180 with a header row), table (cli-table3).
 // stdout gets data only.
 import type { Context, OutputFormat } from '../context.js';
+import { ExactNumber, writeJson } from '../contract/exact-json.js';
 import { formatAmount, isExactAmount } from './money.js';
 import { stripControl } from './sanitize.js';
 import { SMALL_TABLE, StreamingTable } from './table.js';
@@ -35,11 +36,13 @@ const EPOCH_KEY = /(date|updated|created|expiry|expires|timestamp|time)$/i;
 /** A cell as a person reads it: exact amounts with currency, epoch ms as ISO, no control chars. */
 export function cellText(value: unknown, key = ''): string {
   if (value === undefined || value === null) return '';
+  // a JSON number a double could not hold: shown with the digits the service sent
+  if (value instanceof ExactNumber) return value.text;
   if (isExactAmount(value)) return formatAmount(value);
   if (typeof value === 'number' && EPOCH_KEY.test(key) && value > 1e11 && value < 1e14)
     return new Date(value).toISOString();
   if (typeof value === 'string') return stripControl(value);
-  if (typeof value === 'object') return stripControl(JSON.stringify(value));
+  if (typeof value === 'object') return stripControl(writeJson(value));
   return String(value);
 }
 
@@ -104,11 +107,11 @@ export async function renderToString(
 ): Promise<string> {
   switch (format) {
     case 'json':
-      return jsonText(ctx, `${JSON.stringify(data, null, 2)}\n`);
+      return jsonText(ctx, `${writeJson(data, 2)}\n`);
     case 'ndjson':
       return jsonText(
         ctx,
-        Array.isArray(data) ? data.map((d) => `${JSON.stringify(d)}\n`).join('') : `${JSON.stringify(data)}\n`,
+        Array.isArray(data) ? data.map((d) => `${writeJson(d)}\n`).join('') : `${writeJson(data)}\n`,
       );
     case 'csv': {
       const items = Array.isArray(data) ? data : [data];
@@ -196,10 +199,10 @@ export class StreamWriter {
     let chunk: string;
     switch (this.format) {
       case 'ndjson':
-        chunk = jsonText(this.ctx, `${JSON.stringify(item)}\n`);
+        chunk = jsonText(this.ctx, `${writeJson(item)}\n`);
         break;
       case 'json':
-        chunk = jsonText(this.ctx, `${this.count === 0 ? '[\n' : ',\n'}${indent(JSON.stringify(item, null, 2))}`);
+        chunk = jsonText(this.ctx, `${this.count === 0 ? '[\n' : ',\n'}${indent(writeJson(item, 2))}`);
         break;
       case 'csv':
         chunk = '';
@@ -226,7 +229,7 @@ export class StreamWriter {
     if (items.length === 0) return;
     let chunk = '';
     if (this.format === 'ndjson') {
-      for (const item of items) chunk += `${JSON.stringify(item)}\n`;
+      for (const item of items) chunk += `${writeJson(item)}\n`;
       chunk = jsonText(this.ctx, chunk);
     } else if (this.format === 'csv') {
       if (!this.cols) {

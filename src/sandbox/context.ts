@@ -1,21 +1,12 @@
-// What every sandbox area module receives: the router to add routes to, the store, the options,
-// and the event bus that webhook delivery listens on.
-import type { Router } from './router.js';
+// What every sandbox area module receives: handle() to serve endpoints of the contract, the store,
+// the options, and the event bus that webhook delivery listens on.
+import type { Endpoint } from '../contract/index.js';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../contract/wire.js';
+import type { Handler, HandlerOptions } from './router.js';
 import type { MemoryStore, SandboxClock } from './store.js';
 
-export type EventName =
-  | 'credentials:create'
-  | 'credentials:update'
-  | 'transaction:create'
-  | 'transaction:update'
-  | 'signable-operation:update';
-export const EVENT_NAMES: EventName[] = [
-  'credentials:create',
-  'credentials:update',
-  'transaction:create',
-  'transaction:update',
-  'signable-operation:update',
-];
+export type EventName = WebhookEvent;
+export const EVENT_NAMES: readonly EventName[] = WEBHOOK_EVENTS;
 
 export interface SandboxEvent {
   event: EventName;
@@ -115,7 +106,8 @@ export interface SandboxOptions {
 }
 
 export interface SandboxContext {
-  router: Router;
+  /** Serves an endpoint of the contract (src/contract/): the router authenticates the caller as the entry says. */
+  handle(endpoint: Endpoint, handler: Handler, opts?: HandlerOptions): void;
   store: MemoryStore;
   clock: SandboxClock;
   events: EventBus;

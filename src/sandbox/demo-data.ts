@@ -10,7 +10,7 @@ import { seededRandom } from './faults.js';
 import { createHash } from 'node:crypto';
 import type { AccountRecord, AccountType, MemoryStore, TransactionRecord } from './store.js';
 import { categoryId } from './categories.js';
-import { addDecimals } from '../output/money.js';
+import { addDecimals } from '../contract/decimal.js';
 
 export interface DemoDataOptions {
   userId: string;

@@ -1,9 +1,12 @@
-// A small router: method + path pattern -> handler. Authentication and scope checks come from the
-// shared endpoint table (api/scopes.ts), so the sandbox enforces exactly what the CLI asks for.
+// The sandbox's router: every route is an endpoint of the contract (src/contract/) with its handler,
+// registered by handle(endpoint, handler). A request is matched against the contract's table once;
+// the entry says how it is authenticated and which scopes it needs, and the router checks that
+// before the handler runs. Fail closed: a path the table does not name is a 404, a handler for an
+// endpoint outside the table is refused, and verify() refuses a table entry left without a handler.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { endpointFor, type TokenKind } from '../api/scopes.js';
+import { ENDPOINTS, EndpointIndex, type Endpoint, type TokenKind } from '../contract/index.js';
 import { envelope, HttpFailure, parseForm, parseJson, readBody, send } from './http.js';
-import { secretsEqual } from '../secrets.js';
+import { secretsEqual } from '../contract/secrets.js';
 import type { Store, UserRecord } from './store.js';
 
 export interface AuthInfo {
@@ -24,6 +27,8 @@ export interface Req {
   headers: IncomingMessage['headers'];
   raw: IncomingMessage;
   auth?: AuthInfo;
+  /** The contract entry this request matched. */
+  endpoint: Endpoint;
   body(): Promise<Buffer>;
   /** Parsed JSON body; 400 when malformed, 415 for another content type. */
   json(opts?: { optional?: boolean }): Promise<unknown>;
@@ -42,128 +47,113 @@ export interface Reply {
 
 export type Handler = (req: Req, res: Reply) => unknown | Promise<unknown>;
 
-export interface RouteOptions {
-  /** Overrides the endpoint table for routes it does not list (link pages, extras). */
-  auth?: TokenKind;
-  scopes?: string[];
+export interface HandlerOptions {
   /** Body size limit in bytes. */
   maxBody?: number;
 }
 
 interface Route {
-  method: string;
-  regex: RegExp;
-  params: string[];
-  literalSegments: number;
   handler: Handler;
-  opts: RouteOptions;
-  pattern: string;
+  maxBody: number;
+}
+
+/** One row of an area's table: the endpoint, the handler made from the area's shared state, its options. */
+export type RouteRow<A> = [endpoint: Endpoint, handler: (area: A) => Handler, opts?: HandlerOptions];
+
+/** Serves every row of an area's table. */
+export function handleAll<A>(
+  handle: (endpoint: Endpoint, handler: Handler, opts?: HandlerOptions) => void,
+  area: A,
+  rows: Array<RouteRow<A>>,
+): void {
+  for (const [endpoint, handler, opts] of rows) handle(endpoint, handler(area), opts);
 }
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 
 export class Router {
-  private readonly routes: Route[] = [];
-  /** Routes by segment count, literal-first: a request tests only the patterns of its length. */
-  private readonly bySegments = new Map<number, Route[]>();
+  private readonly index: EndpointIndex;
+  private readonly routes = new Map<Endpoint, Route>();
 
-  constructor(private readonly store: Store) {}
-
-  add(method: string, pattern: string, handler: Handler, opts: RouteOptions = {}): void {
-    const params: string[] = [];
-    const regex = new RegExp(
-      `^${pattern.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{(\w+)\\?\}/g, (_m, name: string) => {
-        params.push(name);
-        return '([^/]+)';
-      })}$`,
-    );
-    const literalSegments = pattern.split('/').filter((s) => s && !s.startsWith('{')).length;
-    const route = { method: method.toUpperCase(), regex, params, literalSegments, handler, opts, pattern };
-    this.routes.push(route);
-    const n = pattern.split('/').length;
-    const list = this.bySegments.get(n) ?? [];
-    list.push(route);
-    // literal segments win over parameters: /credentials/list before /credentials/{id}
-    list.sort((a, b) => b.literalSegments - a.literalSegments);
-    this.bySegments.set(n, list);
+  /** `table`: the contract's endpoints this router serves (tests give a part of it). */
+  constructor(
+    private readonly store: Store,
+    readonly table: readonly Endpoint[] = ENDPOINTS,
+  ) {
+    this.index = new EndpointIndex(table);
   }
 
-  get(p: string, h: Handler, o?: RouteOptions) {
-    this.add('GET', p, h, o);
-  }
-  post(p: string, h: Handler, o?: RouteOptions) {
-    this.add('POST', p, h, o);
-  }
-  put(p: string, h: Handler, o?: RouteOptions) {
-    this.add('PUT', p, h, o);
-  }
-  delete(p: string, h: Handler, o?: RouteOptions) {
-    this.add('DELETE', p, h, o);
+  /** Serves an endpoint of the table. Refused for an endpoint outside it, or one already handled. */
+  handle(endpoint: Endpoint, handler: Handler, opts: HandlerOptions = {}): void {
+    if (!this.table.includes(endpoint))
+      throw new Error(`sandbox route ${endpoint.method} ${endpoint.path} has no contract entry`);
+    if (this.routes.has(endpoint)) throw new Error(`sandbox route ${endpoint.id} is handled twice`);
+    this.routes.set(endpoint, { handler, maxBody: opts.maxBody ?? DEFAULT_MAX_BODY });
   }
 
-  async handle(raw: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-    const reply = makeReply(res);
-    let path: string;
-    try {
-      path = url.pathname;
-      if (path.length > 1 && path.endsWith('/') && !path.startsWith('/link')) path = path.replace(/\/+$/, '');
-    } catch {
-      throw envelope(400, 'request.invalid', 'malformed URL');
-    }
+  /** The table's entries left without a handler. */
+  unhandled(): Endpoint[] {
+    return this.table.filter((e) => !this.routes.has(e));
+  }
+
+  /** Refuses to serve a table with an entry that has no handler (each named). */
+  verify(): void {
+    const missing = this.unhandled();
+    if (missing.length > 0)
+      throw new Error(
+        `the sandbox has no handler for ${missing.map((e) => `${e.method} ${e.path} (${e.id})`).join(', ')}`,
+      );
+  }
+
+  async dispatch(raw: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    let path = url.pathname;
+    if (path.length > 1 && path.endsWith('/') && !path.startsWith('/link')) path = path.replace(/\/+$/, '');
     const method = (raw.method ?? 'GET').toUpperCase();
-    let matched: Route | undefined;
-    let methodMismatch = false;
-    let m: RegExpExecArray | null = null;
-    for (const r of this.bySegments.get(path.split('/').length) ?? []) {
-      const hit = r.regex.exec(path);
-      if (!hit) continue;
-      if (r.method !== method && !(method === 'HEAD' && r.method === 'GET')) {
-        methodMismatch = true;
-        continue;
-      }
-      matched = r;
-      m = hit;
-      break;
-    }
-    if (!matched || !m) {
-      if (methodMismatch) throw envelope(405, 'request.method_not_allowed', `${method} is not allowed on ${path}`);
+    const found = this.index.find(method, path);
+    const route = found && this.routes.get(found.endpoint);
+    if (!found || !route) {
+      if (!found && this.index.hasPath(path))
+        throw envelope(405, 'request.method_not_allowed', `${method} is not allowed on ${path}`);
       throw envelope(404, 'resource.not_found', `no such endpoint: ${method} ${path}`);
     }
+    const { endpoint, match } = found;
     const params: Record<string, string> = {};
-    matched.params.forEach((name, i) => {
+    endpoint.params.forEach((name, i) => {
       try {
-        params[name] = decodeURIComponent(m![i + 1]!);
+        params[name] = decodeURIComponent(match[i + 1]!);
       } catch {
         throw envelope(400, 'request.invalid', `malformed path parameter ${name}`);
       }
     });
-    let bodyCache: Promise<Buffer> | undefined;
-    const maxBody = matched.opts.maxBody ?? DEFAULT_MAX_BODY;
-    const store = this.store;
-    const req: Req = {
-      method,
-      path,
-      query: url.searchParams,
-      params,
-      headers: raw.headers,
-      raw,
-      body: () => (bodyCache ??= readBody(raw, { maxBytes: maxBody })),
-      json: async (o) => parseJson(await req.body(), raw, o),
-      form: async () => parseForm(await req.body(), raw),
-      user() {
-        const id = req.auth?.userId;
-        const u = id ? store.users.get(id) : undefined;
-        if (!u) throw envelope(401, 'authentication.user_not_found', 'the user of this token does not exist');
-        return u;
-      },
-    };
-    const ep = endpointFor(method, path);
-    const kind: TokenKind = matched.opts.auth ?? ep?.token ?? 'none';
-    const scopes = matched.opts.scopes ?? ep?.scopes ?? [];
-    req.auth = authenticate(this.store, raw, kind, scopes);
-    await matched.handler(req, reply);
-    if (!res.headersSent) reply.empty(204);
+    const req = makeRequest(this.store, raw, { method, path, query: url.searchParams, params, endpoint }, route);
+    req.auth = authenticate(this.store, raw, endpoint.token, endpoint.scopes);
+    await route.handler(req, makeReply(res));
+    if (!res.headersSent) send(res, 204);
   }
+}
+
+function makeRequest(
+  store: Store,
+  raw: IncomingMessage,
+  r: Pick<Req, 'method' | 'path' | 'query' | 'params' | 'endpoint'>,
+  route: Route,
+): Req {
+  let bodyCache: Promise<Buffer> | undefined;
+  const req: Req = {
+    ...r,
+    headers: raw.headers,
+    raw,
+    body: () => (bodyCache ??= readBody(raw, { maxBytes: route.maxBody })),
+    json: async (o) => parseJson(await req.body(), raw, o),
+    form: async () => parseForm(await req.body(), raw),
+    user() {
+      const id = req.auth?.userId;
+      const u = id ? store.users.get(id) : undefined;
+      if (!u) throw envelope(401, 'authentication.user_not_found', 'the user of this token does not exist');
+      return u;
+    },
+  };
+  return req;
 }
 
 function makeReply(res: ServerResponse): Reply {
@@ -185,7 +175,7 @@ export function authenticate(
   store: Store,
   raw: IncomingMessage,
   kind: TokenKind,
-  scopes: string[],
+  scopes: readonly string[],
 ): AuthInfo | undefined {
   if (kind === 'none') return undefined;
   const header = raw.headers.authorization;

@@ -5,12 +5,12 @@ import { createServer as createHttpsServer } from 'node:https';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { ALL_SCOPES } from '../api/scopes.js';
+import { ALL_SCOPES } from '../contract/index.js';
 import { envelope, HttpFailure, send } from './http.js';
 import { ConnectorTokens, Router } from './router.js';
 import { IdSource, MemoryStore, SandboxClock } from './store.js';
 import { EventBus, type SandboxContext, type SandboxOptions } from './context.js';
-import { AREAS } from './areas.js';
+import { registerAreas } from './areas.js';
 import { FaultInjector } from './faults.js';
 import { loadStore, Persister } from './persist.js';
 import { hostGuard } from '../contract/host.js';
@@ -38,49 +38,44 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
-export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const clock = opts.clock ?? new SandboxClock();
-  const ids = new IdSource(opts.seed);
-  const store = new MemoryStore(clock, ids);
-  const router = new Router(store);
-  const events = new EventBus();
-  const timers = new Set<NodeJS.Timeout>();
-  const log = opts.log ?? (() => undefined);
+/** The sandbox's own client and connector token: new ones, or those of a state file it reloads. */
+interface Identity {
+  clientId: string;
+  clientSecret: string;
+  connectorToken: string;
+  /** (Re)writes the client and the connector token into the store (at start and after reset). */
+  seed(): void;
+}
 
-  let clientId = ids.next();
-  let clientSecret = ids.next();
-  let connectorToken = ids.secret(24);
-  const loaded = opts.dataFile ? loadStore(store, opts.dataFile) : false;
+function identity(store: MemoryStore, ids: IdSource, loaded: boolean): Identity {
+  const id = { clientId: ids.next(), clientSecret: ids.next(), connectorToken: ids.secret(24) };
   if (loaded) {
     // the restarted sandbox keeps its client and connector token
     const client = [...store.clients.values()].find((c) => c.name === 'sandbox');
     const tokens = store.area('connector-tokens', () => new ConnectorTokens()).list();
-    if (client) [clientId, clientSecret] = [client.id, client.secret];
-    if (tokens[0]) connectorToken = tokens[0];
+    if (client) [id.clientId, id.clientSecret] = [client.id, client.secret];
+    if (tokens[0]) id.connectorToken = tokens[0];
   }
-  const seedIdentity = () => {
-    store.clients.set(clientId, {
-      id: clientId,
-      secret: clientSecret,
-      name: 'sandbox',
-      scopes: new Set(ALL_SCOPES),
-      redirectUris: [DEFAULT_REDIRECT_URI],
-    });
-    store.area('connector-tokens', () => new ConnectorTokens()).add(connectorToken);
+  return {
+    ...id,
+    seed() {
+      store.clients.set(id.clientId, {
+        id: id.clientId,
+        secret: id.clientSecret,
+        name: 'sandbox',
+        scopes: new Set(ALL_SCOPES),
+        redirectUris: [DEFAULT_REDIRECT_URI],
+      });
+      store.area('connector-tokens', () => new ConnectorTokens()).add(id.connectorToken);
+    },
   };
-  seedIdentity();
-  const persister = opts.dataFile ? new Persister(store, opts.dataFile, 250, log) : undefined;
+}
 
-  let baseUrl = '';
-  const ctx: SandboxContext = {
-    router,
-    store,
-    clock,
-    events,
-    options: { ...opts, authDelayMs: opts.authDelayMs ?? 1500 },
-    baseUrl: () => baseUrl,
-    linkUrl: () => `${baseUrl}/link`,
-    setTimeout(fn, ms) {
+/** Timers that reset() and close() cancel; a timer that throws is logged, and the state saved after it. */
+function timerSet(log: (line: string) => void, persister: Persister | undefined) {
+  const timers = new Set<NodeJS.Timeout>();
+  return {
+    set(fn: () => void, ms: number): NodeJS.Timeout {
       const t = setTimeout(() => {
         timers.delete(t);
         persister?.markDirty();
@@ -94,17 +89,55 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       timers.add(t);
       return t;
     },
+    clear() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
   };
-  for (const register of AREAS) register(ctx);
+}
 
+/** The request handler: latency and faults as asked, then the router; failures as the wire shows them. */
+function requestHandler(
+  router: Router,
+  opts: SandboxOptions,
+  persister: Persister | undefined,
+  log: (line: string) => void,
+  faults: FaultInjector | undefined,
+) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
+      if (faults && !(req.url ?? '').startsWith('/sandbox/')) {
+        if (faults.apply(req, res) === 'dropped') return;
+      }
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://sandbox.local');
+      } catch {
+        throw envelope(400, 'request.invalid', 'malformed request URL');
+      }
+      if (persister && req.method !== 'GET' && req.method !== 'HEAD') res.once('finish', () => persister.markDirty());
+      await router.dispatch(req, res, url);
+    } catch (err) {
+      if (err instanceof HttpFailure) {
+        send(res, err.status, err.body, err.contentType, err.headers);
+      } else {
+        log(`internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
+        send(res, 500, { errorMessage: 'internal sandbox error', errorCode: 'internal_error' });
+      }
+    }
+  };
+}
+
+/** An http server, or with opts.tls an https one with a CA written to opts.tls.dir. */
+async function createHttpServer(
+  opts: SandboxOptions,
+  onRequest: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; caFile?: string; pin?: string }> {
   const serverOptions = { requestTimeout: 60_000, headersTimeout: 20_000, maxHeaderSize: 32 * 1024 };
-  const onRequest = hostGuard(
-    opts.host ?? '127.0.0.1',
-    (req: IncomingMessage, res: ServerResponse) => void handle(req, res),
-  );
+  let server: Server;
   let caFile: string | undefined;
   let pin: string | undefined;
-  let server: Server;
   if (opts.tls) {
     const { generateSandboxTls } = await import('./tls/cert.js');
     const tls = generateSandboxTls();
@@ -125,33 +158,11 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
     else socket.destroy();
   });
+  return { server, caFile, pin };
+}
 
-  const faults = opts.faults && opts.faults.rate > 0 ? new FaultInjector(opts.faults) : undefined;
-
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    try {
-      if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
-      if (faults && !(req.url ?? '').startsWith('/sandbox/')) {
-        if (faults.apply(req, res) === 'dropped') return;
-      }
-      let url: URL;
-      try {
-        url = new URL(req.url ?? '/', 'http://sandbox.local');
-      } catch {
-        throw envelope(400, 'request.invalid', 'malformed request URL');
-      }
-      if (persister && req.method !== 'GET' && req.method !== 'HEAD') res.once('finish', () => persister.markDirty());
-      await router.handle(req, res, url);
-    } catch (err) {
-      if (err instanceof HttpFailure) {
-        send(res, err.status, err.body, err.contentType, err.headers);
-      } else {
-        log(`internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
-        send(res, 500, { errorMessage: 'internal sandbox error', errorCode: 'internal_error' });
-      }
-    }
-  }
-
+/** Listens, and gives the base URL clients use (a wildcard address is reached on 127.0.0.1). */
+async function listen(server: Server, opts: SandboxOptions): Promise<{ baseUrl: string; port: number }> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => {
@@ -161,34 +172,64 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   });
   const addr = server.address() as AddressInfo;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
-  baseUrl = `${opts.tls ? 'https' : 'http'}://${host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host}:${addr.port}`;
+  const shown = host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host;
+  return { baseUrl: `${opts.tls ? 'https' : 'http'}://${shown}:${addr.port}`, port: addr.port };
+}
 
-  const clearTimers = () => {
-    for (const t of timers) clearTimeout(t);
-    timers.clear();
+export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = opts.clock ?? new SandboxClock();
+  const ids = new IdSource(opts.seed);
+  const store = new MemoryStore(clock, ids);
+  const log = opts.log ?? (() => undefined);
+  const loaded = opts.dataFile ? loadStore(store, opts.dataFile) : false;
+  const id = identity(store, ids, loaded);
+  id.seed();
+  const persister = opts.dataFile ? new Persister(store, opts.dataFile, 250, log) : undefined;
+  const timers = timerSet(log, persister);
+  const router = new Router(store);
+  let baseUrl = '';
+  const ctx: SandboxContext = {
+    handle: (endpoint, handler, o) => router.handle(endpoint, handler, o),
+    store,
+    clock,
+    events: new EventBus(),
+    options: { ...opts, authDelayMs: opts.authDelayMs ?? 1500 },
+    baseUrl: () => baseUrl,
+    linkUrl: () => `${baseUrl}/link`,
+    setTimeout: timers.set,
   };
+  registerAreas(ctx, router);
+  const faults = opts.faults && opts.faults.rate > 0 ? new FaultInjector(opts.faults) : undefined;
+  const handle = requestHandler(router, opts, persister, log, faults);
+  const { server, caFile, pin } = await createHttpServer(
+    opts,
+    // a request for a foreign Host (DNS rebinding) is answered 421 before any route sees it
+    hostGuard(opts.host ?? '127.0.0.1', (req: IncomingMessage, res: ServerResponse) => void handle(req, res)),
+  );
+  const listening = await listen(server, opts);
+  baseUrl = listening.baseUrl;
   return {
     baseUrl,
     linkUrl: `${baseUrl}/link`,
-    port: addr.port,
-    clientId,
-    clientSecret,
-    connectorToken,
+    port: listening.port,
+    clientId: id.clientId,
+    clientSecret: id.clientSecret,
+    connectorToken: id.connectorToken,
     store,
     clock,
-    events,
+    events: ctx.events,
     context: ctx,
     faultCounts: faults?.counts ?? {},
     caFile,
     pin,
     reset() {
-      clearTimers();
+      timers.clear();
       store.reset();
-      seedIdentity();
+      id.seed();
       persister?.markDirty();
     },
     async close() {
-      clearTimers();
+      timers.clear();
       persister?.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

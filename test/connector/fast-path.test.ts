@@ -10,7 +10,7 @@ import { eachLine, LineScan, scanLine } from '../../src/flows/ndjson-scan.js';
 import { merge, scanSegment } from '../../src/flows/scan-segment.js';
 import { sendRecord, validateLine } from '../../src/flows/push-input.js';
 import { Chunk } from '../../src/flows/push.js';
-import { parseExactJson } from '../../src/api/connector-wire.js';
+import { parseExactJson } from '../../src/contract/connector-wire.js';
 import { tempDir } from '../helpers/cli.js';
 
 const sc = new LineScan();

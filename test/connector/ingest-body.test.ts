@@ -3,7 +3,7 @@
 // answers for a body the general path refuses; and it does answer for the bodies clients send.
 import { describe, expect, test } from 'vitest';
 import fc from 'fast-check';
-import { JsonSyntaxError, WireError, parseExactJson, validateContainer } from '../../src/api/connector-wire.js';
+import { JsonSyntaxError, WireError, parseExactJson, validateContainer } from '../../src/contract/connector-wire.js';
 import { parseIngestBody } from '../../src/sandbox/connector/ingest-body.js';
 
 /** What the route did before the reader: decode, parse exactly, validate; 'refused' for a 4xx. */

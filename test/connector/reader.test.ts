@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { records, topLevelMembers, type InputRecord } from '../../src/flows/push-input.js';
-import { parseExactJson, stringifyExact } from '../../src/api/connector-wire.js';
+import { parseExactJson, stringifyExact } from '../../src/contract/connector-wire.js';
 import { tempDir } from '../helpers/cli.js';
 
 const dir = tempDir();

@@ -2,7 +2,7 @@
 // types, odd path parameters and query values) answer a 4xx or 2xx with a body, never a 5xx.
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ENDPOINTS, ALL_SCOPES } from '../../src/api/scopes.js';
+import { ENDPOINTS, ALL_SCOPES } from '../../src/contract/index.js';
 import { raw, startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 
 let t: TestEnv;

@@ -2,7 +2,7 @@
 // the CLI in-process against the sandbox (a few at a time). The spawned binary's connect is covered
 // by test/credentials/connect-e2e.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { MARKETS } from '../../src/api/markets.js';
+import { MARKETS } from '../../src/contract/markets.js';
 import { runCli } from '../helpers/cli.js';
 import { startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 

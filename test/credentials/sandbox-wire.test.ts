@@ -2,7 +2,7 @@
 // supplementalInformation, errors, opt-in, the QR code, consents, deletion and events.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { raw, startTestSandbox, userWithToken, clientToken, type TestEnv } from '../helpers/sandbox.js';
-import { MARKETS } from '../../src/api/markets.js';
+import { MARKETS } from '../../src/contract/markets.js';
 
 let t: TestEnv;
 let base: string;

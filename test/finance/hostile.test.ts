@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { raw, startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
-import { ALL_SCOPES, ENDPOINTS } from '../../src/api/scopes.js';
+import { ALL_SCOPES, ENDPOINTS } from '../../src/contract/index.js';
 import { generateDemoData } from '../../src/sandbox/demo-data.js';
 
 let t: TestEnv;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { reply, scriptedServer } from '../helpers/scripted-server.js';
 
@@ -66,5 +66,28 @@ describe('bankctl api', () => {
     } finally {
       await s.close();
     }
+  });
+
+  test('a path outside the endpoint table is refused without --as or --scope, and nothing is sent', async () => {
+    const tokensBefore = t.sandbox.store.tokens.size;
+    const r = await spawnCli(['api', 'GET', '/api/v1/nonexistent'], { env: t.env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/unknown endpoint: GET \/api\/v1\/nonexistent is not in the endpoint table/);
+    expect(r.stderr).toMatch(/pass --scope SCOPE or --as/);
+    expect(t.sandbox.store.tokens.size).toBe(tokensBefore);
+    // with --as (and a scope for the token) it goes out, and the service's own answer is shown
+    const sent = await spawnCli(['api', 'GET', '/api/v1/nonexistent', '--as', 'client', '--scope', 'providers:read'], {
+      env: t.env,
+    });
+    expect(sent.code).toBe(4);
+    expect(JSON.parse(sent.stdout).errorMessage).toMatch(/no such endpoint: GET \/api\/v1\/nonexistent/);
+  });
+
+  test("the token endpoint's error body never lands on stdout as if it were the answer", async () => {
+    const r = await spawnCli(['api', 'GET', '/api/v1/providers', '--scope', 'no:such-scope'], { env: t.env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/POST \/api\/v1\/oauth\/token failed: HTTP 400/);
   });
 });

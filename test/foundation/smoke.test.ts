@@ -42,6 +42,13 @@ describe('bankctl smoke', () => {
     expect(report.baseUrl).toBe(t.sandbox.baseUrl);
     expect(report.results).toHaveLength(12);
     expect(t.sandbox.store.users.size).toBe(usersBefore);
+    // the tokens cached for the deleted test user went with it
+    const userId = (results.find((x) => x.name === 'create user') as unknown as { detail: string }).detail.split(
+      ' ',
+    )[1];
+    const status = await spawnCli(['auth', 'status', '-o', 'json'], { env: t.env });
+    const tokens = JSON.parse(status.stdout).tokens as Array<{ user?: string }>;
+    expect(tokens.filter((x) => x.user === `id:${userId}`)).toEqual([]);
   }, 120_000);
 
   test('a failing check: exit 9 naming it, dependants skipped, cleanup still runs; --keep keeps the users', async () => {

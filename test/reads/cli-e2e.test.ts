@@ -21,7 +21,7 @@ afterAll(() => t.close());
 const cli = (args: string[], extra: Record<string, string> = {}) => runCli(args, { env: { ...env, ...extra } });
 
 describe('accounts', () => {
-  it('accounts list: a table with exact balances and currency; csv with a header; json with exact strings', async () => {
+  it('accounts list: a table with exact balances and currency; csv with a header; json with the exact numbers sent', async () => {
     const table = await cli(['accounts', 'list', '-o', 'table']);
     expect(table.code, table.stderr).toBe(0);
     const mortgage = accounts.find((a) => a.type === 'MORTGAGE')!;
@@ -30,8 +30,11 @@ describe('accounts', () => {
     const lines = csv.stdout.trimEnd().split('\r\n');
     expect(lines[0]).toBe('id,name,type,number,balance,exclusion,favored');
     expect(lines).toHaveLength(6);
-    const json = JSON.parse((await cli(['accounts', 'list', '-o', 'json'])).stdout);
-    expect(json.find((a: any) => a.id === mortgage.id).balance).toBe(mortgage.balance);
+    const out = (await cli(['accounts', 'list', '-o', 'json'])).stdout;
+    const json = JSON.parse(out);
+    // a number stays a number, written with the digits the service sent (trailing zeros too)
+    expect(typeof json.find((a: any) => a.id === mortgage.id).balance).toBe('number');
+    expect(out).toContain(`"balance": ${mortgage.balance},`);
   });
 
   it('accounts update and balances; bad flags are usage errors naming the flag, missing ids exit 4', async () => {
@@ -204,9 +207,11 @@ describe('the other reads', () => {
     expect(inv.stdout.split('\r\n')[0]).toBe('id,type,account,totalValue,cash,instruments');
     expect(inv.stdout).toContain(',ISK,');
     expect((await cli(['investments', 'list', '--portfolio-type', 'GOLD'])).code).toBe(2);
-    const loans = JSON.parse((await cli(['loans', 'list', '-o', 'json'])).stdout);
+    const loansOut = (await cli(['loans', 'list', '-o', 'json'])).stdout;
+    const loans = JSON.parse(loansOut);
     expect(loans.loans).toHaveLength(2);
-    expect(typeof loans.totalLoanAmount).toBe('string');
+    expect(typeof loans.totalLoanAmount).toBe('number');
+    expect(loansOut).toMatch(/"totalLoanAmount": -?\d+\.\d\d,/);
     const mortgage = accounts.find((a) => a.type === 'MORTGAGE')!;
     expect((await cli(['loans', 'list', '-o', 'csv'])).stdout).toContain(`,${mortgage.balance} SEK,`);
     const en = await runCli(['categories', 'list', '-o', 'csv', '--fields', 'code,primaryName'], { env: t.env });
@@ -273,6 +278,13 @@ describe('the other reads', () => {
 });
 
 describe('consents', () => {
+  it('update-link for credentials the user does not hold exits 4 with no URL', async () => {
+    const r = await cli(['consents', 'update-link', 'deadbeef000000000000000000000000']);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/the user holds no credentials deadbeef000000000000000000000000/);
+  });
+
   it('update-link prints a link whose page extends the session; the code is single-use', async () => {
     const creds = accounts[0]!.credentialsIds[0]!;
     const r = await cli(['consents', 'update-link', creds, '--market', 'se', '--state', 'xyz']);

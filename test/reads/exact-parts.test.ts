@@ -1,7 +1,7 @@
 // exactParts reads the store's usual decimals without a regex: the same answers as the regex form.
 import { expect, test } from 'vitest';
 import fc from 'fast-check';
-import { exactParts } from '../../src/sandbox/routes/read-views.js';
+import { exactParts } from '../../src/contract/decimal.js';
 
 /** exactParts as it was, by one regex, for any text. */
 function byRegex(text: string): { unscaledValue: string; scale: string } {

@@ -3,7 +3,7 @@
 // with a 4xx (or a 2xx) and a body, never a 5xx, and the sandbox stays up.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ENDPOINTS, ALL_SCOPES } from '../../src/api/scopes.js';
+import { ENDPOINTS, ALL_SCOPES } from '../../src/contract/index.js';
 import { clientToken, raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 
 let t: TestEnv;

@@ -1,23 +1,15 @@
 // Cells for the read commands: exact amounts with their currency, bank text made safe for a terminal.
 import type { Context } from '../../context.js';
+import { exactDecimal } from '../../contract/decimal.js';
+import { ExactNumber } from '../../contract/exact-json.js';
 import { decimalString, formatAmount, isExactAmount } from '../../output/money.js';
 import { stripControl } from '../../output/sanitize.js';
 import type { Column } from '../../output/render.js';
 
-/** An exact decimal text ("-12.50", "1e3") as it should be shown, without a float in between. */
+/** A number ("-12.50", "1e3", a JSON number as read) as it should be shown, without a float in between. */
 export function exactText(v: unknown): string {
   if (v === undefined || v === null || v === '') return '';
-  const s = String(v).trim();
-  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(s);
-  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return stripControl(s);
-  const frac = m[3] ?? '';
-  let scale = frac.length - Number(m[4] ?? 0);
-  let digits = `${m[2] ?? ''}${frac}`;
-  if (scale < 0) {
-    digits += '0'.repeat(-scale);
-    scale = 0;
-  }
-  return decimalString(`${m[1] === '-' ? '-' : ''}${digits || '0'}`, scale);
+  return exactDecimal(v) ?? stripControl(String(v).trim());
 }
 
 /** A v2 amount {currencyCode, value: {scale, unscaledValue}} as "-0.05 SEK". */
@@ -64,6 +56,7 @@ export function forTerminal<T>(ctx: Context, data: T): T {
 
 function deepStrip(v: unknown): unknown {
   if (typeof v === 'string') return stripControl(v);
+  if (v instanceof ExactNumber) return v;
   if (Array.isArray(v)) return v.map(deepStrip);
   if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deepStrip(x)]));
   return v;

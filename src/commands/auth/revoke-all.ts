@@ -22,16 +22,8 @@ export function newCmdRevokeAll(parent: Command, ctx: Context, run: Run<RevokeAl
 }
 
 export async function revokeAllRun(ctx: Context, { user }: RevokeAllOptions): Promise<void> {
-  const api = await ctx.api();
-  await api.call({
-    method: 'POST',
-    path: '/api/v1/oauth/revoke-all',
-    form: { user_id: user.userId, external_user_id: user.userId ? undefined : user.externalUserId },
-    as: 'client',
-  });
-  const config = await ctx.config();
-  const profile = ctx.profileName();
-  const key = user.userId ? `id:${user.userId}` : `ext:${user.externalUserId}`;
-  for (const [k, t] of Object.entries(config.cachedTokens(profile))) if (t.user === key) config.dropToken(profile, k);
+  const { revokeAllTokens } = await import('../../api/users.js');
+  await revokeAllTokens(await ctx.api(), user);
+  (await ctx.tokens()).forgetUser(user);
   ctx.notice(`revoked all tokens of user ${user.userId ?? user.externalUserId}`);
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ingestBatch } from '../../api/connector.js';
-import { MAX_BATCH_ENTITIES, WireError, isObj, validateContainer } from '../../api/connector-wire.js';
+import { MAX_BATCH_ENTITIES, WireError, isObj, validateContainer } from '../../contract/connector-wire.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';

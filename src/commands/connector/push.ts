@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../../context.js';
 import { ingestTransactions } from '../../api/connector.js';
-import { INGEST_TYPES, WireError } from '../../api/connector-wire.js';
+import { INGEST_TYPES, WireError } from '../../contract/connector-wire.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { inferFormat, InputError, readAccountsFile } from '../../flows/push-input.js';
 import { pushTransactions, type IngestType, type PushResult } from '../../flows/push.js';

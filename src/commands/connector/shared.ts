@@ -4,7 +4,7 @@ import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { WireError } from '../../api/connector-wire.js';
+import { WireError } from '../../contract/connector-wire.js';
 import { InputError, parseJsonFile } from '../../flows/push-input.js';
 
 /** The external user id: --user on the verb, else the global --user/--external-user, else BANKCTL_USER. */

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { generateToken } from '../../api/connector.js';
-import { MAX_TOKEN_TTL } from '../../api/connector-wire.js';
+import { MAX_TOKEN_TTL } from '../../contract/connector-wire.js';
 import { UsageError } from '../../errors.js';
 import { collect, examples, parseIntArg, splitList, type Run } from '../util.js';
 import { externalUser } from './shared.js';

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { canPrompt } from '../../io.js';
-import { isMarket, MARKETS } from '../../api/markets.js';
+import { isMarket, MARKETS } from '../../contract/markets.js';
 import { ApiError, ConflictError, UsageError } from '../../errors.js';
 import type { Provider } from '../../api/providers.js';
 import type { ApiClient } from '../../api/client.js';

@@ -1,7 +1,7 @@
 // `providers list`: the providers of a market, test providers with --include-test or --only-test.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { isMarket, MARKETS } from '../../api/markets.js';
+import { isMarket, MARKETS } from '../../contract/markets.js';
 import { UsageError } from '../../errors.js';
 import type { Column } from '../../output/render.js';
 import { examples, type Run } from '../util.js';

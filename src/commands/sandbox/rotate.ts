@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { rotateConnectorToken } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, parseIntArg } from '../util.js';
@@ -24,13 +25,7 @@ export function registerSandboxRotate(parent: Command, ctx: Context): void {
         throw new UsageError(
           'no connector token to rotate: --connector-token, BANKCTL_CONNECTOR_TOKEN, or a running sandbox',
         );
-      const api = await ctx.api();
-      const res = await api.data<{ token: string }>({
-        method: 'POST',
-        path: '/sandbox/connector-tokens',
-        json: { retire: current, graceSeconds: grace },
-        as: 'connector',
-      });
+      const res = await rotateConnectorToken(await ctx.api(), current, grace);
       const state = readState(ctx.configDir);
       if (state && state.connectorToken === current) writeState(ctx.configDir, { ...state, connectorToken: res.token });
       if (o.saveNext) {

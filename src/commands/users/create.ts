@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { createUser } from '../../api/users.js';
-import { isLocale, isMarket, LOCALES, MARKET_DEFAULT_LOCALE, MARKETS } from '../../api/markets.js';
+import { isLocale, isMarket, LOCALES, MARKET_DEFAULT_LOCALE, MARKETS } from '../../contract/markets.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';

@@ -2,7 +2,7 @@
 // a body limit (413), a deadline for slow senders (408), strict UTF-8 JSON of the WebHookRequest
 // shape (400), and the secret in webHook.secret compared in constant time (401). A rejected body
 // is never echoed or printed. Any request, good or bad, leaves the server running.
-import { secretsEqual } from '../../secrets.js';
+import { secretsEqual } from '../../contract/secrets.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebHookRequest } from '../../api/webhooks.js';

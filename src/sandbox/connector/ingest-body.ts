@@ -16,12 +16,12 @@ import {
   MAX_TEXT_LENGTH,
   MAX_TRANSACTIONS_PER_REQUEST,
   TRANSACTION_TYPES,
-  numberTextToDecimal,
   type Obj,
   type TransactionAccountEntity,
   type TransactionContainer,
   type TransactionEntity,
-} from '../../api/connector-wire.js';
+} from '../../contract/connector-wire.js';
+import { numberTextToDecimal } from '../../contract/decimal.js';
 
 /** Thrown inside the reader when the body leaves the fast path; never escapes parseIngestBody. */
 const BAIL: unknown = Object.freeze({ bail: true });

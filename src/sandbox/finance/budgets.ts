@@ -3,7 +3,7 @@
 import type { MemoryStore } from '../store.js';
 import { categoryByCode, type Category } from '../categories.js';
 import { bucketOf, bucketsBetween, DAY_MS, type Bucket, type Resolution } from './dates.js';
-import { add, dec, denominated, neg, ZERO, type Dec, cmp } from './decimal.js';
+import { add, dec, denominated, neg, ZERO, type Dec, cmp } from '../../contract/decimal.js';
 import {
   tagsOf,
   txCategory,
@@ -15,17 +15,13 @@ import {
   type Tx,
 } from './data.js';
 import { plain } from '../http.js';
+import type { BudgetFilter } from '../../contract/wire.js';
 
 export type PeriodUnit = 'WEEK' | 'MONTH' | 'YEAR';
 export const PERIOD_UNITS: PeriodUnit[] = ['WEEK', 'MONTH', 'YEAR'];
 const UNIT_RES: Record<PeriodUnit, Resolution> = { WEEK: 'WEEKLY', MONTH: 'MONTHLY', YEAR: 'YEARLY' };
 
-export interface BudgetFilter {
-  accounts?: Array<{ id: string }>;
-  categories?: Array<{ code: string }>;
-  tags?: Array<{ key: string }>;
-  freeTextQuery?: string;
-}
+export type { BudgetFilter } from '../../contract/wire.js';
 
 export interface BudgetRecord {
   id: string;

@@ -1,7 +1,7 @@
 // The user's data as the finance areas see it: accounts and transactions from the shared store,
 // with accountExclusion applied (spec 2.3), and exact amounts.
 import type { AccountRecord, MemoryStore, TransactionRecord } from '../store.js';
-import { dec, type Dec } from './decimal.js';
+import { dec, type Dec } from '../../contract/decimal.js';
 import { parseIsoDate } from './dates.js';
 
 export type Purpose = 'pfm' | 'search' | 'all';

@@ -4,7 +4,20 @@
 import type { MemoryStore } from '../store.js';
 import { categoryName, primaryOf } from '../categories.js';
 import { bucketOf, DAY_MS, isoDate, startOfDay } from './dates.js';
-import { abs, add, cmp, dec, denominated, divHalfEven, mulRatio, neg, sub, toStr, ZERO, type Dec } from './decimal.js';
+import {
+  abs,
+  add,
+  cmp,
+  dec,
+  denominated,
+  divHalfEven,
+  mulRatio,
+  neg,
+  sub,
+  toStr,
+  ZERO,
+  type Dec,
+} from '../../contract/decimal.js';
 import { mainCurrency, txCategory, txType, userAccounts, userTransactions, type Tx } from './data.js';
 
 export type InsightLocale = 'en_US' | 'sv_SE';

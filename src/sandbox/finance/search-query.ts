@@ -3,8 +3,8 @@
 // result (AND; there is no OR). Words that are none of these match the description.
 import { CATEGORIES, categoryName, type Category } from '../categories.js';
 import { bucketOf, DAY_MS, isoWeek, startOfDay } from './dates.js';
-import { parseDecimal } from '../../output/money.js';
-import type { Dec } from './decimal.js';
+import { parseDecimal } from '../../contract/decimal.js';
+import type { Dec } from '../../contract/decimal.js';
 
 export interface ParsedQuery {
   tags: string[];

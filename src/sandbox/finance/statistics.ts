@@ -1,9 +1,20 @@
 // Statistics (spec 2.7): every type of the table with its allowed resolutions, computed from the
 // user's transactions and balances on accounts that take part in personal finance features.
 import type { MemoryStore } from '../store.js';
-import { STATISTIC_RESOLUTIONS } from '../../api/statistics.js';
+import { STATISTIC_RESOLUTIONS } from '../../contract/wire.js';
 import { bucketOf, bucketsBetween, DAY_MS, startOfDay, type Bucket, type Resolution } from './dates.js';
-import { add, dec, divHalfEven, neg, sub, toNumber, toStr, ZERO, exactAmount, type Dec } from './decimal.js';
+import {
+  add,
+  dec,
+  divHalfEven,
+  neg,
+  sub,
+  toNumber,
+  toStr,
+  ZERO,
+  exactAmount,
+  type Dec,
+} from '../../contract/decimal.js';
 import { mainCurrency, txCategory, txPrimary, txType, userAccounts, userTransactions, type Tx } from './data.js';
 import type { AccountRecord } from '../store.js';
 

@@ -3,7 +3,8 @@
 // user; POST /link/1.0/complete and /link/1.0/fail end the flow and answer with where the result
 // goes (redirect_uri with code and state, or error, message and credentials; a postMessage in
 // iframe mode). Temporary users and their refresh tokens live 24 hours by the sandbox clock.
-import { MARKETS } from '../../api/markets.js';
+import { EP } from '../../contract/index.js';
+import { MARKETS } from '../../contract/markets.js';
 import type { SandboxContext } from '../context.js';
 import { asObject, envelope } from '../http.js';
 import type { Reply } from '../router.js';
@@ -93,7 +94,7 @@ export function sweepExpired(store: MemoryStore): void {
 }
 
 export function registerLinkService(ctx: SandboxContext): void {
-  const { router, store } = ctx;
+  const { handle, store } = ctx;
   const sessions = () => store.area('link', () => new LinkSessions()).sessions;
   store.onUserDeleted((userId) => {
     for (const [id, s] of sessions()) if (s.userId === userId) sessions().delete(id);
@@ -124,128 +125,120 @@ export function registerLinkService(ctx: SandboxContext): void {
     }
   }
 
-  router.get(
-    '/link/1.0/authorize',
-    (req, res) => {
-      const q = req.query.toString();
-      res.send(308, '', 'text/plain; charset=utf-8', { location: `/link/1.0/authorize/${q ? `?${q}` : ''}` });
-    },
-    { auth: 'none' },
-  );
+  handle(EP.link.authorizeRedirect, (req, res) => {
+    const q = req.query.toString();
+    res.send(308, '', 'text/plain; charset=utf-8', { location: `/link/1.0/authorize/${q ? `?${q}` : ''}` });
+  });
 
-  router.get(
-    '/link/1.0/authorize/',
-    async (req, res) => {
-      sweepExpired(store);
-      const v = validateAuthorize(req.query, store);
-      if (v.kind === 'screen') {
+  handle(EP.link.authorize, async (req, res) => {
+    sweepExpired(store);
+    const v = validateAuthorize(req.query, store);
+    if (v.kind === 'screen') {
+      return sendPage(
+        res,
+        errorScreen({
+          status: 400,
+          locale: v.locale,
+          heading: text(v.locale, 'badLinkHeading'),
+          lead: text(v.locale, 'badLinkText'),
+          detail: v.message,
+        }),
+      );
+    }
+    if (v.kind === 'bad-request') {
+      if (v.iframe) {
+        const message = {
+          type: 'error',
+          error: { status: 'BAD_REQUEST', message: v.message, userMessage: text(v.locale, 'userMsgBAD_REQUEST') },
+        };
         return sendPage(
           res,
-          errorScreen({
-            status: 400,
+          postMessagePage({
             locale: v.locale,
-            heading: text(v.locale, 'badLinkHeading'),
-            lead: text(v.locale, 'badLinkText'),
-            detail: v.message,
+            frameAncestor: originOf(v.redirectUri),
+            message,
+            targetOrigin: originOf(v.redirectUri),
           }),
         );
       }
-      if (v.kind === 'bad-request') {
-        if (v.iframe) {
-          const message = {
-            type: 'error',
-            error: { status: 'BAD_REQUEST', message: v.message, userMessage: text(v.locale, 'userMsgBAD_REQUEST') },
-          };
-          return sendPage(
-            res,
-            postMessagePage({
-              locale: v.locale,
-              frameAncestor: originOf(v.redirectUri),
-              message,
-              targetOrigin: originOf(v.redirectUri),
-            }),
-          );
-        }
-        const location = resultUrl(v.redirectUri, { error: 'BAD_REQUEST', message: v.message, state: v.state });
-        return res.send(302, '', 'text/plain; charset=utf-8', {
-          location,
-          'cache-control': 'no-store',
-          'referrer-policy': 'no-referrer',
-        });
-      }
-      const p = v.params;
-      const frameAncestor = p.iframe ? originOf(p.redirectUri) : undefined;
-      if (req.method === 'HEAD') return res.send(200, '', 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
-      let provider: Record<string, unknown> | null = null;
-      if (p.provider !== null) {
-        provider = await lookupProvider(p.client.id, p.provider);
-        if (!provider) {
-          const returnUrl = p.iframe
-            ? undefined
-            : resultUrl(p.redirectUri, {
-                error: 'BAD_REQUEST',
-                message: `unknown provider "${p.provider.slice(0, 80)}"`,
-                state: p.state,
-              });
-          return sendPage(
-            res,
-            errorScreen({
-              status: 404,
-              locale: p.locale,
-              frameAncestor,
-              heading: text(p.locale, 'unknownProviderHeading'),
-              lead: text(p.locale, 'unknownProviderText', { bank: p.provider.slice(0, 128) }),
-              returnUrl,
-            }),
-          );
-        }
-      }
-      const now = store.clock.now();
-      const userId = store.ids.next();
-      store.addUser({
-        id: userId,
-        market: p.market,
-        locale: p.locale,
-        created: now,
-        clientId: p.client.id,
-        expiresAt: now + TEMP_USER_TTL_MS,
+      const location = resultUrl(v.redirectUri, { error: 'BAD_REQUEST', message: v.message, state: v.state });
+      return res.send(302, '', 'text/plain; charset=utf-8', {
+        location,
+        'cache-control': 'no-store',
+        'referrer-policy': 'no-referrer',
       });
-      const { token } = issueAccessToken(store, 'user', p.client.id, PAGE_SCOPES, userId);
-      const record = store.tokens.get(token);
-      if (record) record.expiresAt = Math.min(record.expiresAt, now + SESSION_TTL_MS);
-      const session: LinkSession = {
-        id: store.ids.secret(24),
-        clientId: p.client.id,
-        redirectUri: p.redirectUri,
-        scopes: p.scopes,
-        state: p.state,
-        iframe: p.iframe,
-        locale: p.locale,
-        userId,
-        token,
-        created: now,
-        expiresAt: now + SESSION_TTL_MS,
-      };
-      sessions().set(session.id, session);
-      const config = {
-        session: session.id,
-        token,
-        locale: p.locale,
-        texts: textsFor(p.locale),
-        market: p.market,
-        marketFixed: p.marketFixed,
-        markets: p.marketFixed ? [p.market] : MARKETS,
-        username: p.username,
-        provider,
-        iframe: p.iframe,
-        optIn: p.optIn,
-        pollMinMs: POLL_MIN_MS,
-        pollMaxMs: POLL_MAX_MS,
-      };
-      sendPage(res, appPage({ locale: p.locale, frameAncestor, config }));
-    },
-    { auth: 'none' },
-  );
+    }
+    const p = v.params;
+    const frameAncestor = p.iframe ? originOf(p.redirectUri) : undefined;
+    if (req.method === 'HEAD') return res.send(200, '', 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
+    let provider: Record<string, unknown> | null = null;
+    if (p.provider !== null) {
+      provider = await lookupProvider(p.client.id, p.provider);
+      if (!provider) {
+        const returnUrl = p.iframe
+          ? undefined
+          : resultUrl(p.redirectUri, {
+              error: 'BAD_REQUEST',
+              message: `unknown provider "${p.provider.slice(0, 80)}"`,
+              state: p.state,
+            });
+        return sendPage(
+          res,
+          errorScreen({
+            status: 404,
+            locale: p.locale,
+            frameAncestor,
+            heading: text(p.locale, 'unknownProviderHeading'),
+            lead: text(p.locale, 'unknownProviderText', { bank: p.provider.slice(0, 128) }),
+            returnUrl,
+          }),
+        );
+      }
+    }
+    const now = store.clock.now();
+    const userId = store.ids.next();
+    store.addUser({
+      id: userId,
+      market: p.market,
+      locale: p.locale,
+      created: now,
+      clientId: p.client.id,
+      expiresAt: now + TEMP_USER_TTL_MS,
+    });
+    const { token } = issueAccessToken(store, 'user', p.client.id, PAGE_SCOPES, userId);
+    const record = store.tokens.get(token);
+    if (record) record.expiresAt = Math.min(record.expiresAt, now + SESSION_TTL_MS);
+    const session: LinkSession = {
+      id: store.ids.secret(24),
+      clientId: p.client.id,
+      redirectUri: p.redirectUri,
+      scopes: p.scopes,
+      state: p.state,
+      iframe: p.iframe,
+      locale: p.locale,
+      userId,
+      token,
+      created: now,
+      expiresAt: now + SESSION_TTL_MS,
+    };
+    sessions().set(session.id, session);
+    const config = {
+      session: session.id,
+      token,
+      locale: p.locale,
+      texts: textsFor(p.locale),
+      market: p.market,
+      marketFixed: p.marketFixed,
+      markets: p.marketFixed ? [p.market] : MARKETS,
+      username: p.username,
+      provider,
+      iframe: p.iframe,
+      optIn: p.optIn,
+      pollMinMs: POLL_MIN_MS,
+      pollMaxMs: POLL_MAX_MS,
+    };
+    sendPage(res, appPage({ locale: p.locale, frameAncestor, config }));
+  });
 
   /** The session of a finishing page: 404 unknown, 410 expired, 409 already ended. */
   function openSession(body: Record<string, unknown>): LinkSession {
@@ -310,8 +303,8 @@ export function registerLinkService(ctx: SandboxContext): void {
     };
   }
 
-  router.post(
-    '/link/1.0/complete',
+  handle(
+    EP.link.complete,
     async (req, res) => {
       const body = asObject(await req.json());
       const s = openSession(body);
@@ -323,11 +316,11 @@ export function registerLinkService(ctx: SandboxContext): void {
       const code = issueCode(store, { clientId: s.clientId, userId: s.userId, scopes: s.scopes, withRefresh: true });
       res.json(200, answer(s, { code }));
     },
-    { auth: 'none', maxBody: 4096 },
+    { maxBody: 4096 },
   );
 
-  router.post(
-    '/link/1.0/fail',
+  handle(
+    EP.link.fail,
     async (req, res) => {
       const body = asObject(await req.json());
       const s = openSession(body);
@@ -368,6 +361,6 @@ export function registerLinkService(ctx: SandboxContext): void {
       end(s, result.error);
       res.json(200, answer(s, result));
     },
-    { auth: 'none', maxBody: 4096 },
+    { maxBody: 4096 },
   );
 }

@@ -2,7 +2,7 @@
 // failure: before client_id and redirect_uri are known to be good, nothing may be redirected to, so
 // the answer is an error screen; after that, a misconfigured link goes back to redirect_uri with
 // error=BAD_REQUEST (or, in iframe mode, as a postMessage).
-import { isMarket } from '../../api/markets.js';
+import { isMarket } from '../../contract/markets.js';
 import type { ClientRecord, Store } from '../store.js';
 import { parseScopes, validateScopes } from '../routes/oauth.js';
 import { LINK_LOCALES, type LinkLocale } from './i18n.js';

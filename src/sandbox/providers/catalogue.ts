@@ -1,30 +1,22 @@
 // The sandbox's providers (spec 2.2): every test provider of the spec's table, the
 // `<market>-test-password` and `<market>-test-multi-supplemental` variants for every market of the
 // connector's list, and a handful of realistic banks per market. Each names the flow it runs.
-import { MARKETS } from '../../api/markets.js';
+import { MARKETS } from '../../contract/markets.js';
+import type { ProviderField as WireProviderField } from '../../contract/wire.js';
 
 export type FlowKind =
   'password' | 'embedded' | 'multi-supplemental' | 'eid' | 'third-party' | 'redirect' | 'decoupled';
 
 export type Failure = 'cancelled' | 'inprogress' | 'timeout' | 'always';
 
-export interface ProviderField {
-  name: string;
-  description: string;
-  hint?: string;
-  helpText?: string;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  patternError?: string;
-  optional: boolean;
-  exposed: boolean;
-  immutable: boolean;
-  masked: boolean;
-  numeric: boolean;
-  sensitive: boolean;
-  checkbox: boolean;
-}
+/** A field of the catalogue: the wire's ProviderField with its flags always present. */
+export type ProviderField = WireProviderField &
+  Required<
+    Pick<
+      WireProviderField,
+      'description' | 'optional' | 'exposed' | 'immutable' | 'masked' | 'numeric' | 'sensitive' | 'checkbox'
+    >
+  >;
 
 export interface ProviderDef {
   name: string;

@@ -1,6 +1,8 @@
 // Accounts (spec 2.3, 4.1): GET /api/v1/accounts/list, PUT /api/v1/accounts/{id} (only the
 // updatable properties, with accountExclusion semantics), GET /api/v1/accounts/{id}/balances, and
 // GET /data/v2/accounts (the service's Postman collection lists accounts there).
+import { EP } from '../../contract/index.js';
+import { writeJson } from '../../contract/exact-json.js';
 import type { SandboxContext } from '../context.js';
 import { ACCOUNT_TYPES, type AccountExclusion, type AccountRecord, type AccountType } from '../store.js';
 import { asObject, badRequest, envelope } from '../http.js';
@@ -13,7 +15,6 @@ import {
   ownAccount,
   pageSizeParam,
   sendJson,
-  toJson,
   userAccountList,
   v1Account,
   v2Account,
@@ -25,7 +26,7 @@ const UPDATABLE = ['accountExclusion', 'accountNumber', 'excluded', 'favored', '
 const accountNotFound = (id: string) => envelope(404, 'account.not_found', `account "${id.slice(0, 80)}" not found`);
 
 export function registerAccounts(ctx: SandboxContext): void {
-  const { store, router } = ctx;
+  const { store, handle } = ctx;
   /** The bank of the account's credentials, when the credentials area knows them. */
   const institution = (a: AccountRecord) => {
     const c = a.credentialsIds[0] ? credentialsOf(store, a.credentialsIds[0]) : undefined;
@@ -33,26 +34,26 @@ export function registerAccounts(ctx: SandboxContext): void {
   };
   const v1 = (a: AccountRecord) => v1Account(a, institution(a));
 
-  router.get('/api/v1/accounts/list', (req, res) => {
+  handle(EP.accounts.list, (req, res) => {
     const user = req.user();
     sendJson(res, 200, { accounts: userAccountList(store, user.id).map(v1) });
   });
 
-  router.put(
-    '/api/v1/accounts/{id}',
+  handle(
+    EP.accounts.update,
     async (req, res) => {
       const user = req.user();
       const body = asObject(await req.json());
       const account = ownAccount(store, user, req.params.id!);
       if (!account) throw accountNotFound(req.params.id!);
-      const update = validateUpdate(body, JSON.parse(toJson(v1(account))) as Record<string, unknown>);
+      const update = validateUpdate(body, JSON.parse(writeJson(v1(account))) as Record<string, unknown>);
       applyUpdate(ctx, account, update);
       sendJson(res, 200, v1(account));
     },
     { maxBody: 64 * 1024 },
   );
 
-  router.get('/api/v1/accounts/{id}/balances', (req, res) => {
+  handle(EP.accounts.balances, (req, res) => {
     const user = req.user();
     const account = ownAccount(store, user, req.params.id!);
     if (!account) throw accountNotFound(req.params.id!);
@@ -65,7 +66,7 @@ export function registerAccounts(ctx: SandboxContext): void {
     res.json(200, { accountId: account.id, balances: balancesOf(account), refreshed: account.updated });
   });
 
-  router.get('/data/v2/accounts', (req, res) => {
+  handle(EP.accounts.listV2, (req, res) => {
     const user = req.user();
     const q = req.query;
     const pageSize = pageSizeParam(q);

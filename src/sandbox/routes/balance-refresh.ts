@@ -1,6 +1,7 @@
 // Balance refresh (spec 2.6, 4.1, 7, 8): POST /api/v1/balance-refresh and
 // GET /api/v1/balance-refresh/{refreshId}. Errors are problem+json as the spec shows them; the quota
 // is 5 refreshes per account per 2 hours (a sliding window on the sandbox clock), answered 429.
+import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { asObject, problem } from '../http.js';
 import type { AccountRecord } from '../store.js';
@@ -36,15 +37,15 @@ const invalid = (reason: string, instance: string) =>
   );
 
 export function registerBalanceRefresh(ctx: SandboxContext): void {
-  const { store, router } = ctx;
+  const { store, handle } = ctx;
   const state = () => store.area('balance-refresh', () => new BalanceRefreshState());
   store.onUserDeleted((userId) => {
     const s = state();
     for (const [id, r] of s.refreshes) if (r.userId === userId) s.refreshes.delete(id);
   });
 
-  router.post(
-    '/api/v1/balance-refresh',
+  handle(
+    EP.balanceRefresh.create,
     async (req, res) => {
       const user = req.user();
       let body: Record<string, unknown>;
@@ -112,7 +113,7 @@ export function registerBalanceRefresh(ctx: SandboxContext): void {
     { maxBody: 16 * 1024 },
   );
 
-  router.get('/api/v1/balance-refresh/{refreshId}', (req, res) => {
+  handle(EP.balanceRefresh.status, (req, res) => {
     const user = req.user();
     const rec = state().refreshes.get(req.params.refreshId!);
     if (!rec || rec.userId !== user.id) {

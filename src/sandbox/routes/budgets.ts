@@ -1,5 +1,6 @@
 // Budgets (spec 4.2, shapes from the Swagger): ten endpoints, one-off and recurring, active then
 // archived, spending computed from the user's expenses. Error bodies are plain strings or empty.
+import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { plain } from '../http.js';
 import type { Req } from '../router.js';
@@ -22,7 +23,7 @@ import {
   type BudgetPeriod,
   type BudgetRecord,
 } from '../finance/budgets.js';
-import { add, denominated, divHalfEven, ZERO, type Dec, toStr } from '../finance/decimal.js';
+import { add, denominated, divHalfEven, ZERO, type Dec, toStr } from '../../contract/decimal.js';
 import { bucketOf, bucketsBetween } from '../finance/dates.js';
 import { categoryName, primaryOf } from '../categories.js';
 import { txCategory, txType, userTransactions } from '../finance/data.js';
@@ -40,7 +41,7 @@ function atScale(d: Dec, scale: number): Dec {
 }
 
 export function registerBudgets(ctx: SandboxContext): void {
-  const { router, store } = ctx;
+  const { handle, store } = ctx;
   store.onUserDeleted((userId) => {
     for (const [id, b] of state(store).budgets) if (b.userId === userId) state(store).budgets.delete(id);
   });
@@ -99,14 +100,14 @@ export function registerBudgets(ctx: SandboxContext): void {
     state(store).budgets.set(b.id, b);
     res.json(200, { budgetSpecification: budgetJson(b) });
   };
-  router.post('/api/v1/budgets/one-off', create('ONE_OFF'));
-  router.post('/api/v1/budgets/recurring', create('RECURRING'));
+  handle(EP.budgets.createOneOff, create('ONE_OFF'));
+  handle(EP.budgets.createRecurring, create('RECURRING'));
 
-  router.get('/api/v1/budgets', (req, res) => {
+  handle(EP.budgets.list, (req, res) => {
     res.json(200, { budgetSpecifications: listOf(req).map(budgetJson) });
   });
 
-  router.get('/api/v1/budgets/summaries', (req, res) => {
+  handle(EP.budgets.summaries, (req, res) => {
     const now = ctx.clock.now();
     res.json(200, {
       budgetSummaries: listOf(req).map((b) => ({
@@ -116,12 +117,12 @@ export function registerBudgets(ctx: SandboxContext): void {
     });
   });
 
-  router.get('/api/v1/budgets/recommended', (req, res) => {
+  handle(EP.budgets.recommended, (req, res) => {
     const user = req.user();
     res.json(200, { recommendations: recommend(store, user.id, user.locale, ctx.clock.now()) });
   });
 
-  router.put('/api/v1/budgets/{id}', async (req, res) => {
+  handle(EP.budgets.update, async (req, res) => {
     const b = find(req);
     const body = await bodyOf(req);
     const name = parseName(body.name);
@@ -150,20 +151,20 @@ export function registerBudgets(ctx: SandboxContext): void {
     res.json(200, { budgetSpecification: budgetJson(b) });
   });
 
-  router.delete('/api/v1/budgets/{id}', (req, res) => {
+  handle(EP.budgets.delete, (req, res) => {
     const b = find(req);
     state(store).budgets.delete(b.id);
     res.empty(204);
   });
 
-  router.put('/api/v1/budgets/{id}/archive', (req, res) => {
+  handle(EP.budgets.archive, (req, res) => {
     const b = find(req);
     if (b.archived) throw plain(400, `budget ${b.id} is already archived`);
     b.archived = true;
     res.json(200, { budgetSpecification: budgetJson(b) });
   });
 
-  router.get('/api/v1/budgets/{id}/details', (req, res) => {
+  handle(EP.budgets.details, (req, res) => {
     const b = find(req);
     const now = ctx.clock.now();
     const q = (k: string) =>
@@ -190,7 +191,7 @@ export function registerBudgets(ctx: SandboxContext): void {
     });
   });
 
-  router.get('/api/v1/budgets/{id}/transactions', (req, res) => {
+  handle(EP.budgets.transactions, (req, res) => {
     const b = find(req);
     const raw = (k: string) => {
       const v = req.query.get(k);

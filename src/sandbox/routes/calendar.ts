@@ -1,6 +1,7 @@
 // GET /api/v1/calendar/periods and /api/v1/calendar/periods/{period} (spec 4.3): monthly periods,
 // MONTHLY_ADJUSTED by default (salary day 25, moved to the preceding Swedish business day).
 // Error bodies are strings, as the spec says.
+import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { plain } from '../http.js';
 import { adjustedMonth, bucketOf, bucketsBetween, parseIsoDate, type Bucket } from '../finance/dates.js';
@@ -35,7 +36,7 @@ function dateParam(q: URLSearchParams, name: string): number {
 }
 
 export function registerCalendar(ctx: SandboxContext): void {
-  ctx.router.get('/api/v1/calendar/periods', (req, res) => {
+  ctx.handle(EP.calendar.periods, (req, res) => {
     const res0 = resolutionOf(req.query);
     const gte = dateParam(req.query, 'period_gte');
     const lte = dateParam(req.query, 'period_lte');
@@ -52,7 +53,7 @@ export function registerCalendar(ctx: SandboxContext): void {
     );
   });
 
-  ctx.router.get('/api/v1/calendar/periods/{period}', (req, res) => {
+  ctx.handle(EP.calendar.period, (req, res) => {
     const res0 = resolutionOf(req.query);
     const p = req.params.period!;
     let buckets: Bucket[];

@@ -1,8 +1,8 @@
 // The connector (connector-api.md section 4, without webhooks and GET /version): users, accounts,
 // transaction ingest, delete and update, the batch endpoint and token generation, with exactly the
 // documented statuses. Amounts stay exact: numbers are read as their source text.
-import { ALL_SCOPES } from '../../api/scopes.js';
-import { isLocale, MARKET_DEFAULT_LOCALE } from '../../api/markets.js';
+import { ALL_SCOPES, EP } from '../../contract/index.js';
+import { isLocale, MARKET_DEFAULT_LOCALE } from '../../contract/markets.js';
 import {
   EXCLUSIONS,
   ExactNumber,
@@ -25,15 +25,17 @@ import {
   validateUser,
   type TransactionContainer,
   type TransactionEntity,
-} from '../../api/connector-wire.js';
-import type { SandboxContext } from '../context.js';
+  type UserEntity,
+} from '../../contract/connector-wire.js';
+import type { EventBus, SandboxContext } from '../context.js';
 import { v2Transaction } from './read-views.js';
 import { CredentialsState } from '../providers/engine.js';
 import { envelope, HttpFailure, mediaType } from '../http.js';
-import { ConnectorTokens, type Req } from '../router.js';
-import type { AccountRecord, TransactionRecord, UserRecord } from '../store.js';
+import { ConnectorTokens, handleAll, type Handler, type Req, type RouteRow } from '../router.js';
+import type { AccountRecord, MemoryStore, TransactionRecord, UserRecord } from '../store.js';
 import {
   connectorState,
+  type ConnectorState,
   currencyOf,
   ensureConnector,
   isoDay,
@@ -112,10 +114,22 @@ function listed(ids: string[]): string {
   );
 }
 
-export function registerConnector(ctx: SandboxContext): void {
-  const { router, store, events } = ctx;
+/** What the connector's handlers share: the store, the events, and the rules every call applies. */
+interface ConnectorArea {
+  store: MemoryStore;
+  events: EventBus;
+  state: () => ConnectorState;
+  /** The user of a path, with the credentials rule of account and batch calls (401 otherwise). */
+  userFor(ext: string, credentials: 'check' | 'create' | 'none'): UserRecord;
+  setUser(user: UserRecord, u: UserEntity, market: string): void;
+  accountOf(ext: string, accountExt: string): { user: UserRecord; account: AccountRecord };
+  /** Ingest of one CreateTransactionAccountContainer: all or nothing. */
+  ingest(user: UserRecord, c: TransactionContainer): void;
+}
+
+function connectorArea(ctx: SandboxContext): ConnectorArea {
+  const { store, events } = ctx;
   const state = () => connectorState(store);
-  store.onUserDeleted((userId) => state().users.delete(userId));
 
   /** The user of a path, with the credentials rule of account and batch calls (401 otherwise). */
   function userFor(ext: string, credentials: 'check' | 'create' | 'none'): UserRecord {
@@ -140,7 +154,7 @@ export function registerConnector(ctx: SandboxContext): void {
     return user;
   }
 
-  function setUser(user: UserRecord, u: ReturnType<typeof validateUser>, market: string): void {
+  function setUser(user: UserRecord, u: UserEntity, market: string): void {
     user.market = market;
     user.locale = u.locale ?? (user.market === market && user.locale ? user.locale : MARKET_DEFAULT_LOCALE[market]!);
     const c = ensureConnector(store, user);
@@ -149,113 +163,6 @@ export function registerConnector(ctx: SandboxContext): void {
     if (u.label !== undefined) c.label = u.label;
   }
 
-  // ---- users --------------------------------------------------------------------------------
-
-  router.post(
-    '/connector/users',
-    async (req, res) => {
-      const body = await exactBody(req);
-      const u = valid(() => validateUser(body));
-      if (u.market === undefined) throw badRequest('market is required', { field: 'market' });
-      if (!isKnownMarket(u.market))
-        throw envelope(404, 'market.not_found', `market "${clip(u.market, 10)}" does not exist`);
-      if (u.locale !== undefined && !isLocale(u.locale))
-        throw badRequest(`unsupported locale "${clip(u.locale, 16)}"`, { field: 'locale' });
-      if (store.userByExternalId(u.externalId))
-        throw envelope(409, 'user.exists', `user "${clip(u.externalId)}" already exists`);
-      const user: UserRecord = {
-        id: store.ids.next(),
-        externalUserId: u.externalId,
-        market: u.market,
-        locale: '',
-        created: store.clock.now(),
-        clientId: req.auth?.clientId,
-      };
-      setUser(user, u, u.market);
-      store.addUser(user);
-      res.empty(204);
-    },
-    { maxBody: 64 * 1024 },
-  );
-
-  router.put(
-    '/connector/users/{externalUserId}',
-    async (req, res) => {
-      const body = await exactBody(req);
-      const u = valid(() => validateUser(body));
-      const ext = req.params.externalUserId!;
-      if (u.externalId !== ext) throw badRequest('externalId in the body must match the path', { field: 'externalId' });
-      if (u.market !== undefined && !isKnownMarket(u.market))
-        throw badRequest(`unknown market "${clip(u.market, 10)}"`, { field: 'market' });
-      if (u.locale !== undefined && !isLocale(u.locale))
-        throw badRequest(`unsupported locale "${clip(u.locale, 16)}"`, { field: 'locale' });
-      const user = userFor(ext, 'none');
-      setUser(user, u, u.market ?? user.market);
-      res.empty(204);
-    },
-    { maxBody: 64 * 1024 },
-  );
-
-  router.delete('/connector/users/{externalUserId}', (req, res) => {
-    const user = userFor(req.params.externalUserId!, 'none');
-    store.deleteUser(user.id);
-    res.empty(204);
-  });
-
-  // ---- accounts -----------------------------------------------------------------------------
-
-  router.post(
-    '/connector/users/{externalUserId}/accounts',
-    async (req, res) => {
-      const body = await exactBody(req);
-      const accounts = valid(() => {
-        const o = obj(body, 'body');
-        if (!Array.isArray(o.accounts)) throw new WireError('accounts', 'is required (an array of AccountEntity)');
-        if (o.accounts.length > 10_000) throw new WireError('accounts', 'more than 10000 accounts in one request');
-        return o.accounts.map((a, i) => validateAccount(a, `accounts[${i}].`));
-      });
-      const seen = new Set<string>();
-      for (const a of accounts) {
-        if (seen.has(a.externalId))
-          throw badRequest(`account "${clip(a.externalId)}" appears twice in the request`, { field: 'accounts' });
-        seen.add(a.externalId);
-      }
-      const user = userFor(req.params.externalUserId!, 'create');
-      const st = state().of(user.id);
-      const existing = accounts.filter((a) => st.accounts.has(a.externalId)).map((a) => a.externalId);
-      if (existing.length > 0)
-        throw envelope(409, 'account.exists', `account ${listed(existing)} already exists`, { externalIds: existing });
-      const now = store.clock.now();
-      for (const a of accounts) {
-        const rec: AccountRecord = {
-          id: store.ids.next(),
-          userId: user.id,
-          credentialsIds: [user.connector!.credentialsId],
-          externalId: a.externalId,
-          name: a.name,
-          accountNumber: a.number,
-          type: a.type,
-          balance: a.balance,
-          currencyCode: currencyOf(user.market),
-          availableCredit: a.availableCredit,
-          reservedAmount: a.reservedAmount,
-          closed: a.closed ?? false,
-          accountExclusion: a.exclusion ?? 'NONE',
-          excluded: a.exclusion !== undefined && a.exclusion !== 'NONE',
-          favored: false,
-          flags: a.flags ?? [],
-          payload: a.payload ? (toPlain(a.payload) as Record<string, unknown>) : undefined,
-          created: now,
-          updated: now,
-        };
-        store.accounts.set(rec.id, rec);
-        st.accounts.set(a.externalId, rec);
-      }
-      res.empty(204);
-    },
-    { maxBody: 8 * 1024 * 1024 },
-  );
-
   function accountOf(ext: string, accountExt: string): { user: UserRecord; account: AccountRecord } {
     const user = userFor(ext, 'check');
     const account = state().of(user.id).accounts.get(accountExt);
@@ -263,34 +170,255 @@ export function registerConnector(ctx: SandboxContext): void {
     return { user, account };
   }
 
-  router.put(
-    '/connector/users/{externalUserId}/accounts/{externalAccountId}',
-    async (req, res) => {
-      const body = await exactBody(req);
-      const upd = valid(() => {
-        const o = obj(body, 'body');
-        return {
-          closed: bool(o, 'closed', ''),
-          exclusion: oneOf(o, 'exclusion', '', EXCLUSIONS, false),
-          name: str(o, 'name', '', false),
-        };
-      });
-      if (upd.name !== undefined && upd.name.trim() === '')
-        throw badRequest('name must not be empty', { field: 'name' });
-      const { account } = accountOf(req.params.externalUserId!, req.params.externalAccountId!);
-      if (upd.closed !== undefined) account.closed = upd.closed;
-      if (upd.exclusion !== undefined) {
-        account.accountExclusion = upd.exclusion;
-        account.excluded = upd.exclusion !== 'NONE';
-      }
-      if (upd.name !== undefined) account.name = upd.name;
-      account.updated = store.clock.now();
-      res.empty(204);
-    },
-    { maxBody: 64 * 1024 },
-  );
+  const area: ConnectorArea = {
+    store,
+    events,
+    state,
+    userFor,
+    setUser,
+    accountOf,
+    ingest: (user, c) => ingest(area, user, c),
+  };
+  return area;
+}
 
-  router.delete('/connector/users/{externalUserId}/accounts/{externalAccountId}', (req, res) => {
+/** Ingest of one CreateTransactionAccountContainer: all or nothing. */
+function ingest(
+  { store, events, state }: Pick<ConnectorArea, 'store' | 'events' | 'state'>,
+  user: UserRecord,
+  c: TransactionContainer,
+): void {
+  const st = state().of(user.id);
+  if (st.accounts.size === 0)
+    throw envelope(412, 'account.none', `no accounts found for user "${clip(user.externalUserId ?? user.id)}"`);
+  const accounts: AccountRecord[] = [];
+  for (const ta of c.transactionAccounts) {
+    const a = st.accounts.get(ta.externalId!);
+    if (!a)
+      throw badRequest(`account "${clip(ta.externalId!)}" does not exist`, {
+        field: 'transactionAccounts.externalId',
+      });
+    accounts.push(a);
+  }
+  const seen = new Set<string>();
+  const gone: string[] = [];
+  const existing: string[] = [];
+  for (const ta of c.transactionAccounts) {
+    for (const t of ta.transactions) {
+      if (seen.has(t.externalId))
+        throw badRequest(`transaction "${clip(t.externalId)}" appears twice in the request`, {
+          field: 'transactions.externalId',
+        });
+      seen.add(t.externalId);
+      if (st.deleted.has(t.externalId)) gone.push(t.externalId);
+      else if (st.transactions.has(t.externalId)) existing.push(t.externalId);
+    }
+  }
+  if (gone.length > 0)
+    throw envelope(410, 'transaction.deleted', `transaction ${listed(gone)} was already deleted`, {
+      externalIds: gone,
+    });
+  if (existing.length > 0)
+    throw envelope(409, 'transaction.exists', `transaction ${listed(existing)} already exists`, {
+      externalIds: existing,
+    });
+  const now = store.clock.now();
+  const created: TransactionRecord[] = [];
+  try {
+    for (let i = 0; i < c.transactionAccounts.length; i++) {
+      const ta = c.transactionAccounts[i]!;
+      const account = accounts[i]!;
+      account.balance = ta.balance;
+      if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
+      account.updated = now;
+      for (const t of ta.transactions) {
+        let categoryId = t.amount.startsWith('-') ? UNCATEGORIZED_EXPENSE : UNCATEGORIZED_INCOME;
+        if (t.pendingIds) {
+          for (const pid of t.pendingIds) {
+            const p = st.transactions.get(pid);
+            if (!p || p.status !== 'PENDING') continue;
+            categoryId = p.categoryId;
+            st.transactions.delete(pid);
+            store.transactions.delete(p.id);
+          }
+        }
+        const rec = newRecord(store, user, account, t, categoryId, now);
+        store.transactions.set(rec.id, rec);
+        st.transactions.set(t.externalId, rec);
+        created.push(rec);
+      }
+    }
+  } finally {
+    // one transaction:create per record, in order, after the records are in (nothing here changes
+    // a record once made, so the content is what it was at its creation); made only when seen
+    const locale = user.locale;
+    events.emitMany(
+      'transaction:create',
+      user.id,
+      created.length,
+      (i) => created[i]!.accountId,
+      (i) => v2Transaction(created[i]!, locale),
+      now,
+    );
+  }
+}
+
+function newRecord(
+  store: MemoryStore,
+  user: UserRecord,
+  account: AccountRecord,
+  t: TransactionEntity,
+  categoryId: string,
+  now: number,
+): TransactionRecord {
+  const day = isoDay(t.date);
+  return {
+    id: store.ids.next(),
+    userId: user.id,
+    accountId: account.id,
+    externalId: t.externalId,
+    amount: t.amount,
+    currencyCode: account.currencyCode,
+    bookedDate: day,
+    valueDate: day,
+    description: t.description,
+    originalDescription: t.description,
+    categoryId,
+    status: t.pending ? 'PENDING' : 'BOOKED',
+    type: t.type,
+    payload: payloadOf(t),
+    notes: notesOf(t),
+    seq: store.nextSeq(),
+    created: now,
+    updated: now,
+  };
+}
+
+function createUser({ store, setUser }: ConnectorArea): Handler {
+  return async (req, res) => {
+    const body = await exactBody(req);
+    const u = valid(() => validateUser(body));
+    if (u.market === undefined) throw badRequest('market is required', { field: 'market' });
+    if (!isKnownMarket(u.market))
+      throw envelope(404, 'market.not_found', `market "${clip(u.market, 10)}" does not exist`);
+    if (u.locale !== undefined && !isLocale(u.locale))
+      throw badRequest(`unsupported locale "${clip(u.locale, 16)}"`, { field: 'locale' });
+    if (store.userByExternalId(u.externalId))
+      throw envelope(409, 'user.exists', `user "${clip(u.externalId)}" already exists`);
+    const user: UserRecord = {
+      id: store.ids.next(),
+      externalUserId: u.externalId,
+      market: u.market,
+      locale: '',
+      created: store.clock.now(),
+      clientId: req.auth?.clientId,
+    };
+    setUser(user, u, u.market);
+    store.addUser(user);
+    res.empty(204);
+  };
+}
+
+function updateUser({ userFor, setUser }: ConnectorArea): Handler {
+  return async (req, res) => {
+    const body = await exactBody(req);
+    const u = valid(() => validateUser(body));
+    const ext = req.params.externalUserId!;
+    if (u.externalId !== ext) throw badRequest('externalId in the body must match the path', { field: 'externalId' });
+    if (u.market !== undefined && !isKnownMarket(u.market))
+      throw badRequest(`unknown market "${clip(u.market, 10)}"`, { field: 'market' });
+    if (u.locale !== undefined && !isLocale(u.locale))
+      throw badRequest(`unsupported locale "${clip(u.locale, 16)}"`, { field: 'locale' });
+    const user = userFor(ext, 'none');
+    setUser(user, u, u.market ?? user.market);
+    res.empty(204);
+  };
+}
+
+function deleteUser({ store, userFor }: ConnectorArea): Handler {
+  return (req, res) => {
+    const user = userFor(req.params.externalUserId!, 'none');
+    store.deleteUser(user.id);
+    res.empty(204);
+  };
+}
+
+function createAccounts({ store, state, userFor }: ConnectorArea): Handler {
+  return async (req, res) => {
+    const body = await exactBody(req);
+    const accounts = valid(() => {
+      const o = obj(body, 'body');
+      if (!Array.isArray(o.accounts)) throw new WireError('accounts', 'is required (an array of AccountEntity)');
+      if (o.accounts.length > 10_000) throw new WireError('accounts', 'more than 10000 accounts in one request');
+      return o.accounts.map((a, i) => validateAccount(a, `accounts[${i}].`));
+    });
+    const seen = new Set<string>();
+    for (const a of accounts) {
+      if (seen.has(a.externalId))
+        throw badRequest(`account "${clip(a.externalId)}" appears twice in the request`, { field: 'accounts' });
+      seen.add(a.externalId);
+    }
+    const user = userFor(req.params.externalUserId!, 'create');
+    const st = state().of(user.id);
+    const existing = accounts.filter((a) => st.accounts.has(a.externalId)).map((a) => a.externalId);
+    if (existing.length > 0)
+      throw envelope(409, 'account.exists', `account ${listed(existing)} already exists`, { externalIds: existing });
+    const now = store.clock.now();
+    for (const a of accounts) {
+      const rec: AccountRecord = {
+        id: store.ids.next(),
+        userId: user.id,
+        credentialsIds: [user.connector!.credentialsId],
+        externalId: a.externalId,
+        name: a.name,
+        accountNumber: a.number,
+        type: a.type,
+        balance: a.balance,
+        currencyCode: currencyOf(user.market),
+        availableCredit: a.availableCredit,
+        reservedAmount: a.reservedAmount,
+        closed: a.closed ?? false,
+        accountExclusion: a.exclusion ?? 'NONE',
+        excluded: a.exclusion !== undefined && a.exclusion !== 'NONE',
+        favored: false,
+        flags: a.flags ?? [],
+        payload: a.payload ? (toPlain(a.payload) as Record<string, unknown>) : undefined,
+        created: now,
+        updated: now,
+      };
+      store.accounts.set(rec.id, rec);
+      st.accounts.set(a.externalId, rec);
+    }
+    res.empty(204);
+  };
+}
+
+function updateAccount({ store, accountOf }: ConnectorArea): Handler {
+  return async (req, res) => {
+    const body = await exactBody(req);
+    const upd = valid(() => {
+      const o = obj(body, 'body');
+      return {
+        closed: bool(o, 'closed', ''),
+        exclusion: oneOf(o, 'exclusion', '', EXCLUSIONS, false),
+        name: str(o, 'name', '', false),
+      };
+    });
+    if (upd.name !== undefined && upd.name.trim() === '') throw badRequest('name must not be empty', { field: 'name' });
+    const { account } = accountOf(req.params.externalUserId!, req.params.externalAccountId!);
+    if (upd.closed !== undefined) account.closed = upd.closed;
+    if (upd.exclusion !== undefined) {
+      account.accountExclusion = upd.exclusion;
+      account.excluded = upd.exclusion !== 'NONE';
+    }
+    if (upd.name !== undefined) account.name = upd.name;
+    account.updated = store.clock.now();
+    res.empty(204);
+  };
+}
+
+function deleteAccount({ store, state, accountOf }: ConnectorArea): Handler {
+  return (req, res) => {
     const { user, account } = accountOf(req.params.externalUserId!, req.params.externalAccountId!);
     const st = state().of(user.id);
     for (const [ext, t] of st.transactions) {
@@ -301,392 +429,286 @@ export function registerConnector(ctx: SandboxContext): void {
     st.accounts.delete(req.params.externalAccountId!);
     store.accounts.delete(account.id);
     res.empty(204);
-  });
+  };
+}
 
-  // ---- transactions -------------------------------------------------------------------------
+function ingestTransactions({ userFor, ingest }: ConnectorArea): Handler {
+  return async (req, res) => {
+    const c = await ingestBody(req);
+    const user = userFor(req.params.externalUserId!, 'none');
+    ingest(user, c);
+    res.empty(204);
+  };
+}
 
-  /** Ingest of one CreateTransactionAccountContainer: all or nothing. */
-  function ingest(user: UserRecord, c: TransactionContainer): void {
+function deleteTransactions({ store, state, userFor }: ConnectorArea): Handler {
+  return async (req, res) => {
+    const body = await exactBody(req);
+    const c = valid(() => validateContainer(body, 'delete'));
+    const user = userFor(req.params.externalUserId!, 'none');
     const st = state().of(user.id);
-    if (st.accounts.size === 0)
-      throw envelope(412, 'account.none', `no accounts found for user "${clip(user.externalUserId ?? user.id)}"`);
-    const accounts: AccountRecord[] = [];
+    const targets: Array<{
+      account: AccountRecord;
+      balance: string;
+      reserved?: string;
+      records: TransactionRecord[];
+    }> = [];
+    const missing: string[] = [];
     for (const ta of c.transactionAccounts) {
-      const a = st.accounts.get(ta.externalId!);
-      if (!a)
+      const account = st.accounts.get(ta.externalId!);
+      if (!account)
         throw badRequest(`account "${clip(ta.externalId!)}" does not exist`, {
           field: 'transactionAccounts.externalId',
         });
-      accounts.push(a);
-    }
-    const seen = new Set<string>();
-    const gone: string[] = [];
-    const existing: string[] = [];
-    for (const ta of c.transactionAccounts) {
+      const records: TransactionRecord[] = [];
       for (const t of ta.transactions) {
-        if (seen.has(t.externalId))
-          throw badRequest(`transaction "${clip(t.externalId)}" appears twice in the request`, {
-            field: 'transactions.externalId',
-          });
-        seen.add(t.externalId);
-        if (st.deleted.has(t.externalId)) gone.push(t.externalId);
-        else if (st.transactions.has(t.externalId)) existing.push(t.externalId);
+        const r = st.transactions.get(t.externalId);
+        if (!r || r.accountId !== account.id) missing.push(t.externalId);
+        else records.push(r);
       }
+      targets.push({ account, balance: ta.balance, reserved: ta.reservedAmount, records });
     }
-    if (gone.length > 0)
-      throw envelope(410, 'transaction.deleted', `transaction ${listed(gone)} was already deleted`, {
-        externalIds: gone,
-      });
-    if (existing.length > 0)
-      throw envelope(409, 'transaction.exists', `transaction ${listed(existing)} already exists`, {
-        externalIds: existing,
+    if (missing.length > 0)
+      throw envelope(404, 'transaction.not_found', `transaction ${listed(missing)} not found`, {
+        externalIds: missing.slice(0, 100),
       });
     const now = store.clock.now();
-    const created: TransactionRecord[] = [];
-    try {
-      for (let i = 0; i < c.transactionAccounts.length; i++) {
-        const ta = c.transactionAccounts[i]!;
-        const account = accounts[i]!;
-        account.balance = ta.balance;
-        if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
-        account.updated = now;
-        for (const t of ta.transactions) {
-          let categoryId = t.amount.startsWith('-') ? UNCATEGORIZED_EXPENSE : UNCATEGORIZED_INCOME;
-          if (t.pendingIds) {
-            for (const pid of t.pendingIds) {
-              const p = st.transactions.get(pid);
-              if (!p || p.status !== 'PENDING') continue;
-              categoryId = p.categoryId;
-              st.transactions.delete(pid);
-              store.transactions.delete(p.id);
-            }
-          }
-          const rec = newRecord(user, account, t, categoryId, now);
-          store.transactions.set(rec.id, rec);
-          st.transactions.set(t.externalId, rec);
-          created.push(rec);
-        }
+    for (const t of targets) {
+      for (const r of t.records) {
+        st.transactions.delete(r.externalId!);
+        st.deleted.add(r.externalId!);
+        store.transactions.delete(r.id);
       }
-    } finally {
-      // one transaction:create per record, in order, after the records are in (nothing here changes
-      // a record once made, so the content is what it was at its creation); made only when seen
-      const locale = user.locale;
-      events.emitMany(
-        'transaction:create',
-        user.id,
-        created.length,
-        (i) => created[i]!.accountId,
-        (i) => v2Transaction(created[i]!, locale),
-        now,
+      t.account.balance = t.balance;
+      if (t.reserved !== undefined) t.account.reservedAmount = t.reserved;
+      t.account.updated = now;
+    }
+    res.empty(204);
+  };
+}
+
+function updateTransaction({ store, events, state, userFor }: ConnectorArea): Handler {
+  return async (req, res) => {
+    const body = await exactBody(req);
+    const c = valid(() => validateContainer(body, 'update'));
+    if (c.count !== 1)
+      throw badRequest(`an update holds exactly one transaction, got ${c.count}`, { field: 'transactionAccounts' });
+    const ta = c.transactionAccounts.find((a) => a.transactions.length === 1)!;
+    const t = ta.transactions[0]!;
+    const user = userFor(req.params.externalUserId!, 'none');
+    const st = state().of(user.id);
+    let account = ta.externalId !== undefined ? st.accounts.get(ta.externalId) : undefined;
+    if (!account && ta.platformId !== undefined) {
+      const a = store.accounts.get(ta.platformId);
+      if (a && a.userId === user.id) account = a;
+    }
+    if (!account)
+      throw badRequest(`account "${clip(ta.externalId ?? ta.platformId ?? '')}" does not exist`, {
+        field: 'transactionAccounts.externalId',
+      });
+    const pathId = req.params.externalTransactionId!;
+    let rec = st.transactions.get(pathId);
+    if (!rec && t.platformId !== undefined) {
+      const r = store.transactions.get(t.platformId);
+      if (r && r.userId === user.id) rec = r;
+    }
+    if (!rec) throw envelope(404, 'transaction.not_found', `transaction "${clip(pathId)}" not found`);
+    if (rec.externalId !== undefined && t.externalId !== rec.externalId) {
+      throw badRequest(
+        `the transaction's externalId "${clip(t.externalId)}" does not match "${clip(rec.externalId)}"`,
+        { field: 'transactions.externalId' },
       );
     }
-  }
-
-  function newRecord(
-    user: UserRecord,
-    account: AccountRecord,
-    t: TransactionEntity,
-    categoryId: string,
-    now: number,
-  ): TransactionRecord {
+    const now = store.clock.now();
     const day = isoDay(t.date);
-    return {
-      id: store.ids.next(),
-      userId: user.id,
-      accountId: account.id,
-      externalId: t.externalId,
-      amount: t.amount,
-      currencyCode: account.currencyCode,
-      bookedDate: day,
-      valueDate: day,
-      description: t.description,
-      originalDescription: t.description,
-      categoryId,
-      status: t.pending ? 'PENDING' : 'BOOKED',
-      type: t.type,
-      payload: payloadOf(t),
-      notes: notesOf(t),
-      seq: store.nextSeq(),
-      created: now,
-      updated: now,
-    };
-  }
-
-  router.post(
-    '/connector/users/{externalUserId}/transactions',
-    async (req, res) => {
-      const c = await ingestBody(req);
-      const user = userFor(req.params.externalUserId!, 'none');
-      ingest(user, c);
-      res.empty(204);
-    },
-    { maxBody: INGEST_MAX_BODY },
-  );
-
-  router.post(
-    '/connector/users/{externalUserId}/transactions/delete',
-    async (req, res) => {
-      const body = await exactBody(req);
-      const c = valid(() => validateContainer(body, 'delete'));
-      const user = userFor(req.params.externalUserId!, 'none');
-      const st = state().of(user.id);
-      const targets: Array<{
-        account: AccountRecord;
-        balance: string;
-        reserved?: string;
-        records: TransactionRecord[];
-      }> = [];
-      const missing: string[] = [];
-      for (const ta of c.transactionAccounts) {
-        const account = st.accounts.get(ta.externalId!);
-        if (!account)
-          throw badRequest(`account "${clip(ta.externalId!)}" does not exist`, {
-            field: 'transactionAccounts.externalId',
-          });
-        const records: TransactionRecord[] = [];
-        for (const t of ta.transactions) {
-          const r = st.transactions.get(t.externalId);
-          if (!r || r.accountId !== account.id) missing.push(t.externalId);
-          else records.push(r);
-        }
-        targets.push({ account, balance: ta.balance, reserved: ta.reservedAmount, records });
-      }
-      if (missing.length > 0)
-        throw envelope(404, 'transaction.not_found', `transaction ${listed(missing)} not found`, {
-          externalIds: missing.slice(0, 100),
-        });
-      const now = store.clock.now();
-      for (const t of targets) {
-        for (const r of t.records) {
-          st.transactions.delete(r.externalId!);
-          st.deleted.add(r.externalId!);
-          store.transactions.delete(r.id);
-        }
-        t.account.balance = t.balance;
-        if (t.reserved !== undefined) t.account.reservedAmount = t.reserved;
-        t.account.updated = now;
-      }
-      res.empty(204);
-    },
-    { maxBody: INGEST_MAX_BODY },
-  );
-
-  router.put(
-    '/connector/users/{externalUserId}/transactions/{externalTransactionId}',
-    async (req, res) => {
-      const body = await exactBody(req);
-      const c = valid(() => validateContainer(body, 'update'));
-      if (c.count !== 1)
-        throw badRequest(`an update holds exactly one transaction, got ${c.count}`, { field: 'transactionAccounts' });
-      const ta = c.transactionAccounts.find((a) => a.transactions.length === 1)!;
-      const t = ta.transactions[0]!;
-      const user = userFor(req.params.externalUserId!, 'none');
-      const st = state().of(user.id);
-      let account = ta.externalId !== undefined ? st.accounts.get(ta.externalId) : undefined;
-      if (!account && ta.platformId !== undefined) {
-        const a = store.accounts.get(ta.platformId);
-        if (a && a.userId === user.id) account = a;
-      }
-      if (!account)
-        throw badRequest(`account "${clip(ta.externalId ?? ta.platformId ?? '')}" does not exist`, {
-          field: 'transactionAccounts.externalId',
-        });
-      const pathId = req.params.externalTransactionId!;
-      let rec = st.transactions.get(pathId);
-      if (!rec && t.platformId !== undefined) {
-        const r = store.transactions.get(t.platformId);
-        if (r && r.userId === user.id) rec = r;
-      }
-      if (!rec) throw envelope(404, 'transaction.not_found', `transaction "${clip(pathId)}" not found`);
-      if (rec.externalId !== undefined && t.externalId !== rec.externalId) {
-        throw badRequest(
-          `the transaction's externalId "${clip(t.externalId)}" does not match "${clip(rec.externalId)}"`,
-          { field: 'transactions.externalId' },
-        );
-      }
-      const now = store.clock.now();
-      const day = isoDay(t.date);
-      rec.accountId = account.id;
-      rec.amount = t.amount;
-      rec.currencyCode = account.currencyCode;
-      rec.bookedDate = day;
-      rec.valueDate = day;
-      rec.description = t.description;
-      rec.originalDescription = t.description;
-      rec.type = t.type;
-      if (t.pending !== undefined) rec.status = t.pending ? 'PENDING' : 'BOOKED';
-      if (t.payload !== undefined) {
-        rec.payload = payloadOf(t);
-        rec.notes = notesOf(t);
-      }
-      rec.updated = now;
-      // set again so that indexes watching the map (the v2 read's date order) see the change
-      store.transactions.set(rec.id, rec);
-      account.balance = ta.balance;
-      if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
-      account.updated = now;
-      events.emit(
-        {
-          event: 'transaction:update',
-          userId: user.id,
-          content: v2Transaction(rec, user.locale),
-          orderKey: account.id,
-        },
-        now,
-      );
-      res.empty(204);
-    },
-    { maxBody: 1024 * 1024 },
-  );
-
-  // ---- batch --------------------------------------------------------------------------------
-
-  router.post(
-    '/connector/batch',
-    async (req, res) => {
-      const body = await exactBody(req);
-      const { entities, withinLimit } = valid(() => {
-        const o = obj(body, 'body');
-        if (!Array.isArray(o.ingestEntities)) throw new WireError('ingestEntities', 'is required (an array)');
-        if (o.ingestEntities.length > MAX_BATCH_ENTITIES)
-          throw new WireError('ingestEntities', `more than ${MAX_BATCH_ENTITIES} entities in one batch`);
-        const ids = new Set<string>();
-        const list = o.ingestEntities.map((e, i) => {
-          const path = `ingestEntities[${i}].`;
-          const eo = obj(e, `ingestEntities[${i}]`);
-          const entityId = id(eo, 'entityId', path)!;
-          if (ids.has(entityId)) throw new WireError(`${path}entityId`, `"${clip(entityId)}" appears twice`);
-          ids.add(entityId);
-          return { entityId, externalUserId: id(eo, 'externalUserId', path)!, container: eo.container };
-        });
-        return { entities: list, withinLimit: bool(o, 'withinLimit', '') };
-      });
-      const statuses: Array<{ entityId: string; httpStatus: number; response: unknown }> = [];
-      const containers: Array<TransactionContainer | HttpFailure> = entities.map((e) => {
-        try {
-          return valid(() => validateContainer(e.container, 'create'));
-        } catch (err) {
-          if (err instanceof HttpFailure) return err;
-          throw err;
-        }
-      });
-      if (withinLimit) {
-        const total = containers.reduce((n, c) => n + (c instanceof HttpFailure ? 0 : c.count), 0);
-        if (total > MAX_TRANSACTIONS_PER_REQUEST)
-          throw badRequest(
-            `withinLimit: ${total} transactions over all entities, more than ${MAX_TRANSACTIONS_PER_REQUEST}`,
-            { field: 'withinLimit' },
-          );
-      }
-      entities.forEach((e, i) => {
-        const c = containers[i]!;
-        try {
-          if (c instanceof HttpFailure) throw c;
-          ingest(userFor(e.externalUserId, 'check'), c);
-          statuses.push({ entityId: e.entityId, httpStatus: 204, response: {} });
-        } catch (err) {
-          if (!(err instanceof HttpFailure)) throw err;
-          statuses.push({ entityId: e.entityId, httpStatus: err.status, response: err.body });
-        }
-      });
-      res.json(200, { statuses });
-    },
-    { maxBody: BATCH_MAX_BODY },
-  );
-
-  // ---- tokens -------------------------------------------------------------------------------
-
-  router.post(
-    '/connector/v2/tokens/generate',
-    async (req, res) => {
-      const body = await exactBody(req);
-      const g = valid(() => {
-        const o = obj(body, 'body');
-        const userId = id(o, 'userId', '')!;
-        if (o.scopes === undefined || o.scopes === null)
-          throw new WireError('scopes', 'is required (an array of scope names)');
-        const scopes = stringArray(o.scopes, 'scopes');
-        if (scopes.length === 0) throw new WireError('scopes', 'must name at least one scope');
-        const unknown = scopes.filter((s) => !ALL_SCOPES.includes(s));
-        if (unknown.length > 0)
-          throw new WireError(
-            'scopes',
-            `unknown scope ${unknown
-              .slice(0, 3)
-              .map((s) => `"${clip(s, 40)}"`)
-              .join(', ')}`,
-          );
-        let ttl = 3600;
-        if (o.ttl !== undefined && o.ttl !== null) {
-          const text = o.ttl instanceof ExactNumber ? o.ttl.text : '';
-          if (!/^\d+$/.test(text)) throw new WireError('ttl', 'must be a whole number of seconds');
-          ttl = Number(text);
-          if (ttl < 1 || ttl > MAX_TOKEN_TTL)
-            throw new WireError('ttl', `must be between 1 and ${MAX_TOKEN_TTL} seconds (3 hours)`);
-        }
-        return { userId, scopes, ttl, origin: str(o, 'origin', '', false, 256) };
-      });
-      const user = store.users.get(g.userId) ?? store.userByExternalId(g.userId);
-      if (!user) throw userNotFound(g.userId);
-      const now = store.clock.now();
-      const token = store.ids.secret(32);
-      const expiresAt = now + g.ttl * 1000;
-      store.tokens.set(token, {
-        token,
-        kind: 'user',
-        clientId: req.auth?.clientId ?? 'connector',
+    rec.accountId = account.id;
+    rec.amount = t.amount;
+    rec.currencyCode = account.currencyCode;
+    rec.bookedDate = day;
+    rec.valueDate = day;
+    rec.description = t.description;
+    rec.originalDescription = t.description;
+    rec.type = t.type;
+    if (t.pending !== undefined) rec.status = t.pending ? 'PENDING' : 'BOOKED';
+    if (t.payload !== undefined) {
+      rec.payload = payloadOf(t);
+      rec.notes = notesOf(t);
+    }
+    rec.updated = now;
+    // set again so that indexes watching the map (the v2 read's date order) see the change
+    store.transactions.set(rec.id, rec);
+    account.balance = ta.balance;
+    if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
+    account.updated = now;
+    events.emit(
+      {
+        event: 'transaction:update',
         userId: user.id,
-        scopes: new Set(g.scopes),
-        expiresAt,
-        issuedAt: now,
+        content: v2Transaction(rec, user.locale),
+        orderKey: account.id,
+      },
+      now,
+    );
+    res.empty(204);
+  };
+}
+
+function batch({ userFor, ingest }: ConnectorArea): Handler {
+  return async (req, res) => {
+    const body = await exactBody(req);
+    const { entities, withinLimit } = valid(() => {
+      const o = obj(body, 'body');
+      if (!Array.isArray(o.ingestEntities)) throw new WireError('ingestEntities', 'is required (an array)');
+      if (o.ingestEntities.length > MAX_BATCH_ENTITIES)
+        throw new WireError('ingestEntities', `more than ${MAX_BATCH_ENTITIES} entities in one batch`);
+      const ids = new Set<string>();
+      const list = o.ingestEntities.map((e, i) => {
+        const path = `ingestEntities[${i}].`;
+        const eo = obj(e, `ingestEntities[${i}]`);
+        const entityId = id(eo, 'entityId', path)!;
+        if (ids.has(entityId)) throw new WireError(`${path}entityId`, `"${clip(entityId)}" appears twice`);
+        ids.add(entityId);
+        return { entityId, externalUserId: id(eo, 'externalUserId', path)!, container: eo.container };
       });
-      res.json(200, { token, expiry: expiresAt });
-    },
-    { maxBody: 64 * 1024 },
-  );
-
-  // ---- sandbox admin: connector token renewal ------------------------------------------------
-
-  /**
-   * POST /sandbox/connector-tokens, authenticated with a current connector token: adds a new
-   * token (returned) and, with {"retire": "<token>", "graceSeconds": N}, ends an old one after N s.
-   */
-  router.post(
-    '/sandbox/connector-tokens',
-    async (req, res) => {
-      if (req.auth?.scheme !== 'Token')
-        throw envelope(
-          403,
-          'authorization.wrong_token_type',
-          'renewing connector tokens takes a current connector token',
+      return { entities: list, withinLimit: bool(o, 'withinLimit', '') };
+    });
+    const statuses: Array<{ entityId: string; httpStatus: number; response: unknown }> = [];
+    const containers: Array<TransactionContainer | HttpFailure> = entities.map((e) => {
+      try {
+        return valid(() => validateContainer(e.container, 'create'));
+      } catch (err) {
+        if (err instanceof HttpFailure) return err;
+        throw err;
+      }
+    });
+    if (withinLimit) {
+      const total = containers.reduce((n, c) => n + (c instanceof HttpFailure ? 0 : c.count), 0);
+      if (total > MAX_TRANSACTIONS_PER_REQUEST)
+        throw badRequest(
+          `withinLimit: ${total} transactions over all entities, more than ${MAX_TRANSACTIONS_PER_REQUEST}`,
+          { field: 'withinLimit' },
         );
-      const raw = await req.body();
-      let retire: string | undefined;
-      let grace = 0;
-      if (raw.length > 0) {
-        const body = await exactBody(req);
-        const o = valid(() => obj(body, 'body'));
-        retire = valid(() => str(o, 'retire', '', false, 1024));
-        if (o.graceSeconds !== undefined) {
-          const g = o.graceSeconds instanceof ExactNumber ? Number(o.graceSeconds.text) : NaN;
-          if (!Number.isInteger(g) || g < 0 || g > 86_400)
-            throw badRequest('graceSeconds must be a whole number from 0 to 86400', { field: 'graceSeconds' });
-          grace = g;
-        }
+    }
+    entities.forEach((e, i) => {
+      const c = containers[i]!;
+      try {
+        if (c instanceof HttpFailure) throw c;
+        ingest(userFor(e.externalUserId, 'check'), c);
+        statuses.push({ entityId: e.entityId, httpStatus: 204, response: {} });
+      } catch (err) {
+        if (!(err instanceof HttpFailure)) throw err;
+        statuses.push({ entityId: e.entityId, httpStatus: err.status, response: err.body });
       }
-      const tokens = store.area('connector-tokens', () => new ConnectorTokens());
-      const now = store.clock.now();
-      if (retire !== undefined) {
-        if (!tokens.isValid(retire, now))
-          throw envelope(404, 'token.not_found', 'the token to retire is not a current connector token');
-        tokens.retire(retire, now + grace * 1000);
+    });
+    res.json(200, { statuses });
+  };
+}
+
+function generateToken({ store }: ConnectorArea): Handler {
+  return async (req, res) => {
+    const body = await exactBody(req);
+    const g = valid(() => {
+      const o = obj(body, 'body');
+      const userId = id(o, 'userId', '')!;
+      if (o.scopes === undefined || o.scopes === null)
+        throw new WireError('scopes', 'is required (an array of scope names)');
+      const scopes = stringArray(o.scopes, 'scopes');
+      if (scopes.length === 0) throw new WireError('scopes', 'must name at least one scope');
+      const unknown = scopes.filter((s) => !ALL_SCOPES.includes(s));
+      if (unknown.length > 0)
+        throw new WireError(
+          'scopes',
+          `unknown scope ${unknown
+            .slice(0, 3)
+            .map((s) => `"${clip(s, 40)}"`)
+            .join(', ')}`,
+        );
+      let ttl = 3600;
+      if (o.ttl !== undefined && o.ttl !== null) {
+        const text = o.ttl instanceof ExactNumber ? o.ttl.text : '';
+        if (!/^\d+$/.test(text)) throw new WireError('ttl', 'must be a whole number of seconds');
+        ttl = Number(text);
+        if (ttl < 1 || ttl > MAX_TOKEN_TTL)
+          throw new WireError('ttl', `must be between 1 and ${MAX_TOKEN_TTL} seconds (3 hours)`);
       }
-      const token = store.ids.secret(24);
-      tokens.add(token);
-      res.json(201, { token });
-    },
-    { auth: 'connector', scopes: [], maxBody: 16 * 1024 },
-  );
+      return { userId, scopes, ttl, origin: str(o, 'origin', '', false, 256) };
+    });
+    const user = store.users.get(g.userId) ?? store.userByExternalId(g.userId);
+    if (!user) throw userNotFound(g.userId);
+    const now = store.clock.now();
+    const token = store.ids.secret(32);
+    const expiresAt = now + g.ttl * 1000;
+    store.tokens.set(token, {
+      token,
+      kind: 'user',
+      clientId: req.auth?.clientId ?? 'connector',
+      userId: user.id,
+      scopes: new Set(g.scopes),
+      expiresAt,
+      issuedAt: now,
+    });
+    res.json(200, { token, expiry: expiresAt });
+  };
+}
+
+/**
+ * POST /sandbox/connector-tokens, authenticated with a current connector token: adds a new
+ * token (returned) and, with {"retire": "<token>", "graceSeconds": N}, ends an old one after N s.
+ */
+function rotateConnectorToken({ store }: ConnectorArea): Handler {
+  return async (req, res) => {
+    if (req.auth?.scheme !== 'Token')
+      throw envelope(
+        403,
+        'authorization.wrong_token_type',
+        'renewing connector tokens takes a current connector token',
+      );
+    const raw = await req.body();
+    let retire: string | undefined;
+    let grace = 0;
+    if (raw.length > 0) {
+      const body = await exactBody(req);
+      const o = valid(() => obj(body, 'body'));
+      retire = valid(() => str(o, 'retire', '', false, 1024));
+      if (o.graceSeconds !== undefined) {
+        const g = o.graceSeconds instanceof ExactNumber ? Number(o.graceSeconds.text) : NaN;
+        if (!Number.isInteger(g) || g < 0 || g > 86_400)
+          throw badRequest('graceSeconds must be a whole number from 0 to 86400', { field: 'graceSeconds' });
+        grace = g;
+      }
+    }
+    const tokens = store.area('connector-tokens', () => new ConnectorTokens());
+    const now = store.clock.now();
+    if (retire !== undefined) {
+      if (!tokens.isValid(retire, now))
+        throw envelope(404, 'token.not_found', 'the token to retire is not a current connector token');
+      tokens.retire(retire, now + grace * 1000);
+    }
+    const token = store.ids.secret(24);
+    tokens.add(token);
+    res.json(201, { token });
+  };
+}
+
+const ROUTES: Array<RouteRow<ConnectorArea>> = [
+  [EP.connector.createUser, createUser, { maxBody: 64 * 1024 }],
+  [EP.connector.updateUser, updateUser, { maxBody: 64 * 1024 }],
+  [EP.connector.deleteUser, deleteUser],
+  [EP.connector.createAccounts, createAccounts, { maxBody: 8 * 1024 * 1024 }],
+  [EP.connector.updateAccount, updateAccount, { maxBody: 64 * 1024 }],
+  [EP.connector.deleteAccount, deleteAccount],
+  [EP.connector.ingestTransactions, ingestTransactions, { maxBody: INGEST_MAX_BODY }],
+  [EP.connector.deleteTransactions, deleteTransactions, { maxBody: INGEST_MAX_BODY }],
+  [EP.connector.updateTransaction, updateTransaction, { maxBody: 1024 * 1024 }],
+  [EP.connector.batch, batch, { maxBody: BATCH_MAX_BODY }],
+  [EP.connector.generateToken, generateToken, { maxBody: 64 * 1024 }],
+  [EP.sandbox.rotateConnectorToken, rotateConnectorToken, { maxBody: 16 * 1024 }],
+];
+
+export function registerConnector(ctx: SandboxContext): void {
+  const area = connectorArea(ctx);
+  ctx.store.onUserDeleted((userId) => area.state().users.delete(userId));
+  handleAll(ctx.handle, area, ROUTES);
 }
 
 function payloadOf(t: TransactionEntity): Record<string, unknown> | undefined {

@@ -1,5 +1,6 @@
 // Credentials (spec 4.4), provider consents (spec 2.5 / 4.6), the relayed third-party callback,
 // and the test bank's login page that third-party and redirect links point at.
+import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { asObject, badRequest, envelope, HttpFailure, notFound, optString } from '../http.js';
 import type { Req } from '../router.js';
@@ -79,7 +80,7 @@ function sameFields(a: Record<string, string>, b: Record<string, string>): boole
 }
 
 export function registerCredentials(ctx: SandboxContext): void {
-  const { router, store } = ctx;
+  const { handle, store } = ctx;
   const engine = new CredentialsEngine(ctx);
   const records = () => engine.state.records;
 
@@ -110,7 +111,7 @@ export function registerCredentials(ctx: SandboxContext): void {
       );
   };
 
-  router.post('/api/v1/credentials', async (req, res) => {
+  handle(EP.credentials.create, async (req, res) => {
     const user = req.user();
     const body = asObject(await req.json());
     const providerName = optString(body, 'providerName');
@@ -159,17 +160,17 @@ export function registerCredentials(ctx: SandboxContext): void {
     res.json(200, engine.view(rec));
   });
 
-  router.get('/api/v1/credentials/list', (req, res) => {
+  handle(EP.credentials.list, (req, res) => {
     const user = req.user();
     const credentials = [...records().values()].filter((r) => r.userId === user.id).map((r) => engine.view(r));
     res.json(200, { credentials });
   });
 
-  router.get('/api/v1/credentials/{id}', (req, res) => {
+  handle(EP.credentials.get, (req, res) => {
     res.json(200, engine.view(own(req).rec));
   });
 
-  router.put('/api/v1/credentials/{id}', async (req, res) => {
+  handle(EP.credentials.update, async (req, res) => {
     const { user, rec } = own(req);
     const body = asObject(await req.json());
     const providerName = optString(body, 'providerName');
@@ -201,7 +202,7 @@ export function registerCredentials(ctx: SandboxContext): void {
     res.json(200, engine.view(rec));
   });
 
-  router.delete('/api/v1/credentials/{id}', (req, res) => {
+  handle(EP.credentials.delete, (req, res) => {
     const { rec } = own(req);
     engine.cancel(rec);
     records().delete(rec.id);
@@ -211,7 +212,7 @@ export function registerCredentials(ctx: SandboxContext): void {
     res.empty(204);
   });
 
-  router.post('/api/v1/credentials/{id}/refresh', async (req, res) => {
+  handle(EP.credentials.refresh, async (req, res) => {
     let rec: CredRecord | undefined;
     if (req.auth?.kind === 'client') {
       rec = records().get(req.params.id!);
@@ -233,7 +234,7 @@ export function registerCredentials(ctx: SandboxContext): void {
     res.empty(204);
   });
 
-  router.post('/api/v1/credentials/{id}/authenticate', async (req, res) => {
+  handle(EP.credentials.authenticate, async (req, res) => {
     const { rec } = own(req);
     const body = await req.json({ optional: true });
     if (body !== undefined) asObject(body);
@@ -242,7 +243,7 @@ export function registerCredentials(ctx: SandboxContext): void {
     res.empty(204);
   });
 
-  router.post('/api/v1/credentials/{id}/supplemental-information', async (req, res) => {
+  handle(EP.credentials.supplement, async (req, res) => {
     const { rec } = own(req);
     const body = asObject(await req.json());
     if (body.information === undefined || body.information === null)
@@ -253,7 +254,7 @@ export function registerCredentials(ctx: SandboxContext): void {
     res.empty(204);
   });
 
-  router.get('/api/v1/credentials/{id}/qr', async (req, res) => {
+  handle(EP.credentials.qr, async (req, res) => {
     const { rec } = own(req);
     const token = engine.eidToken(rec);
     if (!token) throw notFound(`no autostart token for credentials ${rec.id} (status ${rec.status})`);
@@ -266,7 +267,7 @@ export function registerCredentials(ctx: SandboxContext): void {
     res.text(200, dataUrl, 'text/html; charset=utf-8');
   });
 
-  router.post('/api/v1/credentials/third-party/callback/relayed', async (req, res) => {
+  handle(EP.credentials.relayedCallback, async (req, res) => {
     const body = asObject(await req.json());
     const state = optString(body, 'state');
     if (!state) throw badRequest('state is required', { field: 'state' });
@@ -279,31 +280,27 @@ export function registerCredentials(ctx: SandboxContext): void {
   });
 
   // The test bank's page: what the third-party and redirect links open. Opening it signs in.
-  router.get(
-    '/sandbox/test-bank/authorize',
-    (req, res) => {
-      const state = req.query.get('state') ?? '';
-      const cancel = req.query.get('cancel') === '1';
-      const rec = state ? engine.finishApp(state, !cancel) : undefined;
-      if (!rec) {
-        res.text(400, page('Test Bank', 'This login link is unknown or has expired.'), 'text/html; charset=utf-8');
-        return;
-      }
-      res.text(
-        200,
-        page(
-          'Test Bank',
-          cancel
-            ? 'You cancelled the login. You can close this window.'
-            : 'You are logged in. You can close this window and return to the app.',
-        ),
-        'text/html; charset=utf-8',
-      );
-    },
-    { auth: 'none' },
-  );
+  handle(EP.sandbox.testBankAuthorize, (req, res) => {
+    const state = req.query.get('state') ?? '';
+    const cancel = req.query.get('cancel') === '1';
+    const rec = state ? engine.finishApp(state, !cancel) : undefined;
+    if (!rec) {
+      res.text(400, page('Test Bank', 'This login link is unknown or has expired.'), 'text/html; charset=utf-8');
+      return;
+    }
+    res.text(
+      200,
+      page(
+        'Test Bank',
+        cancel
+          ? 'You cancelled the login. You can close this window.'
+          : 'You are logged in. You can close this window and return to the app.',
+      ),
+      'text/html; charset=utf-8',
+    );
+  });
 
-  router.get('/api/v1/provider-consents', (req, res) => {
+  handle(EP.consents.list, (req, res) => {
     const user = req.user();
     const providerConsents = [...records().values()]
       .filter((r) => r.userId === user.id)

@@ -1,17 +1,19 @@
 // GET /api/v1/identities (spec 4.5; shape from the Swagger's IdentityListResponse): one identity per
 // set of credentials whose accounts name a holder. The personal number is derived from the ids, so it
 // is stable, and it is a valid Swedish personnummer (Luhn check digit) with a matching dateOfBirth.
+import { EP } from '../../contract/index.js';
 import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import type { MemoryStore } from '../store.js';
+import { credentialsOf } from './credentials-view.js';
 import { userAccountList } from './read-views.js';
 
 /** The provider a set of credentials belongs to, when the credentials area can say. */
-export type ProviderLookup = (store: MemoryStore, credentialsId: string) => string | undefined;
+const providerOf = (store: MemoryStore, credentialsId: string) => credentialsOf(store, credentialsId)?.providerName;
 
-export function registerIdentities(ctx: SandboxContext, providerOf: ProviderLookup): void {
-  const { store, router } = ctx;
-  router.get('/api/v1/identities', (req, res) => {
+export function registerIdentities(ctx: SandboxContext): void {
+  const { store, handle } = ctx;
+  handle(EP.reads.identities, (req, res) => {
     const user = req.user();
     const byCredentials = new Map<string, string>();
     for (const a of userAccountList(store, user.id)) {

@@ -1,6 +1,7 @@
 // Insights (spec 4.5, 3.2): active insights generated from the user's data, archived when the user
 // acts on one (POST /insights/action) or by the deprecated PUT /insights/{id}/archive; 404 when the
 // id is not an active insight. Error bodies are plain strings or empty.
+import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { plain } from '../http.js';
 import type { MemoryStore } from '../store.js';
@@ -45,7 +46,7 @@ export function setInsightOverride(
 const state = (store: MemoryStore) => store.area('insights', () => new InsightState());
 
 export function registerInsights(ctx: SandboxContext): void {
-  const { router, store } = ctx;
+  const { handle, store } = ctx;
   store.onUserDeleted((userId) => state(store).insights.delete(userId));
 
   /** The user's active insights now, each with its stable id. */
@@ -116,32 +117,28 @@ export function registerInsights(ctx: SandboxContext): void {
   }
 
   // sandbox administration: title/description overrides per locale and insight type (connector token)
-  router.put(
-    '/sandbox/insights/overrides/{locale}/{type}',
-    async (req, res) => {
-      const { locale, type } = req.params as { locale: string; type: string };
-      if (!/^[a-z]{2}_[A-Z]{2}$/.test(locale)) throw plain(400, 'locale must look like en_US');
-      if (!/^[A-Z_]{1,64}$/.test(type)) throw plain(400, 'type must be an insight type such as LARGE_EXPENSE');
-      const body = await plainJson(req);
-      const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-      for (const k of ['title', 'description'])
-        if (b[k] !== undefined && (typeof b[k] !== 'string' || (b[k] as string).length > 500))
-          throw plain(400, `${k} must be a string of at most 500 characters`);
-      if (b.title === undefined && b.description === undefined) throw plain(400, 'give title and/or description');
-      setInsightOverride(store, locale, type, {
-        title: b.title as string | undefined,
-        description: b.description as string | undefined,
-      });
-      res.json(200, { locale, type, title: b.title ?? null, description: b.description ?? null });
-    },
-    { auth: 'connector', scopes: [] },
-  );
+  handle(EP.sandbox.insightOverride, async (req, res) => {
+    const { locale, type } = req.params as { locale: string; type: string };
+    if (!/^[a-z]{2}_[A-Z]{2}$/.test(locale)) throw plain(400, 'locale must look like en_US');
+    if (!/^[A-Z_]{1,64}$/.test(type)) throw plain(400, 'type must be an insight type such as LARGE_EXPENSE');
+    const body = await plainJson(req);
+    const b = (body && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+    for (const k of ['title', 'description'])
+      if (b[k] !== undefined && (typeof b[k] !== 'string' || (b[k] as string).length > 500))
+        throw plain(400, `${k} must be a string of at most 500 characters`);
+    if (b.title === undefined && b.description === undefined) throw plain(400, 'give title and/or description');
+    setInsightOverride(store, locale, type, {
+      title: b.title as string | undefined,
+      description: b.description as string | undefined,
+    });
+    res.json(200, { locale, type, title: b.title ?? null, description: b.description ?? null });
+  });
 
-  router.get('/api/v1/insights', (req, res) => {
+  handle(EP.insights.list, (req, res) => {
     res.json(200, active(req).list);
   });
 
-  router.get('/api/v1/insights/archived', (req, res) => {
+  handle(EP.insights.archived, (req, res) => {
     const user = req.user();
     const mine = [...(state(store).insights.get(user.id)?.values() ?? [])].filter((r) => r.archived);
     mine.sort((a, b) => a.archived!.dateArchived - b.archived!.dateArchived);
@@ -161,7 +158,7 @@ export function registerInsights(ctx: SandboxContext): void {
     );
   });
 
-  router.post('/api/v1/insights/action', async (req, res) => {
+  handle(EP.insights.action, async (req, res) => {
     const body = await plainJson(req);
     if (!body || typeof body !== 'object' || Array.isArray(body))
       throw plain(400, 'the body must be a JSON object (SelectInsightActionRequest)');
@@ -172,7 +169,7 @@ export function registerInsights(ctx: SandboxContext): void {
     res.empty(204);
   });
 
-  router.put('/api/v1/insights/{id}/archive', (req, res) => {
+  handle(EP.insights.archive, (req, res) => {
     archive(req, req.params.id!, undefined);
     res.empty(204);
   });

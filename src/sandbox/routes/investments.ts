@@ -1,11 +1,12 @@
 // GET /api/v1/investments (spec 4.5, deprecated; shape from the Swagger's Investment): one portfolio
 // per INVESTMENT or PENSION account, filtered by the repeated portfolioType. Instruments are derived
 // from the account id, and their market values plus the cash add up exactly to the account balance.
+import { EP } from '../../contract/index.js';
 import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import type { AccountRecord } from '../store.js';
 import { badRequest } from '../http.js';
-import { dec, mulRatio, sub, toStr } from '../finance/decimal.js';
+import { dec, mulRatio, sub, toStr } from '../../contract/decimal.js';
 import { listParam, num, sendJson, userAccountList } from './read-views.js';
 
 export const PORTFOLIO_TYPES = ['ISK', 'KF', 'DEPOT', 'PENSION', 'OTHER'];
@@ -23,8 +24,8 @@ export function portfolioTypeOf(a: AccountRecord): string {
 }
 
 export function registerInvestments(ctx: SandboxContext): void {
-  const { store, router } = ctx;
-  router.get('/api/v1/investments', (req, res) => {
+  const { store, handle } = ctx;
+  handle(EP.reads.investments, (req, res) => {
     const user = req.user();
     const wanted = listParam(req.query, 'portfolioType').map((t) => t.toUpperCase());
     for (const t of wanted)

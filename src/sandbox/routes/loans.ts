@@ -2,9 +2,10 @@
 // MORTGAGE or LOAN account. Balances keep the account's sign; the interest rate is a fraction
 // (3.89 % is 0.0389), taken from the account's payload.interestRate (percent) when it has one.
 // Totals are computed exactly.
+import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import type { AccountRecord } from '../store.js';
-import { abs, add, dec, mulRatio, toStr, ZERO, type Dec } from '../finance/decimal.js';
+import { abs, add, dec, mulRatio, toStr, ZERO, type Dec } from '../../contract/decimal.js';
 import { num, sendJson, userAccountList } from './read-views.js';
 
 function ratePercent(a: AccountRecord): Dec {
@@ -14,8 +15,8 @@ function ratePercent(a: AccountRecord): Dec {
 }
 
 export function registerLoans(ctx: SandboxContext): void {
-  const { store, router } = ctx;
-  router.get('/api/v1/loans', (req, res) => {
+  const { store, handle } = ctx;
+  handle(EP.reads.loans, (req, res) => {
     const user = req.user();
     const accounts = userAccountList(store, user.id).filter(
       (a) => (a.type === 'MORTGAGE' || a.type === 'LOAN') && a.accountExclusion !== 'AGGREGATION',

@@ -1,10 +1,12 @@
 // OAuth as spec section 5: token endpoint (client_credentials, authorization_code, refresh_token),
 // authorization-grant and its delegate variant, revoke-all.
-import { ALL_SCOPES } from '../../api/scopes.js';
+import { EP } from '../../contract/index.js';
+import { ALL_SCOPES } from '../../contract/index.js';
 import { envelope } from '../http.js';
-import type { Reply, Req, Router } from '../router.js';
+import type { SandboxContext } from '../context.js';
+import type { Reply, Req } from '../router.js';
 import type { ClientRecord, Store, UserRecord } from '../store.js';
-import { secretsEqual } from '../../secrets.js';
+import { secretsEqual } from '../../contract/secrets.js';
 
 export const CLIENT_TOKEN_TTL_S = 1800;
 export const USER_TOKEN_TTL_S = 7200;
@@ -97,8 +99,9 @@ function isLatin1(s: string): boolean {
   return /^[\u0020-\u007e\u00a0-\u00ff]*$/.test(s);
 }
 
-export function registerOAuth(router: Router, store: Store): void {
-  router.post('/api/v1/oauth/token', async (req, res) => {
+export function registerOAuth(ctx: SandboxContext): void {
+  const { handle, store } = ctx;
+  handle(EP.oauth.token, async (req, res) => {
     const form = await req.form();
     const client = authenticateClient(store, form);
     const grantType = form.get('grant_type');
@@ -245,10 +248,10 @@ export function registerOAuth(router: Router, store: Store): void {
     const code = issueCode(store, { clientId: actor, userId: user.id, scopes, withRefresh: false, idHint });
     res.json(200, { code });
   };
-  router.post('/api/v1/oauth/authorization-grant', grant(false));
-  router.post('/api/v1/oauth/authorization-grant/delegate', grant(true));
+  handle(EP.oauth.grant, grant(false));
+  handle(EP.oauth.delegate, grant(true));
 
-  router.post('/api/v1/oauth/revoke-all', async (req, res) => {
+  handle(EP.oauth.revokeAll, async (req, res) => {
     const form = await req.form();
     const user = resolveUser(store, form);
     for (const [k, t] of store.tokens) if (t.userId === user.id) store.tokens.delete(k);

@@ -1,7 +1,8 @@
 // GET /api/v1/providers (spec 2.2): market filter, includeTestProviders, excludeNonTestProviders,
 // capability, name; GET /api/v1/providers/{name} for one provider (a market code there lists that
 // market, as the service's Swagger shows GET /api/v1/providers/{market}).
-import { isMarket } from '../../api/markets.js';
+import { EP } from '../../contract/index.js';
+import { isMarket } from '../../contract/markets.js';
 import type { SandboxContext } from '../context.js';
 import { badRequest, notFound } from '../http.js';
 import { filterProviders, providerByName, wireProvider } from '../providers/catalogue.js';
@@ -44,12 +45,12 @@ function listing(q: URLSearchParams, market: string | undefined) {
 }
 
 export function registerProviders(ctx: SandboxContext): void {
-  const { router } = ctx;
-  router.get('/api/v1/providers', (req, res) => {
+  const { handle } = ctx;
+  handle(EP.providers.list, (req, res) => {
     const m = req.query.get('market');
     res.json(200, listing(req.query, m ? m.toUpperCase() : undefined));
   });
-  router.get('/api/v1/providers/{name}', (req, res) => {
+  handle(EP.providers.get, (req, res) => {
     const name = req.params.name!;
     if (/^[A-Za-z]{2}$/.test(name)) {
       res.json(200, listing(req.query, name.toUpperCase()));

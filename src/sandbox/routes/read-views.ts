@@ -2,64 +2,11 @@
 // of the store's records, with amounts written exactly. The store keeps amounts as decimal strings;
 // v2 shows them as {scale, unscaledValue} strings, and v1 shows JSON numbers whose literal text is
 // written from the decimal string (never through a double).
-import { randomBytes } from 'node:crypto';
+import { decimalText, exactParts } from '../../contract/decimal.js';
+import { ExactNumber, writeJson } from '../../contract/exact-json.js';
 import type { AccountRecord, MemoryStore, TransactionRecord, UserRecord } from '../store.js';
 import { categoryById, categoryName } from '../categories.js';
 import { badRequest } from '../http.js';
-
-const SCALES = Array.from({ length: 41 }, (_, i) => String(i));
-
-/** exactParts of the store's usual form, -?digits(.digits)?, read without a regex; else undefined. */
-function plainParts(text: string): { unscaledValue: string; scale: string } | undefined {
-  const n = text.length;
-  const neg = text.charCodeAt(0) === 45;
-  const start = neg ? 1 : 0;
-  let dot = -1;
-  let lead = -1;
-  for (let k = start; k < n; k++) {
-    const c = text.charCodeAt(k);
-    if (c === 46) {
-      if (dot >= 0) return undefined;
-      dot = k;
-    } else if (c < 48 || c > 57) return undefined;
-    else if (lead < 0 && c !== 48) lead = k;
-  }
-  // digits on both sides of a point, and at least one digit
-  if (n === start || dot === start || dot === n - 1) return undefined;
-  const scale = dot < 0 ? 0 : n - dot - 1;
-  if (scale >= SCALES.length) return undefined;
-  if (lead < 0) return { unscaledValue: '0', scale: SCALES[scale]! };
-  const digits = dot < lead ? text.slice(lead) : text.slice(lead, dot) + text.slice(dot + 1);
-  return { unscaledValue: neg ? `-${digits}` : digits, scale: SCALES[scale]! };
-}
-
-/** {unscaledValue, scale} as strings, from a decimal text such as "-0.05", "10", "1.5e3". */
-export function exactParts(text: string): { unscaledValue: string; scale: string } {
-  const plain = plainParts(text);
-  if (plain) return plain;
-  const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text.trim());
-  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return { unscaledValue: '0', scale: '0' };
-  const neg = m[1] === '-';
-  let digits = (m[2] ?? '') + (m[3] ?? '');
-  let scale = (m[3] ?? '').length - Number(m[4] ?? 0);
-  if (scale < 0) {
-    digits += '0'.repeat(-scale);
-    scale = 0;
-  }
-  digits = digits.replace(/^0+(?=\d)/, '') || '0';
-  const zero = /^0+$/.test(digits);
-  return { unscaledValue: `${neg && !zero ? '-' : ''}${digits}`, scale: String(scale) };
-}
-
-/** The decimal text of a store amount, normalised (no exponent, no leading +). */
-export function decimalText(text: string): string {
-  const { unscaledValue, scale } = exactParts(text);
-  const s = Number(scale);
-  if (s === 0) return unscaledValue;
-  const neg = unscaledValue.startsWith('-');
-  const d = unscaledValue.replace('-', '').padStart(s + 1, '0');
-  return `${neg ? '-' : ''}${d.slice(0, d.length - s)}.${d.slice(d.length - s)}`;
-}
 
 export function v2Amount(
   text: string,
@@ -69,32 +16,17 @@ export function v2Amount(
   return { currencyCode, value: { scale: p.scale, unscaledValue: p.unscaledValue } };
 }
 
-/** A JSON number written from its exact decimal text (see toJson). */
-export class JsonNumber {
-  constructor(readonly text: string) {}
-}
+/** A JSON number written from its exact decimal text (writeJson writes its literal). */
+export const num = (decimal: string | undefined | null): ExactNumber | null =>
+  decimal === undefined || decimal === null ? null : new ExactNumber(decimalText(decimal));
 
-export const num = (decimal: string | undefined | null): JsonNumber | null =>
-  decimal === undefined || decimal === null ? null : new JsonNumber(decimalText(decimal));
-
-// A per-process nonce, so that no string from the network can pose as a number marker.
-const NONCE = randomBytes(8).toString('hex');
-const MARK = `\u0001${NONCE}:`;
-const MARK_RE = new RegExp(`"\\\\u0001${NONCE}:(-?\\d+(?:\\.\\d+)?)\\\\u0001"`, 'g');
-
-/** JSON text in which every JsonNumber is written as its exact literal. */
-export function toJson(value: unknown): string {
-  const text = JSON.stringify(value, (_k, v: unknown) => (v instanceof JsonNumber ? `${MARK}${v.text}\u0001` : v));
-  return text.replace(MARK_RE, '$1');
-}
-
-/** Sends a body built with JsonNumbers. */
+/** Sends a body built with num(). */
 export function sendJson(
   res: { send(status: number, body: Buffer, contentType: string): void },
   status: number,
   body: unknown,
 ): void {
-  res.send(status, Buffer.from(toJson(body)), 'application/json');
+  res.send(status, Buffer.from(writeJson(body)), 'application/json');
 }
 
 // ---- accounts -------------------------------------------------------------------------------
@@ -129,15 +61,15 @@ export function v1Account(a: AccountRecord, financialInstitutionId?: string): Re
     currencyDenominatedBalance: bare
       ? null
       : {
-          unscaledValue: new JsonNumber(p.unscaledValue),
-          scale: new JsonNumber(p.scale),
+          unscaledValue: new ExactNumber(p.unscaledValue),
+          scale: new ExactNumber(p.scale),
           currencyCode: a.currencyCode,
         },
     closed: a.closed,
     accountExclusion: a.accountExclusion,
     excluded: a.excluded,
     favored: a.favored,
-    ownership: bare ? null : new JsonNumber('1'),
+    ownership: bare ? null : new ExactNumber('1'),
     flags: a.flags,
     holderName: bare ? null : (a.holderName ?? null),
     identifiers: bare ? null : JSON.stringify(identifierUris(a)),

@@ -1,13 +1,14 @@
 // Account verification reports (spec 4.1, 2.7): created from the user's accounts, retrievable for
 // one hour by the sandbox clock (404 after), with a PDF rendering for template standard-1.0.
+import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { HttpFailure, plain } from '../http.js';
 import type { Req } from '../router.js';
 import type { MemoryStore } from '../store.js';
 import { userAccounts } from '../finance/data.js';
-import { exactAmount, dec } from '../finance/decimal.js';
+import { exactAmount, dec } from '../../contract/decimal.js';
 import { buildPdf, type PdfLine } from '../finance/pdf.js';
-import { decimalString } from '../../output/money.js';
+import { decimalString } from '../../contract/decimal.js';
 
 export const REPORT_TTL_MS = 60 * 60 * 1000;
 export const PDF_TEMPLATES = ['standard-1.0'];
@@ -43,7 +44,7 @@ export async function plainJson(req: Req, opts: { optional?: boolean } = {}): Pr
 }
 
 export function registerReports(ctx: SandboxContext): void {
-  const { router, store } = ctx;
+  const { handle, store } = ctx;
   store.onUserDeleted((userId) => {
     for (const [id, r] of state(store).reports) if (r.userId === userId) state(store).reports.delete(id);
   });
@@ -68,7 +69,7 @@ export function registerReports(ctx: SandboxContext): void {
     return r!;
   }
 
-  router.post('/api/v1/account-verification-reports', async (req, res) => {
+  handle(EP.reports.create, async (req, res) => {
     const user = req.user();
     const body = await plainJson(req);
     if (!body || typeof body !== 'object' || Array.isArray(body))
@@ -133,11 +134,11 @@ export function registerReports(ctx: SandboxContext): void {
     res.json(200, report);
   });
 
-  router.get('/api/v1/account-verification-reports/{id}', (req, res) => {
+  handle(EP.reports.get, (req, res) => {
     res.json(200, find(req).report);
   });
 
-  router.get('/api/v1/account-verification-reports/{id}/pdf', (req, res) => {
+  handle(EP.reports.pdf, (req, res) => {
     const template = req.query.get('template');
     if (!template) throw plain(400, `template is required (available: ${PDF_TEMPLATES.join(', ')})`);
     if (!PDF_TEMPLATES.includes(template))

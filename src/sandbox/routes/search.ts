@@ -1,11 +1,12 @@
 // POST /api/v1/search (spec 2.7; shapes from the Swagger's SearchQuery and SearchResponse): the
 // query string narrows the user's searchable transactions (accounts excluded with
 // PFM_AND_SEARCH or AGGREGATION are left out); every interpreted word is ANDed.
+import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { plain } from '../http.js';
 import { plainJson } from './reports.js';
 import { parseSearchQuery } from '../finance/search-query.js';
-import { abs, add, cmp, denominated, divHalfEven, toNumber, ZERO, type Dec } from '../finance/decimal.js';
+import { abs, add, cmp, denominated, divHalfEven, toNumber, ZERO, type Dec } from '../../contract/decimal.js';
 import {
   mainCurrency,
   tagsOf,
@@ -51,7 +52,7 @@ function transactionResponse(t: Tx): Record<string, unknown> {
 }
 
 export function registerSearch(ctx: SandboxContext): void {
-  ctx.router.post('/api/v1/search', async (req, res) => {
+  ctx.handle(EP.search.query, async (req, res) => {
     const user = req.user();
     const body = await plainJson(req);
     if (!body || typeof body !== 'object' || Array.isArray(body))

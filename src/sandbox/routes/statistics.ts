@@ -1,5 +1,6 @@
 // POST /api/v1/statistics/query (spec 2.7): AND across properties, OR within one; each type only
 // with its allowed resolutions (400 otherwise). Bodies of 400s are plain strings.
+import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { plain } from '../http.js';
 import { plainJson } from './reports.js';
@@ -19,7 +20,7 @@ const stringList = (v: unknown, name: string): string[] | undefined => {
 };
 
 export function registerStatistics(ctx: SandboxContext): void {
-  ctx.router.post('/api/v1/statistics/query', async (req, res) => {
+  ctx.handle(EP.statistics.query, async (req, res) => {
     const user = req.user();
     const body = await plainJson(req);
     if (!body || typeof body !== 'object' || Array.isArray(body))

@@ -7,6 +7,7 @@
 // is skipped or shown twice. Each user has a sorted index, kept current by watching the shared
 // transactions map (set/delete/clear) and the transaction:update event; a page is a binary search
 // plus the entries it returns, never a pass over all of the user's transactions.
+import { EP } from '../../contract/index.js';
 import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import type { MemoryStore, TransactionRecord } from '../store.js';
@@ -207,7 +208,7 @@ function decodeToken(token: string, fp: string): Cursor {
 }
 
 export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
-  const { store, router } = ctx;
+  const { store, handle } = ctx;
   const index = new TransactionIndex(store);
   ctx.events.subscribe(
     (e) => {
@@ -216,7 +217,7 @@ export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
     (event) => event === 'transaction:update',
   );
 
-  router.get('/data/v2/transactions', (req, res) => {
+  handle(EP.transactions.list, (req, res) => {
     const user = req.user();
     const q = req.query;
     const accountIds = listParam(q, 'accountIdIn');

@@ -1,14 +1,14 @@
 // POST /api/v1/transfer (the Swagger's path; spec 2.7 names it "/transfer") and
 // GET /api/v1/transfer/{id}/status. A transfer becomes a SignableOperation that moves
 // CREATED -> EXECUTING -> EXECUTED, each change raising signable-operation:update.
+import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { plain } from '../http.js';
 import type { AccountRecord, MemoryStore } from '../store.js';
 import { plainJson } from './reports.js';
-import { topLevelNumberLiteral } from '../finance/json-exact.js';
-import { add, dec, neg, toStr } from '../finance/decimal.js';
+import { add, dec, neg, parseDecimal, toStr } from '../../contract/decimal.js';
+import { readJson } from '../../contract/exact-json.js';
 import { categoryId } from '../categories.js';
-import { parseDecimal } from '../../output/money.js';
 
 export interface SignableOperation {
   id: string;
@@ -76,7 +76,7 @@ function findSource(store: MemoryStore, userId: string, uri: ParsedUri): Account
 }
 
 export function registerTransfers(ctx: SandboxContext): void {
-  const { router, store } = ctx;
+  const { handle, store } = ctx;
   store.onUserDeleted((userId) => {
     for (const [id, t] of state(store).transfers) if (t.userId === userId) state(store).transfers.delete(id);
   });
@@ -139,7 +139,7 @@ export function registerTransfers(ctx: SandboxContext): void {
     if (own) entry(own, t.amount, t.destinationMessage || `Transfer from ${source.name}`, 'transfers:own.accounts');
   };
 
-  router.post('/api/v1/transfer', async (req, res) => {
+  handle(EP.transfers.create, async (req, res) => {
     const user = req.user();
     const body = await plainJson(req, { optional: true });
     if (body === undefined || body === null) throw plain(400, 'The provided payload is empty.');
@@ -155,7 +155,8 @@ export function registerTransfers(ctx: SandboxContext): void {
     if (typeof destination === 'string') throw plain(400, destination);
     // the amount exactly as written: a JSON number's literal text, or a decimal string
     let amountText: string | undefined;
-    if (typeof b.amount === 'number') amountText = topLevelNumberLiteral((await req.body()).toString('utf8'), 'amount');
+    if (typeof b.amount === 'number')
+      amountText = String(readJson<Record<string, unknown>>((await req.body()).toString('utf8')).amount);
     else if (typeof b.amount === 'string') amountText = b.amount.trim();
     if (amountText === undefined) throw plain(400, 'amount is required: a positive number');
     if (!/^\d+(\.\d+)?$/.test(amountText))
@@ -229,7 +230,7 @@ export function registerTransfers(ctx: SandboxContext): void {
     res.json(200, t.operation);
   });
 
-  router.get('/api/v1/transfer/{id}/status', (req, res) => {
+  handle(EP.transfers.status, (req, res) => {
     const user = req.user();
     const t = state(store).transfers.get(req.params.id!);
     if (!t || t.userId !== user.id) throw plain(404, `transfer ${req.params.id!.slice(0, 64)} not found`);

@@ -6,10 +6,12 @@
 // CONSENT_SESSION_DAYS from now, and redirects to redirect_uri with credentials_id (and state).
 // Until the client and redirect_uri are known good, errors are an HTML page (never a redirect to an
 // unchecked URI); after that they go to redirect_uri as error=BAD_REQUEST|USER_CANCELLED&message=...
+import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { HttpFailure } from '../http.js';
 import type { Req } from '../router.js';
 import type { CodeRecord, MemoryStore, UserRecord } from '../store.js';
+import { credentialsOf } from './credentials-view.js';
 
 export const UPDATE_CONSENT_PATH = '/link/1.0/transactions/update-consent';
 export const CONSENT_SESSION_DAYS = 90;
@@ -75,8 +77,54 @@ interface Checked {
   market?: string;
 }
 
-export function registerUpdateConsent(ctx: SandboxContext, lookup: ConsentLookup): void {
-  const { store, router } = ctx;
+/** Credentials a user holds: those of the credentials area, else those their accounts or connector name. */
+export const consentLookup: ConsentLookup = {
+  owns(store: MemoryStore, user: UserRecord, credentialsId: string): boolean {
+    const c = credentialsOf(store, credentialsId);
+    if (c) return c.userId === user.id;
+    if (user.connector?.credentialsId === credentialsId) return true;
+    for (const a of store.accounts.values())
+      if (a.userId === user.id && a.credentialsIds.includes(credentialsId)) return true;
+    return false;
+  },
+  describe(store: MemoryStore, credentialsId: string) {
+    const c = credentialsOf(store, credentialsId);
+    return c ? { providerName: c.providerName, sessionExpiryDate: c.sessionExpiryDate ?? undefined } : undefined;
+  },
+};
+
+/** The page's effect on the credentials record: a new session; an expired one is UPDATED again. */
+function extender(ctx: SandboxContext) {
+  return (store: MemoryStore, credentialsId: string, expiresAt: number) => {
+    const c = credentialsOf(store, credentialsId);
+    if (!c) return;
+    c.sessionExpiryDate = expiresAt;
+    if (c.status === 'SESSION_EXPIRED') {
+      const now = store.clock.now();
+      c.status = 'UPDATED';
+      c.statusPayload = 'The consent was renewed.';
+      c.statusUpdated = Math.max(now, c.statusUpdated + 1);
+      c.needsAuth = false;
+      delete c.detailedError;
+      const content = {
+        id: c.id,
+        providerName: c.providerName,
+        type: c.type,
+        status: c.status,
+        statusPayload: c.statusPayload,
+        statusUpdated: c.statusUpdated,
+        updated: c.updated,
+        sessionExpiryDate: c.sessionExpiryDate,
+        userId: c.userId,
+      };
+      ctx.events.emit({ event: 'credentials:update', userId: c.userId, content, orderKey: c.id }, now);
+    }
+  };
+}
+
+export function registerUpdateConsent(ctx: SandboxContext): void {
+  const { store, handle } = ctx;
+  const lookup: ConsentLookup = { ...consentLookup, extend: extender(ctx) };
 
   function check(p: URLSearchParams): Checked {
     const get = (k: string) => {
@@ -114,38 +162,34 @@ export function registerUpdateConsent(ctx: SandboxContext, lookup: ConsentLookup
     return { clientId, redirectUri, credentialsId, code, user, state, market: get('market') };
   }
 
-  router.get(
-    UPDATE_CONSENT_PATH,
-    (req, res) => {
-      const c = check(req.query);
-      const info = lookup.describe(store, c.credentialsId) ?? {};
-      const expiry = consentSessionExpiry(store, c.credentialsId) ?? info.sessionExpiryDate;
-      const accounts = [...store.accounts.values()].filter(
-        (a) => a.userId === c.user.id && a.credentialsIds.includes(c.credentialsId),
-      );
-      const hidden = ['client_id', 'redirect_uri', 'credentials_id', 'authorization_code', 'market', 'state']
-        .map((k) => [k, req.query.get(k)] as const)
-        .filter(([, v]) => v !== null)
-        .map(([k, v]) => `<input type="hidden" name="${k}" value="${esc(v!.slice(0, 2048))}">`)
-        .join('');
-      const ok = page(
-        200,
-        'Renew your consent',
-        `<p>Your bank connection needs a renewed consent so that your accounts keep updating.</p>
+  handle(EP.link.updateConsent, (req, res) => {
+    const c = check(req.query);
+    const info = lookup.describe(store, c.credentialsId) ?? {};
+    const expiry = consentSessionExpiry(store, c.credentialsId) ?? info.sessionExpiryDate;
+    const accounts = [...store.accounts.values()].filter(
+      (a) => a.userId === c.user.id && a.credentialsIds.includes(c.credentialsId),
+    );
+    const hidden = ['client_id', 'redirect_uri', 'credentials_id', 'authorization_code', 'market', 'state']
+      .map((k) => [k, req.query.get(k)] as const)
+      .filter(([, v]) => v !== null)
+      .map(([k, v]) => `<input type="hidden" name="${k}" value="${esc(v!.slice(0, 2048))}">`)
+      .join('');
+    const ok = page(
+      200,
+      'Renew your consent',
+      `<p>Your bank connection needs a renewed consent so that your accounts keep updating.</p>
 <dl><dt>Bank</dt><dd>${esc(info.providerName ?? 'your bank')}</dd>
 <dt>Accounts</dt><dd>${accounts.length ? accounts.map((a) => esc(`${a.name} (${a.accountNumber})`)).join('<br>') : 'none yet'}</dd>
 <dt>Session expires</dt><dd id="expiry">${expiry ? esc(new Date(expiry).toISOString().slice(0, 10)) : 'expired or unknown'}</dd></dl>
 <form method="post" action="${UPDATE_CONSENT_PATH}">${hidden}
 <button class="go" type="submit" name="action" value="extend">Extend for ${CONSENT_SESSION_DAYS} days</button>
 <button class="stop" type="submit" name="action" value="cancel">Cancel</button></form>`,
-      );
-      res.send(200, ok.body as string, ok.contentType, ok.headers);
-    },
-    { auth: 'none' },
-  );
+    );
+    res.send(200, ok.body as string, ok.contentType, ok.headers);
+  });
 
-  router.post(
-    UPDATE_CONSENT_PATH,
+  handle(
+    EP.link.updateConsentSubmit,
     async (req: Req) => {
       let form: URLSearchParams;
       try {
@@ -166,6 +210,6 @@ export function registerUpdateConsent(ctx: SandboxContext, lookup: ConsentLookup
       lookup.extend?.(store, c.credentialsId, expiresAt);
       throw redirect(c.redirectUri, { credentials_id: c.credentialsId, state: c.state });
     },
-    { auth: 'none', maxBody: 16 * 1024 },
+    { maxBody: 16 * 1024 },
   );
 }

@@ -1,13 +1,14 @@
 // POST /api/v1/user/create and /api/v1/user/delete (spec 4.6); GET /version (connector 4).
-import { isLocale, isMarket, MARKET_DEFAULT_LOCALE } from '../../api/markets.js';
+import { EP } from '../../contract/index.js';
+import { isLocale, isMarket, MARKET_DEFAULT_LOCALE } from '../../contract/markets.js';
 import { asObject, badRequest, conflict, optString } from '../http.js';
-import type { Router } from '../router.js';
-import type { MemoryStore } from '../store.js';
+import type { SandboxContext } from '../context.js';
 
 export const SANDBOX_VERSION = { version: '1.0.0-sandbox', commit: 'sandbox', date: Date.UTC(2026, 0, 1) };
 
-export function registerUsers(router: Router, store: MemoryStore): void {
-  router.post('/api/v1/user/create', async (req, res) => {
+export function registerUsers(ctx: SandboxContext): void {
+  const { handle, store } = ctx;
+  handle(EP.users.create, async (req, res) => {
     const body = asObject(await req.json());
     const market = optString(body, 'market');
     if (!market) throw badRequest('market is required', { field: 'market' });
@@ -23,11 +24,11 @@ export function registerUsers(router: Router, store: MemoryStore): void {
     res.json(200, externalUserId !== undefined ? { user_id: id, external_user_id: externalUserId } : { user_id: id });
   });
 
-  router.post('/api/v1/user/delete', async (req, res) => {
+  handle(EP.users.delete, async (req, res) => {
     const user = req.user();
     store.deleteUser(user.id);
     res.empty(204);
   });
 
-  router.get('/version', (_req, res) => res.json(200, SANDBOX_VERSION));
+  handle(EP.general.version, (_req, res) => res.json(200, SANDBOX_VERSION));
 }

@@ -7,6 +7,7 @@
 //   token it concerns all users; made with a user token, that user only. A client token lists and
 //   deletes every registration of its client; a user token only the user's own.
 // - POST /sandbox/trigger {event, userId?, credentialsId?, status?}: emits a realistic event.
+import { EP } from '../../contract/index.js';
 import type { EventName, SandboxContext } from '../context.js';
 import { EVENT_NAMES } from '../context.js';
 import { asObject, badRequest, notFound, optString } from '../http.js';
@@ -14,8 +15,6 @@ import type { Req } from '../router.js';
 import type { UserRecord } from '../store.js';
 import { validateRegistration, webhookDelivery, type WebhookRecord } from '../webhooks.js';
 import { apiTransaction } from '../connector/state.js';
-
-const API_PATHS = ['/api/v1/hooks', '/api/v1/authorization/hooks'];
 
 function connectorView(h: WebhookRecord) {
   return { id: h.id, url: h.url, secret: h.secret, events: h.events };
@@ -34,20 +33,20 @@ function apiView(h: WebhookRecord) {
 }
 
 export function registerWebhooks(ctx: SandboxContext): void {
-  const { router } = ctx;
+  const { handle } = ctx;
   const delivery = webhookDelivery(ctx, ctx.options.webhooks);
   const hooks = () => delivery.state().hooks;
 
   // connector side
-  router.get('/connector/webhooks', (_req, res) => {
+  handle(EP.connector.listWebhooks, (_req, res) => {
     res.json(200, [...hooks().values()].filter((h) => h.source === 'connector').map(connectorView));
   });
-  router.post('/connector/webhooks', async (req, res) => {
+  handle(EP.connector.createWebhook, async (req, res) => {
     const body = validateRegistration(asObject(await req.json(), 'the webhook'));
     const rec = delivery.add({ ...body, source: 'connector', clientId: req.auth?.clientId });
     res.send(204, '', 'application/json', { location: `/connector/webhooks/${rec.id}`, 'x-webhook-id': rec.id });
   });
-  router.delete('/connector/webhooks/{id}', (req, res) => {
+  handle(EP.connector.deleteWebhook, (req, res) => {
     const h = hooks().get(req.params.id!);
     if (!h || h.source !== 'connector') throw notFound('webhook not found');
     delivery.remove(h.id);
@@ -58,17 +57,17 @@ export function registerWebhooks(ctx: SandboxContext): void {
   const visible = (req: Req, h: WebhookRecord) =>
     h.source === 'api' &&
     (req.auth?.kind === 'user' ? h.userId === req.auth.userId : h.clientId === req.auth?.clientId);
-  for (const base of API_PATHS) {
-    router.get(base, (req, res) => {
+  for (const hooksArea of [EP.hooks, EP.authorizationHooks]) {
+    handle(hooksArea.list, (req, res) => {
       res.json(200, { webHooks: [...hooks().values()].filter((h) => visible(req, h)).map(apiView) });
     });
-    router.post(base, async (req, res) => {
+    handle(hooksArea.create, async (req, res) => {
       const body = validateRegistration(asObject(await req.json(), 'the webhook'));
       const userId = req.auth?.kind === 'user' ? req.user().id : undefined;
       const rec = delivery.add({ ...body, source: 'api', clientId: req.auth?.clientId, userId });
       res.json(200, apiView(rec));
     });
-    router.delete(`${base}/{id}`, (req, res) => {
+    handle(hooksArea.delete, (req, res) => {
       const h = hooks().get(req.params.id!);
       if (!h || !visible(req, h)) throw notFound('webhook not found');
       delivery.remove(h.id);
@@ -77,7 +76,7 @@ export function registerWebhooks(ctx: SandboxContext): void {
   }
 
   // admin: emit an event, and what delivery did
-  router.post('/sandbox/trigger', async (req, res) => {
+  handle(EP.sandbox.trigger, async (req, res) => {
     const body = asObject(await req.json(), 'the trigger');
     const event = optString(body, 'event');
     if (!event || !(EVENT_NAMES as string[]).includes(event))
@@ -90,13 +89,9 @@ export function registerWebhooks(ctx: SandboxContext): void {
     ctx.events.emit({ event: event as EventName, userId: user.id, content, orderKey }, ctx.clock.now());
     res.json(200, { event, userId: user.id, orderKey, webhooks, content });
   });
-  router.get(
-    '/sandbox/webhooks/deliveries',
-    (_req, res) => {
-      res.json(200, { deliveries: delivery.state().log });
-    },
-    { auth: 'connector', scopes: ['user:web_hooks'] },
-  );
+  handle(EP.sandbox.deliveries, (_req, res) => {
+    res.json(200, { deliveries: delivery.state().log });
+  });
 }
 
 function short(v: string | undefined, field: string): string | undefined {

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { pushAccounts } from '../../../api/connector.js';
-import { isObj, validateAccount } from '../../../api/connector-wire.js';
+import { isObj, validateAccount } from '../../../contract/connector-wire.js';
 import { UsageError } from '../../../errors.js';
 import { examples, type Run } from '../../util.js';
 import { checked, externalUser, jsonInput } from '../shared.js';

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { updateConnectorAccount } from '../../../api/connector.js';
-import { EXCLUSIONS } from '../../../api/connector-wire.js';
+import { EXCLUSIONS } from '../../../contract/connector-wire.js';
 import { UsageError } from '../../../errors.js';
 import { examples, type Run } from '../../util.js';
 import { externalUser } from '../shared.js';

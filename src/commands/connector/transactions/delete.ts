@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { deleteTransactions } from '../../../api/connector.js';
-import { ExactNumber } from '../../../api/connector-wire.js';
+import { ExactNumber } from '../../../contract/connector-wire.js';
 import { UsageError } from '../../../errors.js';
 import { collect, examples, type Run } from '../../util.js';
 import { externalUser, jsonInput } from '../shared.js';

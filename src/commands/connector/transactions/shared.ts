@@ -1,5 +1,5 @@
 // What the connector transactions verbs share: a container checked, errors naming FILE:LINE.
-import { WireError, validateContainer } from '../../../api/connector-wire.js';
+import { WireError, validateContainer } from '../../../contract/connector-wire.js';
 import { UsageError } from '../../../errors.js';
 
 export function checkContainer(

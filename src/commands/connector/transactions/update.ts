@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { updateTransaction } from '../../../api/connector.js';
-import { isObj } from '../../../api/connector-wire.js';
+import { isObj } from '../../../contract/connector-wire.js';
 import { UsageError } from '../../../errors.js';
 import { examples, type Run } from '../../util.js';
 import { externalUser, jsonInput } from '../shared.js';

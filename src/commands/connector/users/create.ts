@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { createConnectorUser, type ConnectorUser } from '../../../api/connector.js';
-import { MARKETS } from '../../../api/markets.js';
+import { MARKETS } from '../../../contract/markets.js';
 import { examples, type Run } from '../../util.js';
 import { connectorUser, userToken, type UserFlags } from './shared.js';
 

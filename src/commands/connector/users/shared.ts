@@ -2,7 +2,7 @@
 // line) and the ConnectorUser the flags describe.
 import type { Context } from '../../../context.js';
 import type { ConnectorUser } from '../../../api/connector.js';
-import { isLocale, isMarket, MARKETS } from '../../../api/markets.js';
+import { isLocale, isMarket, MARKETS } from '../../../contract/markets.js';
 import { UsageError } from '../../../errors.js';
 
 export interface UserFlags {

@@ -1,69 +1,11 @@
 // The connector's wire format, shared by the CLI (validation before sending) and the sandbox
-// (validation on arrival). Amounts are JSON numbers on the wire; to keep them exact we parse JSON
-// with every number token kept as its source text (an ExactNumber), and write them back verbatim.
+// (validation on arrival). Amounts are JSON numbers on the wire; to keep them exact, JSON is read
+// with every number kept as its source text (an ExactNumber, exact-json.ts) and written back verbatim.
+import { numberTextToDecimal } from './decimal.js';
+import { ExactNumber } from './exact-json.js';
 import { MARKETS } from './markets.js';
 
-/** A JSON number kept as its source text. */
-export class ExactNumber {
-  constructor(readonly text: string) {}
-  toJSON(): string {
-    return `${SENTINEL}${this.text}`;
-  }
-  valueOf(): number {
-    return Number(this.text);
-  }
-}
-
-// A NUL never appears raw in valid JSON, and we refuse the \u0000 escape in input, so this marker
-// cannot be forged by a string value.
-const SENTINEL = '\u0000#';
-const TOKEN = /"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
-const ESCAPED_SENTINEL = /"\\u0000#([^"]*)"/g;
-
-export class JsonSyntaxError extends Error {}
-
-/** JSON.parse that keeps every number as an ExactNumber (its source text). */
-export function parseExactJson(text: string): unknown {
-  if (text.includes('\\u0000')) throw new JsonSyntaxError('the \\u0000 escape is not accepted');
-  const wrapped = text.replace(TOKEN, (m) => (m.charCodeAt(0) === 34 ? m : `"\\u0000#${m}"`));
-  let v: unknown;
-  try {
-    v = JSON.parse(wrapped);
-  } catch (err) {
-    throw new JsonSyntaxError(
-      ((err as Error).message ?? 'malformed JSON')
-        .replace(/ in JSON at position \d+.*$/s, '')
-        .replace(/"\\u0000#([^"]*)"/g, '$1')
-        .slice(0, 200),
-    );
-  }
-  try {
-    return revive(v);
-  } catch (err) {
-    if (err instanceof RangeError) throw new JsonSyntaxError('nested too deeply');
-    throw err;
-  }
-}
-
-function revive(v: unknown): unknown {
-  if (typeof v === 'string') return v.startsWith(SENTINEL) ? new ExactNumber(v.slice(2)) : v;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = revive(v[i]);
-    return v;
-  }
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    for (const k in o) o[k] = revive(o[k]);
-    return o;
-  }
-  return v;
-}
-
-/** JSON.stringify that writes ExactNumbers back as the number text they came from. */
-export function stringifyExact(v: unknown): string {
-  const s = JSON.stringify(v);
-  return s.includes('\\u0000#') ? s.replace(ESCAPED_SENTINEL, '$1') : s;
-}
+export { ExactNumber, JsonSyntaxError, parseExactJson, stringifyExact } from './exact-json.js';
 
 /** Replaces ExactNumbers by plain numbers (payloads handed back to readers). */
 export function toPlain(v: unknown): unknown {
@@ -77,28 +19,7 @@ export function toPlain(v: unknown): unknown {
   return v;
 }
 
-const MAX_EXPONENT = 40;
-
-/** The exact decimal string of a JSON number's text: "-98.50" -> "-98.50", "1.5e3" -> "1500". */
-export function numberTextToDecimal(text: string): string {
-  const m = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
-  if (!m) throw new Error(`not a number: ${text}`);
-  if (m[4] === undefined) return text;
-  const exp = Number(m[4]);
-  if (Math.abs(exp) > MAX_EXPONENT) throw new RangeError(`exponent out of range: ${text.slice(0, 40)}`);
-  let digits = m[2]! + (m[3] ?? '');
-  let point = m[2]!.length + exp;
-  if (point <= 0) {
-    digits = '0'.repeat(1 - point) + digits;
-    point = 1;
-  } else if (point > digits.length) digits = digits + '0'.repeat(point - digits.length);
-  let intPart = digits.slice(0, point).replace(/^0+(?=\d)/, '');
-  const frac = digits.slice(point);
-  if (intPart === '') intPart = '0';
-  return `${m[1]}${intPart}${frac ? `.${frac}` : ''}`;
-}
-
-/** An amount field as an exact decimal string, or an error message. */
+/** An amount field as an exact decimal string, or undefined when it is not a number. */
 export function decimalOf(v: unknown): string | undefined {
   if (v instanceof ExactNumber) return numberTextToDecimal(v.text);
   if (typeof v === 'number' && Number.isFinite(v)) return numberTextToDecimal(String(v));

@@ -1,0 +1,138 @@
+// Routes only the sandbox serves: its administration (under /sandbox, with the connector token) and
+// the hosted pages of the link service (under /link), which a browser opens. Listed so that the
+// sandbox's router serves nothing the table does not name.
+import { defineArea } from '../endpoint.js';
+
+export const sandboxAdmin = defineArea('sandbox', {
+  trigger: {
+    method: 'POST',
+    path: '/sandbox/trigger',
+    token: 'connector',
+    scopes: ['user:web_hooks'],
+    body: 'json',
+    fields: ['event', 'userId', 'credentialsId', 'status'],
+    response: 'json',
+    source: 'sandbox: emits a webhook event',
+    sandboxOnly: true,
+  },
+  deliveries: {
+    method: 'GET',
+    path: '/sandbox/webhooks/deliveries',
+    token: 'connector',
+    scopes: ['user:web_hooks'],
+    response: 'json',
+    source: 'sandbox: the webhook delivery log',
+    sandboxOnly: true,
+  },
+  rotateConnectorToken: {
+    method: 'POST',
+    path: '/sandbox/connector-tokens',
+    token: 'connector',
+    body: 'json',
+    fields: ['retire', 'graceSeconds'],
+    response: 'json',
+    source: "sandbox: a new connector token, the current one kept for a grace period (the service's renewal)",
+    sandboxOnly: true,
+  },
+  insightOverride: {
+    method: 'PUT',
+    path: '/sandbox/insights/overrides/{locale}/{type}',
+    token: 'connector',
+    body: 'json',
+    fields: ['title', 'description'],
+    response: 'json',
+    source: 'sandbox: insight title and description per locale (spec 4.5 says the service has them configured)',
+    sandboxOnly: true,
+  },
+  testBankAuthorize: {
+    method: 'GET',
+    path: '/sandbox/test-bank/authorize',
+    token: 'none',
+    query: ['state', 'cancel'],
+    response: 'html',
+    source: "sandbox: the test bank's login page that third-party and redirect flows open",
+    sandboxOnly: true,
+  },
+});
+
+const authorizeQuery = [
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'market',
+  'locale',
+  'state',
+  'iframe',
+  'input_provider',
+  'input_username',
+  'opt_in',
+];
+const updateConsentQuery = [
+  'client_id',
+  'redirect_uri',
+  'credentials_id',
+  'authorization_code',
+  'market',
+  'locale',
+  'state',
+];
+
+export const link = defineArea('link', {
+  authorizeRedirect: {
+    method: 'GET',
+    path: '/link/1.0/authorize',
+    token: 'none',
+    query: authorizeQuery,
+    response: 'redirect',
+    source: 'spec 5 (the hosted flow); redirects to /link/1.0/authorize/',
+    sandboxOnly: true,
+  },
+  authorize: {
+    method: 'GET',
+    path: '/link/1.0/authorize/',
+    token: 'none',
+    query: authorizeQuery,
+    response: 'html',
+    source: 'spec 5 (the hosted flow)',
+    sandboxOnly: true,
+  },
+  complete: {
+    method: 'POST',
+    path: '/link/1.0/complete',
+    token: 'none',
+    body: 'json',
+    fields: ['session', 'credentialsId'],
+    response: 'json',
+    source: "sandbox: the hosted page's end of a connection",
+    sandboxOnly: true,
+  },
+  fail: {
+    method: 'POST',
+    path: '/link/1.0/fail',
+    token: 'none',
+    body: 'json',
+    fields: ['session', 'status', 'credentialsId'],
+    response: 'json',
+    source: "sandbox: the hosted page's end of a failed connection",
+    sandboxOnly: true,
+  },
+  updateConsent: {
+    method: 'GET',
+    path: '/link/1.0/transactions/update-consent',
+    token: 'none',
+    query: updateConsentQuery,
+    response: 'html',
+    source: 'spec 4.6',
+    sandboxOnly: true,
+  },
+  updateConsentSubmit: {
+    method: 'POST',
+    path: '/link/1.0/transactions/update-consent',
+    token: 'none',
+    body: 'form',
+    fields: [...updateConsentQuery, 'action'],
+    response: 'redirect',
+    source: "sandbox: the update-consent page's form",
+    sandboxOnly: true,
+  },
+});

@@ -1,0 +1,111 @@
+// What a 2xx answer must be (issue 16): the contract entry's response kind says what an endpoint
+// returns, and the client checks it once for every endpoint. An HTML login page, malformed or
+// truncated JSON, or a wrong content type is an error naming the status, the content type and the
+// first bytes (exit 7), never an empty list with exit 0. And JSON numbers keep their digits in every
+// output format.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawnCli, tempDir } from '../helpers/cli.js';
+import { scriptedServer, type Step } from '../helpers/scripted-server.js';
+
+let server: Awaited<ReturnType<typeof scriptedServer>>;
+/** What the server answers next, for every request. */
+let answer: { status: number; type: string; body: string } = { status: 200, type: 'application/json', body: '{}' };
+
+beforeAll(async () => {
+  const step: Step = (_req, res) => {
+    res.writeHead(answer.status, answer.type ? { 'content-type': answer.type } : {});
+    res.end(answer.body);
+  };
+  server = await scriptedServer(() => step);
+});
+afterAll(() => server.close());
+
+const cli = (args: string[]) =>
+  spawnCli(args, {
+    env: {
+      BANKCTL_CONFIG_DIR: tempDir(),
+      BANKCTL_BASE_URL: server.url,
+      BANKCTL_TOKEN: 'ready-token',
+      BANKCTL_RETRIES: '0',
+    },
+  });
+
+const LISTS = [
+  ['transactions', 'list'],
+  ['transactions', 'list', '-o', 'ndjson'],
+  ['credentials', 'list'],
+  ['providers', 'list'],
+  ['consents', 'list'],
+  ['webhooks', 'list'],
+  ['accounts', 'list'],
+];
+
+const LOGIN_PAGE =
+  '<!doctype html><html><head><title>Sign in</title></head><body>\u001b[2JPlease sign in</body></html>';
+
+describe('a 2xx answer that is not what the endpoint returns', () => {
+  test.each(LISTS.map((a) => [a.join(' ')]))(
+    '%s: an HTML login page is exit 7 naming status, type and first bytes',
+    async (command) => {
+      answer = { status: 200, type: 'text/html; charset=utf-8', body: LOGIN_PAGE };
+      const r = await cli(['-o', 'json', ...command.split(' ')]);
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/answered 200 \(text\/html; charset=utf-8\)/);
+      expect(r.stderr).toContain('<!doctype html><html><head><title>Sign in');
+      // the first bytes are shown, their escape sequences are not sent
+      expect(r.stderr).not.toContain('\u001b[2J');
+    },
+  );
+
+  test.each([
+    ['truncated JSON', 'application/json', '{"transactions":[{"id":"a","accountId":"b","amount":{"value":'],
+    ['malformed JSON', 'application/json', '{"credentials": [}'],
+    ['a wrong content type', 'text/plain', '{"providers":[]}'],
+    ['an empty body', 'application/json', ''],
+  ])('%s is exit 7 for every list', async (_what, type, body) => {
+    answer = { status: 200, type, body };
+    for (const args of LISTS) {
+      const r = await cli(['-o', 'json', ...args]);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(7);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`answered 200 (${type})`);
+    }
+  });
+
+  test('a JSON page without its transactions list is exit 7, not an empty list', async () => {
+    answer = { status: 200, type: 'application/json', body: '{"nextPageToken":""}' };
+    const r = await cli(['transactions', 'list', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toContain('no transactions list');
+  });
+});
+
+describe('numbers keep their digits in every format', () => {
+  // numbers a double cannot give back: 20 digits, beyond a double's range, a trailing zero
+  const body =
+    '{"accounts":[{"id":"a1","name":"Big","type":"CHECKING","balance":12345678901234567891,"ownership":1.10},' +
+    '{"id":"a2","name":"Huge","type":"SAVINGS","balance":1e400,"ownership":1.1}]}';
+
+  test('json and ndjson write the literal back, as a number', async () => {
+    answer = { status: 200, type: 'application/json', body };
+    const json = await cli(['accounts', 'list', '-o', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toContain('"balance": 12345678901234567891,');
+    expect(json.stdout).toContain('"balance": 1e400,');
+    expect(json.stdout).toContain('"ownership": 1.10');
+    const nd = await cli(['accounts', 'list', '-o', 'ndjson']);
+    expect(nd.stdout).toContain('"balance":12345678901234567891,');
+    expect(nd.stdout).toContain('"balance":1e400,');
+  });
+
+  test('csv and table show the digits, not a rounded or blank cell', async () => {
+    answer = { status: 200, type: 'application/json', body };
+    const csv = await cli(['accounts', 'list', '-o', 'csv', '--fields', 'id,balance,ownership']);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout).toBe('id,balance,ownership\r\na1,12345678901234567891,1.10\r\na2,1e400,1.1\r\n');
+    const table = await cli(['accounts', 'list', '-o', 'table']);
+    expect(table.stdout).toContain('12345678901234567891');
+    expect(table.stdout).toContain('1' + '0'.repeat(400));
+  });
+});
