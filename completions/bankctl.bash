@@ -253,6 +253,132 @@ _bankctl_opts() {
   esac
 }
 
+_bankctl_words() {
+  case "$1" in
+    '') echo '' ;;
+    'auth') echo '' ;;
+    'auth login') echo '' ;;
+    'auth status') echo '' ;;
+    'auth token') echo '' ;;
+    'auth grant') echo '' ;;
+    'auth exchange') echo '' ;;
+    'auth refresh') echo '' ;;
+    'auth revoke-all') echo '' ;;
+    'auth logout') echo '' ;;
+    'auth link') echo '' ;;
+    'users') echo '' ;;
+    'users create') echo '' ;;
+    'users delete') echo '' ;;
+    'providers') echo '' ;;
+    'providers list') echo '' ;;
+    'providers get') echo '' ;;
+    'credentials') echo '' ;;
+    'credentials connect') echo '' ;;
+    'credentials list') echo '' ;;
+    'credentials get') echo '' ;;
+    'credentials create') echo '' ;;
+    'credentials update') echo '' ;;
+    'credentials delete') echo '' ;;
+    'credentials refresh') echo '' ;;
+    'credentials authenticate') echo '' ;;
+    'credentials supplement') echo '' ;;
+    'credentials qr') echo '' ;;
+    'credentials watch') echo '' ;;
+    'accounts') echo '' ;;
+    'accounts list') echo '' ;;
+    'accounts update') echo '' ;;
+    'accounts balances') echo '' ;;
+    'balance-refresh') echo '' ;;
+    'balance-refresh create') echo '' ;;
+    'balance-refresh status') echo '' ;;
+    'transactions') echo '' ;;
+    'transactions list') echo '' ;;
+    'consents') echo '' ;;
+    'consents list') echo '' ;;
+    'consents delete') echo '' ;;
+    'consents update-link') echo '' ;;
+    'identities') echo '' ;;
+    'identities list') echo '' ;;
+    'investments') echo '' ;;
+    'investments list') echo '' ;;
+    'loans') echo '' ;;
+    'loans list') echo '' ;;
+    'categories') echo '' ;;
+    'categories list') echo '' ;;
+    'budgets') echo '' ;;
+    'budgets list') echo '' ;;
+    'budgets summaries') echo '' ;;
+    'budgets create-one-off') echo '' ;;
+    'budgets create-recurring') echo '' ;;
+    'budgets details') echo '' ;;
+    'budgets transactions') echo '' ;;
+    'budgets recommended') echo '' ;;
+    'budgets update') echo '' ;;
+    'budgets delete') echo '' ;;
+    'budgets archive') echo '' ;;
+    'insights') echo '' ;;
+    'insights list') echo '' ;;
+    'insights archived') echo '' ;;
+    'insights action') echo '' ;;
+    'insights archive') echo '' ;;
+    'statistics') echo '' ;;
+    'statistics query') echo '' ;;
+    'calendar') echo '' ;;
+    'calendar periods') echo '' ;;
+    'calendar period') echo '' ;;
+    'search') echo '' ;;
+    'transfers') echo '' ;;
+    'transfers create') echo '' ;;
+    'reports') echo '' ;;
+    'reports create') echo '' ;;
+    'reports get') echo '' ;;
+    'reports pdf') echo '' ;;
+    'connector') echo '' ;;
+    'connector users') echo '' ;;
+    'connector users create') echo '' ;;
+    'connector users update') echo '' ;;
+    'connector users delete') echo '' ;;
+    'connector accounts') echo '' ;;
+    'connector accounts push') echo '' ;;
+    'connector accounts update') echo '' ;;
+    'connector accounts delete') echo '' ;;
+    'connector transactions') echo '' ;;
+    'connector transactions delete') echo '' ;;
+    'connector transactions update') echo '' ;;
+    'connector batch') echo '' ;;
+    'connector token') echo '' ;;
+    'connector push') echo '' ;;
+    'connector verify') echo '' ;;
+    'connector webhooks') echo '' ;;
+    'connector webhooks list') echo '' ;;
+    'connector webhooks create') echo '' ;;
+    'connector webhooks delete') echo '' ;;
+    'webhooks') echo '' ;;
+    'webhooks list') echo '' ;;
+    'webhooks create') echo '' ;;
+    'webhooks delete') echo '' ;;
+    'webhooks listen') echo '' ;;
+    'config') echo '' ;;
+    'config list') echo '' ;;
+    'config get') echo '' ;;
+    'config set') echo '' ;;
+    'config unset') echo '' ;;
+    'config use') echo '' ;;
+    'config explain') echo '' ;;
+    'api') echo 'POST GET PUT DELETE /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/{name} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent' ;;
+    'version') echo '' ;;
+    'sandbox') echo '' ;;
+    'sandbox start') echo '' ;;
+    'sandbox stop') echo '' ;;
+    'sandbox trigger') echo '' ;;
+    'sandbox rotate-connector-token') echo '' ;;
+    'smoke') echo '' ;;
+    'demo') echo '' ;;
+    'doctor') echo '' ;;
+    'completion') echo '' ;;
+  esac
+}
+
 _bankctl_valued() {
   case "$1" in
     '') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
@@ -658,7 +784,7 @@ _bankctl() {
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(_bankctl_opts "$path")" -- "$cur"))
   else
-    COMPREPLY=($(compgen -W "$(_bankctl_subs "$path")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_bankctl_subs "$path") $(_bankctl_words "$path")" -- "$cur"))
   fi
   return 0
 }

@@ -47,9 +47,10 @@ export async function deleteHook(api: ApiClient, id: string): Promise<void> {
   await api.call(EP.hooks.delete, { path: { id } });
 }
 
-export async function listConnectorWebhooks(api: ApiClient): Promise<ConnectorWebhook[]> {
+export async function listConnectorWebhooks(api: ApiClient, o: { retries?: number } = {}): Promise<ConnectorWebhook[]> {
   const data = await api.data<{ webhooks?: ConnectorWebhook[] } | ConnectorWebhook[] | undefined>(
     EP.connector.listWebhooks,
+    { retries: o.retries },
   );
   if (Array.isArray(data)) return data;
   return data?.webhooks ?? [];

@@ -5,6 +5,8 @@ import { ApiError, UsageError } from '../errors.js';
 import { StreamWriter } from '../output/render.js';
 import type { TokenKind } from '../contract/endpoint.js';
 import { readJson, writeJson } from '../contract/exact-json.js';
+import { ENDPOINTS } from '../contract/index.js';
+import { completeArguments } from './completion.js';
 import { collect, examples, parseKeyValue, splitList } from './util.js';
 
 interface ApiOpts {
@@ -56,83 +58,23 @@ export function registerApi(api: Command, ctx: Context): void {
       if (!path.startsWith('/')) throw new UsageError(`the path must start with "/", got "${path}"`);
       if (o.as && !['client', 'user', 'connector', 'none', 'any'].includes(o.as))
         throw new UsageError('--as must be client, user, connector or none');
-      const params: Record<string, unknown> = {};
-      for (const f of o.rawField ?? []) {
-        const [k, v] = parseKeyValue(f, '-f');
-        params[k] = v;
-      }
-      for (const f of o.field ?? []) {
-        const [k, v] = parseKeyValue(f, '-F');
-        params[k] = typed(v);
-      }
-      const headers: Record<string, string> = {};
-      for (const h of o.header ?? []) {
-        const i = h.indexOf(':');
-        if (i <= 0) throw new UsageError(`-H expects name:value, got "${h}"`);
-        headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
-      }
-      const bodyless = method === 'GET' || method === 'DELETE' || method === 'HEAD';
-      let json: unknown;
-      let form: Record<string, string> | undefined;
-      let query: Record<string, string> | undefined;
-      if (o.input) {
-        const text =
-          o.input === '-'
-            ? await readStdin(ctx)
-            : await readFile(o.input, 'utf8').catch((e: NodeJS.ErrnoException) => {
-                throw new UsageError(`cannot read ${o.input}: ${e.code ?? e.message}`);
-              });
-        try {
-          json = readJson(text);
-        } catch (e) {
-          throw new UsageError(`${o.input} is not valid JSON: ${(e as Error).message}`);
-        }
-        if (Object.keys(params).length)
-          query = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
-      } else if (bodyless) {
-        query = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
-      } else if (o.form || /\/oauth\//.test(path)) {
-        form = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
-      } else if (Object.keys(params).length) {
-        json = params;
-      }
+      const { query, ...body } = await requestParts(ctx, method, path, o);
+      const headers = parseHeaders(o);
       const api = await ctx.api();
-      const call = (q?: Record<string, string>) =>
+      const call: Call = (q) =>
         api.request<unknown>({
           method,
           path,
           query: q,
-          json,
-          form,
+          ...body,
           headers,
           as: o.as as TokenKind | undefined,
           scopes: o.scope ? splitList(o.scope) : undefined,
           responseType: 'text',
         });
       try {
-        if (!o.paginate) {
-          const res = await call(query);
-          writeBody(ctx, res.data as string);
-          return;
-        }
-        const writer = new StreamWriter(
-          ctx,
-          (await ctx.outputFormat()) === 'table' ? 'json' : await ctx.outputFormat(),
-        );
-        let pageToken: string | undefined;
-        const seen = new Set<string>();
-        do {
-          const res = await call({ ...query, ...(pageToken ? { pageToken } : {}) });
-          const page = parseMaybe(res.data as string) as Record<string, unknown>;
-          const list = Object.values(page ?? {}).find(Array.isArray) as unknown[] | undefined;
-          for (const item of list ?? []) await writer.write(item);
-          pageToken =
-            typeof page?.nextPageToken === 'string' && page.nextPageToken !== '' ? page.nextPageToken : undefined;
-          if (pageToken && seen.has(pageToken))
-            throw new UsageError('the server returned the same nextPageToken twice; stopping');
-          if (pageToken) seen.add(pageToken);
-        } while (pageToken);
-        await writer.end();
+        if (o.paginate) return await paginate(ctx, call, query);
+        writeBody(ctx, (await call(query)).data as string);
       } catch (err) {
         // the answer to this request, not to the token request made for it
         if (err instanceof ApiError && err.body !== undefined && answers(err, method, path))
@@ -140,12 +82,95 @@ export function registerApi(api: Command, ctx: Context): void {
         throw err;
       }
     });
+  // the methods and paths of the endpoint table complete
+  completeArguments(cmd, () => [...new Set([...ENDPOINTS.map((e) => e.method), ...ENDPOINTS.map((e) => e.path)])]);
   examples(cmd, [
     'bankctl api GET /api/v1/providers -f includeTestProviders=true',
     'bankctl api POST /api/v1/user/create -f market=SE -f locale=sv_SE',
     'bankctl api GET /data/v2/transactions --user $U --paginate -o ndjson',
     'bankctl api POST /connector/users --input user.json',
   ]);
+}
+
+type Call = (query?: Record<string, string>) => Promise<{ data: unknown }>;
+
+/** -f and -F values by name (-F typed). */
+function parseParams(o: ApiOpts): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const f of o.rawField ?? []) {
+    const [k, v] = parseKeyValue(f, '-f');
+    params[k] = v;
+  }
+  for (const f of o.field ?? []) {
+    const [k, v] = parseKeyValue(f, '-F');
+    params[k] = typed(v);
+  }
+  return params;
+}
+
+function parseHeaders(o: ApiOpts): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const h of o.header ?? []) {
+    const i = h.indexOf(':');
+    if (i <= 0) throw new UsageError(`-H expects name:value, got "${h}"`);
+    headers[h.slice(0, i).trim()] = h.slice(i + 1).trim();
+  }
+  return headers;
+}
+
+interface Parts {
+  query?: Record<string, string>;
+  body?: string;
+  contentType?: string;
+  form?: Record<string, string>;
+}
+
+/**
+ * Where the parameters go: --input is the JSON body (the fields then go in the query); GET and
+ * DELETE put them in the query; /oauth/ paths and --form send a form; anything else a JSON body.
+ * JSON is written exactly: a number keeps the digits it was given.
+ */
+async function requestParts(ctx: Context, method: string, path: string, o: ApiOpts): Promise<Parts> {
+  const params = parseParams(o);
+  const strings = () => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  const json = (v: unknown): Parts => ({ body: writeJson(v), contentType: 'application/json' });
+  if (o.input) {
+    const text =
+      o.input === '-'
+        ? await readStdin(ctx)
+        : await readFile(o.input, 'utf8').catch((e: NodeJS.ErrnoException) => {
+            throw new UsageError(`cannot read ${o.input}: ${e.code ?? e.message}`);
+          });
+    let value: unknown;
+    try {
+      value = readJson(text);
+    } catch (e) {
+      throw new UsageError(`${o.input} is not valid JSON: ${(e as Error).message}`);
+    }
+    return { ...json(value), query: Object.keys(params).length ? strings() : undefined };
+  }
+  if (method === 'GET' || method === 'DELETE' || method === 'HEAD') return { query: strings() };
+  if (o.form || /\/oauth\//.test(path)) return { form: strings() };
+  return Object.keys(params).length ? json(params) : {};
+}
+
+/** Every item of every page (the first array of each page), following nextPageToken to the end. */
+async function paginate(ctx: Context, call: Call, query: Record<string, string> | undefined): Promise<void> {
+  const format = await ctx.outputFormat();
+  const writer = new StreamWriter(ctx, format === 'table' ? 'json' : format);
+  let pageToken: string | undefined;
+  const seen = new Set<string>();
+  do {
+    const res = await call({ ...query, ...(pageToken ? { pageToken } : {}) });
+    const page = parseMaybe(res.data as string) as Record<string, unknown>;
+    const list = Object.values(page ?? {}).find(Array.isArray) as unknown[] | undefined;
+    for (const item of list ?? []) await writer.write(item);
+    pageToken = typeof page?.nextPageToken === 'string' && page.nextPageToken !== '' ? page.nextPageToken : undefined;
+    if (pageToken && seen.has(pageToken))
+      throw new UsageError('the server returned the same nextPageToken twice; stopping');
+    if (pageToken) seen.add(pageToken);
+  } while (pageToken);
+  await writer.end();
 }
 
 /** Whether an error is the service's answer to this method and path (not to a token request made for it). */

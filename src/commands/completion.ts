@@ -11,9 +11,18 @@ export type Shell = (typeof SHELLS)[number];
 interface Node {
   path: string;
   subcommands: string[];
+  /** Words for the command's arguments (the `api` command: methods and the endpoint table's paths). */
+  words: string[];
   options: string[];
   valued: string[];
   choices: Record<string, string[]>;
+}
+
+const ARGUMENT_WORDS = new WeakMap<Command, () => string[]>();
+
+/** Declares what a command's arguments complete to (read when a completion script is generated). */
+export function completeArguments(cmd: Command, words: () => string[]): void {
+  ARGUMENT_WORDS.set(cmd, words);
 }
 
 function optionNames(o: Option): string[] {
@@ -38,6 +47,7 @@ export function completionTree(program: Command): Node[] {
     nodes.push({
       path: path.join(' '),
       subcommands: subs.map((c) => c.name()),
+      words: ARGUMENT_WORDS.get(cmd)?.() ?? [],
       options: [...new Set([...opts.flatMap(optionNames), '--help'])],
       valued: opts.filter(takesValue).flatMap(optionNames),
       choices,
@@ -70,6 +80,12 @@ ${cases((n) => n.subcommands.join(' '))}
 _bankctl_opts() {
   case "$1" in
 ${cases((n) => n.options.join(' '))}
+  esac
+}
+
+_bankctl_words() {
+  case "$1" in
+${cases((n) => n.words.join(' '))}
   esac
 }
 
@@ -113,7 +129,7 @@ _bankctl() {
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(_bankctl_opts "$path")" -- "$cur"))
   else
-    COMPREPLY=($(compgen -W "$(_bankctl_subs "$path")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_bankctl_subs "$path") $(_bankctl_words "$path")" -- "$cur"))
   fi
   return 0
 }
@@ -188,6 +204,7 @@ export function fishScript(program: Command): string {
   for (const n of nodes) {
     const cond = `test (__bankctl_path) = ${q(n.path)}`;
     if (n.subcommands.length > 0) lines.push(`complete -c bankctl -n ${q(cond)} -a ${q(n.subcommands.join(' '))}`);
+    if (n.words.length > 0) lines.push(`complete -c bankctl -n ${q(cond)} -a ${q(n.words.join(' '))}`);
     for (const o of n.options.filter((x) => x.startsWith('--'))) {
       const name = o.slice(2);
       const vals = n.choices[o];

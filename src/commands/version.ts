@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { serverVersion } from '../api/general.js';
 import type { Context } from '../context.js';
 import { render } from '../output/render.js';
 import { VERSION } from '../version.js';
@@ -10,13 +11,7 @@ export function registerVersion(version: Command, ctx: Context): void {
     const out: Record<string, unknown> = { client: VERSION, node: process.versions.node };
     try {
       const api = await ctx.api();
-      const res = await api.http.request<Record<string, unknown>>({
-        method: 'GET',
-        path: '/version',
-        retries: 0,
-        timeoutMs: 3000,
-      });
-      out.server = res.data;
+      out.server = (await serverVersion(api, { timeoutMs: 3000 })).version;
       out.baseUrl = api.http.baseUrl;
     } catch (err) {
       out.server = null;

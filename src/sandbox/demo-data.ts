@@ -177,40 +177,437 @@ interface Draft {
   /** Per-day index for the id. */
   n?: number;
 }
+/** One day of the history being drafted: its date parts, its PRNG, and where drafts go. */
+interface DayContext {
+  day: number;
+  d: Date;
+  /** Day of month, day of week, "YYYY-MM", the month's last day. */
+  dom: number;
+  dow: number;
+  ym: string;
+  lastDom: number;
+  weekend: boolean;
+  rng: () => number;
+  /** A whole number from lo to hi, from the day's PRNG. */
+  r: (lo: number, hi: number) => number;
+  scale: (cents: number) => number;
+  push: (d: Draft) => void;
+  /** The days and month of the one-off events. */
+  largeDay: number;
+  doubleDay: number;
+  refundDay: number;
+  travelMonth: string;
+}
 
-function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResult {
-  const months = Math.max(1, Math.min(o.months ?? 6, 60));
-  const scale = scaler(o.currencyCode);
-  const market = o.market ?? CURRENCY_MARKET[o.currencyCode] ?? 'SE';
-  const base = prng(hex(o.seed, 'accounts'));
-  const holder = HOLDERS[Math.floor(base() * HOLDERS.length)]!;
-  const clearing = String(3000 + Math.floor(base() * 6000));
-  const today = Math.floor(o.now / DAY) * DAY;
-  const startDate = new Date(today);
-  startDate.setUTCMonth(startDate.getUTCMonth() - months);
-  const start = startDate.getTime();
+/** Salary on the 25th, or the business day before when the 25th is a weekend. */
+function salary({ day, dom, ym, scale, push, d }: DayContext): void {
+  const salaryDom = (() => {
+    const t = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 25)).getUTCDay();
+    return t === 6 ? 24 : t === 0 ? 23 : 25;
+  })();
+  if (dom === salaryDom)
+    push({
+      acc: 'checking',
+      day,
+      cents: scale(3_850_000),
+      description: 'Salary ACME AB',
+      code: 'income:salary.other',
+      type: 'DEFAULT',
+      reference: `LON ${ym}`,
+    });
+}
 
-  // Accounts (ids from the seed: the same person at the same institution has the same accounts).
-  const ids: Record<string, string> = {};
-  const plans = PLANS.map((p) => {
-    ids[p.key] = hex(o.seed, 'account', p.key);
-    return p;
-  });
+/** The 26th: to the savings account and the investment account. */
+function savingTransfers({ day, dom, scale, push }: DayContext): void {
+  if (dom === 26) {
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(300_000),
+      description: 'Transfer to Savings Account',
+      code: 'transfers:savings.other',
+      type: 'TRANSFER',
+    });
+    push({
+      acc: 'savings',
+      day,
+      cents: scale(300_000),
+      description: 'Transfer from Everyday Account',
+      code: 'transfers:savings.other',
+      type: 'TRANSFER',
+    });
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(100_000),
+      description: 'Monthly saving ISK',
+      code: 'transfers:savings.investments',
+      type: 'TRANSFER',
+    });
+    push({
+      acc: 'investment',
+      day,
+      cents: scale(100_000),
+      description: 'Deposit',
+      code: 'transfers:savings.investments',
+      type: 'TRANSFER',
+    });
+  }
+}
 
-  // Transactions, day by day.
+/** The 27th: mortgage interest and amortization, the car loan. */
+function loanPayments({ day, dom, ym, scale, push }: DayContext): void {
+  if (dom === 27) {
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(431_250),
+      description: 'Mortgage interest',
+      code: 'expenses:home.mortgage-interest',
+      type: 'PAYMENT',
+      reference: `MORTGAGE ${ym}`,
+    });
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(150_000),
+      description: 'Mortgage amortization',
+      code: 'transfers:payments.loan',
+      type: 'TRANSFER',
+    });
+    push({
+      acc: 'mortgage',
+      day,
+      cents: scale(150_000),
+      description: 'Amortization',
+      code: 'transfers:payments.loan',
+      type: 'TRANSFER',
+    });
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(215_000),
+      description: 'Car loan payment',
+      code: 'transfers:payments.loan',
+      type: 'TRANSFER',
+    });
+    push({
+      acc: 'loan',
+      day,
+      cents: scale(215_000),
+      description: 'Repayment',
+      code: 'transfers:payments.loan',
+      type: 'TRANSFER',
+    });
+  }
+}
+
+/** The 28th (or the month's last day): the housing association fee. */
+function housingFee({ day, dom, ym, lastDom, scale, push }: DayContext): void {
+  if (dom === Math.min(28, lastDom))
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(395_000),
+      description: 'HSB Housing association fee',
+      code: 'expenses:home.rent',
+      type: 'PAYMENT',
+      reference: `AVGIFT ${ym}`,
+    });
+}
+
+/** Monthly bills and subscriptions on their day of the month. */
+function bills({ day, dom, r, scale, push }: DayContext): void {
+  if (dom === 1)
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(97_000),
+      description: 'SL Monthly pass',
+      code: 'expenses:transport.publictransport',
+      type: 'CREDIT_CARD',
+      merchant: 'SL',
+      mcc: '4111',
+    });
+  if (dom === 3)
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(12_900),
+      description: 'NETFLIX.COM',
+      code: 'expenses:entertainment.streaming',
+      type: 'CREDIT_CARD',
+      merchant: 'Netflix',
+      mcc: '4899',
+    });
+  if (dom === 5)
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(11_900),
+      description: 'Spotify',
+      code: 'expenses:entertainment.streaming',
+      type: 'CREDIT_CARD',
+      merchant: 'Spotify',
+      mcc: '5815',
+    });
+  if (dom === 10)
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(39_900),
+      description: 'Telia Mobile & Broadband',
+      code: 'expenses:home.communications',
+      type: 'PAYMENT',
+      merchant: 'Telia',
+      mcc: '4814',
+    });
+  if (dom === 15)
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(r(52_000, 121_000)),
+      description: 'Vattenfall electricity',
+      code: 'expenses:home.utilities',
+      type: 'PAYMENT',
+      merchant: 'Vattenfall',
+      mcc: '4900',
+    });
+  if (dom === 18)
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(44_900),
+      description: 'SATS Gym',
+      code: 'expenses:entertainment.sport',
+      type: 'CREDIT_CARD',
+      merchant: 'SATS',
+      mcc: '7997',
+    });
+}
+
+/** The month's last day: savings interest and the account fee. */
+function monthEnd({ day, dom, r, lastDom, scale, push }: DayContext): void {
+  if (dom === lastDom) {
+    push({
+      acc: 'savings',
+      day,
+      cents: scale(r(1_200, 2_400)),
+      description: 'Interest',
+      code: 'income:financial.interest',
+      type: 'DEFAULT',
+    });
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(2_500),
+      description: 'Account fee',
+      code: 'expenses:misc.fees',
+      type: 'DEFAULT',
+    });
+  }
+}
+
+/** Card purchases: groceries, coffee on weekdays, restaurants on Fridays and Saturdays. */
+function foodPurchases({ day, dow, rng, r, weekend, scale, push }: DayContext): void {
+  const groceries = ['ICA Supermarket', 'Coop', 'Willys', 'Lidl', 'Hemköp'];
+  if (rng() < (weekend ? 0.7 : 0.35)) {
+    const m = groceries[r(0, groceries.length - 1)]!;
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(r(8_900, 112_000)),
+      description: m.toUpperCase(),
+      code: 'expenses:food.groceries',
+      type: 'CREDIT_CARD',
+      merchant: m,
+      mcc: '5411',
+    });
+  }
+  if (!weekend && rng() < 0.5) {
+    const m = ['Espresso House', "Wayne's Coffee", 'Pressbyrån'][r(0, 2)]!;
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(r(3_500, 6_900)),
+      description: m,
+      code: 'expenses:food.coffee',
+      type: 'CREDIT_CARD',
+      merchant: m,
+      mcc: '5814',
+    });
+  }
+  if ((dow === 5 || dow === 6) && rng() < 0.6) {
+    const m = ['Pizzeria Napoli', 'Sushi Yama', 'Restaurang Tranan', 'Max Burgers'][r(0, 3)]!;
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(r(14_500, 78_000)),
+      description: m,
+      code: 'expenses:food.restaurants',
+      type: 'CREDIT_CARD',
+      merchant: m,
+      mcc: '5812',
+    });
+  }
+}
+
+/** Card purchases now and then: fuel, clothes, pharmacy, cinema, cash, Swish. */
+function otherPurchases({ day, rng, r, weekend, scale, push }: DayContext): void {
+  if (rng() < 0.07)
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(r(45_000, 92_000)),
+      description: 'Circle K',
+      code: 'expenses:transport.fuel',
+      type: 'CREDIT_CARD',
+      merchant: 'Circle K',
+      mcc: '5541',
+    });
+  if (rng() < 0.06) {
+    const m = ['H&M', 'Lindex', 'Zalando'][r(0, 2)]!;
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(r(29_900, 149_900)),
+      description: m,
+      code: 'expenses:shopping.clothes',
+      type: 'CREDIT_CARD',
+      merchant: m,
+      mcc: '5651',
+    });
+  }
+  if (rng() < 0.04)
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(r(8_900, 45_000)),
+      description: 'Apotek Hjärtat',
+      code: 'expenses:health.pharmacy',
+      type: 'CREDIT_CARD',
+      merchant: 'Apotek Hjärtat',
+      mcc: '5912',
+    });
+  if (weekend && rng() < 0.08)
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(r(13_000, 36_000)),
+      description: 'SF Bio',
+      code: 'expenses:entertainment.culture',
+      type: 'CREDIT_CARD',
+      merchant: 'Filmstaden',
+      mcc: '7832',
+    });
+  if (rng() < 0.03)
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(50_000),
+      description: 'ATM withdrawal',
+      code: 'expenses:misc.withdrawals',
+      type: 'WITHDRAWAL',
+    });
+  if (rng() < 0.02)
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(r(4_900, 29_900)),
+      description: 'Swish payment',
+      code: 'expenses:misc.uncategorized',
+      type: 'PAYMENT',
+    });
+}
+
+/** The one-off events: a trip, a large expense, a double charge, a refund. */
+function oneOffs({ day, dom, ym, scale, push, largeDay, doubleDay, refundDay, travelMonth }: DayContext): void {
+  if (ym === travelMonth && dom === 12) {
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(243_800),
+      description: 'SAS Flight',
+      code: 'expenses:travel.flights',
+      type: 'CREDIT_CARD',
+      merchant: 'SAS',
+      mcc: '4511',
+    });
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(189_000),
+      description: 'Hotel Barcelona Centro',
+      code: 'expenses:travel.hotels',
+      type: 'CREDIT_CARD',
+      merchant: 'Booking.com',
+      mcc: '7011',
+    });
+  }
+  if (day === largeDay) {
+    push({
+      acc: 'checking',
+      day,
+      cents: -scale(1_899_500),
+      description: 'ELGIGANTEN TV 75"',
+      code: 'expenses:shopping.electronics',
+      type: 'CREDIT_CARD',
+      merchant: 'Elgiganten',
+      mcc: '5732',
+      reference: 'large-expense',
+    });
+  }
+  if (day === doubleDay) {
+    const dbl = (n: number): Draft => ({
+      acc: 'checking',
+      day,
+      cents: -scale(43_700),
+      description: 'PIZZERIA NAPOLI',
+      code: 'expenses:food.restaurants',
+      type: 'CREDIT_CARD',
+      merchant: 'Pizzeria Napoli',
+      mcc: '5812',
+      n,
+    });
+    push(dbl(900));
+    push(dbl(901));
+  }
+  if (day === refundDay)
+    push({
+      acc: 'checking',
+      day,
+      cents: scale(59_900),
+      description: 'Refund Zalando',
+      code: 'income:refund.other',
+      type: 'DEFAULT',
+      merchant: 'Zalando',
+      mcc: '5651',
+    });
+}
+
+/** What happens on a day, in this order (the order fixes each day's ids and PRNG draws). */
+const DAY_RULES: Array<(t: DayContext) => void> = [
+  salary,
+  savingTransfers,
+  loanPayments,
+  housingFee,
+  bills,
+  monthEnd,
+  foodPurchases,
+  otherPurchases,
+  oneOffs,
+];
+
+/** Every transaction of the history as a draft, day by day from start to today. */
+function draftsFor(
+  o: DemoDataOptions,
+  range: { start: number; today: number },
+  oneOff: Pick<DayContext, 'largeDay' | 'doubleDay' | 'refundDay' | 'travelMonth'>,
+): Draft[] {
   const drafts: Draft[] = [];
-  const push = (d: Draft) => drafts.push(d);
-  const highlights: DemoHighlights = {};
-  // The one-off events sit relative to the first generation (the checking account's creation), so
-  // a later refresh does not move them and create them again.
-  const known = store?.accounts.get(ids.checking!);
-  const anchor = known ? Math.floor(known.created / DAY) * DAY : today;
-  const largeDay = anchor - 47 * DAY;
-  const doubleDay = anchor - 19 * DAY;
-  const refundDay = anchor - 60 * DAY;
-  const travelMonth = isoDay(anchor - 75 * DAY).slice(0, 7);
-
-  for (let day = start; day <= today; day += DAY) {
+  const scale = scaler(o.currencyCode);
+  const push = (x: Draft) => drafts.push(x);
+  for (let day = range.start; day <= range.today; day += DAY) {
     const d = new Date(day);
     const dom = d.getUTCDate();
     const dow = d.getUTCDay();
@@ -219,366 +616,22 @@ function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResul
     const r = (lo: number, hi: number) => lo + Math.floor(rng() * (hi - lo + 1));
     const weekend = dow === 0 || dow === 6;
     const lastDom = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate();
-
-    // Salary on the 25th, or the business day before when the 25th is a weekend.
-    const salaryDom = (() => {
-      const t = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 25)).getUTCDay();
-      return t === 6 ? 24 : t === 0 ? 23 : 25;
-    })();
-    if (dom === salaryDom)
-      push({
-        acc: 'checking',
-        day,
-        cents: scale(3_850_000),
-        description: 'Salary ACME AB',
-        code: 'income:salary.other',
-        type: 'DEFAULT',
-        reference: `LON ${ym}`,
-      });
-    if (dom === 26) {
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(300_000),
-        description: 'Transfer to Savings Account',
-        code: 'transfers:savings.other',
-        type: 'TRANSFER',
-      });
-      push({
-        acc: 'savings',
-        day,
-        cents: scale(300_000),
-        description: 'Transfer from Everyday Account',
-        code: 'transfers:savings.other',
-        type: 'TRANSFER',
-      });
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(100_000),
-        description: 'Monthly saving ISK',
-        code: 'transfers:savings.investments',
-        type: 'TRANSFER',
-      });
-      push({
-        acc: 'investment',
-        day,
-        cents: scale(100_000),
-        description: 'Deposit',
-        code: 'transfers:savings.investments',
-        type: 'TRANSFER',
-      });
-    }
-    if (dom === 27) {
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(431_250),
-        description: 'Mortgage interest',
-        code: 'expenses:home.mortgage-interest',
-        type: 'PAYMENT',
-        reference: `MORTGAGE ${ym}`,
-      });
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(150_000),
-        description: 'Mortgage amortization',
-        code: 'transfers:payments.loan',
-        type: 'TRANSFER',
-      });
-      push({
-        acc: 'mortgage',
-        day,
-        cents: scale(150_000),
-        description: 'Amortization',
-        code: 'transfers:payments.loan',
-        type: 'TRANSFER',
-      });
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(215_000),
-        description: 'Car loan payment',
-        code: 'transfers:payments.loan',
-        type: 'TRANSFER',
-      });
-      push({
-        acc: 'loan',
-        day,
-        cents: scale(215_000),
-        description: 'Repayment',
-        code: 'transfers:payments.loan',
-        type: 'TRANSFER',
-      });
-    }
-    if (dom === Math.min(28, lastDom))
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(395_000),
-        description: 'HSB Housing association fee',
-        code: 'expenses:home.rent',
-        type: 'PAYMENT',
-        reference: `AVGIFT ${ym}`,
-      });
-    if (dom === 1)
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(97_000),
-        description: 'SL Monthly pass',
-        code: 'expenses:transport.publictransport',
-        type: 'CREDIT_CARD',
-        merchant: 'SL',
-        mcc: '4111',
-      });
-    if (dom === 3)
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(12_900),
-        description: 'NETFLIX.COM',
-        code: 'expenses:entertainment.streaming',
-        type: 'CREDIT_CARD',
-        merchant: 'Netflix',
-        mcc: '4899',
-      });
-    if (dom === 5)
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(11_900),
-        description: 'Spotify',
-        code: 'expenses:entertainment.streaming',
-        type: 'CREDIT_CARD',
-        merchant: 'Spotify',
-        mcc: '5815',
-      });
-    if (dom === 10)
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(39_900),
-        description: 'Telia Mobile & Broadband',
-        code: 'expenses:home.communications',
-        type: 'PAYMENT',
-        merchant: 'Telia',
-        mcc: '4814',
-      });
-    if (dom === 15)
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(r(52_000, 121_000)),
-        description: 'Vattenfall electricity',
-        code: 'expenses:home.utilities',
-        type: 'PAYMENT',
-        merchant: 'Vattenfall',
-        mcc: '4900',
-      });
-    if (dom === 18)
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(44_900),
-        description: 'SATS Gym',
-        code: 'expenses:entertainment.sport',
-        type: 'CREDIT_CARD',
-        merchant: 'SATS',
-        mcc: '7997',
-      });
-    if (dom === lastDom) {
-      push({
-        acc: 'savings',
-        day,
-        cents: scale(r(1_200, 2_400)),
-        description: 'Interest',
-        code: 'income:financial.interest',
-        type: 'DEFAULT',
-      });
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(2_500),
-        description: 'Account fee',
-        code: 'expenses:misc.fees',
-        type: 'DEFAULT',
-      });
-    }
-
-    // Card purchases.
-    const groceries = ['ICA Supermarket', 'Coop', 'Willys', 'Lidl', 'Hemköp'];
-    if (rng() < (weekend ? 0.7 : 0.35)) {
-      const m = groceries[r(0, groceries.length - 1)]!;
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(r(8_900, 112_000)),
-        description: m.toUpperCase(),
-        code: 'expenses:food.groceries',
-        type: 'CREDIT_CARD',
-        merchant: m,
-        mcc: '5411',
-      });
-    }
-    if (!weekend && rng() < 0.5) {
-      const m = ['Espresso House', "Wayne's Coffee", 'Pressbyrån'][r(0, 2)]!;
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(r(3_500, 6_900)),
-        description: m,
-        code: 'expenses:food.coffee',
-        type: 'CREDIT_CARD',
-        merchant: m,
-        mcc: '5814',
-      });
-    }
-    if ((dow === 5 || dow === 6) && rng() < 0.6) {
-      const m = ['Pizzeria Napoli', 'Sushi Yama', 'Restaurang Tranan', 'Max Burgers'][r(0, 3)]!;
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(r(14_500, 78_000)),
-        description: m,
-        code: 'expenses:food.restaurants',
-        type: 'CREDIT_CARD',
-        merchant: m,
-        mcc: '5812',
-      });
-    }
-    if (rng() < 0.07)
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(r(45_000, 92_000)),
-        description: 'Circle K',
-        code: 'expenses:transport.fuel',
-        type: 'CREDIT_CARD',
-        merchant: 'Circle K',
-        mcc: '5541',
-      });
-    if (rng() < 0.06) {
-      const m = ['H&M', 'Lindex', 'Zalando'][r(0, 2)]!;
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(r(29_900, 149_900)),
-        description: m,
-        code: 'expenses:shopping.clothes',
-        type: 'CREDIT_CARD',
-        merchant: m,
-        mcc: '5651',
-      });
-    }
-    if (rng() < 0.04)
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(r(8_900, 45_000)),
-        description: 'Apotek Hjärtat',
-        code: 'expenses:health.pharmacy',
-        type: 'CREDIT_CARD',
-        merchant: 'Apotek Hjärtat',
-        mcc: '5912',
-      });
-    if (weekend && rng() < 0.08)
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(r(13_000, 36_000)),
-        description: 'SF Bio',
-        code: 'expenses:entertainment.culture',
-        type: 'CREDIT_CARD',
-        merchant: 'Filmstaden',
-        mcc: '7832',
-      });
-    if (rng() < 0.03)
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(50_000),
-        description: 'ATM withdrawal',
-        code: 'expenses:misc.withdrawals',
-        type: 'WITHDRAWAL',
-      });
-    if (rng() < 0.02)
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(r(4_900, 29_900)),
-        description: 'Swish payment',
-        code: 'expenses:misc.uncategorized',
-        type: 'PAYMENT',
-      });
-
-    if (ym === travelMonth && dom === 12) {
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(243_800),
-        description: 'SAS Flight',
-        code: 'expenses:travel.flights',
-        type: 'CREDIT_CARD',
-        merchant: 'SAS',
-        mcc: '4511',
-      });
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(189_000),
-        description: 'Hotel Barcelona Centro',
-        code: 'expenses:travel.hotels',
-        type: 'CREDIT_CARD',
-        merchant: 'Booking.com',
-        mcc: '7011',
-      });
-    }
-    if (day === largeDay) {
-      push({
-        acc: 'checking',
-        day,
-        cents: -scale(1_899_500),
-        description: 'ELGIGANTEN TV 75"',
-        code: 'expenses:shopping.electronics',
-        type: 'CREDIT_CARD',
-        merchant: 'Elgiganten',
-        mcc: '5732',
-        reference: 'large-expense',
-      });
-    }
-    if (day === doubleDay) {
-      const dbl = (n: number): Draft => ({
-        acc: 'checking',
-        day,
-        cents: -scale(43_700),
-        description: 'PIZZERIA NAPOLI',
-        code: 'expenses:food.restaurants',
-        type: 'CREDIT_CARD',
-        merchant: 'Pizzeria Napoli',
-        mcc: '5812',
-        n,
-      });
-      push(dbl(900));
-      push(dbl(901));
-    }
-    if (day === refundDay)
-      push({
-        acc: 'checking',
-        day,
-        cents: scale(59_900),
-        description: 'Refund Zalando',
-        code: 'income:refund.other',
-        type: 'DEFAULT',
-        merchant: 'Zalando',
-        mcc: '5651',
-      });
+    const t: DayContext = { day, d, dom, dow, ym, lastDom, weekend, rng, r, scale, push, ...oneOff };
+    for (const rule of DAY_RULES) rule(t);
   }
+  return drafts;
+}
 
-  // Ids: (seed, account, day, index within the day for that account), stable across runs.
-  const perDay = new Map<string, number>();
+/** Drafts as records. Ids: (seed, account, day, index within the day for that account), stable across runs. */
+function recordsOf(
+  o: DemoDataOptions,
+  drafts: Draft[],
+  ids: Record<string, string>,
+  today: number,
+  highlights: DemoHighlights,
+): TransactionRecord[] {
   const now = o.now;
+  const perDay = new Map<string, number>();
   const records: TransactionRecord[] = drafts.map((d) => {
     const k = `${d.acc}:${d.day}`;
     const i = d.n ?? perDay.get(k) ?? 0;
@@ -611,8 +664,16 @@ function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResul
     if (d.reference === 'large-expense') highlights.largeExpenseId = records[idx]!.id;
     if (d.n === 900) highlights.doubleChargeIds = [records[idx]!.id, records[idx + 1]!.id];
   }
+  return records;
+}
 
-  // Balances: the checking account's lowest point is made a low-balance moment (a few hundred).
+/** Opening balances: the checking account's lowest point is made a low-balance moment (a few hundred). */
+function openingBalances(
+  drafts: Draft[],
+  start: number,
+  scale: (cents: number) => number,
+  highlights: DemoHighlights,
+): { opening: Record<string, number>; sums: Map<string, number> } {
   const sums = new Map<string, number>();
   for (const d of drafts) sums.set(d.acc, (sums.get(d.acc) ?? 0) + d.cents);
   const checking = drafts.filter((d) => d.acc === 'checking');
@@ -630,11 +691,23 @@ function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResul
   }
   const lowCents = scale(18_235);
   const opening: Record<string, number> = { checking: lowCents - min };
-  for (const p of plans) if (p.key !== 'checking') opening[p.key] = scale(p.baseCents);
+  for (const p of PLANS) if (p.key !== 'checking') opening[p.key] = scale(p.baseCents);
   highlights.lowBalance = { date: isoDay(minDay), balance: centsToDecimal(lowCents) };
+  return { opening, sums };
+}
 
+/** The accounts: numbers and IBANs from the seed, balances the opening plus the history. */
+function accountsOf(
+  o: DemoDataOptions,
+  ids: Record<string, string>,
+  balances: { opening: Record<string, number>; sums: Map<string, number> },
+  who: { holder: string; clearing: string; market: string },
+): AccountRecord[] {
+  const { opening, sums } = balances;
+  const { holder, clearing, market } = who;
+  const now = o.now;
   const rngAcc = prng(hex(o.seed, 'numbers'));
-  const allAccounts: AccountRecord[] = plans.map((p) => {
+  const allAccounts: AccountRecord[] = PLANS.map((p) => {
     const number = `${clearing}-${digits(rngAcc, 9)}`;
     const bban = market === 'SE' ? `${clearing.slice(0, 3)}${digits(rngAcc, 17)}` : digits(rngAcc, 18);
     const rec: AccountRecord = {
@@ -661,13 +734,17 @@ function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResul
       rec.payload = { interestRate: p.type === 'MORTGAGE' ? '3.89' : '6.45' };
     return rec;
   });
+  return allAccounts;
+}
 
-  const accounts = o.accountFilter ? allAccounts.filter(o.accountFilter) : allAccounts;
-  const keep = new Set(accounts.map((a) => a.id));
-  const txs = records.filter((t) => keep.has(t.accountId));
-  if (!store) return { accounts, transactions: txs, created: [], highlights };
-
-  // Write: merge with what is there.
+/** Merges the run into the store: known accounts and transactions kept (PENDING may become BOOKED). */
+function write(
+  store: MemoryStore,
+  o: DemoDataOptions,
+  accounts: AccountRecord[],
+  txs: TransactionRecord[],
+): Omit<DemoResult, 'highlights'> {
+  const now = o.now;
   const outAccounts: AccountRecord[] = [];
   const preexisting = new Set<string>();
   for (const a of accounts) {
@@ -705,5 +782,42 @@ function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResul
     const added = created.filter((t) => t.accountId === a.id).map((t) => t.amount);
     if (added.length > 0) a.balance = addDecimals([a.balance, ...added]);
   }
-  return { accounts: outAccounts, transactions: all, created, highlights };
+  return { accounts: outAccounts, transactions: all, created };
+}
+
+function generate(o: DemoDataOptions, store: MemoryStore | undefined): DemoResult {
+  const months = Math.max(1, Math.min(o.months ?? 6, 60));
+  const scale = scaler(o.currencyCode);
+  const market = o.market ?? CURRENCY_MARKET[o.currencyCode] ?? 'SE';
+  const base = prng(hex(o.seed, 'accounts'));
+  const holder = HOLDERS[Math.floor(base() * HOLDERS.length)]!;
+  const clearing = String(3000 + Math.floor(base() * 6000));
+  const today = Math.floor(o.now / DAY) * DAY;
+  const startDate = new Date(today);
+  startDate.setUTCMonth(startDate.getUTCMonth() - months);
+  const start = startDate.getTime();
+
+  // Accounts (ids from the seed: the same person at the same institution has the same accounts).
+  const ids: Record<string, string> = {};
+  for (const p of PLANS) ids[p.key] = hex(o.seed, 'account', p.key);
+  // The one-off events sit relative to the first generation (the checking account's creation), so
+  // a later refresh does not move them and create them again.
+  const known = store?.accounts.get(ids.checking!);
+  const anchor = known ? Math.floor(known.created / DAY) * DAY : today;
+  const oneOff = {
+    largeDay: anchor - 47 * DAY,
+    doubleDay: anchor - 19 * DAY,
+    refundDay: anchor - 60 * DAY,
+    travelMonth: isoDay(anchor - 75 * DAY).slice(0, 7),
+  };
+  const drafts = draftsFor(o, { start, today }, oneOff);
+  const highlights: DemoHighlights = {};
+  const records = recordsOf(o, drafts, ids, today, highlights);
+  const balances = openingBalances(drafts, start, scale, highlights);
+  const allAccounts = accountsOf(o, ids, balances, { holder, clearing, market });
+  const accounts = o.accountFilter ? allAccounts.filter(o.accountFilter) : allAccounts;
+  const keep = new Set(accounts.map((a) => a.id));
+  const txs = records.filter((t) => keep.has(t.accountId));
+  if (!store) return { accounts, transactions: txs, created: [], highlights };
+  return { ...write(store, o, accounts, txs), highlights };
 }

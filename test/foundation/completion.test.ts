@@ -34,4 +34,18 @@ COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length 
     expect(complete(['bankctl', '--profile', 'prod', 'sandbox', 'st'])).toEqual(['start', 'stop']);
     expect(complete(['bankctl', 'completion', 'z'])).toEqual([]);
   });
+
+  test("bash: the api command's paths complete from the endpoint table", () => {
+    expect(complete(['bankctl', 'api', 'GE'])).toEqual(['GET']);
+    expect(complete(['bankctl', 'api', 'GET', '/api/v1/prov'])).toEqual([
+      '/api/v1/providers',
+      '/api/v1/providers/{name}',
+      '/api/v1/provider-consents',
+    ]);
+    expect(complete(['bankctl', 'api', 'POST', '/connector/users/{externalUserId}/tr'])).toEqual([
+      '/connector/users/{externalUserId}/transactions',
+      '/connector/users/{externalUserId}/transactions/delete',
+      '/connector/users/{externalUserId}/transactions/{externalTransactionId}',
+    ]);
+  });
 });

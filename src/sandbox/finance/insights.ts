@@ -53,21 +53,29 @@ function money(d: Dec, currency: string, locale: InsightLocale): string {
 
 const T = (locale: InsightLocale, en: string, sv: string) => (locale === 'sv_SE' ? sv : en);
 
-export function generateInsights(
-  store: MemoryStore,
-  userId: string,
-  locale: InsightLocale,
-  now: number,
-): InsightCandidate[] {
+/** What every generator reads: the user's accounts and transactions in their main currency, and averages. */
+interface Facts {
+  accounts: ReturnType<typeof userAccounts>;
+  currency: string;
+  txs: Tx[];
+  today: number;
+  now: number;
+  locale: InsightLocale;
+  monthlyIncome: Dec;
+  monthlyExpenses: Dec;
+  /** The last complete month, then the three before it. */
+  months: Array<ReturnType<typeof bucketOf>>;
+  amt: (d: Dec) => ReturnType<typeof denominated>;
+  m: (d: Dec) => string;
+  recent: (days: number) => Tx[];
+}
+
+function factsOf(store: MemoryStore, userId: string, locale: InsightLocale, now: number): Facts {
   const accounts = userAccounts(store, userId, 'pfm');
   const currency = mainCurrency(accounts);
   const txs = userTransactions(store, userId, 'pfm').filter((t) => t.rec.currencyCode === currency);
   const today = startOfDay(now);
-  const out: InsightCandidate[] = [];
-  const amt = (d: Dec) => denominated(d, currency);
-  const m = (d: Dec) => money(d, currency, locale);
   const recent = (days: number) => txs.filter((t) => t.date > today - days * DAY_MS && t.date <= today);
-
   // average monthly income and expenses over the last 90 days
   let income90 = ZERO;
   let expenses90 = ZERO;
@@ -76,10 +84,30 @@ export function generateInsights(
     if (ty === 'INCOME') income90 = add(income90, t.amount);
     else if (ty === 'EXPENSES') expenses90 = add(expenses90, neg(t.amount));
   }
-  const monthlyIncome = mulRatio(income90, 1n, 3n);
-  const monthlyExpenses = mulRatio(expenses90, 1n, 3n);
+  const thisMonth = bucketOf('MONTHLY', now);
+  const months = [1, 2, 3, 4].map((k) => bucketOf('MONTHLY', thisMonth.start - 1 - (k - 1) * 31 * DAY_MS));
+  // months[0] is the last complete month; make the others contiguous
+  for (let k = 1; k < months.length; k++) months[k] = bucketOf('MONTHLY', months[k - 1]!.start - 1);
+  return {
+    accounts,
+    currency,
+    txs,
+    today,
+    now,
+    locale,
+    monthlyIncome: mulRatio(income90, 1n, 3n),
+    monthlyExpenses: mulRatio(expenses90, 1n, 3n),
+    months,
+    amt: (d: Dec) => denominated(d, currency),
+    m: (d: Dec) => money(d, currency, locale),
+    recent,
+  };
+}
 
-  // large expense: one expense of at least 30% of the average monthly income (10000 without income)
+/** Large expense: one expense of at least 30% of the average monthly income (10000 without income). */
+function largeExpenses(f: Facts): InsightCandidate[] {
+  const { locale, monthlyIncome, amt, m, recent } = f;
+  const out: InsightCandidate[] = [];
   const largeLimit = cmp(monthlyIncome, ZERO) > 0 ? mulRatio(monthlyIncome, 3n, 10n) : dec('10000');
   for (const t of recent(90)) {
     if (txType(t) !== 'EXPENSES' || cmp(abs(t.amount), largeLimit) < 0) continue;
@@ -96,8 +124,13 @@ export function generateInsights(
       actions: ['ACKNOWLEDGE', 'VIEW_TRANSACTIONS_BY_CATEGORY'],
     });
   }
+  return out;
+}
 
-  // double charge: two expenses on one account, same day, description and amount
+/** Double charge: two expenses on one account, same day, description and amount. */
+function doubleCharges(f: Facts): InsightCandidate[] {
+  const { locale, amt, m, recent } = f;
+  const out: InsightCandidate[] = [];
   const seen = new Map<string, Tx>();
   for (const t of recent(60)) {
     if (txType(t) !== 'EXPENSES') continue;
@@ -125,8 +158,13 @@ export function generateInsights(
       actions: ['ACKNOWLEDGE', 'DISMISS'],
     });
   }
+  return out;
+}
 
-  // low and high balance of checking accounts
+/** Low and high balance of checking accounts. */
+function balances(f: Facts): InsightCandidate[] {
+  const { accounts, currency, txs, today, locale, monthlyExpenses, amt, m } = f;
+  const out: InsightCandidate[] = [];
   for (const a of accounts.filter((x) => x.type === 'CHECKING' && x.currencyCode === currency)) {
     let balance: Dec;
     try {
@@ -178,12 +216,13 @@ export function generateInsights(
       });
     }
   }
+  return out;
+}
 
-  // unusual category: last complete month against the average of the three before
-  const thisMonth = bucketOf('MONTHLY', now);
-  const months = [1, 2, 3, 4].map((k) => bucketOf('MONTHLY', thisMonth.start - 1 - (k - 1) * 31 * DAY_MS));
-  // months[0] is the last complete month; make the others contiguous
-  for (let k = 1; k < months.length; k++) months[k] = bucketOf('MONTHLY', months[k - 1]!.start - 1);
+/** Unusual category: last complete month against the average of the three before. */
+function unusualCategories(f: Facts): InsightCandidate[] {
+  const { txs, locale, amt, m, months } = f;
+  const out: InsightCandidate[] = [];
   const byCat = new Map<string, Dec[]>();
   for (const t of txs) {
     if (txType(t) !== 'EXPENSES') continue;
@@ -245,8 +284,13 @@ export function generateInsights(
       });
     }
   }
+  return out;
+}
 
-  // left to spend in the current salary period
+/** Left to spend in the current salary period. */
+function leftToSpend(f: Facts): InsightCandidate[] {
+  const { txs, today, now, locale, amt, m } = f;
+  const out: InsightCandidate[] = [];
   const period = bucketOf('MONTHLY_ADJUSTED', now);
   const inPeriod = txs.filter((t) => t.date >= period.start && t.date < period.end && txType(t) !== 'TRANSFER');
   if (inPeriod.length > 0) {
@@ -266,8 +310,13 @@ export function generateInsights(
       actions: ['ACKNOWLEDGE'],
     });
   }
+  return out;
+}
 
-  // weekly and monthly summaries of expenses by category
+/** Weekly and monthly summaries of expenses by category. */
+function summaries(f: Facts): InsightCandidate[] {
+  const { txs, today, locale, amt, m, months } = f;
+  const out: InsightCandidate[] = [];
   const summary = (type: string, from: number, to: number, label: string, en: string, sv: string) => {
     const totals = new Map<string, Dec>();
     let total = ZERO;
@@ -302,4 +351,24 @@ export function generateInsights(
   summary('WEEKLY_SUMMARY_EXPENSES_BY_CATEGORY', week.start, week.end, week.label, 'Week', 'Vecka');
   summary('MONTHLY_SUMMARY_EXPENSES_BY_CATEGORY', months[0]!.start, months[0]!.end, months[0]!.label, 'Month', 'Månad');
   return out;
+}
+
+/** Each kind of insight, generated in this order. */
+const GENERATORS: Array<(f: Facts) => InsightCandidate[]> = [
+  largeExpenses,
+  doubleCharges,
+  balances,
+  unusualCategories,
+  leftToSpend,
+  summaries,
+];
+
+export function generateInsights(
+  store: MemoryStore,
+  userId: string,
+  locale: InsightLocale,
+  now: number,
+): InsightCandidate[] {
+  const facts = factsOf(store, userId, locale, now);
+  return GENERATORS.flatMap((generate) => generate(facts));
 }

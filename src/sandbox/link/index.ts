@@ -3,16 +3,16 @@
 // user; POST /link/1.0/complete and /link/1.0/fail end the flow and answer with where the result
 // goes (redirect_uri with code and state, or error, message and credentials; a postMessage in
 // iframe mode). Temporary users and their refresh tokens live 24 hours by the sandbox clock.
-import { EP } from '../../contract/index.js';
+import { EP, expandPath } from '../../contract/index.js';
 import { MARKETS } from '../../contract/markets.js';
 import type { SandboxContext } from '../context.js';
 import { asObject, envelope } from '../http.js';
-import type { Reply } from '../router.js';
+import { handleAll, type Handler, type Reply, type RouteRow } from '../router.js';
 import { issueAccessToken, issueCode, TEMP_USER_TTL_MS } from '../routes/oauth.js';
 import type { MemoryStore } from '../store.js';
 import { appPage, errorScreen, postMessagePage, type Page } from './html.js';
 import { text, textsFor, type LinkLocale, type TextKey } from './i18n.js';
-import { plausibleProviderName, resultUrl, validateAuthorize } from './params.js';
+import { plausibleProviderName, resultUrl, validateAuthorize, type LinkParams, type Validation } from './params.js';
 import { selfCall } from './self-call.js';
 
 /** What the page's token may do: read providers, create and follow credentials. */
@@ -84,7 +84,7 @@ export function sweepExpired(store: MemoryStore): void {
     .filter((u) => u.expiresAt !== undefined && u.expiresAt <= now)
     .map((u) => u.id);
   for (const id of expired) store.deleteUser(id);
-  const sessions = store.area('link', () => new LinkSessions()).sessions;
+  const sessions = sessionsOf(store);
   for (const [id, s] of sessions) {
     if (s.expiresAt <= now) {
       sessions.delete(id);
@@ -93,138 +93,210 @@ export function sweepExpired(store: MemoryStore): void {
   }
 }
 
-export function registerLinkService(ctx: SandboxContext): void {
-  const { handle, store } = ctx;
-  const sessions = () => store.area('link', () => new LinkSessions()).sessions;
-  store.onUserDeleted((userId) => {
-    for (const [id, s] of sessions()) if (s.userId === userId) sessions().delete(id);
-  });
+const sessionsOf = (store: MemoryStore) => store.area('link', () => new LinkSessions()).sessions;
 
-  async function lookupProvider(clientId: string, name: string): Promise<Record<string, unknown> | null> {
-    if (!plausibleProviderName(name)) return null;
-    const { token } = issueAccessToken(store, 'client', clientId, ['providers:read']);
-    try {
-      const r = await selfCall(
-        ctx.baseUrl(),
-        'GET',
-        `/api/v1/providers/${encodeURIComponent(name)}?includeTestProviders=true`,
-        token,
-      );
-      if (r.status !== 200 || !r.body || typeof r.body !== 'object') return null;
-      const b = r.body as Record<string, unknown>;
-      const p = (
-        b.name === name
-          ? b
-          : Array.isArray(b.providers)
-            ? (b.providers as Array<Record<string, unknown>>).find((x) => x?.name === name)
-            : b.provider
-      ) as Record<string, unknown> | undefined;
-      return p && p.name === name ? p : null;
-    } finally {
-      store.tokens.delete(token);
-    }
+/** A provider by name through the public API (null for an unknown one), as the hosted page sees it. */
+async function lookupProvider(
+  ctx: SandboxContext,
+  clientId: string,
+  name: string,
+): Promise<Record<string, unknown> | null> {
+  if (!plausibleProviderName(name)) return null;
+  const { store } = ctx;
+  const { token } = issueAccessToken(store, 'client', clientId, ['providers:read']);
+  try {
+    const path = `${expandPath(EP.providers.get, { name })}?includeTestProviders=true`;
+    const r = await selfCall(ctx.baseUrl(), 'GET', path, token);
+    if (r.status !== 200 || !r.body || typeof r.body !== 'object') return null;
+    const b = r.body as Record<string, unknown>;
+    const p = (
+      b.name === name
+        ? b
+        : Array.isArray(b.providers)
+          ? (b.providers as Array<Record<string, unknown>>).find((x) => x?.name === name)
+          : b.provider
+    ) as Record<string, unknown> | undefined;
+    return p && p.name === name ? p : null;
+  } finally {
+    store.tokens.delete(token);
   }
+}
 
-  handle(EP.link.authorizeRedirect, (req, res) => {
+/** The session of a finishing page: 404 unknown, 410 expired, 409 already ended. */
+function openSession(store: MemoryStore, body: Record<string, unknown>): LinkSession {
+  sweepExpired(store);
+  const id = body.session;
+  if (typeof id !== 'string' || !ID.test(id)) throw envelope(400, 'link.invalid_session', 'session is required');
+  const s = sessionsOf(store).get(id);
+  if (!s) throw envelope(410, 'link.session_expired', 'the link session does not exist or has expired');
+  if (s.expiresAt <= store.clock.now()) throw envelope(410, 'link.session_expired', 'the link session has expired');
+  if (s.ended) throw envelope(409, 'link.session_ended', `the link session has already ended (${s.ended})`);
+  return s;
+}
+
+/** The session's credentials, read through the public API with the page's token. */
+async function readCredentials(
+  ctx: SandboxContext,
+  s: LinkSession,
+  credentialsId: unknown,
+): Promise<Record<string, unknown>> {
+  if (typeof credentialsId !== 'string' || !ID.test(credentialsId))
+    throw envelope(400, 'link.invalid_credentials', 'credentialsId is required');
+  const r = await selfCall(ctx.baseUrl(), 'GET', expandPath(EP.credentials.get, { id: credentialsId }), s.token);
+  if (r.status === 404 || r.status === 401 || r.status === 403)
+    throw envelope(404, 'link.credentials_not_found', 'no such credentials in this link session');
+  if (r.status !== 200 || !r.body || typeof r.body !== 'object')
+    throw envelope(502, 'link.credentials_unavailable', `the credentials could not be read (HTTP ${r.status})`);
+  return r.body as Record<string, unknown>;
+}
+
+function end(store: MemoryStore, s: LinkSession, how: string): void {
+  s.ended = how;
+  store.tokens.delete(s.token);
+}
+
+type FlowResult = { code: string } | { error: FlowError; message: string; credentials?: Record<string, unknown> };
+
+/** Where a result goes: redirect_uri with code and state (or error, message, credentials), or a postMessage. */
+function answer(s: LinkSession, result: FlowResult) {
+  if ('code' in result) {
+    if (s.iframe)
+      return {
+        action: 'postMessage',
+        targetOrigin: originOf(s.redirectUri),
+        message: { type: 'code', data: result.code },
+      };
+    return { action: 'redirect', url: resultUrl(s.redirectUri, { code: result.code, state: s.state }) };
+  }
+  const userMessage = text(s.locale, `userMsg${result.error}` as TextKey);
+  if (s.iframe) {
+    const message: Record<string, unknown> = {
+      type: 'error',
+      error: { status: result.error, message: result.message, userMessage },
+    };
+    if (result.credentials) message.data = result.credentials;
+    return { action: 'postMessage', targetOrigin: originOf(s.redirectUri), message };
+  }
+  const credentialsId = result.credentials && typeof result.credentials.id === 'string' ? result.credentials.id : null;
+  return {
+    action: 'redirect',
+    url: resultUrl(s.redirectUri, {
+      error: result.error,
+      message: result.message,
+      credentials: credentialsId,
+      state: s.state,
+    }),
+  };
+}
+
+function authorizeRedirect(): Handler {
+  return (req, res) => {
     const q = req.query.toString();
     res.send(308, '', 'text/plain; charset=utf-8', { location: `/link/1.0/authorize/${q ? `?${q}` : ''}` });
-  });
+  };
+}
 
-  handle(EP.link.authorize, async (req, res) => {
+/** A link that is not good: an error screen (bad client or redirect_uri), else BAD_REQUEST back to redirect_uri. */
+function badLink(res: Reply, v: Exclude<Validation, { kind: 'ok' }>): void {
+  if (v.kind === 'screen') {
+    const lead = text(v.locale, 'badLinkText');
+    return sendPage(
+      res,
+      errorScreen({
+        status: 400,
+        locale: v.locale,
+        heading: text(v.locale, 'badLinkHeading'),
+        lead,
+        detail: v.message,
+      }),
+    );
+  }
+  if (v.iframe) {
+    const message = {
+      type: 'error',
+      error: { status: 'BAD_REQUEST', message: v.message, userMessage: text(v.locale, 'userMsgBAD_REQUEST') },
+    };
+    const origin = originOf(v.redirectUri);
+    return sendPage(res, postMessagePage({ locale: v.locale, frameAncestor: origin, message, targetOrigin: origin }));
+  }
+  const location = resultUrl(v.redirectUri, { error: 'BAD_REQUEST', message: v.message, state: v.state });
+  res.send(302, '', 'text/plain; charset=utf-8', {
+    location,
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+  });
+}
+
+function unknownProvider(res: Reply, p: LinkParams, frameAncestor: string | undefined): void {
+  const name = p.provider!;
+  const returnUrl = p.iframe
+    ? undefined
+    : resultUrl(p.redirectUri, {
+        error: 'BAD_REQUEST',
+        message: `unknown provider "${name.slice(0, 80)}"`,
+        state: p.state,
+      });
+  sendPage(
+    res,
+    errorScreen({
+      status: 404,
+      locale: p.locale,
+      frameAncestor,
+      heading: text(p.locale, 'unknownProviderHeading'),
+      lead: text(p.locale, 'unknownProviderText', { bank: name.slice(0, 128) }),
+      returnUrl,
+    }),
+  );
+}
+
+/** A temporary user (24 hours) with a page token, and the session that ties them to this link. */
+function startSession(store: MemoryStore, p: LinkParams): LinkSession {
+  const now = store.clock.now();
+  const userId = store.ids.next();
+  store.addUser({
+    id: userId,
+    market: p.market,
+    locale: p.locale,
+    created: now,
+    clientId: p.client.id,
+    expiresAt: now + TEMP_USER_TTL_MS,
+  });
+  const { token } = issueAccessToken(store, 'user', p.client.id, PAGE_SCOPES, userId);
+  const record = store.tokens.get(token);
+  if (record) record.expiresAt = Math.min(record.expiresAt, now + SESSION_TTL_MS);
+  const session: LinkSession = {
+    id: store.ids.secret(24),
+    clientId: p.client.id,
+    redirectUri: p.redirectUri,
+    scopes: p.scopes,
+    state: p.state,
+    iframe: p.iframe,
+    locale: p.locale,
+    userId,
+    token,
+    created: now,
+    expiresAt: now + SESSION_TTL_MS,
+  };
+  sessionsOf(store).set(session.id, session);
+  return session;
+}
+
+/** GET /link/1.0/authorize/: the link checked, then the app page of a new session. */
+function authorize(ctx: SandboxContext): Handler {
+  const { store } = ctx;
+  return async (req, res) => {
     sweepExpired(store);
     const v = validateAuthorize(req.query, store);
-    if (v.kind === 'screen') {
-      return sendPage(
-        res,
-        errorScreen({
-          status: 400,
-          locale: v.locale,
-          heading: text(v.locale, 'badLinkHeading'),
-          lead: text(v.locale, 'badLinkText'),
-          detail: v.message,
-        }),
-      );
-    }
-    if (v.kind === 'bad-request') {
-      if (v.iframe) {
-        const message = {
-          type: 'error',
-          error: { status: 'BAD_REQUEST', message: v.message, userMessage: text(v.locale, 'userMsgBAD_REQUEST') },
-        };
-        return sendPage(
-          res,
-          postMessagePage({
-            locale: v.locale,
-            frameAncestor: originOf(v.redirectUri),
-            message,
-            targetOrigin: originOf(v.redirectUri),
-          }),
-        );
-      }
-      const location = resultUrl(v.redirectUri, { error: 'BAD_REQUEST', message: v.message, state: v.state });
-      return res.send(302, '', 'text/plain; charset=utf-8', {
-        location,
-        'cache-control': 'no-store',
-        'referrer-policy': 'no-referrer',
-      });
-    }
+    if (v.kind !== 'ok') return badLink(res, v);
     const p = v.params;
     const frameAncestor = p.iframe ? originOf(p.redirectUri) : undefined;
     if (req.method === 'HEAD') return res.send(200, '', 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
-    let provider: Record<string, unknown> | null = null;
-    if (p.provider !== null) {
-      provider = await lookupProvider(p.client.id, p.provider);
-      if (!provider) {
-        const returnUrl = p.iframe
-          ? undefined
-          : resultUrl(p.redirectUri, {
-              error: 'BAD_REQUEST',
-              message: `unknown provider "${p.provider.slice(0, 80)}"`,
-              state: p.state,
-            });
-        return sendPage(
-          res,
-          errorScreen({
-            status: 404,
-            locale: p.locale,
-            frameAncestor,
-            heading: text(p.locale, 'unknownProviderHeading'),
-            lead: text(p.locale, 'unknownProviderText', { bank: p.provider.slice(0, 128) }),
-            returnUrl,
-          }),
-        );
-      }
-    }
-    const now = store.clock.now();
-    const userId = store.ids.next();
-    store.addUser({
-      id: userId,
-      market: p.market,
-      locale: p.locale,
-      created: now,
-      clientId: p.client.id,
-      expiresAt: now + TEMP_USER_TTL_MS,
-    });
-    const { token } = issueAccessToken(store, 'user', p.client.id, PAGE_SCOPES, userId);
-    const record = store.tokens.get(token);
-    if (record) record.expiresAt = Math.min(record.expiresAt, now + SESSION_TTL_MS);
-    const session: LinkSession = {
-      id: store.ids.secret(24),
-      clientId: p.client.id,
-      redirectUri: p.redirectUri,
-      scopes: p.scopes,
-      state: p.state,
-      iframe: p.iframe,
-      locale: p.locale,
-      userId,
-      token,
-      created: now,
-      expiresAt: now + SESSION_TTL_MS,
-    };
-    sessions().set(session.id, session);
+    const provider = p.provider !== null ? await lookupProvider(ctx, p.client.id, p.provider) : null;
+    if (p.provider !== null && !provider) return unknownProvider(res, p, frameAncestor);
+    const session = startSession(store, p);
     const config = {
       session: session.id,
-      token,
+      token: session.token,
       locale: p.locale,
       texts: textsFor(p.locale),
       market: p.market,
@@ -238,129 +310,80 @@ export function registerLinkService(ctx: SandboxContext): void {
       pollMaxMs: POLL_MAX_MS,
     };
     sendPage(res, appPage({ locale: p.locale, frameAncestor, config }));
-  });
+  };
+}
 
-  /** The session of a finishing page: 404 unknown, 410 expired, 409 already ended. */
-  function openSession(body: Record<string, unknown>): LinkSession {
-    sweepExpired(store);
-    const id = body.session;
-    if (typeof id !== 'string' || !ID.test(id)) throw envelope(400, 'link.invalid_session', 'session is required');
-    const s = sessions().get(id);
-    if (!s) throw envelope(410, 'link.session_expired', 'the link session does not exist or has expired');
-    if (s.expiresAt <= store.clock.now()) throw envelope(410, 'link.session_expired', 'the link session has expired');
+/** POST /link/1.0/complete: the credentials are UPDATED, so the session ends with a code. */
+function complete(ctx: SandboxContext): Handler {
+  const { store } = ctx;
+  return async (req, res) => {
+    const body = asObject(await req.json());
+    const s = openSession(store, body);
+    const c = await readCredentials(ctx, s, body.credentialsId);
+    if (c.status !== 'UPDATED')
+      throw envelope(409, 'link.not_updated', `the credentials are ${String(c.status).slice(0, 40)}, not UPDATED`);
     if (s.ended) throw envelope(409, 'link.session_ended', `the link session has already ended (${s.ended})`);
-    return s;
+    end(store, s, 'code');
+    const code = issueCode(store, { clientId: s.clientId, userId: s.userId, scopes: s.scopes, withRefresh: true });
+    res.json(200, answer(s, { code }));
+  };
+}
+
+/** The outcome of a failed flow: read from the credentials for a final status, never taken from the page. */
+async function failure(
+  ctx: SandboxContext,
+  s: LinkSession,
+  body: Record<string, unknown>,
+): Promise<Exclude<FlowResult, { code: string }>> {
+  const claimed = typeof body.status === 'string' ? body.status : '';
+  if (Object.hasOwn(FINAL_ERRORS, claimed) && body.credentialsId !== undefined) {
+    const c = await readCredentials(ctx, s, body.credentialsId);
+    const actual = typeof c.status === 'string' ? c.status : '';
+    if (actual !== claimed)
+      throw envelope(409, 'link.status_mismatch', `the credentials are ${actual.slice(0, 40)}, not ${claimed}`);
+    const error = FINAL_ERRORS[actual]!;
+    const payload =
+      typeof c.statusPayload === 'string' && c.statusPayload.trim()
+        ? c.statusPayload.slice(0, 500)
+        : DEFAULT_MESSAGES[error];
+    return { error, message: payload, credentials: error === 'AUTHENTICATION_ERROR' ? c : undefined };
   }
+  if (!Object.hasOwn(PAGE_ERRORS, claimed))
+    throw envelope(
+      400,
+      'link.invalid_status',
+      'status must be USER_CANCELLED, INTERNAL_ERROR, TEMPORARY_ERROR, or a final credentials status with its credentialsId',
+    );
+  const error = PAGE_ERRORS[claimed]!;
+  // a cancelled connection does not stay behind half-made (best effort: the user is temporary anyway)
+  if (error === 'USER_CANCELLED' && typeof body.credentialsId === 'string' && ID.test(body.credentialsId))
+    await selfCall(ctx.baseUrl(), 'DELETE', expandPath(EP.credentials.delete, { id: body.credentialsId }), s.token);
+  return { error, message: DEFAULT_MESSAGES[error] };
+}
 
-  async function readCredentials(s: LinkSession, credentialsId: unknown): Promise<Record<string, unknown>> {
-    if (typeof credentialsId !== 'string' || !ID.test(credentialsId))
-      throw envelope(400, 'link.invalid_credentials', 'credentialsId is required');
-    const r = await selfCall(ctx.baseUrl(), 'GET', `/api/v1/credentials/${encodeURIComponent(credentialsId)}`, s.token);
-    if (r.status === 404 || r.status === 401 || r.status === 403)
-      throw envelope(404, 'link.credentials_not_found', 'no such credentials in this link session');
-    if (r.status !== 200 || !r.body || typeof r.body !== 'object')
-      throw envelope(502, 'link.credentials_unavailable', `the credentials could not be read (HTTP ${r.status})`);
-    return r.body as Record<string, unknown>;
-  }
+/** POST /link/1.0/fail: the session ends with the flow's error. */
+function fail(ctx: SandboxContext): Handler {
+  return async (req, res) => {
+    const body = asObject(await req.json());
+    const s = openSession(ctx.store, body);
+    const result = await failure(ctx, s, body);
+    if (s.ended) throw envelope(409, 'link.session_ended', `the link session has already ended (${s.ended})`);
+    end(ctx.store, s, result.error);
+    res.json(200, answer(s, result));
+  };
+}
 
-  function end(s: LinkSession, how: string): void {
-    s.ended = how;
-    store.tokens.delete(s.token);
-  }
+const ROUTES: Array<RouteRow<SandboxContext>> = [
+  [EP.link.authorizeRedirect, authorizeRedirect],
+  [EP.link.authorize, authorize],
+  [EP.link.complete, complete, { maxBody: 4096 }],
+  [EP.link.fail, fail, { maxBody: 4096 }],
+];
 
-  function answer(
-    s: LinkSession,
-    result: { code: string } | { error: FlowError; message: string; credentials?: Record<string, unknown> },
-  ) {
-    if ('code' in result) {
-      if (s.iframe)
-        return {
-          action: 'postMessage',
-          targetOrigin: originOf(s.redirectUri),
-          message: { type: 'code', data: result.code },
-        };
-      return { action: 'redirect', url: resultUrl(s.redirectUri, { code: result.code, state: s.state }) };
-    }
-    const userMessage = text(s.locale, `userMsg${result.error}` as TextKey);
-    if (s.iframe) {
-      const message: Record<string, unknown> = {
-        type: 'error',
-        error: { status: result.error, message: result.message, userMessage },
-      };
-      if (result.credentials) message.data = result.credentials;
-      return { action: 'postMessage', targetOrigin: originOf(s.redirectUri), message };
-    }
-    const credentialsId =
-      result.credentials && typeof result.credentials.id === 'string' ? result.credentials.id : null;
-    return {
-      action: 'redirect',
-      url: resultUrl(s.redirectUri, {
-        error: result.error,
-        message: result.message,
-        credentials: credentialsId,
-        state: s.state,
-      }),
-    };
-  }
-
-  handle(
-    EP.link.complete,
-    async (req, res) => {
-      const body = asObject(await req.json());
-      const s = openSession(body);
-      const c = await readCredentials(s, body.credentialsId);
-      if (c.status !== 'UPDATED')
-        throw envelope(409, 'link.not_updated', `the credentials are ${String(c.status).slice(0, 40)}, not UPDATED`);
-      if (s.ended) throw envelope(409, 'link.session_ended', `the link session has already ended (${s.ended})`);
-      end(s, 'code');
-      const code = issueCode(store, { clientId: s.clientId, userId: s.userId, scopes: s.scopes, withRefresh: true });
-      res.json(200, answer(s, { code }));
-    },
-    { maxBody: 4096 },
-  );
-
-  handle(
-    EP.link.fail,
-    async (req, res) => {
-      const body = asObject(await req.json());
-      const s = openSession(body);
-      const claimed = typeof body.status === 'string' ? body.status : '';
-      let result: { error: FlowError; message: string; credentials?: Record<string, unknown> };
-      if (Object.hasOwn(FINAL_ERRORS, claimed) && body.credentialsId !== undefined) {
-        // the outcome is read from the credentials, never taken from the page
-        const c = await readCredentials(s, body.credentialsId);
-        const actual = typeof c.status === 'string' ? c.status : '';
-        if (actual !== claimed)
-          throw envelope(409, 'link.status_mismatch', `the credentials are ${actual.slice(0, 40)}, not ${claimed}`);
-        const error = FINAL_ERRORS[actual]!;
-        const payload =
-          typeof c.statusPayload === 'string' && c.statusPayload.trim()
-            ? c.statusPayload.slice(0, 500)
-            : DEFAULT_MESSAGES[error];
-        result = { error, message: payload, credentials: error === 'AUTHENTICATION_ERROR' ? c : undefined };
-      } else if (Object.hasOwn(PAGE_ERRORS, claimed)) {
-        const error = PAGE_ERRORS[claimed]!;
-        result = { error, message: DEFAULT_MESSAGES[error] };
-        // a cancelled connection does not stay behind half-made (best effort: the user is temporary anyway)
-        if (error === 'USER_CANCELLED' && typeof body.credentialsId === 'string' && ID.test(body.credentialsId)) {
-          await selfCall(
-            ctx.baseUrl(),
-            'DELETE',
-            `/api/v1/credentials/${encodeURIComponent(body.credentialsId)}`,
-            s.token,
-          );
-        }
-      } else {
-        throw envelope(
-          400,
-          'link.invalid_status',
-          'status must be USER_CANCELLED, INTERNAL_ERROR, TEMPORARY_ERROR, or a final credentials status with its credentialsId',
-        );
-      }
-      if (s.ended) throw envelope(409, 'link.session_ended', `the link session has already ended (${s.ended})`);
-      end(s, result.error);
-      res.json(200, answer(s, result));
-    },
-    { maxBody: 4096 },
-  );
+export function registerLinkService(ctx: SandboxContext): void {
+  const { store } = ctx;
+  store.onUserDeleted((userId) => {
+    for (const [id, s] of sessionsOf(store)) if (s.userId === userId) sessionsOf(store).delete(id);
+  });
+  handleAll(ctx.handle, ctx, ROUTES);
 }

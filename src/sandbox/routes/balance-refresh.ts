@@ -2,9 +2,10 @@
 // GET /api/v1/balance-refresh/{refreshId}. Errors are problem+json as the spec shows them; the quota
 // is 5 refreshes per account per 2 hours (a sliding window on the sandbox clock), answered 429.
 import { EP } from '../../contract/index.js';
+import { handleAll, type Handler, type RouteRow } from '../router.js';
 import type { SandboxContext } from '../context.js';
 import { asObject, problem } from '../http.js';
-import type { AccountRecord } from '../store.js';
+import type { AccountRecord, MemoryStore } from '../store.js';
 
 export const BALANCE_REFRESH_QUOTA = 5;
 export const BALANCE_REFRESH_WINDOW_MS = 2 * 60 * 60 * 1000;
@@ -36,84 +37,92 @@ const invalid = (reason: string, instance: string) =>
     instance,
   );
 
-export function registerBalanceRefresh(ctx: SandboxContext): void {
-  const { store, handle } = ctx;
+/** What the balance refresh handlers share: the refreshes made so far. */
+interface BalanceRefreshArea {
+  ctx: SandboxContext;
+  store: MemoryStore;
+  state: () => BalanceRefreshState;
+}
+
+function balanceRefreshArea(ctx: SandboxContext): BalanceRefreshArea {
+  const { store } = ctx;
   const state = () => store.area('balance-refresh', () => new BalanceRefreshState());
   store.onUserDeleted((userId) => {
     const s = state();
     for (const [id, r] of s.refreshes) if (r.userId === userId) s.refreshes.delete(id);
   });
+  return { ctx, store, state };
+}
 
-  handle(
-    EP.balanceRefresh.create,
-    async (req, res) => {
-      const user = req.user();
-      let body: Record<string, unknown>;
-      try {
-        body = asObject(await req.json());
-      } catch {
-        throw problem(
-          400,
-          'urn:errors:invalid-argument',
-          'Invalid request params',
-          'the body must be a JSON object {"accountId": "..."}',
-          [{ name: 'accountId', reason: 'must not be empty' }],
-          req.path,
-        );
-      }
-      const accountId = body.accountId;
-      if (accountId === undefined || accountId === null || (typeof accountId === 'string' && accountId.trim() === ''))
-        throw invalid('must not be empty', req.path);
-      if (typeof accountId !== 'string') throw invalid('must be a string', req.path);
-      const account = store.accounts.get(accountId);
-      if (!account || account.userId !== user.id)
-        throw invalid(`no account "${accountId.slice(0, 80)}" for this user`, req.path);
-      const credentialId = account.credentialsIds[0];
-      if (!credentialId || account.accountExclusion === 'AGGREGATION') {
-        throw problem(
-          403,
-          'urn:errors:invalid-credentials',
-          'Invalid credential',
-          'the account has no credentials that can refresh it',
-          undefined,
-          req.path,
-        );
-      }
-      const s = state();
-      const now = store.clock.now();
-      const recent = (s.history.get(account.id) ?? []).filter((t) => t > now - BALANCE_REFRESH_WINDOW_MS);
-      if (recent.length >= BALANCE_REFRESH_QUOTA) {
-        const retryAfter = Math.max(1, Math.ceil((recent[0]! + BALANCE_REFRESH_WINDOW_MS - now) / 1000));
-        const err = problem(
-          429,
-          'about:errors:too-many-requests',
-          'Too Many Requests',
-          `at most ${BALANCE_REFRESH_QUOTA} balance refreshes per account per 2 hours; the next is possible in ${retryAfter} s`,
-          undefined,
-          req.path,
-        );
-        Object.assign(err.headers, { 'retry-after': String(retryAfter) });
-        s.history.set(account.id, recent);
-        throw err;
-      }
-      recent.push(now);
+function createRefresh({ ctx, store, state }: BalanceRefreshArea): Handler {
+  return async (req, res) => {
+    const user = req.user();
+    let body: Record<string, unknown>;
+    try {
+      body = asObject(await req.json());
+    } catch {
+      throw problem(
+        400,
+        'urn:errors:invalid-argument',
+        'Invalid request params',
+        'the body must be a JSON object {"accountId": "..."}',
+        [{ name: 'accountId', reason: 'must not be empty' }],
+        req.path,
+      );
+    }
+    const accountId = body.accountId;
+    if (accountId === undefined || accountId === null || (typeof accountId === 'string' && accountId.trim() === ''))
+      throw invalid('must not be empty', req.path);
+    if (typeof accountId !== 'string') throw invalid('must be a string', req.path);
+    const account = store.accounts.get(accountId);
+    if (!account || account.userId !== user.id)
+      throw invalid(`no account "${accountId.slice(0, 80)}" for this user`, req.path);
+    const credentialId = account.credentialsIds[0];
+    if (!credentialId || account.accountExclusion === 'AGGREGATION') {
+      throw problem(
+        403,
+        'urn:errors:invalid-credentials',
+        'Invalid credential',
+        'the account has no credentials that can refresh it',
+        undefined,
+        req.path,
+      );
+    }
+    const s = state();
+    const now = store.clock.now();
+    const recent = (s.history.get(account.id) ?? []).filter((t) => t > now - BALANCE_REFRESH_WINDOW_MS);
+    if (recent.length >= BALANCE_REFRESH_QUOTA) {
+      const retryAfter = Math.max(1, Math.ceil((recent[0]! + BALANCE_REFRESH_WINDOW_MS - now) / 1000));
+      const err = problem(
+        429,
+        'about:errors:too-many-requests',
+        'Too Many Requests',
+        `at most ${BALANCE_REFRESH_QUOTA} balance refreshes per account per 2 hours; the next is possible in ${retryAfter} s`,
+        undefined,
+        req.path,
+      );
+      Object.assign(err.headers, { 'retry-after': String(retryAfter) });
       s.history.set(account.id, recent);
-      const rec: RefreshRecord = {
-        id: store.ids.next(),
-        userId: user.id,
-        accountId: account.id,
-        credentialId,
-        status: 'IN_PROGRESS',
-        created: now,
-      };
-      s.refreshes.set(rec.id, rec);
-      ctx.setTimeout(() => finish(ctx, rec), BALANCE_REFRESH_DELAY_MS);
-      res.json(200, { balanceRefreshId: rec.id, credentialId });
-    },
-    { maxBody: 16 * 1024 },
-  );
+      throw err;
+    }
+    recent.push(now);
+    s.history.set(account.id, recent);
+    const rec: RefreshRecord = {
+      id: store.ids.next(),
+      userId: user.id,
+      accountId: account.id,
+      credentialId,
+      status: 'IN_PROGRESS',
+      created: now,
+    };
+    s.refreshes.set(rec.id, rec);
+    ctx.setTimeout(() => finish(ctx, rec), BALANCE_REFRESH_DELAY_MS);
+    res.json(200, { balanceRefreshId: rec.id, credentialId });
+  };
+}
 
-  handle(EP.balanceRefresh.status, (req, res) => {
+function refreshStatus({ ctx, store, state }: BalanceRefreshArea): Handler {
+  return (req, res) => {
     const user = req.user();
     const rec = state().refreshes.get(req.params.refreshId!);
     if (!rec || rec.userId !== user.id) {
@@ -140,7 +149,16 @@ export function registerBalanceRefresh(ctx: SandboxContext): void {
     // a refresh whose timer was lost (a restart) is finished once its time has passed
     if (rec.status !== 'FINISHED' && store.clock.now() - rec.created >= BALANCE_REFRESH_DELAY_MS) finish(ctx, rec);
     res.json(200, { status: rec.status, balanceRefreshId: rec.id, accountId: rec.accountId });
-  });
+  };
+}
+
+const ROUTES: Array<RouteRow<BalanceRefreshArea>> = [
+  [EP.balanceRefresh.create, createRefresh, { maxBody: 16 * 1024 }],
+  [EP.balanceRefresh.status, refreshStatus],
+];
+
+export function registerBalanceRefresh(ctx: SandboxContext): void {
+  handleAll(ctx.handle, balanceRefreshArea(ctx), ROUTES);
 }
 
 function usable(a: AccountRecord, credentialId: string): boolean {

@@ -3,7 +3,7 @@
 import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { plain } from '../http.js';
-import type { Req } from '../router.js';
+import { type Handler, type Req, type RouteRow, handleAll } from '../router.js';
 import type { MemoryStore } from '../store.js';
 import { plainJson } from './reports.js';
 import {
@@ -40,8 +40,25 @@ function atScale(d: Dec, scale: number): Dec {
   return d.s >= scale ? d : { u: d.u * 10n ** BigInt(scale - d.s), s: scale };
 }
 
-export function registerBudgets(ctx: SandboxContext): void {
-  const { handle, store } = ctx;
+/** What the budget handlers share: the caller's budgets and how a budget and its periods are shown. */
+interface BudgetsArea {
+  ctx: SandboxContext;
+  store: MemoryStore;
+  /** The caller's budget of the path (a plain 404 otherwise). */
+  find(req: Req): BudgetRecord;
+  bodyOf(req: Req): Promise<Record<string, unknown>>;
+  listOf(req: Req): BudgetRecord[];
+  scaleOf(b: BudgetRecord): number;
+  periodJson(
+    b: BudgetRecord,
+    p: BudgetPeriod,
+    txs?: ReturnType<typeof budgetTransactions>,
+  ): { start: number; end: number; spentAmount: ReturnType<typeof denominated> };
+  create(kind: 'ONE_OFF' | 'RECURRING'): Handler;
+}
+
+function budgetsArea(ctx: SandboxContext): BudgetsArea {
+  const { store } = ctx;
   store.onUserDeleted((userId) => {
     for (const [id, b] of state(store).budgets) if (b.userId === userId) state(store).budgets.delete(id);
   });
@@ -100,14 +117,25 @@ export function registerBudgets(ctx: SandboxContext): void {
     state(store).budgets.set(b.id, b);
     res.json(200, { budgetSpecification: budgetJson(b) });
   };
-  handle(EP.budgets.createOneOff, create('ONE_OFF'));
-  handle(EP.budgets.createRecurring, create('RECURRING'));
+  return { ctx, store, find, bodyOf, listOf, scaleOf, periodJson, create };
+}
 
-  handle(EP.budgets.list, (req, res) => {
+function createOneOff({ create }: BudgetsArea): Handler {
+  return create('ONE_OFF');
+}
+
+function createRecurring({ create }: BudgetsArea): Handler {
+  return create('RECURRING');
+}
+
+function listBudgets({ listOf }: BudgetsArea): Handler {
+  return (req, res) => {
     res.json(200, { budgetSpecifications: listOf(req).map(budgetJson) });
-  });
+  };
+}
 
-  handle(EP.budgets.summaries, (req, res) => {
+function summaries({ ctx, listOf, periodJson }: BudgetsArea): Handler {
+  return (req, res) => {
     const now = ctx.clock.now();
     res.json(200, {
       budgetSummaries: listOf(req).map((b) => ({
@@ -115,14 +143,18 @@ export function registerBudgets(ctx: SandboxContext): void {
         budgetPeriods: periodJson(b, periodAt(b, now)),
       })),
     });
-  });
+  };
+}
 
-  handle(EP.budgets.recommended, (req, res) => {
+function recommended({ ctx, store }: BudgetsArea): Handler {
+  return (req, res) => {
     const user = req.user();
     res.json(200, { recommendations: recommend(store, user.id, user.locale, ctx.clock.now()) });
-  });
+  };
+}
 
-  handle(EP.budgets.update, async (req, res) => {
+function updateBudget({ store, find, bodyOf }: BudgetsArea): Handler {
+  return async (req, res) => {
     const b = find(req);
     const body = await bodyOf(req);
     const name = parseName(body.name);
@@ -149,22 +181,28 @@ export function registerBudgets(ctx: SandboxContext): void {
       recurringPeriodicity: recurring,
     });
     res.json(200, { budgetSpecification: budgetJson(b) });
-  });
+  };
+}
 
-  handle(EP.budgets.delete, (req, res) => {
+function deleteBudget({ store, find }: BudgetsArea): Handler {
+  return (req, res) => {
     const b = find(req);
     state(store).budgets.delete(b.id);
     res.empty(204);
-  });
+  };
+}
 
-  handle(EP.budgets.archive, (req, res) => {
+function archiveBudget({ find }: BudgetsArea): Handler {
+  return (req, res) => {
     const b = find(req);
     if (b.archived) throw plain(400, `budget ${b.id} is already archived`);
     b.archived = true;
     res.json(200, { budgetSpecification: budgetJson(b) });
-  });
+  };
+}
 
-  handle(EP.budgets.details, (req, res) => {
+function budgetDetails({ ctx, store, find, scaleOf, periodJson }: BudgetsArea): Handler {
+  return (req, res) => {
     const b = find(req);
     const now = ctx.clock.now();
     const q = (k: string) =>
@@ -189,9 +227,11 @@ export function registerBudgets(ctx: SandboxContext): void {
       totalSpentAmount: denominated(total, b.currencyCode),
       averageSpentAmount: denominated(average, b.currencyCode),
     });
-  });
+  };
+}
 
-  handle(EP.budgets.transactions, (req, res) => {
+function budgetTransactionsOf({ store, find }: BudgetsArea): Handler {
+  return (req, res) => {
     const b = find(req);
     const raw = (k: string) => {
       const v = req.query.get(k);
@@ -214,7 +254,24 @@ export function registerBudgets(ctx: SandboxContext): void {
         accountId: t.rec.accountId,
       }));
     res.json(200, { transactions: out });
-  });
+  };
+}
+
+const ROUTES: Array<RouteRow<BudgetsArea>> = [
+  [EP.budgets.createOneOff, createOneOff],
+  [EP.budgets.createRecurring, createRecurring],
+  [EP.budgets.list, listBudgets],
+  [EP.budgets.summaries, summaries],
+  [EP.budgets.recommended, recommended],
+  [EP.budgets.update, updateBudget],
+  [EP.budgets.delete, deleteBudget],
+  [EP.budgets.archive, archiveBudget],
+  [EP.budgets.details, budgetDetails],
+  [EP.budgets.transactions, budgetTransactionsOf],
+];
+
+export function registerBudgets(ctx: SandboxContext): void {
+  handleAll(ctx.handle, budgetsArea(ctx), ROUTES);
 }
 
 /**

@@ -3,7 +3,7 @@
 import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { asObject, badRequest, envelope, HttpFailure, notFound, optString } from '../http.js';
-import type { Req } from '../router.js';
+import { type Handler, type Req, type RouteRow, handleAll } from '../router.js';
 import type { UserRecord } from '../store.js';
 /** The default registered redirect URI (server.ts); kept here to avoid an import cycle. */
 const DEFAULT_REDIRECT_URI = 'http://localhost:3000/callback';
@@ -79,8 +79,26 @@ function sameFields(a: Record<string, string>, b: Record<string, string>): boole
   return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a[k] === b[k]);
 }
 
-export function registerCredentials(ctx: SandboxContext): void {
-  const { handle, store } = ctx;
+/** What the credentials handlers share: the engine that runs each connection, and the checks every call makes. */
+interface CredentialsArea {
+  ctx: SandboxContext;
+  store: SandboxContext['store'];
+  engine: CredentialsEngine;
+  records: () => Map<string, CredRecord>;
+  /** The caller's credentials of the path (404 for another user's). */
+  own(req: Req): { user: UserRecord; rec: CredRecord };
+  duplicateOf(
+    userId: string,
+    providerName: string,
+    fields: Record<string, string>,
+    except?: string,
+  ): CredRecord | undefined;
+  /** 409 while another request runs on these credentials. */
+  busy(rec: CredRecord): void;
+}
+
+function credentialsArea(ctx: SandboxContext): CredentialsArea {
+  const { store } = ctx;
   const engine = new CredentialsEngine(ctx);
   const records = () => engine.state.records;
 
@@ -110,8 +128,11 @@ export function registerCredentials(ctx: SandboxContext): void {
         `another request is in progress on credentials ${rec.id} (status ${rec.status})`,
       );
   };
+  return { ctx, store, engine, records, own, duplicateOf, busy };
+}
 
-  handle(EP.credentials.create, async (req, res) => {
+function createCredentials({ ctx, store, engine, records, duplicateOf }: CredentialsArea): Handler {
+  return async (req, res) => {
     const user = req.user();
     const body = asObject(await req.json());
     const providerName = optString(body, 'providerName');
@@ -158,19 +179,25 @@ export function registerCredentials(ctx: SandboxContext): void {
     engine.emitCreate(rec);
     if (body.triggerRefresh !== false) engine.start(rec, { kind: 'refresh', items, optIn });
     res.json(200, engine.view(rec));
-  });
+  };
+}
 
-  handle(EP.credentials.list, (req, res) => {
+function listCredentials({ engine, records }: CredentialsArea): Handler {
+  return (req, res) => {
     const user = req.user();
     const credentials = [...records().values()].filter((r) => r.userId === user.id).map((r) => engine.view(r));
     res.json(200, { credentials });
-  });
+  };
+}
 
-  handle(EP.credentials.get, (req, res) => {
+function getCredentials({ engine, own }: CredentialsArea): Handler {
+  return (req, res) => {
     res.json(200, engine.view(own(req).rec));
-  });
+  };
+}
 
-  handle(EP.credentials.update, async (req, res) => {
+function updateCredentials({ engine, own, duplicateOf, busy }: CredentialsArea): Handler {
+  return async (req, res) => {
     const { user, rec } = own(req);
     const body = asObject(await req.json());
     const providerName = optString(body, 'providerName');
@@ -200,9 +227,11 @@ export function registerCredentials(ctx: SandboxContext): void {
     engine.setStatus(rec, 'CREATED');
     engine.start(rec, { kind: 'refresh' });
     res.json(200, engine.view(rec));
-  });
+  };
+}
 
-  handle(EP.credentials.delete, (req, res) => {
+function deleteCredentials({ ctx, engine, records, own }: CredentialsArea): Handler {
+  return (req, res) => {
     const { rec } = own(req);
     engine.cancel(rec);
     records().delete(rec.id);
@@ -210,9 +239,11 @@ export function registerCredentials(ctx: SandboxContext): void {
     // partly asynchronous, like the service: the data goes a moment later
     ctx.setTimeout(() => engine.removeData(rec.userId, rec.id), 0);
     res.empty(204);
-  });
+  };
+}
 
-  handle(EP.credentials.refresh, async (req, res) => {
+function refreshCredentials({ store, engine, records, own, busy }: CredentialsArea): Handler {
+  return async (req, res) => {
     let rec: CredRecord | undefined;
     if (req.auth?.kind === 'client') {
       rec = records().get(req.params.id!);
@@ -232,18 +263,22 @@ export function registerCredentials(ctx: SandboxContext): void {
     busy(rec);
     engine.start(rec, { kind: 'refresh', items, optIn, authenticate });
     res.empty(204);
-  });
+  };
+}
 
-  handle(EP.credentials.authenticate, async (req, res) => {
+function authenticateCredentials({ engine, own, busy }: CredentialsArea): Handler {
+  return async (req, res) => {
     const { rec } = own(req);
     const body = await req.json({ optional: true });
     if (body !== undefined) asObject(body);
     busy(rec);
     engine.start(rec, { kind: 'authenticate' });
     res.empty(204);
-  });
+  };
+}
 
-  handle(EP.credentials.supplement, async (req, res) => {
+function supplementInformation({ engine, own }: CredentialsArea): Handler {
+  return async (req, res) => {
     const { rec } = own(req);
     const body = asObject(await req.json());
     if (body.information === undefined || body.information === null)
@@ -252,9 +287,11 @@ export function registerCredentials(ctx: SandboxContext): void {
     const problem = engine.supplement(rec, information);
     if (problem) throw badRequest(problem, { field: 'information' });
     res.empty(204);
-  });
+  };
+}
 
-  handle(EP.credentials.qr, async (req, res) => {
+function qrCode({ engine, own }: CredentialsArea): Handler {
+  return async (req, res) => {
     const { rec } = own(req);
     const token = engine.eidToken(rec);
     if (!token) throw notFound(`no autostart token for credentials ${rec.id} (status ${rec.status})`);
@@ -265,9 +302,11 @@ export function registerCredentials(ctx: SandboxContext): void {
       scale: 6,
     });
     res.text(200, dataUrl, 'text/html; charset=utf-8');
-  });
+  };
+}
 
-  handle(EP.credentials.relayedCallback, async (req, res) => {
+function relayedCallback({ engine }: CredentialsArea): Handler {
+  return async (req, res) => {
     const body = asObject(await req.json());
     const state = optString(body, 'state');
     if (!state) throw badRequest('state is required', { field: 'state' });
@@ -277,10 +316,12 @@ export function registerCredentials(ctx: SandboxContext): void {
     const rec = engine.finishApp(state, !cancelled);
     if (!rec) throw badRequest('unknown or expired state', { field: 'state' });
     res.json(200, { appUri: rec.appUri ?? DEFAULT_REDIRECT_URI });
-  });
+  };
+}
 
-  // The test bank's page: what the third-party and redirect links open. Opening it signs in.
-  handle(EP.sandbox.testBankAuthorize, (req, res) => {
+/** The test bank's page: what the third-party and redirect links open. Opening it signs in. */
+function testBankPage({ engine }: CredentialsArea): Handler {
+  return (req, res) => {
     const state = req.query.get('state') ?? '';
     const cancel = req.query.get('cancel') === '1';
     const rec = state ? engine.finishApp(state, !cancel) : undefined;
@@ -298,9 +339,11 @@ export function registerCredentials(ctx: SandboxContext): void {
       ),
       'text/html; charset=utf-8',
     );
-  });
+  };
+}
 
-  handle(EP.consents.list, (req, res) => {
+function listConsents({ store, records }: CredentialsArea): Handler {
+  return (req, res) => {
     const user = req.user();
     const providerConsents = [...records().values()]
       .filter((r) => r.userId === user.id)
@@ -316,7 +359,26 @@ export function registerCredentials(ctx: SandboxContext): void {
           : {}),
       }));
     res.json(200, { providerConsents });
-  });
+  };
+}
+
+const ROUTES: Array<RouteRow<CredentialsArea>> = [
+  [EP.credentials.create, createCredentials],
+  [EP.credentials.list, listCredentials],
+  [EP.credentials.get, getCredentials],
+  [EP.credentials.update, updateCredentials],
+  [EP.credentials.delete, deleteCredentials],
+  [EP.credentials.refresh, refreshCredentials],
+  [EP.credentials.authenticate, authenticateCredentials],
+  [EP.credentials.supplement, supplementInformation],
+  [EP.credentials.qr, qrCode],
+  [EP.credentials.relayedCallback, relayedCallback],
+  [EP.sandbox.testBankAuthorize, testBankPage],
+  [EP.consents.list, listConsents],
+];
+
+export function registerCredentials(ctx: SandboxContext): void {
+  handleAll(ctx.handle, credentialsArea(ctx), ROUTES);
 }
 
 function page(title: string, message: string): string {

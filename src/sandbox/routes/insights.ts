@@ -4,8 +4,8 @@
 import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { plain } from '../http.js';
-import type { MemoryStore } from '../store.js';
-import type { Req } from '../router.js';
+import type { MemoryStore, UserRecord } from '../store.js';
+import { type Handler, type Req, type RouteRow, handleAll } from '../router.js';
 import { plainJson } from './reports.js';
 import { actionJson, generateInsights, INSIGHT_LOCALES, type InsightLocale } from '../finance/insights.js';
 
@@ -45,8 +45,21 @@ export function setInsightOverride(
 }
 const state = (store: MemoryStore) => store.area('insights', () => new InsightState());
 
-export function registerInsights(ctx: SandboxContext): void {
-  const { handle, store } = ctx;
+/** What the insight handlers share: the user's active insights, and archiving one. */
+interface InsightsArea {
+  store: MemoryStore;
+  /** The user's active insights now, each with its stable id. */
+  active(req: Req): {
+    user: UserRecord;
+    list: Array<Record<string, unknown>>;
+    records: Map<string, InsightRecord>;
+    actions: Map<string, string[]>;
+  };
+  archive(req: Req, id: string, action: string | undefined): void;
+}
+
+function insightsArea(ctx: SandboxContext): InsightsArea {
+  const { store } = ctx;
   store.onUserDeleted((userId) => state(store).insights.delete(userId));
 
   /** The user's active insights now, each with its stable id. */
@@ -115,9 +128,12 @@ export function registerInsights(ctx: SandboxContext): void {
       data: item.data as Record<string, unknown>,
     };
   }
+  return { store, active, archive };
+}
 
-  // sandbox administration: title/description overrides per locale and insight type (connector token)
-  handle(EP.sandbox.insightOverride, async (req, res) => {
+/** sandbox administration: title/description overrides per locale and insight type (connector token) */
+function setOverride({ store }: InsightsArea): Handler {
+  return async (req, res) => {
     const { locale, type } = req.params as { locale: string; type: string };
     if (!/^[a-z]{2}_[A-Z]{2}$/.test(locale)) throw plain(400, 'locale must look like en_US');
     if (!/^[A-Z_]{1,64}$/.test(type)) throw plain(400, 'type must be an insight type such as LARGE_EXPENSE');
@@ -132,13 +148,17 @@ export function registerInsights(ctx: SandboxContext): void {
       description: b.description as string | undefined,
     });
     res.json(200, { locale, type, title: b.title ?? null, description: b.description ?? null });
-  });
+  };
+}
 
-  handle(EP.insights.list, (req, res) => {
+function listInsights({ active }: InsightsArea): Handler {
+  return (req, res) => {
     res.json(200, active(req).list);
-  });
+  };
+}
 
-  handle(EP.insights.archived, (req, res) => {
+function listArchived({ store }: InsightsArea): Handler {
+  return (req, res) => {
     const user = req.user();
     const mine = [...(state(store).insights.get(user.id)?.values() ?? [])].filter((r) => r.archived);
     mine.sort((a, b) => a.archived!.dateArchived - b.archived!.dateArchived);
@@ -156,9 +176,11 @@ export function registerInsights(ctx: SandboxContext): void {
         insightAction: r.archived!.action,
       })),
     );
-  });
+  };
+}
 
-  handle(EP.insights.action, async (req, res) => {
+function selectAction({ archive }: InsightsArea): Handler {
+  return async (req, res) => {
     const body = await plainJson(req);
     if (!body || typeof body !== 'object' || Array.isArray(body))
       throw plain(400, 'the body must be a JSON object (SelectInsightActionRequest)');
@@ -167,10 +189,24 @@ export function registerInsights(ctx: SandboxContext): void {
     if (typeof b.insightAction !== 'string' || !b.insightAction) throw plain(400, 'insightAction is required');
     archive(req, b.insightId, b.insightAction);
     res.empty(204);
-  });
+  };
+}
 
-  handle(EP.insights.archive, (req, res) => {
+function archiveInsight({ archive }: InsightsArea): Handler {
+  return (req, res) => {
     archive(req, req.params.id!, undefined);
     res.empty(204);
-  });
+  };
+}
+
+const ROUTES: Array<RouteRow<InsightsArea>> = [
+  [EP.sandbox.insightOverride, setOverride],
+  [EP.insights.list, listInsights],
+  [EP.insights.archived, listArchived],
+  [EP.insights.action, selectAction],
+  [EP.insights.archive, archiveInsight],
+];
+
+export function registerInsights(ctx: SandboxContext): void {
+  handleAll(ctx.handle, insightsArea(ctx), ROUTES);
 }

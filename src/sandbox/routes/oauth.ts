@@ -4,7 +4,7 @@ import { EP } from '../../contract/index.js';
 import { ALL_SCOPES } from '../../contract/index.js';
 import { envelope } from '../http.js';
 import type { SandboxContext } from '../context.js';
-import type { Reply, Req } from '../router.js';
+import { handleAll, type Handler, type Reply, type Req, type RouteRow } from '../router.js';
 import type { ClientRecord, Store, UserRecord } from '../store.js';
 import { secretsEqual } from '../../contract/secrets.js';
 
@@ -99,135 +99,141 @@ function isLatin1(s: string): boolean {
   return /^[\u0020-\u007e\u00a0-\u00ff]*$/.test(s);
 }
 
-export function registerOAuth(ctx: SandboxContext): void {
-  const { handle, store } = ctx;
-  handle(EP.oauth.token, async (req, res) => {
+type TokenBody = Record<string, unknown>;
+
+/** One grant type of the token endpoint: the token response for an authenticated client's form. */
+type GrantType = (store: Store, client: ClientRecord, form: URLSearchParams, now: number) => TokenBody;
+
+function clientCredentials(store: Store, client: ClientRecord, form: URLSearchParams): TokenBody {
+  const scopes = parseScopes(form.get('scope'));
+  if (scopes.length === 0)
+    throw tokenError(
+      400,
+      'request.missing_scope',
+      'scope is required for grant_type=client_credentials (comma-separated)',
+    );
+  validateScopes(
+    scopes,
+    client,
+    (s) => {
+      throw tokenError(400, 'request.invalid_scope', `unknown scope "${s.slice(0, 80)}"`);
+    },
+    (s) => {
+      throw tokenError(400, 'request.scope_not_allowed', `scope "${s}" is not allowed for this client`);
+    },
+  );
+  const t = issueAccessToken(store, 'client', client.id, scopes);
+  return { access_token: t.token, token_type: 'bearer', expires_in: t.expiresIn, scope: scopes.join(',') };
+}
+
+function authorizationCode(store: Store, client: ClientRecord, form: URLSearchParams, now: number): TokenBody {
+  const codeValue = form.get('code');
+  if (!codeValue) throw tokenError(400, 'request.missing_code', 'code is required for grant_type=authorization_code');
+  const code = store.codes.get(codeValue);
+  if (!code || code.used || code.expiresAt <= now || code.clientId !== client.id) {
+    throw tokenError(
+      400,
+      'request.invalid_code',
+      'authorization code not valid (unknown, expired, already used, or issued to another client)',
+    );
+  }
+  code.used = true;
+  const user = store.users.get(code.userId);
+  if (!user) throw tokenError(400, 'request.invalid_code', 'authorization code not valid: its user no longer exists');
+  const t = issueAccessToken(store, 'user', client.id, code.scopes, user.id);
+  const body: TokenBody = {
+    access_token: t.token,
+    token_type: 'bearer',
+    expires_in: t.expiresIn,
+    scope: code.scopes.join(','),
+  };
+  if (code.idHint) body.id_hint = code.idHint;
+  if (code.withRefresh) {
+    const refresh = store.ids.secret(24);
+    const expiresAt = user.expiresAt ?? now + TEMP_USER_TTL_MS;
+    store.refreshTokens.set(refresh, {
+      token: refresh,
+      clientId: client.id,
+      userId: user.id,
+      scopes: code.scopes,
+      expiresAt,
+    });
+    body.refresh_token = refresh;
+  }
+  return body;
+}
+
+function refreshToken(store: Store, client: ClientRecord, form: URLSearchParams, now: number): TokenBody {
+  const value = form.get('refresh_token');
+  if (!value)
+    throw tokenError(400, 'request.missing_refresh_token', 'refresh_token is required for grant_type=refresh_token');
+  const r = store.refreshTokens.get(value);
+  if (!r || r.clientId !== client.id || r.expiresAt <= now || !store.users.has(r.userId)) {
+    if (r && r.expiresAt <= now) store.refreshTokens.delete(value);
+    throw tokenError(
+      400,
+      'request.invalid_refresh_token',
+      'refresh token not valid (unknown, expired, revoked, or issued to another client)',
+    );
+  }
+  const t = issueAccessToken(store, 'user', client.id, r.scopes, r.userId);
+  return {
+    access_token: t.token,
+    token_type: 'bearer',
+    expires_in: t.expiresIn,
+    scope: r.scopes.join(','),
+    refresh_token: r.token,
+  };
+}
+
+const GRANT_TYPES: Record<string, GrantType> = {
+  client_credentials: clientCredentials,
+  authorization_code: authorizationCode,
+  refresh_token: refreshToken,
+};
+
+/** POST /api/v1/oauth/token: the client authenticated by its form, then its grant type's answer. */
+function token(store: Store): Handler {
+  return async (req, res) => {
     const form = await req.form();
     const client = authenticateClient(store, form);
     const grantType = form.get('grant_type');
-    const now = store.clock.now();
-    switch (grantType) {
-      case 'client_credentials': {
-        const scopes = parseScopes(form.get('scope'));
-        if (scopes.length === 0)
-          throw tokenError(
-            400,
-            'request.missing_scope',
-            'scope is required for grant_type=client_credentials (comma-separated)',
-          );
-        validateScopes(
-          scopes,
-          client,
-          (s) => {
-            throw tokenError(400, 'request.invalid_scope', `unknown scope "${s.slice(0, 80)}"`);
-          },
-          (s) => {
-            throw tokenError(400, 'request.scope_not_allowed', `scope "${s}" is not allowed for this client`);
-          },
-        );
-        const t = issueAccessToken(store, 'client', client.id, scopes);
-        return res.json(200, {
-          access_token: t.token,
-          token_type: 'bearer',
-          expires_in: t.expiresIn,
-          scope: scopes.join(','),
-        });
-      }
-      case 'authorization_code': {
-        const codeValue = form.get('code');
-        if (!codeValue)
-          throw tokenError(400, 'request.missing_code', 'code is required for grant_type=authorization_code');
-        const code = store.codes.get(codeValue);
-        if (!code || code.used || code.expiresAt <= now || code.clientId !== client.id) {
-          throw tokenError(
-            400,
-            'request.invalid_code',
-            'authorization code not valid (unknown, expired, already used, or issued to another client)',
-          );
-        }
-        code.used = true;
-        const user = store.users.get(code.userId);
-        if (!user)
-          throw tokenError(400, 'request.invalid_code', 'authorization code not valid: its user no longer exists');
-        const t = issueAccessToken(store, 'user', client.id, code.scopes, user.id);
-        const body: Record<string, unknown> = {
-          access_token: t.token,
-          token_type: 'bearer',
-          expires_in: t.expiresIn,
-          scope: code.scopes.join(','),
-        };
-        if (code.idHint) body.id_hint = code.idHint;
-        if (code.withRefresh) {
-          const refresh = store.ids.secret(24);
-          const expiresAt = user.expiresAt ?? now + TEMP_USER_TTL_MS;
-          store.refreshTokens.set(refresh, {
-            token: refresh,
-            clientId: client.id,
-            userId: user.id,
-            scopes: code.scopes,
-            expiresAt,
-          });
-          body.refresh_token = refresh;
-        }
-        return res.json(200, body);
-      }
-      case 'refresh_token': {
-        const value = form.get('refresh_token');
-        if (!value)
-          throw tokenError(
-            400,
-            'request.missing_refresh_token',
-            'refresh_token is required for grant_type=refresh_token',
-          );
-        const r = store.refreshTokens.get(value);
-        if (!r || r.clientId !== client.id || r.expiresAt <= now || !store.users.has(r.userId)) {
-          if (r && r.expiresAt <= now) store.refreshTokens.delete(value);
-          throw tokenError(
-            400,
-            'request.invalid_refresh_token',
-            'refresh token not valid (unknown, expired, revoked, or issued to another client)',
-          );
-        }
-        const t = issueAccessToken(store, 'user', client.id, r.scopes, r.userId);
-        return res.json(200, {
-          access_token: t.token,
-          token_type: 'bearer',
-          expires_in: t.expiresIn,
-          scope: r.scopes.join(','),
-          refresh_token: r.token,
-        });
-      }
-      default:
-        throw tokenError(
-          400,
-          'request.unsupported_grant_type',
-          grantType
-            ? `unsupported grant_type "${grantType.slice(0, 60)}"`
-            : 'grant_type is required (client_credentials, authorization_code or refresh_token)',
-        );
-    }
-  });
+    const step = grantType !== null && Object.hasOwn(GRANT_TYPES, grantType) ? GRANT_TYPES[grantType] : undefined;
+    if (!step)
+      throw tokenError(
+        400,
+        'request.unsupported_grant_type',
+        grantType
+          ? `unsupported grant_type "${grantType.slice(0, 60)}"`
+          : 'grant_type is required (client_credentials, authorization_code or refresh_token)',
+      );
+    res.json(200, step(store, client, form, store.clock.now()));
+  };
+}
 
-  const grant = (delegate: boolean) => async (req: Req, res: Reply) => {
+/** The delegate variant's own fields: id_hint and actor_client_id, both required. */
+function delegateFields(form: URLSearchParams): { idHint: string; actor: string } {
+  const idHint = form.get('id_hint') ?? undefined;
+  if (!idHint || idHint.trim() === '') throw envelope(400, 'request.missing_id_hint', 'id_hint is required');
+  if (!isLatin1(idHint))
+    throw envelope(400, 'request.invalid_id_hint', 'id_hint must consist of ISO-8859-1 characters', {
+      field: 'id_hint',
+    });
+  const actor = form.get('actor_client_id');
+  if (!actor || actor.trim() === '')
+    throw envelope(400, 'request.missing_actor_client_id', 'actor_client_id is required');
+  return { idHint, actor };
+}
+
+/** POST /api/v1/oauth/authorization-grant (and /delegate): a single-use code for a user. */
+function grant(store: Store, delegate: boolean): Handler {
+  return async (req: Req, res: Reply) => {
     const form = await req.form();
     const client = store.clients.get(req.auth!.clientId!);
     if (!client) throw envelope(401, 'authentication.client_not_found', 'OAuth client not found');
     const scopes = parseScopes(form.get('scope'));
     if (scopes.length === 0) throw envelope(400, 'request.missing_scope', 'scope is required');
-    let idHint: string | undefined;
-    let actor = client.id;
-    if (delegate) {
-      idHint = form.get('id_hint') ?? undefined;
-      if (!idHint || idHint.trim() === '') throw envelope(400, 'request.missing_id_hint', 'id_hint is required');
-      if (!isLatin1(idHint))
-        throw envelope(400, 'request.invalid_id_hint', 'id_hint must consist of ISO-8859-1 characters', {
-          field: 'id_hint',
-        });
-      const actorId = form.get('actor_client_id');
-      if (!actorId || actorId.trim() === '')
-        throw envelope(400, 'request.missing_actor_client_id', 'actor_client_id is required');
-      actor = actorId;
-    }
+    const { idHint, actor } = delegate ? delegateFields(form) : { idHint: undefined, actor: client.id };
     validateScopes(
       scopes,
       client,
@@ -248,15 +254,27 @@ export function registerOAuth(ctx: SandboxContext): void {
     const code = issueCode(store, { clientId: actor, userId: user.id, scopes, withRefresh: false, idHint });
     res.json(200, { code });
   };
-  handle(EP.oauth.grant, grant(false));
-  handle(EP.oauth.delegate, grant(true));
+}
 
-  handle(EP.oauth.revokeAll, async (req, res) => {
+/** POST /api/v1/oauth/revoke-all: every token, refresh token and code of the user. */
+function revokeAll(store: Store): Handler {
+  return async (req, res) => {
     const form = await req.form();
     const user = resolveUser(store, form);
     for (const [k, t] of store.tokens) if (t.userId === user.id) store.tokens.delete(k);
     for (const [k, r] of store.refreshTokens) if (r.userId === user.id) store.refreshTokens.delete(k);
     for (const [k, c] of store.codes) if (c.userId === user.id) store.codes.delete(k);
     res.empty(204);
-  });
+  };
+}
+
+const ROUTES: Array<RouteRow<Store>> = [
+  [EP.oauth.token, token],
+  [EP.oauth.grant, (store) => grant(store, false)],
+  [EP.oauth.delegate, (store) => grant(store, true)],
+  [EP.oauth.revokeAll, revokeAll],
+];
+
+export function registerOAuth(ctx: SandboxContext): void {
+  handleAll(ctx.handle, ctx.store, ROUTES);
 }

@@ -3,7 +3,7 @@
 import { EP } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { HttpFailure, plain } from '../http.js';
-import type { Req } from '../router.js';
+import { type Handler, type Req, type RouteRow, handleAll } from '../router.js';
 import type { MemoryStore } from '../store.js';
 import { userAccounts } from '../finance/data.js';
 import { exactAmount, dec } from '../../contract/decimal.js';
@@ -43,8 +43,16 @@ export async function plainJson(req: Req, opts: { optional?: boolean } = {}): Pr
   }
 }
 
-export function registerReports(ctx: SandboxContext): void {
-  const { handle, store } = ctx;
+/** What the report handlers share: finding a report the caller may see. */
+interface ReportsArea {
+  ctx: SandboxContext;
+  store: MemoryStore;
+  /** The report if it exists, has not expired and the caller may see it; else 404. */
+  find(req: Req): ReportRecord;
+}
+
+function reportsArea(ctx: SandboxContext): ReportsArea {
+  const { store } = ctx;
   store.onUserDeleted((userId) => {
     for (const [id, r] of state(store).reports) if (r.userId === userId) state(store).reports.delete(id);
   });
@@ -68,8 +76,11 @@ export function registerReports(ctx: SandboxContext): void {
       );
     return r!;
   }
+  return { ctx, store, find };
+}
 
-  handle(EP.reports.create, async (req, res) => {
+function createReport({ ctx, store }: ReportsArea): Handler {
+  return async (req, res) => {
     const user = req.user();
     const body = await plainJson(req);
     if (!body || typeof body !== 'object' || Array.isArray(body))
@@ -132,13 +143,17 @@ export function registerReports(ctx: SandboxContext): void {
       report,
     });
     res.json(200, report);
-  });
+  };
+}
 
-  handle(EP.reports.get, (req, res) => {
+function getReport({ find }: ReportsArea): Handler {
+  return (req, res) => {
     res.json(200, find(req).report);
-  });
+  };
+}
 
-  handle(EP.reports.pdf, (req, res) => {
+function reportPdf({ find }: ReportsArea): Handler {
+  return (req, res) => {
     const template = req.query.get('template');
     if (!template) throw plain(400, `template is required (available: ${PDF_TEMPLATES.join(', ')})`);
     if (!PDF_TEMPLATES.includes(template))
@@ -147,7 +162,17 @@ export function registerReports(ctx: SandboxContext): void {
     res.send(200, renderReportPdf(r.report), 'application/pdf', {
       'content-disposition': `attachment; filename="account-verification-${r.id}.pdf"`,
     });
-  });
+  };
+}
+
+const ROUTES: Array<RouteRow<ReportsArea>> = [
+  [EP.reports.create, createReport],
+  [EP.reports.get, getReport],
+  [EP.reports.pdf, reportPdf],
+];
+
+export function registerReports(ctx: SandboxContext): void {
+  handleAll(ctx.handle, reportsArea(ctx), ROUTES);
 }
 
 type ReportJson = {

@@ -2,6 +2,7 @@
 // GET /api/v1/transfer/{id}/status. A transfer becomes a SignableOperation that moves
 // CREATED -> EXECUTING -> EXECUTED, each change raising signable-operation:update.
 import { EP } from '../../contract/index.js';
+import { handleAll, type Handler, type RouteRow } from '../router.js';
 import type { SandboxContext } from '../context.js';
 import { plain } from '../http.js';
 import type { AccountRecord, MemoryStore } from '../store.js';
@@ -75,8 +76,17 @@ function findSource(store: MemoryStore, userId: string, uri: ParsedUri): Account
   return undefined;
 }
 
-export function registerTransfers(ctx: SandboxContext): void {
-  const { handle, store } = ctx;
+/** What the transfer handlers share: a transfer's status changes, and the booking an executed one makes. */
+interface TransfersArea {
+  ctx: SandboxContext;
+  store: MemoryStore;
+  move(t: TransferRecord, status: SignableOperation['status'], statusMessage: string): void;
+  /** An executed transfer leaves the source account (and an own destination account) booked and balanced. */
+  book(t: TransferRecord): void;
+}
+
+function transfersArea(ctx: SandboxContext): TransfersArea {
+  const { store } = ctx;
   store.onUserDeleted((userId) => {
     for (const [id, t] of state(store).transfers) if (t.userId === userId) state(store).transfers.delete(id);
   });
@@ -138,8 +148,11 @@ export function registerTransfers(ctx: SandboxContext): void {
     );
     if (own) entry(own, t.amount, t.destinationMessage || `Transfer from ${source.name}`, 'transfers:own.accounts');
   };
+  return { ctx, store, move, book };
+}
 
-  handle(EP.transfers.create, async (req, res) => {
+function createTransfer({ ctx, store, move, book }: TransfersArea): Handler {
+  return async (req, res) => {
     const user = req.user();
     const body = await plainJson(req, { optional: true });
     if (body === undefined || body === null) throw plain(400, 'The provided payload is empty.');
@@ -228,12 +241,23 @@ export function registerTransfers(ctx: SandboxContext): void {
       }, delay);
     }, delay);
     res.json(200, t.operation);
-  });
+  };
+}
 
-  handle(EP.transfers.status, (req, res) => {
+function transferStatus({ store }: TransfersArea): Handler {
+  return (req, res) => {
     const user = req.user();
     const t = state(store).transfers.get(req.params.id!);
     if (!t || t.userId !== user.id) throw plain(404, `transfer ${req.params.id!.slice(0, 64)} not found`);
     res.json(200, t.operation);
-  });
+  };
+}
+
+const ROUTES: Array<RouteRow<TransfersArea>> = [
+  [EP.transfers.create, createTransfer],
+  [EP.transfers.status, transferStatus],
+];
+
+export function registerTransfers(ctx: SandboxContext): void {
+  handleAll(ctx.handle, transfersArea(ctx), ROUTES);
 }
