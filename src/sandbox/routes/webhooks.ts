@@ -7,7 +7,7 @@
 //   token it concerns all users; made with a user token, that user only. A client token lists and
 //   deletes every registration of its client; a user token only the user's own.
 // - POST /sandbox/trigger {event, userId?, credentialsId?, status?}: emits a realistic event.
-import { EP } from '../../contract/index.js';
+import { EP, expandPath } from '../../contract/index.js';
 import type { EventName, SandboxContext } from '../context.js';
 import { EVENT_NAMES } from '../context.js';
 import { asObject, badRequest, notFound, optString } from '../http.js';
@@ -44,7 +44,10 @@ export function registerWebhooks(ctx: SandboxContext): void {
   handle(EP.connector.createWebhook, async (req, res) => {
     const body = validateRegistration(asObject(await req.json(), 'the webhook'));
     const rec = delivery.add({ ...body, source: 'connector', clientId: req.auth?.clientId });
-    res.send(204, '', 'application/json', { location: `/connector/webhooks/${rec.id}`, 'x-webhook-id': rec.id });
+    res.send(204, '', 'application/json', {
+      location: expandPath(EP.connector.deleteWebhook, { id: rec.id }),
+      'x-webhook-id': rec.id,
+    });
   });
   handle(EP.connector.deleteWebhook, (req, res) => {
     const h = hooks().get(req.params.id!);
