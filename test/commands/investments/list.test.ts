@@ -21,10 +21,13 @@ describe('investments list', () => {
       stdout: [/^id,type,account,totalValue,cash,instruments\r\n/, ',ISK,'],
     },
     {
-      name: 'json keeps the exact values',
+      name: 'json keeps the exact values: numbers, written with the digits sent',
       args: ['-o', 'json'],
       code: 0,
-      stdout: (out) => expect(JSON.parse(out)[0].totalValue).toMatch(/^\d+\.\d{2}$/),
+      stdout: (out) => {
+        expect(typeof JSON.parse(out)[0].totalValue).toBe('number');
+        expect(out).toMatch(/"totalValue": \d+\.\d{2},/);
+      },
     },
     { name: 'a table shows the value with its currency', args: ['-o', 'table'], code: 0, stdout: / \d+\.\d{2} SEK/ },
   ]);

@@ -14,7 +14,8 @@ describe('loans list', () => {
       stdout: (out) => {
         const r = JSON.parse(out);
         expect(r.loans).toHaveLength(2);
-        expect(typeof r.totalLoanAmount).toBe('string');
+        expect(typeof r.totalLoanAmount).toBe('number');
+        expect(out).toMatch(/"totalLoanAmount": -?\d+\.\d{2},/);
       },
     },
     {
