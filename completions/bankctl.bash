@@ -17,9 +17,10 @@ _bankctl_subs() {
     'users') echo 'create delete' ;;
     'users create') echo '' ;;
     'users delete') echo '' ;;
-    'providers') echo 'list get' ;;
+    'providers') echo 'list get markets' ;;
     'providers list') echo '' ;;
     'providers get') echo '' ;;
+    'providers markets') echo '' ;;
     'credentials') echo 'connect list get create update delete refresh authenticate supplement qr watch' ;;
     'credentials connect') echo '' ;;
     'credentials list') echo '' ;;
@@ -146,6 +147,7 @@ _bankctl_opts() {
     'providers') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
     'providers list') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --market --include-test --only-test --capability --name --help' ;;
     'providers get') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
+    'providers markets') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
     'credentials') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
     'credentials connect') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --provider --market --include-test --field --field-stdin --opt-in --items --app-uri --answer --answers --wait-timeout --poll-interval --return-url --no-browser --qr --help' ;;
     'credentials list') echo '--version -V --profile --base-url --link-url --output -o --fields --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
@@ -272,6 +274,7 @@ _bankctl_words() {
     'providers') echo '' ;;
     'providers list') echo '' ;;
     'providers get') echo '' ;;
+    'providers markets') echo '' ;;
     'credentials') echo '' ;;
     'credentials connect') echo '' ;;
     'credentials list') echo '' ;;
@@ -365,7 +368,7 @@ _bankctl_words() {
     'config unset') echo '' ;;
     'config use') echo '' ;;
     'config explain') echo '' ;;
-    'api') echo 'POST GET PUT DELETE /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/{name} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent' ;;
+    'api') echo 'POST GET PUT DELETE /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/markets /api/v1/providers/{name} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent' ;;
     'version') echo '' ;;
     'sandbox') echo '' ;;
     'sandbox start') echo '' ;;
@@ -398,6 +401,7 @@ _bankctl_valued() {
     'providers') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
     'providers list') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --market --capability --name' ;;
     'providers get') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
+    'providers markets') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
     'credentials') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
     'credentials connect') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --provider --market --field --field-stdin --items --app-uri --answer --answers --wait-timeout --poll-interval --return-url' ;;
     'credentials list') echo '--profile --base-url --link-url --output -o --fields --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
@@ -541,6 +545,8 @@ _bankctl_choices() {
     'providers list|-o') echo 'table json ndjson csv' ;;
     'providers get|--output') echo 'table json ndjson csv' ;;
     'providers get|-o') echo 'table json ndjson csv' ;;
+    'providers markets|--output') echo 'table json ndjson csv' ;;
+    'providers markets|-o') echo 'table json ndjson csv' ;;
     'credentials|--output') echo 'table json ndjson csv' ;;
     'credentials|-o') echo 'table json ndjson csv' ;;
     'credentials connect|--output') echo 'table json ndjson csv' ;;

@@ -59,10 +59,12 @@ function __bankctl_subs
         case 'users delete'
             printf '%s\n' ''
         case 'providers'
-            printf '%s\n' 'list' 'get'
+            printf '%s\n' 'list' 'get' 'markets'
         case 'providers list'
             printf '%s\n' ''
         case 'providers get'
+            printf '%s\n' ''
+        case 'providers markets'
             printf '%s\n' ''
         case 'credentials'
             printf '%s\n' 'connect' 'list' 'get' 'create' 'update' 'delete' 'refresh' 'authenticate' 'supplement' 'qr' 'watch'
@@ -310,6 +312,8 @@ function __bankctl_valued
         case 'providers list'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--capability' '--name'
         case 'providers get'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'providers markets'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
@@ -868,7 +872,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l basic -
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -a 'list get'
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -a 'list get markets'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l base-url -r
@@ -943,6 +947,29 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l basic 
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -a 'connect list get create update delete refresh authenticate supplement qr watch'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l profile -r
@@ -3314,7 +3341,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l basic
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -a 'POST GET PUT DELETE /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/{name} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent'
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -a 'POST GET PUT DELETE /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/markets /api/v1/providers/{name} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent'
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l base-url -r

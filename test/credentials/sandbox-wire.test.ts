@@ -105,6 +105,21 @@ describe('providers', () => {
     expect((await raw(base, 'GET', '/api/v1/providers?includeTestProviders=yes', { headers: h })).status).toBe(400);
   });
 
+  test('the markets that have providers: a client or user token with providers:read', async () => {
+    const ct = await clientToken(t.sandbox, ['providers:read']);
+    const r = await raw(base, 'GET', '/api/v1/providers/markets', { headers: { authorization: `Bearer ${ct}` } });
+    expect(r.status).toBe(200);
+    expect(r.json()).toEqual({ markets: [...MARKETS].sort() });
+    const { h } = await user();
+    expect((await raw(base, 'GET', '/api/v1/providers/markets', { headers: h })).json().markets).toContain('SE');
+    expect((await raw(base, 'GET', '/api/v1/providers/markets')).status).toBe(401);
+    const other = await clientToken(t.sandbox, ['user:create']);
+    const denied = await raw(base, 'GET', '/api/v1/providers/markets', {
+      headers: { authorization: `Bearer ${other}` },
+    });
+    expect(denied.status).toBe(403);
+  });
+
   test('single lookup by name, 404 for an unknown one; a client token works too', async () => {
     const ct = await clientToken(t.sandbox, ['providers:read']);
     const r = await raw(base, 'GET', '/api/v1/providers/se-test-other-eid-successful', {

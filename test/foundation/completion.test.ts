@@ -39,6 +39,7 @@ COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length 
     expect(complete(['bankctl', 'api', 'GE'])).toEqual(['GET']);
     expect(complete(['bankctl', 'api', 'GET', '/api/v1/prov'])).toEqual([
       '/api/v1/providers',
+      '/api/v1/providers/markets',
       '/api/v1/providers/{name}',
       '/api/v1/provider-consents',
     ]);

@@ -14,6 +14,14 @@ export const providers = defineArea('providers', {
     response: 'json',
     source: 'spec 2.2',
   },
+  markets: {
+    method: 'GET',
+    path: '/api/v1/providers/markets',
+    token: 'any',
+    scopes: ['providers:read'],
+    response: 'json',
+    source: 'vendor reference: List markets (connectivity v1, ProviderMarketListResponse)',
+  },
   get: {
     method: 'GET',
     path: '/api/v1/providers/{name}',

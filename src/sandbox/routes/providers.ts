@@ -1,11 +1,13 @@
 // GET /api/v1/providers (spec 2.2): market filter, includeTestProviders, excludeNonTestProviders,
 // capability, name; GET /api/v1/providers/{name} for one provider (a market code there lists that
-// market, as the service's Swagger shows GET /api/v1/providers/{market}).
+// market, as the service's Swagger shows GET /api/v1/providers/{market}); GET /api/v1/providers/markets
+// (the vendor reference's "List markets"): the markets that have providers.
 import { EP } from '../../contract/index.js';
 import { isMarket } from '../../contract/markets.js';
 import type { SandboxContext } from '../context.js';
+import type { Handler } from '../router.js';
 import { badRequest, notFound } from '../http.js';
-import { filterProviders, providerByName, wireProvider } from '../providers/catalogue.js';
+import { filterProviders, PROVIDERS, providerByName, wireProvider } from '../providers/catalogue.js';
 
 const CAPABILITIES = [
   'UNKNOWN',
@@ -44,8 +46,14 @@ function listing(q: URLSearchParams, market: string | undefined) {
   return { providers };
 }
 
+/** The markets that have providers (test providers included), sorted: ProviderMarketListResponse. */
+const markets: Handler = (_req, res) => {
+  res.json(200, { markets: [...new Set(PROVIDERS.map((p) => p.market))].sort() });
+};
+
 export function registerProviders(ctx: SandboxContext): void {
   const { handle } = ctx;
+  handle(EP.providers.markets, markets);
   handle(EP.providers.list, (req, res) => {
     const m = req.query.get('market');
     res.json(200, listing(req.query, m ? m.toUpperCase() : undefined));
