@@ -10,7 +10,7 @@
 export type TokenKind = 'client' | 'user' | 'any' | 'none' | 'optional' | 'connector';
 export const TOKEN_KINDS: readonly TokenKind[] = ['client', 'user', 'any', 'none', 'optional', 'connector'];
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * What a 2xx answer carries. json: a JSON document; paged: a JSON page with nextPageToken;

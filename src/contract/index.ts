@@ -10,6 +10,7 @@ import { providers } from './endpoints/providers.js';
 import { reads } from './endpoints/reads.js';
 import { link, sandboxAdmin } from './endpoints/sandbox.js';
 import { hooksApi, hooksAuthorization } from './endpoints/webhooks.js';
+import { webhookEndpoints } from './endpoints/events.js';
 
 export * from './endpoint.js';
 export { ALL_SCOPES } from './scopes.js';
@@ -38,6 +39,7 @@ export const EP = {
   connector,
   sandbox: sandboxAdmin,
   link,
+  webhookEndpoints,
 } as const;
 
 export const ENDPOINTS: readonly Endpoint[] = Object.values(EP).flatMap((area) => Object.values(area) as Endpoint[]);

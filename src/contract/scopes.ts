@@ -11,5 +11,7 @@ export const ALL_SCOPES: string[] = [
     // used by the service's Postman collections and Swagger, beyond the spec's list
     'authorization:read',
     'authorization:revoke',
+    // the vendor reference's Events v2
+    'webhook-endpoints',
   ]),
 ];

@@ -2,11 +2,14 @@
 // the options, and the event bus that webhook delivery listens on.
 import type { Endpoint } from '../contract/index.js';
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../contract/wire.js';
+import type { V2Event } from '../contract/webhook-signature.js';
 import type { Handler, HandlerOptions } from './router.js';
 import type { MemoryStore, SandboxClock } from './store.js';
 
-export type EventName = WebhookEvent;
-export const EVENT_NAMES: readonly EventName[] = WEBHOOK_EVENTS;
+/** A v1 event (spec 6) or an Events v2 one (src/sandbox/events-v2.ts emits those). */
+export type EventName = WebhookEvent | V2Event;
+/** The v1 events (what v1 registrations and the v1 trigger take). */
+export const EVENT_NAMES: readonly WebhookEvent[] = WEBHOOK_EVENTS;
 
 export interface SandboxEvent {
   event: EventName;

@@ -1,12 +1,19 @@
-// Webhook registrations and delivery (spec 6 of both documents). Every event on the bus goes to each
-// registration that asked for it, as a POST of a WebHookRequest {event, content, webHook}. Delivery
-// is at least once and in order per orderKey (a queue per registration and key): a receiver that
-// fails (non-2xx, a redirect, a network error, a timeout) gets the same event again after a
-// backoff, and later events of that key wait behind it. Redirects are never followed, and the
-// receiver's answer is treated as hostile: only a few KiB of it are read.
+// Webhook registrations and delivery (spec 6 of both documents, and the vendor reference's Events
+// v2). Every event on the bus goes to each registration that asked for it:
+// - v1 (connector and /api/v1/hooks): a POST of a WebHookRequest {event, content, webHook}, at least
+//   once and in order per orderKey (a queue per registration and key): a receiver that fails
+//   (non-2xx, a redirect, a network error, a timeout) gets the same event again after a backoff, and
+//   later events of that key wait behind it.
+// - Events v2 (/events/v2/webhook-endpoints): a POST of {context, content, event} signed with
+//   X-Tink-Signature (src/contract/webhook-signature.ts), in order per endpoint; retried with backoff
+//   on 408, 429 and 5xx only (the reference: "up to 3 times"), not when no connection can be made.
+// Every delivery is recorded (GET /sandbox/webhooks/deliveries) and can be resent. Redirects are
+// never followed, and the receiver's answer is treated as hostile: only a few KiB of it are read.
 import { Agent, buildConnector, request } from 'undici';
+import { SIGNATURE_HEADER, signatureHeader } from '../contract/webhook-signature.js';
 import type { EventName, SandboxContext, SandboxEvent } from './context.js';
 import { EVENT_NAMES } from './context.js';
+import { attachEventBus } from './events-v2.js';
 import { badRequest } from './http.js';
 
 export interface DeliveryOptions {
@@ -18,6 +25,8 @@ export interface DeliveryOptions {
   timeoutMs?: number;
   /** How much of a receiver's answer is read, bytes. */
   maxResponseBytes?: number;
+  /** Attempts of an Events v2 delivery (the first and the retries). */
+  v2MaxAttempts?: number;
 }
 
 export const DEFAULT_DELIVERY: Required<DeliveryOptions> = {
@@ -25,19 +34,52 @@ export const DEFAULT_DELIVERY: Required<DeliveryOptions> = {
   maxAttempts: 12,
   timeoutMs: 10_000,
   maxResponseBytes: 16 * 1024,
+  v2MaxAttempts: 4,
 };
+
+/** What the signature's timestamp is taken from: the receiver compares it with its own wall clock. */
+export const signatureClock = { now: () => Date.now() };
 
 export interface WebhookRecord {
   id: string;
   url: string;
   secret: string;
   events: EventName[];
-  /** connector: POST /connector/webhooks; api: POST /api/v1/hooks. */
-  source: 'connector' | 'api';
+  /** connector: POST /connector/webhooks; api: POST /api/v1/hooks; v2: /events/v2/webhook-endpoints. */
+  source: 'connector' | 'api' | 'v2';
   clientId?: string;
   /** API-side registrations made with a user token concern that user only. */
   userId?: string;
   created: number;
+  /** Events v2 only. */
+  description?: string;
+  disabled?: boolean;
+  updated?: number;
+}
+
+/** One event for one registration, with its attempts: what `webhooks deliveries` lists. */
+export interface DeliveryRecord {
+  id: string;
+  endpointId: string;
+  kind: 'v1' | 'v2';
+  event: EventName;
+  url: string;
+  userId: string;
+  orderKey: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  /** The receiver's last HTTP status. */
+  lastStatusCode?: number;
+  /** The last network error (code), or why it was given up. */
+  lastError?: string;
+  /** When the next attempt is due (epoch ms), while one is. */
+  nextRetryAt?: number;
+  created: number;
+  lastAttemptAt?: number;
+  /** The delivery this one resends. */
+  resendOf?: string;
+  /** The body as sent (v2 bodies are re-signed on each attempt, the bytes stay the same). */
+  body: string;
 }
 
 export interface DeliveryLogEntry {
@@ -54,6 +96,7 @@ export interface DeliveryLogEntry {
 interface Job {
   event: SandboxEvent;
   attempts: number;
+  deliveryId: string;
 }
 
 interface Queue {
@@ -70,6 +113,21 @@ export class WebhookState {
   queues = new Map<string, Queue>();
   /** Recent delivery attempts, for tests and the admin route (bounded). */
   log: DeliveryLogEntry[] = [];
+  /** Recent deliveries by id, oldest first (bounded). */
+  deliveries = new Map<string, DeliveryRecord>();
+}
+
+const MAX_DELIVERIES = 1000;
+
+/** A delivery as the admin route shows it: without the body (a v1 body holds the secret). */
+export function deliveryView(d: DeliveryRecord): Record<string, unknown> {
+  const { body: _body, ...rest } = d;
+  return {
+    ...rest,
+    created: new Date(d.created).toISOString(),
+    ...(d.lastAttemptAt !== undefined ? { lastAttemptAt: new Date(d.lastAttemptAt).toISOString() } : {}),
+    ...(d.nextRetryAt !== undefined ? { nextRetryAt: new Date(d.nextRetryAt).toISOString() } : {}),
+  };
 }
 
 export const MAX_SECRET_LENGTH = 1024;
@@ -83,13 +141,8 @@ export function isLoopbackHost(hostname: string): boolean {
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
-/** Validates a registration body {url, secret, events}; 400 with the reason otherwise. */
-export function validateRegistration(body: Record<string, unknown>): {
-  url: string;
-  secret: string;
-  events: EventName[];
-} {
-  const url = body.url;
+/** A receiver URL: https, or http on a loopback address; no credentials, no fragment (400 otherwise). */
+export function validateUrl(url: unknown): string {
   if (typeof url !== 'string' || url.trim() === '') throw badRequest('url is required', { field: 'url' });
   if (url.length > MAX_URL_LENGTH)
     throw badRequest(`url is longer than ${MAX_URL_LENGTH} characters`, { field: 'url' });
@@ -104,6 +157,16 @@ export function validateRegistration(body: Record<string, unknown>): {
   }
   if (parsed.username || parsed.password) throw badRequest('url must not hold credentials', { field: 'url' });
   if (parsed.hash) throw badRequest('url must not have a fragment', { field: 'url' });
+  return parsed.toString();
+}
+
+/** Validates a registration body {url, secret, events}; 400 with the reason otherwise. */
+export function validateRegistration(body: Record<string, unknown>): {
+  url: string;
+  secret: string;
+  events: EventName[];
+} {
+  const url = validateUrl(body.url);
   const secret = body.secret;
   if (typeof secret !== 'string' || secret === '') throw badRequest('secret is required', { field: 'secret' });
   if (secret.length > MAX_SECRET_LENGTH)
@@ -121,7 +184,7 @@ export function validateRegistration(body: Record<string, unknown>): {
     }
     if (!out.includes(e as EventName)) out.push(e as EventName);
   }
-  return { url: parsed.toString(), secret, events: out };
+  return { url, secret, events: out };
 }
 
 /** The delivery engine of one sandbox. */
@@ -145,6 +208,7 @@ export class WebhookDelivery {
       keepAliveTimeout: 1_000,
       connections: 16,
     });
+    attachEventBus(ctx.store, ctx.events);
     ctx.events.subscribe(
       (e) => this.onEvent(e),
       (event, userId) => this.wanted(event, userId),
@@ -169,38 +233,138 @@ export class WebhookDelivery {
   remove(id: string): boolean {
     const st = this.state();
     const had = st.hooks.delete(id);
-    for (const key of [...st.queues.keys()]) if (key.startsWith(`${id}\u0000`)) st.queues.get(key)!.jobs.length = 0;
+    for (const [key, q] of st.queues) {
+      if (key !== id && !key.startsWith(`${id}\u0000`)) continue;
+      for (const job of q.jobs) this.giveUp(st, job, 'the registration was deleted');
+      q.jobs.length = 0;
+    }
     return had;
   }
 
-  /** How many registrations an event goes to. */
+  /** The registrations an event goes to. */
   matching(e: Pick<SandboxEvent, 'event' | 'userId'>): WebhookRecord[] {
-    return [...this.state().hooks.values()].filter(
-      (h) => h.events.includes(e.event) && (!h.userId || h.userId === e.userId),
-    );
+    return [...this.state().hooks.values()].filter((h) => this.wants(h, e.event, e.userId));
+  }
+
+  private wants(h: WebhookRecord, event: EventName, userId: string): boolean {
+    if (!h.events.includes(event) || h.disabled) return false;
+    if (h.userId) return h.userId === userId;
+    if (h.source !== 'v2' || !h.clientId) return true;
+    // an Events v2 endpoint hears of the users of its own app (and of users no client owns)
+    const owner = this.ctx.store.users.get(userId)?.clientId;
+    return !owner || owner === h.clientId;
   }
 
   /** Whether any registration asks for such an event (else onEvent does nothing with it). */
   private wanted(event: EventName, userId: string): boolean {
     const hooks = this.state().hooks;
     if (hooks.size === 0) return false;
-    for (const h of hooks.values()) if (h.events.includes(event) && (!h.userId || h.userId === userId)) return true;
+    for (const h of hooks.values()) if (this.wants(h, event, userId)) return true;
     return false;
   }
 
   private onEvent(e: SandboxEvent): void {
     const st = this.state();
     for (const hook of this.matching(e)) {
-      const key = `${hook.id}\u0000${e.orderKey}`;
-      let q = st.queues.get(key);
-      if (!q) st.queues.set(key, (q = { jobs: [], running: false }));
-      if (q.jobs.length >= MAX_QUEUE) {
-        this.record(st, hook.id, { event: e, attempts: 0 }, 'queue-full', false);
-        continue;
-      }
-      q.jobs.push({ event: e, attempts: 0 });
-      void this.pump(st, hook.id, key, q);
+      const d = this.newDelivery(st, hook, e, this.bodyFor(hook, e));
+      this.enqueue(st, hook, { event: e, attempts: 0, deliveryId: d.id });
     }
+  }
+
+  /** v1: {event, content, webHook}; v2: {context, content, event} as the reference's examples. */
+  private bodyFor(hook: WebhookRecord, e: SandboxEvent): string {
+    if (hook.source !== 'v2')
+      return JSON.stringify({
+        event: e.event,
+        content: e.content,
+        webHook: { secret: hook.secret, url: hook.url, events: hook.events },
+      });
+    const externalUserId = this.ctx.store.users.get(e.userId)?.externalUserId;
+    return JSON.stringify({
+      context: { userId: e.userId, ...(externalUserId !== undefined ? { externalUserId } : {}) },
+      content: e.content,
+      event: e.event,
+    });
+  }
+
+  private newDelivery(
+    st: WebhookState,
+    hook: WebhookRecord,
+    e: Pick<SandboxEvent, 'event' | 'userId' | 'orderKey'>,
+    body: string,
+    resendOf?: string,
+  ): DeliveryRecord {
+    const d: DeliveryRecord = {
+      id: this.ctx.store.ids.next(),
+      endpointId: hook.id,
+      kind: hook.source === 'v2' ? 'v2' : 'v1',
+      event: e.event,
+      url: hook.url,
+      userId: e.userId,
+      orderKey: e.orderKey,
+      status: 'pending',
+      attempts: 0,
+      created: this.ctx.clock.now(),
+      ...(resendOf ? { resendOf } : {}),
+      body,
+    };
+    st.deliveries.set(d.id, d);
+    if (st.deliveries.size > MAX_DELIVERIES) {
+      for (const id of st.deliveries.keys()) {
+        if (st.deliveries.size <= MAX_DELIVERIES) break;
+        st.deliveries.delete(id);
+      }
+    }
+    return d;
+  }
+
+  private enqueue(st: WebhookState, hook: WebhookRecord, job: Job): void {
+    // v2: in order per endpoint; v1: in order per endpoint and key (a credentials id, an account)
+    const key = hook.source === 'v2' ? hook.id : `${hook.id}\u0000${job.event.orderKey}`;
+    let q = st.queues.get(key);
+    if (!q) st.queues.set(key, (q = { jobs: [], running: false }));
+    if (q.jobs.length >= MAX_QUEUE) {
+      this.record(st, hook.id, job, 'queue-full', false);
+      this.giveUp(st, job, 'queue-full');
+      return;
+    }
+    q.jobs.push(job);
+    void this.pump(st, hook.id, key, q);
+  }
+
+  /** Delivers a recorded delivery again: the same body (a fresh signature for v2), as a new delivery. */
+  resend(id: string): DeliveryRecord | undefined {
+    const st = this.state();
+    const old = st.deliveries.get(id);
+    if (!old) return undefined;
+    const hook = st.hooks.get(old.endpointId);
+    if (!hook) throw badRequest(`the registration ${old.endpointId} of delivery ${id} no longer exists`);
+    const d = this.newDelivery(st, hook, old, old.body, old.id);
+    const event: SandboxEvent = {
+      event: old.event,
+      userId: old.userId,
+      content: {},
+      orderKey: old.orderKey,
+      at: this.ctx.clock.now(),
+    };
+    this.enqueue(st, hook, { event, attempts: 0, deliveryId: d.id });
+    return d;
+  }
+
+  private giveUp(st: WebhookState, job: Job, why: string): void {
+    const d = st.deliveries.get(job.deliveryId);
+    if (d && d.status === 'pending') {
+      d.status = 'failed';
+      d.lastError ??= why;
+      d.nextRetryAt = undefined;
+    }
+  }
+
+  /** Whether a failed attempt is tried again: v1 always, v2 on 408, 429 and 5xx only. */
+  private retryable(hook: WebhookRecord, job: Job, outcome: number | string): boolean {
+    if (hook.source !== 'v2') return job.attempts < this.options.maxAttempts;
+    if (job.attempts >= this.options.v2MaxAttempts) return false;
+    return outcome === 408 || outcome === 429 || (typeof outcome === 'number' && outcome >= 500);
   }
 
   /** Delivers the queue's head until it is empty; one attempt in flight per queue. */
@@ -212,19 +376,33 @@ export class WebhookDelivery {
         // a reset() replaced the state, or the registration is gone: nothing more to deliver
         const hook = st.hooks.get(hookId);
         if (this.state() !== st || !hook) {
+          for (const job of q.jobs) this.giveUp(st, job, 'the registration was deleted');
           q.jobs.length = 0;
           break;
         }
         const job = q.jobs[0]!;
         job.attempts++;
-        const { ok, outcome } = await this.attempt(hook, job.event);
+        const d = st.deliveries.get(job.deliveryId);
+        const body = d?.body ?? this.bodyFor(hook, job.event);
+        const { ok, outcome } = await this.attempt(hook, body);
         this.record(st, hookId, job, outcome, ok);
-        if (ok || job.attempts >= this.options.maxAttempts) {
+        const again = !ok && this.retryable(hook, job, outcome);
+        const delays = this.options.retryDelaysMs;
+        const wait = delays[Math.min(job.attempts - 1, delays.length - 1)] ?? 1_000;
+        if (d) {
+          d.attempts = job.attempts;
+          d.lastAttemptAt = this.ctx.clock.now();
+          if (typeof outcome === 'number') {
+            d.lastStatusCode = outcome;
+            d.lastError = undefined;
+          } else d.lastError = outcome;
+          d.status = ok ? 'delivered' : again ? 'pending' : 'failed';
+          d.nextRetryAt = again ? this.ctx.clock.now() + wait : undefined;
+        }
+        if (!again) {
           q.jobs.shift();
           continue;
         }
-        const delays = this.options.retryDelaysMs;
-        const wait = delays[Math.min(job.attempts - 1, delays.length - 1)] ?? 1_000;
         await new Promise<void>((resolve) => this.ctx.setTimeout(resolve, wait));
       }
     } finally {
@@ -247,18 +425,18 @@ export class WebhookDelivery {
   }
 
   /** One POST. Only a 2xx counts; a 3xx is a failure, never followed. */
-  private async attempt(hook: WebhookRecord, e: SandboxEvent): Promise<{ ok: boolean; outcome: number | string }> {
-    const body = JSON.stringify({
-      event: e.event,
-      content: e.content,
-      webHook: { secret: hook.secret, url: hook.url, events: hook.events },
-    });
+  private async attempt(hook: WebhookRecord, body: string): Promise<{ ok: boolean; outcome: number | string }> {
     const t = this.options.timeoutMs;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'user-agent': 'bankctl-sandbox-webhooks/1',
+    };
+    if (hook.source === 'v2') headers[SIGNATURE_HEADER] = signatureHeader(hook.secret, body, signatureClock.now());
     try {
       const res = await request(hook.url, {
         method: 'POST',
         body,
-        headers: { 'content-type': 'application/json', 'user-agent': 'bankctl-sandbox-webhooks/1' },
+        headers,
         // a plain Agent without the redirect interceptor: a 3xx is returned, never followed
         dispatcher: this.agent,
         headersTimeout: t,

@@ -226,7 +226,7 @@ describe('delivery from the sandbox to a spawned listener', () => {
       await sleep(500); // a few refused attempts
       const failed = (await raw(t.sandbox.baseUrl, 'GET', '/sandbox/webhooks/deliveries', { headers: conn }))
         .json()
-        .deliveries.filter((d: any) => d.hookId === id);
+        .attempts.filter((d: any) => d.hookId === id);
       expect(failed.length).toBeGreaterThanOrEqual(1);
       expect(failed.every((d: any) => !d.delivered && d.outcome === 'ECONNREFUSED')).toBe(true);
 

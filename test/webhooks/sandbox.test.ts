@@ -294,13 +294,13 @@ describe('delivery', () => {
     await expect
       .poll(
         async () =>
-          (await raw(t.sandbox.baseUrl, 'GET', '/sandbox/webhooks/deliveries', { headers: conn })).json().deliveries
+          (await raw(t.sandbox.baseUrl, 'GET', '/sandbox/webhooks/deliveries', { headers: conn })).json().attempts
             .length,
         { timeout: 2_000 },
       )
       .toBeGreaterThanOrEqual(2);
     const final = (await raw(t.sandbox.baseUrl, 'GET', '/sandbox/webhooks/deliveries', { headers: conn })).json()
-      .deliveries;
+      .attempts;
     expect(final[0]).toMatchObject({ attempt: 1, delivered: false });
     expect(final[1]).toMatchObject({ attempt: 2, delivered: true, outcome: 200 });
     // the 256 KiB answer that never ends was dropped after 16 KiB, not waited on until the 400 ms timeout

@@ -5,6 +5,7 @@
 import type { SandboxContext } from '../context.js';
 import type { AccountRecord } from '../store.js';
 import { generateDemoData, planDemoAccounts, type DemoDataOptions } from '../demo-data.js';
+import { emitRefreshFinished, withDataEvents } from '../events-v2.js';
 import { providerByName, type ProviderDef } from './catalogue.js';
 import type { FinalError, FlowApi, SupplementalField, ThirdPartyPayload } from './flow.js';
 import { SCRIPTS } from './index.js';
@@ -328,7 +329,9 @@ export class CredentialsEngine {
       await this.wait(run, this.machineDelay);
       this.setStatus(rec, 'UPDATING', { payload: 'Fetching accounts and transactions.' });
       await this.wait(run, this.machineDelay);
-      const accounts = generateDemoData(this.ctx.store, this.demoOptions(rec, provider));
+      const accounts = withDataEvents(this.ctx, rec.userId, () =>
+        generateDemoData(this.ctx.store, this.demoOptions(rec, provider)),
+      );
       rec.accountIds = accounts.map((a) => a.id);
       rec.updated = this.ctx.clock.now();
       rec.detailedError = undefined;
@@ -347,6 +350,7 @@ export class CredentialsEngine {
       };
       this.setStatus(rec, f.status, { payload: f.message });
     } finally {
+      if (!run.cancelled && FINAL.has(rec.status) && rec.status !== 'DELETED') emitRefreshFinished(this.ctx, rec);
       if (this.runs.get(rec.id) === run) this.runs.delete(rec.id);
     }
   }

@@ -43,6 +43,7 @@ import {
   UNCATEGORIZED_INCOME,
 } from '../connector/state.js';
 import { parseIngestBody } from '../connector/ingest-body.js';
+import { emitAccountEvent, emitTransactionChanges } from '../events-v2.js';
 
 const INGEST_MAX_BODY = 32 * 1024 * 1024;
 const BATCH_MAX_BODY = 128 * 1024 * 1024;
@@ -260,6 +261,7 @@ function ingest(
       (i) => v2Transaction(created[i]!, locale),
       now,
     );
+    emitTransactionChanges(store, user.id, { inserted: created });
   }
 }
 
@@ -388,6 +390,7 @@ function createAccounts({ store, state, userFor }: ConnectorArea): Handler {
       };
       store.accounts.set(rec.id, rec);
       st.accounts.set(a.externalId, rec);
+      emitAccountEvent(store, 'account:created', rec);
     }
     res.empty(204);
   };
@@ -413,6 +416,7 @@ function updateAccount({ store, accountOf }: ConnectorArea): Handler {
     }
     if (upd.name !== undefined) account.name = upd.name;
     account.updated = store.clock.now();
+    emitAccountEvent(store, 'account:updated', account);
     res.empty(204);
   };
 }
@@ -483,6 +487,7 @@ function deleteTransactions({ store, state, userFor }: ConnectorArea): Handler {
       if (t.reserved !== undefined) t.account.reservedAmount = t.reserved;
       t.account.updated = now;
     }
+    emitTransactionChanges(store, user.id, { deleted: targets.flatMap((t) => t.records) });
     res.empty(204);
   };
 }
@@ -549,6 +554,7 @@ function updateTransaction({ store, events, state, userFor }: ConnectorArea): Ha
       },
       now,
     );
+    emitTransactionChanges(store, user.id, { updated: [rec] });
     res.empty(204);
   };
 }

@@ -6,7 +6,8 @@
 //   also served at the Swagger's /api/v1/authorization/hooks; scope user:web_hooks. Made with a client
 //   token it concerns all users; made with a user token, that user only. A client token lists and
 //   deletes every registration of its client; a user token only the user's own.
-// - POST /sandbox/trigger {event, userId?, credentialsId?, status?}: emits a realistic event.
+// - POST /sandbox/trigger {event, userId?, credentialsId?, status?}: emits a realistic event (v1 or
+//   Events v2; the v2 endpoints, the delivery log and resend are in ./events-v2.ts).
 import { EP, expandPath } from '../../contract/index.js';
 import type { EventName, SandboxContext } from '../context.js';
 import { EVENT_NAMES } from '../context.js';
@@ -15,6 +16,9 @@ import type { Req } from '../router.js';
 import type { UserRecord } from '../store.js';
 import { validateRegistration, webhookDelivery, type WebhookRecord } from '../webhooks.js';
 import { apiTransaction } from '../connector/state.js';
+import { isV2Event, V2_EVENTS, type V2Event } from '../../contract/webhook-signature.js';
+import type { WebhookEvent } from '../../contract/wire.js';
+import { registerEventsV2, triggerV2 } from './events-v2.js';
 
 function connectorView(h: WebhookRecord) {
   return { id: h.id, url: h.url, secret: h.secret, events: h.events };
@@ -82,19 +86,23 @@ export function registerWebhooks(ctx: SandboxContext): void {
   handle(EP.sandbox.trigger, async (req, res) => {
     const body = asObject(await req.json(), 'the trigger');
     const event = optString(body, 'event');
-    if (!event || !(EVENT_NAMES as string[]).includes(event))
-      throw badRequest(`event must be one of ${EVENT_NAMES.join(', ')}`, { field: 'event' });
+    const v1 = event !== undefined && (EVENT_NAMES as string[]).includes(event);
+    if (!event || (!v1 && !isV2Event(event)))
+      throw badRequest(`event must be one of ${[...EVENT_NAMES, ...V2_EVENTS].join(', ')}`, { field: 'event' });
     const user = pickUser(ctx, short(optString(body, 'userId'), 'userId'));
     const status = short(optString(body, 'status'), 'status');
     const credentialsId = short(optString(body, 'credentialsId'), 'credentialsId');
-    const { content, orderKey } = realisticContent(ctx, event as EventName, user, { status, credentialsId });
     const webhooks = delivery.matching({ event: event as EventName, userId: user.id }).length;
+    if (!v1) {
+      const { content, orderKey } = triggerV2(ctx, event as V2Event, user, { status, credentialsId });
+      res.json(200, { event, userId: user.id, orderKey, webhooks, content });
+      return;
+    }
+    const { content, orderKey } = realisticContent(ctx, event as WebhookEvent, user, { status, credentialsId });
     ctx.events.emit({ event: event as EventName, userId: user.id, content, orderKey }, ctx.clock.now());
     res.json(200, { event, userId: user.id, orderKey, webhooks, content });
   });
-  handle(EP.sandbox.deliveries, (_req, res) => {
-    res.json(200, { deliveries: delivery.state().log });
-  });
+  registerEventsV2(ctx, delivery);
 }
 
 function short(v: string | undefined, field: string): string | undefined {
@@ -145,7 +153,7 @@ const OPERATION_STATUSES = [
 
 function realisticContent(
   ctx: SandboxContext,
-  event: EventName,
+  event: WebhookEvent,
   user: UserRecord,
   o: { status?: string; credentialsId?: string },
 ): { content: Record<string, unknown>; orderKey: string } {
