@@ -106,3 +106,97 @@ export async function rotateConnectorToken(
 ): Promise<{ token: string }> {
   return api.data<{ token: string }>(EP.sandbox.rotateConnectorToken, { json: { retire, graceSeconds } });
 }
+
+// --- Events v2 (the vendor reference's /events/v2/webhook-endpoints) ---
+
+export { V2_EVENTS, type V2Event } from '../contract/webhook-signature.js';
+
+/** The reference's WebhookEndpoint; `secret` only in the answer to a create. */
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  enabledEvents: string[];
+  description?: string;
+  disabled?: boolean;
+  createdAt?: string;
+  updatedAt?: string;
+  secret?: string;
+  [k: string]: unknown;
+}
+
+export interface EndpointChanges {
+  url?: string;
+  enabledEvents?: string[];
+  description?: string;
+  disabled?: boolean;
+}
+
+/** Every endpoint, following nextPageToken (at most 100 pages). */
+export async function listWebhookEndpoints(api: ApiClient): Promise<WebhookEndpoint[]> {
+  const out: WebhookEndpoint[] = [];
+  let pageToken: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const data = await api.data<{ webhookEndpoints?: WebhookEndpoint[]; nextPageToken?: string } | undefined>(
+      EP.webhookEndpoints.list,
+      { query: pageToken ? { pageToken } : {} },
+    );
+    out.push(...(data?.webhookEndpoints ?? []));
+    const next = data?.nextPageToken;
+    if (!next || next === pageToken) break;
+    pageToken = next;
+  }
+  return out;
+}
+
+export async function createWebhookEndpoint(
+  api: ApiClient,
+  req: { url: string; enabledEvents: string[]; description?: string; disabled?: boolean },
+): Promise<WebhookEndpoint> {
+  return api.data<WebhookEndpoint>(EP.webhookEndpoints.create, { json: req });
+}
+
+export async function updateWebhookEndpoint(
+  api: ApiClient,
+  id: string,
+  changes: EndpointChanges,
+): Promise<WebhookEndpoint> {
+  return api.data<WebhookEndpoint>(EP.webhookEndpoints.update, { path: { id }, json: { webhookEndpoint: changes } });
+}
+
+export async function deleteWebhookEndpoint(api: ApiClient, id: string): Promise<void> {
+  await api.call(EP.webhookEndpoints.delete, { path: { id } });
+}
+
+// --- the sandbox's delivery log ---
+
+export interface Delivery {
+  id: string;
+  endpointId: string;
+  kind: 'v1' | 'v2';
+  event: string;
+  url: string;
+  userId: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  lastStatusCode?: number;
+  lastError?: string;
+  nextRetryAt?: string;
+  created: string;
+  lastAttemptAt?: string;
+  resendOf?: string;
+  [k: string]: unknown;
+}
+
+export async function listDeliveries(
+  api: ApiClient,
+  filter: { event?: string; status?: string; endpoint?: string },
+): Promise<Delivery[]> {
+  const query: Record<string, string> = {};
+  for (const [k, v] of Object.entries(filter)) if (v !== undefined) query[k] = v;
+  const data = await api.data<{ deliveries?: Delivery[] }>(EP.sandbox.deliveries, { query });
+  return data?.deliveries ?? [];
+}
+
+export async function resendDelivery(api: ApiClient, id: string): Promise<Delivery> {
+  return api.data<Delivery>(EP.sandbox.resendDelivery, { path: { id } });
+}

@@ -28,6 +28,7 @@ export const SETTING_KEYS = [
   'max-response-size',
   'ca-file',
   'pin',
+  'webhook-secret',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 export const SECRET_KEYS = new Set<string>([
@@ -36,6 +37,7 @@ export const SECRET_KEYS = new Set<string>([
   'connector-token',
   'connector-token-next',
   'basic',
+  'webhook-secret',
 ]);
 
 export type Profile = Partial<Record<SettingKey, string>>;

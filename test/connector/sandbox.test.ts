@@ -417,6 +417,8 @@ describe('fuzz: random JSON never gets a 5xx', () => {
       ['PUT', '/connector/users/wire/transactions/w-2'],
       ['POST', '/connector/batch'],
       ['POST', '/connector/v2/tokens/generate'],
+      ['POST', '/sandbox/trigger'],
+      ['POST', '/sandbox/webhooks/deliveries/not-a-delivery/resend'],
     ];
     const valid = container([tx('fz')]);
     // near-valid: the container with one field replaced by an arbitrary JSON value

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { triggerEvent, WEBHOOK_EVENTS } from '../../api/webhooks.js';
+import { triggerEvent, V2_EVENTS, WEBHOOK_EVENTS } from '../../api/webhooks.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples } from '../util.js';
@@ -8,15 +8,21 @@ import { examples } from '../util.js';
 export function registerSandboxTrigger(parent: Command, ctx: Context): void {
   const cmd = parent
     .command('trigger')
-    .argument('<event>', `the event: ${WEBHOOK_EVENTS.join(', ')}`)
+    .argument('<event>', `the event: ${WEBHOOK_EVENTS.join(', ')}; Events v2: ${V2_EVENTS.join(', ')}`)
     .description(
       'make the running sandbox emit a realistic event of this kind to the registered webhooks (POST /sandbox/trigger)',
     )
     .option('--credentials-id <id>', 'the credentials the event concerns (events of one credentials arrive in order)')
-    .option('--status <status>', 'the status in the content (credentials and signable-operation events)')
+    .option(
+      '--status <status>',
+      'the status in the content (credentials, signable-operation and refresh:finished events; an error status of refresh:finished adds its detailedError)',
+    )
     .action(async (event: string, o: { credentialsId?: string; status?: string }) => {
-      if (!(WEBHOOK_EVENTS as readonly string[]).includes(event))
-        throw new UsageError(`unknown event "${event}"`, { hint: `use ${WEBHOOK_EVENTS.join(', ')}` });
+      const v2 = (V2_EVENTS as readonly string[]).includes(event);
+      if (!v2 && !(WEBHOOK_EVENTS as readonly string[]).includes(event))
+        throw new UsageError(`unknown event "${event}"`, {
+          hint: `use ${WEBHOOK_EVENTS.join(', ')}, or an Events v2 one: ${V2_EVENTS.join(', ')}`,
+        });
       // --user is the global acting-user flag: the event concerns that user (default: the newest one)
       const user = await ctx.userRef();
       const api = await ctx.api();
@@ -45,7 +51,12 @@ export function registerSandboxTrigger(parent: Command, ctx: Context): void {
           { header: 'user', path: 'userId' },
           { header: 'order key', path: 'orderKey' },
           { header: 'webhooks', path: 'webhooks' },
-          { header: 'content id', path: 'content.id' },
+          ...(v2
+            ? [
+                { header: 'credentials', path: 'content.credentialsId' },
+                { header: 'account', path: 'content.account.id' },
+              ]
+            : [{ header: 'content id', path: 'content.id' }]),
           { header: 'status', path: 'content.status' },
         ],
       });
@@ -54,5 +65,7 @@ export function registerSandboxTrigger(parent: Command, ctx: Context): void {
     'bankctl sandbox trigger credentials:update --status AUTHENTICATING',
     'bankctl sandbox trigger transaction:create --user 6e68cc6287704273984567b3300c5823',
     'bankctl sandbox trigger signable-operation:update --status EXECUTED -o json | jq .content',
+    'bankctl sandbox trigger refresh:finished --status AUTHENTICATION_ERROR      # Events v2, with detailedError',
+    'bankctl sandbox trigger account-transactions:modified --user 6e68cc6287704273984567b3300c5823',
   ]);
 }

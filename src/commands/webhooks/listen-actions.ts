@@ -1,11 +1,48 @@
 // What `webhooks listen` does with an accepted event (print, forward) and its registration.
 import { request } from 'undici';
 import type { Context } from '../../context.js';
-import type { WebHookRequest } from '../../api/webhooks.js';
+import { FlowFailedError } from '../../errors.js';
+import type { ReceivedEvent } from './receiver.js';
 import { stripControl } from '../../output/sanitize.js';
 
 export interface RegisterOpts {
   registerVia: string;
+}
+
+/**
+ * Subscribes the listener as an Events v2 endpoint: the service generates the secret, which
+ * `useSecret` hands to the receiver. Returns how to remove the endpoint.
+ */
+export async function registerV2(
+  ctx: Context,
+  url: string,
+  events: string[],
+  useSecret: (secret: string) => void,
+): Promise<() => Promise<void>> {
+  const api = await ctx.api();
+  const w = await import('../../api/webhooks.js');
+  const created = await w.createWebhookEndpoint(api, {
+    url,
+    enabledEvents: events,
+    description: 'bankctl webhooks listen',
+  });
+  if (typeof created.secret !== 'string' || created.secret === '')
+    throw new FlowFailedError(
+      `the service registered ${created.id} but returned no secret; remove it with \`bankctl webhooks endpoints delete ${created.id}\``,
+    );
+  api.http.redactor.add(created.secret);
+  useSecret(created.secret);
+  ctx.notice(`registered Events v2 endpoint ${created.id} -> ${url}`);
+  return async () => {
+    try {
+      await w.deleteWebhookEndpoint(api, created.id);
+      ctx.notice(`removed webhook endpoint ${created.id}`);
+    } catch (err) {
+      ctx.warn(
+        `could not remove webhook endpoint ${created.id}: ${(err as Error).message}; remove it with \`bankctl webhooks endpoints delete ${created.id}\``,
+      );
+    }
+  };
 }
 
 /** Subscribes the listener; returns how to remove the subscription. */
@@ -47,10 +84,13 @@ export async function register(
   };
 }
 
-/** Accepted events on stdout; the secret is left out. */
-export function print(ctx: Context, event: WebHookRequest, pretty: boolean): void {
-  const { secret: _secret, ...hook } = (event.webHook ?? {}) as Record<string, unknown>;
-  const shown = { ...event, webHook: hook };
+/** Accepted events on stdout; a v1 body's secret is left out. */
+export function print(ctx: Context, event: ReceivedEvent, pretty: boolean): void {
+  let shown: Record<string, unknown> = event;
+  if (event.webHook && typeof event.webHook === 'object') {
+    const { secret: _secret, ...hook } = event.webHook as Record<string, unknown>;
+    shown = { ...event, webHook: hook };
+  }
   if (!pretty) {
     ctx.io.stdout.write(`${JSON.stringify(shown)}\n`);
     return;

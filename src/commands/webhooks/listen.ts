@@ -6,12 +6,13 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
-import { WEBHOOK_EVENTS } from '../../api/webhooks.js';
+import { V2_EVENTS, WEBHOOK_EVENTS } from '../../api/webhooks.js';
+import { DEFAULT_TOLERANCE_SECONDS } from '../../contract/webhook-signature.js';
 import { stripControl } from '../../output/sanitize.js';
 import { collect, examples, parseIntArg, type Run } from '../util.js';
-import { parseEvents, readSecret, SECRET_ENV, type SecretOpts } from './shared.js';
+import { parseEvents, readSecret, SECRET_ENV, SECRET_SETTING, type SecretOpts } from './shared.js';
 import { DEFAULT_MAX_BODY, WebhookReceiver } from './receiver.js';
-import { forward, print, register } from './listen-actions.js';
+import { forward, print, register, registerV2 } from './listen-actions.js';
 
 export const DEFAULT_LISTEN_PORT = 8080;
 
@@ -25,10 +26,12 @@ export interface ListenOptions {
   waitMs?: number;
   forwardTo?: URL;
   register: boolean;
-  registerVia: 'api' | 'connector';
+  registerVia: 'api' | 'connector' | 'events-v2';
   publicUrl?: string;
   maxBody: number;
   readTimeoutMs: number;
+  /** Events v2: how far the signature's timestamp may be from now, seconds. */
+  toleranceSeconds: number;
 }
 
 interface Flags extends SecretOpts {
@@ -39,26 +42,29 @@ interface Flags extends SecretOpts {
   waitTimeout?: string;
   forwardTo?: string;
   register?: boolean;
-  registerVia: string;
+  registerVia?: string;
   publicUrl?: string;
   maxBody: string;
   readTimeout: string;
+  tolerance: string;
 }
 
 export function newCmdListen(parent: Command, ctx: Context, run: Run<ListenOptions> = listenRun): Command {
   const cmd = parent
     .command('listen')
-    .description('receive webhook calls locally: check the secret, print accepted events, optionally forward them')
+    .description(
+      'receive webhook calls locally (v1, and Events v2 signed with X-Tink-Signature): check them, print accepted events, optionally forward them',
+    )
     .option('--port <port>', 'port to listen on (0: any free port)', String(DEFAULT_LISTEN_PORT))
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option(
       '--secret <secret>',
-      `the secret expected in webHook.secret (prefer --secret-stdin or ${SECRET_ENV}; generated with --register)`,
+      `the secret: v1's webHook.secret, Events v2's signing secret (prefer --secret-stdin or ${SECRET_ENV}; default: the profile's ${SECRET_SETTING}; generated with --register)`,
     )
     .option('--secret-stdin', 'read the secret from the first line of standard input')
     .option(
       '--event <name>',
-      `print and wait for only these events (repeatable): ${WEBHOOK_EVENTS.join(', ')}`,
+      `print and wait for only these events (repeatable): ${[...WEBHOOK_EVENTS, ...V2_EVENTS].join(', ')}`,
       collect,
     )
     .option('--once', 'exit 0 after the first accepted event that matches')
@@ -69,12 +75,11 @@ export function newCmdListen(parent: Command, ctx: Context, run: Run<ListenOptio
     .option('--forward-to <url>', "POST each matching event's body to this URL too, and print its answer on stderr")
     .option(
       '--register',
-      'register this listener with the service for its run (the --event names, or all five) and remove it on exit',
+      'register this listener with the service for its run (the --event names, or all of the kind) and remove it on exit',
     )
     .option(
       '--register-via <side>',
-      'where --register registers: api (POST /api/v1/hooks) or connector (POST /connector/webhooks)',
-      'api',
+      'where --register registers: api (POST /api/v1/hooks), connector (POST /connector/webhooks) or events-v2 (POST /events/v2/webhook-endpoints; the default when every --event is a v2 one)',
     )
     .option(
       '--public-url <url>',
@@ -82,12 +87,19 @@ export function newCmdListen(parent: Command, ctx: Context, run: Run<ListenOptio
     )
     .option('--max-body <bytes>', 'largest body accepted; larger ones are answered 413', String(DEFAULT_MAX_BODY))
     .option('--read-timeout <seconds>', 'a request not received in full within this time is answered 408', '10')
+    .option(
+      '--tolerance <seconds>',
+      'Events v2: refuse (412) a signature whose timestamp is further than this from now',
+      String(DEFAULT_TOLERANCE_SECONDS),
+    )
     .action(async (o: Flags, command: Command) => run(ctx, await listenFromFlags(ctx, o, command)));
   return examples(cmd, [
     'bankctl webhooks listen --register --event credentials:update      # subscribe for this run, Ctrl-C removes it',
     'echo "$SECRET" | bankctl webhooks listen --secret-stdin --port 8080 --forward-to http://localhost:3000/hooks',
     'bankctl webhooks listen --register --once --event signable-operation:update --wait-timeout 60 -o json > event.json',
     'bankctl webhooks listen --register --register-via connector --event transaction:create | jq .content',
+    'bankctl webhooks listen --register --event refresh:finished --event account-transactions:modified   # Events v2',
+    'bankctl webhooks endpoints create --url https://hooks.example.com/in --event refresh:finished --save-secret && bankctl webhooks listen',
   ]);
 }
 
@@ -113,7 +125,8 @@ async function listenFromFlags(ctx: Context, o: Flags, command: Command): Promis
   const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
   const maxBody = parseIntArg(o.maxBody, '--max-body', { min: 1 })!;
   const readTimeoutMs = seconds(o.readTimeout, '--read-timeout') * 1000;
-  const events = parseEvents(o.event);
+  const events = parseEvents(o.event, 'both');
+  const toleranceSeconds = seconds(o.tolerance, '--tolerance');
   // The root's --timeout (per-request HTTP timeout) takes `--timeout S` wherever it is written; the
   // contract's `webhooks listen --timeout S` is honoured when given on the command line.
   const waitRaw =
@@ -123,16 +136,29 @@ async function listenFromFlags(ctx: Context, o: Flags, command: Command): Promis
       ? undefined
       : seconds(waitRaw, o.waitTimeout !== undefined ? '--wait-timeout' : '--timeout') * 1000;
   const forwardTo = o.forwardTo ? httpUrl(o.forwardTo, '--forward-to') : undefined;
-  if (o.registerVia !== 'api' && o.registerVia !== 'connector')
-    throw new UsageError('--register-via must be api or connector');
+  const v2 = events.filter((e) => (V2_EVENTS as readonly string[]).includes(e));
+  const registerVia = o.registerVia ?? (events.length > 0 && v2.length === events.length ? 'events-v2' : 'api');
+  if (registerVia !== 'api' && registerVia !== 'connector' && registerVia !== 'events-v2')
+    throw new UsageError('--register-via must be api, connector or events-v2');
   if (o.publicUrl && !o.register) throw new UsageError('--public-url only makes sense with --register');
+  if (o.register && (registerVia === 'events-v2' ? v2.length !== events.length : v2.length > 0))
+    throw new UsageError(
+      registerVia === 'events-v2'
+        ? '--register-via events-v2 takes Events v2 names only in --event'
+        : `--register-via ${registerVia} takes v1 event names only; ${v2.join(', ')} ${v2.length === 1 ? 'is' : 'are'} Events v2`,
+      { hint: 'register v1 and v2 events in separate listeners, or with `bankctl webhooks endpoints create`' },
+    );
   let secret = await readSecret(ctx, o);
-  if (!secret) {
-    if (!o.register)
-      throw new UsageError(`a secret is required: --secret-stdin, ${SECRET_ENV} or --secret`, {
-        hint: 'with --register one is generated for the run',
-      });
+  if (!secret && o.register) {
+    // an Events v2 endpoint's secret comes from the service when the listener registers
     secret = randomBytes(24).toString('base64url');
+  } else if (!secret) {
+    secret = (await ctx.settings()).value(SECRET_SETTING);
+    if (!secret)
+      throw new UsageError(`a secret is required: --secret-stdin, ${SECRET_ENV} or --secret`, {
+        hint: `with --register one is generated for the run; \`webhooks endpoints create --save-secret\` keeps one in the profile (${SECRET_SETTING})`,
+      });
+    (await ctx.http()).redactor.add(secret);
   }
   return {
     port,
@@ -143,10 +169,11 @@ async function listenFromFlags(ctx: Context, o: Flags, command: Command): Promis
     waitMs,
     forwardTo,
     register: Boolean(o.register),
-    registerVia: o.registerVia,
+    registerVia,
     publicUrl: o.publicUrl,
     maxBody,
     readTimeoutMs,
+    toleranceSeconds,
   };
 }
 
@@ -172,6 +199,7 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
     secret: o.secret,
     maxBodyBytes: o.maxBody,
     readTimeoutMs: o.readTimeoutMs,
+    toleranceSeconds: o.toleranceSeconds,
     onRefused: (status, reason, req) =>
       ctx.notice(`refused ${stripControl(req.method)} ${stripControl(req.path)}: ${status} ${reason}`),
     onEvent: async (event, raw) => {
@@ -193,8 +221,13 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
   let failure: unknown;
   try {
     const localUrl = localUrlOf(o.host, receiver.address.port);
-    const events = o.events.length ? o.events : [...WEBHOOK_EVENTS];
-    if (o.register) unregister = await register(ctx, o, o.publicUrl ?? `${localUrl}webhooks`, o.secret, events);
+    const url = o.publicUrl ?? `${localUrl}webhooks`;
+    if (o.register && o.registerVia === 'events-v2')
+      unregister = await registerV2(ctx, url, o.events.length ? o.events : [...V2_EVENTS], (s) =>
+        receiver.setSecret(s),
+      );
+    else if (o.register)
+      unregister = await register(ctx, o, url, o.secret, o.events.length ? o.events : [...WEBHOOK_EVENTS]);
     ctx.notice(
       `listening on ${localUrl} for ${o.events.length ? o.events.join(', ') : 'all events'}${o.once ? ', until the first one' : ''} (Ctrl-C to stop)`,
     );
@@ -221,7 +254,7 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
   stopping.release();
   if (left === 'gave-up')
     throw new InterruptedError('interrupted again: the webhook registration was left in place', {
-      hint: `remove it with \`bankctl ${o.registerVia === 'connector' ? 'connector webhooks' : 'webhooks'} list\` and \`delete\``,
+      hint: `remove it with \`bankctl ${o.registerVia === 'connector' ? 'connector webhooks' : o.registerVia === 'events-v2' ? 'webhooks endpoints' : 'webhooks'} list\` and \`delete\``,
     });
   if (failure !== undefined) throw failure;
 }

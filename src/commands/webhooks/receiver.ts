@@ -1,12 +1,26 @@
 // The local receiver behind `webhooks listen`. Every byte from the network is hostile: POST only,
-// a body limit (413), a deadline for slow senders (408), strict UTF-8 JSON of the WebHookRequest
-// shape (400), and the secret in webHook.secret compared in constant time (401). A rejected body
-// is never echoed or printed. Any request, good or bad, leaves the server running.
+// a body limit (413), a deadline for slow senders (408), strict UTF-8 JSON (400), and then:
+// - Events v2 (an X-Tink-Signature header, or a {context, content, event} body): the signature
+//   checked over the raw bytes before anything is parsed, in constant time, with the timestamp
+//   within the tolerance; a bad or missing one is 412, as the vendor's guide says a receiver answers;
+// - v1 (a WebHookRequest {event, content, webHook}): the secret in webHook.secret compared in
+//   constant time (401).
+// A rejected body is never echoed or printed. Any request, good or bad, leaves the server running.
 import { secretsEqual } from '../../contract/secrets.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebHookRequest } from '../../api/webhooks.js';
 import { hostGuard } from '../../contract/host.js';
+import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifySignature } from '../../contract/webhook-signature.js';
+
+/** What a receiver accepts: a v1 WebHookRequest or an Events v2 delivery {context, content, event}. */
+export interface ReceivedEvent {
+  event: string;
+  content: unknown;
+  webHook?: WebHookRequest['webHook'];
+  context?: { userId?: string; externalUserId?: string };
+  [k: string]: unknown;
+}
 
 export interface ReceiverOptions {
   host: string;
@@ -15,8 +29,12 @@ export interface ReceiverOptions {
   maxBodyBytes: number;
   /** From the first byte of a request to its last, ms. */
   readTimeoutMs: number;
+  /** How far an Events v2 signature's timestamp may be from now, seconds (default 300). */
+  toleranceSeconds?: number;
+  /** Now, ms (tests move it). */
+  now?: () => number;
   /** A valid, authenticated event. Resolves when handled (the sender is answered after). */
-  onEvent(event: WebHookRequest, raw: Buffer): void | Promise<void>;
+  onEvent(event: ReceivedEvent, raw: Buffer): void | Promise<void>;
   /** A refused request: status and a fixed reason, never the body. */
   onRefused(status: number, reason: string, req: { method: string; path: string }): void;
 }
@@ -34,8 +52,7 @@ class Refusal {
   ) {}
 }
 
-/** Parses and checks a WebHookRequest; throws a Refusal with a fixed reason. */
-export function parseWebHookRequest(raw: Buffer, secret: string): WebHookRequest {
+function parseJsonObject(raw: Buffer): Record<string, unknown> {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
@@ -50,7 +67,18 @@ export function parseWebHookRequest(raw: Buffer, secret: string): WebHookRequest
     throw new Refusal(400, 'the body is not JSON');
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Refusal(400, 'the body is not a JSON object');
-  const b = body as Record<string, unknown>;
+  return body as Record<string, unknown>;
+}
+
+function checkShape(b: Record<string, unknown>): void {
+  if (typeof b.event !== 'string' || b.event === '' || b.event.length > 200)
+    throw new Refusal(400, 'event is missing or not a string');
+  if (!b.content || typeof b.content !== 'object') throw new Refusal(400, 'content is missing or not an object');
+}
+
+/** Parses and checks a WebHookRequest (v1); throws a Refusal with a fixed reason. */
+export function parseWebHookRequest(raw: Buffer, secret: string): WebHookRequest {
+  const b = parseJsonObject(raw);
   const hook = b.webHook;
   if (
     !hook ||
@@ -61,10 +89,47 @@ export function parseWebHookRequest(raw: Buffer, secret: string): WebHookRequest
     throw new Refusal(400, 'webHook.secret is missing');
   }
   if (!secretMatches(secret, (hook as Record<string, string>).secret!)) throw new Refusal(401, 'wrong secret');
-  if (typeof b.event !== 'string' || b.event === '' || b.event.length > 200)
-    throw new Refusal(400, 'event is missing or not a string');
-  if (!b.content || typeof b.content !== 'object') throw new Refusal(400, 'content is missing or not an object');
+  checkShape(b);
   return b as unknown as WebHookRequest;
+}
+
+/** Whether a body without a signature header still looks like an Events v2 delivery. */
+function looksV2(raw: Buffer): boolean {
+  try {
+    const b = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+    return Boolean(b && typeof b === 'object' && !Array.isArray(b) && 'context' in b && !('webHook' in b));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Checks and parses a delivery of either kind. Events v2: the signature over the raw bytes first
+ * (412 when missing, malformed, wrong or outside the tolerance), then the shape; v1 as before.
+ */
+export function parseDelivery(
+  raw: Buffer,
+  signature: string | string[] | undefined,
+  secret: string,
+  nowMs: number,
+  toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
+): ReceivedEvent {
+  if (signature === undefined && !looksV2(raw)) return parseWebHookRequest(raw, secret) as ReceivedEvent;
+  const check = verifySignature(signature, raw, secret, nowMs, toleranceSeconds);
+  if (!check.ok)
+    throw new Refusal(
+      412,
+      check.reason === 'missing'
+        ? 'the X-Tink-Signature header is missing'
+        : check.reason === 'malformed'
+          ? 'the X-Tink-Signature header is malformed'
+          : check.reason === 'mismatch'
+            ? 'the signature does not match'
+            : `the signature's timestamp is ${check.reason} (tolerance ${toleranceSeconds} s)`,
+    );
+  const b = parseJsonObject(raw);
+  checkShape(b);
+  return b as ReceivedEvent;
 }
 
 export class WebhookReceiver {
@@ -72,6 +137,11 @@ export class WebhookReceiver {
   private port = 0;
 
   constructor(private readonly o: ReceiverOptions) {}
+
+  /** The secret to check from now on (an Events v2 registration's, known only once it is made). */
+  setSecret(secret: string): void {
+    this.o.secret = secret;
+  }
 
   get address(): { host: string; port: number } {
     return { host: this.o.host, port: this.port };
@@ -132,7 +202,8 @@ export class WebhookReceiver {
     try {
       if (req.method !== 'POST') throw new Refusal(405, 'only POST is accepted');
       const raw = await this.readBody(req);
-      const event = parseWebHookRequest(raw, this.o.secret);
+      const now = this.o.now?.() ?? Date.now();
+      const event = parseDelivery(raw, req.headers[SIGNATURE_HEADER], this.o.secret, now, this.o.toleranceSeconds);
       await this.o.onEvent(event, raw);
       reply(res, 200, { received: true });
     } catch (err) {

@@ -3,22 +3,32 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { WEBHOOK_EVENTS } from '../../api/webhooks.js';
+import { V2_EVENTS, WEBHOOK_EVENTS } from '../../api/webhooks.js';
 import type { Column } from '../../output/render.js';
 import { collect, splitList } from '../util.js';
 
 export const SECRET_ENV = 'BANKCTL_WEBHOOK_SECRET';
 
-/** --event values (repeatable or comma-separated), checked against the five events. */
-export function parseEvents(values: string[] | undefined): string[] {
+/** --event values (repeatable or comma-separated), checked against the five v1 events (and the v2 ones with `kinds`). */
+export function parseEvents(values: string[] | undefined, kinds: 'v1' | 'v2' | 'both' = 'v1'): string[] {
   const events = [...new Set(splitList(values))];
+  const known: readonly string[] =
+    kinds === 'v1' ? WEBHOOK_EVENTS : kinds === 'v2' ? V2_EVENTS : [...WEBHOOK_EVENTS, ...V2_EVENTS];
   for (const e of events) {
-    if (!(WEBHOOK_EVENTS as readonly string[]).includes(e)) {
-      throw new UsageError(`--event: unknown event "${e}"`, { hint: `use ${WEBHOOK_EVENTS.join(', ')}` });
+    if (!known.includes(e)) {
+      const other = kinds === 'v1' && (V2_EVENTS as readonly string[]).includes(e);
+      throw new UsageError(`--event: unknown event "${e}"`, {
+        hint: other
+          ? `${e} is an Events v2 event: register it with \`bankctl webhooks endpoints create\``
+          : `use ${known.join(', ')}`,
+      });
     }
   }
   return events;
 }
+
+/** The profile setting that keeps an Events v2 endpoint's secret (`webhooks endpoints create --save-secret`). */
+export const SECRET_SETTING = 'webhook-secret';
 
 export interface SecretOpts {
   secret?: string;

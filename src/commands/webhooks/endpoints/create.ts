@@ -1,0 +1,78 @@
+// `webhooks endpoints create --url U --event E ...`: an Events v2 endpoint (POST
+// /events/v2/webhook-endpoints). The service generates the signing secret and returns it this once:
+// it is printed on stdout, and kept in the profile (webhook-secret, in the 0600 config file) with
+// --save-secret, where `webhooks listen` finds it.
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { createWebhookEndpoint } from '../../../api/webhooks.js';
+import { FlowFailedError } from '../../../errors.js';
+import { collect, examples, type Run } from '../../util.js';
+import { SECRET_SETTING } from '../shared.js';
+import { endpointUrl, renderEndpoints, v2Events } from './shared.js';
+
+export interface CreateOptions {
+  url: string;
+  events: string[];
+  description?: string;
+  disabled: boolean;
+  saveSecret: boolean;
+}
+
+interface Flags {
+  url: string;
+  event?: string[];
+  description?: string;
+  disabled?: boolean;
+  saveSecret?: boolean;
+}
+
+export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptions> = createRun): Command {
+  const cmd = parent
+    .command('create')
+    .description(
+      'register an Events v2 webhook endpoint (POST /events/v2/webhook-endpoints); its secret is shown this once',
+    )
+    .requiredOption('--url <url>', 'where the service POSTs events (https; the sandbox also takes http on loopback)')
+    .option('--event <name>', 'an Events v2 event to receive (repeatable, or comma-separated)', collect)
+    .option('--description <text>', 'what the endpoint is for')
+    .option('--disabled', 'create it disabled (no deliveries until `update --enable`)')
+    .option('--save-secret', `keep the secret in the profile (${SECRET_SETTING}) for \`webhooks listen\``)
+    .action(async (o: Flags) =>
+      run(ctx, {
+        url: endpointUrl(o.url),
+        events: v2Events(o.event, true)!,
+        description: o.description,
+        disabled: Boolean(o.disabled),
+        saveSecret: Boolean(o.saveSecret),
+      }),
+    );
+  return examples(cmd, [
+    'bankctl webhooks endpoints create --url https://hooks.example.com/tink --event refresh:finished --save-secret',
+    'bankctl webhooks endpoints create --url https://hooks.example.com/tink --event account-transactions:modified,account:created --description "ledger sync" -o json | jq -r .secret',
+  ]);
+}
+
+export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
+  const created = await createWebhookEndpoint(await ctx.api(), {
+    url: o.url,
+    enabledEvents: o.events,
+    ...(o.description !== undefined ? { description: o.description } : {}),
+    ...(o.disabled ? { disabled: true } : {}),
+  });
+  const secret = typeof created.secret === 'string' && created.secret !== '' ? created.secret : undefined;
+  if (o.saveSecret) {
+    if (!secret)
+      throw new FlowFailedError(`endpoint ${created.id} was created, but the service returned no secret to save`);
+    (await ctx.config()).set(ctx.profileName(), SECRET_SETTING, secret);
+  }
+  ctx.notice(
+    `registered webhook endpoint ${created.id} for ${o.events.join(', ')}${
+      secret
+        ? o.saveSecret
+          ? `; its secret is saved in profile "${ctx.profileName()}" (${SECRET_SETTING})`
+          : '; its secret is shown only now: keep it (or create with --save-secret)'
+        : ''
+    }`,
+  );
+  await renderEndpoints(ctx, created, { keepSecret: true, vertical: true });
+}

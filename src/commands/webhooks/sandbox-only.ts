@@ -1,0 +1,48 @@
+// `webhooks deliveries` and `webhooks resend` read the sandbox's own delivery log (/sandbox/...):
+// against a profile that points at another service they stop before sending anything, with exit 2
+// and the reason; a server that turns out not to be the sandbox (404 "no such endpoint", 405) is
+// reported the same way.
+import type { Context } from '../../context.js';
+import { runningSandbox } from '../../config/sandbox-state.js';
+import { ApiError, UsageError } from '../../errors.js';
+
+function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+function needsSandbox(ctx: Context, what: string, where: string): UsageError {
+  return new UsageError(
+    `\`${what}\` needs the bankctl sandbox: profile "${ctx.profileName()}" points at ${where}, which is not it`,
+    {
+      hint: 'start one with `bankctl sandbox start` (and leave base-url unset), or use a profile whose base-url is the sandbox',
+    },
+  );
+}
+
+export async function sandboxOnly<T>(ctx: Context, what: string, fn: () => Promise<T>): Promise<T> {
+  const setting = (await ctx.settings()).get('base-url');
+  const base = new URL(await ctx.baseUrl());
+  const running = runningSandbox(ctx.configDir);
+  const isRunning = running !== undefined && safeOrigin(running.baseUrl) === base.origin;
+  if (setting?.source !== 'sandbox' && !isRunning && !isLoopback(base.hostname))
+    throw needsSandbox(ctx, what, base.origin);
+  try {
+    return await fn();
+  } catch (err) {
+    if (
+      err instanceof ApiError &&
+      (err.status === 405 || (err.status === 404 && /no such endpoint/i.test(err.serviceMessage)))
+    )
+      throw needsSandbox(ctx, what, base.origin);
+    throw err;
+  }
+}
+
+function safeOrigin(u: string): string | undefined {
+  try {
+    return new URL(u).origin;
+  } catch {
+    return undefined;
+  }
+}
