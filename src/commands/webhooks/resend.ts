@@ -25,7 +25,12 @@ export function newCmdResend(parent: Command, ctx: Context, run: Run<ResendOptio
 }
 
 export async function resendRun(ctx: Context, o: ResendOptions): Promise<void> {
-  const d = await sandboxOnly(ctx, 'webhooks resend', async () => resendDelivery(await ctx.api(), o.id));
+  const d = await sandboxOnly(
+    ctx,
+    'webhooks resend',
+    async () => resendDelivery(await ctx.api(), o.id),
+    (message) => /^delivery .* not found/.test(message),
+  );
   ctx.notice(`resending delivery ${o.id} as ${d.id} (${d.event} to ${d.url})`);
   const { render } = await import('../../output/render.js');
   await render(ctx, d, { columns: DELIVERY_COLUMNS, vertical: true });

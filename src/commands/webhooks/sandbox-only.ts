@@ -20,7 +20,16 @@ function needsSandbox(ctx: Context, what: string, where: string): UsageError {
   );
 }
 
-export async function sandboxOnly<T>(ctx: Context, what: string, fn: () => Promise<T>): Promise<T> {
+/**
+ * Runs fn when the profile's service can be the sandbox; a 405, or a 404 that `ownNotFound` does not
+ * claim as the sandbox's own answer (an unknown delivery), means the server is not the sandbox.
+ */
+export async function sandboxOnly<T>(
+  ctx: Context,
+  what: string,
+  fn: () => Promise<T>,
+  ownNotFound: (message: string) => boolean = () => false,
+): Promise<T> {
   const setting = (await ctx.settings()).get('base-url');
   const base = new URL(await ctx.baseUrl());
   const running = runningSandbox(ctx.configDir);
@@ -30,10 +39,7 @@ export async function sandboxOnly<T>(ctx: Context, what: string, fn: () => Promi
   try {
     return await fn();
   } catch (err) {
-    if (
-      err instanceof ApiError &&
-      (err.status === 405 || (err.status === 404 && /no such endpoint/i.test(err.serviceMessage)))
-    )
+    if (err instanceof ApiError && (err.status === 405 || (err.status === 404 && !ownNotFound(err.serviceMessage))))
       throw needsSandbox(ctx, what, base.origin);
     throw err;
   }

@@ -1,10 +1,18 @@
 import { describe, expect, test } from 'vitest';
 import { newCmdListen } from '../../../src/commands/webhooks/listen.js';
-import { runCli } from '../../helpers/cli.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { ConfigStore } from '../../../src/config/store.js';
 import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
 import { post, spawnListener } from '../../webhooks/helpers.js';
 
 const sb = useSandbox();
+
+/** A config directory whose default profile holds webhook-secret. */
+function savedSecretDir(): string {
+  const dir = tempDir();
+  new ConfigStore(dir).set('default', 'webhook-secret', 'saved-in-profile');
+  return dir;
+}
 const SECRET = 'listen-cmd-secret';
 const hook = (event: string) =>
   JSON.stringify({
@@ -62,10 +70,47 @@ describe('webhooks listen: flags', () => {
       stderr: '--public-url only makes sense with --register',
     },
     {
+      name: 'Events v2: v2 names in --event, --tolerance; --register goes to events-v2 when every event is v2',
+      args: ['--register', '--event', 'refresh:finished,account:created', '--tolerance', '60'],
+      options: { events: ['refresh:finished', 'account:created'], registerVia: 'events-v2', toleranceSeconds: 60 },
+    },
+    {
+      name: 'the tolerance defaults to 300 s',
+      args: ['--secret-stdin'],
+      stdin: 's\n',
+      options: { toleranceSeconds: 300 },
+    },
+    {
+      name: 'the secret saved in the profile (webhook-secret) when no other is given',
+      args: [],
+      env: { BANKCTL_CONFIG_DIR: savedSecretDir() },
+      options: { secret: 'saved-in-profile' },
+    },
+    {
+      name: 'no secret anywhere: the hint names the profile setting',
+      args: [],
+      env: { BANKCTL_CONFIG_DIR: tempDir() },
+      code: 2,
+      stderr: /webhook-secret/,
+    },
+    {
+      name: '--register with v1 and v2 events mixed is refused',
+      args: ['--register', '--event', 'refresh:finished', '--event', 'credentials:update'],
+      code: 2,
+      stderr: /refresh:finished is Events v2/,
+    },
+    {
+      name: 'a --tolerance that is not a number',
+      args: ['--secret-stdin', '--tolerance', 'lots'],
+      stdin: 's\n',
+      code: 2,
+      stderr: /--tolerance must be a positive number of seconds/,
+    },
+    {
       name: 'an unknown --register-via',
       args: ['--register', '--register-via', 'email'],
       code: 2,
-      stderr: '--register-via must be api or connector',
+      stderr: '--register-via must be api, connector or events-v2',
     },
     {
       name: 'a deadline that is not a number',
