@@ -229,7 +229,7 @@ function __bankctl_subs
         case 'connector webhooks delete'
             printf '%s\n' ''
         case 'webhooks'
-            printf '%s\n' 'list' 'create' 'delete' 'listen'
+            printf '%s\n' 'list' 'create' 'delete' 'listen' 'endpoints' 'deliveries' 'resend'
         case 'webhooks list'
             printf '%s\n' ''
         case 'webhooks create'
@@ -237,6 +237,22 @@ function __bankctl_subs
         case 'webhooks delete'
             printf '%s\n' ''
         case 'webhooks listen'
+            printf '%s\n' ''
+        case 'webhooks endpoints'
+            printf '%s\n' 'create' 'list' 'get' 'update' 'delete'
+        case 'webhooks endpoints create'
+            printf '%s\n' ''
+        case 'webhooks endpoints list'
+            printf '%s\n' ''
+        case 'webhooks endpoints get'
+            printf '%s\n' ''
+        case 'webhooks endpoints update'
+            printf '%s\n' ''
+        case 'webhooks endpoints delete'
+            printf '%s\n' ''
+        case 'webhooks deliveries'
+            printf '%s\n' ''
+        case 'webhooks resend'
             printf '%s\n' ''
         case 'config'
             printf '%s\n' 'list' 'get' 'set' 'unset' 'use' 'explain'
@@ -486,7 +502,23 @@ function __bankctl_valued
         case 'webhooks delete'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks listen'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--secret' '--event' '--wait-timeout' '--forward-to' '--register-via' '--public-url' '--max-body' '--read-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--secret' '--event' '--wait-timeout' '--forward-to' '--register-via' '--public-url' '--max-body' '--read-timeout' '--tolerance'
+        case 'webhooks endpoints'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks endpoints create'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--description'
+        case 'webhooks endpoints list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks endpoints get'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks endpoints update'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--description'
+        case 'webhooks endpoints delete'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks deliveries'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--event' '--status' '--endpoint'
+        case 'webhooks resend'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config list'
@@ -3045,7 +3077,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -a 'list create delete listen'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -a 'list create delete listen endpoints deliveries resend'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l base-url -r
@@ -3177,7 +3209,206 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l regi
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l public-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l max-body -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l read-timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l tolerance -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -a 'create list get update delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l description -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l disabled
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l save-secret
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l description -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l enable
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l disable
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l status -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l endpoint -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -a 'list get set unset use explain'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l profile -r
@@ -3341,7 +3572,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l basic
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -a 'POST GET PUT DELETE /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/markets /api/v1/providers/{name} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent'
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -a 'POST GET PUT DELETE PATCH /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/markets /api/v1/providers/{name} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/webhooks/deliveries/{id}/resend /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent /events/v2/webhook-endpoints /events/v2/webhook-endpoints/{id}'
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l base-url -r
