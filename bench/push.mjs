@@ -6,8 +6,12 @@
 // - concurrency: the CLI with --concurrency 4 against the bare loop sending one chunk at a time;
 // - into a sink that reads and drops the bodies: the client side alone, beside the sandbox's own
 //   CPU for the same transactions, so it shows which side limits the push.
-// Runnable alone: node bench/push.mjs [N ...] [--rounds R]   (default 100000 1000000, 3 rounds);
-// needs `node scripts/build.mjs`.
+// - `connector verify` of the largest N after its push: at most 1.2x the push's own time, peak RSS
+//   at most 150 MB;
+// - a push into the sink against a --dry-run of the same file: sending costs at most 0.2x reading.
+// Runnable alone: node bench/push.mjs [N ...] [--rounds R] [--against DIR]   (default 100000
+// 1000000, 3 rounds); needs `node scripts/build.mjs`. --against DIR adds the CLI of another
+// checkout (built) to the same interleaved rounds: the before/after of a change, side by side.
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -30,6 +34,8 @@ import {
 
 const SELF = fileURLToPath(import.meta.url);
 const RATIO_LIMIT = 1.2;
+const VERIFY_RATIO_LIMIT = 1.2;
+const SINK_RATIO_LIMIT = 1.2;
 const RSS_LIMIT_MB = 150;
 /** Peak RSS may differ this much between the smallest and largest N and still count as flat. */
 const FLAT_TOLERANCE_MB = 15;
@@ -171,7 +177,7 @@ function timeChild(args, env) {
 }
 
 /** One push of file (n transactions) by 'bare' or 'cli' into a fresh 'sandbox' or 'sink'. */
-async function runOnce({ client, server, file, n, concurrency, dir, heap = false }) {
+async function runOnce({ client, server, file, n, concurrency, dir, heap = false, bin = BIN, extra = [] }) {
   const sv = await startServer(server);
   try {
     const user = 'bench';
@@ -185,24 +191,17 @@ async function runOnce({ client, server, file, n, concurrency, dir, heap = false
       BANKCTL_BASE_URL: sv.baseUrl,
       BANKCTL_CONNECTOR_TOKEN: sv.connectorToken,
     };
+    const push = [bin, 'connector', 'push', '--user', user, '--file', file, '--concurrency', String(concurrency)];
     const args =
       client === 'bare'
         ? [SELF, '--bare', sv.baseUrl, sv.connectorToken, file, user, String(concurrency)]
-        : [
-            BIN,
-            'connector',
-            'push',
-            '--user',
-            user,
-            '--file',
-            file,
-            '--concurrency',
-            String(concurrency),
-            '--type',
-            'HISTORICAL',
-            '-q',
-          ];
+        : [...push, '--type', 'HISTORICAL', '-q', ...extra];
     const r = await timeChild(args, env);
+    if (client === 'verify') {
+      // the push above filled the sandbox; now the read-back of the same file, timed on its own
+      const v = await timeChild([bin, 'connector', 'verify', '--user', user, '--file', file, '-q', '-o', 'json'], env);
+      return { ...r, verifyMs: v.ms, verifyRssMb: v.rssMb, serverCpuS: 0 };
+    }
     const serverCpuS = (await sv.ask('cpu')) - cpu0;
     if (server === 'sandbox') {
       const stored = await sv.ask('stored');
@@ -227,6 +226,8 @@ async function rounds(count, configs) {
       cpuS: median(list.map((x) => x.cpuS)),
       serverCpuS: median(list.map((x) => x.serverCpuS)),
       rssMb: Math.max(...list.map((x) => x.rssMb)),
+      verifyMs: list[0].verifyMs === undefined ? undefined : median(list.map((x) => x.verifyMs)),
+      verifyRssMb: list[0].verifyRssMb === undefined ? undefined : Math.max(...list.map((x) => x.verifyRssMb)),
       bytesPerTx: list[0].bytesPerTx,
     };
   }
@@ -235,10 +236,17 @@ async function rounds(count, configs) {
 
 const s = (ms) => (ms / 1000).toFixed(2);
 
-export async function runPush({ sizes = [100_000, 1_000_000], rounds: count = 3, log = console.log } = {}) {
+export async function runPush({
+  sizes = [100_000, 1_000_000],
+  rounds: count = 3,
+  log = console.log,
+  against = process.env.BANKCTL_BENCH_AGAINST,
+} = {}) {
+  const otherBin = against ? join(against, 'bin', 'bankctl.js') : undefined;
   const dir = mkdtempSync(join(tmpdir(), 'bankctl-bench-push-'));
   const main = [];
   const extra = [];
+  const limits = [];
   try {
     for (const n of sizes) {
       const file = join(dir, `tx-${n}.ndjson`);
@@ -253,7 +261,12 @@ export async function runPush({ sizes = [100_000, 1_000_000], rounds: count = 3,
           ? {
               bareSink: { ...base, client: 'bare', server: 'sink', concurrency: CONCURRENCY },
               cliSink: { ...base, client: 'cli', server: 'sink', concurrency: CONCURRENCY },
+              cliDry: { ...base, client: 'cli', server: 'sink', concurrency: CONCURRENCY, extra: ['--dry-run'] },
+              verify: { ...base, client: 'verify', server: 'sandbox', concurrency: CONCURRENCY },
             }
+          : {}),
+        ...(otherBin
+          ? { other: { ...base, client: 'cli', server: 'sandbox', concurrency: CONCURRENCY, bin: otherBin } }
           : {}),
       });
       const ratio = m.cli.ms / m.bare.ms;
@@ -271,6 +284,11 @@ export async function runPush({ sizes = [100_000, 1_000_000], rounds: count = 3,
         // the ratio limit is the largest size's (at 100,000 the CLI's process start is a visible share)
         ok: (!largest || ratio <= RATIO_LIMIT) && m.cli.rssMb < RSS_LIMIT_MB ? 'yes' : 'NO',
       };
+      if (otherBin) {
+        row[`${against} s`] = s(m.other.ms);
+        row['this / that'] = (m.cli.ms / m.other.ms).toFixed(2);
+        row[`${against} RSS MB`] = m.other.rssMb.toFixed(1);
+      }
       main.push(row);
       log?.(JSON.stringify(row));
       if (largest) {
@@ -307,6 +325,29 @@ export async function runPush({ sizes = [100_000, 1_000_000], rounds: count = 3,
           ok: '',
         });
         log?.(JSON.stringify(extra));
+        const verifyRatio = m.verify.verifyMs / m.verify.ms;
+        limits.push({
+          case: `connector verify of ${n}, beside its push`,
+          s: s(m.verify.verifyMs),
+          'vs s': s(m.verify.ms),
+          ratio: verifyRatio.toFixed(2),
+          limit: `<= ${VERIFY_RATIO_LIMIT}`,
+          'peak RSS MB': m.verify.verifyRssMb.toFixed(1),
+          'RSS limit MB': `<= ${RSS_LIMIT_MB}`,
+          ok: verifyRatio <= VERIFY_RATIO_LIMIT && m.verify.verifyRssMb <= RSS_LIMIT_MB ? 'yes' : 'NO',
+        });
+        const sinkRatio = m.cliSink.ms / m.cliDry.ms;
+        limits.push({
+          case: `push of ${n} into a sink, beside a --dry-run`,
+          s: s(m.cliSink.ms),
+          'vs s': s(m.cliDry.ms),
+          ratio: sinkRatio.toFixed(2),
+          limit: `<= ${SINK_RATIO_LIMIT}`,
+          'peak RSS MB': m.cliSink.rssMb.toFixed(1),
+          'RSS limit MB': '',
+          ok: sinkRatio <= SINK_RATIO_LIMIT ? 'yes' : 'NO',
+        });
+        log?.(JSON.stringify(limits));
       }
     }
   } finally {
@@ -326,7 +367,8 @@ export async function runPush({ sizes = [100_000, 1_000_000], rounds: count = 3,
       extra,
     );
   }
-  return [...main, ...extra];
+  if (limits.length) printTable('connector verify and the cost of sending, with their limits', limits);
+  return [...main, ...extra, ...limits];
 }
 
 if (process.argv[2] === '--serve-sandbox') await serveSandbox();
@@ -338,7 +380,9 @@ else if (process.argv[2] === '--bare') {
   const args = process.argv.slice(2);
   const r = args.indexOf('--rounds');
   const count = r >= 0 ? Number(args.splice(r, 2)[1]) : 3;
+  const a = args.indexOf('--against');
+  const against = a >= 0 ? args.splice(a, 2)[1] : undefined;
   const sizes = args.map(Number).filter((x) => x > 0);
-  const rows = await runPush({ ...(sizes.length ? { sizes } : {}), rounds: count });
+  const rows = await runPush({ ...(sizes.length ? { sizes } : {}), rounds: count, against });
   if (rows.some((row) => row.ok === 'NO')) process.exitCode = 1;
 }

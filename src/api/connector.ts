@@ -116,8 +116,14 @@ export async function transactionsPage(
   return data ?? { transactions: [] };
 }
 
-/** A long number literal: JSON.parse would round it, so such a page takes the exact reader. */
-const LONG_NUMBER = /[:,[]\s*-?\d{16,}/;
+/** Whether JSON.parse kept every amount exact (a number beyond 2^53 may have been rounded). */
+function amountsExact(ts: V2Transaction[]): boolean {
+  for (const t of ts) {
+    const v = t.amount?.value;
+    if (typeof v?.unscaledValue === 'number' && !Number.isSafeInteger(v.unscaledValue)) return false;
+  }
+  return true;
+}
 
 /**
  * The same page for a reader that needs only a few fields of each transaction (verify): the body
@@ -132,14 +138,12 @@ export async function transactionsPageFast(
     query,
     auth: bearer ? { scheme: 'Bearer', token: bearer } : undefined,
   });
-  if (!LONG_NUMBER.test(res.data)) {
-    try {
-      const page = JSON.parse(res.data) as { transactions?: V2Transaction[]; nextPageToken?: string };
-      if (page && Array.isArray(page.transactions))
-        return { transactions: page.transactions, nextPageToken: page.nextPageToken };
-    } catch {
-      // the exact reader says what is wrong with it
-    }
+  try {
+    const page = JSON.parse(res.data) as { transactions?: V2Transaction[]; nextPageToken?: string };
+    if (page && Array.isArray(page.transactions) && amountsExact(page.transactions))
+      return { transactions: page.transactions, nextPageToken: page.nextPageToken };
+  } catch {
+    // the exact reader says what is wrong with it
   }
   const data = decodeResponse(EP.transactions.list, res) as
     { transactions?: V2Transaction[]; nextPageToken?: string } | undefined;
