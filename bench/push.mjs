@@ -236,123 +236,102 @@ async function rounds(count, configs) {
 
 const s = (ms) => (ms / 1000).toFixed(2);
 
-export async function runPush({
-  sizes = [100_000, 1_000_000],
-  rounds: count = 3,
-  log = console.log,
-  against = process.env.BANKCTL_BENCH_AGAINST,
-} = {}) {
-  const otherBin = against ? join(against, 'bin', 'bankctl.js') : undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'bankctl-bench-push-'));
-  const main = [];
-  const extra = [];
-  const limits = [];
-  try {
-    for (const n of sizes) {
-      const file = join(dir, `tx-${n}.ndjson`);
-      await writeInput(file, n);
-      const base = { file, n, dir };
-      const largest = n === Math.max(...sizes);
-      const m = await rounds(count, {
-        bare: { ...base, client: 'bare', server: 'sandbox', concurrency: CONCURRENCY },
-        cli: { ...base, client: 'cli', server: 'sandbox', concurrency: CONCURRENCY, heap: true },
-        ...(largest ? { bareSeq: { ...base, client: 'bare', server: 'sandbox', concurrency: 1 } } : {}),
-        ...(largest
-          ? {
-              bareSink: { ...base, client: 'bare', server: 'sink', concurrency: CONCURRENCY },
-              cliSink: { ...base, client: 'cli', server: 'sink', concurrency: CONCURRENCY },
-              cliDry: { ...base, client: 'cli', server: 'sink', concurrency: CONCURRENCY, extra: ['--dry-run'] },
-              verify: { ...base, client: 'verify', server: 'sandbox', concurrency: CONCURRENCY },
-            }
-          : {}),
-        ...(otherBin
-          ? { other: { ...base, client: 'cli', server: 'sandbox', concurrency: CONCURRENCY, bin: otherBin } }
-          : {}),
-      });
-      const ratio = m.cli.ms / m.bare.ms;
-      const row = {
-        transactions: n,
-        'bare s': s(m.bare.ms),
-        'cli s': s(m.cli.ms),
-        ratio: ratio.toFixed(2),
-        'cli tx/s': Math.round(n / (m.cli.ms / 1000)),
-        'bare cpu s': m.bare.cpuS.toFixed(2),
-        'cli cpu s': m.cli.cpuS.toFixed(2),
-        'sandbox cpu s': m.cli.serverCpuS.toFixed(2),
-        'cli peak RSS MB': m.cli.rssMb.toFixed(1),
-        'sandbox B/tx': m.cli.bytesPerTx,
-        // the ratio limit is the largest size's (at 100,000 the CLI's process start is a visible share)
-        ok: (!largest || ratio <= RATIO_LIMIT) && m.cli.rssMb < RSS_LIMIT_MB ? 'yes' : 'NO',
-      };
-      if (otherBin) {
-        row[`${against} s`] = s(m.other.ms);
-        row['this / that'] = (m.cli.ms / m.other.ms).toFixed(2);
-        row[`${against} RSS MB`] = m.other.rssMb.toFixed(1);
-      }
-      main.push(row);
-      log?.(JSON.stringify(row));
-      if (largest) {
-        extra.push({
-          case: `bare loop, 1 chunk at a time`,
-          s: s(m.bareSeq.ms),
-          'vs cli --concurrency 4': (m.cli.ms / m.bareSeq.ms).toFixed(2),
-          'client cpu s': m.bareSeq.cpuS.toFixed(2),
-          'server cpu s': m.bareSeq.serverCpuS.toFixed(2),
-          ok: m.cli.ms < m.bareSeq.ms ? 'yes' : 'NO',
-        });
-        extra.push({
-          case: 'into a sink: bare loop',
-          s: s(m.bareSink.ms),
-          'vs cli --concurrency 4': '',
-          'client cpu s': m.bareSink.cpuS.toFixed(2),
-          'server cpu s': m.bareSink.serverCpuS.toFixed(2),
-          ok: '',
-        });
-        extra.push({
-          case: 'into a sink: cli',
-          s: s(m.cliSink.ms),
-          'vs cli --concurrency 4': '',
-          'client cpu s': m.cliSink.cpuS.toFixed(2),
-          'server cpu s': m.cliSink.serverCpuS.toFixed(2),
-          ok: '',
-        });
-        extra.push({
-          case: 'into the sandbox: cli',
-          s: s(m.cli.ms),
-          'vs cli --concurrency 4': '1.00',
-          'client cpu s': m.cli.cpuS.toFixed(2),
-          'server cpu s': m.cli.serverCpuS.toFixed(2),
-          ok: '',
-        });
-        log?.(JSON.stringify(extra));
-        const verifyRatio = m.verify.verifyMs / m.verify.ms;
-        limits.push({
-          case: `connector verify of ${n}, beside its push`,
-          s: s(m.verify.verifyMs),
-          'vs s': s(m.verify.ms),
-          ratio: verifyRatio.toFixed(2),
-          limit: `<= ${VERIFY_RATIO_LIMIT}`,
-          'peak RSS MB': m.verify.verifyRssMb.toFixed(1),
-          'RSS limit MB': `<= ${RSS_LIMIT_MB}`,
-          ok: verifyRatio <= VERIFY_RATIO_LIMIT && m.verify.verifyRssMb <= RSS_LIMIT_MB ? 'yes' : 'NO',
-        });
-        const sinkRatio = m.cliSink.ms / m.cliDry.ms;
-        limits.push({
-          case: `push of ${n} into a sink, beside a --dry-run`,
-          s: s(m.cliSink.ms),
-          'vs s': s(m.cliDry.ms),
-          ratio: sinkRatio.toFixed(2),
-          limit: `<= ${SINK_RATIO_LIMIT}`,
-          'peak RSS MB': m.cliSink.rssMb.toFixed(1),
-          'RSS limit MB': '',
-          ok: sinkRatio <= SINK_RATIO_LIMIT ? 'yes' : 'NO',
-        });
-        log?.(JSON.stringify(limits));
-      }
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+/** The configurations of one size's rounds: the largest size also measures concurrency, sink, dry run and verify. */
+function configsFor(base, largest, otherBin) {
+  const c = { concurrency: CONCURRENCY };
+  return {
+    bare: { ...base, ...c, client: 'bare', server: 'sandbox' },
+    cli: { ...base, ...c, client: 'cli', server: 'sandbox', heap: true },
+    ...(largest
+      ? {
+          bareSeq: { ...base, client: 'bare', server: 'sandbox', concurrency: 1 },
+          bareSink: { ...base, ...c, client: 'bare', server: 'sink' },
+          cliSink: { ...base, ...c, client: 'cli', server: 'sink' },
+          cliDry: { ...base, ...c, client: 'cli', server: 'sink', extra: ['--dry-run'] },
+          verify: { ...base, ...c, client: 'verify', server: 'sandbox' },
+        }
+      : {}),
+    ...(otherBin ? { other: { ...base, ...c, client: 'cli', server: 'sandbox', bin: otherBin } } : {}),
+  };
+}
+
+function mainRow(n, m, largest, against) {
+  const ratio = m.cli.ms / m.bare.ms;
+  const row = {
+    transactions: n,
+    'bare s': s(m.bare.ms),
+    'cli s': s(m.cli.ms),
+    ratio: ratio.toFixed(2),
+    'cli tx/s': Math.round(n / (m.cli.ms / 1000)),
+    'bare cpu s': m.bare.cpuS.toFixed(2),
+    'cli cpu s': m.cli.cpuS.toFixed(2),
+    'sandbox cpu s': m.cli.serverCpuS.toFixed(2),
+    'cli peak RSS MB': m.cli.rssMb.toFixed(1),
+    'sandbox B/tx': m.cli.bytesPerTx,
+    // the ratio limit is the largest size's (at 100,000 the CLI's process start is a visible share)
+    ok: (!largest || ratio <= RATIO_LIMIT) && m.cli.rssMb < RSS_LIMIT_MB ? 'yes' : 'NO',
+  };
+  if (m.other) {
+    row[`${against} s`] = s(m.other.ms);
+    row[`${against} cpu s`] = m.other.cpuS.toFixed(2);
+    row['this / that s'] = (m.cli.ms / m.other.ms).toFixed(2);
+    row['this / that cpu'] = (m.cli.cpuS / m.other.cpuS).toFixed(2);
+    row[`${against} RSS MB`] = m.other.rssMb.toFixed(1);
   }
+  return row;
+}
+
+function extraRows(m) {
+  const side = (name, x, vs, ok = '') => ({
+    case: name,
+    s: s(x.ms),
+    'vs cli --concurrency 4': vs,
+    'client cpu s': x.cpuS.toFixed(2),
+    'server cpu s': x.serverCpuS.toFixed(2),
+    ok,
+  });
+  return [
+    side(
+      'bare loop, 1 chunk at a time',
+      m.bareSeq,
+      (m.cli.ms / m.bareSeq.ms).toFixed(2),
+      m.cli.ms < m.bareSeq.ms ? 'yes' : 'NO',
+    ),
+    side('into a sink: bare loop', m.bareSink, ''),
+    side('into a sink: cli', m.cliSink, ''),
+    side('into a sink: cli --dry-run', m.cliDry, ''),
+    side('into the sandbox: cli', m.cli, '1.00'),
+  ];
+}
+
+function limitRows(n, m) {
+  const verifyRatio = m.verify.verifyMs / m.verify.ms;
+  const sinkRatio = m.cliSink.ms / m.cliDry.ms;
+  return [
+    {
+      case: `connector verify of ${n}, beside its push`,
+      s: s(m.verify.verifyMs),
+      'vs s': s(m.verify.ms),
+      ratio: verifyRatio.toFixed(2),
+      limit: `<= ${VERIFY_RATIO_LIMIT}`,
+      'peak RSS MB': m.verify.verifyRssMb.toFixed(1),
+      'RSS limit MB': `<= ${RSS_LIMIT_MB}`,
+      ok: verifyRatio <= VERIFY_RATIO_LIMIT && m.verify.verifyRssMb <= RSS_LIMIT_MB ? 'yes' : 'NO',
+    },
+    {
+      case: `push of ${n} into a sink, beside a --dry-run`,
+      s: s(m.cliSink.ms),
+      'vs s': s(m.cliDry.ms),
+      ratio: sinkRatio.toFixed(2),
+      limit: `<= ${SINK_RATIO_LIMIT}`,
+      'peak RSS MB': m.cliSink.rssMb.toFixed(1),
+      'RSS limit MB': '',
+      ok: sinkRatio <= SINK_RATIO_LIMIT ? 'yes' : 'NO',
+    },
+  ];
+}
+
+function printAll(count, sizes, main, extra, limits) {
   const peaks = main.map((r) => Number(r['cli peak RSS MB']));
   const flat = Math.max(...peaks) - Math.min(...peaks) <= FLAT_TOLERANCE_MB;
   if (!flat) for (const r of main) r.ok = 'NO';
@@ -361,13 +340,40 @@ export async function runPush({
     main,
   );
   console.log(`peak RSS ${flat ? 'flat' : 'NOT flat'} across sizes: ${peaks.map((p) => p.toFixed(1)).join(' / ')} MB`);
-  if (extra.length) {
+  if (extra.length)
     printTable(
       `connector push of ${Math.max(...sizes)}: concurrency, and each side alone (a sink reads and drops the bodies; server cpu is the receiving process's)`,
       extra,
     );
-  }
   if (limits.length) printTable('connector verify and the cost of sending, with their limits', limits);
+}
+
+export async function runPush({
+  sizes = [100_000, 1_000_000],
+  rounds: count = 3,
+  log = console.log,
+  against = process.env.BANKCTL_BENCH_AGAINST,
+} = {}) {
+  const otherBin = against ? join(against, 'bin', 'bankctl.js') : undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'bankctl-bench-push-'));
+  const [main, extra, limits] = [[], [], []];
+  try {
+    for (const n of sizes) {
+      const file = join(dir, `tx-${n}.ndjson`);
+      await writeInput(file, n);
+      const largest = n === Math.max(...sizes);
+      const m = await rounds(count, configsFor({ file, n, dir }, largest, otherBin));
+      main.push(mainRow(n, m, largest, against));
+      log?.(JSON.stringify(main[main.length - 1]));
+      if (!largest) continue;
+      extra.push(...extraRows(m));
+      limits.push(...limitRows(n, m));
+      log?.(JSON.stringify([...extra, ...limits]));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  printAll(count, sizes, main, extra, limits);
   return [...main, ...extra, ...limits];
 }
 

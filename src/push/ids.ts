@@ -1,23 +1,21 @@
 // Duplicate externalIds within one input, found in the validation pass with a fixed cost per
 // transaction (two 32-bit hashes and a line number in flat arrays, no string kept): a pair of
 // lines whose hashes agree is a candidate, confirmed against the ids' text afterwards.
-import { hashBytes } from './by-bytes.js';
-
-/** A second hash of b[s, e), independent of FNV-1a (a multiply-xorshift). */
-export function hashBytes2(b: Uint8Array, s: number, e: number): number {
-  let h = 0x9e3779b9 ^ (e - s);
-  for (let i = s; i < e; i++) {
-    h = Math.imul(h ^ b[i]!, 0x5bd1e995);
-    h ^= h >>> 15;
-  }
-  return h >>> 0;
-}
 
 /** Where an id is reported: the two hashes and its line. */
 export type IdSink = (h1: number, h2: number, line: number) => void;
 
+/** Both hashes of b[s, e) in one loop: FNV-1a, and a multiply-xorshift . */
 export function idOfBytes(b: Uint8Array, s: number, e: number, line: number, sink: IdSink): void {
-  sink(hashBytes(b, s, e) >>> 0, hashBytes2(b, s, e), line);
+  let h1 = 0x811c9dc5;
+  let h2 = 0x9e3779b9 ^ (e - s);
+  for (let i = s; i < e; i++) {
+    const c = b[i]!;
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
+    h2 ^= h2 >>> 15;
+  }
+  sink(h1 >>> 0, h2 >>> 0, line);
 }
 
 export function idOfString(id: string, line: number, sink: IdSink): void {
@@ -44,26 +42,31 @@ export class IdList {
   }
 }
 
-/** Open addressing over the two hashes; candidates are the (first line, later line) pairs that agree. */
+/**
+ * Open addressing by the first hash, each slot holding both hashes and the line side by side (one
+ * cache line a probe). Candidates are the (earlier line, later line) pairs whose hashes agree:
+ * confirmed against the ids' text by the caller.
+ */
 export class IdTable {
   private mask = (1 << 12) - 1;
-  private h1 = new Uint32Array(1 << 12);
-  private h2 = new Uint32Array(1 << 12);
-  private at = new Uint32Array(1 << 12);
+  private slots = new Uint32Array(3 << 12);
   private size = 0;
   readonly candidates: Array<[number, number]> = [];
   readonly sink: IdSink = (a, b, line) => this.add(a, b, line);
 
   add(a: number, b: number, line: number): void {
     if ((this.size + 1) * 2 > this.mask + 1) this.grow();
-    let i = a & this.mask;
-    while (this.at[i] !== 0) {
-      if (this.h1[i] === a && this.h2[i] === b) return void this.candidates.push([this.at[i]!, line]);
-      i = (i + 1) & this.mask;
+    const slots = this.slots;
+    let i = (a & this.mask) * 3;
+    const end = slots.length;
+    while (slots[i + 2] !== 0) {
+      if (slots[i] === a && slots[i + 1] === b) return void this.candidates.push([slots[i + 2]!, line]);
+      i += 3;
+      if (i === end) i = 0;
     }
-    this.h1[i] = a;
-    this.h2[i] = b;
-    this.at[i] = line;
+    slots[i] = a;
+    slots[i + 1] = b;
+    slots[i + 2] = line;
     this.size++;
   }
 
@@ -73,13 +76,11 @@ export class IdTable {
   }
 
   private grow(): void {
-    const [h1, h2, at] = [this.h1, this.h2, this.at];
+    const old = this.slots;
     const n = (this.mask + 1) * 2;
     this.mask = n - 1;
-    this.h1 = new Uint32Array(n);
-    this.h2 = new Uint32Array(n);
-    this.at = new Uint32Array(n);
+    this.slots = new Uint32Array(3 * n);
     this.size = 0;
-    for (let i = 0; i < at.length; i++) if (at[i] !== 0) this.add(h1[i]!, h2[i]!, at[i]!);
+    for (let i = 0; i < old.length; i += 3) if (old[i + 2] !== 0) this.add(old[i]!, old[i + 1]!, old[i + 2]!);
   }
 }
