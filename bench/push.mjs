@@ -6,8 +6,12 @@
 // - concurrency: the CLI with --concurrency 4 against the bare loop sending one chunk at a time;
 // - into a sink that reads and drops the bodies: the client side alone, beside the sandbox's own
 //   CPU for the same transactions, so it shows which side limits the push.
-// Runnable alone: node bench/push.mjs [N ...] [--rounds R]   (default 100000 1000000, 3 rounds);
-// needs `node scripts/build.mjs`.
+// - `connector verify` of the largest N after its push: at most 1.2x the push's own time, peak RSS
+//   at most 150 MB;
+// - a push into the sink against a --dry-run of the same file: sending costs at most 0.2x reading.
+// Runnable alone: node bench/push.mjs [N ...] [--rounds R] [--against DIR]   (default 100000
+// 1000000, 3 rounds); needs `node scripts/build.mjs`. --against DIR adds the CLI of another
+// checkout (built) to the same interleaved rounds: the before/after of a change, side by side.
 import { spawn } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -30,6 +34,8 @@ import {
 
 const SELF = fileURLToPath(import.meta.url);
 const RATIO_LIMIT = 1.2;
+const VERIFY_RATIO_LIMIT = 1.2;
+const SINK_RATIO_LIMIT = 1.2;
 const RSS_LIMIT_MB = 150;
 /** Peak RSS may differ this much between the smallest and largest N and still count as flat. */
 const FLAT_TOLERANCE_MB = 15;
@@ -171,7 +177,7 @@ function timeChild(args, env) {
 }
 
 /** One push of file (n transactions) by 'bare' or 'cli' into a fresh 'sandbox' or 'sink'. */
-async function runOnce({ client, server, file, n, concurrency, dir, heap = false }) {
+async function runOnce({ client, server, file, n, concurrency, dir, heap = false, bin = BIN, extra = [] }) {
   const sv = await startServer(server);
   try {
     const user = 'bench';
@@ -185,24 +191,17 @@ async function runOnce({ client, server, file, n, concurrency, dir, heap = false
       BANKCTL_BASE_URL: sv.baseUrl,
       BANKCTL_CONNECTOR_TOKEN: sv.connectorToken,
     };
+    const push = [bin, 'connector', 'push', '--user', user, '--file', file, '--concurrency', String(concurrency)];
     const args =
       client === 'bare'
         ? [SELF, '--bare', sv.baseUrl, sv.connectorToken, file, user, String(concurrency)]
-        : [
-            BIN,
-            'connector',
-            'push',
-            '--user',
-            user,
-            '--file',
-            file,
-            '--concurrency',
-            String(concurrency),
-            '--type',
-            'HISTORICAL',
-            '-q',
-          ];
+        : [...push, '--type', 'HISTORICAL', '-q', ...extra];
     const r = await timeChild(args, env);
+    if (client === 'verify') {
+      // the push above filled the sandbox; now the read-back of the same file, timed on its own
+      const v = await timeChild([bin, 'connector', 'verify', '--user', user, '--file', file, '-q', '-o', 'json'], env);
+      return { ...r, verifyMs: v.ms, verifyRssMb: v.rssMb, serverCpuS: 0 };
+    }
     const serverCpuS = (await sv.ask('cpu')) - cpu0;
     if (server === 'sandbox') {
       const stored = await sv.ask('stored');
@@ -227,6 +226,8 @@ async function rounds(count, configs) {
       cpuS: median(list.map((x) => x.cpuS)),
       serverCpuS: median(list.map((x) => x.serverCpuS)),
       rssMb: Math.max(...list.map((x) => x.rssMb)),
+      verifyMs: list[0].verifyMs === undefined ? undefined : median(list.map((x) => x.verifyMs)),
+      verifyRssMb: list[0].verifyRssMb === undefined ? undefined : Math.max(...list.map((x) => x.verifyRssMb)),
       bytesPerTx: list[0].bytesPerTx,
     };
   }
@@ -235,83 +236,102 @@ async function rounds(count, configs) {
 
 const s = (ms) => (ms / 1000).toFixed(2);
 
-export async function runPush({ sizes = [100_000, 1_000_000], rounds: count = 3, log = console.log } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'bankctl-bench-push-'));
-  const main = [];
-  const extra = [];
-  try {
-    for (const n of sizes) {
-      const file = join(dir, `tx-${n}.ndjson`);
-      await writeInput(file, n);
-      const base = { file, n, dir };
-      const largest = n === Math.max(...sizes);
-      const m = await rounds(count, {
-        bare: { ...base, client: 'bare', server: 'sandbox', concurrency: CONCURRENCY },
-        cli: { ...base, client: 'cli', server: 'sandbox', concurrency: CONCURRENCY, heap: true },
-        ...(largest ? { bareSeq: { ...base, client: 'bare', server: 'sandbox', concurrency: 1 } } : {}),
-        ...(largest
-          ? {
-              bareSink: { ...base, client: 'bare', server: 'sink', concurrency: CONCURRENCY },
-              cliSink: { ...base, client: 'cli', server: 'sink', concurrency: CONCURRENCY },
-            }
-          : {}),
-      });
-      const ratio = m.cli.ms / m.bare.ms;
-      const row = {
-        transactions: n,
-        'bare s': s(m.bare.ms),
-        'cli s': s(m.cli.ms),
-        ratio: ratio.toFixed(2),
-        'cli tx/s': Math.round(n / (m.cli.ms / 1000)),
-        'bare cpu s': m.bare.cpuS.toFixed(2),
-        'cli cpu s': m.cli.cpuS.toFixed(2),
-        'sandbox cpu s': m.cli.serverCpuS.toFixed(2),
-        'cli peak RSS MB': m.cli.rssMb.toFixed(1),
-        'sandbox B/tx': m.cli.bytesPerTx,
-        // the ratio limit is the largest size's (at 100,000 the CLI's process start is a visible share)
-        ok: (!largest || ratio <= RATIO_LIMIT) && m.cli.rssMb < RSS_LIMIT_MB ? 'yes' : 'NO',
-      };
-      main.push(row);
-      log?.(JSON.stringify(row));
-      if (largest) {
-        extra.push({
-          case: `bare loop, 1 chunk at a time`,
-          s: s(m.bareSeq.ms),
-          'vs cli --concurrency 4': (m.cli.ms / m.bareSeq.ms).toFixed(2),
-          'client cpu s': m.bareSeq.cpuS.toFixed(2),
-          'server cpu s': m.bareSeq.serverCpuS.toFixed(2),
-          ok: m.cli.ms < m.bareSeq.ms ? 'yes' : 'NO',
-        });
-        extra.push({
-          case: 'into a sink: bare loop',
-          s: s(m.bareSink.ms),
-          'vs cli --concurrency 4': '',
-          'client cpu s': m.bareSink.cpuS.toFixed(2),
-          'server cpu s': m.bareSink.serverCpuS.toFixed(2),
-          ok: '',
-        });
-        extra.push({
-          case: 'into a sink: cli',
-          s: s(m.cliSink.ms),
-          'vs cli --concurrency 4': '',
-          'client cpu s': m.cliSink.cpuS.toFixed(2),
-          'server cpu s': m.cliSink.serverCpuS.toFixed(2),
-          ok: '',
-        });
-        extra.push({
-          case: 'into the sandbox: cli',
-          s: s(m.cli.ms),
-          'vs cli --concurrency 4': '1.00',
-          'client cpu s': m.cli.cpuS.toFixed(2),
-          'server cpu s': m.cli.serverCpuS.toFixed(2),
-          ok: '',
-        });
-        log?.(JSON.stringify(extra));
-      }
-    }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+/** The configurations of one size's rounds: the largest size also measures concurrency, sink, dry run and verify. */
+function configsFor(base, largest, otherBin) {
+  const c = { concurrency: CONCURRENCY };
+  return {
+    bare: { ...base, ...c, client: 'bare', server: 'sandbox' },
+    cli: { ...base, ...c, client: 'cli', server: 'sandbox', heap: true },
+    ...(largest
+      ? {
+          bareSeq: { ...base, client: 'bare', server: 'sandbox', concurrency: 1 },
+          bareSink: { ...base, ...c, client: 'bare', server: 'sink' },
+          cliSink: { ...base, ...c, client: 'cli', server: 'sink' },
+          cliDry: { ...base, ...c, client: 'cli', server: 'sink', extra: ['--dry-run'] },
+          verify: { ...base, ...c, client: 'verify', server: 'sandbox' },
+        }
+      : {}),
+    ...(otherBin ? { other: { ...base, ...c, client: 'cli', server: 'sandbox', bin: otherBin } } : {}),
+  };
+}
+
+function mainRow(n, m, largest, against) {
+  const ratio = m.cli.ms / m.bare.ms;
+  const row = {
+    transactions: n,
+    'bare s': s(m.bare.ms),
+    'cli s': s(m.cli.ms),
+    ratio: ratio.toFixed(2),
+    'cli tx/s': Math.round(n / (m.cli.ms / 1000)),
+    'bare cpu s': m.bare.cpuS.toFixed(2),
+    'cli cpu s': m.cli.cpuS.toFixed(2),
+    'sandbox cpu s': m.cli.serverCpuS.toFixed(2),
+    'cli peak RSS MB': m.cli.rssMb.toFixed(1),
+    'sandbox B/tx': m.cli.bytesPerTx,
+    // the ratio limit is the largest size's (at 100,000 the CLI's process start is a visible share)
+    ok: (!largest || ratio <= RATIO_LIMIT) && m.cli.rssMb < RSS_LIMIT_MB ? 'yes' : 'NO',
+  };
+  if (m.other) {
+    row[`${against} s`] = s(m.other.ms);
+    row[`${against} cpu s`] = m.other.cpuS.toFixed(2);
+    row['this / that s'] = (m.cli.ms / m.other.ms).toFixed(2);
+    row['this / that cpu'] = (m.cli.cpuS / m.other.cpuS).toFixed(2);
+    row[`${against} RSS MB`] = m.other.rssMb.toFixed(1);
   }
+  return row;
+}
+
+function extraRows(m) {
+  const side = (name, x, vs, ok = '') => ({
+    case: name,
+    s: s(x.ms),
+    'vs cli --concurrency 4': vs,
+    'client cpu s': x.cpuS.toFixed(2),
+    'server cpu s': x.serverCpuS.toFixed(2),
+    ok,
+  });
+  return [
+    side(
+      'bare loop, 1 chunk at a time',
+      m.bareSeq,
+      (m.cli.ms / m.bareSeq.ms).toFixed(2),
+      m.cli.ms < m.bareSeq.ms ? 'yes' : 'NO',
+    ),
+    side('into a sink: bare loop', m.bareSink, ''),
+    side('into a sink: cli', m.cliSink, ''),
+    side('into a sink: cli --dry-run', m.cliDry, ''),
+    side('into the sandbox: cli', m.cli, '1.00'),
+  ];
+}
+
+function limitRows(n, m) {
+  const verifyRatio = m.verify.verifyMs / m.verify.ms;
+  const sinkRatio = m.cliSink.ms / m.cliDry.ms;
+  return [
+    {
+      case: `connector verify of ${n}, beside its push`,
+      s: s(m.verify.verifyMs),
+      'vs s': s(m.verify.ms),
+      ratio: verifyRatio.toFixed(2),
+      limit: `<= ${VERIFY_RATIO_LIMIT}`,
+      'peak RSS MB': m.verify.verifyRssMb.toFixed(1),
+      'RSS limit MB': `<= ${RSS_LIMIT_MB}`,
+      ok: verifyRatio <= VERIFY_RATIO_LIMIT && m.verify.verifyRssMb <= RSS_LIMIT_MB ? 'yes' : 'NO',
+    },
+    {
+      case: `push of ${n} into a sink, beside a --dry-run`,
+      s: s(m.cliSink.ms),
+      'vs s': s(m.cliDry.ms),
+      ratio: sinkRatio.toFixed(2),
+      limit: `<= ${SINK_RATIO_LIMIT}`,
+      'peak RSS MB': m.cliSink.rssMb.toFixed(1),
+      'RSS limit MB': '',
+      ok: sinkRatio <= SINK_RATIO_LIMIT ? 'yes' : 'NO',
+    },
+  ];
+}
+
+function printAll(count, sizes, main, extra, limits) {
   const peaks = main.map((r) => Number(r['cli peak RSS MB']));
   const flat = Math.max(...peaks) - Math.min(...peaks) <= FLAT_TOLERANCE_MB;
   if (!flat) for (const r of main) r.ok = 'NO';
@@ -320,13 +340,41 @@ export async function runPush({ sizes = [100_000, 1_000_000], rounds: count = 3,
     main,
   );
   console.log(`peak RSS ${flat ? 'flat' : 'NOT flat'} across sizes: ${peaks.map((p) => p.toFixed(1)).join(' / ')} MB`);
-  if (extra.length) {
+  if (extra.length)
     printTable(
       `connector push of ${Math.max(...sizes)}: concurrency, and each side alone (a sink reads and drops the bodies; server cpu is the receiving process's)`,
       extra,
     );
+  if (limits.length) printTable('connector verify and the cost of sending, with their limits', limits);
+}
+
+export async function runPush({
+  sizes = [100_000, 1_000_000],
+  rounds: count = 3,
+  log = console.log,
+  against = process.env.BANKCTL_BENCH_AGAINST,
+} = {}) {
+  const otherBin = against ? join(against, 'bin', 'bankctl.js') : undefined;
+  const dir = mkdtempSync(join(tmpdir(), 'bankctl-bench-push-'));
+  const [main, extra, limits] = [[], [], []];
+  try {
+    for (const n of sizes) {
+      const file = join(dir, `tx-${n}.ndjson`);
+      await writeInput(file, n);
+      const largest = n === Math.max(...sizes);
+      const m = await rounds(count, configsFor({ file, n, dir }, largest, otherBin));
+      main.push(mainRow(n, m, largest, against));
+      log?.(JSON.stringify(main[main.length - 1]));
+      if (!largest) continue;
+      extra.push(...extraRows(m));
+      limits.push(...limitRows(n, m));
+      log?.(JSON.stringify([...extra, ...limits]));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  return [...main, ...extra];
+  printAll(count, sizes, main, extra, limits);
+  return [...main, ...extra, ...limits];
 }
 
 if (process.argv[2] === '--serve-sandbox') await serveSandbox();
@@ -338,7 +386,9 @@ else if (process.argv[2] === '--bare') {
   const args = process.argv.slice(2);
   const r = args.indexOf('--rounds');
   const count = r >= 0 ? Number(args.splice(r, 2)[1]) : 3;
+  const a = args.indexOf('--against');
+  const against = a >= 0 ? args.splice(a, 2)[1] : undefined;
   const sizes = args.map(Number).filter((x) => x > 0);
-  const rows = await runPush({ ...(sizes.length ? { sizes } : {}), rounds: count });
+  const rows = await runPush({ ...(sizes.length ? { sizes } : {}), rounds: count, against });
   if (rows.some((row) => row.ok === 'NO')) process.exitCode = 1;
 }

@@ -466,7 +466,7 @@ function __bankctl_valued
         case 'connector accounts'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector accounts push'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--data' '--user'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--data' '--user'
         case 'connector accounts update'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--name' '--exclusion'
         case 'connector accounts delete'
@@ -2741,6 +2741,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\'''
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l format -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l version

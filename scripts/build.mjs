@@ -9,7 +9,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}/dist`, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/index.ts', 'scan-worker': 'src/flows/scan-worker.ts' },
+  entryPoints: { main: 'src/main.ts', sandbox: 'src/sandbox/index.ts', 'scan-worker': 'src/push/scan-worker.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -2,7 +2,7 @@
 // exact JSON text (writeJson) so amounts keep the digits they were given.
 import { EP } from '../contract/index.js';
 import type { UserEntity } from '../contract/connector-wire.js';
-import type { ApiClient, CallParams } from './client.js';
+import { decodeResponse, type ApiClient, type CallParams } from './client.js';
 
 /** A body given as text goes as is; an object is written exactly. */
 function exact(body: unknown): Pick<CallParams, 'body' | 'json'> {
@@ -114,6 +114,40 @@ export async function transactionsPage(
     auth: bearer ? { scheme: 'Bearer', token: bearer } : undefined,
   });
   return data ?? { transactions: [] };
+}
+
+/** Whether JSON.parse kept every amount exact (a number beyond 2^53 may have been rounded). */
+function amountsExact(ts: V2Transaction[]): boolean {
+  for (const t of ts) {
+    const v = t.amount?.value;
+    if (typeof v?.unscaledValue === 'number' && !Number.isSafeInteger(v.unscaledValue)) return false;
+  }
+  return true;
+}
+
+/**
+ * The same page for a reader that needs only a few fields of each transaction (verify): the body
+ * text parsed natively, falling back to the exact reader when a number literal is too long for that.
+ */
+export async function transactionsPageFast(
+  api: ApiClient,
+  query: Record<string, string | string[] | number | undefined>,
+  bearer?: string,
+): Promise<{ transactions: V2Transaction[]; nextPageToken?: string }> {
+  const res = await api.text(EP.transactions.list, {
+    query,
+    auth: bearer ? { scheme: 'Bearer', token: bearer } : undefined,
+  });
+  try {
+    const page = JSON.parse(res.data) as { transactions?: V2Transaction[]; nextPageToken?: string };
+    if (page && Array.isArray(page.transactions) && amountsExact(page.transactions))
+      return { transactions: page.transactions, nextPageToken: page.nextPageToken };
+  } catch {
+    // the exact reader says what is wrong with it
+  }
+  const data = decodeResponse(EP.transactions.list, res) as
+    { transactions?: V2Transaction[]; nextPageToken?: string } | undefined;
+  return { transactions: data?.transactions ?? [], nextPageToken: data?.nextPageToken };
 }
 
 export interface V1Account {

@@ -1,15 +1,16 @@
-// The byte-level fast path of ndjson push (flows/ndjson-scan.ts) must never disagree with the
-// general path (push-input.ts): a line it accepts is one the general path accepts, with the same
+// The byte-level fast path of ndjson push (push/ndjson-scan.ts) must never disagree with the
+// general path (push/input.ts): a line it accepts is one the general path accepts, with the same
 // account, balances, externalId and wire JSON; whatever it declines goes the general way. And it
 // must really take the plain lines, or the push is slow.
 import { describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { eachLine, LineScan, scanLine } from '../../src/flows/ndjson-scan.js';
-import { merge, scanSegment } from '../../src/flows/scan-segment.js';
-import { sendRecord, validateLine } from '../../src/flows/push-input.js';
-import { Chunk } from '../../src/flows/push.js';
+import { LineScan, scanLine } from '../../src/push/ndjson-scan.js';
+import { eachLine } from '../../src/push/lines.js';
+import { merge, scanSegment } from '../../src/push/scan-segment.js';
+import { sendRecord, validateLine } from '../../src/push/ndjson.js';
+import { Chunk } from '../../src/push/push.js';
 import { parseExactJson } from '../../src/contract/connector-wire.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -24,7 +25,7 @@ function fast(
   if (!scanLine(b, 0, end, sc)) return undefined;
   const c = new Chunk();
   const externalId = b.toString('latin1', sc.externalIdStart, sc.externalIdEnd);
-  c.addScanned(b, sc, 0, externalId);
+  c.addScanned(b, sc, 0, externalId, 1);
   return {
     account: b.toString('latin1', sc.accountStart, sc.accountEnd),
     balance: sc.balanceStart >= 0 ? b.toString('latin1', sc.balanceStart, sc.balanceEnd) : undefined,
@@ -239,7 +240,7 @@ describe('ndjson fast path', () => {
       const text = lines.map((l, i) => (i + 1 === bad ? '{"account":"a","amount":"x"}' : l)).join('\n');
       const file = join(dir, `ranges-${bad}.ndjson`);
       writeFileSync(file, text);
-      const whole = await scanSegment(file);
+      const { ids: _ids, ...whole } = await scanSegment(file);
       const bytes = Buffer.from(text);
       const cuts = [...bytes.keys()].filter((i) => bytes[i] === 10).map((i) => i + 1);
       for (const cut of cuts) {
@@ -253,13 +254,13 @@ describe('ndjson fast path', () => {
         }
       }
       if (bad === undefined) {
-        expect(whole.error).toBeUndefined();
+        expect(whole.problems).toEqual([]);
         expect(whole.accounts).toEqual([
           { externalId: 'a', firstLine: 1, transactions: 3, balance: '2.50', reservedAmount: '0.10' },
           { externalId: 'b', firstLine: 3, transactions: 2, balance: '9.99' },
           { externalId: 'c', firstLine: 6, transactions: 1, balance: '-7' },
         ]);
-      } else expect(whole.error?.line).toBe(bad);
+      } else expect(whole.problems.map((p) => p.line)).toEqual([bad]);
     }
   });
 });

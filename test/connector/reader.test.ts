@@ -4,7 +4,8 @@ import { describe, expect, test } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { records, topLevelMembers, type InputRecord } from '../../src/flows/push-input.js';
+import { records, type InputRecord } from '../../src/push/input.js';
+import { topLevelMembers } from '../../src/push/members.js';
 import { parseExactJson, stringifyExact } from '../../src/contract/connector-wire.js';
 import { tempDir } from '../helpers/cli.js';
 

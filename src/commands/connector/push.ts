@@ -1,4 +1,4 @@
-// connector push: stream a json/ndjson/csv file of transactions into the service (flows/push.ts).
+// connector push: stream a json/ndjson/csv file of transactions into the service (src/push/).
 import type { Command } from 'commander';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,13 +6,15 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../../context.js';
 import { ingestTransactions } from '../../api/connector.js';
-import { INGEST_TYPES, WireError } from '../../contract/connector-wire.js';
-import { InterruptedError, UsageError } from '../../errors.js';
-import { inferFormat, InputError, readAccountsFile } from '../../flows/push-input.js';
-import { pushTransactions, type IngestType, type PushResult } from '../../flows/push.js';
+import { INGEST_TYPES, type ExactNumber } from '../../contract/connector-wire.js';
+import { BankctlError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
+import { readAccounts } from '../../push/accounts.js';
+import { inferFormat, type InputFormat } from '../../push/input.js';
+import { pushTransactions, type IngestType, type PushResult, type PushSummary } from '../../push/push.js';
 import { examples, parseIntArg } from '../util.js';
 import { inputFailure, externalUser, readableFile, writableFile } from './shared.js';
 import { verifyPush } from './verify.js';
+import { Progress } from './progress.js';
 
 interface PushFlags {
   file: string;
@@ -28,6 +30,145 @@ interface PushFlags {
   verify?: boolean;
 }
 
+/** The report could not be written after the push: the data is in, the file is not. */
+class ReportError extends BankctlError {
+  override readonly exitCode = ExitCode.NETWORK;
+}
+
+/** The flags checked before anything is read: exit 2 naming the flag. */
+function checkFlags(o: PushFlags): { concurrency: number; format: InputFormat } {
+  const concurrency = parseIntArg(o.concurrency, '--concurrency', { min: 1, max: 64 }) ?? 4;
+  if (o.type !== undefined && !(INGEST_TYPES as readonly string[]).includes(o.type))
+    throw new UsageError(`--type must be one of ${INGEST_TYPES.join(', ')}`);
+  let format: InputFormat;
+  try {
+    format = inferFormat(o.file === '-' ? '' : o.file, o.format ?? (o.file === '-' ? 'ndjson' : undefined));
+  } catch (err) {
+    throw inputFailure(err);
+  }
+  if (o.file !== '-') readableFile(o.file, '--file');
+  if (o.accounts) readableFile(o.accounts, '--accounts');
+  if (o.checkpoint) writableFile(o.checkpoint, '--checkpoint');
+  if (o.report) writableFile(o.report, '--report');
+  if (o.skipInvalid) writableFile(o.skipInvalid, '--skip-invalid');
+  return { concurrency, format };
+}
+
+/** Two passes need the input twice: stdin is spooled to a private temp file. */
+async function inputFile(ctx: Context, o: PushFlags, format: InputFormat): Promise<string> {
+  if (o.file !== '-') return o.file;
+  const spool = mkdtempSync(join(tmpdir(), 'bankctl-push-'));
+  ctx.onCleanup(() => rmSync(spool, { recursive: true, force: true }));
+  const file = join(spool, `stdin.${format}`);
+  await pipeline(ctx.io.stdin, createWriteStream(file, { mode: 0o600 }));
+  return file;
+}
+
+/** --accounts FILE: AccountEntity as ndjson, json or csv (the forms `connector accounts push` reads). */
+async function balancesOf(
+  file: string | undefined,
+): Promise<Map<string, { balance: ExactNumber; reservedAmount?: ExactNumber }> | undefined> {
+  if (!file) return undefined;
+  try {
+    const list = await readAccounts(
+      file,
+      inferFormat(
+        file,
+        file.toLowerCase().endsWith('.json') || file.toLowerCase().endsWith('.csv') ? undefined : 'ndjson',
+      ),
+    );
+    return new Map(list.map((a) => [a.externalId, { balance: a.balance, reservedAmount: a.reservedAmount }]));
+  } catch (err) {
+    throw inputFailure(err);
+  }
+}
+
+function summaryLine(o: PushFlags, s: PushSummary): string {
+  if (o.dryRun)
+    return `dry run: ${s.transactions} transaction(s) valid in ${s.chunks} chunk(s) of at most 2500, ${s.rejected} rejected; nothing sent`;
+  const rate = s.elapsedMs > 0 ? Math.round((s.sent / s.elapsedMs) * 1000) : 0;
+  const head = s.interrupted
+    ? `push of ${o.file} interrupted: ${s.delivered + s.duplicates + s.gone} of ${s.transactions} transaction(s) answered for`
+    : `pushed ${o.file}: ${s.transactions} transaction(s) in ${s.chunks} chunk(s)${s.resumedChunks ? ` (${s.resumedChunks} delivered before, skipped)` : ''}`;
+  return `${head}: sent ${s.sent}, delivered ${s.delivered}, duplicates ${s.duplicates}, rejected ${s.rejected}${s.gone ? `, deleted before ${s.gone}` : ''} in ${(s.elapsedMs / 1000).toFixed(1)}s (${rate}/s)`;
+}
+
+function writeReport(path: string, r: PushResult): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  const error = r.error ? String((r.error as Error).message ?? r.error) : undefined;
+  try {
+    writeFileSync(
+      tmp,
+      `${JSON.stringify({ summary: r.summary, error, chunks: r.chunks, accounts: r.accounts }, null, 2)}\n`,
+      { mode: 0o600 },
+    );
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    const s = r.summary;
+    const state =
+      r.error === undefined && !s.interrupted && !s.dryRun
+        ? `all ${s.transactions} transaction(s) were delivered (${s.delivered} new, ${s.duplicates} duplicates); `
+        : '';
+    throw new ReportError(
+      `--report: cannot write ${path} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): ${state}only the report is missing`,
+    );
+  }
+}
+
+/** What the push ends with: interrupted, the first failure, or the report's own failure. */
+function outcome(o: PushFlags, result: PushResult, aborted: boolean): void {
+  if (o.report) writeReport(o.report, result);
+  if (aborted)
+    throw new InterruptedError(
+      `push interrupted${o.checkpoint ? `; rerun with --checkpoint ${o.checkpoint} to resume` : ''}`,
+    );
+  if (result.error === undefined) return;
+  const err = result.error as Error & { hint?: string };
+  if (o.checkpoint && !err.hint) err.hint = `rerun with --checkpoint ${o.checkpoint} to resume where it stopped`;
+  throw err;
+}
+
+async function pushAction(ctx: Context, o: PushFlags): Promise<void> {
+  const user = await externalUser(ctx, o.user);
+  const { concurrency, format } = checkFlags(o);
+  const file = await inputFile(ctx, o, format);
+  const accounts = await balancesOf(o.accounts);
+  const api = await ctx.api();
+  const abort = new AbortController();
+  const release = ctx.claimInterrupt(() => abort.abort());
+  const progress = new Progress(ctx);
+  let result: PushResult;
+  try {
+    const options = { file, displayName: o.file, format, user, service: await ctx.baseUrl(), concurrency, accounts };
+    result = await pushTransactions(
+      {
+        ...options,
+        type: o.type as IngestType | undefined,
+        checkpoint: o.checkpoint,
+        dryRun: o.dryRun,
+        rejectsFile: o.skipInvalid,
+      },
+      {
+        send: (body, signal) => ingestTransactions(api, user, body, signal),
+        signal: abort.signal,
+        now: () => ctx.clock.now(),
+        onPlanned: (n) => progress.start(n),
+        onProgress: (n) => progress.update(n),
+        warn: (m) => ctx.warn(m),
+      },
+    );
+  } catch (err) {
+    throw inputFailure(err);
+  } finally {
+    progress.stop();
+    release();
+  }
+  ctx.notice(summaryLine(o, result.summary));
+  outcome(o, result, abort.signal.aborted);
+  if (o.verify && !o.dryRun) await verifyPush(ctx, { file, displayName: o.file, format, user });
+}
+
 export function registerConnectorPush(connector: Command, ctx: Context): void {
   const cmd = connector
     .command('push')
@@ -38,7 +179,10 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
     .option('--format <format>', 'json, ndjson or csv (default: from the extension)')
     .option('--type <type>', `${INGEST_TYPES.join(', ')} (default: json input's own type, else HISTORICAL)`)
     .option('--user <externalUserId>', 'the user (externalId given at activation)')
-    .option('--accounts <file>', 'NDJSON of AccountEntity: balances for ndjson and csv input')
+    .option(
+      '--accounts <file>',
+      'AccountEntity as ndjson, json or csv (by extension): balances for ndjson and csv input',
+    )
     .option('--concurrency <n>', 'chunks in flight at once (default 4)')
     .option('--checkpoint <file>', 'record delivered chunks here; a rerun resumes without resending them')
     .option('--report <file>', 'write the summary with per-chunk and per-account results as JSON')
@@ -48,143 +192,11 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
       'send the valid records and write the malformed ones (NDJSON: line, error) here',
     )
     .option('--verify', 'after the push, read the data back and compare counts and sums per account (exit 9 on drift)')
-    .action(async (o: PushFlags) => {
-      const user = await externalUser(ctx, o.user);
-      const concurrency = parseIntArg(o.concurrency, '--concurrency', { min: 1, max: 64 }) ?? 4;
-      if (o.type !== undefined && !(INGEST_TYPES as readonly string[]).includes(o.type))
-        throw new UsageError(`--type must be one of ${INGEST_TYPES.join(', ')}`);
-      let format;
-      try {
-        format = inferFormat(
-          o.file === '-' ? '' : o.file,
-          o.format ?? (o.file === '-' && !o.format ? 'ndjson' : undefined),
-        );
-      } catch (err) {
-        throw inputFailure(err);
-      }
-      if (o.file !== '-') readableFile(o.file, '--file');
-      if (o.accounts) readableFile(o.accounts, '--accounts');
-      if (o.checkpoint) writableFile(o.checkpoint, '--checkpoint');
-      if (o.report) writableFile(o.report, '--report');
-      if (o.skipInvalid) writableFile(o.skipInvalid, '--skip-invalid');
-      let file = o.file;
-      let spool: string | undefined;
-      if (o.file === '-') {
-        // two passes need the input twice: stdin is spooled to a private temp file
-        spool = mkdtempSync(join(tmpdir(), 'bankctl-push-'));
-        file = join(spool, `stdin.${format}`);
-        await pipeline(ctx.io.stdin, createWriteStream(file, { mode: 0o600 }));
-        ctx.onCleanup(() => rmSync(spool!, { recursive: true, force: true }));
-      }
-      const accounts = o.accounts
-        ? await readAccountsFile(o.accounts).catch((err) => Promise.reject(inputFailure(err)))
-        : undefined;
-      const api = await ctx.api();
-      const abort = new AbortController();
-      const release = ctx.claimInterrupt(() => abort.abort());
-      const progress = new Progress(ctx);
-      let result: PushResult;
-      try {
-        result = await pushTransactions(
-          {
-            file,
-            displayName: o.file,
-            format,
-            user,
-            type: o.type as IngestType | undefined,
-            concurrency,
-            checkpoint: o.checkpoint,
-            dryRun: o.dryRun,
-            rejectsFile: o.skipInvalid,
-            accounts,
-          },
-          {
-            send: (body, signal) => ingestTransactions(api, user, body, signal),
-            signal: abort.signal,
-            now: () => ctx.clock.now(),
-            onPlanned: (n) => progress.start(n),
-            onProgress: (n) => progress.update(n),
-            warn: (m) => ctx.warn(m),
-          },
-        );
-      } catch (err) {
-        throw inputFailure(err);
-      } finally {
-        progress.stop();
-        release();
-      }
-      const s = result.summary;
-      const rate = s.elapsedMs > 0 ? Math.round((s.sent / s.elapsedMs) * 1000) : 0;
-      ctx.notice(
-        o.dryRun
-          ? `dry run: ${s.transactions} transaction(s) valid in ${s.chunks} chunk(s) of at most 2500, ${s.rejected} rejected; nothing sent`
-          : `pushed ${o.file}: ${s.transactions} transaction(s) in ${s.chunks} chunk(s)${s.resumedChunks ? ` (${s.resumedChunks} delivered before, skipped)` : ''}: sent ${s.sent}, delivered ${s.delivered}, duplicates ${s.duplicates}, rejected ${s.rejected}${s.gone ? `, deleted before ${s.gone}` : ''} in ${(s.elapsedMs / 1000).toFixed(1)}s (${rate}/s)`,
-      );
-      if (o.report) writeReport(o.report, result);
-      if (abort.signal.aborted)
-        throw new InterruptedError(
-          `push interrupted${o.checkpoint ? `; rerun with --checkpoint ${o.checkpoint} to resume` : ''}`,
-        );
-      if (result.error !== undefined) {
-        const err = result.error as Error & { hint?: string };
-        if (o.checkpoint && !err.hint) err.hint = `rerun with --checkpoint ${o.checkpoint} to resume where it stopped`;
-        throw err;
-      }
-      if (o.verify && !o.dryRun) await verifyPush(ctx, { file, displayName: o.file, format, user });
-    });
+    .action((o: PushFlags) => pushAction(ctx, o));
   examples(cmd, [
     'bankctl connector push --user alice --file transactions.ndjson --accounts accounts.ndjson',
     'bankctl connector push --user alice --file history.json --checkpoint push.ckpt --report push-report.json',
     'bankctl connector push --user alice --file export.csv --type HISTORICAL --skip-invalid rejects.ndjson --verify',
     'bankctl connector push --user alice --file transactions.ndjson --dry-run',
   ]);
-  void WireError;
-  void InputError;
-}
-
-function writeReport(path: string, r: PushResult): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(
-    tmp,
-    `${JSON.stringify({ summary: r.summary, error: r.error ? String((r.error as Error).message ?? r.error) : undefined, chunks: r.chunks, accounts: r.accounts }, null, 2)}\n`,
-  );
-  renameSync(tmp, path);
-}
-
-/** A one-line progress bar with rate and ETA on stderr, only on a TTY and without --quiet. */
-class Progress {
-  private total = 0;
-  private done = 0;
-  private started = 0;
-  private timer?: NodeJS.Timeout;
-  private readonly on: boolean;
-  constructor(private readonly ctx: Context) {
-    this.on = ctx.io.stderrIsTTY && !ctx.quiet;
-  }
-  start(total: number): void {
-    this.total = total;
-    this.started = this.ctx.clock.now();
-    if (!this.on) return;
-    this.timer = setInterval(() => this.draw(), 200);
-    this.timer.unref();
-    this.draw();
-  }
-  update(done: number): void {
-    this.done = done;
-  }
-  private draw(): void {
-    const elapsed = (this.ctx.clock.now() - this.started) / 1000;
-    const rate = elapsed > 0 ? this.done / elapsed : 0;
-    const eta = rate > 0 ? Math.max(0, (this.total - this.done) / rate) : undefined;
-    const width = Math.max(10, Math.min(40, this.ctx.io.columns - 60));
-    const frac = this.total > 0 ? Math.min(1, this.done / this.total) : 0;
-    const bar = '#'.repeat(Math.round(frac * width)).padEnd(width, '-');
-    const etaText =
-      eta === undefined ? '--:--' : `${Math.floor(eta / 60)}:${String(Math.round(eta % 60)).padStart(2, '0')}`;
-    this.ctx.io.stderr.write(`\r[${bar}] ${this.done}/${this.total} ${Math.round(rate)}/s ETA ${etaText} `);
-  }
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    if (this.on && this.timer) this.ctx.io.stderr.write('\r\x1b[K');
-  }
 }

@@ -5,7 +5,8 @@ import { dirname, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { WireError } from '../../contract/connector-wire.js';
-import { InputError, parseJsonFile } from '../../flows/push-input.js';
+import { InputError } from '../../push/input.js';
+import { JsonLineError, parseLineJson } from '../../push/json.js';
 
 /** The external user id: --user on the verb, else the global --user/--external-user, else BANKCTL_USER. */
 export async function externalUser(ctx: Context, given?: string): Promise<string> {
@@ -45,9 +46,10 @@ export async function jsonInput(
     }
   } else throw new UsageError(`give ${what} with --file FILE (or - for stdin) or --data JSON`);
   try {
-    return { ...parseJsonFile(text, name), name };
+    return { ...parseLineJson(text), name };
   } catch (err) {
-    throw inputFailure(err);
+    if (err instanceof JsonLineError) throw new UsageError(`${name}:${err.line}: malformed JSON: ${err.message}`);
+    throw err;
   }
 }
 

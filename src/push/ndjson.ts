@@ -1,0 +1,116 @@
+// The general path of ndjson input (one transaction a line, plus its `account` and optionally
+// `balance`, `reservedAmount`): lines the byte scanner (ndjson-scan.ts) declines, and every line
+// of `connector verify` when it needs the parsed records.
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { JsonSyntaxError, obj, parseExactJson } from '../contract/connector-wire.js';
+import { dateFromText } from './dates.js';
+import { stringMember, topLevelMembers } from './members.js';
+import { ACCOUNT_FIELDS, lineRecord, message, type InputRecord } from './records.js';
+import { BOM_CHAR, CR, QUOTE } from './bytes.js';
+
+/** Lines of a stream in batches (one per chunk read), split by hand, with their 1-based numbers. */
+export async function* lineBatches(stream: Readable): AsyncGenerator<Array<{ line: number; text: string }>> {
+  let rest = '';
+  let n = 0;
+  let first = true;
+  stream.setEncoding('utf8');
+  for await (const chunk of stream as AsyncIterable<string>) {
+    let text = rest + chunk;
+    if (first && text.charCodeAt(0) === BOM_CHAR) text = text.slice(1);
+    first = false;
+    const batch: Array<{ line: number; text: string }> = [];
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) break;
+      n++;
+      const end = nl > start && text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
+      batch.push({ line: n, text: text.slice(start, end) });
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+    if (batch.length > 0) yield batch;
+  }
+  if (rest !== '') {
+    n++;
+    yield [{ line: n, text: rest.endsWith('\r') ? rest.slice(0, -1) : rest }];
+  }
+}
+
+export async function* lines(stream: Readable): AsyncGenerator<{ line: number; text: string }> {
+  for await (const batch of lineBatches(stream)) yield* batch;
+}
+
+export function openInput(file: string): Readable {
+  return createReadStream(file, { highWaterMark: 64 * 1024 });
+}
+
+/** A byte order mark where JSON cannot have one: named, since editors do not show it. */
+function bomError(text: string): string | undefined {
+  const at = text.indexOf('\uFEFF');
+  if (at < 0) return undefined;
+  return `a byte order mark (U+FEFF) at column ${at + 1}: files joined together? Remove it`;
+}
+
+/** A line checked with exact numbers (the general path of the validation pass, and verify). */
+export function validateLine(line: number, text: string): InputRecord {
+  try {
+    let v: unknown;
+    try {
+      v = parseExactJson(text);
+    } catch (err) {
+      const bom = err instanceof JsonSyntaxError ? bomError(text) : undefined;
+      if (bom) throw new JsonSyntaxError(bom);
+      if (
+        err instanceof JsonSyntaxError &&
+        !err.message.startsWith('malformed JSON') &&
+        !err.message.includes('\\u0000')
+      )
+        throw new JsonSyntaxError(`malformed JSON: ${err.message}`);
+      throw err;
+    }
+    return lineRecord(line, obj(v, 'line'));
+  } catch (err) {
+    return { line, error: message(err), text };
+  }
+}
+
+const CHANGED = 'the line changed since it was checked';
+
+/** The second pass: the line as written, less the account's own members; no parse of numbers. */
+export function sendRecord(line: number, text: string): InputRecord {
+  const members = topLevelMembers(text);
+  if (!members) return { line, error: CHANGED, text };
+  let account: string | undefined;
+  let externalId: string | undefined;
+  const kept: string[] = [];
+  for (const m of members) {
+    if (m.key === 'account') account = stringMember(text, m);
+    else if (ACCOUNT_FIELDS.has(m.key)) continue;
+    else if (m.key === 'date' && text.charCodeAt(m.vStart) === QUOTE) {
+      // an ISO date (checked in the first pass) goes as its epoch milliseconds
+      kept.push(`"date":${dateFromText(stringMember(text, m)!).text}`);
+    } else {
+      if (m.key === 'externalId') externalId = stringMember(text, m);
+      kept.push(text.slice(m.start, m.end));
+    }
+  }
+  if (account === undefined || externalId === undefined) return { line, error: CHANGED, text };
+  return { line, account, externalId, json: `{${kept.join(',')}}` };
+}
+
+/** ndjson records in batches: checked (validate) or cut for sending (send). */
+export async function* ndjsonRecords(
+  file: string,
+  mode: 'validate' | 'send' = 'validate',
+): AsyncGenerator<InputRecord[]> {
+  for await (const batch of lineBatches(openInput(file))) {
+    const out: InputRecord[] = [];
+    for (const { line, text } of batch) {
+      if (text.trim() === '') continue;
+      out.push(mode === 'send' ? sendRecord(line, text) : validateLine(line, text));
+    }
+    yield out;
+  }
+}

@@ -1,0 +1,140 @@
+// `connector push`, as its stages: validate (validate.ts: every record checked, nothing sent when
+// one is malformed unless --skip-invalid; balances learned), chunk (chunking.ts: up to 2500
+// transactions over all accounts, read a second time), send (send.ts: bounded concurrency, 409/410
+// split until every new transaction is delivered) and checkpoint (checkpoint.ts: delivered chunks
+// recorded, bound to the service, the user and the input's content, so a killed push resumes).
+// ndjson lines take a byte-level fast path (ndjson-scan.ts): a chunk holds the lines' own bytes.
+import { MAX_TRANSACTIONS_PER_REQUEST, stringifyExact, type Obj } from '../contract/connector-wire.js';
+import { Checkpoint } from './checkpoint.js';
+import type { Chunk } from './chunk.js';
+import { Chunker, fillChunks } from './chunking.js';
+import { Sender } from './send.js';
+import type {
+  AccountInfo,
+  AccountResult,
+  ChunkResult,
+  IngestType,
+  PushHooks,
+  PushOptions,
+  PushResult,
+  PushSummary,
+} from './types.js';
+import { validate } from './validate.js';
+
+export type {
+  IngestType,
+  PushOptions,
+  PushHooks,
+  PushResult,
+  PushSummary,
+  ChunkResult,
+  AccountResult,
+} from './types.js';
+export { Chunk, PartBuffers } from './chunk.js';
+
+/** ,"k":v for each member bankctl does not know, written exactly as read. */
+function extraMembers(extra: Obj | undefined): string {
+  if (!extra) return '';
+  const inner = stringifyExact(extra).slice(1, -1);
+  return inner ? `,${inner}` : '';
+}
+
+/** `{"externalId":...,"balance":...,"transactions":[` of each account, once its balance is known. */
+function accountHeads(accounts: AccountInfo[]): void {
+  for (const a of accounts) {
+    const reserved = a.reservedAmount !== undefined ? `,"reservedAmount":${a.reservedAmount}` : '';
+    a.head = Buffer.from(
+      `{"externalId":${JSON.stringify(a.externalId)},"balance":${a.balance}${reserved}${extraMembers(a.extra)},"transactions":[`,
+    );
+  }
+}
+
+/** The options that decide how the input is cut into chunks (a checkpoint is bound to them). */
+function chunkOptions(o: PushOptions): string {
+  return [
+    o.format,
+    o.type ?? 'from the input',
+    o.chunkSize ?? MAX_TRANSACTIONS_PER_REQUEST,
+    o.rejectsFile ? 'skip-invalid' : 'strict',
+  ].join('|');
+}
+
+function newSummary(o: PushOptions, type: IngestType, valid: number, rejected: number, cp?: Checkpoint): PushSummary {
+  return {
+    file: o.displayName,
+    user: o.user,
+    type,
+    dryRun: Boolean(o.dryRun),
+    transactions: valid,
+    rejected,
+    chunks: 0,
+    resumedChunks: 0,
+    sent: 0,
+    delivered: cp?.totals.delivered ?? 0,
+    duplicates: cp?.totals.duplicates ?? 0,
+    gone: cp?.totals.gone ?? 0,
+    requests: 0,
+    elapsedMs: 0,
+  };
+}
+
+function accountResults(accounts: AccountInfo[]): AccountResult[] {
+  return accounts.map((a) => ({
+    externalId: a.externalId,
+    transactions: a.transactions,
+    delivered: a.delivered,
+    duplicates: a.duplicates,
+    gone: a.gone,
+    balance: a.balance!,
+    ...(a.reservedAmount !== undefined ? { reservedAmount: a.reservedAmount } : {}),
+  }));
+}
+
+export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promise<PushResult> {
+  const started = hooks.now();
+  // service, user and options are checked before the input is read; its content after
+  const checkpoint =
+    o.checkpoint && !o.dryRun
+      ? Checkpoint.load(o.checkpoint, { service: o.service ?? '', user: o.user, options: chunkOptions(o) })
+      : undefined;
+  const v = await validate(o, hooks.signal, checkpoint !== undefined);
+  if (checkpoint) checkpoint.bindContent(v.contentHash!);
+  const accounts = v.accounts.list;
+  accountHeads(accounts);
+  const bodyHead = Buffer.from(
+    `{"type":${JSON.stringify(v.type)}${extraMembers(v.containerExtra)},"transactionAccounts":[`,
+  );
+  hooks.onPlanned?.(v.valid);
+  const summary = newSummary(o, v.type, v.valid, v.rejected, checkpoint);
+  const chunks: ChunkResult[] = [];
+  const sender = new Sender(o, hooks, summary, accounts, bodyHead, checkpoint);
+  const onChunk = async (index: number, c: Chunk): Promise<void> => {
+    summary.chunks++;
+    const r: ChunkResult = {
+      index,
+      transactions: c.size,
+      accounts: c.parts.size,
+      status: 'delivered',
+      requests: 0,
+      delivered: 0,
+      duplicates: 0,
+      gone: 0,
+      ms: 0,
+    };
+    chunks.push(r);
+    if (o.dryRun || checkpoint?.delivered.has(index)) {
+      r.status = o.dryRun ? 'dry-run' : 'resumed';
+      if (!o.dryRun) summary.resumedChunks++;
+      return c.release();
+    }
+    await sender.dispatch(index, c, r);
+  };
+  const chunker = new Chunker(o.chunkSize ?? MAX_TRANSACTIONS_PER_REQUEST, onChunk);
+  await fillChunks(o, v, chunker, () => sender.stopped);
+  await sender.drain();
+  summary.elapsedMs = hooks.now() - started;
+  if (hooks.signal.aborted) summary.interrupted = true;
+  if (summary.gone > 0)
+    hooks.warn?.(`${summary.gone} transaction(s) were deleted earlier and not ingested again (410)`);
+  return { summary, chunks, accounts: accountResults(accounts), error: sender.failure };
+}

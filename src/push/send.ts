@@ -1,0 +1,146 @@
+// Stage 3 of a push, sending: chunks go out with bounded concurrency; a 409/410 takes out what the
+// service already has (or had) and sends the rest; a 400 names the input line of the record it
+// points at; each answered chunk is recorded in the checkpoint. Data flows one way: Chunk -> service.
+import { ApiError } from '../errors.js';
+import type { Checkpoint } from './checkpoint.js';
+import type { Chunk } from './chunk.js';
+import type { AccountInfo, ChunkResult, PushHooks, PushOptions, PushSummary } from './types.js';
+
+/** The transactionAccounts[i].transactions[j] a 400 points at, from its field or its message. */
+const POINTER = /transactionAccounts\[(\d+)\]\.transactions\[(\d+)\]/;
+
+/** The input line of a 400's record: items laid out by account in the body's order. */
+function lineOf400(err: ApiError, c: Chunk, items: number[]): number | undefined {
+  const details = (err.body as { errorDetails?: { field?: unknown } } | undefined)?.errorDetails;
+  const m = POINTER.exec(typeof details?.field === 'string' ? details.field : '') ?? POINTER.exec(err.message);
+  if (!m) return undefined;
+  const byAccount = new Map<number, number[]>();
+  if (items.length === c.size) for (const acc of c.parts.keys()) byAccount.set(acc, []);
+  for (const i of items) {
+    const acc = c.account[i]!;
+    if (!byAccount.has(acc)) byAccount.set(acc, []);
+    byAccount.get(acc)!.push(i);
+  }
+  const item = [...byAccount.values()][Number(m[1])]?.[Number(m[2])];
+  return item === undefined ? undefined : c.lines[item];
+}
+
+export class Sender {
+  private readonly inflight = new Set<Promise<void>>();
+  failure: unknown;
+  /** Transactions answered for (delivered, duplicates, gone), resumed ones included. */
+  done: number;
+
+  constructor(
+    private readonly o: PushOptions,
+    private readonly hooks: PushHooks,
+    private readonly summary: PushSummary,
+    private readonly accounts: AccountInfo[],
+    private readonly bodyHead: Buffer,
+    private readonly checkpoint?: Checkpoint,
+  ) {
+    this.done = summary.delivered + summary.duplicates + summary.gone;
+  }
+
+  get stopped(): boolean {
+    return this.failure !== undefined || this.hooks.signal.aborted;
+  }
+
+  /** A 409/410 answer: what the service named (or, split in halves, found) is counted, the rest resent. */
+  private async known(err: ApiError, c: Chunk, items: number[], r: ChunkResult, resent: boolean): Promise<void> {
+    // a 409 on a chunk an interrupted run sent without recording it is that run's delivery
+    const kind = err.status === 410 ? 'gone' : resent ? 'delivered' : 'duplicates';
+    const named = (err.body as { errorDetails?: { externalIds?: unknown } } | undefined)?.errorDetails?.externalIds;
+    if (Array.isArray(named) && named.length > 0) {
+      const set = new Set(named.filter((x): x is string => typeof x === 'string'));
+      const known = items.filter((i) => set.has(c.ids[i]!));
+      if (known.length > 0) {
+        for (const i of known) this.accounts[c.account[i]!]![kind]++;
+        r[kind] += known.length;
+        const rest = items.filter((i) => !set.has(c.ids[i]!));
+        if (rest.length > 0) await this.deliver(c, rest, r, resent);
+        return;
+      }
+    }
+    if (items.length === 1) {
+      this.accounts[c.account[items[0]!]!]![kind]++;
+      r[kind]++;
+      return;
+    }
+    const half = Math.ceil(items.length / 2);
+    await this.deliver(c, items.slice(0, half), r, resent);
+    await this.deliver(c, items.slice(half), r, resent);
+  }
+
+  /** Sends items; on 409/410 takes out what the service already has (or had) and sends the rest. */
+  private async deliver(c: Chunk, items: number[], r: ChunkResult, resent: boolean): Promise<void> {
+    r.requests++;
+    this.summary.requests++;
+    try {
+      await this.hooks.send(c.body(this.bodyHead, this.accounts, items), this.hooks.signal);
+      for (const i of items) this.accounts[c.account[i]!]!.delivered++;
+      r.delivered += items.length;
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 409 || err.status === 410))
+        return this.known(err, c, items, r, resent);
+      const line = err instanceof ApiError && err.status === 400 ? lineOf400(err, c, items) : undefined;
+      // the exit code and the service's answer stay; the message leads with the input line
+      if (line !== undefined)
+        (err as Error).message =
+          `${this.o.displayName}:${line}: the service rejected this record: ${(err as Error).message}`;
+      throw err;
+    }
+  }
+
+  private answered(index: number, n: number, r: ChunkResult, t0: number): void {
+    const { summary, checkpoint } = this;
+    r.ms = this.hooks.now() - t0;
+    summary.delivered += r.delivered;
+    summary.duplicates += r.duplicates;
+    summary.gone += r.gone;
+    this.done += n;
+    this.hooks.onProgress?.(this.done);
+    if (!checkpoint) return;
+    checkpoint.delivered.add(index);
+    checkpoint.sending.delete(index);
+    checkpoint.unconfirmed.delete(index);
+    checkpoint.totals = { delivered: summary.delivered, duplicates: summary.duplicates, gone: summary.gone };
+    checkpoint.save();
+  }
+
+  /** Sends chunk index once a slot is free (resolves when it is on its way, not when answered). */
+  async dispatch(index: number, c: Chunk, r: ChunkResult): Promise<void> {
+    while (this.inflight.size >= this.o.concurrency) await Promise.race(this.inflight);
+    if (this.stopped) {
+      r.status = 'failed';
+      return c.release();
+    }
+    const t0 = this.hooks.now();
+    this.summary.sent += c.size;
+    const resent = this.checkpoint?.unconfirmed.has(index) ?? false;
+    if (resent) r.resent = true;
+    if (this.checkpoint) {
+      this.checkpoint.sending.add(index);
+      this.checkpoint.save();
+    }
+    const all = Array.from({ length: c.size }, (_, i) => i);
+    const p = this.deliver(c, all, r, resent)
+      .then(() => this.answered(index, c.size, r, t0))
+      .catch((err: unknown) => {
+        r.status = 'failed';
+        r.ms = this.hooks.now() - t0;
+        r.error = err instanceof Error ? err.message : String(err);
+        this.failure ??= err;
+      })
+      .finally(() => {
+        c.release();
+        this.inflight.delete(p);
+      });
+    this.inflight.add(p);
+  }
+
+  /** Waits for every chunk in flight. */
+  async drain(): Promise<void> {
+    await Promise.all(this.inflight);
+  }
+}

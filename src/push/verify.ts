@@ -1,0 +1,286 @@
+// `connector verify`: counts and exact sums per account from the input file, compared with what the
+// service returns through /data/v2/transactions. The file is read with the push's byte scanner
+// (ndjson); sums are exact (integers per scale, carried into a bigint before they could round).
+import { decimalString, parseDecimal } from '../output/money.js';
+import type { V1Account, V2Transaction } from '../api/connector.js';
+import { records, type InputFormat } from './input.js';
+import { eachLine } from './lines.js';
+import { declinedText, LineScan, scanLine } from './ndjson-scan.js';
+import { validateLine } from './ndjson.js';
+import type { InputRecord } from './records.js';
+import { DIGIT_0, DOT, MINUS } from './bytes.js';
+
+/** Below this a sum of plain numbers is still exact (with room for one more 15-digit amount). */
+const SAFE = 2 ** 53 - 1e15;
+
+export class ExactSum {
+  private unscaled = 0n;
+  private scale = 0;
+  /** Sums in plain numbers by scale, carried into the bigint before they could lose a digit. */
+  private readonly small: number[] = [];
+
+  add(unscaled: bigint, scale: number): void {
+    if (scale > this.scale) {
+      this.unscaled *= 10n ** BigInt(scale - this.scale);
+      this.scale = scale;
+    }
+    this.unscaled += unscaled * 10n ** BigInt(this.scale - scale);
+  }
+
+  /** An unscaled value of at most 15 digits, as a number: no bigint per call. */
+  addSmall(unscaled: number, scale: number): void {
+    if (scale < 0 || scale > 30 || !Number.isSafeInteger(unscaled) || Math.abs(unscaled) > 1e15)
+      return this.add(BigInt(unscaled), scale);
+    const v = (this.small[scale] ?? 0) + unscaled;
+    if (Math.abs(v) < SAFE) this.small[scale] = v;
+    else {
+      this.small[scale] = 0;
+      this.add(BigInt(v), scale);
+    }
+  }
+
+  addText(text: string): void {
+    const p = parseDecimal(text);
+    this.add(p.unscaledValue, p.scale);
+  }
+
+  sub(text: string): void {
+    const p = parseDecimal(text);
+    this.add(-p.unscaledValue, p.scale);
+  }
+
+  toString(): string {
+    for (let s = 0; s < this.small.length; s++)
+      if (this.small[s]) {
+        this.add(BigInt(this.small[s]!), s);
+        this.small[s] = 0;
+      }
+    // drop trailing zeros so "10.50" and "10.5" compare equal
+    let u = this.unscaled;
+    let s = this.scale;
+    while (s > 0 && u % 10n === 0n) {
+      u /= 10n;
+      s--;
+    }
+    return decimalString(u, s);
+  }
+}
+
+/** A plain decimal of at most 15 digits in b[s, e) (what the scanner accepts) into sum. */
+function addBytes(sum: ExactSum, b: Buffer, s: number, e: number): void {
+  let i = s;
+  const negative = b[i] === MINUS;
+  if (negative) i++;
+  let v = 0;
+  let scale = -1;
+  for (; i < e; i++) {
+    const c = b[i]!;
+    if (c === DOT) scale = 0;
+    else {
+      v = v * 10 + (c - DIGIT_0);
+      if (scale >= 0) scale++;
+    }
+  }
+  sum.addSmall(negative ? -v : v, Math.max(scale, 0));
+}
+
+export interface AccountTotals {
+  count: number;
+  sum: ExactSum;
+  /** One transaction's providerTransactionId (the connector's externalId), to find the account in the file. */
+  sample?: string;
+}
+
+export interface ExpectedTotals {
+  accounts: Map<string, AccountTotals>;
+  minDate: number;
+  maxDate: number;
+  invalid: number;
+}
+
+class Expected {
+  readonly accounts = new Map<string, AccountTotals>();
+  readonly pending = new Map<string, { account: string; amount: string }>();
+  readonly replaced = new Set<string>();
+  minDate = Number.POSITIVE_INFINITY;
+  maxDate = Number.NEGATIVE_INFINITY;
+  invalid = 0;
+
+  totals(account: string): AccountTotals {
+    let a = this.accounts.get(account);
+    if (!a) this.accounts.set(account, (a = { count: 0, sum: new ExactSum() }));
+    return a;
+  }
+
+  date(d: number): void {
+    if (d < this.minDate) this.minDate = d;
+    if (d > this.maxDate) this.maxDate = d;
+  }
+
+  record(r: InputRecord): void {
+    if (r.error !== undefined) return void this.invalid++;
+    const t = r.tx!;
+    const a = this.totals(r.account!);
+    a.count++;
+    a.sum.addText(t.amount);
+    if (t.pending) this.pending.set(t.externalId, { account: r.account!, amount: t.amount });
+    for (const id of t.pendingIds ?? []) this.replaced.add(id);
+    this.date(t.date);
+  }
+
+  scanned(b: Buffer, sc: LineScan): void {
+    const a = this.totals(b.toString('utf8', sc.accountStart, sc.accountEnd));
+    a.count++;
+    addBytes(a.sum, b, sc.amountStart, sc.amountEnd);
+    if (sc.pending)
+      this.pending.set(b.toString('utf8', sc.externalIdStart, sc.externalIdEnd), {
+        account: b.toString('utf8', sc.accountStart, sc.accountEnd),
+        amount: b.toString('latin1', sc.amountStart, sc.amountEnd),
+      });
+    this.date(Number(b.toString('latin1', sc.dateStart, sc.dateEnd)));
+  }
+
+  /** Pending transactions replaced by a booked one later in the file are not expected. */
+  done(): ExpectedTotals {
+    for (const id of this.replaced) {
+      const p = this.pending.get(id);
+      if (!p) continue;
+      const a = this.accounts.get(p.account)!;
+      a.count--;
+      a.sum.sub(p.amount);
+    }
+    return { accounts: this.accounts, minDate: this.minDate, maxDate: this.maxDate, invalid: this.invalid };
+  }
+}
+
+/** Every valid record of the file: ndjson through the byte scanner, the rest through the readers. */
+async function eachRecord(
+  file: string,
+  format: InputFormat,
+  onScanned: (b: Buffer, sc: LineScan) => void,
+  onRecord: (r: InputRecord) => void,
+): Promise<void> {
+  if (format !== 'ndjson') {
+    for await (const batch of records(file, format)) for (const r of batch) onRecord(r);
+    return;
+  }
+  const sc = new LineScan();
+  await eachLine(file, (b, s, e, line) => {
+    if (scanLine(b, s, e, sc)) return onScanned(b, sc);
+    const text = declinedText(b, s, e);
+    if (text !== undefined) onRecord(validateLine(line, text));
+  });
+}
+
+/** What the file says the service should hold: valid records, less pending ones replaced later. */
+export async function expectedFromFile(file: string, format: InputFormat): Promise<ExpectedTotals> {
+  const x = new Expected();
+  await eachRecord(
+    file,
+    format,
+    (b, sc) => x.scanned(b, sc),
+    (r) => x.record(r),
+  );
+  return x.done();
+}
+
+export interface VerifyRow {
+  account: string;
+  expectedCount: number;
+  actualCount: number;
+  expectedSum: string;
+  actualSum: string;
+  ok: boolean;
+}
+
+/** A v2 amount's unscaled value into sum: a plain number when it is one (no bigint per transaction). */
+function addAmount(sum: ExactSum, unscaled: string | number, scale: number): void {
+  const n = typeof unscaled === 'number' ? unscaled : unscaled.length <= 15 ? Number(unscaled) : NaN;
+  if (Number.isSafeInteger(n)) sum.addSmall(n, scale);
+  else sum.add(BigInt(String(unscaled)), scale);
+}
+
+/** Reads back, page by page, and folds into per-account totals (constant memory per account). */
+export async function actualTotals(pages: AsyncIterable<V2Transaction[]>): Promise<Map<string, AccountTotals>> {
+  const out = new Map<string, AccountTotals>();
+  for await (const page of pages) {
+    for (const t of page) {
+      let a = out.get(t.accountId);
+      if (!a)
+        out.set(t.accountId, (a = { count: 0, sum: new ExactSum(), sample: t.identifiers?.providerTransactionId }));
+      a.count++;
+      addAmount(a.sum, t.amount.value.unscaledValue, Number(t.amount.value.scale));
+    }
+  }
+  return out;
+}
+
+/**
+ * Which service account holds which file account: one transaction of each service account is
+ * looked up in the file by its externalId (one more streaming pass, memory per account only).
+ */
+export async function pairBySamples(
+  file: string,
+  format: InputFormat,
+  actual: Map<string, AccountTotals>,
+): Promise<Map<string, string>> {
+  const wanted = new Map<string, string>();
+  for (const [id, a] of actual) if (a.sample !== undefined) wanted.set(a.sample, id);
+  const idOf = new Map<string, string>();
+  if (wanted.size === 0) return idOf;
+  const found = (externalId: string, account: string) => {
+    const id = wanted.get(externalId);
+    if (id !== undefined && !idOf.has(account)) idOf.set(account, id);
+  };
+  await eachRecord(
+    file,
+    format,
+    (b, sc) =>
+      found(
+        b.toString('utf8', sc.externalIdStart, sc.externalIdEnd),
+        b.toString('utf8', sc.accountStart, sc.accountEnd),
+      ),
+    (r) => r.error === undefined && found(r.tx!.externalId, r.account!),
+  );
+  return idOf;
+}
+
+/** Whether every account of the file is paired through the account list's externalIds. */
+export function pairedByList(expected: ExpectedTotals, accounts: V1Account[]): boolean {
+  const listed = new Set(accounts.map((a) => a.externalId).filter((x) => typeof x === 'string'));
+  for (const ext of expected.accounts.keys()) if (!listed.has(ext)) return false;
+  return true;
+}
+
+/**
+ * Pairs the file's accounts (by externalId) with the service's (by id): through an externalId the
+ * account list shows, else through sample transactions. Unpaired ones count as drift.
+ */
+export function compare(
+  expected: ExpectedTotals,
+  actual: Map<string, AccountTotals>,
+  accounts: V1Account[],
+  paired: Map<string, string> = new Map(),
+): VerifyRow[] {
+  const idOf = new Map<string, string>(paired);
+  for (const a of accounts) {
+    const ext = typeof a.externalId === 'string' ? a.externalId : undefined;
+    if (ext !== undefined) idOf.set(ext, a.id);
+  }
+  const rows: VerifyRow[] = [];
+  for (const [ext, e] of expected.accounts) {
+    const id = idOf.get(ext);
+    const a = id !== undefined ? actual.get(id) : undefined;
+    const row: VerifyRow = {
+      account: ext,
+      expectedCount: e.count,
+      actualCount: a?.count ?? 0,
+      expectedSum: e.sum.toString(),
+      actualSum: a?.sum.toString() ?? '0',
+      ok: false,
+    };
+    row.ok = row.expectedCount === row.actualCount && row.expectedSum === row.actualSum;
+    rows.push(row);
+  }
+  return rows;
+}
