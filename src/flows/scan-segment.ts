@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ByBytes, declinedText, eachLine, latin1, LineScan, sameText, scanLine, STOP } from './ndjson-scan.js';
 import { validateLine } from './push-input.js';
+import { embeddedModuleUrl } from '../single-executable.js';
 
 export interface SegmentAccount {
   externalId: string;
@@ -104,8 +105,13 @@ export async function scanSegment(
 /** Files smaller than this are scanned in one go: a worker costs tens of milliseconds to start. */
 export const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 
-/** The worker's script, next to the bundle (dist/scan-worker.js); none when running from the sources. */
+/**
+ * The worker's script: embedded in the single executable, else next to the bundle
+ * (dist/scan-worker.js); none when running from the sources.
+ */
 function workerScript(): URL | undefined {
+  const embedded = embeddedModuleUrl('scan-worker.mjs');
+  if (embedded) return embedded;
   const url = new URL('../scan-worker.js', import.meta.url);
   return import.meta.url.endsWith('.js') && existsSync(fileURLToPath(url)) ? url : undefined;
 }
