@@ -21,10 +21,27 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stderr.write(`error: cannot write to standard output: ${reason}${err.code ? ` (${err.code})` : ''}\n`);
     process.exit(8);
   });
+  // `[<noun> [<verb>]] --help` from the texts rendered at build time (src/fast-help.ts): the same
+  // text the program prints, without loading it
+  const help = argv.at(-1) === '--help' || argv.at(-1) === '-h' ? fastHelp() : undefined;
+  if (help !== undefined) process.stdout.write(help);
+  else start();
+}
+
+function start() {
   import('../dist/main.js').then(async ({ run }) => {
     const code = await run(argv);
     process.exitCode = code;
     // After Ctrl-C, in-flight work has been abandoned: do not wait for it to drain.
     if (code === 130) process.exit(code);
   });
+}
+
+/** The build-time help for argv, or undefined (then the program answers). */
+function fastHelp() {
+  try {
+    return require('../dist/fast-help.cjs').fastHelp(argv);
+  } catch {
+    return undefined;
+  }
 }

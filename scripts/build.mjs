@@ -15,7 +15,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeNotices } from './notices.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -52,7 +52,43 @@ if (seaOnly >= 0) {
     chunkNames: 'chunks/[name]-[hash]',
   });
   writeNotices(root, main.metafile, `${root}/dist/THIRD-PARTY-NOTICES.txt`);
+  await buildFastHelp(`${root}/dist`);
   if (process.argv.includes('--sea')) await buildSea(`${root}/dist/sea`);
+}
+
+/**
+ * `[<noun> [<verb>]] --help` without the program: <dir>/fast-help.cjs (src/fast-help.ts, required
+ * by bin/bankctl.js before any ES module loads) and <dir>/help/<noun>.json, every command's help
+ * captured from the program itself (src/help-capture.ts), so the two cannot differ.
+ */
+async function buildFastHelp(dir) {
+  await build({
+    ...common,
+    entryPoints: { 'fast-help': 'src/fast-help.ts' },
+    outdir: dir,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+  });
+  const stage = mkdtempSync(join(tmpdir(), 'bankctl-help-'));
+  try {
+    await build({
+      ...common,
+      entryPoints: { capture: 'src/help-capture.ts' },
+      outdir: stage,
+      outExtension: { '.js': '.mjs' },
+      format: 'esm',
+      banner: {
+        js: "import { createRequire as __bankctlRequire } from 'node:module'; const require = __bankctlRequire(import.meta.url);",
+      },
+    });
+    const { captureHelp } = await import(pathToFileURL(join(stage, 'capture.mjs')).href);
+    const files = await captureHelp();
+    mkdirSync(join(dir, 'help'), { recursive: true });
+    for (const [file, table] of Object.entries(files)) writeFileSync(join(dir, 'help', file), JSON.stringify(table));
+    return Object.keys(files);
+  } finally {
+    rmSync(stage, { recursive: true, force: true });
+  }
 }
 
 /** dist/sea/bankctl (or <out>/bankctl) and its THIRD-PARTY-NOTICES.txt. */
@@ -70,6 +106,7 @@ async function buildSea(out) {
         name: 'sources-for-dist',
         setup(b) {
           b.onResolve({ filter: /\/dist\/main\.js$/ }, () => ({ path: `${root}/src/main.ts` }));
+          b.onResolve({ filter: /\/dist\/fast-help\.cjs$/ }, () => ({ path: `${root}/src/fast-help.ts` }));
         },
       },
     ],
@@ -88,6 +125,8 @@ async function buildSea(out) {
     format: 'esm',
   });
   writeNotices(root, bundle.metafile, `${out}/THIRD-PARTY-NOTICES.txt`);
+  // the help texts of the fast path, embedded as assets help/<noun>.json
+  const helpFiles = await buildFastHelp(stage);
   writeFileSync(
     `${stage}/sea-config.json`,
     JSON.stringify(
@@ -96,7 +135,10 @@ async function buildSea(out) {
         output: `${stage}/bankctl.blob`,
         disableExperimentalSEAWarning: true,
         useCodeCache: true,
-        assets: { 'scan-worker.mjs': `${stage}/scan-worker.mjs` },
+        assets: {
+          'scan-worker.mjs': `${stage}/scan-worker.mjs`,
+          ...Object.fromEntries(helpFiles.map((f) => [`help/${f}`, join(stage, 'help', f)])),
+        },
       },
       null,
       2,
