@@ -310,7 +310,7 @@ export class Context {
     const s = await this.settings();
     const { TokenManager } = await import('./auth/tokens.js');
     this.tokenManager = new TokenManager({
-      http: await this.http(),
+      http: () => this.http(),
       config: await this.config(),
       profileName: this.profileName(),
       baseUrl: await this.baseUrl(),

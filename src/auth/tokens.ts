@@ -25,7 +25,8 @@ export interface UserRef {
 export const EXPIRY_MARGIN_MS = 60_000;
 
 export interface TokenDeps {
-  http: HttpClient;
+  /** Made when a token must be fetched: a cached token needs no HTTP client (nor undici loaded). */
+  http: () => Promise<HttpClient>;
   config: ConfigStore;
   profileName: string;
   baseUrl: string;
@@ -75,7 +76,9 @@ export class TokenManager {
   /** POST /api/v1/oauth/token with grant_type=client_credentials. Uncached. */
   async requestClientToken(scopes: string[]): Promise<TokenResponse> {
     const { clientId, clientSecret } = this.requireClient();
-    const res = await this.d.http.request<TokenResponse>({
+    const res = await (
+      await this.d.http()
+    ).request<TokenResponse>({
       method: 'POST',
       path: EP.oauth.token.path,
       form: {
@@ -112,7 +115,9 @@ export class TokenManager {
       form.id_hint = delegate.idHint;
       form.actor_client_id = delegate.actorClientId;
     }
-    const res = await this.d.http.request<{ code: string }>({
+    const res = await (
+      await this.d.http()
+    ).request<{ code: string }>({
       method: 'POST',
       path: (delegate ? EP.oauth.delegate : EP.oauth.grant).path,
       form,
@@ -122,14 +127,16 @@ export class TokenManager {
     });
     if (!res.data || typeof res.data.code !== 'string')
       throw new AuthError('the authorization-grant answer holds no code');
-    this.d.http.redactor.add(res.data.code);
+    (await this.d.http()).redactor.add(res.data.code);
     return res.data.code;
   }
 
   async exchange(code: string): Promise<TokenResponse> {
     const { clientId, clientSecret } = this.requireClient();
-    this.d.http.redactor.add(code);
-    const res = await this.d.http.request<TokenResponse>({
+    (await this.d.http()).redactor.add(code);
+    const res = await (
+      await this.d.http()
+    ).request<TokenResponse>({
       method: 'POST',
       path: EP.oauth.token.path,
       form: { client_id: clientId, client_secret: clientSecret, grant_type: 'authorization_code', code },
@@ -139,7 +146,9 @@ export class TokenManager {
 
   async refresh(refreshToken: string): Promise<TokenResponse> {
     const { clientId, clientSecret } = this.requireClient();
-    const res = await this.d.http.request<TokenResponse>({
+    const res = await (
+      await this.d.http()
+    ).request<TokenResponse>({
       method: 'POST',
       path: EP.oauth.token.path,
       form: {

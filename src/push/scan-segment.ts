@@ -16,6 +16,7 @@ import { eachLine, STOP } from './lines.js';
 import { declinedText, LineScan, scanLine } from './ndjson-scan.js';
 import { validateLine } from './ndjson.js';
 import { Problems, type Problem } from './problems.js';
+import { embeddedModuleUrl } from '../single-executable.js';
 
 export interface SegmentAccount {
   externalId: string;
@@ -133,6 +134,8 @@ const HASHED_RANGES = 4;
 
 /** The worker's script, next to the bundle (dist/scan-worker.js); none when running from the sources. */
 function workerScript(): URL | undefined {
+  const embedded = embeddedModuleUrl('scan-worker.mjs');
+  if (embedded) return embedded;
   const url = new URL('../scan-worker.js', import.meta.url);
   return import.meta.url.endsWith('.js') && existsSync(fileURLToPath(url)) ? url : undefined;
 }

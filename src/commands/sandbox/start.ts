@@ -9,6 +9,7 @@ import type { SandboxState } from '../../config/settings.js';
 import { examples, parseIntArg } from '../util.js';
 import { FAULT_KINDS, type FaultKind } from '../../contract/faults.js';
 import { binPath } from './state.js';
+import { selfArgs } from '../../single-executable.js';
 import { claimState, ensurePrivateDir, isSandboxProcess, readState, removeState } from '../../config/sandbox-state.js';
 
 interface StartOpts {
@@ -201,7 +202,7 @@ async function printReady(ctx: Context, s: SandboxState): Promise<void> {
 
 async function detach(ctx: Context, o: StartOpts): Promise<void> {
   const args = [
-    binPath(),
+    ...selfArgs(binPath),
     'sandbox',
     'start',
     '--port',
