@@ -3,13 +3,16 @@
 // is sent (calendar dates, amounts the service cannot hold, byte order marks, duplicate ids), each as
 // FILE:LINE; hostile inputs with a bounded memory cost; a report that cannot be written after the
 // data was delivered; ISO dates alike in every format; unknown properties passed through as written.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import { readFileSync, statSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { makeTxs, ndjsonLine, userWithAccounts, writeNdjson } from './helpers.js';
+
+// each test spawns several CLIs, some over files of megabytes: room for a loaded 2-core machine
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 60_000 });
 
 let a: TestEnv;
 let b: TestEnv;
