@@ -105,7 +105,7 @@ export default tseslint.config(
   // PENDING (issue 19, the contract-layer redesign): what the layout had before these rules. Each
   // entry goes when its file is split or moved; the list must end empty.
   {
-    files: ['src/commands/connector/push.ts', 'src/flows/connect.ts', 'src/flows/ndjson-scan.ts', 'src/flows/push.ts'],
+    files: ['src/commands/connector/push.ts', 'src/flows/ndjson-scan.ts', 'src/flows/push.ts'],
     rules: { 'max-lines-per-function': 'off' },
   },
 );
