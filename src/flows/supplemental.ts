@@ -4,6 +4,7 @@
 // real service adds), or the bare eID autostart token.
 // And the checks an answer must pass before it is sent.
 import type { ProviderField } from '../api/providers.js';
+import { readJson } from '../contract/exact-json.js';
 
 export type SupplementalField = ProviderField & { additionalInfo?: string };
 
@@ -109,7 +110,8 @@ export function validateAnswer(f: SupplementalField, value: string): true | stri
 export function describeAccount(f: SupplementalField): string {
   let info: Record<string, unknown> = {};
   try {
-    const parsed = typeof f.additionalInfo === 'string' ? JSON.parse(f.additionalInfo) : f.additionalInfo;
+    // read exactly: the real service sends balance as a JSON number, whose digits must survive
+    const parsed = typeof f.additionalInfo === 'string' ? readJson(f.additionalInfo) : f.additionalInfo;
     if (isObj(parsed)) info = parsed;
   } catch {
     // not JSON: the description alone

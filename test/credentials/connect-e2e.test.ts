@@ -104,7 +104,7 @@ describe('credentials connect, spawned', () => {
       run('se-test-open-banking-redirect', ['--field', 'username=test-user', '--no-browser']),
     ]).finally(() => slow.close());
     expect(eid.code).toBe(0);
-    expect(eid.stderr).toMatch(/AWAITING_MOBILE_EID_AUTHENTICATION/);
+    expect(eid.stderr).toMatch(/AWAITING_MOBILE_BANKID_AUTHENTICATION/);
     expect(eid.stderr).toMatch(
       /eID link: bankid:\/\/\/\?autostarttoken=[0-9a-f-]{36}&redirect=https%3A%2F%2Fexample\.com%2Fback/,
     );
@@ -411,7 +411,7 @@ describe('credentials connect, spawned', () => {
           '--user',
           user,
           '--until',
-          'AWAITING_MOBILE_EID_AUTHENTICATION',
+          'AWAITING_MOBILE_BANKID_AUTHENTICATION',
           '--poll-interval',
           '10',
           '--timeout',

@@ -266,6 +266,6 @@ needs.describe('credentials connect on a terminal', () => {
     keys('cc2', 'C-c');
     const s = await waitFor('cc2', (x) => x.includes('EXIT='), 'the end');
     expect(s).toContain('EXIT=130');
-    expect(s).toMatch(/interrupted; credentials \w+ were left in status AWAITING_MOBILE_EID_AUTHENTICATION/);
+    expect(s).toMatch(/interrupted; credentials \w+ were left in status AWAITING_MOBILE_BANKID_AUTHENTICATION/);
   });
 });

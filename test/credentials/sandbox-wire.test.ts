@@ -128,7 +128,7 @@ describe('providers', () => {
     expect(r.status).toBe(200);
     expect(r.json()).toMatchObject({
       name: 'se-test-other-eid-successful',
-      credentialsType: 'MOBILE_EID',
+      credentialsType: 'MOBILE_BANKID',
       type: 'TEST',
     });
     expect(r.json().flow).toBeUndefined();
@@ -272,14 +272,14 @@ describe('credentials', () => {
       })
     ).json();
     expect((await waitFor(h, c.id, final)).last.status).toBe('UPDATED');
-    const waiting = statusesOf(c.id).find((x) => x.status === 'AWAITING_MOBILE_EID_AUTHENTICATION');
+    const waiting = statusesOf(c.id).find((x) => x.status === 'AWAITING_MOBILE_BANKID_AUTHENTICATION');
     expect(waiting.supplementalInformation).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
     expect(statusesOf(c.id).map((x) => x.status)).toEqual([
       'CREATED',
       'AUTHENTICATING',
-      'AWAITING_MOBILE_EID_AUTHENTICATION',
+      'AWAITING_MOBILE_BANKID_AUTHENTICATION',
       'UPDATING',
       'UPDATED',
     ]);
@@ -298,7 +298,7 @@ describe('credentials', () => {
         })
       ).json();
       const { last } = await waitFor(h, f.id, final);
-      expect(statusesOf(f.id).map((x) => x.status)).toContain('AWAITING_MOBILE_EID_AUTHENTICATION');
+      expect(statusesOf(f.id).map((x) => x.status)).toContain('AWAITING_MOBILE_BANKID_AUTHENTICATION');
       expect(last.status).toBe('AUTHENTICATION_ERROR');
       messages.add(last.statusPayload);
     }
@@ -738,7 +738,7 @@ describe('credentials', () => {
     for (let i = 0; i < 200; i++) {
       if (
         (await raw(first.sandbox.baseUrl, 'GET', `/api/v1/credentials/${c.id}`, { headers: h })).json().status ===
-        'AWAITING_MOBILE_EID_AUTHENTICATION'
+        'AWAITING_MOBILE_BANKID_AUTHENTICATION'
       )
         break;
       await new Promise((r) => setTimeout(r, 5));
