@@ -2,7 +2,7 @@
 import { EP } from '../contract/index.js';
 import type { ProviderField as WireProviderField } from '../contract/wire.js';
 import { isMarket } from '../contract/markets.js';
-import { NotFoundError } from '../errors.js';
+import { ApiError, NotFoundError } from '../errors.js';
 import type { ApiClient } from './client.js';
 
 /** A provider's field as the service sends it (properties beyond the wire type kept). */
@@ -63,8 +63,22 @@ export async function findProvider(api: ApiClient, name: string, o: { market?: s
     if (found || o.market) return found ?? notFound(name, o.market);
   }
   // the full list takes a user token where the contract says so (the reference's): none, no lookup
-  if (!hasUser && EP.providers.list.token === 'user') return notFound(name, market);
-  return exact(await api.data<ProviderLike>(EP.providers.list, { query })) ?? notFound(name, o.market);
+  const listed =
+    !hasUser && EP.providers.list.token === 'user'
+      ? undefined
+      : exact(await api.data<ProviderLike>(EP.providers.list, { query }));
+  return listed ?? (await bySpecPath(api, name)) ?? notFound(name, o.market);
+}
+
+/** The spec's reading, GET /api/v1/providers/{name} answering the provider itself; undefined on a 4xx. */
+async function bySpecPath(api: ApiClient, name: string): Promise<Provider | undefined> {
+  try {
+    const data = await api.data<ProviderLike>(EP.providers.byMarket, { path: { market: name } });
+    return asList(data).find((p) => p?.name === name);
+  } catch (err) {
+    if (err instanceof ApiError && err.status >= 400 && err.status < 500) return undefined;
+    throw err;
+  }
 }
 
 type ProviderLike = { providers?: Provider[] } | Provider[] | Provider | undefined;

@@ -233,7 +233,7 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
   } else if (c.status === 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION') {
     const s = sup();
     w.progress.stop();
-    if (s.kind === 'payload') await showPayload(ctx, s.payload, o, w.interactive);
+    if (s.kind === 'payload') await showPayload(ctx, s.payload, o);
     else w.say('open the authentication app to continue');
   } else if (!KNOWN.has(c.status)) {
     w.say(`status ${clean(c.status)} is not one this client knows; still waiting for a final status`);
@@ -384,7 +384,7 @@ async function showEid(ctx: Context, token: string, o: WalkOptions): Promise<voi
   await qr(ctx, links.app, o.qr);
 }
 
-async function showPayload(ctx: Context, p: ThirdPartyPayload, o: WalkOptions, interactive: boolean): Promise<void> {
+async function showPayload(ctx: Context, p: ThirdPartyPayload, o: WalkOptions): Promise<void> {
   const w = (s: string) => ctx.io.stderr.write(`${s}\n`);
   const deep = clean(p.ios?.deepLinkUrl);
   const intent = clean(p.android?.intent);
@@ -396,11 +396,11 @@ async function showPayload(ctx: Context, p: ThirdPartyPayload, o: WalkOptions, i
   if (desktop) {
     // the part of the payload for a person at a computer (the real service sends it)
     w(`Log in on this computer: ${desktop}`);
-    await offerToOpen(ctx, desktop, o, interactive);
+    await offerToOpen(ctx, desktop, o);
     if (link) w('Or on your phone:');
   } else if (web) {
     w(`Log in at your bank: ${link}`);
-    await offerToOpen(ctx, link, o, false);
+    await offerToOpen(ctx, link, o);
   } else {
     w(`Open the authentication app to continue${p.downloadTitle ? ` (${clean(p.downloadTitle)})` : ''}:`);
   }
@@ -415,15 +415,11 @@ async function showPayload(ctx: Context, p: ThirdPartyPayload, o: WalkOptions, i
 }
 
 /**
- * Opens an http(s) URL in the browser when --no-browser was not given and stderr is a terminal;
- * on a terminal that can prompt, asks first (`ask`).
+ * Opens an http(s) URL in the browser when --no-browser was not given and stderr is a terminal (a
+ * question would stop the polling while the bank waits, so the offer is the flag).
  */
-async function offerToOpen(ctx: Context, url: string, o: WalkOptions, ask: boolean): Promise<void> {
+async function offerToOpen(ctx: Context, url: string, o: WalkOptions): Promise<void> {
   if (!o.browser || !ctx.io.stderrIsTTY || !/^https?:\/\//i.test(url)) return;
-  if (ask) {
-    const prompter = await ctx.prompter();
-    if (!(await guard(prompter.confirm({ message: 'Open it in your browser?', default: true })))) return;
-  }
   const { openBrowser } = await import('../auth/link.js');
   if (await openBrowser(url, ctx.env)) ctx.io.stderr.write('(opened in your browser)\n');
 }

@@ -76,47 +76,73 @@ export const REALWORLD_CREDENTIALS: Record<string, string> = {
   iosdemo: 'composed/credentials.ios-demo-app.awaiting-tpa.json',
 };
 
-/** The reference's endpoints as the replay serves them (first match wins). */
-export const ROUTES: Route[] = [
-  ['POST', /^\/api\/v1\/oauth\/token$/, ex('POST__api_v1_oauth_token')],
-  ['POST', /^\/api\/v1\/oauth\/authorization-grant\/delegate$/, ex('POST__api_v1_oauth_authorization-grant_delegate')],
-  ['POST', /^\/api\/v1\/oauth\/authorization-grant$/, ex('POST__api_v1_oauth_authorization-grant')],
-  ['POST', /^\/api\/v1\/user\/create$/, ex('POST__api_v1_user_create')],
-  ['GET', /^\/api\/v1\/accounts\/list$/, ex('GET__api_v1_accounts_list')],
-  ['GET', /^\/api\/v1\/accounts\/[^/]+\/balances$/, ex('GET__api_v1_accounts_id_balances')],
-  ['GET', /^\/api\/v1\/identities$/, ex('GET__api_v1_identities')],
-  ['GET', /^\/api\/v1\/investments$/, ex('GET__api_v1_investments')],
-  ['GET', /^\/api\/v1\/loans$/, ex('GET__api_v1_loans')],
-  ['GET', /^\/api\/v1\/provider-consents$/, ex('GET__api_v1_provider-consents')],
-  ['GET', /^\/api\/v1\/providers\/markets$/, ex('GET__api_v1_providers_markets')],
-  ['GET', /^\/api\/v1\/providers\/[A-Z]{2}$/, ex('GET__api_v1_providers_market')],
-  [
-    'GET',
-    /^\/api\/v1\/providers$/,
-    (_m, seen) => {
-      const name = new URL(seen.url, 'http://x').searchParams.get('name');
-      if (name !== null && name !== 'se-bink-thirdpartyapp') return { status: 200, body: { providers: [] } };
-      return ex(name === null ? 'GET__api_v1_providers' : 'GET__api_v1_providers_name-query')();
-    },
-  ],
-  ['POST', /^\/api\/v1\/balance-refresh$/, ex('POST__api_v1_balance-refresh')],
-  ['GET', /^\/api\/v1\/balance-refresh\/[^/]+$/, ex('GET__api_v1_balance-refresh_refreshId')],
-  ['GET', /^\/api\/v1\/credentials\/list$/, ex('GET__api_v1_credentials_list')],
-  [
-    'GET',
-    /^\/api\/v1\/credentials\/([^/]+)$/,
-    (m) => {
-      const file = REALWORLD_CREDENTIALS[m[1]!];
-      const text = file ? realworld(file) : undefined;
-      if (text) return { status: 200, body: text, contentType: 'application/json' };
-      return ex('GET__api_v1_credentials_id')();
-    },
-  ],
-  ['GET', /^\/data\/v2\/transactions$/, ex('GET__data_v2_transactions')],
-  ['GET', /^\/data\/v2\/accounts$/, ex('GET__data_v2_accounts')],
-  ['GET', /^\/data\/v2\/accounts\/[^/]+\/balances$/, ex('GET__data_v2_accounts_id_balances')],
-  ['GET', /^\/data\/v2\/accounts\/[^/]+$/, ex('GET__data_v2_accounts_id')],
-];
+/**
+ * The reference's endpoints as the replay serves them (first match wins). The realworld credentials
+ * (GET /api/v1/credentials/{cardreader|thirdparty|autostart|iosdemo}) are a round once: after an
+ * answer to the card reader (POST .../supplemental-information), or on the next GET of the others,
+ * they are the reference's UPDATED credentials, so a walker ends.
+ */
+export function referenceRoutes(): Route[] {
+  const rounds = new Map<string, number>();
+  const answered = new Set<string>();
+  return [
+    ['POST', /^\/api\/v1\/oauth\/token$/, ex('POST__api_v1_oauth_token')],
+    [
+      'POST',
+      /^\/api\/v1\/oauth\/authorization-grant\/delegate$/,
+      ex('POST__api_v1_oauth_authorization-grant_delegate'),
+    ],
+    ['POST', /^\/api\/v1\/oauth\/authorization-grant$/, ex('POST__api_v1_oauth_authorization-grant')],
+    ['POST', /^\/api\/v1\/user\/create$/, ex('POST__api_v1_user_create')],
+    ['GET', /^\/api\/v1\/accounts\/list$/, ex('GET__api_v1_accounts_list')],
+    ['GET', /^\/api\/v1\/accounts\/[^/]+\/balances$/, ex('GET__api_v1_accounts_id_balances')],
+    ['GET', /^\/api\/v1\/identities$/, ex('GET__api_v1_identities')],
+    ['GET', /^\/api\/v1\/investments$/, ex('GET__api_v1_investments')],
+    ['GET', /^\/api\/v1\/loans$/, ex('GET__api_v1_loans')],
+    ['GET', /^\/api\/v1\/provider-consents$/, ex('GET__api_v1_provider-consents')],
+    ['GET', /^\/api\/v1\/providers\/markets$/, ex('GET__api_v1_providers_markets')],
+    ['GET', /^\/api\/v1\/providers\/[A-Z]{2}$/, ex('GET__api_v1_providers_market')],
+    [
+      'GET',
+      /^\/api\/v1\/providers$/,
+      (_m, seen) => {
+        const name = new URL(seen.url, 'http://x').searchParams.get('name');
+        if (name !== null && name !== 'se-bink-thirdpartyapp') return { status: 200, body: { providers: [] } };
+        return ex(name === null ? 'GET__api_v1_providers' : 'GET__api_v1_providers_name-query')();
+      },
+    ],
+    ['POST', /^\/api\/v1\/balance-refresh$/, ex('POST__api_v1_balance-refresh')],
+    ['GET', /^\/api\/v1\/balance-refresh\/[^/]+$/, ex('GET__api_v1_balance-refresh_refreshId')],
+    ['GET', /^\/api\/v1\/credentials\/list$/, ex('GET__api_v1_credentials_list')],
+    ['POST', /^\/api\/v1\/credentials\/[^/]+\/refresh$/, () => ({ status: 204 })],
+    [
+      'POST',
+      /^\/api\/v1\/credentials\/([^/]+)\/supplemental-information$/,
+      (m) => {
+        answered.add(m[1]!);
+        return { status: 204 };
+      },
+    ],
+    [
+      'GET',
+      /^\/api\/v1\/credentials\/([^/]+)$/,
+      (m) => {
+        const id = m[1]!;
+        const n = (rounds.get(id) ?? 0) + 1;
+        rounds.set(id, n);
+        const file = REALWORLD_CREDENTIALS[id];
+        const done = id === 'cardreader' ? answered.has(id) : n > 1;
+        const text = file && !done ? realworld(file) : undefined;
+        if (text) return { status: 200, body: text, contentType: 'application/json' };
+        return ex('GET__api_v1_credentials_id')();
+      },
+    ],
+    ['GET', /^\/data\/v2\/transactions$/, ex('GET__data_v2_transactions')],
+    ['GET', /^\/data\/v2\/accounts$/, ex('GET__data_v2_accounts')],
+    ['GET', /^\/data\/v2\/accounts\/[^/]+\/balances$/, ex('GET__data_v2_accounts_id_balances')],
+    ['GET', /^\/data\/v2\/accounts\/[^/]+$/, ex('GET__data_v2_accounts_id')],
+  ];
+}
 
 export interface Replay {
   url: string;
@@ -126,7 +152,7 @@ export interface Replay {
   close(): Promise<void>;
 }
 
-export async function startReplay(routes: Route[] = ROUTES): Promise<Replay> {
+export async function startReplay(routes: Route[] = referenceRoutes()): Promise<Replay> {
   const table = [...routes];
   const seen: Seen[] = [];
   const server = createServer((req, res) => {

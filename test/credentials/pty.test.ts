@@ -200,7 +200,7 @@ needs.describe('credentials connect on a terminal', () => {
     const qrLines = (x: string) => x.split('\n').filter((l) => /^[ ▀▄█]{20,}$/.test(l.trimEnd()) && /[▀▄█]/.test(l));
     const s = await waitFor(
       'app',
-      (x) => x.includes('Open the authentication app') && qrLines(x).length > 10,
+      (x) => x.includes('Log in on this computer: ') && qrLines(x).length > 10,
       'the app links and QR code',
     );
     expect(s).toMatch(

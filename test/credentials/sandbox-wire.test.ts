@@ -364,12 +364,14 @@ describe('credentials', () => {
       const payload = JSON.parse(cur.supplementalInformation);
       expect(Object.keys(payload).sort()).toEqual([
         'android',
+        'desktop',
         'downloadMessage',
         'downloadTitle',
         'ios',
         'upgradeMessage',
         'upgradeTitle',
       ]);
+      expect(payload.desktop.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\/test-bank\/authorize\?state=/);
       expect(Object.keys(payload.android).sort()).toEqual(['intent', 'packageName', 'requiredMinimumVersion']);
       expect(Object.keys(payload.ios).sort()).toEqual(['appStoreUrl', 'deepLinkUrl', 'scheme']);
       const state = new URL(payload.ios.deepLinkUrl).searchParams.get('state')!;
@@ -472,7 +474,9 @@ describe('credentials', () => {
       expect(Object.keys(info)).toEqual(
         expect.arrayContaining(['accountName', 'accountType', 'balance', 'currencyCode', 'holderName', 'iban']),
       );
-      expect(info.balance).toMatch(/^-?\d+\.\d{2}$/);
+      // a JSON number, as the real service sends it, written with the exact digits
+      expect(typeof info.balance).toBe('number');
+      expect(f.additionalInfo).toMatch(/"balance":-?\d+\.\d{2}[,}]/);
       if (info.accountType === 'INVESTMENT') expect(info.portfolioTypes).toEqual(['ISK']);
     }
     const pick = fields.filter((f: any) => ['CHECKING', 'SAVINGS'].includes(JSON.parse(f.additionalInfo).accountType));
