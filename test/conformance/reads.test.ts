@@ -90,7 +90,7 @@ const ndjsonLines = (out: string): any[] =>
 
 /** The csv's rows as objects by header (no quoted commas in what is checked here). */
 function csvRows(out: string): Record<string, string>[] {
-  const lines = out.trim().split('\n');
+  const lines = out.trim().split(/\r?\n/);
   const head = lines[0]!.split(',');
   return lines.slice(1).map((l) => Object.fromEntries(l.split(',').map((v, i) => [head[i], v])));
 }
@@ -131,7 +131,7 @@ describe.each(['replay', 'sandbox'] as const)('conformance against the %s', (nam
       const row = csvRows(out).find((r) => r.id === t().accountId)!;
       expect(row).toMatchObject({ name: 'My account', number: '1234-123456789', balance: '10.50 EUR' });
     } else {
-      expect(out).toMatch(new RegExp(`${t().accountId} │ My account +│ CHECKING │ 1234-123456789 │ 10\\.50 EUR`));
+      expect(out).toMatch(new RegExp(`${t().accountId} │ My account +│ CHECKING +│ 1234-123456789 +│ 10\\.50 EUR`));
     }
   });
 
@@ -310,5 +310,35 @@ describe('conformance: what only the replay can show', () => {
       }),
     );
     expect(code).toContain('c50cd6960a6f44ffb701ef60fafa7761');
+  });
+
+  test("the walker on a card reader: the read-only field's text is shown, its value sent with the answer", async () => {
+    const before = replay.seen.length;
+    const args = ['credentials', 'refresh', 'cardreader', '--wait', '--answer', 'loginInputField=98765'];
+    const r = await spawnCli([...args, '--poll-interval', '20', '-o', 'json'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Login using your Card Reader. Enter the security code and press Ok.');
+    expect(r.stderr).toContain('Security Code: 8249');
+    const sent = replay.seen.slice(before).find((s) => s.url.endsWith('/supplemental-information'))!;
+    expect(JSON.parse(sent.body)).toEqual({ information: { loginDescriptionField: '8249', loginInputField: '98765' } });
+    expect(JSON.parse(r.stdout).status).toBe('UPDATED');
+  });
+
+  test('the walker on a third-party app: desktop.url for the person at the computer, the mobile links too', async () => {
+    const args = ['credentials', 'refresh', 'iosdemo', '--wait', '--no-browser'];
+    const r = await spawnCli([...args, '--poll-interval', '20', '-o', 'json'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('AWAITING_THIRD_PARTY_APP_AUTHENTICATION');
+    expect(r.stderr).toContain('Log in on this computer: https://test.com');
+    expect(r.stderr).toContain('iOS: this.is.not.a.valid.deeplink');
+    expect(r.stderr).toContain('Android: this.is.not.a.valid.intent');
+  });
+
+  test('the walker on MOBILE_BANKID: AWAITING_MOBILE_BANKID_AUTHENTICATION shows the autostart link', async () => {
+    const args = ['credentials', 'refresh', 'autostart', '--wait'];
+    const r = await spawnCli([...args, '--poll-interval', '20', '-o', 'json'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('AWAITING_MOBILE_BANKID_AUTHENTICATION');
+    expect(r.stderr).toContain('bankid:///?autostarttoken=4d13a3a4-38e9-37d8-11cc-6e89982e4b70&redirect=null');
   });
 });

@@ -78,12 +78,13 @@ export const REALWORLD_CREDENTIALS: Record<string, string> = {
 
 /**
  * The reference's endpoints as the replay serves them (first match wins). The realworld credentials
- * (GET /api/v1/credentials/{cardreader|thirdparty|autostart|iosdemo}) are a round once: after an
- * answer to the card reader (POST .../supplemental-information), or on the next GET of the others,
- * they are the reference's UPDATED credentials, so a walker ends.
+ * (GET /api/v1/credentials/{cardreader|thirdparty|autostart|iosdemo}) stay in their round; after a
+ * refresh (POST .../refresh) they end: the card reader once answered (POST .../supplemental-information),
+ * the others on the next GET, as the reference's UPDATED credentials, so a walker ends.
  */
 export function referenceRoutes(): Route[] {
-  const rounds = new Map<string, number>();
+  /** GETs since a refresh of each realworld id; undefined when it was not refreshed. */
+  const since = new Map<string, number>();
   const answered = new Set<string>();
   return [
     ['POST', /^\/api\/v1\/oauth\/token$/, ex('POST__api_v1_oauth_token')],
@@ -114,7 +115,15 @@ export function referenceRoutes(): Route[] {
     ['POST', /^\/api\/v1\/balance-refresh$/, ex('POST__api_v1_balance-refresh')],
     ['GET', /^\/api\/v1\/balance-refresh\/[^/]+$/, ex('GET__api_v1_balance-refresh_refreshId')],
     ['GET', /^\/api\/v1\/credentials\/list$/, ex('GET__api_v1_credentials_list')],
-    ['POST', /^\/api\/v1\/credentials\/[^/]+\/refresh$/, () => ({ status: 204 })],
+    [
+      'POST',
+      /^\/api\/v1\/credentials\/([^/]+)\/refresh$/,
+      (m) => {
+        since.set(m[1]!, 0);
+        answered.delete(m[1]!);
+        return { status: 204 };
+      },
+    ],
     [
       'POST',
       /^\/api\/v1\/credentials\/([^/]+)\/supplemental-information$/,
@@ -128,10 +137,11 @@ export function referenceRoutes(): Route[] {
       /^\/api\/v1\/credentials\/([^/]+)$/,
       (m) => {
         const id = m[1]!;
-        const n = (rounds.get(id) ?? 0) + 1;
-        rounds.set(id, n);
+        const n = since.get(id);
+        if (n !== undefined) since.set(id, n + 1);
         const file = REALWORLD_CREDENTIALS[id];
-        const done = id === 'cardreader' ? answered.has(id) : n > 1;
+        // after a refresh: the card reader ends once answered, the others on the second look
+        const done = id === 'cardreader' ? answered.has(id) : n !== undefined && n >= 1;
         const text = file && !done ? realworld(file) : undefined;
         if (text) return { status: 200, body: text, contentType: 'application/json' };
         return ex('GET__api_v1_credentials_id')();
