@@ -102,10 +102,4 @@ export default tseslint.config(
     '^(\\./|(\\.\\./)+)sandbox/',
     'the CLI loads the sandbox only through import() in the commands that run it',
   ),
-  // PENDING (issue 19, the contract-layer redesign): what the layout had before these rules. Each
-  // entry goes when its file is split or moved; the list must end empty.
-  {
-    files: ['src/flows/connect.ts'],
-    rules: { 'max-lines-per-function': 'off' },
-  },
 );

@@ -61,9 +61,13 @@ export class ApiError extends BankctlError {
     readonly url: string,
     readonly serviceMessage: string,
     readonly body: unknown,
-    opts: { hint?: string } = {},
+    /** requestIds: the X-Request-ID text of the exchange (src/http/client.ts requestIdText), quoted last. */
+    opts: { hint?: string; requestIds?: string } = {},
   ) {
-    super(`${method} ${pathOf(url)} failed: HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}`, opts);
+    super(
+      `${method} ${pathOf(url)} failed: HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}${opts.requestIds ? ` [${opts.requestIds}]` : ''}`,
+      opts,
+    );
     this.exitCode = exitCodeForStatus(status);
   }
 }

@@ -49,9 +49,17 @@ export interface AccountUpdate {
   favored?: boolean;
 }
 
+/** v1 balances as the reference sends them: flat, integers as JSON numbers (data v1, Get balances). */
+export interface FlatBalance {
+  currencyCode: string;
+  scale: JsonNumber | string;
+  unscaledValue: JsonNumber | string;
+}
+
 export interface Balances {
   accountId: string;
-  balances: Record<string, { amount: ExactAmountWire } | undefined>;
+  /** `available`, `booked`, `creditLimit`: the reference's flat shape, or the spec's `{amount}`. */
+  balances: Record<string, FlatBalance | { amount: ExactAmountWire } | undefined>;
   refreshed?: number;
   [k: string]: unknown;
 }
@@ -71,6 +79,8 @@ export async function getBalances(api: ApiClient, id: string): Promise<Balances>
 
 export interface BalanceRefresh {
   balanceRefreshId: string;
+  /** The reference's name; `credentialId` is the spec's. */
+  credentialsId?: string;
   credentialId?: string;
   [k: string]: unknown;
 }

@@ -6,6 +6,7 @@ import { endpointFor, expandPath, type Endpoint, type TokenKind } from '../contr
 import { readJson, writeJson } from '../contract/exact-json.js';
 import { ApiError, ServerError, UsageError } from '../errors.js';
 import type { Auth, HttpClient, HttpResponse, QueryValue, RequestOptions } from '../http/client.js';
+import { requestIdText } from '../http/client.js';
 import type { TokenManager, UserRef } from '../auth/tokens.js';
 
 export interface Caller {
@@ -206,9 +207,13 @@ export function notWhatItReturns(
   const type = header(res, 'content-type') || 'no content type';
   const path = new URL(res.url).pathname;
   const first = body.length > 0 ? `: "${preview(body)}"` : '';
-  return new ServerError(`${ep.method} ${path} answered ${res.status} (${type}) with ${what}${first}`, {
-    hint: 'check the base URL (`bankctl config list`): a proxy, a login page or another service may be answering',
-  });
+  const ids = requestIdText(res.requestId, res.headers['x-request-id']);
+  return new ServerError(
+    `${ep.method} ${path} answered ${res.status} (${type}) with ${what}${first}${ids ? ` [${ids}]` : ''}`,
+    {
+      hint: 'check the base URL (`bankctl config list`): a proxy, a login page or another service may be answering',
+    },
+  );
 }
 
 function checkJsonType(ep: Endpoint, res: HttpResponse<string>): void {

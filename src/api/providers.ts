@@ -1,6 +1,8 @@
 // Providers (spec 2.2): the list with its filters, and one provider by name.
 import { EP } from '../contract/index.js';
 import type { ProviderField as WireProviderField } from '../contract/wire.js';
+import { isMarket } from '../contract/markets.js';
+import { ApiError, NotFoundError } from '../errors.js';
 import type { ApiClient } from './client.js';
 
 /** A provider's field as the service sends it (properties beyond the wire type kept). */
@@ -39,5 +41,57 @@ export async function listProviders(api: ApiClient, q: ProviderQuery = {}): Prom
 }
 
 export async function getProvider(api: ApiClient, name: string): Promise<Provider> {
-  return api.data<Provider>(EP.providers.get, { path: { name } });
+  return api.data<Provider>(EP.providers.byMarket, { path: { market: name } });
+}
+
+/**
+ * One provider by name, the ways the vendor reference allows: from a market's list
+ * (`GET /api/v1/providers/{market}`, the given market or the one the name starts with, `se-...`), or
+ * by the `name` query parameter of `GET /api/v1/providers` ("only one or no providers will be
+ * returned"). A service that answers the provider itself (the spec's reading) works too.
+ * NotFoundError (exit 4) when there is none.
+ */
+export async function findProvider(api: ApiClient, name: string, o: { market?: string } = {}): Promise<Provider> {
+  const exact = (list: ProviderLike): Provider | undefined => asList(list).find((p) => p?.name === name);
+  const query = { includeTestProviders: 'true', name };
+  const prefix = /^([a-z]{2})-/.exec(name)?.[1]?.toUpperCase();
+  const market = o.market ?? (prefix && isMarket(prefix) ? prefix : undefined);
+  const c = api.caller;
+  const hasUser = Boolean(c.token || c.basic || c.user?.userId || c.user?.externalUserId);
+  if (market && !(hasUser && !o.market)) {
+    const found = exact(await api.data<ProviderLike>(EP.providers.byMarket, { path: { market }, query }));
+    if (found || o.market) return found ?? notFound(name, o.market);
+  }
+  // the full list takes a user token where the contract says so (the reference's): none, no lookup
+  const listed =
+    !hasUser && EP.providers.list.token === 'user'
+      ? undefined
+      : exact(await api.data<ProviderLike>(EP.providers.list, { query }));
+  return listed ?? (await bySpecPath(api, name)) ?? notFound(name, o.market);
+}
+
+/** The spec's reading, GET /api/v1/providers/{name} answering the provider itself; undefined on a 4xx. */
+async function bySpecPath(api: ApiClient, name: string): Promise<Provider | undefined> {
+  try {
+    const data = await api.data<ProviderLike>(EP.providers.byMarket, { path: { market: name } });
+    return asList(data).find((p) => p?.name === name);
+  } catch (err) {
+    if (err instanceof ApiError && err.status >= 400 && err.status < 500) return undefined;
+    throw err;
+  }
+}
+
+type ProviderLike = { providers?: Provider[] } | Provider[] | Provider | undefined;
+
+function asList(data: ProviderLike): Provider[] {
+  if (Array.isArray(data)) return data;
+  if (data && typeof data === 'object' && Array.isArray((data as { providers?: unknown }).providers))
+    return (data as { providers: Provider[] }).providers;
+  return data && typeof data === 'object' && typeof (data as Provider).name === 'string' ? [data as Provider] : [];
+}
+
+function notFound(name: string, market?: string): never {
+  throw new NotFoundError(`provider ${name} not found${market ? ` in market ${market}` : ''}`, {
+    hint: `list them with \`bankctl providers list${market ? ` --market ${market}` : ''} --include-test\``,
+  });
 }

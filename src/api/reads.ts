@@ -13,9 +13,14 @@ export interface Identity {
   [k: string]: unknown;
 }
 
+/**
+ * The reference answers `{identities: [...]}` (data v1, List identity data); the older Swagger's
+ * `{availableIdentityData: [...]}` is read too, and both when a service sends both.
+ */
 export async function listIdentities(api: ApiClient): Promise<Identity[]> {
-  const data = await api.data<{ availableIdentityData?: Identity[] }>(EP.reads.identities);
-  return data?.availableIdentityData ?? [];
+  const data = await api.data<{ identities?: Identity[]; availableIdentityData?: Identity[] }>(EP.reads.identities);
+  const list = (v: unknown): Identity[] => (Array.isArray(v) ? (v as Identity[]) : []);
+  return [...list(data?.identities), ...list(data?.availableIdentityData)];
 }
 
 export interface Portfolio {

@@ -34,8 +34,31 @@ export function authorizeUrl(p: LinkParams): string {
   return u.toString();
 }
 
+/**
+ * The error parameters a failed link flow's callback may carry besides `error` and `message`, in
+ * the order they are reported (the vendor's Tink Link error reference: error_reason and tracking_id
+ * always, error_type for AUTHENTICATION_ERROR, provider_name once a bank was picked, credentials once
+ * they were made, payment_request_id for payments).
+ */
+export const LINK_ERROR_PARAMS = [
+  'error_type',
+  'error_reason',
+  'provider_name',
+  'tracking_id',
+  'credentials',
+  'payment_request_id',
+] as const;
+
 export type LinkResult =
-  { kind: 'code'; code: string } | { kind: 'error'; error: string; message: string; credentials?: string };
+  | { kind: 'code'; code: string; credentialsId?: string }
+  | {
+      kind: 'error';
+      error: string;
+      message: string;
+      credentials?: string;
+      /** Each LINK_ERROR_PARAMS entry the callback carried, as sent (sanitise before printing). */
+      details: Record<string, string>;
+    };
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
@@ -98,7 +121,8 @@ export async function startCallbackServer(
         200,
         page('Connected', 'bankctl received the authorization. You can close this window and return to the terminal.'),
       );
-      resolveResult({ kind: 'code', code });
+      const credentialsId = url.searchParams.get('credentials_id') ?? undefined;
+      resolveResult(credentialsId ? { kind: 'code', code, credentialsId } : { kind: 'code', code });
     } else if (error) {
       done = true;
       const message = url.searchParams.get('message') ?? '';
@@ -109,7 +133,12 @@ export async function startCallbackServer(
           `${escapeHtml(error)}${message ? `: ${escapeHtml(message)}` : ''}. Details are in the terminal.`,
         ),
       );
-      resolveResult({ kind: 'error', error, message, credentials: url.searchParams.get('credentials') ?? undefined });
+      const details: Record<string, string> = {};
+      for (const k of LINK_ERROR_PARAMS) {
+        const v = url.searchParams.get(k);
+        if (v !== null && v !== '') details[k] = v;
+      }
+      resolveResult({ kind: 'error', error, message, credentials: details.credentials, details });
     } else {
       onRejected('a callback with neither code nor error was ignored');
       send(400, page('Bad request', 'The callback carries neither a code nor an error.'));

@@ -11,6 +11,7 @@ import { stripControl } from '../output/sanitize.js';
 import type { Prompter } from '../prompts/prompter.js';
 import {
   describeAccount,
+  instructionLines,
   parseSupplemental,
   validateAnswer,
   type SupplementalField,
@@ -107,112 +108,137 @@ function clean(s: unknown): string {
   return stripControl(String(s ?? '')).trim();
 }
 
+/** The state of one walk that its steps share. */
+interface Walk {
+  ctx: Context;
+  api: Awaited<ReturnType<Context['api']>>;
+  o: WalkOptions;
+  interrupt: Interrupt;
+  progress: Progress;
+  interactive: boolean;
+  current?: Credentials;
+  say(line: string): void;
+  check(): void;
+}
+
 export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Credentials> {
-  const api = await ctx.api();
   const interrupt = new Interrupt();
   const release = ctx.claimInterrupt(() => interrupt.fire());
   const progress = new Progress(ctx);
+  const w: Walk = {
+    ctx,
+    api: await ctx.api(),
+    o,
+    interrupt,
+    progress,
+    interactive: canPrompt(ctx.io),
+    say(line) {
+      progress.stop();
+      ctx.notice(line);
+    },
+    check() {
+      if (!interrupt.fired) return;
+      progress.stop();
+      throw new InterruptedError(
+        `interrupted; credentials ${o.id} were left in status ${w.current?.status ?? 'unknown'}`,
+        {
+          hint: `follow them with \`bankctl credentials watch ${o.id}\` or remove them with \`bankctl credentials delete ${o.id}\``,
+        },
+      );
+    },
+  };
+  try {
+    return await poll(w);
+  } finally {
+    progress.stop();
+    release();
+  }
+}
+
+/** Polls until a final status, acting once per round. */
+async function poll(w: Walk): Promise<Credentials> {
+  const { ctx, o } = w;
   const started = ctx.clock.now();
   const first = o.pollMs ?? 500;
   const max = Math.max(first, o.maxPollMs ?? 5000);
   let delay = first;
   let lastKey = '';
-  let handled = '';
   let pending: Credentials | undefined = o.initial;
-  let current: Credentials | undefined;
-  const interactive = canPrompt(ctx.io);
-  const say = (line: string) => {
-    progress.stop();
-    ctx.notice(line);
-  };
-  const check = () => {
-    if (interrupt.fired) {
-      progress.stop();
-      throw new InterruptedError(
-        `interrupted; credentials ${o.id} were left in status ${current?.status ?? 'unknown'}`,
-        {
-          hint: `follow them with \`bankctl credentials watch ${o.id}\` or remove them with \`bankctl credentials delete ${o.id}\``,
-        },
+  for (;;) {
+    w.check();
+    const c: Credentials = pending ?? (await getCredentials(w.api, o.id));
+    pending = undefined;
+    w.current = c;
+    w.check();
+    const key = roundKey(c);
+    if (key !== lastKey) {
+      lastKey = key;
+      delay = first;
+      const payload = clean(c.statusPayload);
+      if (!BUSY.has(c.status) || !w.progress.enabled) w.say(`${clean(c.status)}${payload ? `: ${payload}` : ''}`);
+      if (c.status === 'UPDATED') return c;
+      failIfFailed(c, o.id);
+      if (await actOnRound(w, c)) delay = Math.min(first, 200);
+    }
+    if (BUSY.has(c.status))
+      await w.progress.show(`${c.status.toLowerCase()}${c.statusPayload ? `: ${clean(c.statusPayload)}` : ''}`);
+    if (ctx.clock.now() - started > o.waitTimeoutMs) {
+      w.progress.stop();
+      throw new FlowFailedError(
+        `credentials ${o.id} did not reach a final status within ${Math.round(o.waitTimeoutMs / 1000)} s (last status ${clean(c.status)})`,
+        { hint: `raise --wait-timeout, or follow them with \`bankctl credentials watch ${o.id}\`` },
       );
     }
-  };
-  try {
-    for (;;) {
-      check();
-      const c: Credentials = pending ?? (await getCredentials(api, o.id));
-      pending = undefined;
-      current = c;
-      check();
-      const key = roundKey(c);
-      const changed = key !== lastKey;
-      if (changed) {
-        lastKey = key;
-        delay = first;
-        const payload = clean(c.statusPayload);
-        if (!BUSY.has(c.status) || !progress.enabled) say(`${clean(c.status)}${payload ? `: ${payload}` : ''}`);
-      }
-      if (c.status === 'UPDATED') return c;
-      if (FAILED_STATUSES.has(c.status)) {
-        const msg = clean(c.statusPayload);
-        throw new FlowFailedError(`credentials ${o.id} ended in ${clean(c.status)}${msg ? `: ${msg}` : ''}`, {
-          hint:
-            c.status === 'TEMPORARY_ERROR'
-              ? `try again later: \`bankctl credentials refresh ${o.id}\``
-              : c.status === 'DELETED'
-                ? undefined
-                : `fix the input with \`bankctl credentials update ${o.id} --field ... --wait\`, or try again with \`bankctl credentials refresh ${o.id} --authenticate --wait\``,
-        });
-      }
-      if (changed && key !== handled) {
-        if (c.status === 'AWAITING_SUPPLEMENTAL_INFORMATION') {
-          handled = key;
-          const sup = parseSupplemental(c.supplementalInformation);
-          if (sup.kind !== 'fields') {
-            say(
-              `the service asks for supplemental information in a shape this client does not know (${sup.kind}); waiting`,
-            );
-          } else {
-            progress.stop();
-            const prompter = interactive ? await ctx.prompter() : undefined;
-            const information = await collectAnswers(ctx, sup.fields, o.answers, prompter, interrupt);
-            check();
-            await supplementInformation(api, o.id, information);
-            ctx.trace(`supplemental information sent for ${Object.keys(information).length} field(s)`);
-            delay = Math.min(first, 200);
-          }
-        } else if (EID_STATUSES.has(c.status)) {
-          handled = key;
-          const sup = parseSupplemental(c.supplementalInformation);
-          if (sup.kind === 'token') await showEid(ctx, sup.token, o);
-          else say('open your mobile eID app to authenticate');
-        } else if (c.status === 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION') {
-          handled = key;
-          const sup = parseSupplemental(c.supplementalInformation);
-          if (sup.kind === 'payload') await showPayload(ctx, sup.payload, o);
-          else say('open the authentication app to continue');
-        } else if (!KNOWN.has(c.status)) {
-          handled = key;
-          say(`status ${clean(c.status)} is not one this client knows; still waiting for a final status`);
-        }
-      }
-      if (BUSY.has(c.status))
-        await progress.show(`${c.status.toLowerCase()}${c.statusPayload ? `: ${clean(c.statusPayload)}` : ''}`);
-      if (ctx.clock.now() - started > o.waitTimeoutMs) {
-        progress.stop();
-        throw new FlowFailedError(
-          `credentials ${o.id} did not reach a final status within ${Math.round(o.waitTimeoutMs / 1000)} s (last status ${clean(c.status)})`,
-          {
-            hint: `raise --wait-timeout, or follow them with \`bankctl credentials watch ${o.id}\``,
-          },
-        );
-      }
-      await interrupt.sleep(delay);
-      delay = Math.min(max, Math.round(delay * 1.5));
-    }
-  } finally {
-    progress.stop();
-    release();
+    await w.interrupt.sleep(delay);
+    delay = Math.min(max, Math.round(delay * 1.5));
   }
+}
+
+/** The error statuses end the walk with exit 9. */
+function failIfFailed(c: Credentials, id: string): void {
+  if (!FAILED_STATUSES.has(c.status)) return;
+  const msg = clean(c.statusPayload);
+  throw new FlowFailedError(`credentials ${id} ended in ${clean(c.status)}${msg ? `: ${msg}` : ''}`, {
+    hint:
+      c.status === 'TEMPORARY_ERROR'
+        ? `try again later: \`bankctl credentials refresh ${id}\``
+        : c.status === 'DELETED'
+          ? undefined
+          : `fix the input with \`bankctl credentials update ${id} --field ... --wait\`, or try again with \`bankctl credentials refresh ${id} --authenticate --wait\``,
+  });
+}
+
+/** What a new round asks of the person; true when an answer was sent (poll again soon). */
+async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
+  const { ctx, o } = w;
+  const sup = () => parseSupplemental(c.supplementalInformation);
+  if (c.status === 'AWAITING_SUPPLEMENTAL_INFORMATION') {
+    const s = sup();
+    if (s.kind !== 'fields') {
+      w.say(`the service asks for supplemental information in a shape this client does not know (${s.kind}); waiting`);
+      return false;
+    }
+    w.progress.stop();
+    const prompter = w.interactive ? await ctx.prompter() : undefined;
+    const information = await collectAnswers(ctx, s.fields, o.answers, prompter, w.interrupt);
+    w.check();
+    await supplementInformation(w.api, o.id, information);
+    ctx.trace(`supplemental information sent for ${Object.keys(information).length} field(s)`);
+    return true;
+  }
+  if (EID_STATUSES.has(c.status)) {
+    const s = sup();
+    if (s.kind === 'token') await showEid(ctx, s.token, o);
+    else w.say('open your mobile eID app to authenticate');
+  } else if (c.status === 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION') {
+    const s = sup();
+    w.progress.stop();
+    if (s.kind === 'payload') await showPayload(ctx, s.payload, o);
+    else w.say('open the authentication app to continue');
+  } else if (!KNOWN.has(c.status)) {
+    w.say(`status ${clean(c.status)} is not one this client knows; still waiting for a final status`);
+  }
+  return false;
 }
 
 /**
@@ -237,12 +263,10 @@ export async function collectAnswers(
   const checkboxes = fields.filter((f) => f.checkbox && !f.immutable);
   const askCheckboxes = checkboxes.filter((f) => given[f.name] === undefined);
   for (const f of fields) {
-    const label = clean(f.description || f.name);
     if (f.immutable) {
-      if (f.value !== undefined && f.value !== null) {
-        ctx.io.stderr.write(`${label}: ${clean(f.value)}\n`);
-        out[f.name] = String(f.value);
-      }
+      // a read-only field is an instruction (a card reader's challenge): its text is shown, not asked
+      for (const line of instructionLines(f)) ctx.io.stderr.write(`${clean(line)}\n`);
+      if (f.value !== undefined && f.value !== null) out[f.name] = String(f.value);
       continue;
     }
     const v = given[f.name];
@@ -365,15 +389,18 @@ async function showPayload(ctx: Context, p: ThirdPartyPayload, o: WalkOptions): 
   const deep = clean(p.ios?.deepLinkUrl);
   const intent = clean(p.android?.intent);
   const link = deep || intent;
+  const desktop = clean(p.desktop?.url);
   const scheme = clean(p.ios?.scheme).toLowerCase();
   // a web login (redirect flow) when the iOS scheme is http(s), or absent with an http(s) link
-  const web = /^https?:\/\//i.test(link) && (scheme === '' || scheme === 'https' || scheme === 'http');
-  if (web) {
+  const web = !desktop && /^https?:\/\//i.test(link) && (scheme === '' || scheme === 'https' || scheme === 'http');
+  if (desktop) {
+    // the part of the payload for a person at a computer (the real service sends it)
+    w(`Log in on this computer: ${desktop}`);
+    await offerToOpen(ctx, desktop, o);
+    if (link) w('Or on your phone:');
+  } else if (web) {
     w(`Log in at your bank: ${link}`);
-    if (o.browser && ctx.io.stderrIsTTY) {
-      const { openBrowser } = await import('../auth/link.js');
-      if (await openBrowser(link, ctx.env)) w('(opened in your browser)');
-    }
+    await offerToOpen(ctx, link, o);
   } else {
     w(`Open the authentication app to continue${p.downloadTitle ? ` (${clean(p.downloadTitle)})` : ''}:`);
   }
@@ -383,5 +410,16 @@ async function showPayload(ctx: Context, p: ThirdPartyPayload, o: WalkOptions): 
       `  Android: ${intent}${p.android?.packageName ? `  (package ${clean(p.android.packageName)}${p.android.requiredMinimumVersion ? `, version ${clean(p.android.requiredMinimumVersion)} or later` : ''})` : ''}`,
     );
   if (p.downloadMessage) w(`  ${clean(p.downloadMessage)}`);
+  // the mobile deep link as a QR code, for the phone
   if (link) await qr(ctx, link, o.qr);
+}
+
+/**
+ * Opens an http(s) URL in the browser when --no-browser was not given and stderr is a terminal (a
+ * question would stop the polling while the bank waits, so the offer is the flag).
+ */
+async function offerToOpen(ctx: Context, url: string, o: WalkOptions): Promise<void> {
+  if (!o.browser || !ctx.io.stderrIsTTY || !/^https?:\/\//i.test(url)) return;
+  const { openBrowser } = await import('../auth/link.js');
+  if (await openBrowser(url, ctx.env)) ctx.io.stderr.write('(opened in your browser)\n');
 }

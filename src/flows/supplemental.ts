@@ -1,14 +1,18 @@
 // What the service may put in supplementalInformation, read liberally: an array of fields, a
 // serialized JSON string of them (the real service's way), an object (one field, a map of fields,
-// {fields: [...]}) or a ThirdPartyAppAuthenticationPayload, or the bare eID autostart token.
+// {fields: [...]}) or a ThirdPartyAppAuthenticationPayload (android, ios and the `desktop` part the
+// real service adds), or the bare eID autostart token.
 // And the checks an answer must pass before it is sent.
 import type { ProviderField } from '../api/providers.js';
+import { readJson } from '../contract/exact-json.js';
 
 export type SupplementalField = ProviderField & { additionalInfo?: string };
 
 export interface ThirdPartyPayload {
   android?: { packageName?: string; requiredMinimumVersion?: number; intent?: string };
   ios?: { appStoreUrl?: string; scheme?: string; deepLinkUrl?: string };
+  /** What a person at a computer opens (the real service's payload; the spec does not name it). */
+  desktop?: { url?: string };
   downloadTitle?: string;
   downloadMessage?: string;
   upgradeTitle?: string;
@@ -50,7 +54,13 @@ export function parseSupplemental(value: unknown, depth = 0): Supplemental {
   }
   if (Array.isArray(value)) return { kind: 'fields', fields: toFields(value) };
   if (isObj(value)) {
-    if ('android' in value || 'ios' in value || 'downloadTitle' in value || 'upgradeTitle' in value)
+    if (
+      'android' in value ||
+      'ios' in value ||
+      'desktop' in value ||
+      'downloadTitle' in value ||
+      'upgradeTitle' in value
+    )
       return { kind: 'payload', payload: value as ThirdPartyPayload };
     if (Array.isArray(value.fields)) return { kind: 'fields', fields: toFields(value.fields) };
     if (typeof value.name === 'string') return { kind: 'fields', fields: toFields([value]) };
@@ -100,7 +110,8 @@ export function validateAnswer(f: SupplementalField, value: string): true | stri
 export function describeAccount(f: SupplementalField): string {
   let info: Record<string, unknown> = {};
   try {
-    const parsed = typeof f.additionalInfo === 'string' ? JSON.parse(f.additionalInfo) : f.additionalInfo;
+    // read exactly: the real service sends balance as a JSON number, whose digits must survive
+    const parsed = typeof f.additionalInfo === 'string' ? readJson(f.additionalInfo) : f.additionalInfo;
     if (isObj(parsed)) info = parsed;
   } catch {
     // not JSON: the description alone
@@ -142,4 +153,52 @@ export function parseAnswersText(text: string, file: string): Record<string, str
     out[l.slice(0, eq).trim()] = l.slice(eq + 1);
   });
   return out;
+}
+
+const text = (v: unknown): string => (v === undefined || v === null ? '' : String(v).trim());
+
+/**
+ * The text a read-only (immutable) field shows a person: a card reader's "Login using your Card
+ * Reader ..." is its helpText, the code to type into the reader its value, what it is its
+ * description. Lines to print, in that order, without repeats; none for an editable field.
+ */
+export function instructionLines(f: SupplementalField): string[] {
+  if (!f.immutable) return [];
+  const help = text(f.helpText);
+  const label = text(f.description) || text(f.name);
+  const value = text(f.value);
+  const lines: string[] = [];
+  if (help) lines.push(help);
+  if (value) lines.push(`${label}: ${value}`);
+  else if (label && !help.includes(label)) lines.push(label);
+  return lines;
+}
+
+/** One line saying what a supplementalInformation holds (for tables), whatever its shape. */
+export function summarizeSupplemental(value: unknown): string {
+  const s = parseSupplemental(value);
+  switch (s.kind) {
+    case 'none':
+      return '';
+    case 'token':
+      return `autostart token ${s.token}`;
+    case 'payload': {
+      const p = s.payload;
+      const parts = [
+        p.desktop?.url ? `desktop ${text(p.desktop.url)}` : '',
+        p.ios?.deepLinkUrl ? `iOS ${text(p.ios.deepLinkUrl)}` : '',
+        p.android?.intent ? `Android ${text(p.android.intent)}` : '',
+      ].filter(Boolean);
+      return `third-party app: ${parts.join(', ') || text(p.downloadTitle)}`;
+    }
+    case 'fields':
+      return `fields: ${s.fields
+        .map((f) => {
+          const v = f.immutable && text(f.value) ? ` = ${text(f.value)}` : '';
+          return `${f.name}${f.immutable ? ' (read-only)' : ''}${v}`;
+        })
+        .join(', ')}`;
+    default:
+      return s.text;
+  }
 }

@@ -1,6 +1,7 @@
 // The thin HTTP core: one keep-alive undici agent, the auth schemes, per-request timeout,
 // the retry policy, errors carrying the service's message, and a redacted trace.
 import { request as undiciRequest, type Dispatcher } from 'undici';
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ApiError, NetworkError, ServerError } from '../errors.js';
 import { serviceMessage } from './error-body.js';
@@ -41,6 +42,21 @@ export interface HttpResponse<T = unknown> {
   headers: Record<string, string | string[] | undefined>;
   data: T;
   url: string;
+  /** The X-Request-ID bankctl sent with the attempt that got this answer. */
+  requestId?: string;
+}
+
+/**
+ * The request ids of one exchange as a person quotes them to the vendor's support: the service's
+ * X-Request-ID (printable ASCII only, at most 128 characters) and the one bankctl sent, once when
+ * they are the same.
+ */
+export function requestIdText(sent: string | undefined, service: string | string[] | undefined): string {
+  const raw = Array.isArray(service) ? service[0] : service;
+  const svc = (raw ?? '').replace(/[^\x21-\x7e]/g, '').slice(0, 128);
+  if (svc && sent && svc !== sent) return `X-Request-ID ${svc} (sent ${sent})`;
+  if (svc) return `X-Request-ID ${svc}`;
+  return sent ? `X-Request-ID sent ${sent}` : '';
 }
 
 export interface HttpClientOptions {
@@ -168,8 +184,13 @@ export class HttpClient {
       );
       await this.sleep(d.delayMs);
     };
+    let lastSentId: string | undefined;
+    const givenId = Object.entries(headers).find(([k]) => k.toLowerCase() === 'x-request-id')?.[1];
     for (let attempt = 0; ; attempt++) {
       const started = this.now();
+      // a fresh id per attempt (or the caller's own), so each try can be found in the service's logs
+      const sentId = givenId ?? randomUUID();
+      if (!givenId) headers['x-request-id'] = sentId;
       let errorCode: string | undefined;
       let failure: unknown;
       try {
@@ -184,11 +205,12 @@ export class HttpClient {
         });
         const status = res.statusCode;
         const ok = (status >= 200 && status < 300) || (o.acceptStatus ?? []).includes(status);
-        this.traceLine(`${method} ${this.redactor.url(url)}${via} -> ${status} (${this.now() - started} ms)`);
+        const ids = requestIdText(sentId, res.headers['x-request-id']);
+        this.traceLine(`${method} ${this.redactor.url(url)}${via} -> ${status} (${this.now() - started} ms) ${ids}`);
         if (ok) {
           const limit = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
           const data = await readBody(res, o.responseType ?? 'json', limit, () => this.tooLarge(method, url, limit));
-          return { status, headers: res.headers, data: data as T, url };
+          return { status, headers: res.headers, data: data as T, url, requestId: sentId };
         }
         const text =
           (await readLimited(res, MAX_ERROR_BODY_BYTES, 'truncate').catch(() => undefined))?.toString() ?? '';
@@ -210,6 +232,7 @@ export class HttpClient {
         );
         throw new ApiError(status, method, this.redactor.url(url), message, errBody, {
           hint: hintFor(status, o.auth),
+          requestIds: ids,
         });
       } catch (err) {
         // a body over the limit is not fetched again: a retry would only download it once more
@@ -217,7 +240,10 @@ export class HttpClient {
         if (o.signal?.aborted) throw err;
         failure = err;
         errorCode = networkCode(err);
-        this.traceLine(`${method} ${this.redactor.url(url)}${via} -> ${errorCode} (${this.now() - started} ms)`);
+        this.traceLine(
+          `${method} ${this.redactor.url(url)}${via} -> ${errorCode} (${this.now() - started} ms) ${requestIdText(sentId, undefined)}`,
+        );
+        lastSentId = sentId;
       }
       if (this.closed)
         throw new NetworkError(`${method} ${this.redactor.url(url)} abandoned: the command has finished`);
@@ -231,7 +257,7 @@ export class HttpClient {
         continue;
       }
       throw new NetworkError(
-        `${method} ${this.redactor.url(url)}${via} failed: ${this.redactor.text(describeNetworkError(failure, errorCode))}`,
+        `${method} ${this.redactor.url(url)}${via} failed: ${this.redactor.text(describeNetworkError(failure, errorCode))} [${requestIdText(lastSentId, undefined)}]`,
         {
           hint: networkHint(errorCode),
         },

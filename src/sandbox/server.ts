@@ -1,5 +1,6 @@
 // startSandbox({port, seed, authDelayMs, clock}) -> {url, close, reset}: an embeddable emulator of
 // the service on node:http. One route module per area; state behind the Store interface.
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -105,6 +106,8 @@ function requestHandler(
   faults: FaultInjector | undefined,
 ) {
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // the service's own id for the exchange, as the real one answers (support asks for it)
+    res.setHeader('x-request-id', randomUUID());
     try {
       if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
       if (faults && !(req.url ?? '').startsWith('/sandbox/')) {

@@ -104,7 +104,7 @@ describe('credentials connect, spawned', () => {
       run('se-test-open-banking-redirect', ['--field', 'username=test-user', '--no-browser']),
     ]).finally(() => slow.close());
     expect(eid.code).toBe(0);
-    expect(eid.stderr).toMatch(/AWAITING_MOBILE_EID_AUTHENTICATION/);
+    expect(eid.stderr).toMatch(/AWAITING_MOBILE_BANKID_AUTHENTICATION/);
     expect(eid.stderr).toMatch(
       /eID link: bankid:\/\/\/\?autostarttoken=[0-9a-f-]{36}&redirect=https%3A%2F%2Fexample\.com%2Fback/,
     );
@@ -112,7 +112,10 @@ describe('credentials connect, spawned', () => {
       /iOS link: https:\/\/app\.bankid\.com\/\?autostarttoken=[0-9a-f-]{36}&redirect=https%3A%2F%2Fexample\.com%2Fback/,
     );
     expect(app.code).toBe(0);
-    expect(app.stderr).toMatch(/Open the authentication app/);
+    // the payload's desktop part first (a person at a computer), then the phone's links
+    expect(app.stderr).toMatch(
+      /Log in on this computer: http:\/\/127\.0\.0\.1:\d+\/sandbox\/test-bank\/authorize\?state=\S+&desktop=1/,
+    );
     expect(app.stderr).toMatch(/iOS: http:\/\/127\.0\.0\.1:\d+\/sandbox\/test-bank\/authorize\?state=/);
     expect(app.stderr).toMatch(/Android: .*package com\.sandbox\.testbank, version 120 or later/);
     expect(redirect.code).toBe(0);
@@ -411,7 +414,7 @@ describe('credentials connect, spawned', () => {
           '--user',
           user,
           '--until',
-          'AWAITING_MOBILE_EID_AUTHENTICATION',
+          'AWAITING_MOBILE_BANKID_AUTHENTICATION',
           '--poll-interval',
           '10',
           '--timeout',

@@ -200,7 +200,7 @@ needs.describe('credentials connect on a terminal', () => {
     const qrLines = (x: string) => x.split('\n').filter((l) => /^[ ▀▄█]{20,}$/.test(l.trimEnd()) && /[▀▄█]/.test(l));
     const s = await waitFor(
       'app',
-      (x) => x.includes('Open the authentication app') && qrLines(x).length > 10,
+      (x) => x.includes('Log in on this computer: ') && qrLines(x).length > 10,
       'the app links and QR code',
     );
     expect(s).toMatch(
@@ -266,6 +266,6 @@ needs.describe('credentials connect on a terminal', () => {
     keys('cc2', 'C-c');
     const s = await waitFor('cc2', (x) => x.includes('EXIT='), 'the end');
     expect(s).toContain('EXIT=130');
-    expect(s).toMatch(/interrupted; credentials \w+ were left in status AWAITING_MOBILE_EID_AUTHENTICATION/);
+    expect(s).toMatch(/interrupted; credentials \w+ were left in status AWAITING_MOBILE_BANKID_AUTHENTICATION/);
   });
 });

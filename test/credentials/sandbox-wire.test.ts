@@ -128,7 +128,7 @@ describe('providers', () => {
     expect(r.status).toBe(200);
     expect(r.json()).toMatchObject({
       name: 'se-test-other-eid-successful',
-      credentialsType: 'MOBILE_EID',
+      credentialsType: 'MOBILE_BANKID',
       type: 'TEST',
     });
     expect(r.json().flow).toBeUndefined();
@@ -272,14 +272,14 @@ describe('credentials', () => {
       })
     ).json();
     expect((await waitFor(h, c.id, final)).last.status).toBe('UPDATED');
-    const waiting = statusesOf(c.id).find((x) => x.status === 'AWAITING_MOBILE_EID_AUTHENTICATION');
+    const waiting = statusesOf(c.id).find((x) => x.status === 'AWAITING_MOBILE_BANKID_AUTHENTICATION');
     expect(waiting.supplementalInformation).toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
     );
     expect(statusesOf(c.id).map((x) => x.status)).toEqual([
       'CREATED',
       'AUTHENTICATING',
-      'AWAITING_MOBILE_EID_AUTHENTICATION',
+      'AWAITING_MOBILE_BANKID_AUTHENTICATION',
       'UPDATING',
       'UPDATED',
     ]);
@@ -298,7 +298,7 @@ describe('credentials', () => {
         })
       ).json();
       const { last } = await waitFor(h, f.id, final);
-      expect(statusesOf(f.id).map((x) => x.status)).toContain('AWAITING_MOBILE_EID_AUTHENTICATION');
+      expect(statusesOf(f.id).map((x) => x.status)).toContain('AWAITING_MOBILE_BANKID_AUTHENTICATION');
       expect(last.status).toBe('AUTHENTICATION_ERROR');
       messages.add(last.statusPayload);
     }
@@ -364,12 +364,14 @@ describe('credentials', () => {
       const payload = JSON.parse(cur.supplementalInformation);
       expect(Object.keys(payload).sort()).toEqual([
         'android',
+        'desktop',
         'downloadMessage',
         'downloadTitle',
         'ios',
         'upgradeMessage',
         'upgradeTitle',
       ]);
+      expect(payload.desktop.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\/test-bank\/authorize\?state=/);
       expect(Object.keys(payload.android).sort()).toEqual(['intent', 'packageName', 'requiredMinimumVersion']);
       expect(Object.keys(payload.ios).sort()).toEqual(['appStoreUrl', 'deepLinkUrl', 'scheme']);
       const state = new URL(payload.ios.deepLinkUrl).searchParams.get('state')!;
@@ -472,7 +474,9 @@ describe('credentials', () => {
       expect(Object.keys(info)).toEqual(
         expect.arrayContaining(['accountName', 'accountType', 'balance', 'currencyCode', 'holderName', 'iban']),
       );
-      expect(info.balance).toMatch(/^-?\d+\.\d{2}$/);
+      // a JSON number, as the real service sends it, written with the exact digits
+      expect(typeof info.balance).toBe('number');
+      expect(f.additionalInfo).toMatch(/"balance":-?\d+\.\d{2}[,}]/);
       if (info.accountType === 'INVESTMENT') expect(info.portfolioTypes).toEqual(['ISK']);
     }
     const pick = fields.filter((f: any) => ['CHECKING', 'SAVINGS'].includes(JSON.parse(f.additionalInfo).accountType));
@@ -738,7 +742,7 @@ describe('credentials', () => {
     for (let i = 0; i < 200; i++) {
       if (
         (await raw(first.sandbox.baseUrl, 'GET', `/api/v1/credentials/${c.id}`, { headers: h })).json().status ===
-        'AWAITING_MOBILE_EID_AUTHENTICATION'
+        'AWAITING_MOBILE_BANKID_AUTHENTICATION'
       )
         break;
       await new Promise((r) => setTimeout(r, 5));

@@ -103,6 +103,30 @@ describe('auth link', () => {
     );
   });
 
+  test('every error parameter of the callback is reported, stripped of terminal controls (issue 15)', async () => {
+    const run = await startLink([], { ...t.env, BANKCTL_CONFIG_DIR: tempDir() });
+    const state = run.url.searchParams.get('state')!;
+    const port = new URL(run.url.searchParams.get('redirect_uri')!).port;
+    const q = new URLSearchParams({
+      error: 'AUTHENTICATION_ERROR',
+      error_type: 'USER_LOGIN_ERROR',
+      error_reason: 'STATIC_CREDENTIALS_INCORRECT',
+      message: 'The bank rejected\u001b]0;pwned\u0007 the login',
+      tracking_id: 'e1b2c3d4-0000-4000-8000-000000000001',
+      provider_name: 'se-demobank-password\u001b[2J',
+      credentials: 'abc123',
+      state,
+    });
+    const r = await fetch(`http://127.0.0.1:${port}/callback?${q}`);
+    expect(r.status).toBe(200);
+    expect(await run.exit).toBe(9);
+    const err = run.stderr();
+    expect(err).toContain(
+      'error: the link flow ended in AUTHENTICATION_ERROR: The bank rejected the login (error_type USER_LOGIN_ERROR, error_reason STATIC_CREDENTIALS_INCORRECT, provider_name se-demobank-password, tracking_id e1b2c3d4-0000-4000-8000-000000000001, credentials abc123)',
+    );
+    expect(err).not.toMatch(/\u001b\]|\u001b\[2J|\u0007/);
+  });
+
   test('a timeout ends in exit 9; Ctrl-C in 130', async () => {
     const slow = await startLink(['--wait-timeout', '1'], { ...t.env, BANKCTL_CONFIG_DIR: tempDir() });
     expect(await slow.exit).toBe(9);

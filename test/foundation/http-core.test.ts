@@ -54,7 +54,7 @@ describe('the HTTP core against a real loopback server', () => {
     const err = await c.request({ method: 'POST', path: '/x', json: {} }).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.exitCode).toBe(7);
-    expect(err.message).toBe('POST /x failed: HTTP 500: boom (internal)');
+    expect(err.message).toMatch(/^POST \/x failed: HTTP 500: boom \(internal\) \[X-Request-ID sent [0-9a-f-]{36}\]$/);
     expect(sleeps).toEqual([]);
     expect(s.seen).toHaveLength(1);
   });
@@ -145,7 +145,9 @@ describe('the HTTP core against a real loopback server', () => {
       })
       .catch(() => undefined);
     const all = lines.join('\n');
-    expect(lines[0]).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/oauth\/token -> 200 \(\d+ ms\)$/);
+    expect(lines[0]).toMatch(
+      /^POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/oauth\/token -> 200 \(\d+ ms\) X-Request-ID sent [0-9a-f-]{36}$/,
+    );
     for (const secret of ['super-secret-value', 'the-auth-code-1', 'tkn-in-query-123', 'bearer-token-xyz'])
       expect(all).not.toContain(secret);
   });

@@ -277,7 +277,9 @@ needsChromium.describe('the finishing routes and garbage', () => {
     expect(a.action).toBe('redirect');
     expect(Object.fromEntries(new URL(a.url).searchParams)).toEqual({
       error: 'USER_CANCELLED',
+      error_reason: 'USER_CANCELLED',
       message: 'The user cancelled the flow.',
+      tracking_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       state: 'z',
     });
     expect((await post('/link/1.0/fail', { session: s.session, status: 'USER_CANCELLED' })).status).toBe(409);

@@ -229,7 +229,7 @@ describe('the other reads', () => {
     const acc = accounts.find((a) => a.type === 'CHECKING')!;
     const r = await cli(['balance-refresh', 'create', '--account', acc.id, '--wait', '-o', 'json']);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'FINISHED', credentialId: acc.credentialsIds[0] });
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'FINISHED', credentialsId: acc.credentialsIds[0] });
     const st = await cli(['balance-refresh', 'status', JSON.parse(r.stdout).balanceRefreshId, '-o', 'json']);
     expect(JSON.parse(st.stdout).status).toBe('FINISHED');
     // fill the quota over the wire, then let the CLI meet the limit

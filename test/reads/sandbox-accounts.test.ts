@@ -85,9 +85,10 @@ describe('accounts', () => {
       availableCredit: '5000',
     });
     const b = (await r.get(`/api/v1/accounts/${a.id}/balances`)).json();
-    expect(b.balances.booked.amount).toEqual({ currencyCode: 'SEK', value: { scale: '2', unscaledValue: '10010' } });
-    expect(b.balances.available.amount).toEqual({ currencyCode: 'SEK', value: { scale: '2', unscaledValue: '9995' } });
-    expect(b.balances.creditLimit.amount.value).toEqual({ scale: '0', unscaledValue: '5000' });
+    // the vendor reference's v1 shape: flat, scale and unscaledValue as JSON integers
+    expect(b.balances.booked).toEqual({ currencyCode: 'SEK', scale: 2, unscaledValue: 10010 });
+    expect(b.balances.available).toEqual({ currencyCode: 'SEK', scale: 2, unscaledValue: 9995 });
+    expect(b.balances.creditLimit).toEqual({ currencyCode: 'SEK', scale: 0, unscaledValue: 5000 });
   });
 });
 
@@ -150,10 +151,10 @@ describe('balance refresh', () => {
     }
     const created = await r.post('/api/v1/balance-refresh', { accountId: acc!.id });
     expect(created.status).toBe(200);
-    const { balanceRefreshId, credentialId } = created.json();
-    expect(credentialId).toBe(acc!.credentialsIds[0]);
+    const { balanceRefreshId, credentialsId } = created.json();
+    expect(credentialsId).toBe(acc!.credentialsIds[0]);
     let status = (await r.get(`/api/v1/balance-refresh/${balanceRefreshId}`)).json().status;
-    expect(status).not.toBe('FINISHED');
+    expect(status).toBe('REFRESHING');
     for (let i = 0; i < 50 && status !== 'FINISHED'; i++) {
       await new Promise((res) => setTimeout(res, 50));
       status = (await r.get(`/api/v1/balance-refresh/${balanceRefreshId}`)).json().status;
@@ -232,9 +233,10 @@ describe('identities, investments, loans, categories', () => {
   });
 
   it('identities: one per credentials, a valid personal number and matching date of birth', async () => {
-    const { availableIdentityData } = (await r.get('/api/v1/identities')).json();
-    expect(availableIdentityData).toHaveLength(1);
-    const id = availableIdentityData[0];
+    const { identities } = (await r.get('/api/v1/identities')).json();
+    expect(identities).toHaveLength(1);
+    const id = identities[0];
+    expect(Object.keys(id).sort()).toEqual(['dateOfBirth', 'financialInstitutionId', 'name', 'providerName', 'ssn']);
     expect(id.ssn).toMatch(/^\d{12}$/);
     expect(id.dateOfBirth).toBe(`${id.ssn.slice(0, 4)}-${id.ssn.slice(4, 6)}-${id.ssn.slice(6, 8)}`);
   });
@@ -351,15 +353,25 @@ describe('/data/v2/accounts', () => {
     } while (token);
     expect(pages).toBe(3);
     expect(seen.map((a) => a.id).sort()).toEqual(accounts.map((a) => a.id).sort());
-    const mortgage = seen.find((a) => a.type === 'MORTGAGE');
     const rec = accounts.find((a) => a.type === 'MORTGAGE')!;
+    const mortgage = seen.find((a) => a.id === rec.id);
+    // the reference's v2 types: a mortgage is UNDEFINED there
+    expect(mortgage.type).toBe('UNDEFINED');
     expect(mortgage.balances.booked.amount).toEqual({
       currencyCode: 'SEK',
       value: { scale: '2', unscaledValue: rec.balance.replace('.', '') },
     });
     expect(mortgage.identifiers.iban.iban).toBe(rec.iban);
     const loans = (await r.get('/data/v2/accounts?typeIn=LOAN&typeIn=MORTGAGE')).json().accounts;
-    expect(loans.map((a: any) => a.type).sort()).toEqual(['LOAN', 'MORTGAGE']);
+    expect(loans.map((a: any) => a.id).sort()).toEqual(
+      accounts
+        .filter((a) => a.type === 'LOAN' || a.type === 'MORTGAGE')
+        .map((a) => a.id)
+        .sort(),
+    );
+    const checking = (await r.get('/data/v2/accounts?typesIn=CHECKING&typesIn=SAVINGS')).json().accounts;
+    expect(checking.map((a: any) => a.type).sort()).toEqual(['CHECKING', 'SAVINGS']);
+    expect((await r.get('/data/v2/accounts?typesIn=MORTGAGE')).status).toBe(400);
     expect((await r.get('/data/v2/accounts?pageSize=101')).status).toBe(400);
     expect((await r.get('/data/v2/accounts?typeIn=BOAT')).status).toBe(400);
     expect((await r.get('/data/v2/accounts?pageToken=!!')).status).toBe(400);

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { getBalances } from '../../api/accounts.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { amountCell, forTerminal } from './format.js';
+import { balanceAmountCell, forTerminal } from './format.js';
 
 export interface BalancesOptions {
   id: string;
@@ -29,12 +29,12 @@ export async function balancesRun(ctx: Context, o: BalancesOptions): Promise<voi
   const rows = Object.entries(b.balances ?? {}).map(([kind, v]) => ({
     accountId: b.accountId,
     kind,
-    amount: v?.amount,
+    amount: v,
   }));
   await render(ctx, forTerminal(ctx, rows), {
     columns: [
       { header: 'kind', path: 'kind' },
-      { header: 'amount', path: 'amount', format: (v) => amountCell(v) },
+      { header: 'amount', path: 'amount', format: (v) => balanceAmountCell(v) },
     ],
   });
 }

@@ -22,6 +22,23 @@ export function amountCell(v: unknown): string {
   }
 }
 
+/**
+ * One balance of `accounts balances`, in either shape the service sends: the reference's flat v1
+ * `{currencyCode, scale, unscaledValue}` (JSON numbers) or the spec's `{amount: {currencyCode, value}}`.
+ */
+export function balanceAmountCell(v: unknown): string {
+  if (!v || typeof v !== 'object') return '';
+  const b = v as { amount?: unknown; currencyCode?: unknown; scale?: unknown; unscaledValue?: unknown };
+  if (b.amount !== undefined) return amountCell(b.amount);
+  if (b.unscaledValue === undefined || b.unscaledValue === null || b.scale === undefined || b.scale === null) return '';
+  try {
+    const n = decimalString(String(b.unscaledValue), String(b.scale));
+    return typeof b.currencyCode === 'string' ? `${n} ${stripControl(b.currencyCode)}` : n;
+  } catch {
+    return '';
+  }
+}
+
 /** v1 money: currencyDenominatedBalance when present, else the balance text with the currency. */
 export function balanceCell(item: Record<string, unknown>): string {
   const d = item.currencyDenominatedBalance as

@@ -2,6 +2,7 @@
 // waits for the code, which is exchanged for a user token stored in the profile.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { stripControl } from '../../output/sanitize.js';
 import type { CallbackServer, LinkResult } from '../../auth/link.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
@@ -101,11 +102,15 @@ export async function linkRun(ctx: Context, o: LinkOptions): Promise<void> {
     await server.close();
   }
   if (result.kind === 'error') {
-    const creds = result.credentials ? ` (credentials ${result.credentials})` : '';
+    // every parameter the callback carried, each stripped of terminal controls (network text)
+    const details = Object.entries(result.details)
+      .map(([k, v]) => `${k} ${stripControl(v)}`)
+      .join(', ');
     throw new FlowFailedError(
-      `the link flow ended in ${result.error}${result.message ? `: ${result.message}` : ''}${creds}`,
+      `the link flow ended in ${stripControl(result.error)}${result.message ? `: ${stripControl(result.message)}` : ''}${details ? ` (${details})` : ''}`,
     );
   }
+  if (result.credentialsId) ctx.notice(`credentials ${stripControl(result.credentialsId)} connected`);
   const token = await tm.exchange(result.code);
   tm.remember(token, 'link', { refreshExpiresAt: ctx.clock.now() + 24 * 60 * 60 * 1000 });
   ctx.notice(

@@ -104,9 +104,9 @@ async function connectFromFlags(ctx: Context, o: Flags): Promise<ConnectOptions>
 export async function connectRun(ctx: Context, o: ConnectOptions): Promise<void> {
   const api = await ctx.api();
   const prompter = canPrompt(ctx.io) ? await ctx.prompter() : undefined;
-  const { getProvider, listProviders } = await import('../../api/providers.js');
+  const { findProvider, listProviders } = await import('../../api/providers.js');
   const provider = o.provider
-    ? await getProvider(api, o.provider)
+    ? await findProvider(api, o.provider, { market: o.market })
     : await pickProvider(ctx, prompter!, o.market, o.includeTest, listProviders);
   const filled = await providerAnswers(ctx, provider, o, prompter);
   const created = await create(api, provider, filled, o);

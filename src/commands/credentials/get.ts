@@ -22,5 +22,10 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
   const { getCredentials } = await import('../../api/credentials.js');
   const { render } = await import('../../output/render.js');
-  await render(ctx, await getCredentials(await ctx.api(), o.id));
+  const c = await getCredentials(await ctx.api(), o.id);
+  const format = await ctx.outputFormat();
+  if (format === 'json' || format === 'ndjson') return render(ctx, c);
+  // table and csv: supplementalInformation (a JSON string holding fields or an app payload) in words
+  const { summarizeSupplemental } = await import('../../flows/supplemental.js');
+  await render(ctx, { ...c, supplementalInformation: summarizeSupplemental(c.supplementalInformation) });
 }

@@ -112,8 +112,8 @@ export async function fieldDefsFor(
 ): Promise<FieldDef[]> {
   if (onCommandLine.every((n) => isSecretField(n, []))) return [];
   try {
-    const { getProvider } = await import('../../api/providers.js');
-    return (await getProvider(await ctx.api(), await providerName())).fields ?? [];
+    const { findProvider } = await import('../../api/providers.js');
+    return (await findProvider(await ctx.api(), await providerName())).fields ?? [];
   } catch {
     return [];
   }

@@ -44,7 +44,7 @@ const payloadText = (c: Credentials) => (c.statusPayload ? `: ${stripControl(Str
 
 /** Whether the watch is over at this status: true when it ended well, an error when it ended badly. */
 function ended(o: WatchOptions, c: Credentials, first: boolean): boolean {
-  if (o.until && c.status === o.until) return true;
+  if (o.until && sameStatus(c.status, o.until)) return true;
   // a final status seen first is the previous refresh's: with --until, wait for the next
   if (!FINAL.has(c.status) || (first && o.until)) return false;
   if (o.until)
@@ -114,4 +114,10 @@ export async function watchRun(ctx: Context, o: WatchOptions): Promise<void> {
     release();
     if (!lines) await out.end();
   }
+}
+
+/** The spec's AWAITING_MOBILE_EID_AUTHENTICATION is the service's AWAITING_MOBILE_BANKID_AUTHENTICATION. */
+function sameStatus(status: string, wanted: string): boolean {
+  const norm = (x: string) => x.replace('AWAITING_MOBILE_EID_', 'AWAITING_MOBILE_BANKID_');
+  return norm(status) === norm(wanted);
 }

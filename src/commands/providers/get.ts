@@ -1,26 +1,42 @@
-// `providers get NAME`: one provider and the fields its credentials take.
+// `providers get NAME [--market M]`: one provider and the fields its credentials take, found the way
+// the vendor reference allows: in a market's list (GET /api/v1/providers/{market}) or by the `name`
+// query parameter of GET /api/v1/providers. Exit 4 when there is none.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { isMarket, MARKETS } from '../../contract/markets.js';
+import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
 
 export interface GetOptions {
   name: string;
+  market?: string;
 }
 
 export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = getRun): Command {
   const cmd = parent
     .command('get')
-    .description('show one provider and the fields its credentials take (GET /api/v1/providers/{name})')
+    .description(
+      "show one provider and the fields its credentials take (from a market's list, GET /api/v1/providers/{market}, or GET /api/v1/providers?name=NAME); exit 4 when there is none",
+    )
     .argument('<name>', 'provider name, e.g. se-test-password')
-    .action(async (name: string) => run(ctx, { name }));
+    .option('--market <code>', "look in this market's list (default: the market the name starts with, se-...)")
+    .action(async (name: string, o: { market?: string }) => {
+      if (name.trim() === '') throw new UsageError('the provider name must not be empty');
+      const market = o.market?.toUpperCase();
+      if (market !== undefined && !isMarket(market))
+        throw new UsageError(`--market: unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
+      await run(ctx, market ? { name, market } : { name });
+    });
   return examples(cmd, [
     'bankctl providers get se-test-other-eid-successful',
+    'bankctl providers get se-bink-thirdpartyapp --market SE',
     'bankctl providers get se-test-password -o json | jq ".fields"',
   ]);
 }
 
 export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
-  const { getProvider } = await import('../../api/providers.js');
+  const { findProvider } = await import('../../api/providers.js');
   const { render } = await import('../../output/render.js');
-  await render(ctx, await getProvider(await ctx.api(), o.name));
+  const { forTerminal } = await import('../accounts/format.js');
+  await render(ctx, forTerminal(ctx, await findProvider(await ctx.api(), o.name, { market: o.market })));
 }

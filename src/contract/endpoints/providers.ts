@@ -22,13 +22,15 @@ export const providers = defineArea('providers', {
     response: 'json',
     source: 'vendor reference: List markets (connectivity v1, ProviderMarketListResponse)',
   },
-  get: {
+  // a user token lists what that user may use, a client token (or X-Tink-OAuth-Client-ID without
+  // a token) what the app may, no token every provider of the environment
+  byMarket: {
     method: 'GET',
-    path: '/api/v1/providers/{name}',
-    token: 'any',
-    scopes,
-    query: ['includeTestProviders', 'excludeNonTestProviders', 'capability', 'name'],
+    path: '/api/v1/providers/{market}',
+    token: 'optional',
+    scopes: ['providers:read'],
+    query: ['includeTestProviders', 'excludeNonTestProviders', 'capability', 'pisCapability', 'name'],
     response: 'json',
-    source: "spec 2.2; a market code lists that market (the service's Swagger GET /api/v1/providers/{market})",
+    source: 'vendor reference: List providers for a market (connectivity v1); spec 2.2 read it as one provider by name',
   },
 });

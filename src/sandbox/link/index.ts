@@ -3,6 +3,7 @@
 // user; POST /link/1.0/complete and /link/1.0/fail end the flow and answer with where the result
 // goes (redirect_uri with code and state, or error, message and credentials; a postMessage in
 // iframe mode). Temporary users and their refresh tokens live 24 hours by the sandbox clock.
+import { randomUUID } from 'node:crypto';
 import { EP, expandPath } from '../../contract/index.js';
 import { MARKETS } from '../../contract/markets.js';
 import type { SandboxContext } from '../context.js';
@@ -105,7 +106,7 @@ async function lookupProvider(
   const { store } = ctx;
   const { token } = issueAccessToken(store, 'client', clientId, ['providers:read']);
   try {
-    const path = `${expandPath(EP.providers.get, { name })}?includeTestProviders=true`;
+    const path = `${expandPath(EP.providers.byMarket, { market: name })}?includeTestProviders=true`;
     const r = await selfCall(ctx.baseUrl(), 'GET', path, token);
     if (r.status !== 200 || !r.body || typeof r.body !== 'object') return null;
     const b = r.body as Record<string, unknown>;
@@ -155,7 +156,20 @@ function end(store: MemoryStore, s: LinkSession, how: string): void {
   store.tokens.delete(s.token);
 }
 
-type FlowResult = { code: string } | { error: FlowError; message: string; credentials?: Record<string, unknown> };
+type FlowResult =
+  | { code: string; credentialsId?: string }
+  | { error: FlowError; message: string; credentials?: Record<string, unknown>; providerName?: string };
+
+/**
+ * error_type and error_reason of a failed flow as the real service's callback carries them (Tink
+ * Link error reference: error_reason always, error_type for AUTHENTICATION_ERROR).
+ */
+const ERROR_REASONS: Record<string, { reason: string; type?: string }> = {
+  AUTHENTICATION_ERROR: { reason: 'STATIC_CREDENTIALS_INCORRECT', type: 'USER_LOGIN_ERROR' },
+  TEMPORARY_ERROR: { reason: 'PROVIDER_UNAVAILABLE' },
+  INTERNAL_ERROR: { reason: 'INTERNAL_ERROR' },
+  USER_CANCELLED: { reason: 'USER_CANCELLED' },
+};
 
 /** Where a result goes: redirect_uri with code and state (or error, message, credentials), or a postMessage. */
 function answer(s: LinkSession, result: FlowResult) {
@@ -164,9 +178,16 @@ function answer(s: LinkSession, result: FlowResult) {
       return {
         action: 'postMessage',
         targetOrigin: originOf(s.redirectUri),
-        message: { type: 'code', data: result.code },
+        message: {
+          type: 'code',
+          data: result.code,
+          ...(result.credentialsId ? { additionalInformation: { credentialsId: result.credentialsId } } : {}),
+        },
       };
-    return { action: 'redirect', url: resultUrl(s.redirectUri, { code: result.code, state: s.state }) };
+    return {
+      action: 'redirect',
+      url: resultUrl(s.redirectUri, { code: result.code, credentials_id: result.credentialsId, state: s.state }),
+    };
   }
   const userMessage = text(s.locale, `userMsg${result.error}` as TextKey);
   if (s.iframe) {
@@ -182,7 +203,11 @@ function answer(s: LinkSession, result: FlowResult) {
     action: 'redirect',
     url: resultUrl(s.redirectUri, {
       error: result.error,
+      error_type: ERROR_REASONS[result.error]?.type,
+      error_reason: ERROR_REASONS[result.error]?.reason ?? result.error,
       message: result.message,
+      tracking_id: randomUUID(),
+      provider_name: result.providerName,
       credentials: credentialsId,
       state: s.state,
     }),
@@ -325,7 +350,7 @@ function complete(ctx: SandboxContext): Handler {
     if (s.ended) throw envelope(409, 'link.session_ended', `the link session has already ended (${s.ended})`);
     end(store, s, 'code');
     const code = issueCode(store, { clientId: s.clientId, userId: s.userId, scopes: s.scopes, withRefresh: true });
-    res.json(200, answer(s, { code }));
+    res.json(200, answer(s, { code, credentialsId: typeof c.id === 'string' ? c.id : undefined }));
   };
 }
 
@@ -346,7 +371,12 @@ async function failure(
       typeof c.statusPayload === 'string' && c.statusPayload.trim()
         ? c.statusPayload.slice(0, 500)
         : DEFAULT_MESSAGES[error];
-    return { error, message: payload, credentials: error === 'AUTHENTICATION_ERROR' ? c : undefined };
+    return {
+      error,
+      message: payload,
+      credentials: error === 'AUTHENTICATION_ERROR' ? c : undefined,
+      providerName: typeof c.providerName === 'string' ? c.providerName : undefined,
+    };
   }
   if (!Object.hasOwn(PAGE_ERRORS, claimed))
     throw envelope(

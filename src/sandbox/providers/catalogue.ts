@@ -24,7 +24,7 @@ export interface ProviderDef {
   displayDescription: string;
   type: 'TEST' | 'BANK';
   status: 'ENABLED';
-  credentialsType: 'PASSWORD' | 'MOBILE_EID' | 'THIRD_PARTY_APP' | 'KEYFOB';
+  credentialsType: 'PASSWORD' | 'MOBILE_BANKID' | 'THIRD_PARTY_APP' | 'KEYFOB';
   accessType: 'OPEN_BANKING' | 'OTHER';
   authenticationFlow?: 'EMBEDDED' | 'REDIRECT' | 'DECOUPLED';
   currency: string;
@@ -154,7 +154,7 @@ interface Spec {
 function make(s: Spec): ProviderDef {
   const cred: ProviderDef['credentialsType'] =
     s.flow === 'eid'
-      ? 'MOBILE_EID'
+      ? 'MOBILE_BANKID'
       : s.flow === 'third-party' || s.flow === 'redirect' || s.flow === 'decoupled'
         ? 'THIRD_PARTY_APP'
         : 'PASSWORD';
@@ -359,9 +359,29 @@ export function providerByName(name: string): ProviderDef | undefined {
 }
 
 /** A provider as GET /api/v1/providers shows it (the sandbox-only keys left out). */
+/**
+ * A provider as the wire shows it: the spec's fields plus the ones the vendor reference's Provider
+ * model adds (id, authenticationUserType, financialServices, hasAuthenticationOptions, keywords,
+ * paymentConditions, pisCapabilities, rank, releaseStatus).
+ */
 export function wireProvider(p: ProviderDef): Record<string, unknown> {
   const { flow: _flow, failure: _failure, ...wire } = p;
-  return { ...wire, fields: p.fields.map((f) => ({ ...f })), capabilities: [...p.capabilities] };
+  const payments = p.capabilities.includes('PAYMENTS');
+  return {
+    ...wire,
+    fields: p.fields.map((f) => ({ ...f })),
+    capabilities: [...p.capabilities],
+    id: fiId(`provider:${p.name}`),
+    authenticationUserType: 'PERSONAL',
+    financialServices: [{ segment: 'PERSONAL', shortName: 'Personal' }],
+    hasAuthenticationOptions: false,
+    keywords: [],
+    paymentConditions: [],
+    pisCapabilities: payments && EURO.has(p.market) ? ['SEPA_CREDIT_TRANSFER'] : [],
+    rank: p.popular ? 1 : 0,
+    // the sandbox's test providers are what the reference calls BETA; real banks carry none
+    releaseStatus: p.type === 'TEST' ? 'BETA' : null,
+  };
 }
 
 export interface ProviderFilter {

@@ -2,6 +2,8 @@
 // ctx.setTimeout. Machine steps take a short moment; waits a person would spend take
 // ctx.options.authDelayMs. statusUpdated strictly increases; every change is a credentials:update
 // event (credentials:create at creation), ordered by the credentials id.
+import { ExactNumber, writeJson } from '../../contract/exact-json.js';
+import { decimalText } from '../../contract/decimal.js';
 import type { SandboxContext } from '../context.js';
 import type { AccountRecord } from '../store.js';
 import { generateDemoData, planDemoAccounts, type DemoDataOptions } from '../demo-data.js';
@@ -262,7 +264,7 @@ export class CredentialsEngine {
       eid: async () => {
         check();
         run.eidToken = this.ctx.store.ids.uuid();
-        this.setStatus(rec, 'AWAITING_MOBILE_EID_AUTHENTICATION', { supplementalInformation: run.eidToken });
+        this.setStatus(rec, 'AWAITING_MOBILE_BANKID_AUTHENTICATION', { supplementalInformation: run.eidToken });
         await this.wait(run, this.ctx.options.authDelayMs);
         run.eidToken = undefined;
       },
@@ -366,10 +368,11 @@ export class CredentialsEngine {
       pattern: 'true/false',
       value: rec.optedIn?.includes(a.id) ? 'true' : 'false',
       optional: false,
-      additionalInfo: JSON.stringify({
+      // balance as a JSON number written from its exact decimal text (the real service's way)
+      additionalInfo: writeJson({
         accountName: a.name,
         accountType: a.type,
-        balance: a.balance,
+        balance: new ExactNumber(decimalText(a.balance)),
         currencyCode: a.currencyCode,
         holderName: a.holderName,
         iban: a.iban,
@@ -417,7 +420,7 @@ export class CredentialsEngine {
 
   eidToken(rec: CredRecord): string | undefined {
     const run = this.activeRun(rec);
-    return rec.status === 'AWAITING_MOBILE_EID_AUTHENTICATION' ? run?.eidToken : undefined;
+    return rec.status === 'AWAITING_MOBILE_BANKID_AUTHENTICATION' ? run?.eidToken : undefined;
   }
 
   /** Deletion: accounts and transactions go when the last credentials giving access to them go. */

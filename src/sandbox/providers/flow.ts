@@ -28,6 +28,8 @@ export interface SupplementalField {
 export interface ThirdPartyPayload {
   android: { packageName: string; requiredMinimumVersion: number; intent: string };
   ios: { appStoreUrl: string; scheme: string; deepLinkUrl: string };
+  /** What a person at a computer opens (the real service's payload has it). */
+  desktop: { url: string };
   downloadTitle: string;
   downloadMessage: string;
   upgradeTitle: string;
@@ -46,7 +48,7 @@ export interface FlowApi {
   payload(message: string): void;
   /** A round of AWAITING_SUPPLEMENTAL_INFORMATION; resolves with the answers. */
   ask(fields: SupplementalField[]): Promise<Record<string, string>>;
-  /** AWAITING_MOBILE_EID_AUTHENTICATION with a fresh autostart token, for humanDelay. */
+  /** AWAITING_MOBILE_BANKID_AUTHENTICATION with a fresh autostart token, for humanDelay. */
   eid(): Promise<void>;
   /**
    * AWAITING_THIRD_PARTY_APP_AUTHENTICATION with the payload built from a state; ends after

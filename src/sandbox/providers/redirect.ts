@@ -9,6 +9,7 @@ export const redirectFlow: Script = async (f) => {
     return {
       android: { packageName: 'com.android.chrome', requiredMinimumVersion: 0, intent: url },
       ios: { appStoreUrl: 'https://apps.apple.com/app/id000000001', scheme: 'https', deepLinkUrl: url },
+      desktop: { url },
       downloadTitle: 'Log in at your bank',
       downloadMessage: "Open the link to log in on your bank's website.",
       upgradeTitle: 'Update your browser',

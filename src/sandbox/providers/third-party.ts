@@ -1,5 +1,5 @@
 // Third-party app: AWAITING_THIRD_PARTY_APP_AUTHENTICATION with a ThirdPartyAppAuthenticationPayload
-// (android and ios blocks, download and upgrade texts). Opening the deep link (the sandbox's test
+// (android, ios and desktop blocks, download and upgrade texts). Opening the deep link (the sandbox's test
 // bank page) or the relayed callback finishes it early; otherwise it takes humanDelay.
 import { checkUsername, failIfFailing, type Script, type ThirdPartyPayload } from './flow.js';
 
@@ -8,6 +8,7 @@ export function appPayload(baseUrl: string, state: string): ThirdPartyPayload {
   return {
     android: { packageName: 'com.sandbox.testbank', requiredMinimumVersion: 120, intent: link },
     ios: { appStoreUrl: 'https://apps.apple.com/app/id000000000', scheme: 'testbank', deepLinkUrl: link },
+    desktop: { url: `${link}&desktop=1` },
     downloadTitle: 'Download Test Bank',
     downloadMessage: 'You need the Test Bank app to log in. Download it from the app store.',
     upgradeTitle: 'Update Test Bank',

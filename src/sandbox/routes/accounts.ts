@@ -10,14 +10,16 @@ import { connectorState } from '../connector/state.js';
 import { providerByName } from '../providers/catalogue.js';
 import { credentialsOf } from './credentials-view.js';
 import {
-  balancesOf,
   listParam,
   ownAccount,
   pageSizeParam,
   sendJson,
   userAccountList,
   v1Account,
+  v1BalancesOf,
   v2Account,
+  v2TypeOf,
+  V2_ACCOUNT_TYPES,
 } from './read-views.js';
 
 export const EXCLUSIONS: AccountExclusion[] = ['NONE', 'AGGREGATION', 'PFM_AND_SEARCH', 'PFM_DATA'];
@@ -63,18 +65,29 @@ export function registerAccounts(ctx: SandboxContext): void {
         'balances.not_found',
         `account "${account.id}" has no balances: it is excluded from aggregation`,
       );
-    res.json(200, { accountId: account.id, balances: balancesOf(account), refreshed: account.updated });
+    // the reference's v1 shape: flat {currencyCode, scale, unscaledValue}, integers as JSON numbers
+    sendJson(res, 200, { accountId: account.id, balances: v1BalancesOf(account), refreshed: account.updated });
   });
 
   handle(EP.accounts.listV2, (req, res) => {
     const user = req.user();
     const q = req.query;
     const pageSize = pageSizeParam(q);
+    // typesIn: the reference's filter on the v2 types; typeIn: the v1 types (kept for older callers)
     const types = listParam(q, 'typeIn').map((t) => t.toUpperCase());
     for (const t of types)
       if (!(ACCOUNT_TYPES as string[]).includes(t))
         throw badRequest(`typeIn: unknown account type "${t.slice(0, 40)}"`, { field: 'typeIn' });
-    const all = userAccountList(store, user.id).filter((a) => types.length === 0 || types.includes(a.type));
+    const v2Types = listParam(q, 'typesIn').map((t) => t.toUpperCase());
+    for (const t of v2Types)
+      if (!(V2_ACCOUNT_TYPES as readonly string[]).includes(t))
+        throw badRequest(`typesIn: unknown account type "${t.slice(0, 40)}" (one of ${V2_ACCOUNT_TYPES.join(', ')})`, {
+          field: 'typesIn',
+        });
+    const all = userAccountList(store, user.id).filter(
+      (a) =>
+        (types.length === 0 || types.includes(a.type)) && (v2Types.length === 0 || v2Types.includes(v2TypeOf(a.type))),
+    );
     let start = 0;
     const token = q.get('pageToken');
     if (token) {

@@ -1,11 +1,14 @@
 // Balance refresh (spec 2.6, 4.1, 7, 8): POST /api/v1/balance-refresh and
-// GET /api/v1/balance-refresh/{refreshId}. Errors are problem+json as the spec shows them; the quota
+// GET /api/v1/balance-refresh/{refreshId}, answered as the vendor reference shows them: the create
+// answer carries credentialsId, the status is REFRESHING, then FINISHED or FAILED (FAILED when the
+// credentials are in an error status when it ends). Errors are problem+json as the spec shows them; the quota
 // is 5 refreshes per account per 2 hours (a sliding window on the sandbox clock), answered 429.
 import { EP } from '../../contract/index.js';
 import { handleAll, type Handler, type RouteRow } from '../router.js';
 import type { SandboxContext } from '../context.js';
 import { asObject, problem } from '../http.js';
 import type { AccountRecord, MemoryStore } from '../store.js';
+import { credentialsOf } from './credentials-view.js';
 
 export const BALANCE_REFRESH_QUOTA = 5;
 export const BALANCE_REFRESH_WINDOW_MS = 2 * 60 * 60 * 1000;
@@ -17,7 +20,7 @@ interface RefreshRecord {
   userId: string;
   accountId: string;
   credentialId: string;
-  status: 'IN_PROGRESS' | 'FINISHED';
+  status: 'REFRESHING' | 'FINISHED' | 'FAILED';
   created: number;
 }
 
@@ -112,12 +115,12 @@ function createRefresh({ ctx, store, state }: BalanceRefreshArea): Handler {
       userId: user.id,
       accountId: account.id,
       credentialId,
-      status: 'IN_PROGRESS',
+      status: 'REFRESHING',
       created: now,
     };
     s.refreshes.set(rec.id, rec);
     ctx.setTimeout(() => finish(ctx, rec), BALANCE_REFRESH_DELAY_MS);
-    res.json(200, { balanceRefreshId: rec.id, credentialId });
+    res.json(200, { balanceRefreshId: rec.id, credentialsId: credentialId });
   };
 }
 
@@ -147,7 +150,7 @@ function refreshStatus({ ctx, store, state }: BalanceRefreshArea): Handler {
       );
     }
     // a refresh whose timer was lost (a restart) is finished once its time has passed
-    if (rec.status !== 'FINISHED' && store.clock.now() - rec.created >= BALANCE_REFRESH_DELAY_MS) finish(ctx, rec);
+    if (rec.status === 'REFRESHING' && store.clock.now() - rec.created >= BALANCE_REFRESH_DELAY_MS) finish(ctx, rec);
     res.json(200, { status: rec.status, balanceRefreshId: rec.id, accountId: rec.accountId });
   };
 }
@@ -165,8 +168,16 @@ function usable(a: AccountRecord, credentialId: string): boolean {
   return a.credentialsIds.includes(credentialId) && a.accountExclusion !== 'AGGREGATION';
 }
 
+/** Credentials statuses in which a bank cannot be asked for a balance. */
+const FAILING = new Set(['AUTHENTICATION_ERROR', 'TEMPORARY_ERROR', 'PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED']);
+
 function finish(ctx: SandboxContext, rec: RefreshRecord): void {
-  if (rec.status === 'FINISHED') return;
+  if (rec.status !== 'REFRESHING') return;
+  const c = credentialsOf(ctx.store, rec.credentialId);
+  if (c && FAILING.has(c.status)) {
+    rec.status = 'FAILED';
+    return;
+  }
   rec.status = 'FINISHED';
   const a = ctx.store.accounts.get(rec.accountId);
   if (a) a.updated = ctx.store.clock.now();

@@ -1,10 +1,11 @@
-// GET /api/v1/identities (spec 4.5; shape from the Swagger's IdentityListResponse): one identity per
+// GET /api/v1/identities (spec 4.5; shape from the vendor reference's List identity data): one identity per
 // set of credentials whose accounts name a holder. The personal number is derived from the ids, so it
 // is stable, and it is a valid Swedish personnummer (Luhn check digit) with a matching dateOfBirth.
 import { EP } from '../../contract/index.js';
 import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import type { MemoryStore } from '../store.js';
+import { providerByName } from '../providers/catalogue.js';
 import { credentialsOf } from './credentials-view.js';
 import { userAccountList } from './read-views.js';
 
@@ -21,11 +22,21 @@ export function registerIdentities(ctx: SandboxContext): void {
       if (c && a.holderName && a.accountExclusion !== 'AGGREGATION' && !byCredentials.has(c))
         byCredentials.set(c, a.holderName);
     }
-    const availableIdentityData = [...byCredentials].map(([credentialsId, name]) => {
+    // the reference's shape (data v1, List identity data): {identities: [{dateOfBirth,
+    // financialInstitutionId, name, providerName, ssn}]}
+    const identities = [...byCredentials].map(([credentialsId, name]) => {
       const { ssn, dateOfBirth } = personalNumber(`${user.id}:${name}`);
-      return { name, ssn, dateOfBirth, providerName: providerOf(store, credentialsId) ?? 'unknown' };
+      const providerName = providerOf(store, credentialsId);
+      const financialInstitutionId = providerName ? providerByName(providerName)?.financialInstitutionId : undefined;
+      return {
+        dateOfBirth,
+        financialInstitutionId: financialInstitutionId ?? null,
+        name,
+        providerName: providerName ?? 'unknown',
+        ssn,
+      };
     });
-    res.json(200, { availableIdentityData });
+    res.json(200, { identities });
   });
 }
 

@@ -70,7 +70,8 @@ export function v1Account(a: AccountRecord, financialInstitutionId?: string): Re
     excluded: a.excluded,
     favored: a.favored,
     ownership: bare ? null : new ExactNumber('1'),
-    flags: a.flags,
+    // the reference types v1 flags as a string holding a JSON array ("[\"MANDATE\"]")
+    flags: JSON.stringify(a.flags),
     holderName: bare ? null : (a.holderName ?? null),
     identifiers: bare ? null : JSON.stringify(identifierUris(a)),
     financialInstitutionId: financialInstitutionId ?? null,
@@ -93,7 +94,7 @@ export function v2Account(a: AccountRecord, financialInstitutionId?: string): Re
   const out: Record<string, unknown> = {
     id: a.id,
     name: a.name,
-    type: a.type,
+    type: v2TypeOf(a.type),
     customerSegment: a.flags.includes('BUSINESS') ? 'BUSINESS' : 'PERSONAL',
     credentialsId: a.credentialsIds[0] ?? null,
     financialInstitutionId: financialInstitutionId ?? null,
@@ -104,6 +105,36 @@ export function v2Account(a: AccountRecord, financialInstitutionId?: string): Re
     dates: { lastRefreshed: new Date(a.updated).toISOString() },
   };
   if (!bare) out.balances = balancesOf(a);
+  return out;
+}
+
+/** The reference's v2 account types (data v2 Account.type); every other v1 type is UNDEFINED there. */
+export const V2_ACCOUNT_TYPES = ['UNDEFINED', 'CHECKING', 'SAVINGS', 'CREDIT_CARD'] as const;
+
+export function v2TypeOf(v1Type: string): (typeof V2_ACCOUNT_TYPES)[number] {
+  return v1Type === 'CHECKING' || v1Type === 'SAVINGS' || v1Type === 'CREDIT_CARD' ? v1Type : 'UNDEFINED';
+}
+
+/** v1 balances as the reference shows them: flat {currencyCode, scale, unscaledValue}, JSON integers. */
+export function v1BalancesOf(a: AccountRecord): Record<string, unknown> {
+  const flat = (decimal: string) => {
+    const p = exactParts(decimal);
+    return {
+      currencyCode: a.currencyCode,
+      scale: new ExactNumber(p.scale),
+      unscaledValue: new ExactNumber(p.unscaledValue),
+    };
+  };
+  const out: Record<string, unknown> = {};
+  let available = exactParts(a.balance);
+  if (a.reservedAmount !== undefined) available = subtract(available, exactParts(a.reservedAmount));
+  out.available = {
+    currencyCode: a.currencyCode,
+    scale: new ExactNumber(available.scale),
+    unscaledValue: new ExactNumber(available.unscaledValue),
+  };
+  out.booked = flat(a.balance);
+  if (a.availableCredit !== undefined) out.creditLimit = flat(a.availableCredit);
   return out;
 }
 
@@ -130,26 +161,49 @@ function subtract(
 
 // ---- transactions ---------------------------------------------------------------------------
 
-/** A transaction as GET /data/v2/transactions shows it: every field of spec 2.4. */
+/** A transaction as GET /data/v2/transactions shows it: every field of spec 2.4 and the reference's additions. */
 export function v2Transaction(t: TransactionRecord, locale: string): Record<string, unknown> {
   const cat = t.categoryId ? categoryById(t.categoryId) : undefined;
+  const value = t.valueDate || t.bookedDate;
+  const original = t.originalDescription || t.description;
   const out: Record<string, unknown> = {
     id: t.id,
     accountId: t.accountId,
     amount: v2Amount(t.amount, t.currencyCode),
     categories: { pfm: { id: t.categoryId ?? '', name: cat ? categoryName(cat, locale) : '' } },
-    dates: { booked: t.bookedDate, value: t.valueDate || t.bookedDate },
-    descriptions: { display: t.description, original: t.originalDescription || t.description },
+    dates: { booked: t.bookedDate, transaction: t.bookedDate, value },
+    descriptions: {
+      detailed: { unstructured: original },
+      display: t.description,
+      original,
+    },
     identifiers: { providerTransactionId: t.providerTransactionId ?? t.externalId ?? t.id },
     merchantInformation: { merchantCategoryCode: t.merchantCategoryCode ?? '', merchantName: t.merchantName ?? '' },
     providerMutability: t.status === 'PENDING' ? 'MUTABLE' : 'MUTABILITY_UNDEFINED',
     reference: t.reference ?? '',
     status: t.status,
     types: { financialInstitutionTypeCode: t.type, type: t.type || 'DEFAULT' },
+    // the reference's date-times (data v2, Beta): midnight UTC of the dates the sandbox keeps
+    bookedDateTime: `${t.bookedDate}T00:00:00Z`,
+    transactionDateTime: `${t.bookedDate}T00:00:00Z`,
+    valueDateTime: `${value}T00:00:00Z`,
   };
+  const party = counterparty(t);
+  if (party) out.counterparties = party;
   if (t.payload !== undefined) out.partnerPayload = t.payload;
   if (t.notes !== undefined) out.notes = t.notes;
   return out;
+}
+
+/**
+ * The reference's counterparties (data v2, Beta): the merchant as payee of money going out, the
+ * description as payer of money coming in; none when the sandbox knows no name.
+ */
+function counterparty(t: TransactionRecord): Record<string, unknown> | undefined {
+  const out = t.amount.startsWith('-');
+  const name = out ? t.merchantName : t.description;
+  if (!name) return undefined;
+  return out ? { payee: { name } } : { payer: { name } };
 }
 
 // ---- query parsing --------------------------------------------------------------------------

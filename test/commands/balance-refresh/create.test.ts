@@ -32,7 +32,7 @@ describe('balance-refresh create: output', () => {
       args: () => ['--account', checking().id, '--wait', '-o', 'json'],
       code: 0,
       stdout: (out) =>
-        expect(JSON.parse(out)).toMatchObject({ status: 'FINISHED', credentialId: checking().credentialsIds[0] }),
+        expect(JSON.parse(out)).toMatchObject({ status: 'FINISHED', credentialsId: checking().credentialsIds[0] }),
       stderr: /balance refresh [0-9a-f]+ started; waiting for it to finish/,
     },
     {
