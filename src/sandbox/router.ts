@@ -165,7 +165,9 @@ export function splitTarget(target: string): { path: string; search: string } | 
     }
     return undefined;
   }
-  return q < 0 ? { path: target, search: '' } : { path: target.slice(0, q), search: target.slice(q) };
+  if (q < 0) return { path: target, search: '' };
+  // a lone "?" is an empty query, as URL has it
+  return { path: target.slice(0, q), search: q === target.length - 1 ? '' : target.slice(q) };
 }
 
 /** Characters the URL parser keeps as they are in a path and a query (1), by code. */
