@@ -6,7 +6,6 @@
 // JSON.parses it and answers 204, measured in the same run. Also the sandbox's heap bytes per
 // stored transaction (after a full GC, as bench/push.mjs measures it).
 // Runnable alone: node bench/ingest.mjs [N]   (default 1000000)
-import { spawn } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
@@ -16,9 +15,10 @@ import {
   ACCOUNTS,
   CHUNK,
   CONCURRENCY,
-  ROOT,
+  SANDBOX_MODULE,
   benchBalance,
   benchTransaction,
+  childRole,
   median,
   printTable,
   setupUser,
@@ -26,6 +26,10 @@ import {
 
 const SELF = fileURLToPath(import.meta.url);
 const RUNS = 3;
+/** The sandbox must store at least this many transactions a second (issue 20; 2-core machine). */
+export const TX_PER_S_LIMIT = 600_000;
+/** ... and keep each in at most this many bytes of heap (what it took before issue 20). */
+export const HEAP_PER_TX_LIMIT = 387;
 /** Above this much sandbox time per run, the repeats of both sides use a smaller N. */
 const REPEAT_BUDGET_MS = 12_000;
 
@@ -37,7 +41,7 @@ async function serve(kind) {
   let count = () => 0;
   let close;
   if (kind === 'sandbox') {
-    const { startSandbox } = await import(`${ROOT}dist/sandbox.js`);
+    const { startSandbox } = await import(SANDBOX_MODULE);
     const sb = await startSandbox({ port: 0 });
     info = { baseUrl: sb.baseUrl, connectorToken: sb.connectorToken };
     count = () => sb.store.transactions.size;
@@ -120,37 +124,15 @@ async function client(n) {
 // ---- the orchestration --------------------------------------------------------------------------
 
 /** A child of this file in a role, with a line-based ask(). */
-async function child(args, nodeArgs = []) {
-  const proc = spawn(process.execPath, [...nodeArgs, SELF, ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const it = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
-  const exited = new Promise((_, reject) =>
-    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`))),
-  );
-  exited.catch(() => undefined);
-  const read = async () => {
-    const r = await Promise.race([it.next(), exited]);
-    if (r.done) throw new Error(`${args.join(' ')} closed its output`);
-    return JSON.parse(r.value);
-  };
-  const first = await read();
-  const ask = (line) => {
-    proc.stdin.write(`${line}\n`);
-    return read();
-  };
-  const stop = async () => {
-    proc.removeAllListeners('exit');
-    const gone = new Promise((r) => proc.once('exit', r));
-    proc.stdin.end();
-    await gone;
-  };
-  return { first, ask, stop };
-}
+const child = (args, nodeArgs, opts) => childRole(SELF, args, nodeArgs, opts);
 
 const cpuMs = (a, b) => (b.user - a.user + b.system - a.system) / 1000;
 
 /** One run against a fresh server process: wall ms, server CPU ms, heap bytes per transaction. */
-async function once(kind, cl, n) {
-  const server = await child([`--serve-${kind}`], ['--expose-gc', '--max-old-space-size=8192']);
+export async function once(kind, cl, n, env = process.env) {
+  // SANDBOX_NODE_ARGS: extra node options for the sandbox's process (--cpu-prof, --heap-prof...)
+  const extra = kind === 'sandbox' ? (env.SANDBOX_NODE_ARGS ?? '').split(' ').filter(Boolean) : [];
+  const server = await child([`--serve-${kind}`], ['--expose-gc', '--max-old-space-size=8192', ...extra], { env });
   try {
     const { baseUrl, connectorToken } = server.first;
     if (kind === 'sandbox') await setupUser({ baseUrl, connectorToken }, 'bench');
@@ -199,6 +181,7 @@ export async function runIngest({ sizes = [1_000_000], log = console.log } = {})
       const b = per(bare, ns.bare);
       const s = per(sandbox, ns.sandbox);
       const note = repeatN === n ? `${RUNS} x ${n}` : `1 x ${n} + ${RUNS - 1} x ${repeatN}`;
+      const heapPerTx = Math.round(median(sandbox.map((r) => r.bytesPerTx)));
       const bareRow = {
         server: 'bare node:http + JSON.parse (baseline)',
         transactions: note,
@@ -206,14 +189,20 @@ export async function runIngest({ sizes = [1_000_000], log = console.log } = {})
         'server CPU s per 1M tx': b.cpuPerM.toFixed(2),
         ratio: '1.00',
         'heap bytes/tx': '-',
+        limit: '',
+        ok: '',
       };
+      const fast = s.txPerS >= TX_PER_S_LIMIT;
+      const small = heapPerTx <= HEAP_PER_TX_LIMIT;
       const sbRow = {
         server: 'sandbox POST /connector/users/{id}/transactions',
         transactions: note,
         'tx/s': Math.round(s.txPerS),
         'server CPU s per 1M tx': s.cpuPerM.toFixed(2),
         ratio: (s.cpuPerM / b.cpuPerM).toFixed(2),
-        'heap bytes/tx': Math.round(median(sandbox.map((r) => r.bytesPerTx))),
+        'heap bytes/tx': heapPerTx,
+        limit: `>= ${TX_PER_S_LIMIT} tx/s, <= ${HEAP_PER_TX_LIMIT} B/tx`,
+        ok: fast && small ? 'yes' : 'NO',
       };
       rows.push(bareRow, sbRow);
       log?.(JSON.stringify({ n, bare, sandbox }));
@@ -239,6 +228,7 @@ if (process.argv[1] && realpathSync(process.argv[1]) === SELF) {
       .slice(2)
       .map(Number)
       .filter((x) => x > 0);
-    await runIngest(sizes.length ? { sizes } : {});
+    const rows = await runIngest(sizes.length ? { sizes } : {});
+    if (rows.some((r) => r.ok === 'NO')) process.exitCode = 1;
   }
 }

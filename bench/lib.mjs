@@ -1,9 +1,12 @@
 // Shared helpers for the benchmarks: timing child processes, medians, peak RSS, a table.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = `${ROOT}bin/bankctl.js`;
+/** The built sandbox the benchmarks start; SANDBOX_MODULE names another build (to compare two). */
+export const SANDBOX_MODULE = pathToFileURL(process.env.SANDBOX_MODULE ?? `${ROOT}dist/sandbox.js`).href;
 
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
@@ -87,4 +90,37 @@ export async function setupUser(sb, user) {
     body: JSON.stringify({ accounts }),
   });
   if (a.status !== 204) throw new Error(`accounts: ${a.status}`);
+}
+
+// ---- child processes of a bench file in a role ---------------------------------------------------
+
+/**
+ * Starts `node [nodeArgs] file [args]` with a line protocol: each stdout line is one JSON value.
+ * `first` is its first line (unless firstLine is false); ask(line) writes a line and reads one.
+ */
+export async function childRole(file, args, nodeArgs = [], { firstLine = true, env = process.env } = {}) {
+  const proc = spawn(process.execPath, [...nodeArgs, file, ...args], { stdio: ['pipe', 'pipe', 'inherit'], env });
+  const it = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
+  const exited = new Promise((_, reject) =>
+    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`))),
+  );
+  exited.catch(() => undefined);
+  const read = async () => {
+    const r = await Promise.race([it.next(), exited]);
+    if (r.done) throw new Error(`${args.join(' ')} closed its output`);
+    return JSON.parse(r.value);
+  };
+  const first = firstLine ? await read() : undefined;
+  const ask = (line) => {
+    proc.stdin.write(`${line}\n`);
+    return read();
+  };
+  const stop = async () => {
+    proc.removeAllListeners('exit');
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const gone = new Promise((r) => proc.once('exit', r));
+    proc.stdin.end();
+    await gone;
+  };
+  return { first, ask, stop, pid: proc.pid };
 }

@@ -38,8 +38,16 @@ interface Res {
 
 /** Wraps a request listener: a request for a foreign Host is answered 421 and goes no further. */
 export function hostGuard<Q extends Req, S extends Res>(boundHost: string, next: (req: Q, res: S) => void) {
+  // the answer depends on the header only: the last allowed value is remembered (a client sends the
+  // same Host on every request)
+  let allowed: string | undefined;
   return (req: Q, res: S): void => {
-    if (isAllowedHost(req.headers.host, boundHost)) return next(req, res);
+    const host = req.headers.host;
+    if (host === undefined || host === allowed) return next(req, res);
+    if (isAllowedHost(host, boundHost)) {
+      allowed = host;
+      return next(req, res);
+    }
     const body = 'Misdirected Request: this local server answers only loopback names and IP addresses\n';
     res.writeHead(421, {
       'content-type': 'text/plain; charset=utf-8',

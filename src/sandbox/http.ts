@@ -122,24 +122,32 @@ function decodeUtf8(buf: Buffer): string {
   }
 }
 
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const JSON_UTF8 = 'application/json; charset=utf-8';
+
 export function send(
   res: ServerResponse,
   status: number,
   body?: unknown,
   contentType = 'application/json',
-  headers: Record<string, string> = {},
+  headers: Record<string, string> = NO_HEADERS,
 ): void {
   if (res.headersSent) return;
   let payload: string | Buffer | undefined;
+  const json = contentType === 'application/json' || contentType.includes('json');
   if (body === undefined || status === 204) payload = undefined;
   else if (Buffer.isBuffer(body)) payload = body;
-  else if (typeof body === 'string' && !contentType.includes('json')) payload = body;
+  else if (typeof body === 'string' && !json) payload = body;
   else payload = JSON.stringify(body);
-  const h: Record<string, string | number> = { ...headers };
+  const h: Record<string, string | number> = headers === NO_HEADERS ? {} : { ...headers };
   if (payload !== undefined) {
     h['content-type'] =
-      contentType.includes('json') && !contentType.includes('charset') ? `${contentType}; charset=utf-8` : contentType;
-    h['content-length'] = Buffer.byteLength(payload);
+      contentType === 'application/json'
+        ? JSON_UTF8
+        : json && !contentType.includes('charset')
+          ? `${contentType}; charset=utf-8`
+          : contentType;
+    h['content-length'] = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   }
   res.writeHead(status, h);
   const slowMs = (res as ServerResponse & { slowBodyMs?: number }).slowBodyMs;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ALL_SCOPES } from '../contract/index.js';
 import { envelope, HttpFailure, send } from './http.js';
-import { ConnectorTokens, Router } from './router.js';
+import { ConnectorTokens, Router, splitTarget } from './router.js';
 import { IdSource, MemoryStore, SandboxClock } from './store.js';
 import { EventBus, type SandboxContext, type SandboxOptions } from './context.js';
 import { registerAreas } from './areas.js';
@@ -97,7 +97,10 @@ function timerSet(log: (line: string) => void, persister: Persister | undefined)
   };
 }
 
-/** The request handler: latency and faults as asked, then the router; failures as the wire shows them. */
+/**
+ * The request handler: latency and faults as asked, then the router; failures as the wire shows them.
+ * Synchronous as long as the route's handler is: a request makes a promise only when it waits.
+ */
 function requestHandler(
   router: Router,
   opts: SandboxOptions,
@@ -105,31 +108,42 @@ function requestHandler(
   log: (line: string) => void,
   faults: FaultInjector | undefined,
 ) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
+    if (err instanceof HttpFailure) {
+      send(res, err.status, err.body, err.contentType, err.headers);
+    } else {
+      log(`internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
+      send(res, 500, { errorMessage: 'internal sandbox error', errorCode: 'internal_error' });
+    }
+  };
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
     // the service's own id for the exchange, as the real one answers (support asks for it)
     res.setHeader('x-request-id', randomUUID());
     try {
-      if (opts.latencyMs) await new Promise((r) => setTimeout(r, opts.latencyMs));
       if (faults && !(req.url ?? '').startsWith('/sandbox/')) {
         if (faults.apply(req, res) === 'dropped') return;
       }
-      let url: URL;
-      try {
-        url = new URL(req.url ?? '/', 'http://sandbox.local');
-      } catch {
-        throw envelope(400, 'request.invalid', 'malformed request URL');
+      const target = req.url ?? '/';
+      let split = splitTarget(target);
+      if (!split) {
+        let url: URL;
+        try {
+          url = new URL(target, 'http://sandbox.local');
+        } catch {
+          throw envelope(400, 'request.invalid', 'malformed request URL');
+        }
+        split = { path: url.pathname, search: url.search };
       }
       if (persister && req.method !== 'GET' && req.method !== 'HEAD') res.once('finish', () => persister.markDirty());
-      await router.dispatch(req, res, url);
+      const pending = router.dispatch(req, res, split.path, split.search);
+      if (pending) pending.catch((err: unknown) => fail(req, res, err));
     } catch (err) {
-      if (err instanceof HttpFailure) {
-        send(res, err.status, err.body, err.contentType, err.headers);
-      } else {
-        log(`internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
-        send(res, 500, { errorMessage: 'internal sandbox error', errorCode: 'internal_error' });
-      }
+      fail(req, res, err);
     }
   };
+  if (!opts.latencyMs) return serve;
+  const latency = opts.latencyMs;
+  return (req: IncomingMessage, res: ServerResponse): void => void setTimeout(serve, latency, req, res);
 }
 
 /** An http server, or with opts.tls an https one with a CA written to opts.tls.dir. */
@@ -207,7 +221,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const { server, caFile, pin } = await createHttpServer(
     opts,
     // a request for a foreign Host (DNS rebinding) is answered 421 before any route sees it
-    hostGuard(opts.host ?? '127.0.0.1', (req: IncomingMessage, res: ServerResponse) => void handle(req, res)),
+    hostGuard(opts.host ?? '127.0.0.1', handle),
   );
   const listening = await listen(server, opts);
   baseUrl = listening.baseUrl;

@@ -30,11 +30,22 @@ export class ExternalIdIndex<V> {
   /** Iterations under way: entries are not compacted under them. */
   private walking = 0;
   private seed = newSeed();
+  private seeds = 0;
   /** A new seed was drawn since the table last grew: long probes are then only walked. */
   private reseeded = false;
 
   get size(): number {
     return this.live;
+  }
+
+  /** Counts the seeds drawn: a hash from hash() is valid while this stays the same. */
+  get epoch(): number {
+    return this.seeds;
+  }
+
+  /** The key's hash under the current seed, for hasHashed and setHashed. */
+  hashOf(k: string): number {
+    return this.hash(k);
   }
 
   protected hash(k: string): number {
@@ -70,8 +81,17 @@ export class ExternalIdIndex<V> {
     return this.find(k, this.hash(k)) >= 0;
   }
 
+  /** has(k), with h = hash(k) (the ingest hashes each externalId once for both its look-up and set). */
+  hasHashed(k: string, h: number): boolean {
+    return this.find(k, h) >= 0;
+  }
+
   set(k: string, v: V): this {
-    const h = this.hash(k);
+    return this.setHashed(k, this.hash(k), v);
+  }
+
+  /** set(k, v), with h = hash(k) taken under the current seed (the same epoch). */
+  setHashed(k: string, h: number, v: V): this {
     const s = this.slots;
     const mask = this.mask;
     let i = h & mask;
@@ -141,6 +161,7 @@ export class ExternalIdIndex<V> {
     const hashes = new Int32Array(n);
     if (reseed) {
       this.seed = newSeed();
+      this.seeds++;
       for (let e = 0; e < n; e++) if (this.keys[e] !== undefined) hashes[e] = this.hash(this.keys[e]!);
     } else {
       for (let i = 0; i < old.length; i += 2) if (old[i + 1]! > 0) hashes[old[i + 1]! - 1] = old[i]!;

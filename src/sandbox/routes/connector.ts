@@ -204,6 +204,13 @@ function ingest(
   const seen = new Set<string>();
   const gone: string[] = [];
   const existing: string[] = [];
+  // each externalId hashed once, for its look-up here and its insertion below
+  const index = st.transactions;
+  const epoch = index.epoch;
+  let total = 0;
+  for (const ta of c.transactionAccounts) total += ta.transactions.length;
+  const hashes = new Int32Array(total);
+  let k = 0;
   for (const ta of c.transactionAccounts) {
     for (const t of ta.transactions) {
       if (seen.has(t.externalId))
@@ -211,8 +218,9 @@ function ingest(
           field: 'transactions.externalId',
         });
       seen.add(t.externalId);
-      if (st.deleted.has(t.externalId)) gone.push(t.externalId);
-      else if (st.transactions.has(t.externalId)) existing.push(t.externalId);
+      const h = (hashes[k++] = index.hashOf(t.externalId));
+      if (st.deleted.size > 0 && st.deleted.has(t.externalId)) gone.push(t.externalId);
+      else if (index.hasHashed(t.externalId, h)) existing.push(t.externalId);
     }
   }
   if (gone.length > 0)
@@ -245,7 +253,10 @@ function ingest(
         }
         const rec = newRecord(store, user, account, t, categoryId, now);
         store.transactions.set(rec.id, rec);
-        st.transactions.set(t.externalId, rec);
+        // the hash of the look-up, unless the index drew a new seed since
+        const h = hashes[created.length]!;
+        if (index.epoch === epoch) index.setHashed(t.externalId, h, rec);
+        else index.set(t.externalId, rec);
         created.push(rec);
       }
     }

@@ -246,6 +246,12 @@ export function listParam(q: URLSearchParams, name: string): string[] {
     .filter(Boolean);
 }
 
+let today = { from: 0, to: 0, iso: '' };
 export function todayIso(now: number): string {
-  return new Date(now).toISOString().slice(0, 10);
+  // the day's string is kept while the clock stays within that day (asked on every page)
+  if (now < today.from || now >= today.to) {
+    const from = Math.floor(now / 86_400_000) * 86_400_000;
+    today = { from, to: from + 86_400_000, iso: new Date(now).toISOString().slice(0, 10) };
+  }
+  return today.iso;
 }

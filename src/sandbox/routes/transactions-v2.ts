@@ -177,8 +177,18 @@ export const TRANSACTION_STATUSES = ['BOOKED', 'PENDING', 'UNDEFINED'];
 /** Entries one request looks at, at most: a very selective filter answers a short page and a token. */
 const SCAN_LIMIT = 20_000;
 
+/** Recent fingerprints by their input (a client pages with the same filters): no hash per page. */
+const fingerprints = new Map<string, string>();
+
 function fingerprint(parts: unknown[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 10);
+  const key = JSON.stringify(parts);
+  let fp = fingerprints.get(key);
+  if (fp === undefined) {
+    fp = createHash('sha256').update(key).digest('base64url').slice(0, 10);
+    if (fingerprints.size >= 256) fingerprints.clear();
+    fingerprints.set(key, fp);
+  }
+  return fp;
 }
 
 function encodeToken(c: Cursor, fp: string): string {
@@ -239,6 +249,7 @@ export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
     const token = q.get('pageToken');
     const cursor = token ? decodeToken(token, fp) : undefined;
 
+    const visible = visibility(store);
     const accountSet = accountIds.length > 0 ? new Set(accountIds) : undefined;
     const statusSet = statuses.length > 0 ? new Set(statuses) : undefined;
 
@@ -266,7 +277,7 @@ export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
         scanned++;
         const t = e.rec;
         const match =
-          (!accountSet || accountSet.has(t.accountId)) && (!statusSet || statusSet.has(t.status)) && visible(store, t);
+          (!accountSet || accountSet.has(t.accountId)) && (!statusSet || statusSet.has(t.status)) && visible(t);
         if (match) {
           if (out.length === pageSize) {
             // there is at least one more: the next page starts after the last one shown
@@ -287,8 +298,21 @@ export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
   return index;
 }
 
-/** AGGREGATION-excluded or vanished accounts show no transactions. */
-function visible(store: MemoryStore, t: TransactionRecord): boolean {
-  const a = store.accounts.get(t.accountId);
-  return !!a && a.userId === t.userId && a.accountExclusion !== 'AGGREGATION';
+/**
+ * Whether a transaction shows, for one request: AGGREGATION-excluded or vanished accounts show no
+ * transactions. The answer of the last account asked is kept (a page comes from a few accounts).
+ */
+function visibility(store: MemoryStore): (t: TransactionRecord) => boolean {
+  let accountId: string | undefined;
+  let userId: string | undefined;
+  let shown = false;
+  return (t) => {
+    if (t.accountId !== accountId || t.userId !== userId) {
+      const a = store.accounts.get(t.accountId);
+      accountId = t.accountId;
+      userId = t.userId;
+      shown = !!a && a.userId === t.userId && a.accountExclusion !== 'AGGREGATION';
+    }
+    return shown;
+  };
 }
