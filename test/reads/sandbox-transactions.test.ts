@@ -148,8 +148,13 @@ describe('the transaction shape', () => {
       expect(tx.amount).toEqual({ currencyCode: 'SEK', value: { scale, unscaledValue: unscaled } });
     });
     const one = (await r.get('/data/v2/transactions?pageSize=1')).json().transactions[0];
+    // spec 2.4's fields, and the reference's date-times and counterparties beside them (issue 15)
     expect(Object.keys(one).sort()).toEqual(
       [
+        'bookedDateTime',
+        'valueDateTime',
+        'transactionDateTime',
+        'counterparties',
         'accountId',
         'amount',
         'categories',
