@@ -488,18 +488,24 @@ function loadCredentials(ctx: SandboxContext, user: UserRecord, cp: CredPlan, ou
       const account = store.accounts.get(aid)!;
       const balance = account.balance;
       const explicit = ap.tx.explicit;
-      const r = addTransactions(ctx, user, account, {
-        userId: user.id,
-        accountId: aid,
-        ...(explicit ? { transactions: explicit } : ap.tx.generate ? { ...ap.tx.generate } : { transactions: [] }),
-      });
+      const r = addTransactions(
+        ctx,
+        user,
+        account,
+        {
+          userId: user.id,
+          accountId: aid,
+          ...(explicit ? { transactions: explicit } : ap.tx.generate ? { ...ap.tx.generate } : { transactions: [] }),
+        },
+        (i) => idFor('transaction', aid, String(i)),
+      );
       // the balance is the one the file declares: its transactions are history
       account.balance = balance;
       out.created += r.ids.length;
-      explicit?.forEach((t, i) => {
-        if (t.name) out.transactions[t.name] = r.ids[i]!;
-      });
     }
+    ap.tx.explicit?.forEach((t, i) => {
+      if (t.name) out.transactions[t.name] = idFor('transaction', aid, String(i));
+    });
   }
 }
 

@@ -136,13 +136,14 @@ export function addTransactions(
   user: UserRecord,
   account: AccountRecord,
   r: AddRequest,
+  idOf: (i: number) => string = () => ctx.store.ids.next(),
 ): { ids: string[]; accountId: string; balance: string } {
   const { store } = ctx;
   const now = ctx.clock.now();
   const list = r.transactions ?? generated(r, now);
-  const recs: TransactionRecord[] = list.map((t) => {
+  const recs: TransactionRecord[] = list.map((t, i) => {
     const code = t.categoryCode ?? (t.amount.startsWith('-') ? 'expenses:misc.uncategorized' : 'income:other.other');
-    const id = store.ids.next();
+    const id = idOf(i);
     const merchant = MERCHANTS.find((m) => m[0] === t.description);
     return {
       id,
