@@ -14,7 +14,21 @@ let ready: { baseUrl: string; clientId: string };
 let ids: { users: Record<string, string>; credentials: Record<string, string> };
 
 beforeAll(async () => {
-  const r = await cli(['sandbox', 'start', '--detach', '--port', '0', '--auth-delay', '50', '--clock', '2026-02-01T10:00:00Z', '--fixtures', FIXTURES, '-o', 'json']);
+  const r = await cli([
+    'sandbox',
+    'start',
+    '--detach',
+    '--port',
+    '0',
+    '--auth-delay',
+    '50',
+    '--clock',
+    '2026-02-01T10:00:00Z',
+    '--fixtures',
+    FIXTURES,
+    '-o',
+    'json',
+  ]);
   expect(r.code, r.stderr).toBe(0);
   ready = JSON.parse(r.stdout);
   const load = await cli(['sandbox', 'load', FIXTURES, '-o', 'json']);
@@ -38,13 +52,44 @@ test('SESSION_EXPIRED: a refresh fails (exit 9) until credentials authenticate',
   const id = ids.credentials['alice-bank']!;
   const set = await cli(['sandbox', 'credentials', 'set-status', id, 'SESSION_EXPIRED']);
   expect(set.code, set.stderr).toBe(0);
-  const refresh = await cli(['credentials', 'refresh', id, '--wait', '--external-user', 'alice-ext', '--poll-interval', '50']);
+  const refresh = await cli([
+    'credentials',
+    'refresh',
+    id,
+    '--wait',
+    '--external-user',
+    'alice-ext',
+    '--poll-interval',
+    '50',
+  ]);
   expect(refresh.code, refresh.stderr).toBe(9);
   expect(refresh.stderr).toMatch(/SESSION_EXPIRED/);
-  const auth = await cli(['credentials', 'authenticate', id, '--wait', '--external-user', 'alice-ext', '--poll-interval', '50', '-o', 'json']);
+  const auth = await cli([
+    'credentials',
+    'authenticate',
+    id,
+    '--wait',
+    '--external-user',
+    'alice-ext',
+    '--poll-interval',
+    '50',
+    '-o',
+    'json',
+  ]);
   expect(auth.code, auth.stderr).toBe(0);
   expect(JSON.parse(auth.stdout).status).toBe('UPDATED');
-  const again = await cli(['credentials', 'refresh', id, '--wait', '--external-user', 'alice-ext', '--poll-interval', '50', '-o', 'json']);
+  const again = await cli([
+    'credentials',
+    'refresh',
+    id,
+    '--wait',
+    '--external-user',
+    'alice-ext',
+    '--poll-interval',
+    '50',
+    '-o',
+    'json',
+  ]);
   expect(again.code, again.stderr).toBe(0);
 }, 60_000);
 
@@ -67,15 +112,23 @@ test('consents expire, then update-link renews it end to end', async () => {
 }, 60_000);
 
 test('logs --follow: streams until --wait-timeout (exit 0), and until Ctrl-C (exit 130)', async () => {
-  const follow = cli(['sandbox', 'logs', '--follow', '--wait-timeout', '3', '--path', '/api/v1/providers*', '-o', 'ndjson'], 20_000);
+  const follow = cli(
+    ['sandbox', 'logs', '--follow', '--wait-timeout', '3', '--path', '/api/v1/providers*', '-o', 'ndjson'],
+    20_000,
+  );
   await new Promise((r) => setTimeout(r, 1200));
   await fetch(`${ready.baseUrl}/api/v1/providers/SE`, { headers: { 'x-request-id': 'followed-1' } });
   const r = await follow;
   expect(r.code, r.stderr).toBe(0);
-  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   expect(lines.map((l) => l.requestId)).toContain('followed-1');
 
-  const child = spawn(process.execPath, [BIN, 'sandbox', 'logs', '--follow'], { env: { PATH: process.env.PATH, ...env } });
+  const child = spawn(process.execPath, [BIN, 'sandbox', 'logs', '--follow'], {
+    env: { PATH: process.env.PATH, ...env },
+  });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   await new Promise((res) => setTimeout(res, 1500));

@@ -31,7 +31,14 @@ test('described == served: the router table, both ways, and over HTTP', async ()
   const served = t.sandbox.context.bench!.table.map((e) => `${e.method} ${e.path}`).sort();
   expect(described).toEqual(served);
   expect(served).toEqual(ENDPOINTS.map((e) => `${e.method} ${e.path}`).sort());
-  expect(described).toEqual(expect.arrayContaining(['GET /sandbox/logs', 'POST /sandbox/fixtures', 'GET /openapi.json', 'POST /sandbox/trigger']));
+  expect(described).toEqual(
+    expect.arrayContaining([
+      'GET /sandbox/logs',
+      'POST /sandbox/fixtures',
+      'GET /openapi.json',
+      'POST /sandbox/trigger',
+    ]),
+  );
   // every described route answers as a route (not "no such endpoint", not 405)
   for (const key of described) {
     const [method, path] = key.split(' ') as [string, string];
@@ -51,5 +58,9 @@ test('each operation says how it is authenticated', () => {
   expect(doc.paths['/api/v1/oauth/token'].post.security).toEqual([]);
   expect(doc.paths['/data/v2/accounts'].get.security[0].bearer).toContain('accounts:read');
   expect(doc.paths['/sandbox/reset'].post['x-sandbox-only']).toBe(true);
-  expect(doc.components.securitySchemes.connectorToken).toMatchObject({ type: 'apiKey', in: 'header', name: 'Authorization' });
+  expect(doc.components.securitySchemes.connectorToken).toMatchObject({
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+  });
 });
