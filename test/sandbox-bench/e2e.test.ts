@@ -11,7 +11,7 @@ const configDir = tempDir();
 const env = { BANKCTL_CONFIG_DIR: configDir, BANKCTL_RETRIES: '0' };
 const cli = (args: string[], timeoutMs?: number) => spawnCli(args, { env, timeoutMs });
 let ready: { baseUrl: string; clientId: string };
-let ids: { users: Record<string, string>; credentials: Record<string, string> };
+let ids: { users: Record<string, string>; credentials: Record<string, string>; created: number };
 
 beforeAll(async () => {
   const r = await cli([
