@@ -7,6 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../store.js';
 import { redactBody } from './redact.js';
 
+/** An entry as kept: the scopes are the token's own set, copied only when read. */
+type Kept = Omit<LogEntry, 'scopes'> & { scopes?: ReadonlySet<string> };
+
 export interface LogEntry {
   seq: number;
   /** Sandbox clock, epoch ms. */
@@ -42,21 +45,27 @@ const BODY_MAX = 64 * 1024;
 const REQUEST_ID = /^[\w.:@/+=-]{1,200}$/;
 
 export class RequestLog {
-  private readonly ring: Array<LogEntry | undefined>;
+  private readonly ring: Array<Kept | undefined>;
   private seq = 0;
+  /** Request ids: a random prefix per sandbox and a counter (cheaper than a UUID per request). */
+  private readonly idPrefix = randomUUID().slice(0, 23);
+  private idCounter = 0;
 
   constructor(
     private readonly store: Store,
     readonly capacity = 10_000,
     private readonly bodies = false,
   ) {
-    this.ring = new Array<LogEntry | undefined>(capacity);
+    this.ring = new Array<Kept | undefined>(capacity);
   }
 
   /** At the start of a request: sets X-Request-ID and notes who is calling. */
   begin(req: IncomingMessage, res: ServerResponse): Pending {
     const given = req.headers['x-request-id'];
-    const requestId = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    const requestId =
+      typeof given === 'string' && REQUEST_ID.test(given)
+        ? given
+        : `${this.idPrefix}-${(++this.idCounter).toString(16).padStart(12, '0')}`;
     res.setHeader('x-request-id', requestId);
     const p: Pending = { t0: performance.now(), time: this.store.clock.now(), requestId, kind: 'none' };
     const auth = req.headers.authorization;
@@ -71,7 +80,7 @@ export class RequestLog {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     if (path === '/sandbox/logs') return;
-    const entry: LogEntry = {
+    const entry: Kept = {
       seq: ++this.seq,
       time: p.time,
       method: req.method ?? 'GET',
@@ -79,7 +88,7 @@ export class RequestLog {
       status: res.statusCode,
       latencyMs: Math.round((performance.now() - p.t0) * 10) / 10,
       tokenKind: p.kind,
-      scopes: p.scopes ? [...p.scopes] : [],
+      scopes: p.scopes,
       requestId: p.requestId,
     };
     if (p.userId) entry.userId = p.userId;
@@ -121,7 +130,10 @@ export class RequestLog {
   entries(after = 0): { entries: LogEntry[]; last: number; dropped: number } {
     const first = Math.max(after + 1, this.seq - this.capacity + 1, 1);
     const out: LogEntry[] = [];
-    for (let s = first; s <= this.seq; s++) out.push(this.ring[(s - 1) % this.capacity]!);
+    for (let s = first; s <= this.seq; s++) {
+      const e = this.ring[(s - 1) % this.capacity]!;
+      out.push({ ...e, scopes: e.scopes ? [...e.scopes] : [] });
+    }
     return { entries: out, last: this.seq, dropped: Math.max(0, first - after - 1) };
   }
 
