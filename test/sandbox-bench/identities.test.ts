@@ -14,8 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Connects and answers every round; the final credentials. */
-async function connect(providerName: string, fields: Record<string, string>) {
+/** Connects (as a new user unless `as` is given) and answers every round; the final credentials. */
+async function connect(providerName: string, fields: Record<string, string>, as?: Record<string, string>) {
+  // a user each: a refresh's events compare the user's data before and after
+  const auth = as ?? { authorization: `Bearer ${(await userWithToken(t.sandbox, ALL_SCOPES)).token}` };
   const c = await raw(t.sandbox.baseUrl, 'POST', '/api/v1/credentials', {
     headers: auth,
     json: { providerName, fields },
@@ -73,7 +75,7 @@ test('an eID bank: the personal-number prompt hint names the test identities; fa
     ['198001011234', /no BankID for this personal identity number/],
   ];
   for (const [number, words] of cases) {
-    const r = await connect('se-swedbank-bankid', { username: number });
+    const r = await connect('se-swedbank-bankid', { username: number }, auth);
     expect(r.status, number).toBe('AUTHENTICATION_ERROR');
     expect(r.statusPayload, number).toMatch(words);
     expect(r.statusPayload).not.toMatch(/username or password/);

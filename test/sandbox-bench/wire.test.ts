@@ -100,6 +100,13 @@ describe('state controls', () => {
     const ev = t.sandbox.events.recent.filter((e) => e.content.id === c.id).at(-1)!;
     expect(ev.event).toBe('credentials:update');
     expect(ev.content.status).toBe('AUTHENTICATION_ERROR');
+    const finished = t.sandbox.events.recent
+      .filter((e) => e.event === 'refresh:finished' && e.content.credentialsId === c.id)
+      .at(-1)!;
+    expect(finished.content).toMatchObject({
+      status: 'AUTHENTICATION_ERROR',
+      detailedError: { type: 'USER_LOGIN_ERROR' },
+    });
     await raw(t.sandbox.baseUrl, 'POST', `/api/v1/credentials/${c.id}/refresh`, { headers: c.auth });
     const after = await until(
       () => raw(t.sandbox.baseUrl, 'GET', `/api/v1/credentials/${c.id}`, { headers: c.auth }),
@@ -192,14 +199,20 @@ describe('state controls', () => {
       (e) => e.event === 'transaction:create' && ids.includes(e.content.id),
     );
     expect(events).toHaveLength(3);
-    const v2 = await raw(
+    const v2 = t.sandbox.events.recent
+      .filter(
+        (e) => e.event === 'account-transactions:modified' && (e.content.account as { id: string }).id === account.id,
+      )
+      .at(-1)!;
+    expect((v2.content.transactions as { inserted: number }).inserted).toBe(3);
+    const listed = await raw(
       t.sandbox.baseUrl,
       'GET',
       `/data/v2/transactions?accountIdIn=${account.id}&pageSize=100&bookedDateGte=2026-01-05&bookedDateLte=2026-01-06&statusIn=BOOKED&statusIn=PENDING`,
       { headers: c.auth },
     );
-    expect(v2.status).toBe(200);
-    const got = v2.json().transactions.map((x: { id: string }) => x.id);
+    expect(listed.status).toBe(200);
+    const got = listed.json().transactions.map((x: { id: string }) => x.id);
     for (const id of ids) expect(got).toContain(id);
   });
 

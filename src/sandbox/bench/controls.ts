@@ -7,6 +7,7 @@ import type { Handler, Req } from '../router.js';
 import type { UserRecord } from '../store.js';
 import { CredentialsState, ENGINES, type CredentialsEngine, type CredRecord } from '../providers/engine.js';
 import type { Script } from '../providers/flow.js';
+import { emitRefreshFinished } from '../events-v2.js';
 import { checkCode } from '../providers/flow.js';
 import { appPayload } from '../providers/third-party.js';
 import {
@@ -166,7 +167,7 @@ export function setStatus(ctx: SandboxContext): Handler {
         rec.sessionExpiryDate = Math.min(rec.sessionExpiryDate ?? now - 1, now - 1);
       }
       engine.setStatus(rec, status, { payload: payload ?? DEFAULT_PAYLOAD[status] ?? '' });
-      // v2 event `refresh:finished` with rec.detailedError: emitted here once the v2 delivery's emitter is on main
+      emitRefreshFinished(ctx, rec);
     }
     res.json(200, { ...engine.view(rec), ...(rec.detailedError ? { detailedError: rec.detailedError } : {}) });
   };
@@ -188,6 +189,7 @@ export function expireConsent(ctx: SandboxContext): Handler {
     engine.setStatus(rec, 'SESSION_EXPIRED', {
       payload: 'The consent expired; renew it on the update-consent page or authenticate again.',
     });
+    emitRefreshFinished(ctx, rec);
     res.json(200, {
       credentialsId: rec.id,
       providerName: rec.providerName,

@@ -7,6 +7,7 @@ import { badRequest, notFound } from '../http.js';
 import type { AccountRecord, TransactionRecord, UserRecord } from '../store.js';
 import { categoryByCode, categoryId } from '../categories.js';
 import { apiTransaction } from '../connector/state.js';
+import { emitAccountEvent, emitTransactionChanges } from '../events-v2.js';
 import { CredentialsState } from '../providers/engine.js';
 
 const DAY = 86_400_000;
@@ -180,7 +181,8 @@ export function addTransactions(
     (i) => ({ ...apiTransaction(recs[i]!), userId: user.id, credentialsId }),
     now,
   );
-  // v2 event `account-transactions:modified` (issue 17): emitted here once the v2 delivery's emitter is on main
+  emitTransactionChanges(ctx, user.id, { inserted: recs });
+  if (recs.length > 0) emitAccountEvent(ctx, 'account:updated', account);
   return { ids: recs.map((t) => t.id), accountId: account.id, balance: account.balance };
 }
 
