@@ -273,7 +273,7 @@ function __bankctl_subs
         case 'version'
             printf '%s\n' ''
         case 'sandbox'
-            printf '%s\n' 'start' 'stop' 'trigger' 'rotate-connector-token'
+            printf '%s\n' 'start' 'stop' 'trigger' 'rotate-connector-token' 'credentials' 'consents' 'transactions' 'clock' 'reset' 'load' 'logs'
         case 'sandbox start'
             printf '%s\n' ''
         case 'sandbox stop'
@@ -281,6 +281,32 @@ function __bankctl_subs
         case 'sandbox trigger'
             printf '%s\n' ''
         case 'sandbox rotate-connector-token'
+            printf '%s\n' ''
+        case 'sandbox credentials'
+            printf '%s\n' 'set-status'
+        case 'sandbox credentials set-status'
+            printf '%s\n' ''
+        case 'sandbox consents'
+            printf '%s\n' 'expire'
+        case 'sandbox consents expire'
+            printf '%s\n' ''
+        case 'sandbox transactions'
+            printf '%s\n' 'add'
+        case 'sandbox transactions add'
+            printf '%s\n' ''
+        case 'sandbox clock'
+            printf '%s\n' 'show' 'advance' 'set'
+        case 'sandbox clock show'
+            printf '%s\n' ''
+        case 'sandbox clock advance'
+            printf '%s\n' ''
+        case 'sandbox clock set'
+            printf '%s\n' ''
+        case 'sandbox reset'
+            printf '%s\n' ''
+        case 'sandbox load'
+            printf '%s\n' ''
+        case 'sandbox logs'
             printf '%s\n' ''
         case 'smoke'
             printf '%s\n' ''
@@ -540,13 +566,39 @@ function __bankctl_valued
         case 'sandbox'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox start'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--seed' '--auth-delay' '--latency' '--fault-rate' '--faults' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--seed' '--auth-delay' '--latency' '--fault-rate' '--faults' '--data' '--clock' '--fixtures'
         case 'sandbox stop'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox trigger'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--credentials-id' '--status'
         case 'sandbox rotate-connector-token'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--grace'
+        case 'sandbox credentials'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'sandbox credentials set-status'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--payload'
+        case 'sandbox consents'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'sandbox consents expire'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'sandbox transactions'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'sandbox transactions add'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--count' '--from' '--to' '--amount-range' '--seed' '--file'
+        case 'sandbox clock'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'sandbox clock show'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'sandbox clock advance'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'sandbox clock set'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'sandbox reset'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'sandbox load'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'sandbox logs'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--status' '--method' '--path' '--since' '--limit' '--wait-timeout' '--poll-interval'
         case 'smoke'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--junit' '--report' '--connect-timeout'
         case 'demo'
@@ -3574,7 +3626,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l basic
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -a 'POST GET PUT DELETE PATCH /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/markets /api/v1/providers/{market} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/webhooks/deliveries/{id}/resend /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent /events/v2/webhook-endpoints /events/v2/webhook-endpoints/{id}'
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -a 'POST GET PUT DELETE PATCH /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/markets /api/v1/providers/{market} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/webhooks/deliveries/{id}/resend /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent /events/v2/webhook-endpoints /events/v2/webhook-endpoints/{id} /sandbox/credentials/{id}/status /sandbox/consents/{id}/expire /sandbox/transactions /sandbox/clock /sandbox/reset /sandbox/fixtures /sandbox/logs /openapi.json'
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l base-url -r
@@ -3629,7 +3681,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -a 'start stop trigger rotate-connector-token'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -a 'start stop trigger rotate-connector-token credentials consents transactions clock reset load logs'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l base-url -r
@@ -3685,6 +3737,9 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l faults
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l tls
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l detach
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l clock -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l fixtures -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l bodies
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l profile -r
@@ -3759,6 +3814,328 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-tok
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l grace -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l save-next
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -a 'set-status'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l payload -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -a 'expire'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -a 'add'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l count -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l from -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l to -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l amount-range -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l pending
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l seed -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -a 'show advance set'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l keep-clients
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l follow
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l status -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l method -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l path -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l since -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l limit -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l wait-timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l poll-interval -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l base-url -r

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { writeFileAtomic } from '../fs/atomic.js';
-import { FlowFailedError } from '../errors.js';
+import { ApiError, FlowFailedError, UsageError } from '../errors.js';
 import { render } from '../output/render.js';
 import { examples, parseIntArg, type Run } from './util.js';
 
@@ -48,14 +48,32 @@ export function newCmdSmoke(smoke: Command, ctx: Context, run: Run<SmokeOptions>
     "bankctl smoke                                   # against the profile's base URL",
     'bankctl smoke --junit smoke.xml --report smoke.json',
     'bankctl smoke --profile staging --provider se-test-password --keep',
+    'bankctl smoke --provider se-test-other-eid-successful   # every test provider type completes on the sandbox',
   ]);
 }
 
 export const registerSmoke = (smoke: Command, ctx: Context): void => void newCmdSmoke(smoke, ctx);
 
 export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
-  const { runSmoke, junitXml } = await import('../flows/smoke.js');
+  const { runSmoke, junitXml, needsPerson, smokeFields } = await import('../flows/smoke.js');
   const api = await ctx.api();
+  // the provider first: one that needs a person is refused before anything is created
+  const { getProvider } = await import('../api/providers.js');
+  const { isSandbox } = await import('../api/sandbox.js');
+  const onSandbox = await isSandbox(api);
+  const provider = await getProvider(api, o.provider).catch((err: unknown) => {
+    if (err instanceof ApiError && err.status === 404)
+      throw new UsageError(`--provider: no provider named "${o.provider}"`, {
+        hint: 'list the test providers with `bankctl providers list --only-test`',
+      });
+    // the checks say what else went wrong (a refused client, the network), each in its place
+    return undefined;
+  });
+  const person = onSandbox || !provider ? undefined : needsPerson(provider);
+  if (person)
+    throw new UsageError(`--provider ${o.provider}: ${person}, and ${await ctx.baseUrl()} is not the sandbox`, {
+      hint: 'pick a test provider that completes by itself (password, eID, decoupled), or run against `bankctl sandbox start`',
+    });
   const tokens = await ctx.tokens();
   const host = new URL(await ctx.baseUrl()).hostname;
   const format = await ctx.outputFormat();
@@ -71,6 +89,7 @@ export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
       localWebhooks: ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host),
       sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
       now: () => ctx.clock.now(),
+      fields: provider && smokeFields(provider, onSandbox),
     },
     (r) => {
       if (format === 'table' && !ctx.quiet) {

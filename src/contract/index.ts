@@ -11,6 +11,7 @@ import { reads } from './endpoints/reads.js';
 import { link, sandboxAdmin } from './endpoints/sandbox.js';
 import { hooksApi, hooksAuthorization } from './endpoints/webhooks.js';
 import { webhookEndpoints } from './endpoints/events.js';
+import { bench } from './endpoints/bench.js';
 
 export * from './endpoint.js';
 export { ALL_SCOPES } from './scopes.js';
@@ -40,6 +41,7 @@ export const EP = {
   sandbox: sandboxAdmin,
   link,
   webhookEndpoints,
+  bench,
 } as const;
 
 export const ENDPOINTS: readonly Endpoint[] = Object.values(EP).flatMap((area) => Object.values(area) as Endpoint[]);

@@ -14,7 +14,7 @@ import {
   listProviderConsents,
   supplementInformation,
 } from '../api/credentials.js';
-import { listProviders } from '../api/providers.js';
+import { listProviders, type Provider } from '../api/providers.js';
 import { transactionPages, type TransactionFilter } from '../api/transactions.js';
 import { createUser, deleteUser } from '../api/users.js';
 import { createConnectorWebhook, deleteConnectorWebhook } from '../api/webhooks.js';
@@ -34,6 +34,28 @@ export interface SmokeOptions {
   localWebhooks: boolean;
   sleep: (ms: number) => Promise<void>;
   now: () => number;
+  /** The provider's fields as its flow needs them (smokeFields); default username and password. */
+  fields?: Record<string, string>;
+}
+
+/** A person is needed: the provider logs in on a real bank's page (a redirect). */
+export function needsPerson(p: Provider): string | undefined {
+  if (p.authenticationFlow === 'REDIRECT' || (p.credentialsType === 'THIRD_PARTY_APP' && p.type !== 'TEST'))
+    return `${p.name} logs in on the bank's own ${p.authenticationFlow === 'REDIRECT' ? 'web page (a redirect)' : 'app'}, which needs a person`;
+  return undefined;
+}
+
+/** Field values for the provider's own fields: the sandbox's test identity for each pattern. */
+export function smokeFields(p: Provider, onSandbox: boolean): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of p.fields ?? []) {
+    if (!f.name || f.immutable) continue;
+    if (f.name === 'password' || f.sensitive) out[f.name] = 'test-password';
+    else if (onSandbox && f.pattern && new RegExp(`^(?:${f.pattern})$`).test('199001011234'))
+      out[f.name] = '199001011234';
+    else out[f.name] = 'test-user';
+  }
+  return out;
 }
 
 export interface SmokeResult {
@@ -137,7 +159,7 @@ async function checkProviders(r: Run): Promise<string> {
 async function checkConnect(r: Run): Promise<string> {
   const created = await createCredentials(r.asUser, {
     providerName: r.o.provider,
-    fields: { username: 'test-user', password: 'test-password' },
+    fields: r.o.fields ?? { username: 'test-user', password: 'test-password' },
   });
   assert(created?.id, 'no credentials id');
   r.s.credentialsId = created.id;

@@ -24,6 +24,7 @@ import { registerLoans } from './routes/loans.js';
 import { registerCategories } from './routes/categories.js';
 import { registerUpdateConsent } from './routes/update-consent.js';
 import { registerLinkService } from './link/index.js';
+import { registerBench } from './bench/index.js';
 
 export type Area = (ctx: SandboxContext) => void;
 
@@ -50,6 +51,7 @@ export const AREAS: Area[] = [
   registerCategories,
   registerUpdateConsent,
   registerLinkService,
+  registerBench,
 ];
 
 /** Registers every area on the router, then refuses a contract entry left without a handler. */

@@ -106,6 +106,18 @@ export interface SandboxOptions {
   faults?: import('./faults.js').FaultOptions;
   /** Webhook delivery: retry delays, attempts, timeout (tests use short ones). */
   webhooks?: import('./webhooks.js').DeliveryOptions;
+  /** The request log keeps request and response bodies, secrets redacted (`sandbox start --bodies`). */
+  bodies?: boolean;
+  /** How many requests the request log keeps (default 10000). */
+  logCapacity?: number;
+  /** Told of the new client and connector token after a reset without keepClients. */
+  onIdentity?: (id: SandboxIdentity) => void;
+}
+
+export interface SandboxIdentity {
+  clientId: string;
+  clientSecret: string;
+  connectorToken: string;
 }
 
 export interface SandboxContext {
@@ -120,4 +132,11 @@ export interface SandboxContext {
   linkUrl(): string;
   /** Timers that reset() and close() cancel. */
   setTimeout(fn: () => void, ms: number): NodeJS.Timeout;
+  /** The test bench's hooks into the server (src/sandbox/bench/): set by startSandbox. */
+  bench?: {
+    requests: import('./bench/request-log.js').RequestLog;
+    reset(keepClients: boolean): SandboxIdentity;
+    /** The endpoint table the router serves. */
+    table: readonly Endpoint[];
+  };
 }

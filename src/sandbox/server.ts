@@ -1,6 +1,5 @@
 // startSandbox({port, seed, authDelayMs, clock}) -> {url, close, reset}: an embeddable emulator of
 // the service on node:http. One route module per area; state behind the Store interface.
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -15,6 +14,7 @@ import { registerAreas } from './areas.js';
 import { FaultInjector } from './faults.js';
 import { loadStore, Persister } from './persist.js';
 import { hostGuard } from '../contract/host.js';
+import { RequestLog } from './bench/request-log.js';
 
 export const DEFAULT_REDIRECT_URI = 'http://localhost:3000/callback';
 
@@ -34,8 +34,8 @@ export interface Sandbox {
   pin?: string;
   /** How many faults of each kind were injected. */
   faultCounts: Record<string, number>;
-  /** Clears all data; the client and connector token stay. */
-  reset(): void;
+  /** Clears all data; the client and connector token stay unless keepClients is false (then new ones). */
+  reset(o?: { keepClients?: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +46,8 @@ interface Identity {
   connectorToken: string;
   /** (Re)writes the client and the connector token into the store (at start and after reset). */
   seed(): void;
+  /** A new client id, secret and connector token (reset without --keep-clients). */
+  rotate(): void;
 }
 
 function identity(store: MemoryStore, ids: IdSource, loaded: boolean): Identity {
@@ -58,7 +60,19 @@ function identity(store: MemoryStore, ids: IdSource, loaded: boolean): Identity 
     if (tokens[0]) id.connectorToken = tokens[0];
   }
   return {
-    ...id,
+    get clientId() {
+      return id.clientId;
+    },
+    get clientSecret() {
+      return id.clientSecret;
+    },
+    get connectorToken() {
+      return id.connectorToken;
+    },
+    rotate() {
+      store.clients.delete(id.clientId);
+      [id.clientId, id.clientSecret, id.connectorToken] = [ids.next(), ids.next(), ids.secret(24)];
+    },
     seed() {
       store.clients.set(id.clientId, {
         id: id.clientId,
@@ -72,26 +86,39 @@ function identity(store: MemoryStore, ids: IdSource, loaded: boolean): Identity 
   };
 }
 
-/** Timers that reset() and close() cancel; a timer that throws is logged, and the state saved after it. */
-function timerSet(log: (line: string) => void, persister: Persister | undefined) {
-  const timers = new Set<NodeJS.Timeout>();
+/**
+ * Timers that reset() and close() cancel; a timer that throws is logged, and the state saved after it.
+ * Each is due at a time of the sandbox clock: when the clock jumps past it (`sandbox clock advance`),
+ * it fires at once.
+ */
+function timerSet(log: (line: string) => void, persister: Persister | undefined, clock: SandboxClock) {
+  const timers = new Map<NodeJS.Timeout, { due: number; fire: () => void }>();
+  clock.onMove(() => {
+    const now = clock.now();
+    for (const [t, { due, fire }] of [...timers]) {
+      if (due > now) continue;
+      clearTimeout(t);
+      setImmediate(fire);
+    }
+  });
   return {
     set(fn: () => void, ms: number): NodeJS.Timeout {
-      const t = setTimeout(() => {
-        timers.delete(t);
+      const fire = () => {
+        if (!timers.delete(t)) return;
         persister?.markDirty();
         try {
           fn();
         } catch (err) {
           log(`timer failed: ${(err as Error).stack ?? String(err)}`);
         }
-      }, ms);
+      };
+      const t = setTimeout(fire, ms);
       t.unref?.();
-      timers.add(t);
+      timers.set(t, { due: clock.now() + ms, fire });
       return t;
     },
     clear() {
-      for (const t of timers) clearTimeout(t);
+      for (const t of timers.keys()) clearTimeout(t);
       timers.clear();
     },
   };
@@ -107,6 +134,7 @@ function requestHandler(
   persister: Persister | undefined,
   log: (line: string) => void,
   faults: FaultInjector | undefined,
+  requests: RequestLog,
 ) {
   const fail = (req: IncomingMessage, res: ServerResponse, err: unknown): void => {
     if (err instanceof HttpFailure) {
@@ -117,11 +145,11 @@ function requestHandler(
     }
   };
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
-    // the service's own id for the exchange, as the real one answers (support asks for it)
-    res.setHeader('x-request-id', randomUUID());
+    // the request log's entry; it also sets the X-Request-ID the service answers with
+    const entry = requests.begin(req, res);
     try {
       if (faults && !(req.url ?? '').startsWith('/sandbox/')) {
-        if (faults.apply(req, res) === 'dropped') return;
+        if (faults.apply(req, res) === 'dropped') return requests.end(req, res, entry);
       }
       const target = req.url ?? '/';
       let split = splitTarget(target);
@@ -136,10 +164,14 @@ function requestHandler(
       }
       if (persister && req.method !== 'GET' && req.method !== 'HEAD') res.once('finish', () => persister.markDirty());
       const pending = router.dispatch(req, res, split.path, split.search);
-      if (pending) pending.catch((err: unknown) => fail(req, res, err));
+      if (pending) {
+        void pending.catch((err: unknown) => fail(req, res, err)).finally(() => requests.end(req, res, entry));
+        return;
+      }
     } catch (err) {
       fail(req, res, err);
     }
+    requests.end(req, res, entry);
   };
   if (!opts.latencyMs) return serve;
   const latency = opts.latencyMs;
@@ -202,8 +234,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const id = identity(store, ids, loaded);
   id.seed();
   const persister = opts.dataFile ? new Persister(store, opts.dataFile, 250, log) : undefined;
-  const timers = timerSet(log, persister);
+  const timers = timerSet(log, persister, clock);
   const router = new Router(store);
+  const requests = new RequestLog(store, opts.logCapacity, opts.bodies);
   let baseUrl = '';
   const ctx: SandboxContext = {
     handle: (endpoint, handler, o) => router.handle(endpoint, handler, o),
@@ -215,9 +248,22 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     linkUrl: () => `${baseUrl}/link`,
     setTimeout: timers.set,
   };
+  const reset = (keepClients: boolean) => {
+    timers.clear();
+    store.reset();
+    if (!keepClients) id.rotate();
+    id.seed();
+    ctx.events.recent.length = 0;
+    requests.clear();
+    persister?.markDirty();
+    if (!keepClients)
+      opts.onIdentity?.({ clientId: id.clientId, clientSecret: id.clientSecret, connectorToken: id.connectorToken });
+    return { clientId: id.clientId, clientSecret: id.clientSecret, connectorToken: id.connectorToken };
+  };
+  ctx.bench = { requests, reset, table: router.table };
   registerAreas(ctx, router);
   const faults = opts.faults && opts.faults.rate > 0 ? new FaultInjector(opts.faults) : undefined;
-  const handle = requestHandler(router, opts, persister, log, faults);
+  const handle = requestHandler(router, opts, persister, log, faults, requests);
   const { server, caFile, pin } = await createHttpServer(
     opts,
     // a request for a foreign Host (DNS rebinding) is answered 421 before any route sees it
@@ -229,9 +275,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     baseUrl,
     linkUrl: `${baseUrl}/link`,
     port: listening.port,
-    clientId: id.clientId,
-    clientSecret: id.clientSecret,
-    connectorToken: id.connectorToken,
+    get clientId() {
+      return id.clientId;
+    },
+    get clientSecret() {
+      return id.clientSecret;
+    },
+    get connectorToken() {
+      return id.connectorToken;
+    },
     store,
     clock,
     events: ctx.events,
@@ -239,12 +291,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     faultCounts: faults?.counts ?? {},
     caFile,
     pin,
-    reset() {
-      timers.clear();
-      store.reset();
-      id.seed();
-      persister?.markDirty();
-    },
+    reset: (o) => reset(o?.keepClients ?? true),
     async close() {
       timers.clear();
       persister?.close();

@@ -6,15 +6,29 @@ export interface Clock {
   now(): number;
 }
 
-/** A clock tests can move forward. */
+/** A clock tests (and `sandbox clock`) can move; ctx.setTimeout timers follow it when it jumps. */
 export class SandboxClock implements Clock {
   private offset = 0;
+  private readonly moved: Array<() => void> = [];
   constructor(private readonly base: () => number = Date.now) {}
   now(): number {
     return this.base() + this.offset;
   }
   advance(ms: number): void {
     this.offset += ms;
+    for (const fn of this.moved) fn();
+  }
+  /** Jumps to this time (epoch ms); the clock keeps running from there. */
+  set(ms: number): void {
+    this.advance(ms - this.now());
+  }
+  /** How far the clock is from the machine's time, ms. */
+  get offsetMs(): number {
+    return this.offset;
+  }
+  /** Called after every advance() or set(). */
+  onMove(fn: () => void): void {
+    this.moved.push(fn);
   }
 }
 

@@ -11,7 +11,14 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const MINE = ENDPOINTS.filter((e) => /\/api\/v1\/(credentials|providers|provider-consents)/.test(e.path));
+// the test bench's /sandbox/* controls too (issue 17), with the sandbox's connector token; the reset last
+const BENCH = ENDPOINTS.filter((e) => e.id.startsWith('bench.') && e.token === 'connector').sort(
+  (a, b) => Number(a.path === '/sandbox/reset') - Number(b.path === '/sandbox/reset'),
+);
+const MINE = [
+  ...ENDPOINTS.filter((e) => /\/api\/v1\/(credentials|providers|provider-consents)/.test(e.path)),
+  ...BENCH,
+];
 
 const text = fc.oneof(
   fc.string(),
@@ -55,6 +62,21 @@ const jsonish = fc.oneof(
     { state: fc.oneof(text, fc.integer()), parameters: fc.oneof(fc.dictionary(text, text), text) },
     { requiredKeys: [] },
   ),
+  // the bench's bodies: a status, a clock move, new transactions, a fixtures document
+  fc.record(
+    {
+      status: fc.oneof(text, fc.constantFrom('SESSION_EXPIRED', 'AWAITING_SUPPLEMENTAL_INFORMATION', 'UPDATED')),
+      advanceMs: fc.oneof(fc.integer(), text, fc.double()),
+      time: fc.oneof(text, fc.integer()),
+      userId: text,
+      accountId: text,
+      count: fc.oneof(fc.integer(), text),
+      transactions: fc.oneof(fc.array(fc.dictionary(text, fc.oneof(text, fc.integer()))), text),
+      users: fc.oneof(fc.array(fc.dictionary(text, fc.jsonValue())), text),
+      webhooks: fc.oneof(fc.array(fc.dictionary(text, fc.jsonValue())), text),
+    },
+    { requiredKeys: [] },
+  ),
 );
 const body = fc.oneof(
   jsonish.map((v) => JSON.stringify(v)),
@@ -71,6 +93,11 @@ const query = fc.dictionary(
     'excludeNonTestProviders',
     'capability',
     'name',
+    'status',
+    'since',
+    'after',
+    'limit',
+    'path',
   ),
   text,
   { maxKeys: 3 },
@@ -98,7 +125,9 @@ test('no 5xx and always a body on a 4xx, on every credentials and providers endp
         async (b, id, q, ct) => {
           const path = ep.path.replace(/\{\w+\}/g, () => encodeURIComponent(id));
           const qs = new URLSearchParams(q).toString();
-          const headers: Record<string, string> = { authorization: `Bearer ${u.token}` };
+          const headers: Record<string, string> = {
+            authorization: BENCH.includes(ep) ? `Token ${t.sandbox.connectorToken}` : `Bearer ${u.token}`,
+          };
           if (ct) headers['content-type'] = ct;
           const r = await raw(t.sandbox.baseUrl, ep.method, `${path}${qs ? `?${qs}` : ''}`, {
             headers,

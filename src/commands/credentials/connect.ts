@@ -190,7 +190,14 @@ async function pickProvider(
       message: 'Market',
       choices: ['SE', ...MARKETS.filter((x) => x !== 'SE')].map((x) => ({ name: x, value: x })),
     }));
-  const all = await listProviders(await ctx.api(), { market: m, includeTestProviders: includeTest });
+  // on the sandbox the test providers are offered first (they are what completes there)
+  const { isSandbox } = await import('../../api/sandbox.js');
+  const onSandbox = await isSandbox(await ctx.api());
+  includeTest ||= onSandbox;
+  const listed = await listProviders(await ctx.api(), { market: m, includeTestProviders: includeTest });
+  const all = onSandbox
+    ? [...listed.filter((p) => p.type === 'TEST'), ...listed.filter((p) => p.type !== 'TEST')]
+    : listed;
   if (all.length === 0)
     throw new UsageError(`no providers in market ${m}${includeTest ? '' : ' (add --include-test for test providers)'}`);
   const { stripControl } = await import('../../output/sanitize.js');

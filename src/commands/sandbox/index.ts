@@ -4,6 +4,13 @@ import { registerSandboxStart } from './start.js';
 import { registerSandboxStop } from './stop.js';
 import { registerSandboxTrigger } from './trigger.js';
 import { registerSandboxRotate } from './rotate.js';
+import { registerSandboxCredentials } from './credentials/index.js';
+import { registerSandboxConsents } from './consents/index.js';
+import { registerSandboxTransactions } from './transactions/index.js';
+import { newCmdClock } from './clock/index.js';
+import { newCmdReset } from './reset.js';
+import { newCmdLoad } from './load.js';
+import { newCmdLogs } from './logs.js';
 
 // `sandbox`: its verbs (the description is in src/program.ts).
 export function registerSandbox(sandbox: Command, ctx: Context): void {
@@ -11,4 +18,11 @@ export function registerSandbox(sandbox: Command, ctx: Context): void {
   registerSandboxStop(sandbox, ctx);
   registerSandboxTrigger(sandbox, ctx);
   registerSandboxRotate(sandbox, ctx);
+  registerSandboxCredentials(sandbox, ctx);
+  registerSandboxConsents(sandbox, ctx);
+  registerSandboxTransactions(sandbox, ctx);
+  newCmdClock(sandbox, ctx);
+  newCmdReset(sandbox, ctx);
+  newCmdLoad(sandbox, ctx);
+  newCmdLogs(sandbox, ctx);
 }

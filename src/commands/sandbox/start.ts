@@ -11,6 +11,7 @@ import { FAULT_KINDS, type FaultKind } from '../../contract/faults.js';
 import { binPath } from './state.js';
 import { selfArgs } from '../../single-executable.js';
 import { claimState, ensurePrivateDir, isSandboxProcess, readState, removeState } from '../../config/sandbox-state.js';
+import { benchHooks, benchOptions, benchStartOptions } from './start-bench.js';
 
 interface StartOpts {
   port: string;
@@ -23,6 +24,9 @@ interface StartOpts {
   tls?: boolean;
   data?: string;
   detach?: boolean;
+  clock?: string;
+  fixtures?: string;
+  bodies?: boolean;
 }
 
 export function registerSandboxStart(parent: Command, ctx: Context): void {
@@ -37,86 +41,86 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
     .option('--fault-rate <r>', 'share of requests (0..1) answered with an injected fault; deterministic with --seed')
     .option('--faults <kinds>', `fault kinds, comma-separated: ${FAULT_KINDS.join(',')}`, FAULT_KINDS.join(','))
     .option('--data <file>', 'keep the state in this file (atomic snapshots) and load it at start')
-    .option(
-      '--tls',
-      'serve https with a CA and certificate generated at start (the readiness line adds caFile and pin)',
-    )
-    .option('--detach', 'start in the background and return once it is ready; stop it with `bankctl sandbox stop`')
-    .action(async (o: StartOpts) => {
-      const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
-      const seed = parseIntArg(o.seed, '--seed');
-      const authDelayMs = parseIntArg(o.authDelay, '--auth-delay') ?? 1500;
-      const latencyMs = parseIntArg(o.latency, '--latency');
-      const faultRate = o.faultRate === undefined ? 0 : Number(o.faultRate);
-      if (!Number.isFinite(faultRate) || faultRate < 0 || faultRate > 1)
-        throw new UsageError(`--fault-rate must be a number from 0 to 1, got "${o.faultRate}"`);
-      const kinds = (o.faults ?? '')
-        .split(',')
-        .map((k) => k.trim())
-        .filter(Boolean);
-      for (const k of kinds)
-        if (!(FAULT_KINDS as readonly string[]).includes(k))
-          throw new UsageError(`unknown fault kind "${k}"`, { hint: `use ${FAULT_KINDS.join(', ')}` });
-      if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1') {
-        ctx.warn(
-          `the sandbox listens on ${o.host}: other machines can reach it, and its client secret is not a real secret`,
-        );
-      }
-      refuseSecond(ctx);
-      if (o.detach) return detach(ctx, o);
-      const { startSandbox } = await import('../../sandbox/index.js');
-      let sandbox;
-      try {
-        sandbox = await startSandbox({
-          port,
-          host: o.host,
-          seed,
-          authDelayMs,
-          latencyMs,
-          faults: faultRate > 0 ? { rate: faultRate, kinds: kinds as FaultKind[], seed } : undefined,
-          tls: o.tls ? { dir: ctx.configDir } : undefined,
-          dataFile: o.data ? resolve(ctx.io.cwd, o.data) : undefined,
-          log: (l) => ctx.io.stderr.write(`sandbox: ${l}\n`),
-        });
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE')
-          throw new UsageError(`port ${port} on ${o.host} is already in use`, {
-            hint: 'is a sandbox already running? `bankctl sandbox stop`, or pick another --port',
-          });
-        if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
-          throw new UsageError(`cannot listen on ${o.host}: ${code}`);
-        if (o.data && /state file|EACCES|EISDIR/.test((err as Error).message))
-          throw new UsageError(`--data: ${(err as Error).message}`);
-        throw err;
-      }
-      const state: SandboxState = {
-        baseUrl: sandbox.baseUrl,
-        linkUrl: sandbox.linkUrl,
-        clientId: sandbox.clientId,
-        clientSecret: sandbox.clientSecret,
-        connectorToken: sandbox.connectorToken,
-        pid: process.pid,
-        ...(sandbox.caFile ? { caFile: sandbox.caFile, pin: sandbox.pin } : {}),
-      };
-      const other = claimState(ctx.configDir, state);
-      if (other) {
-        await sandbox.close();
-        throw alreadyRunning(ctx, other);
-      }
-      await printReady(ctx, state);
-      await new Promise<void>((resolve) => {
-        const off = ctx.claimInterrupt(() => {
-          off();
-          resolve();
-        });
+    .option('--tls', 'serve https with a CA and certificate generated at start (readiness adds caFile and pin)')
+    .option('--detach', 'start in the background and return once it is ready; stop it with `bankctl sandbox stop`');
+  benchOptions(cmd).action(async (o: StartOpts) => {
+    const port = parseIntArg(o.port, '--port', { min: 0, max: 65535 })!;
+    const seed = parseIntArg(o.seed, '--seed');
+    const authDelayMs = parseIntArg(o.authDelay, '--auth-delay') ?? 1500;
+    const latencyMs = parseIntArg(o.latency, '--latency');
+    const faultRate = o.faultRate === undefined ? 0 : Number(o.faultRate);
+    if (!Number.isFinite(faultRate) || faultRate < 0 || faultRate > 1)
+      throw new UsageError(`--fault-rate must be a number from 0 to 1, got "${o.faultRate}"`);
+    const kinds = (o.faults ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
+    for (const k of kinds)
+      if (!(FAULT_KINDS as readonly string[]).includes(k))
+        throw new UsageError(`unknown fault kind "${k}"`, { hint: `use ${FAULT_KINDS.join(', ')}` });
+    if (o.host !== '127.0.0.1' && o.host !== 'localhost' && o.host !== '::1') {
+      ctx.warn(
+        `the sandbox listens on ${o.host}: other machines can reach it, and its client secret is not a real secret`,
+      );
+    }
+    // --clock and --fixtures are checked before anything starts
+    const hooks = await benchHooks(await benchStartOptions(ctx, o));
+    refuseSecond(ctx);
+    if (o.detach) return detach(ctx, o);
+    const { startSandbox } = await import('../../sandbox/index.js');
+    let sandbox;
+    try {
+      sandbox = await startSandbox({
+        port,
+        host: o.host,
+        seed,
+        authDelayMs,
+        latencyMs,
+        faults: faultRate > 0 ? { rate: faultRate, kinds: kinds as FaultKind[], seed } : undefined,
+        tls: o.tls ? { dir: ctx.configDir } : undefined,
+        dataFile: o.data ? resolve(ctx.io.cwd, o.data) : undefined,
+        log: (l) => ctx.io.stderr.write(`sandbox: ${l}\n`),
+        ...hooks.options,
       });
-      ctx.notice('sandbox: stopping');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE')
+        throw new UsageError(`port ${port} on ${o.host} is already in use`, {
+          hint: 'is a sandbox already running? `bankctl sandbox stop`, or pick another --port',
+        });
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${o.host}: ${code}`);
+      if (o.data && /state file|EACCES|EISDIR/.test((err as Error).message))
+        throw new UsageError(`--data: ${(err as Error).message}`);
+      throw err;
+    }
+    const state: SandboxState = {
+      baseUrl: sandbox.baseUrl,
+      linkUrl: sandbox.linkUrl,
+      clientId: sandbox.clientId,
+      clientSecret: sandbox.clientSecret,
+      connectorToken: sandbox.connectorToken,
+      pid: process.pid,
+      ...(sandbox.caFile ? { caFile: sandbox.caFile, pin: sandbox.pin } : {}),
+    };
+    const other = claimState(ctx.configDir, state);
+    if (other) {
       await sandbox.close();
-      removeState(ctx.configDir, process.pid);
-      // stopped by Ctrl-C or `sandbox stop` (SIGTERM): the contract's code for an interruption
-      ctx.exitCode = ExitCode.INTERRUPTED;
+      throw alreadyRunning(ctx, other);
+    }
+    await hooks.ready(ctx, sandbox, state);
+    await printReady(ctx, state);
+    await new Promise<void>((resolve) => {
+      const off = ctx.claimInterrupt(() => {
+        off();
+        resolve();
+      });
     });
+    ctx.notice('sandbox: stopping');
+    await sandbox.close();
+    removeState(ctx.configDir, process.pid);
+    // stopped by Ctrl-C or `sandbox stop` (SIGTERM): the contract's code for an interruption
+    ctx.exitCode = ExitCode.INTERRUPTED;
+  });
   examples(cmd, [
     'bankctl sandbox start                       # foreground, Ctrl-C stops it',
     'bankctl sandbox start --detach --port 8787  # background; `bankctl sandbox stop`',
@@ -218,6 +222,9 @@ async function detach(ctx: Context, o: StartOpts): Promise<void> {
   if (o.latency) args.push('--latency', o.latency);
   if (o.tls) args.push('--tls');
   if (o.data) args.push('--data', resolve(ctx.io.cwd, o.data));
+  if (o.clock) args.push('--clock', o.clock);
+  if (o.fixtures) args.push('--fixtures', resolve(ctx.io.cwd, o.fixtures));
+  if (o.bodies) args.push('--bodies');
   if (o.faultRate) args.push('--fault-rate', o.faultRate, '--faults', o.faults ?? FAULT_KINDS.join(','));
   const logFile = join(ctx.configDir, 'sandbox.log');
   ensurePrivateDir(ctx.configDir);

@@ -3,6 +3,7 @@
 // connector's list, and a handful of realistic banks per market. Each names the flow it runs.
 import { MARKETS } from '../../contract/markets.js';
 import type { ProviderField as WireProviderField } from '../../contract/wire.js';
+import { PERSONAL_NUMBER_HELP } from './identities.js';
 
 export type FlowKind =
   'password' | 'embedded' | 'multi-supplemental' | 'eid' | 'third-party' | 'redirect' | 'decoupled';
@@ -119,6 +120,7 @@ const PERSONAL_NUMBER = field('username', 'Personal identity number', {
   hint: 'YYYYMMDDNNNN',
   pattern: '(19|20)[0-9]{10}',
   patternError: 'Enter your 12-digit personal identity number.',
+  helpText: PERSONAL_NUMBER_HELP,
   numeric: true,
   minLength: 12,
   maxLength: 12,

@@ -9,7 +9,7 @@ import type { AccountRecord } from '../store.js';
 import { generateDemoData, planDemoAccounts, type DemoDataOptions } from '../demo-data.js';
 import { emitRefreshFinished, withDataEvents } from '../events-v2.js';
 import { providerByName, type ProviderDef } from './catalogue.js';
-import type { FinalError, FlowApi, SupplementalField, ThirdPartyPayload } from './flow.js';
+import type { FinalError, FlowApi, Script, SupplementalField, ThirdPartyPayload } from './flow.js';
 import { SCRIPTS } from './index.js';
 
 export interface DetailedError {
@@ -63,7 +63,12 @@ export interface RunMode {
   optIn?: boolean;
   authenticate?: boolean;
   items?: string[];
+  /** A script run instead of the provider's own (`sandbox credentials set-status`); it always authenticates. */
+  script?: Script;
 }
+
+/** The engine of each sandbox, for the test bench's state controls (src/sandbox/bench/). */
+export const ENGINES = new WeakMap<SandboxContext, CredentialsEngine>();
 
 class Stop extends Error {}
 class FlowFail extends Error {
@@ -95,7 +100,9 @@ export class CredentialsEngine {
   /** third-party state -> credentials id */
   readonly states = new Map<string, string>();
 
-  constructor(private readonly ctx: SandboxContext) {}
+  constructor(private readonly ctx: SandboxContext) {
+    ENGINES.set(ctx, this);
+  }
 
   private readonly swept = new WeakSet<CredentialsState>();
 
@@ -305,7 +312,7 @@ export class CredentialsEngine {
       this.setStatus(rec, 'AUTHENTICATING');
       const now = this.ctx.clock.now();
       const sessionValid = rec.sessionExpiryDate !== null && rec.sessionExpiryDate > now;
-      const mustAuth = mode.kind === 'authenticate' || mode.authenticate || rec.needsAuth;
+      const mustAuth = mode.kind === 'authenticate' || mode.authenticate || rec.needsAuth || !!mode.script;
       if (!mustAuth && rec.sessionExpiryDate !== null && !sessionValid) {
         await this.wait(run, this.machineDelay);
         this.setStatus(rec, 'SESSION_EXPIRED', { payload: 'The session at the bank has expired; authenticate again.' });
@@ -317,7 +324,7 @@ export class CredentialsEngine {
         return;
       }
       if (mustAuth || !sessionValid) {
-        await SCRIPTS[provider.flow](this.api(run, provider));
+        await (mode.script ?? SCRIPTS[provider.flow])(this.api(run, provider));
         rec.sessionExpiryDate = this.ctx.clock.now() + SESSION_MS;
       }
       rec.needsAuth = false;

@@ -2,6 +2,7 @@
 // a few awaitable steps. A script returns once the user is authenticated; the engine then does the
 // account opt-in, UPDATING and UPDATED. To fail, a script calls fail(), which never returns.
 import type { Failure, ProviderDef } from './catalogue.js';
+import { EID_FAILURES, FAILING_PERSONAL_NUMBERS, TEST_PERSONAL_NUMBER } from './identities.js';
 
 /** A supplemental field as the service sends it (spec 2.1). */
 export interface SupplementalField {
@@ -62,9 +63,10 @@ export interface FlowApi {
 
 export type Script = (f: FlowApi) => Promise<void>;
 
-/** The contract's sandbox table: the username decides the outcome. */
+/** The contract's sandbox table: the username decides the outcome (identities.ts for eID words and personal numbers). */
 export function checkUsername(f: FlowApi, opts: { password?: boolean } = {}): void {
   const u = f.fields.username ?? '';
+  if (/^\d{12}$/.test(u) || f.provider.flow === 'eid') return checkEid(f, u);
   if (u.startsWith('fail')) f.fail('AUTHENTICATION_ERROR', 'Incorrect username or password.', 'USER_LOGIN_ERROR');
   if (u.startsWith('temp'))
     f.fail('TEMPORARY_ERROR', 'The bank is temporarily unavailable. Please try again later.', 'PROVIDER_ERROR');
@@ -96,4 +98,28 @@ export function failIfFailing(f: FlowApi): void {
       FAILURE_MESSAGES[kind],
       kind === 'timeout' ? 'AUTHENTICATION_TIMEOUT' : kind === 'cancelled' ? 'USER_CANCELLED' : 'USER_LOGIN_ERROR',
     );
+}
+
+/** An eID login: the personal number (or the test username) decides, failures in eID words. */
+function checkEid(f: FlowApi, u: string): void {
+  const failing = FAILING_PERSONAL_NUMBERS[u];
+  if (failing)
+    f.fail(
+      'AUTHENTICATION_ERROR',
+      EID_FAILURES[failing],
+      failing === 'timeout'
+        ? 'AUTHENTICATION_TIMEOUT'
+        : failing === 'cancelled'
+          ? 'USER_CANCELLED'
+          : 'USER_LOGIN_ERROR',
+    );
+  if (u.startsWith('fail')) f.fail('AUTHENTICATION_ERROR', EID_FAILURES.cancelled, 'USER_CANCELLED');
+  if (u.startsWith('temp'))
+    f.fail(
+      'TEMPORARY_ERROR',
+      'The BankID service is temporarily unavailable. Please try again later.',
+      'PROVIDER_ERROR',
+    );
+  if (u !== 'test-user' && u !== TEST_PERSONAL_NUMBER)
+    f.fail('AUTHENTICATION_ERROR', EID_FAILURES.unknown, 'USER_LOGIN_ERROR');
 }

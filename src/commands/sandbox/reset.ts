@@ -1,0 +1,51 @@
+// `sandbox reset [--keep-clients]`: an empty store, for a clean state between test cases.
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { render } from '../../output/render.js';
+import { examples, type Run } from '../util.js';
+import { confirmDestructive, sandboxApi } from './shared.js';
+
+export interface ResetOptions {
+  keepClients: boolean;
+  yes: boolean;
+}
+
+export function newCmdReset(parent: Command, ctx: Context, run: Run<ResetOptions> = resetRun): Command {
+  const cmd = parent
+    .command('reset')
+    .description(
+      'delete every user, credentials, account, transaction, webhook and token of the sandbox; ' +
+        'without --keep-clients the sandbox also gets a new client id, secret and connector token (printed)',
+    )
+    .option('--keep-clients', 'keep the client id, secret and connector token working')
+    .option('--yes', 'do not ask (needed without a terminal)')
+    .action(async (o: { keepClients?: boolean; yes?: boolean }) =>
+      run(ctx, { keepClients: Boolean(o.keepClients), yes: Boolean(o.yes) }),
+    );
+  return examples(cmd, [
+    'bankctl sandbox reset --keep-clients --yes   # between test cases',
+    'bankctl sandbox reset --yes -o json | jq -r .clientSecret',
+  ]);
+}
+
+export async function resetRun(ctx: Context, o: ResetOptions): Promise<void> {
+  const api = await sandboxApi(ctx, '`sandbox reset`');
+  await confirmDestructive(ctx, `Delete all data of the sandbox at ${await ctx.baseUrl()}?`, o.yes);
+  const { resetSandbox } = await import('../../api/sandbox.js');
+  const r = await resetSandbox(api, o.keepClients);
+  if (!o.keepClients) {
+    // the running sandbox rewrote its state file; a profile or BANKCTL_* variables with the old client need the new one
+    ctx.notice('the sandbox is empty and has a new client id, secret and connector token');
+  } else ctx.notice('the sandbox is empty; its client and connector token still work');
+  await render(ctx, r, {
+    columns: [
+      { header: 'clientId', path: 'clientId' },
+      ...(o.keepClients
+        ? []
+        : [
+            { header: 'clientSecret', path: 'clientSecret' },
+            { header: 'connectorToken', path: 'connectorToken' },
+          ]),
+    ],
+  });
+}
