@@ -11,6 +11,9 @@ import { reads } from './endpoints/reads.js';
 import { link, sandboxAdmin } from './endpoints/sandbox.js';
 import { hooksApi, hooksAuthorization } from './endpoints/webhooks.js';
 import { webhookEndpoints } from './endpoints/events.js';
+import { dataV2 } from './endpoints/data-v2.js';
+import { consentsV2 } from './endpoints/connectivity-v2.js';
+import { linkSession, user } from './endpoints/user.js';
 
 export * from './endpoint.js';
 export { ALL_SCOPES } from './scopes.js';
@@ -40,6 +43,10 @@ export const EP = {
   sandbox: sandboxAdmin,
   link,
   webhookEndpoints,
+  dataV2,
+  consentsV2,
+  user,
+  linkSession,
 } as const;
 
 export const ENDPOINTS: readonly Endpoint[] = Object.values(EP).flatMap((area) => Object.values(area) as Endpoint[]);

@@ -1,18 +1,17 @@
-// Providers (aggregation-api.md 2.2). The spec lists providers:read; the service's Swagger names
-// credentials:read: either is accepted.
+// Providers (aggregation-api.md 2.2). Token kinds and scopes as the vendor reference's "Works with"
+// tables give them: the full list takes a user token with credentials:read (the spec says
+// providers:read); a market's list takes a user or client token with providers:read, or none.
 import { defineArea } from '../endpoint.js';
-
-const scopes = ['providers:read', 'credentials:read'];
 
 export const providers = defineArea('providers', {
   list: {
     method: 'GET',
     path: '/api/v1/providers',
-    token: 'any',
-    scopes,
+    token: 'user',
+    scopes: ['credentials:read'],
     query: ['market', 'includeTestProviders', 'excludeNonTestProviders', 'capability', 'name'],
     response: 'json',
-    source: 'spec 2.2',
+    source: 'spec 2.2; token kind and scope from the vendor reference: List providers (connectivity v1)',
   },
   markets: {
     method: 'GET',
@@ -22,13 +21,15 @@ export const providers = defineArea('providers', {
     response: 'json',
     source: 'vendor reference: List markets (connectivity v1, ProviderMarketListResponse)',
   },
-  get: {
+  // a user token lists what that user may use, a client token (or X-Tink-OAuth-Client-ID without
+  // a token) what the app may, no token every provider of the environment
+  byMarket: {
     method: 'GET',
-    path: '/api/v1/providers/{name}',
-    token: 'any',
-    scopes,
-    query: ['includeTestProviders', 'excludeNonTestProviders', 'capability', 'name'],
+    path: '/api/v1/providers/{market}',
+    token: 'optional',
+    scopes: ['providers:read'],
+    query: ['includeTestProviders', 'excludeNonTestProviders', 'capability', 'pisCapability', 'name'],
     response: 'json',
-    source: "spec 2.2; a market code lists that market (the service's Swagger GET /api/v1/providers/{market})",
+    source: 'vendor reference: List providers for a market (connectivity v1); spec 2.2 read it as one provider by name',
   },
 });

@@ -105,7 +105,7 @@ async function lookupProvider(
   const { store } = ctx;
   const { token } = issueAccessToken(store, 'client', clientId, ['providers:read']);
   try {
-    const path = `${expandPath(EP.providers.get, { name })}?includeTestProviders=true`;
+    const path = `${expandPath(EP.providers.byMarket, { market: name })}?includeTestProviders=true`;
     const r = await selfCall(ctx.baseUrl(), 'GET', path, token);
     if (r.status !== 200 || !r.body || typeof r.body !== 'object') return null;
     const b = r.body as Record<string, unknown>;

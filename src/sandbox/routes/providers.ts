@@ -58,8 +58,8 @@ export function registerProviders(ctx: SandboxContext): void {
     const m = req.query.get('market');
     res.json(200, listing(req.query, m ? m.toUpperCase() : undefined));
   });
-  handle(EP.providers.get, (req, res) => {
-    const name = req.params.name!;
+  handle(EP.providers.byMarket, (req, res) => {
+    const name = req.params.market!;
     if (/^[A-Za-z]{2}$/.test(name)) {
       res.json(200, listing(req.query, name.toUpperCase()));
       return;
