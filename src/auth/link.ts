@@ -14,6 +14,8 @@ export interface LinkParams {
   locale?: string;
   provider?: string;
   username?: string;
+  /** A Link session (POST /link/v1/session), sent as session_id. */
+  session?: string;
   state: string;
 }
 
@@ -30,12 +32,14 @@ export function authorizeUrl(p: LinkParams): string {
   if (p.locale) u.searchParams.set('locale', p.locale);
   if (p.provider) u.searchParams.set('input_provider', p.provider);
   if (p.username) u.searchParams.set('input_username', p.username);
+  if (p.session) u.searchParams.set('session_id', p.session);
   u.searchParams.set('state', p.state);
   return u.toString();
 }
 
 export type LinkResult =
-  { kind: 'code'; code: string } | { kind: 'error'; error: string; message: string; credentials?: string };
+  | { kind: 'code'; code: string; transactionReportId?: string }
+  | { kind: 'error'; error: string; message: string; credentials?: string };
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>` +
@@ -98,7 +102,11 @@ export async function startCallbackServer(
         200,
         page('Connected', 'bankctl received the authorization. You can close this window and return to the terminal.'),
       );
-      resolveResult({ kind: 'code', code });
+      resolveResult({
+        kind: 'code',
+        code,
+        transactionReportId: url.searchParams.get('transaction_report_id') ?? undefined,
+      });
     } else if (error) {
       done = true;
       const message = url.searchParams.get('message') ?? '';

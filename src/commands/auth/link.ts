@@ -13,6 +13,8 @@ export interface LinkOptions {
   locale?: string;
   provider?: string;
   username?: string;
+  /** A Link session id (`bankctl auth link-session`). */
+  session?: string;
   port: number;
   browser: boolean;
   waitS: number;
@@ -24,6 +26,7 @@ interface Flags {
   locale?: string;
   provider?: string;
   username?: string;
+  session?: string;
   port: string;
   browser: boolean;
   waitTimeout: string;
@@ -44,6 +47,7 @@ export function newCmdLink(parent: Command, ctx: Context, run: Run<LinkOptions> 
     .option('--locale <locale>', 'en_US or sv_SE')
     .option('--provider <name>', 'go straight to this provider (input_provider)')
     .option('--username <name>', 'pre-fill the username (input_username)')
+    .option('--session <id>', 'start with a Link session from `bankctl auth link-session` (session_id)')
     .option(
       '--port <port>',
       'port of the local callback server (redirect_uri http://localhost:<port>/callback; 0 picks a free one)',
@@ -71,6 +75,7 @@ function linkFromFlags(o: Flags): LinkOptions {
     locale: o.locale,
     provider: o.provider,
     username: o.username,
+    session: o.session,
     port,
     browser: o.browser,
     waitS,
@@ -106,6 +111,10 @@ export async function linkRun(ctx: Context, o: LinkOptions): Promise<void> {
       `the link flow ended in ${result.error}${result.message ? `: ${result.message}` : ''}${creds}`,
     );
   }
+  if (result.transactionReportId)
+    ctx.notice(
+      `transaction report ${result.transactionReportId}: \`bankctl transactions report ${result.transactionReportId}\``,
+    );
   const token = await tm.exchange(result.code);
   tm.remember(token, 'link', { refreshExpiresAt: ctx.clock.now() + 24 * 60 * 60 * 1000 });
   ctx.notice(

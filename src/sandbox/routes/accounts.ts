@@ -23,6 +23,10 @@ import {
 export const EXCLUSIONS: AccountExclusion[] = ['NONE', 'AGGREGATION', 'PFM_AND_SEARCH', 'PFM_DATA'];
 const UPDATABLE = ['accountExclusion', 'accountNumber', 'excluded', 'favored', 'name', 'type'];
 
+const V2_TYPES = ['UNDEFINED', 'CHECKING', 'SAVINGS', 'CREDIT_CARD'];
+/** The reference's v2 account types: the v1 types it has, UNDEFINED for the rest. */
+const v2TypeOf = (t: string) => (V2_TYPES.includes(t) ? t : 'UNDEFINED');
+
 const accountNotFound = (id: string) => envelope(404, 'account.not_found', `account "${id.slice(0, 80)}" not found`);
 
 export function registerAccounts(ctx: SandboxContext): void {
@@ -74,7 +78,20 @@ export function registerAccounts(ctx: SandboxContext): void {
     for (const t of types)
       if (!(ACCOUNT_TYPES as string[]).includes(t))
         throw badRequest(`typeIn: unknown account type "${t.slice(0, 40)}"`, { field: 'typeIn' });
-    const all = userAccountList(store, user.id).filter((a) => types.length === 0 || types.includes(a.type));
+    // the reference's filters: typesIn with the v2 types, idIn
+    const v2Types = listParam(q, 'typesIn').map((t) => t.toUpperCase());
+    for (const t of v2Types)
+      if (!V2_TYPES.includes(t))
+        throw badRequest(`typesIn: unknown account type "${t.slice(0, 40)}" (${V2_TYPES.join(', ')})`, {
+          field: 'typesIn',
+        });
+    const ids = listParam(q, 'idIn');
+    const all = userAccountList(store, user.id).filter(
+      (a) =>
+        (types.length === 0 || types.includes(a.type)) &&
+        (v2Types.length === 0 || v2Types.includes(v2TypeOf(a.type))) &&
+        (ids.length === 0 || ids.includes(a.id)),
+    );
     let start = 0;
     const token = q.get('pageToken');
     if (token) {
