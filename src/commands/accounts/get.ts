@@ -1,10 +1,9 @@
 // `accounts get ID`: one account as data v2 shows it (GET /data/v2/accounts/{id}).
+import { renderOne } from './v2-cells.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { getAccountV2 } from '../../api/data-v2.js';
-import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { forTerminal } from './format.js';
 import { V2_ACCOUNT_COLUMNS } from './list-v2.js';
 
 export interface GetOptions {
@@ -24,5 +23,5 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 }
 
 export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
-  await render(ctx, forTerminal(ctx, await getAccountV2(await ctx.api(), o.id)), { columns: V2_ACCOUNT_COLUMNS });
+  await renderOne(ctx, await getAccountV2(await ctx.api(), o.id), V2_ACCOUNT_COLUMNS);
 }

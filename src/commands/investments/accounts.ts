@@ -6,7 +6,7 @@ import { getInvestmentAccount, listInvestmentAccounts } from '../../api/data-v2.
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 import { forTerminal } from '../accounts/format.js';
-import { moneyCol } from '../accounts/v2-cells.js';
+import { moneyCol, renderOne } from '../accounts/v2-cells.js';
 
 export interface AccountsOptions {
   id?: string;
@@ -29,15 +29,15 @@ export function newCmdAccounts(parent: Command, ctx: Context, run: Run<AccountsO
 export async function accountsRun(ctx: Context, o: AccountsOptions): Promise<void> {
   const api = await ctx.api();
   const data = o.id ? await getInvestmentAccount(api, o.id) : await listInvestmentAccounts(api);
-  await render(ctx, forTerminal(ctx, data), {
-    columns: [
-      { header: 'id', path: 'id' },
-      { header: 'name', path: 'accountName' },
-      { header: 'product', path: 'financialProduct' },
-      moneyCol('booked', 'balances.booked.amount'),
-      moneyCol('cash', 'balances.available.amount'),
-      moneyCol('holdings', 'holdingValue.total'),
-      { header: 'refreshed', path: 'dates.lastRefreshed' },
-    ],
-  });
+  const columns = [
+    { header: 'id', path: 'id' },
+    { header: 'name', path: 'accountName' },
+    { header: 'product', path: 'financialProduct' },
+    moneyCol('booked', 'balances.booked.amount'),
+    moneyCol('cash', 'balances.available.amount'),
+    moneyCol('holdings', 'holdingValue.total'),
+    { header: 'refreshed', path: 'dates.lastRefreshed' },
+  ];
+  if (o.id) return renderOne(ctx, data, columns);
+  await render(ctx, forTerminal(ctx, data), { columns });
 }

@@ -5,7 +5,7 @@ import { getLoanAccount, listLoanAccounts } from '../../api/data-v2.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 import { forTerminal } from '../accounts/format.js';
-import { moneyCol } from '../accounts/v2-cells.js';
+import { moneyCol, renderOne } from '../accounts/v2-cells.js';
 
 export interface AccountsOptions {
   id?: string;
@@ -26,16 +26,16 @@ export function newCmdAccounts(parent: Command, ctx: Context, run: Run<AccountsO
 export async function accountsRun(ctx: Context, o: AccountsOptions): Promise<void> {
   const api = await ctx.api();
   const data = o.id ? await getLoanAccount(api, o.id) : await listLoanAccounts(api);
-  await render(ctx, forTerminal(ctx, data), {
-    columns: [
-      { header: 'id', path: 'id' },
-      { header: 'name', path: 'accountName' },
-      { header: 'type', path: 'loanType' },
-      { header: 'number', path: 'identifiers.accountNumber' },
-      moneyCol('principal', 'balances.principal'),
-      moneyCol('initial', 'balances.initial'),
-      moneyCol('paid', 'amountPaid'),
-      { header: 'refreshed', path: 'dates.lastRefreshed' },
-    ],
-  });
+  const columns = [
+    { header: 'id', path: 'id' },
+    { header: 'name', path: 'accountName' },
+    { header: 'type', path: 'loanType' },
+    { header: 'number', path: 'identifiers.accountNumber' },
+    moneyCol('principal', 'balances.principal'),
+    moneyCol('initial', 'balances.initial'),
+    moneyCol('paid', 'amountPaid'),
+    { header: 'refreshed', path: 'dates.lastRefreshed' },
+  ];
+  if (o.id) return renderOne(ctx, data, columns);
+  await render(ctx, forTerminal(ctx, data), { columns });
 }

@@ -1,10 +1,10 @@
 // `users get`: the user of the token (GET /api/v1/user, user:read).
+import { renderOne } from '../accounts/v2-cells.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { getUser } from '../../api/user.js';
-import { render, type Column } from '../../output/render.js';
+import type { Column } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { forTerminal } from '../accounts/format.js';
 
 export const USER_COLUMNS: Column[] = [
   { header: 'id', path: 'id' },
@@ -30,5 +30,5 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 }
 
 export async function getRun(ctx: Context): Promise<void> {
-  await render(ctx, forTerminal(ctx, await getUser(await ctx.api())), { columns: USER_COLUMNS });
+  await renderOne(ctx, await getUser(await ctx.api()), USER_COLUMNS);
 }

@@ -1,11 +1,10 @@
 // `users update`: change the user's external id or username (PATCH /api/v1/user, user:write).
+import { renderOne } from '../accounts/v2-cells.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { updateUser } from '../../api/user.js';
 import { UsageError } from '../../errors.js';
-import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { forTerminal } from '../accounts/format.js';
 import { USER_COLUMNS } from './get.js';
 
 export interface UpdateOptions {
@@ -35,5 +34,5 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
 }
 
 export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
-  await render(ctx, forTerminal(ctx, await updateUser(await ctx.api(), o)), { columns: USER_COLUMNS });
+  await renderOne(ctx, await updateUser(await ctx.api(), o), USER_COLUMNS);
 }

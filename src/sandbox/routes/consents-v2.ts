@@ -62,7 +62,10 @@ const iso = (t: number | undefined) => (t === undefined ? undefined : new Date(t
 const dashed = (hex: string) =>
   `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 
-function consentView(c: Consent): Record<string, unknown> {
+function consentView(c: Consent, now: number): Record<string, unknown> {
+  // a consent past its validity is EXPIRED (a revoked one stays REVOKED)
+  if (c.expiresAt !== undefined && c.expiresAt <= now && (c.state === 'ACTIVE' || c.state === 'INITIALIZED'))
+    c.state = 'EXPIRED';
   return {
     appId: c.appId,
     authorizedAt: iso(c.authorizedAt),
@@ -311,6 +314,12 @@ function template(subtype: string): Record<string, unknown> {
 // ---- the area ------------------------------------------------------------------------------------
 
 export function registerConsentsV2(ctx: SandboxContext): void {
+  registerConsents(ctx);
+  registerAuthorizations(ctx);
+}
+
+/** Consents: create, list, read, revoke. */
+function registerConsents(ctx: SandboxContext): void {
   const { store, handle } = ctx;
   store.onUserDeleted((userId) => {
     const st = stateOf(store);
@@ -357,7 +366,7 @@ export function registerConsentsV2(ctx: SandboxContext): void {
           expiresAt: Number.isFinite(validTo) ? validTo : undefined,
         };
         stateOf(store).consents.set(c.id, c);
-        return { status: 201, body: { consent: consentView(c) } };
+        return { status: 201, body: { consent: consentView(c, store.clock.now()) } };
       });
     },
     { maxBody: 64 * 1024 },
@@ -368,14 +377,17 @@ export function registerConsentsV2(ctx: SandboxContext): void {
       .filter((c) => (req.auth?.kind === 'client' ? c.appId === req.auth.clientId : c.userId === req.auth?.userId))
       .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
     const p = page(req, all);
-    sendJson(res, 200, { consents: p.items.map(consentView), nextPageToken: p.nextPageToken });
+    sendJson(res, 200, {
+      consents: p.items.map((c) => consentView(c, store.clock.now())),
+      nextPageToken: p.nextPageToken,
+    });
   });
 
   handle(EP.consentsV2.get, (req, res) => {
     const c = consentFor(store, req);
     // reading the latest authorization brings the consent up to date
     for (const a of stateOf(store).authorizations.values()) if (a.consentId === c.id) authorizationView(store, a);
-    sendJson(res, 200, consentView(c));
+    sendJson(res, 200, consentView(c, store.clock.now()));
   });
 
   handle(EP.consentsV2.revoke, async (req, res) => {
@@ -396,10 +408,17 @@ export function registerConsentsV2(ctx: SandboxContext): void {
       c.revokedAt = now;
       const a: Authorization = { id: dashed(store.ids.next()), consentId: c.id, createdAt: now, revoke: true };
       st.authorizations.set(a.id, a);
-      return { status: 202, body: { authorization: authorizationView(store, a), consent: consentView(c) } };
+      return {
+        status: 202,
+        body: { authorization: authorizationView(store, a), consent: consentView(c, store.clock.now()) },
+      };
     });
   });
+}
 
+/** Templates, authorizations and the relayed callback. */
+function registerAuthorizations(ctx: SandboxContext): void {
+  const { store, handle } = ctx;
   handle(EP.consentsV2.template, (req, res) => {
     const providerId = req.params.providerId!;
     if (!providerByName(providerId))
@@ -495,7 +514,8 @@ async function connect(ctx: SandboxContext, c: Consent, o: { appUri?: string; ca
   try {
     const r = await selfCall(ctx.baseUrl(), 'POST', expandPath(EP.credentials.create, {}), token, 1, {
       providerName: c.providerId,
-      fields: {},
+      // the person at the bank's page is the test bank's test user (the redirect page approves or cancels)
+      fields: providerByName(c.providerId)?.fields.some((f) => f.name === 'username') ? { username: 'test-user' } : {},
       ...(o.appUri ? { appUri: o.appUri } : {}),
       ...(o.callbackUri ? { callbackUri: o.callbackUri } : {}),
     });

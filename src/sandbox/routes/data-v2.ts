@@ -116,7 +116,8 @@ function holding(a: AccountRecord, i: Record<string, unknown>): Record<string, u
   const value = dec(String(i.marketValue as ExactNumber));
   const profit = dec(String(i.profit as ExactNumber));
   const cost = sub(value, profit);
-  const pct = cost.u === 0n ? ZERO : mulRatio(profit, 10n ** BigInt(cost.s) * 100n, cost.u * 10n ** 0n, 2);
+  // percent of what was paid, two decimals: profit / cost * 100
+  const pct = cost.u === 0n ? ZERO : mulRatio(profit, 10n ** BigInt(cost.s) * 100n, cost.u, 2);
   return {
     id: i.id,
     accountId: a.id,
@@ -129,7 +130,7 @@ function holding(a: AccountRecord, i: Record<string, unknown>): Record<string, u
       tickerSymbol: i.ticker,
       type: i.type === 'STOCK' ? 'EQUITY' : 'FUND',
     },
-    holdingPercentageReturn: new ExactNumber(toStr({ u: pct.u, s: pct.s + profit.s })),
+    holdingPercentageReturn: new ExactNumber(toStr(pct)),
     holdingReturn: intAmount(profit, cur),
     holdingValue: intAmount(value, cur),
     quantity: i.quantity,

@@ -5,10 +5,11 @@ import type { Context } from '../../../context.js';
 import { EP } from '../../../contract/index.js';
 import { getAuthorization } from '../../../api/consents-v2.js';
 import { pages } from '../../../api/data-v2.js';
-import { render, StreamWriter } from '../../../output/render.js';
+import { StreamWriter } from '../../../output/render.js';
 import { examples, parseIntArg, type Run } from '../../util.js';
 import { forTerminal } from '../../accounts/format.js';
 import { AUTHORIZATION_COLUMNS } from './shared.js';
+import { renderOne } from '../../accounts/v2-cells.js';
 
 export interface AuthorizationsOptions {
   consentId: string;
@@ -57,7 +58,7 @@ export async function authorizationsRun(ctx: Context, o: AuthorizationsOptions):
   const api = await ctx.api();
   if (o.authorizationId) {
     const a = await getAuthorization(api, o.consentId, o.authorizationId);
-    return render(ctx, forTerminal(ctx, a), { columns: AUTHORIZATION_COLUMNS });
+    return renderOne(ctx, a, AUTHORIZATION_COLUMNS);
   }
   const writer = new StreamWriter(ctx, await ctx.outputFormat(), { columns: AUTHORIZATION_COLUMNS });
   let next = '';

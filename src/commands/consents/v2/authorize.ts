@@ -5,10 +5,9 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { getAuthorization, startAuthorization } from '../../../api/consents-v2.js';
 import { FlowFailedError } from '../../../errors.js';
-import { render } from '../../../output/render.js';
 import { examples, parseIntArg, type Run } from '../../util.js';
-import { forTerminal } from '../../accounts/format.js';
 import { AUTHORIZATION_COLUMNS } from './shared.js';
+import { renderOne } from '../../accounts/v2-cells.js';
 
 export interface AuthorizeOptions {
   id: string;
@@ -76,7 +75,7 @@ export async function authorizeRun(ctx: Context, o: AuthorizeOptions): Promise<v
       a = await getAuthorization(api, o.id, String(a.id));
     }
   }
-  await render(ctx, forTerminal(ctx, a), { columns: AUTHORIZATION_COLUMNS });
+  await renderOne(ctx, a, AUTHORIZATION_COLUMNS);
   if (o.wait && a.state !== 'SUCCEEDED') {
     const msg = (a.detailedError as { displayMessage?: unknown } | undefined)?.displayMessage;
     throw new FlowFailedError(

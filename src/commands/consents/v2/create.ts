@@ -1,5 +1,6 @@
 // `consents v2 create`: a consent for one of the app's users at a provider (POST /connectivity/v2/consents,
 // client token, consents; Beta). The VRP parameters come from flags, or whole from --parameters FILE.
+import { renderOne } from '../../accounts/v2-cells.js';
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
@@ -7,9 +8,7 @@ import { CONSENT_SUBTYPES, createConsent, PERIOD_TYPES } from '../../../api/cons
 import { parseDecimal } from '../../../contract/decimal.js';
 import { ExactNumber, readJson } from '../../../contract/exact-json.js';
 import { UsageError } from '../../../errors.js';
-import { render } from '../../../output/render.js';
 import { collect, examples, type Run } from '../../util.js';
-import { forTerminal } from '../../accounts/format.js';
 import { CONSENT_COLUMNS } from './shared.js';
 
 export interface CreateOptions {
@@ -127,5 +126,5 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
 
 export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
   const consent = await createConsent(await ctx.api(), o.body, o.idempotencyKey);
-  await render(ctx, forTerminal(ctx, consent), { columns: CONSENT_COLUMNS });
+  await renderOne(ctx, consent, CONSENT_COLUMNS);
 }

@@ -1,10 +1,9 @@
 // `consents v2 get ID`: one consent (GET /connectivity/v2/consents/{consentId}; Beta).
+import { renderOne } from '../../accounts/v2-cells.js';
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { getConsent } from '../../../api/consents-v2.js';
-import { render } from '../../../output/render.js';
 import { examples, type Run } from '../../util.js';
-import { forTerminal } from '../../accounts/format.js';
 import { CONSENT_COLUMNS } from './shared.js';
 
 export interface GetOptions {
@@ -24,5 +23,5 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 }
 
 export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
-  await render(ctx, forTerminal(ctx, await getConsent(await ctx.api(), o.id)), { columns: CONSENT_COLUMNS });
+  await renderOne(ctx, await getConsent(await ctx.api(), o.id), CONSENT_COLUMNS);
 }

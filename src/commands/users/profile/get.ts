@@ -1,10 +1,10 @@
 // `users profile get`: the user's profile (GET /api/v1/user/profile, user:read).
+import { renderOne } from '../../accounts/v2-cells.js';
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { getProfile } from '../../../api/user.js';
-import { render, type Column } from '../../../output/render.js';
+import type { Column } from '../../../output/render.js';
 import { examples, type Run } from '../../util.js';
-import { forTerminal } from '../../accounts/format.js';
 
 export const PROFILE_COLUMNS: Column[] = [
   { header: 'market', path: 'market' },
@@ -37,5 +37,5 @@ export function newCmdProfileGet(parent: Command, ctx: Context, run: Run<Profile
 }
 
 export async function profileGetRun(ctx: Context): Promise<void> {
-  await render(ctx, forTerminal(ctx, await getProfile(await ctx.api())), { columns: PROFILE_COLUMNS });
+  await renderOne(ctx, await getProfile(await ctx.api()), PROFILE_COLUMNS);
 }

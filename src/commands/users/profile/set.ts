@@ -1,12 +1,11 @@
 // `users profile set`: change the user's profile (PUT /api/v1/user/profile, user:write): locale,
 // time zone, period mode and day, notification settings. Currency and market are read-only.
+import { renderOne } from '../../accounts/v2-cells.js';
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { PERIOD_MODES, setProfile } from '../../../api/user.js';
 import { UsageError } from '../../../errors.js';
-import { render } from '../../../output/render.js';
 import { collect, examples, parseIntArg, type Run } from '../../util.js';
-import { forTerminal } from '../../accounts/format.js';
 import { PROFILE_COLUMNS } from './get.js';
 
 export interface ProfileSetOptions {
@@ -69,5 +68,5 @@ export function newCmdProfileSet(parent: Command, ctx: Context, run: Run<Profile
 }
 
 export async function profileSetRun(ctx: Context, o: ProfileSetOptions): Promise<void> {
-  await render(ctx, forTerminal(ctx, await setProfile(await ctx.api(), o.body)), { columns: PROFILE_COLUMNS });
+  await renderOne(ctx, await setProfile(await ctx.api(), o.body), PROFILE_COLUMNS);
 }
