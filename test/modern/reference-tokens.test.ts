@@ -83,3 +83,12 @@ describe('token kinds and scopes follow the vendor reference (test/fixtures/refe
     });
   }
 });
+
+describe('coverage of the reference (203 endpoints)', () => {
+  it('the sandbox serves every covered endpoint; the count is what the README states', () => {
+    const covered = coveredReferenceEndpoints();
+    expect(REFERENCE).toHaveLength(203);
+    // 58 before issue 21 as counted here (issue 21 said 57); + 10 data v2, 9 connectivity v2, 4 user, 1 Link session
+    expect(covered.length).toBe(82);
+  });
+});
