@@ -33,7 +33,7 @@ function __bankctl_subs
         case ''
             printf '%s\n' 'auth' 'users' 'providers' 'credentials' 'accounts' 'balance-refresh' 'transactions' 'consents' 'identities' 'investments' 'loans' 'categories' 'budgets' 'insights' 'statistics' 'calendar' 'search' 'transfers' 'reports' 'connector' 'webhooks' 'config' 'api' 'version' 'sandbox' 'smoke' 'demo' 'doctor' 'completion'
         case 'auth'
-            printf '%s\n' 'login' 'status' 'token' 'grant' 'exchange' 'refresh' 'revoke-all' 'logout' 'link'
+            printf '%s\n' 'login' 'status' 'token' 'grant' 'exchange' 'refresh' 'revoke-all' 'logout' 'link' 'link-session'
         case 'auth login'
             printf '%s\n' ''
         case 'auth status'
@@ -52,11 +52,23 @@ function __bankctl_subs
             printf '%s\n' ''
         case 'auth link'
             printf '%s\n' ''
+        case 'auth link-session'
+            printf '%s\n' ''
         case 'users'
-            printf '%s\n' 'create' 'delete'
+            printf '%s\n' 'create' 'delete' 'get' 'update' 'profile'
         case 'users create'
             printf '%s\n' ''
         case 'users delete'
+            printf '%s\n' ''
+        case 'users get'
+            printf '%s\n' ''
+        case 'users update'
+            printf '%s\n' ''
+        case 'users profile'
+            printf '%s\n' 'get' 'set'
+        case 'users profile get'
+            printf '%s\n' ''
+        case 'users profile set'
             printf '%s\n' ''
         case 'providers'
             printf '%s\n' 'list' 'get' 'markets'
@@ -91,12 +103,16 @@ function __bankctl_subs
         case 'credentials watch'
             printf '%s\n' ''
         case 'accounts'
-            printf '%s\n' 'list' 'update' 'balances'
+            printf '%s\n' 'list' 'update' 'balances' 'get' 'parties'
         case 'accounts list'
             printf '%s\n' ''
         case 'accounts update'
             printf '%s\n' ''
         case 'accounts balances'
+            printf '%s\n' ''
+        case 'accounts get'
+            printf '%s\n' ''
+        case 'accounts parties'
             printf '%s\n' ''
         case 'balance-refresh'
             printf '%s\n' 'create' 'status'
@@ -105,28 +121,54 @@ function __bankctl_subs
         case 'balance-refresh status'
             printf '%s\n' ''
         case 'transactions'
-            printf '%s\n' 'list'
+            printf '%s\n' 'list' 'report'
         case 'transactions list'
             printf '%s\n' ''
+        case 'transactions report'
+            printf '%s\n' ''
         case 'consents'
-            printf '%s\n' 'list' 'delete' 'update-link'
+            printf '%s\n' 'list' 'delete' 'update-link' 'v2'
         case 'consents list'
             printf '%s\n' ''
         case 'consents delete'
             printf '%s\n' ''
         case 'consents update-link'
             printf '%s\n' ''
+        case 'consents v2'
+            printf '%s\n' 'create' 'list' 'get' 'revoke' 'templates' 'authorize' 'authorizations' 'relay-callback'
+        case 'consents v2 create'
+            printf '%s\n' ''
+        case 'consents v2 list'
+            printf '%s\n' ''
+        case 'consents v2 get'
+            printf '%s\n' ''
+        case 'consents v2 revoke'
+            printf '%s\n' ''
+        case 'consents v2 templates'
+            printf '%s\n' ''
+        case 'consents v2 authorize'
+            printf '%s\n' ''
+        case 'consents v2 authorizations'
+            printf '%s\n' ''
+        case 'consents v2 relay-callback'
+            printf '%s\n' ''
         case 'identities'
             printf '%s\n' 'list'
         case 'identities list'
             printf '%s\n' ''
         case 'investments'
-            printf '%s\n' 'list'
+            printf '%s\n' 'list' 'accounts' 'holdings'
         case 'investments list'
             printf '%s\n' ''
+        case 'investments accounts'
+            printf '%s\n' ''
+        case 'investments holdings'
+            printf '%s\n' ''
         case 'loans'
-            printf '%s\n' 'list'
+            printf '%s\n' 'list' 'accounts'
         case 'loans list'
+            printf '%s\n' ''
+        case 'loans accounts'
             printf '%s\n' ''
         case 'categories'
             printf '%s\n' 'list'
@@ -342,13 +384,25 @@ function __bankctl_valued
         case 'auth logout'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth link'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--market' '--locale' '--provider' '--username' '--port' '--wait-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--market' '--locale' '--provider' '--username' '--session' '--port' '--wait-timeout'
+        case 'auth link-session'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-reference' '--merchant-id' '--personal-identifier' '--source-account-number' '--first-name' '--last-name'
         case 'users'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'users create'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--locale' '--external-id'
         case 'users delete'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'users get'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'users update'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-user-id' '--username'
+        case 'users profile'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'users profile get'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'users profile set'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--locale' '--time-zone' '--period-mode' '--period-adjusted-day' '--notify'
         case 'providers'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'providers list'
@@ -384,10 +438,14 @@ function __bankctl_valued
         case 'accounts'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'accounts list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--type' '--id' '--page-size' '--page-token'
         case 'accounts update'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--number' '--type' '--exclusion'
         case 'accounts balances'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'accounts get'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'accounts parties'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'balance-refresh'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
@@ -399,6 +457,8 @@ function __bankctl_valued
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'transactions list'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
+        case 'transactions report'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents list'
@@ -407,6 +467,24 @@ function __bankctl_valued
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents update-link'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--redirect-uri' '--market' '--locale' '--state' '--actor-client-id' '--id-hint'
+        case 'consents v2'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'consents v2 create'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--for-user' '--subtype' '--currency' '--max-amount' '--limit' '--payee-name' '--payee-number' '--payer-name' '--payer-number' '--merchant-id' '--valid-from' '--valid-to' '--parameters' '--idempotency-key'
+        case 'consents v2 list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--page-size' '--page-token'
+        case 'consents v2 get'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'consents v2 revoke'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--idempotency-key'
+        case 'consents v2 templates'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--subtype'
+        case 'consents v2 authorize'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--app-uri' '--callback-uri' '--idempotency-key' '--timeout'
+        case 'consents v2 authorizations'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--page-size' '--page-token'
+        case 'consents v2 relay-callback'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--state' '--param'
         case 'identities'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'identities list'
@@ -415,9 +493,15 @@ function __bankctl_valued
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'investments list'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--portfolio-type'
+        case 'investments accounts'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'investments holdings'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--page-size' '--page-token'
         case 'loans'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'loans list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'loans accounts'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'categories'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
@@ -635,7 +719,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -a 'login status token grant exchange refresh revoke-all logout link'
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -a 'login status token grant exchange refresh revoke-all logout link link-session'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l base-url -r
@@ -878,11 +962,41 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l market -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l locale -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l provider -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l username -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l session -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l port -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l no-browser
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l wait-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -a 'create delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l external-reference -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l merchant-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l personal-identifier -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l source-account-number -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l first-name -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l last-name -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -a 'create delete get update profile'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l base-url -r
@@ -956,6 +1070,129 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l basic -
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l external-user-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l username -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -a 'get set'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l locale -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l time-zone -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l period-mode -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l period-adjusted-day -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l notify -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -a 'list get markets'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l profile -r
@@ -1390,7 +1627,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l pi
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l until -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l poll-interval -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -a 'list update balances'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -a 'list update balances get parties'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l base-url -r
@@ -1436,6 +1673,12 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l extern
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l v2
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l all
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l profile -r
@@ -1488,7 +1731,54 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l ex
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l v2
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -a 'create status'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l profile -r
@@ -1562,7 +1852,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -a 'list report'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l base-url -r
@@ -1617,7 +1907,30 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l pa
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l all
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l limit -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -a 'list delete update-link'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -a 'list delete update-link v2'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l base-url -r
@@ -1716,6 +2029,244 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l actor-client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l id-hint -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -a 'create list get revoke templates authorize authorizations relay-callback'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l for-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l subtype -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l currency -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l max-amount -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l limit -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l payee-name -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l payee-number -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l payer-name -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l payer-number -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l merchant-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l valid-from -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l valid-to -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l parameters -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l idempotency-key -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l all
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l idempotency-key -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l subtype -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l app-uri -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l callback-uri -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l idempotency-key -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l wait
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l all
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l state -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l param -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -a 'list'
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l profile -r
@@ -1762,8 +2313,9 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l exte
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l v2
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -a 'list accounts holdings'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l base-url -r
@@ -1811,7 +2363,56 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l ca-
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l portfolio-type -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l all
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -a 'list accounts'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l base-url -r
@@ -1858,6 +2459,29 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -a 'list'
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l profile -r
@@ -3626,7 +4250,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l basic
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -a 'POST GET PUT DELETE PATCH /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/markets /api/v1/providers/{market} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/webhooks/deliveries/{id}/resend /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent /events/v2/webhook-endpoints /events/v2/webhook-endpoints/{id} /sandbox/credentials/{id}/status /sandbox/consents/{id}/expire /sandbox/transactions /sandbox/clock /sandbox/reset /sandbox/fixtures /sandbox/logs /openapi.json'
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -a 'POST GET PUT DELETE PATCH /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/markets /api/v1/providers/{market} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/webhooks/deliveries/{id}/resend /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent /events/v2/webhook-endpoints /events/v2/webhook-endpoints/{id} /sandbox/credentials/{id}/status /sandbox/consents/{id}/expire /sandbox/transactions /sandbox/clock /sandbox/reset /sandbox/fixtures /sandbox/logs /openapi.json /data/v2/accounts/{id} /data/v2/accounts/{id}/balances /data/v2/accounts/{id}/parties /data/v2/identities /data/v2/investment-accounts /data/v2/investment-accounts/{id} /data/v2/investment-accounts/{id}/holdings /data/v2/loan-accounts /data/v2/loan-accounts/{id} /data/v2/transaction-reports/{id} /connectivity/v2/consents /connectivity/v2/consents/{consentId} /connectivity/v2/consents/{consentId}:revoke /connectivity/v2/consent-templates/{providerId} /connectivity/v2/consents/{consentId}/authorizations /connectivity/v2/consents/{consentId}/authorizations/{authorizationId} /connectivity/v2/authorizations:relay-callback /api/v1/user /api/v1/user/profile /link/v1/session'
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l profile -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l base-url -r

@@ -14,6 +14,8 @@ export interface LinkParams {
   locale?: string;
   provider?: string;
   username?: string;
+  /** A Link session (POST /link/v1/session), sent as session_id. */
+  session?: string;
   state: string;
 }
 
@@ -30,6 +32,7 @@ export function authorizeUrl(p: LinkParams): string {
   if (p.locale) u.searchParams.set('locale', p.locale);
   if (p.provider) u.searchParams.set('input_provider', p.provider);
   if (p.username) u.searchParams.set('input_username', p.username);
+  if (p.session) u.searchParams.set('session_id', p.session);
   u.searchParams.set('state', p.state);
   return u.toString();
 }
@@ -50,7 +53,7 @@ export const LINK_ERROR_PARAMS = [
 ] as const;
 
 export type LinkResult =
-  | { kind: 'code'; code: string; credentialsId?: string }
+  | { kind: 'code'; code: string; credentialsId?: string; transactionReportId?: string }
   | {
       kind: 'error';
       error: string;
@@ -121,8 +124,7 @@ export async function startCallbackServer(
         200,
         page('Connected', 'bankctl received the authorization. You can close this window and return to the terminal.'),
       );
-      const credentialsId = url.searchParams.get('credentials_id') ?? undefined;
-      resolveResult(credentialsId ? { kind: 'code', code, credentialsId } : { kind: 'code', code });
+      resolveResult(codeResult(code, url.searchParams));
     } else if (error) {
       done = true;
       const message = url.searchParams.get('message') ?? '';
@@ -199,4 +201,16 @@ export async function openBrowser(url: string, env: Record<string, string | unde
       resolve(false);
     }
   });
+}
+
+/** A success callback: the code, and the credentials and transaction report it names when it does. */
+function codeResult(code: string, params: URLSearchParams): LinkResult {
+  const credentialsId = params.get('credentials_id') ?? undefined;
+  const transactionReportId = params.get('transaction_report_id') ?? undefined;
+  return {
+    kind: 'code',
+    code,
+    ...(credentialsId ? { credentialsId } : {}),
+    ...(transactionReportId ? { transactionReportId } : {}),
+  };
 }

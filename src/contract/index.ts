@@ -12,6 +12,9 @@ import { link, sandboxAdmin } from './endpoints/sandbox.js';
 import { hooksApi, hooksAuthorization } from './endpoints/webhooks.js';
 import { webhookEndpoints } from './endpoints/events.js';
 import { bench } from './endpoints/bench.js';
+import { dataV2 } from './endpoints/data-v2.js';
+import { consentsV2 } from './endpoints/connectivity-v2.js';
+import { linkSession, user } from './endpoints/user.js';
 
 export * from './endpoint.js';
 export { ALL_SCOPES } from './scopes.js';
@@ -42,6 +45,10 @@ export const EP = {
   link,
   webhookEndpoints,
   bench,
+  dataV2,
+  consentsV2,
+  user,
+  linkSession,
 } as const;
 
 export const ENDPOINTS: readonly Endpoint[] = Object.values(EP).flatMap((area) => Object.values(area) as Endpoint[]);

@@ -15,3 +15,17 @@ export const ALL_SCOPES: string[] = [
     'webhook-endpoints',
   ]),
 ];
+
+/** Scopes of the vendor reference's modern API (data v2, connectivity v2, Link sessions). */
+export const MODERN_SCOPES: string[] = [
+  'identities:readonly',
+  'investment-accounts:readonly',
+  'loan-accounts:readonly',
+  'accounts.balances:readonly',
+  'accounts.parties:readonly',
+  'transaction-reports:readonly',
+  'consents',
+  'consents:readonly',
+  'link-session:write',
+];
+for (const s of MODERN_SCOPES) if (!ALL_SCOPES.includes(s)) ALL_SCOPES.push(s);

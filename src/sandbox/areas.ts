@@ -25,6 +25,9 @@ import { registerCategories } from './routes/categories.js';
 import { registerUpdateConsent } from './routes/update-consent.js';
 import { registerLinkService } from './link/index.js';
 import { registerBench } from './bench/index.js';
+import { registerDataV2 } from './routes/data-v2.js';
+import { registerConsentsV2 } from './routes/consents-v2.js';
+import { registerUserProfile } from './routes/user-profile.js';
 
 export type Area = (ctx: SandboxContext) => void;
 
@@ -52,6 +55,9 @@ export const AREAS: Area[] = [
   registerUpdateConsent,
   registerLinkService,
   registerBench,
+  registerDataV2,
+  registerConsentsV2,
+  registerUserProfile,
 ];
 
 /** Registers every area on the router, then refuses a contract entry left without a handler. */

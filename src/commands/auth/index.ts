@@ -10,6 +10,7 @@ import { newCmdRefresh } from './refresh.js';
 import { newCmdRevokeAll } from './revoke-all.js';
 import { newCmdLogout } from './logout.js';
 import { newCmdLink } from './link.js';
+import { newCmdLinkSession } from './link-session.js';
 
 export function registerAuth(noun: Command, ctx: Context): void {
   newCmdLogin(noun, ctx);
@@ -21,4 +22,5 @@ export function registerAuth(noun: Command, ctx: Context): void {
   newCmdRevokeAll(noun, ctx);
   newCmdLogout(noun, ctx);
   newCmdLink(noun, ctx);
+  newCmdLinkSession(noun, ctx);
 }

@@ -14,6 +14,8 @@ export interface LinkOptions {
   locale?: string;
   provider?: string;
   username?: string;
+  /** A Link session id (`bankctl auth link-session`). */
+  session?: string;
   port: number;
   browser: boolean;
   waitS: number;
@@ -25,6 +27,7 @@ interface Flags {
   locale?: string;
   provider?: string;
   username?: string;
+  session?: string;
   port: string;
   browser: boolean;
   waitTimeout: string;
@@ -45,6 +48,7 @@ export function newCmdLink(parent: Command, ctx: Context, run: Run<LinkOptions> 
     .option('--locale <locale>', 'en_US or sv_SE')
     .option('--provider <name>', 'go straight to this provider (input_provider)')
     .option('--username <name>', 'pre-fill the username (input_username)')
+    .option('--session <id>', 'start with a Link session from `bankctl auth link-session` (session_id)')
     .option(
       '--port <port>',
       'port of the local callback server (redirect_uri http://localhost:<port>/callback; 0 picks a free one)',
@@ -72,6 +76,7 @@ function linkFromFlags(o: Flags): LinkOptions {
     locale: o.locale,
     provider: o.provider,
     username: o.username,
+    session: o.session,
     port,
     browser: o.browser,
     waitS,
@@ -111,6 +116,10 @@ export async function linkRun(ctx: Context, o: LinkOptions): Promise<void> {
     );
   }
   if (result.credentialsId) ctx.notice(`credentials ${stripControl(result.credentialsId)} connected`);
+  if (result.transactionReportId)
+    ctx.notice(
+      `transaction report ${result.transactionReportId}: \`bankctl transactions report ${result.transactionReportId}\``,
+    );
   const token = await tm.exchange(result.code);
   tm.remember(token, 'link', { refreshExpiresAt: ctx.clock.now() + 24 * 60 * 60 * 1000 });
   ctx.notice(

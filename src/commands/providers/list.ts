@@ -48,7 +48,9 @@ interface Flags {
 export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> = listRun): Command {
   const cmd = parent
     .command('list')
-    .description('list providers (GET /api/v1/providers)')
+    .description(
+      "list providers: the user's list with --user (GET /api/v1/providers, user token, credentials:read), else each market's list (GET /api/v1/providers/{market}, no token needed)",
+    )
     .option('--market <code>', `only this market (${MARKETS.join(', ')})`)
     .option('--include-test', 'include test providers (includeTestProviders=true)')
     .option('--only-test', 'only test providers (includeTestProviders=true&excludeNonTestProviders=true)')
@@ -81,5 +83,6 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   const { listProviders } = await import('../../api/providers.js');
   const { render } = await import('../../output/render.js');
-  await render(ctx, await listProviders(await ctx.api(), o), { columns: PROVIDER_COLUMNS });
+  const clientId = (await ctx.settings()).value('client-id');
+  await render(ctx, await listProviders(await ctx.api(), o, { clientId }), { columns: PROVIDER_COLUMNS });
 }

@@ -34,9 +34,9 @@ export const accounts = defineArea('accounts', {
     path: '/data/v2/accounts',
     token: 'user',
     scopes: ['accounts:read'],
-    query: ['pageSize', 'pageToken'],
+    query: ['pageSize', 'pageToken', 'idIn', 'typesIn'],
     response: 'paged',
-    source: "the service's Postman collection",
+    source: "the service's Postman collection; vendor reference: api-data-v2, List Accounts",
   },
 });
 

@@ -60,7 +60,8 @@ export const credentials = defineArea('credentials', {
   refresh: {
     method: 'POST',
     path: '/api/v1/credentials/{id}/refresh',
-    token: 'any',
+    // the vendor reference: user token only (the spec says client or user)
+    token: 'user',
     scopes: ['credentials:refresh'],
     query: ['items', 'optIn', 'authenticate'],
     body: 'json',

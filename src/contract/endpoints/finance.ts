@@ -55,7 +55,8 @@ export const calendar = defineArea('calendar', {
   periods: {
     method: 'GET',
     path: '/api/v1/calendar/periods',
-    token: 'any',
+    // the vendor reference: user token only (the spec gives no token kind)
+    token: 'user',
     scopes: ['calendar:read'],
     query: ['period_gte', 'period_lte', 'resolution'],
     response: 'json',
@@ -64,7 +65,7 @@ export const calendar = defineArea('calendar', {
   period: {
     method: 'GET',
     path: '/api/v1/calendar/periods/{period}',
-    token: 'any',
+    token: 'user',
     scopes: ['calendar:read'],
     query: ['resolution'],
     response: 'json',

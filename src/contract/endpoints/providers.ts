@@ -1,18 +1,17 @@
-// Providers (aggregation-api.md 2.2). The spec lists providers:read; the service's Swagger names
-// credentials:read: either is accepted.
+// Providers (aggregation-api.md 2.2). Token kinds and scopes as the vendor reference's "Works with"
+// tables give them: the full list takes a user token with credentials:read (the spec says
+// providers:read); a market's list takes a user or client token with providers:read, or none.
 import { defineArea } from '../endpoint.js';
-
-const scopes = ['providers:read', 'credentials:read'];
 
 export const providers = defineArea('providers', {
   list: {
     method: 'GET',
     path: '/api/v1/providers',
-    token: 'any',
-    scopes,
+    token: 'user',
+    scopes: ['credentials:read'],
     query: ['market', 'includeTestProviders', 'excludeNonTestProviders', 'capability', 'name'],
     response: 'json',
-    source: 'spec 2.2',
+    source: 'spec 2.2; token kind and scope from the vendor reference: List providers (connectivity v1)',
   },
   markets: {
     method: 'GET',

@@ -76,6 +76,8 @@ const authorizeQuery = [
   'input_provider',
   'input_username',
   'opt_in',
+  // a Link session (POST /link/v1/session), used once
+  'session_id',
 ];
 const updateConsentQuery = [
   'client_id',

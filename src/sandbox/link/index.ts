@@ -15,6 +15,8 @@ import { appPage, errorScreen, postMessagePage, type Page } from './html.js';
 import { text, textsFor, type LinkLocale, type TextKey } from './i18n.js';
 import { plausibleProviderName, resultUrl, validateAuthorize, type LinkParams, type Validation } from './params.js';
 import { selfCall } from './self-call.js';
+import { takeApiSession, type ApiLinkSession } from '../routes/user-profile.js';
+import { makeTransactionReport } from '../routes/data-v2.js';
 
 /** What the page's token may do: read providers, create and follow credentials. */
 export const PAGE_SCOPES = ['providers:read', 'credentials:read', 'credentials:write', 'credentials:refresh'];
@@ -40,6 +42,8 @@ export interface LinkSession {
   expiresAt: number;
   /** How it ended (a code, or an error status); a session ends once. */
   ended?: string;
+  /** The Link session (POST /link/v1/session) the flow was started with. */
+  apiSession?: ApiLinkSession;
 }
 
 /** Link sessions by id (the id is a secret only the page knows). */
@@ -157,7 +161,7 @@ function end(store: MemoryStore, s: LinkSession, how: string): void {
 }
 
 type FlowResult =
-  | { code: string; credentialsId?: string }
+  | { code: string; credentialsId?: string; transactionReportId?: string }
   | { error: FlowError; message: string; credentials?: Record<string, unknown>; providerName?: string };
 
 /**
@@ -186,7 +190,12 @@ function answer(s: LinkSession, result: FlowResult) {
       };
     return {
       action: 'redirect',
-      url: resultUrl(s.redirectUri, { code: result.code, credentials_id: result.credentialsId, state: s.state }),
+      url: resultUrl(s.redirectUri, {
+        code: result.code,
+        credentials_id: result.credentialsId,
+        state: s.state,
+        transaction_report_id: result.transactionReportId,
+      }),
     };
   }
   const userMessage = text(s.locale, `userMsg${result.error}` as TextKey);
@@ -318,7 +327,23 @@ function authorize(ctx: SandboxContext): Handler {
     if (req.method === 'HEAD') return res.send(200, '', 'text/html; charset=utf-8', { 'cache-control': 'no-store' });
     const provider = p.provider !== null ? await lookupProvider(ctx, p.client.id, p.provider) : null;
     if (p.provider !== null && !provider) return unknownProvider(res, p, frameAncestor);
+    const sessionId = req.query.get('session_id');
+    let apiSession: ApiLinkSession | undefined;
+    if (sessionId) {
+      const taken = takeApiSession(store, sessionId, p.client.id);
+      if (typeof taken === 'string')
+        return badLink(res, {
+          kind: 'bad-request',
+          message: taken,
+          redirectUri: p.redirectUri,
+          state: p.state,
+          iframe: p.iframe,
+          locale: p.locale,
+        });
+      apiSession = taken;
+    }
     const session = startSession(store, p);
+    session.apiSession = apiSession;
     const config = {
       session: session.id,
       token: session.token,
@@ -350,7 +375,16 @@ function complete(ctx: SandboxContext): Handler {
     if (s.ended) throw envelope(409, 'link.session_ended', `the link session has already ended (${s.ended})`);
     end(store, s, 'code');
     const code = issueCode(store, { clientId: s.clientId, userId: s.userId, scopes: s.scopes, withRefresh: true });
-    res.json(200, answer(s, { code, credentialsId: typeof c.id === 'string' ? c.id : undefined }));
+    // a flow started with a Link session ends with a transaction report of what was connected
+    const transactionReportId = s.apiSession
+      ? makeTransactionReport(store, {
+          userId: s.userId,
+          clientId: s.clientId,
+          externalReference: s.apiSession.externalReference,
+          merchantId: s.apiSession.merchantId,
+        })
+      : undefined;
+    res.json(200, answer(s, { code, credentialsId: typeof c.id === 'string' ? c.id : undefined, transactionReportId }));
   };
 }
 

@@ -18,17 +18,25 @@ export async function selfCall(
   path: string,
   token: string,
   attempts = 3,
+  body?: unknown,
 ): Promise<SelfAnswer> {
   let answer: SelfAnswer = { status: 0, body: null };
   for (let i = 0; i < attempts; i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, 50 * 2 ** i));
-    answer = await once(baseUrl, method, path, token);
+    answer = await once(baseUrl, method, path, token, 10_000, body);
     if (answer.status !== 0 && answer.status !== 429 && answer.status < 500) break;
   }
   return answer;
 }
 
-function once(baseUrl: string, method: string, path: string, token: string, timeoutMs = 10_000): Promise<SelfAnswer> {
+function once(
+  baseUrl: string,
+  method: string,
+  path: string,
+  token: string,
+  timeoutMs = 10_000,
+  body?: unknown,
+): Promise<SelfAnswer> {
   const url = new URL(path, baseUrl);
   const req = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
@@ -36,7 +44,11 @@ function once(baseUrl: string, method: string, path: string, token: string, time
       url,
       {
         method,
-        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          accept: 'application/json',
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
         rejectUnauthorized: false,
         agent: false,
         timeout: timeoutMs,
@@ -68,6 +80,6 @@ function once(baseUrl: string, method: string, path: string, token: string, time
     );
     r.on('timeout', () => r.destroy(new Error('timeout')));
     r.on('error', () => resolve({ status: 0, body: null }));
-    r.end();
+    r.end(body !== undefined ? JSON.stringify(body) : undefined);
   });
 }

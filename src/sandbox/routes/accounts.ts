@@ -78,15 +78,19 @@ export function registerAccounts(ctx: SandboxContext): void {
     for (const t of types)
       if (!(ACCOUNT_TYPES as string[]).includes(t))
         throw badRequest(`typeIn: unknown account type "${t.slice(0, 40)}"`, { field: 'typeIn' });
+    // the reference's filters: typesIn with the v2 types, idIn
     const v2Types = listParam(q, 'typesIn').map((t) => t.toUpperCase());
     for (const t of v2Types)
       if (!(V2_ACCOUNT_TYPES as readonly string[]).includes(t))
         throw badRequest(`typesIn: unknown account type "${t.slice(0, 40)}" (one of ${V2_ACCOUNT_TYPES.join(', ')})`, {
           field: 'typesIn',
         });
+    const ids = listParam(q, 'idIn');
     const all = userAccountList(store, user.id).filter(
       (a) =>
-        (types.length === 0 || types.includes(a.type)) && (v2Types.length === 0 || v2Types.includes(v2TypeOf(a.type))),
+        (types.length === 0 || types.includes(a.type)) &&
+        (v2Types.length === 0 || v2Types.includes(v2TypeOf(a.type))) &&
+        (ids.length === 0 || ids.includes(a.id)),
     );
     let start = 0;
     const token = q.get('pageToken');

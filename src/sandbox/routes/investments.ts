@@ -41,7 +41,7 @@ export function registerInvestments(ctx: SandboxContext): void {
   });
 }
 
-function portfolio(a: AccountRecord): Record<string, unknown> {
+export function portfolio(a: AccountRecord): Record<string, unknown> {
   const h = createHash('sha256').update(`portfolio:${a.id}`).digest();
   const id = h.toString('hex').slice(0, 32);
   const total = dec(a.balance);

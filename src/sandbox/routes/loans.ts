@@ -8,7 +8,7 @@ import type { AccountRecord } from '../store.js';
 import { abs, add, dec, mulRatio, toStr, ZERO, type Dec } from '../../contract/decimal.js';
 import { num, sendJson, userAccountList } from './read-views.js';
 
-function ratePercent(a: AccountRecord): Dec {
+export function ratePercent(a: AccountRecord): Dec {
   const r = a.payload?.interestRate;
   if ((typeof r === 'string' || typeof r === 'number') && /^\d+(\.\d+)?$/.test(String(r))) return dec(String(r));
   return dec(a.type === 'MORTGAGE' ? '3.5' : '6.0');

@@ -1,0 +1,71 @@
+// Connectivity v2 consents (Beta in the vendor reference): create, read, list, revoke, templates,
+// authorizations and the relayed callback. Each write sends an Idempotency-Key: given, or a random one
+// per command run (so a retry of the same run is the same request to the service).
+import { randomUUID } from 'node:crypto';
+import { EP } from '../contract/index.js';
+import type { ApiClient } from './client.js';
+import type { Item } from './data-v2.js';
+
+export const CONSENT_SERVICE_TYPES = ['MANDATE_PAYMENTS'] as const;
+export const CONSENT_SUBTYPES = ['VRP_SWEEPING', 'VRP_COMMERCIAL'] as const;
+export const PERIOD_TYPES = ['DAY', 'WEEK', 'FORTNIGHT', 'MONTH', 'HALF_YEAR', 'YEAR'] as const;
+
+const key = (k?: string) => ({ 'idempotency-key': k ?? randomUUID() });
+
+export async function createConsent(api: ApiClient, body: Item, idempotencyKey?: string): Promise<Item> {
+  const r = await api.data<{ consent?: Item }>(EP.consentsV2.create, {
+    json: body,
+    headers: key(idempotencyKey),
+    idempotent: true,
+  });
+  return r?.consent ?? (r as Item);
+}
+
+export const getConsent = (api: ApiClient, consentId: string) =>
+  api.data<Item>(EP.consentsV2.get, { path: { consentId } });
+
+export async function revokeConsent(api: ApiClient, consentId: string, idempotencyKey?: string): Promise<Item> {
+  return api.data<Item>(EP.consentsV2.revoke, {
+    path: { consentId },
+    headers: key(idempotencyKey),
+    idempotent: true,
+  });
+}
+
+export async function consentTemplates(
+  api: ApiClient,
+  providerId: string,
+  q: { type?: string; subType?: string },
+): Promise<Item[]> {
+  const r = await api.data<{ templates?: Item[] }>(EP.consentsV2.template, {
+    path: { providerId },
+    query: { type: q.type, subType: q.subType },
+  });
+  return r?.templates ?? [];
+}
+
+export async function startAuthorization(
+  api: ApiClient,
+  consentId: string,
+  body: { appUri?: string; callbackUri?: string },
+  idempotencyKey?: string,
+): Promise<Item> {
+  const r = await api.data<{ authorization?: Item }>(EP.consentsV2.authorize, {
+    path: { consentId },
+    json: body,
+    headers: key(idempotencyKey),
+    idempotent: true,
+  });
+  return r?.authorization ?? (r as Item);
+}
+
+export async function getAuthorization(api: ApiClient, consentId: string, authorizationId: string): Promise<Item> {
+  const r = await api.data<{ authorization?: Item }>(EP.consentsV2.authorization, {
+    path: { consentId, authorizationId },
+  });
+  return r?.authorization ?? (r as Item);
+}
+
+export async function relayCallback(api: ApiClient, state: string, parameters: Record<string, string>): Promise<void> {
+  await api.data(EP.consentsV2.relayCallback, { json: { state, parameters } });
+}

@@ -1,0 +1,28 @@
+// The user and its profile (GET/PATCH /api/v1/user, GET/PUT /api/v1/user/profile) and Link sessions
+// (POST /link/v1/session): the vendor reference's api-general page.
+import { EP } from '../contract/index.js';
+import type { ApiClient } from './client.js';
+import type { Item } from './data-v2.js';
+
+export const PERIOD_MODES = ['MONTHLY', 'MONTHLY_ADJUSTED'] as const;
+
+export const getUser = (api: ApiClient) => api.data<Item>(EP.user.get);
+export const updateUser = (api: ApiClient, body: { externalUserId?: string; username?: string }) =>
+  api.data<Item>(EP.user.update, { json: body });
+export const getProfile = (api: ApiClient) => api.data<Item>(EP.user.profile);
+export const setProfile = (api: ApiClient, body: Item) => api.data<Item>(EP.user.setProfile, { json: body });
+
+export interface LinkSessionRequest {
+  externalReference?: string;
+  merchantId?: string;
+  personalIdentifier?: string;
+  sourceAccountNumber?: string;
+  user?: { firstName?: string; lastName?: string };
+}
+
+export async function createLinkSession(api: ApiClient, body: LinkSessionRequest): Promise<string> {
+  const r = await api.data<{ sessionId?: unknown }>(EP.linkSession.create, { json: body });
+  if (typeof r?.sessionId !== 'string' || r.sessionId === '')
+    throw new (await import('../errors.js')).ServerError('POST /link/v1/session answered without a sessionId');
+  return r.sessionId;
+}

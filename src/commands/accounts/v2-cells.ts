@@ -1,0 +1,37 @@
+// Cells of the data v2 and connectivity v2 reads: an amount {currencyCode|currency, value: {scale,
+// unscaledValue}} (strings or integers, as the reference writes them) as "-0.05 SEK", exactly.
+import { decimalString } from '../../contract/decimal.js';
+import type { Context } from '../../context.js';
+import { cellText, getPath, render, type Column } from '../../output/render.js';
+import { forTerminal } from './format.js';
+
+export function v2Money(v: unknown): string {
+  if (!v || typeof v !== 'object') return '';
+  const a = v as { currencyCode?: unknown; currency?: unknown; value?: { scale?: unknown; unscaledValue?: unknown } };
+  if (!a.value || a.value.scale === undefined || a.value.unscaledValue === undefined) return '';
+  try {
+    const n = decimalString(String(a.value.unscaledValue), String(a.value.scale));
+    const cur = typeof a.currencyCode === 'string' ? a.currencyCode : typeof a.currency === 'string' ? a.currency : '';
+    return cur ? `${n} ${cur}` : n;
+  } catch {
+    return '';
+  }
+}
+
+export const moneyCol = (header: string, path: string): Column => ({ header, path, format: (v) => v2Money(v) });
+
+/**
+ * One record: a table shows the columns' cells one per line (header, value), so that amounts read
+ * as amounts; json, ndjson and csv get the record as the service sent it (csv through the columns).
+ */
+export async function renderOne(ctx: Context, item: unknown, columns: Column[]): Promise<void> {
+  const data = forTerminal(ctx, item);
+  if ((await ctx.outputFormat()) !== 'table' || ctx.globals.fields || !item || typeof item !== 'object')
+    return render(ctx, data, { columns });
+  const flat: Record<string, string> = {};
+  for (const c of columns) {
+    const v = getPath(data, c.path);
+    flat[c.header] = c.format ? c.format(v, data) : cellText(v, c.path);
+  }
+  await render(ctx, flat);
+}

@@ -1,0 +1,130 @@
+// `consents v2 create`: a consent for one of the app's users at a provider (POST /connectivity/v2/consents,
+// client token, consents; Beta). The VRP parameters come from flags, or whole from --parameters FILE.
+import { renderOne } from '../../accounts/v2-cells.js';
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { Context } from '../../../context.js';
+import { CONSENT_SUBTYPES, createConsent, PERIOD_TYPES } from '../../../api/consents-v2.js';
+import { parseDecimal } from '../../../contract/decimal.js';
+import { ExactNumber, readJson } from '../../../contract/exact-json.js';
+import { UsageError } from '../../../errors.js';
+import { collect, examples, type Run } from '../../util.js';
+import { CONSENT_COLUMNS } from './shared.js';
+
+export interface CreateOptions {
+  body: Record<string, unknown>;
+  idempotencyKey?: string;
+}
+
+interface Flags {
+  provider?: string;
+  forUser?: string;
+  subtype: string;
+  currency?: string;
+  maxAmount?: string;
+  limit?: string[];
+  payeeName?: string;
+  payeeNumber?: string;
+  payerName?: string;
+  payerNumber?: string;
+  merchantId?: string;
+  validFrom?: string;
+  validTo?: string;
+  parameters?: string;
+  idempotencyKey?: string;
+}
+
+/** "12.50" in a currency as the reference's CurrencyDenominatedAmount (integer scale and unscaledValue). */
+function amount(text: string, currency: string, flag: string): Record<string, unknown> {
+  let d: { unscaledValue: bigint; scale: number };
+  try {
+    d = parseDecimal(text);
+  } catch {
+    throw new UsageError(`${flag} must be a decimal amount like 12.50, got "${text}"`);
+  }
+  if (d.unscaledValue <= 0n || d.scale < 0) throw new UsageError(`${flag} must be more than 0, got "${text}"`);
+  return { currency, value: { scale: d.scale, unscaledValue: new ExactNumber(d.unscaledValue.toString()) } };
+}
+
+export function bodyFromFlags(o: Flags): Record<string, unknown> {
+  if (!o.provider) throw new UsageError('--provider is required');
+  if (!o.forUser) throw new UsageError('--for-user is required (the user id the consent is for)');
+  const subtype = o.subtype.toUpperCase();
+  if (!(CONSENT_SUBTYPES as readonly string[]).includes(subtype))
+    throw new UsageError(`--subtype must be one of ${CONSENT_SUBTYPES.join(', ')}, got "${o.subtype}"`);
+  let financialServiceParameters: unknown;
+  if (o.parameters) {
+    try {
+      financialServiceParameters = readJson(readFileSync(o.parameters === '-' ? 0 : o.parameters, 'utf8'));
+    } catch (e) {
+      throw new UsageError(`--parameters: ${(e as Error).message.split('\n')[0]}`);
+    }
+  } else {
+    const currency = (o.currency ?? '').toUpperCase();
+    if (!/^[A-Z]{3}$/.test(currency)) throw new UsageError('--currency is required: an ISO 4217 code such as GBP');
+    if (!o.maxAmount) throw new UsageError('--max-amount is required (or give --parameters FILE)');
+    if (!o.limit || o.limit.length === 0) throw new UsageError('--limit PERIOD=AMOUNT is required at least once');
+    if (!o.payeeName || !o.payeeNumber) throw new UsageError('--payee-name and --payee-number are required');
+    const periodicLimits = o.limit.map((l) => {
+      const m = /^([A-Za-z_]+)=(.+)$/.exec(l);
+      const period = m?.[1]?.toUpperCase() ?? '';
+      if (!m || !(PERIOD_TYPES as readonly string[]).includes(period))
+        throw new UsageError(`--limit must be PERIOD=AMOUNT with PERIOD one of ${PERIOD_TYPES.join(', ')}, got "${l}"`);
+      return { amount: amount(m[2]!, currency, '--limit'), periodAlignment: 'MANDATE', periodType: period };
+    });
+    const controlParameters: Record<string, unknown> = {
+      maximumIndividualAmount: amount(o.maxAmount, currency, '--max-amount'),
+      periodicLimits,
+    };
+    if (o.validFrom) controlParameters.validFrom = o.validFrom;
+    if (o.validTo) controlParameters.validTo = o.validTo;
+    const userParameters: Record<string, unknown> = {
+      controlParameters,
+      payeeAccount: { name: o.payeeName, number: o.payeeNumber, type: 'SORT_CODE' },
+    };
+    if (o.payerName && o.payerNumber)
+      userParameters.payerAccount = { holderName: o.payerName, number: o.payerNumber, type: 'SORT_CODE' };
+    if (o.merchantId) userParameters.merchantId = o.merchantId;
+    financialServiceParameters = { userParameters, version: '1.0.0' };
+  }
+  return {
+    financialService: { subtype, type: 'MANDATE_PAYMENTS' },
+    financialServiceParameters,
+    providerId: o.provider,
+    userId: o.forUser,
+  };
+}
+
+export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptions> = createRun): Command {
+  const cmd = parent
+    .command('create')
+    .description('create a consent (POST /connectivity/v2/consents, client token, consents; Beta)')
+    .option('--provider <id>', 'the provider (providerId)')
+    .option('--for-user <id>', 'the user the consent is for (userId)')
+    .option('--subtype <subtype>', `mandate subtype: ${CONSENT_SUBTYPES.join(', ')}`, 'VRP_SWEEPING')
+    .option('--currency <code>', 'currency of the amounts (ISO 4217)')
+    .option('--max-amount <amount>', 'largest single payment, e.g. 100.00')
+    .option('--limit <period=amount>', `a periodic limit, repeatable (${PERIOD_TYPES.join(', ')})`, collect)
+    .option('--payee-name <name>', "the payee account's name")
+    .option('--payee-number <number>', "the payee account's sort code and number")
+    .option('--payer-name <name>', "the payer account's holder")
+    .option('--payer-number <number>', "the payer account's sort code and number")
+    .option('--merchant-id <id>', 'the merchant of the mandate')
+    .option('--valid-from <time>', 'start of validity, e.g. 2026-01-01T00:00:00.000Z')
+    .option('--valid-to <time>', 'end of validity')
+    .option(
+      '--parameters <file>',
+      'financialServiceParameters as JSON from a file ("-" for stdin), instead of the flags',
+    )
+    .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one)')
+    .action(async (o: Flags) => run(ctx, { body: bodyFromFlags(o), idempotencyKey: o.idempotencyKey }));
+  return examples(cmd, [
+    'bankctl consents v2 create --provider uk-natwest-oauth2 --for-user $USER_ID --currency GBP --max-amount 100 --limit MONTH=500 --payee-name Savings --payee-number 10000031510604',
+    'bankctl consents v2 create --provider uk-natwest-oauth2 --for-user $USER_ID --parameters params.json -o json',
+  ]);
+}
+
+export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
+  const consent = await createConsent(await ctx.api(), o.body, o.idempotencyKey);
+  await renderOne(ctx, consent, CONSENT_COLUMNS);
+}
