@@ -19,7 +19,11 @@ export interface GlobalOptions {
   baseUrl?: string;
   linkUrl?: string;
   output?: string;
-  fields?: string;
+  fields?: string | boolean;
+  wide?: boolean;
+  jq?: string;
+  /** false with --no-pager */
+  pager?: boolean;
   verbose?: boolean;
   quiet?: boolean;
   color?: boolean;
@@ -354,6 +358,14 @@ export class Context {
   /** The output format: -o, BANKCTL_OUTPUT, the profile, else table on a TTY and json otherwise. */
   async outputFormat(): Promise<OutputFormat> {
     const explicit = this.globals.output ?? this.env.BANKCTL_OUTPUT;
+    if (this.globals.jq !== undefined) {
+      // --jq implies json (ndjson applies it line by line)
+      if (this.globals.output && this.globals.output !== 'json' && this.globals.output !== 'ndjson')
+        throw new UsageError(`--jq filters json output, not -o ${this.globals.output}`, {
+          hint: 'drop -o, or use -o ndjson to filter line by line',
+        });
+      return this.globals.output === 'ndjson' || (!this.globals.output && explicit === 'ndjson') ? 'ndjson' : 'json';
+    }
     let value = explicit;
     if (!value && this.configStore) value = (await this.settings()).get('output')?.value;
     if (!value) return this.io.stdoutIsTTY ? 'table' : 'json';

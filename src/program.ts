@@ -241,7 +241,13 @@ export function rootCommand(ctx: Context): Command {
         'output format (env BANKCTL_OUTPUT; default table on a TTY, json otherwise)',
       ).choices([...OUTPUT_FORMATS]),
     )
-    .option('--fields <paths>', 'columns for table and csv: comma-separated dotted paths')
+    .option(
+      '--fields [paths]',
+      'only these comma-separated dotted paths, in every format (alone or "help": list the paths)',
+    )
+    .option('--jq <expr>', 'filter json output with a jq expression (implies -o json; per line with -o ndjson)')
+    .option('--wide', 'tables show full values: nothing shortened to fit the terminal')
+    .option('--no-pager', 'never page long tables (pager: BANKCTL_PAGER, PAGER, default "less -FRX")')
     .option('-v, --verbose', 'HTTP trace on stderr, secrets redacted (env BANKCTL_DEBUG=1)')
     .option('-q, --quiet', 'no progress, spinners or notices on stderr')
     .option('--no-color', 'no colour (also NO_COLOR)')
