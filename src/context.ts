@@ -24,6 +24,7 @@ export interface GlobalOptions {
   jq?: string;
   /** false with --no-pager */
   pager?: boolean;
+  yes?: boolean;
   verbose?: boolean;
   quiet?: boolean;
   color?: boolean;
