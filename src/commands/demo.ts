@@ -118,7 +118,7 @@ export async function demoRun(ctx: Context, o: DemoOptions): Promise<void> {
     const userId = await bankJourney(w);
     w.say(w.dim('\nA partner backend pushes its own data through the connector instead.'));
     await connectorJourney(w, sandbox.clock.now());
-    await w.step('Delete the end user and all of their data', ['users', 'delete', '--user', userId]);
+    await w.step('Delete the end user and all of their data', ['users', 'delete', '--user', userId, '--yes']);
     w.say(
       `\n${w.bold('That is the journey.')} Next: \`bankctl sandbox start\` for a sandbox of your own, \`bankctl --help\` for every command, \`bankctl smoke\` to check a real environment.`,
     );

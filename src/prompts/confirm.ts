@@ -91,3 +91,22 @@ export const MUTATING_VERBS = new Set([
   'execute',
   'update-link',
 ]);
+
+/** The profile and base URL a destructive command acts on, as detail lines. */
+export async function where(ctx: Context): Promise<string[]> {
+  if (!canPrompt(ctx.io) || ctx.globals.yes) return [];
+  const base = await ctx.baseUrl().catch(() => '');
+  return [`profile: ${ctx.profileName()}`, ...(base ? [`base URL: ${base}`] : [])];
+}
+
+/** The credentials' provider and status, when they can be read (only asked on a terminal). */
+export async function credentialsFacts(ctx: Context, id: string): Promise<string[]> {
+  if (!canPrompt(ctx.io) || ctx.globals.yes) return [];
+  try {
+    const { getCredentials } = await import('../api/credentials.js');
+    const c = await getCredentials(await ctx.api(), id);
+    return [`provider: ${String(c.providerName)}`, `status: ${String(c.status)}`];
+  } catch {
+    return [];
+  }
+}
