@@ -230,8 +230,8 @@ async function dryRun(
   const url = new URL(path, `${await ctx.baseUrl()}/`);
   for (const [k, v] of Object.entries(parts.query ?? {})) url.searchParams.set(k, v);
   const out: string[] = [`${method} ${url.toString()}`];
-  const as = o.as ?? "the endpoint table's token kind";
-  if (as !== 'none') out.push(`Authorization: <redacted: ${as} token${o.scope ? `, scope ${o.scope}` : ''}>`);
+  const as = o.as ? `a ${o.as} token` : 'the token the endpoint table names';
+  if (o.as !== 'none') out.push(`Authorization: <redacted: ${as}${o.scope ? `, scope ${o.scope}` : ''}>`);
   if (parts.contentType) out.push(`Content-Type: ${parts.contentType}`);
   if (parts.form) out.push('Content-Type: application/x-www-form-urlencoded');
   for (const [k, v] of Object.entries(headers)) out.push(`${k}: ${SECRET_HEADER.test(k) ? '<redacted>' : v}`);

@@ -32,7 +32,7 @@ async function values(ctx: Context, kind: string): Promise<string[]> {
   switch (kind) {
     case 'providers': {
       const { listProviders } = await import('../api/providers.js');
-      return (await listProviders(api, {})).map((p) => String(p.name));
+      return (await listProviders(api, { includeTestProviders: true })).map((p) => String(p.name));
     }
     case 'credentials': {
       const { listCredentials } = await import('../api/credentials.js');

@@ -7,6 +7,10 @@ type Raw = (data: string, filter: string, flags?: string[]) => Promise<string>;
 let rawFn: Promise<Raw> | undefined;
 
 async function jqRaw(): Promise<Raw> {
+  // jq-wasm's Emscripten loader reads CommonJS's __dirname, which the bundled ES module lacks:
+  // a free identifier, so a global one serves (the wasm itself is inlined in the loader)
+  const g = globalThis as { __dirname?: string };
+  g.__dirname ??= process.cwd();
   rawFn ??= import('jq-wasm').then((m) => {
     const mod = m as unknown as { raw?: Raw; default?: { raw: Raw } };
     return mod.raw ?? mod.default!.raw;

@@ -210,7 +210,7 @@ export class Table {
       this.kinds[i] === 'id' && this.opts.tty
         ? Math.max(9, textWidth(this.head[i]!))
         : this.kinds[i] === 'text' && this.prose[i]
-          ? Math.min(this.widths[i]!, 5)
+          ? Math.min(this.widths[i]!, Math.max(5, textWidth(this.head[i]!)))
           : this.widths[i]!;
     for (let progress = true; over > 0 && progress;) {
       progress = false;
