@@ -323,6 +323,7 @@ export class Context {
       clientSecret: s.value('client-secret'),
       now: () => this.clock.now(),
       notice: (m) => this.notice(m),
+      trace: (l) => this.trace(l),
     });
     return this.tokenManager;
   }

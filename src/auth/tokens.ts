@@ -34,6 +34,8 @@ export interface TokenDeps {
   clientSecret?: string;
   now: () => number;
   notice: (msg: string) => void;
+  /** -v: a line on stderr when a cached token is reused. */
+  trace?: (line: string) => void;
 }
 
 export function normalizeScopes(scopes: string[] | string): string[] {
@@ -69,7 +71,13 @@ export class TokenManager {
 
   private fromCache(key: string): CachedToken | undefined {
     const t = this.d.config.cachedTokens(this.d.profileName)[key];
-    if (t && t.expiresAt - EXPIRY_MARGIN_MS > this.d.now()) return t;
+    if (t && t.expiresAt - EXPIRY_MARGIN_MS > this.d.now()) {
+      const left = Math.floor((t.expiresAt - this.d.now()) / 1000);
+      this.d.trace?.(
+        `reusing a cached ${t.kind} token${t.user ? ` of user ${t.user}` : ''} (scopes ${t.scope || '(none)'}; ${left} s left)`,
+      );
+      return t;
+    }
     return undefined;
   }
 
