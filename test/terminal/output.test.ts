@@ -86,3 +86,34 @@ describe('--jq', () => {
     expect(r.stderr).toMatch(/--jq filters json/);
   });
 });
+
+describe('search', () => {
+  test('shows the same category names as transactions list', async () => {
+    const tx = await runCli(
+      ['transactions', 'list', '--limit', '100', '-o', 'csv', '--fields', 'id,categories.pfm.name'],
+      {
+        env: s.env,
+      },
+    );
+    const byId = new Map(
+      tx.stdout
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((l) => l.split(',') as [string, string]),
+    );
+    const r = await runCli(['search', 'Fika', '-o', 'csv'], { env: s.env });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\r\n');
+    const cols = lines[0]!.split(',');
+    let compared = 0;
+    for (const l of lines.slice(1)) {
+      const cells = l.split(',');
+      const name = byId.get(cells[cols.indexOf('id')]!);
+      if (name === undefined) continue;
+      expect(cells[cols.indexOf('category')]).toBe(name);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
+});
