@@ -324,8 +324,16 @@ export class Context {
       now: () => this.clock.now(),
       notice: (m) => this.notice(m),
       trace: (l) => this.trace(l),
+      userSource: this.userSource(s),
     });
     return this.tokenManager;
+  }
+
+  /** Where the acting user comes from when no flag names it: "profile NAME" or "environment". */
+  private userSource(s: Settings): string | undefined {
+    if (this.globals.user || this.globals.externalUser) return undefined;
+    const src = (s.get('user')?.value ? s.get('user') : s.get('external-user'))?.source;
+    return src === 'profile' ? `profile ${this.profileName()}` : src === 'env' ? 'environment' : undefined;
   }
 
   async userRef(): Promise<UserRef | undefined> {

