@@ -89,8 +89,16 @@ async function askFields(ctx: Context, id: string, answers: Record<string, strin
   if (defs.length === 0) return {};
   const { collectAnswers } = await import('../../flows/connect.js');
   const prompter = canPrompt(ctx.io) ? await ctx.prompter() : undefined;
-  const given = Object.fromEntries(
-    defs.filter((f) => answers[f.name] !== undefined).map((f) => [f.name, answers[f.name]!]),
+  // what the credentials hold already (the username) stays; what is masked (the password) is asked
+  const current = (creds.fields ?? {}) as Record<string, unknown>;
+  const kept = Object.fromEntries(
+    defs
+      .filter((f) => !f.masked && !f.sensitive && typeof current[f.name] === 'string')
+      .map((f) => [f.name, String(current[f.name])]),
   );
+  const given = {
+    ...kept,
+    ...Object.fromEntries(defs.filter((f) => answers[f.name] !== undefined).map((f) => [f.name, answers[f.name]!])),
+  };
   return collectAnswers(ctx, defs, given, prompter, undefined, '--field');
 }
