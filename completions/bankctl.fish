@@ -31,7 +31,7 @@ end
 function __bankctl_subs
     switch $argv[1]
         case ''
-            printf '%s\n' 'auth' 'users' 'providers' 'credentials' 'accounts' 'balance-refresh' 'transactions' 'consents' 'identities' 'investments' 'loans' 'categories' 'budgets' 'insights' 'statistics' 'calendar' 'search' 'transfers' 'reports' 'connector' 'webhooks' 'config' 'api' 'version' 'sandbox' 'smoke' 'demo' 'doctor' 'completion'
+            printf '%s\n' 'auth' 'users' 'providers' 'credentials' 'accounts' 'balance-refresh' 'transactions' 'tx' 'consents' 'identities' 'investments' 'loans' 'categories' 'budgets' 'insights' 'statistics' 'calendar' 'search' 'transfers' 'reports' 'connector' 'webhooks' 'config' 'api' 'version' 'sandbox' 'smoke' 'demo' 'doctor' 'completion' 'help'
         case 'auth'
             printf '%s\n' 'login' 'status' 'token' 'grant' 'exchange' 'refresh' 'revoke-all' 'logout' 'link'
         case 'auth login'
@@ -53,24 +53,30 @@ function __bankctl_subs
         case 'auth link'
             printf '%s\n' ''
         case 'users'
-            printf '%s\n' 'create' 'delete'
+            printf '%s\n' 'create' 'delete' 'rm'
         case 'users create'
             printf '%s\n' ''
         case 'users delete'
             printf '%s\n' ''
+        case 'users rm'
+            printf '%s\n' ''
         case 'providers'
-            printf '%s\n' 'list' 'get' 'markets'
+            printf '%s\n' 'list' 'ls' 'get' 'markets'
         case 'providers list'
+            printf '%s\n' ''
+        case 'providers ls'
             printf '%s\n' ''
         case 'providers get'
             printf '%s\n' ''
         case 'providers markets'
             printf '%s\n' ''
         case 'credentials'
-            printf '%s\n' 'connect' 'list' 'get' 'create' 'update' 'delete' 'refresh' 'authenticate' 'supplement' 'qr' 'watch'
+            printf '%s\n' 'connect' 'list' 'ls' 'get' 'create' 'update' 'delete' 'rm' 'refresh' 'authenticate' 'supplement' 'qr' 'watch'
         case 'credentials connect'
             printf '%s\n' ''
         case 'credentials list'
+            printf '%s\n' ''
+        case 'credentials ls'
             printf '%s\n' ''
         case 'credentials get'
             printf '%s\n' ''
@@ -79,6 +85,8 @@ function __bankctl_subs
         case 'credentials update'
             printf '%s\n' ''
         case 'credentials delete'
+            printf '%s\n' ''
+        case 'credentials rm'
             printf '%s\n' ''
         case 'credentials refresh'
             printf '%s\n' ''
@@ -91,8 +99,10 @@ function __bankctl_subs
         case 'credentials watch'
             printf '%s\n' ''
         case 'accounts'
-            printf '%s\n' 'list' 'update' 'balances'
+            printf '%s\n' 'list' 'ls' 'update' 'balances'
         case 'accounts list'
+            printf '%s\n' ''
+        case 'accounts ls'
             printf '%s\n' ''
         case 'accounts update'
             printf '%s\n' ''
@@ -105,36 +115,58 @@ function __bankctl_subs
         case 'balance-refresh status'
             printf '%s\n' ''
         case 'transactions'
-            printf '%s\n' 'list'
+            printf '%s\n' 'list' 'ls'
         case 'transactions list'
             printf '%s\n' ''
+        case 'transactions ls'
+            printf '%s\n' ''
+        case 'tx'
+            printf '%s\n' 'list' 'ls'
+        case 'tx list'
+            printf '%s\n' ''
+        case 'tx ls'
+            printf '%s\n' ''
         case 'consents'
-            printf '%s\n' 'list' 'delete' 'update-link'
+            printf '%s\n' 'list' 'ls' 'delete' 'rm' 'update-link'
         case 'consents list'
             printf '%s\n' ''
+        case 'consents ls'
+            printf '%s\n' ''
         case 'consents delete'
+            printf '%s\n' ''
+        case 'consents rm'
             printf '%s\n' ''
         case 'consents update-link'
             printf '%s\n' ''
         case 'identities'
-            printf '%s\n' 'list'
+            printf '%s\n' 'list' 'ls'
         case 'identities list'
             printf '%s\n' ''
+        case 'identities ls'
+            printf '%s\n' ''
         case 'investments'
-            printf '%s\n' 'list'
+            printf '%s\n' 'list' 'ls'
         case 'investments list'
             printf '%s\n' ''
+        case 'investments ls'
+            printf '%s\n' ''
         case 'loans'
-            printf '%s\n' 'list'
+            printf '%s\n' 'list' 'ls'
         case 'loans list'
             printf '%s\n' ''
+        case 'loans ls'
+            printf '%s\n' ''
         case 'categories'
-            printf '%s\n' 'list'
+            printf '%s\n' 'list' 'ls'
         case 'categories list'
             printf '%s\n' ''
+        case 'categories ls'
+            printf '%s\n' ''
         case 'budgets'
-            printf '%s\n' 'list' 'summaries' 'create-one-off' 'create-recurring' 'details' 'transactions' 'recommended' 'update' 'delete' 'archive'
+            printf '%s\n' 'list' 'ls' 'summaries' 'create-one-off' 'create-recurring' 'details' 'transactions' 'recommended' 'update' 'delete' 'rm' 'archive'
         case 'budgets list'
+            printf '%s\n' ''
+        case 'budgets ls'
             printf '%s\n' ''
         case 'budgets summaries'
             printf '%s\n' ''
@@ -152,11 +184,15 @@ function __bankctl_subs
             printf '%s\n' ''
         case 'budgets delete'
             printf '%s\n' ''
+        case 'budgets rm'
+            printf '%s\n' ''
         case 'budgets archive'
             printf '%s\n' ''
         case 'insights'
-            printf '%s\n' 'list' 'archived' 'action' 'archive'
+            printf '%s\n' 'list' 'ls' 'archived' 'action' 'archive'
         case 'insights list'
+            printf '%s\n' ''
+        case 'insights ls'
             printf '%s\n' ''
         case 'insights archived'
             printf '%s\n' ''
@@ -191,24 +227,30 @@ function __bankctl_subs
         case 'connector'
             printf '%s\n' 'users' 'accounts' 'transactions' 'batch' 'token' 'push' 'verify' 'webhooks'
         case 'connector users'
-            printf '%s\n' 'create' 'update' 'delete'
+            printf '%s\n' 'create' 'update' 'delete' 'rm'
         case 'connector users create'
             printf '%s\n' ''
         case 'connector users update'
             printf '%s\n' ''
         case 'connector users delete'
             printf '%s\n' ''
+        case 'connector users rm'
+            printf '%s\n' ''
         case 'connector accounts'
-            printf '%s\n' 'push' 'update' 'delete'
+            printf '%s\n' 'push' 'update' 'delete' 'rm'
         case 'connector accounts push'
             printf '%s\n' ''
         case 'connector accounts update'
             printf '%s\n' ''
         case 'connector accounts delete'
             printf '%s\n' ''
+        case 'connector accounts rm'
+            printf '%s\n' ''
         case 'connector transactions'
-            printf '%s\n' 'delete' 'update'
+            printf '%s\n' 'delete' 'rm' 'update'
         case 'connector transactions delete'
+            printf '%s\n' ''
+        case 'connector transactions rm'
             printf '%s\n' ''
         case 'connector transactions update'
             printf '%s\n' ''
@@ -221,28 +263,38 @@ function __bankctl_subs
         case 'connector verify'
             printf '%s\n' ''
         case 'connector webhooks'
-            printf '%s\n' 'list' 'create' 'delete'
+            printf '%s\n' 'list' 'ls' 'create' 'delete' 'rm'
         case 'connector webhooks list'
+            printf '%s\n' ''
+        case 'connector webhooks ls'
             printf '%s\n' ''
         case 'connector webhooks create'
             printf '%s\n' ''
         case 'connector webhooks delete'
             printf '%s\n' ''
+        case 'connector webhooks rm'
+            printf '%s\n' ''
         case 'webhooks'
-            printf '%s\n' 'list' 'create' 'delete' 'listen' 'endpoints' 'deliveries' 'resend'
+            printf '%s\n' 'list' 'ls' 'create' 'delete' 'rm' 'listen' 'endpoints' 'deliveries' 'resend'
         case 'webhooks list'
+            printf '%s\n' ''
+        case 'webhooks ls'
             printf '%s\n' ''
         case 'webhooks create'
             printf '%s\n' ''
         case 'webhooks delete'
             printf '%s\n' ''
+        case 'webhooks rm'
+            printf '%s\n' ''
         case 'webhooks listen'
             printf '%s\n' ''
         case 'webhooks endpoints'
-            printf '%s\n' 'create' 'list' 'get' 'update' 'delete'
+            printf '%s\n' 'create' 'list' 'ls' 'get' 'update' 'delete' 'rm'
         case 'webhooks endpoints create'
             printf '%s\n' ''
         case 'webhooks endpoints list'
+            printf '%s\n' ''
+        case 'webhooks endpoints ls'
             printf '%s\n' ''
         case 'webhooks endpoints get'
             printf '%s\n' ''
@@ -250,13 +302,17 @@ function __bankctl_subs
             printf '%s\n' ''
         case 'webhooks endpoints delete'
             printf '%s\n' ''
+        case 'webhooks endpoints rm'
+            printf '%s\n' ''
         case 'webhooks deliveries'
             printf '%s\n' ''
         case 'webhooks resend'
             printf '%s\n' ''
         case 'config'
-            printf '%s\n' 'list' 'get' 'set' 'unset' 'use' 'explain'
+            printf '%s\n' 'list' 'ls' 'get' 'set' 'unset' 'use' 'explain' 'profiles'
         case 'config list'
+            printf '%s\n' ''
+        case 'config ls'
             printf '%s\n' ''
         case 'config get'
             printf '%s\n' ''
@@ -267,6 +323,8 @@ function __bankctl_subs
         case 'config use'
             printf '%s\n' ''
         case 'config explain'
+            printf '%s\n' ''
+        case 'config profiles'
             printf '%s\n' ''
         case 'api'
             printf '%s\n' ''
@@ -290,282 +348,348 @@ function __bankctl_subs
             printf '%s\n' ''
         case 'completion'
             printf '%s\n' ''
+        case 'help'
+            printf '%s\n' ''
     end
 end
 
 function __bankctl_valued
     switch $argv[1]
         case ''
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth login'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope'
         case 'auth status'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth token'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope'
         case 'auth grant'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--id-hint' '--actor-client-id'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--id-hint' '--actor-client-id'
         case 'auth exchange'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth refresh'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth revoke-all'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth logout'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth link'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--market' '--locale' '--provider' '--username' '--port' '--wait-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--market' '--locale' '--provider' '--username' '--port' '--wait-timeout'
         case 'users'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'users create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--locale' '--external-id'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--locale' '--external-id'
         case 'users delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'users rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'providers'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'providers list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--capability' '--name'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--capability' '--name'
+        case 'providers ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--capability' '--name'
         case 'providers get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market'
         case 'providers markets'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials connect'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--field' '--field-stdin' '--items' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--field' '--field-stdin' '--items' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'credentials ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--field' '--field-stdin' '--items' '--app-uri'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--field' '--field-stdin' '--items' '--app-uri'
         case 'credentials update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--field' '--field-stdin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--field' '--field-stdin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'credentials rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials refresh'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--items' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--items' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials authenticate'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials supplement'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--answer' '--answers'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--answer' '--answers'
         case 'credentials qr'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--out' '-O'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--out' '-O'
         case 'credentials watch'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--until' '--timeout' '--poll-interval'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--until' '--timeout' '--poll-interval'
         case 'accounts'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'accounts list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'accounts ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'accounts update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--number' '--type' '--exclusion'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--number' '--type' '--exclusion'
         case 'accounts balances'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'balance-refresh'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'balance-refresh create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--wait-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--wait-timeout'
         case 'balance-refresh status'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'transactions'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'transactions list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
+        case 'transactions ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
+        case 'tx'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'tx list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
+        case 'tx ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
         case 'consents'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'consents ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'consents rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents update-link'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--redirect-uri' '--market' '--locale' '--state' '--actor-client-id' '--id-hint'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--redirect-uri' '--market' '--locale' '--state' '--actor-client-id' '--id-hint'
         case 'identities'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'identities list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'identities ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'investments'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'investments list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--portfolio-type'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--portfolio-type'
+        case 'investments ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--portfolio-type'
         case 'loans'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'loans list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'loans ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'categories'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'categories list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--locale'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--locale'
+        case 'categories ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--locale'
         case 'budgets'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'budgets ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets summaries'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets create-one-off'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--category' '--account' '--tag' '--text' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--category' '--account' '--tag' '--text' '--data'
         case 'budgets create-recurring'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--period' '--category' '--account' '--tag' '--text' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--period' '--category' '--account' '--tag' '--text' '--data'
         case 'budgets details'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
         case 'budgets transactions'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
         case 'budgets recommended'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--period' '--category' '--account' '--tag' '--text' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--period' '--category' '--account' '--tag' '--text' '--data'
         case 'budgets delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'budgets rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets archive'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'insights'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'insights list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'insights ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'insights archived'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'insights action'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--action'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--action'
         case 'insights archive'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'statistics'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'statistics query'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--type' '--resolution' '--description' '--period'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--type' '--resolution' '--description' '--period'
         case 'calendar'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'calendar periods'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--from' '--to' '--resolution'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--from' '--to' '--resolution'
         case 'calendar period'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--resolution'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--resolution'
         case 'search'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--limit' '--offset'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--limit' '--offset'
         case 'transfers'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'transfers create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--source' '--destination' '--amount' '--currency' '--message' '--source-message' '--wait-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--source' '--destination' '--amount' '--currency' '--message' '--source-message' '--wait-timeout'
         case 'reports'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'reports create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--external-reference'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--external-reference'
         case 'reports get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'reports pdf'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--template' '--output-file' '-O'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--template' '--output-file' '-O'
         case 'connector'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector users'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector users create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-id' '--user-token' '--market' '--locale' '--label'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-id' '--user-token' '--market' '--locale' '--label'
         case 'connector users update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user-token' '--market' '--locale' '--label'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user-token' '--market' '--locale' '--label'
         case 'connector users delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector users rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector accounts'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector accounts push'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--data' '--user'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--data' '--user'
         case 'connector accounts update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--name' '--exclusion'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--name' '--exclusion'
         case 'connector accounts delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user'
+        case 'connector accounts rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user'
         case 'connector transactions'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector transactions delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data' '--account' '--balance' '--transaction' '--type'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data' '--account' '--balance' '--transaction' '--type'
+        case 'connector transactions rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data' '--account' '--balance' '--transaction' '--type'
         case 'connector transactions update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data'
         case 'connector batch'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--data'
         case 'connector token'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--scope' '--ttl' '--origin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--scope' '--ttl' '--origin'
         case 'connector push'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--type' '--user' '--accounts' '--concurrency' '--checkpoint' '--report' '--skip-invalid'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--type' '--user' '--accounts' '--concurrency' '--checkpoint' '--report' '--skip-invalid'
         case 'connector verify'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--user'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--user'
         case 'connector webhooks'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector webhooks list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector webhooks ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector webhooks create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
         case 'connector webhooks delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector webhooks rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
         case 'webhooks delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks listen'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--secret' '--event' '--wait-timeout' '--forward-to' '--register-via' '--public-url' '--max-body' '--read-timeout' '--tolerance'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--secret' '--event' '--wait-timeout' '--forward-to' '--register-via' '--public-url' '--max-body' '--read-timeout' '--tolerance'
         case 'webhooks endpoints'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks endpoints create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--description'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--description'
         case 'webhooks endpoints list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks endpoints ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks endpoints get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks endpoints update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--description'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--description'
         case 'webhooks endpoints delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks endpoints rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks deliveries'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--event' '--status' '--endpoint'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--event' '--status' '--endpoint'
         case 'webhooks resend'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'config ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config set'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config unset'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config use'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config explain'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'config profiles'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'api'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--raw-field' '-f' '--field' '-F' '--input' '--header' '-H' '--scope' '--as'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--raw-field' '-f' '--field' '-F' '--input' '--header' '-H' '--scope' '--as'
         case 'version'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox start'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--seed' '--auth-delay' '--latency' '--fault-rate' '--faults' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--seed' '--auth-delay' '--latency' '--fault-rate' '--faults' '--data'
         case 'sandbox stop'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox trigger'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--credentials-id' '--status'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--credentials-id' '--status'
         case 'sandbox rotate-connector-token'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--grace'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--grace'
         case 'smoke'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--junit' '--report' '--connect-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--junit' '--report' '--connect-timeout'
         case 'demo'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--auth-delay'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--auth-delay'
         case 'doctor'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--listen-port'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--listen-port'
         case 'completion'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'help'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
     end
 end
 
 complete -c bankctl -f
-complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -a 'auth users providers credentials accounts balance-refresh transactions consents identities investments loans categories budgets insights statistics calendar search transfers reports connector webhooks config api version sandbox smoke demo doctor completion'
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -a 'auth users providers credentials accounts balance-refresh transactions tx consents identities investments loans categories budgets insights statistics calendar search transfers reports connector webhooks config api version sandbox smoke demo doctor completion help'
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l no-color
@@ -585,11 +709,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -a 'login status token grant exchange refresh revoke-all logout link'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l no-color
@@ -608,11 +736,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l no-color
@@ -633,11 +765,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l scope -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l no-verify
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l no-color
@@ -656,11 +792,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l no-color
@@ -680,11 +820,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l scope -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l no-color
@@ -707,11 +851,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l id-hint -
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l actor-client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l no-color
@@ -730,11 +878,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l ca-fil
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l no-color
@@ -754,11 +906,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l refresh-token-stdin
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l no-color
@@ -777,11 +933,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l ca-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l no-color
@@ -800,11 +960,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l no-color
@@ -824,19 +988,23 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l scope -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l market -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l locale -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l provider -x -a '(bankctl __complete providers 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l username -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l port -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l no-browser
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l wait-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -a 'create delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -a 'create delete rm'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l no-color
@@ -855,11 +1023,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l no-color
@@ -882,11 +1054,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l externa
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l use
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l no-color
@@ -904,13 +1080,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l basic -
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -a 'list get markets'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -a 'list ls get markets'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l no-color
@@ -929,11 +1136,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l no-color
@@ -956,12 +1167,48 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l only-
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l capability -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l name -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l market -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l include-test
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l only-test
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l capability -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l name -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l no-color
@@ -981,11 +1228,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l market -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l no-color
@@ -1003,13 +1254,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l ba
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -a 'connect list get create update delete refresh authenticate supplement qr watch'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -a 'connect list ls get create update delete rm refresh authenticate supplement qr watch'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l no-color
@@ -1028,11 +1283,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l no-color
@@ -1049,7 +1308,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l provider -x -a '(bankctl __complete providers 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l market -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l include-test
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l field -r
@@ -1066,11 +1325,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l qr
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l no-color
@@ -1088,12 +1351,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l bas
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l no-color
@@ -1111,12 +1405,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l no-color
@@ -1133,7 +1432,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l e
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l provider -x -a '(bankctl __complete providers 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l field -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l field-stdin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l items -r
@@ -1142,11 +1441,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l a
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l no-refresh
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l no-color
@@ -1175,12 +1478,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l no-browser
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l qr
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l no-color
@@ -1198,12 +1506,45 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l b
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -a '(bankctl __complete credentials 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l no-color
@@ -1232,12 +1573,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l no-browser
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l qr
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l no-color
@@ -1264,12 +1610,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l no-browser
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l qr
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l no-color
@@ -1289,12 +1640,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l answer -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l answers -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l no-color
@@ -1313,12 +1669,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l ca-fi
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l out -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l no-color
@@ -1338,13 +1699,18 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l pi
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l until -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l poll-interval -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -a 'list update balances'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -a '(bankctl __complete credentials 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -a 'list ls update balances'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l no-color
@@ -1363,11 +1729,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l no-color
@@ -1385,12 +1755,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l basic 
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l no-color
@@ -1409,17 +1810,22 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l ca-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l name -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l number -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l exclusion -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l favored
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l no-favored
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l no-color
@@ -1437,13 +1843,18 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l ba
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -a 'create status'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l no-color
@@ -1462,11 +1873,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l ca-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l no-color
@@ -1483,16 +1898,21 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l wait
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l wait-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l no-color
@@ -1510,13 +1930,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -a 'list ls'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l no-color
@@ -1535,11 +1959,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l ca-file
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l no-color
@@ -1556,7 +1984,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l ex
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l status -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l from -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l to -r
@@ -1565,13 +1993,150 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l pa
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l all
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l limit -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -a 'list delete update-link'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l status -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l from -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l to -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l all
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l limit -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -a 'list ls'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l status -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l from -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l to -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l all
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l limit -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l status -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l from -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l to -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l all
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l limit -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -a 'list ls delete rm update-link'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l no-color
@@ -1590,11 +2155,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l no-color
@@ -1612,12 +2181,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l basic 
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l no-color
@@ -1635,12 +2235,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l no-color
@@ -1664,13 +2295,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l actor-client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l id-hint -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -a 'list ls'
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l no-color
@@ -1689,11 +2324,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l ca-file -
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l no-color
@@ -1711,13 +2350,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -a 'list ls'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l no-color
@@ -1736,11 +2406,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l no-color
@@ -1759,13 +2433,45 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l ca-
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l portfolio-type -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l portfolio-type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -a 'list ls'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l no-color
@@ -1784,11 +2490,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l no-color
@@ -1806,13 +2516,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -a 'list ls'
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l no-color
@@ -1831,11 +2572,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l ca-file -
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l no-color
@@ -1854,13 +2599,45 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l ca-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l locale -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -a 'list summaries create-one-off create-recurring details transactions recommended update delete archive'
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l locale -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -a 'list ls summaries create-one-off create-recurring details transactions recommended update delete rm archive'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l no-color
@@ -1879,11 +2656,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l no-color
@@ -1902,12 +2683,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l ca-file
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l include-archived
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l include-archived
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l no-color
@@ -1927,11 +2740,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l pi
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l include-archived
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l no-color
@@ -1954,17 +2771,21 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l start -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l end -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l category -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l tag -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l text -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l no-color
@@ -1986,17 +2807,21 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l currency -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l period -x -a 'WEEK MONTH YEAR'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l category -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l tag -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l text -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l no-color
@@ -2017,11 +2842,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l star
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l end -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l no-color
@@ -2042,11 +2871,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l end -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l no-color
@@ -2065,11 +2898,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l no-color
@@ -2093,17 +2930,21 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l start
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l end -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l period -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l category -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l tag -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l text -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l no-color
@@ -2121,12 +2962,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l basic
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l no-color
@@ -2144,13 +3016,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -a 'list archived action archive'
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -a 'list ls archived action archive'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l no-color
@@ -2169,11 +3045,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l no-color
@@ -2191,12 +3071,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l basic 
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l no-color
@@ -2215,11 +3126,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l ca
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l no-color
@@ -2239,11 +3154,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l pin 
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l action -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l no-color
@@ -2263,11 +3182,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l pin
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -a 'query'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l no-color
@@ -2286,11 +3209,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l ca-file -
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l no-color
@@ -2307,7 +3234,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l ext
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l resolution -x -a 'MONTHLY MONTHLY_ADJUSTED YEARLY WEEKLY DAILY'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l description -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l period -r
@@ -2315,11 +3242,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l pad
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -a 'periods period'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l no-color
@@ -2338,11 +3269,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l no-color
@@ -2364,11 +3299,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l to 
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l resolution -x -a 'MONTHLY MONTHLY_ADJUSTED'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l no-color
@@ -2388,11 +3327,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l pin 
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l resolution -x -a 'MONTHLY MONTHLY_ADJUSTED'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l no-color
@@ -2414,11 +3357,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l offset -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -a 'create'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l no-color
@@ -2437,11 +3384,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l no-color
@@ -2469,11 +3420,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l wai
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -a 'create get pdf'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l no-color
@@ -2492,11 +3447,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l no-color
@@ -2513,15 +3472,19 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l exter
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l external-reference -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l no-color
@@ -2540,11 +3503,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l no-color
@@ -2566,11 +3533,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l output-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -a 'users accounts transactions batch token push verify webhooks'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l no-color
@@ -2588,13 +3559,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -a 'create update delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -a 'create update delete rm'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l no-color
@@ -2613,11 +3588,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l ca-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l no-color
@@ -2643,11 +3622,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l blocked
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l no-color
@@ -2673,11 +3656,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l no-blocked
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l no-color
@@ -2695,13 +3682,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -a 'push update delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -a 'push update delete rm'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l no-color
@@ -2720,11 +3738,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l c
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l no-color
@@ -2746,11 +3768,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\'''
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l no-color
@@ -2773,11 +3799,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l exclusion -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l no-color
@@ -2795,13 +3825,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -a 'delete update'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -a 'delete rm update'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l no-color
@@ -2820,11 +3881,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l no-color
@@ -2843,17 +3908,54 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l data -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l balance -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l transaction -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l data -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l balance -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l transaction -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l no-color
@@ -2874,11 +3976,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions updat
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l no-color
@@ -2899,11 +4005,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l file
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l no-color
@@ -2925,11 +4035,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l ttl 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l origin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l no-color
@@ -2948,7 +4062,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l ca-fi
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l format -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l accounts -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l concurrency -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l checkpoint -r
@@ -2958,11 +4072,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l skip-
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l verify
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l no-color
@@ -2982,13 +4100,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l pin
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l format -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -a 'list create delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -a 'list ls create delete rm'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l no-color
@@ -3007,11 +4129,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l c
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l no-color
@@ -3029,12 +4155,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\'''
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l no-color
@@ -3052,16 +4209,20 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l url -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l secret-stdin
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l no-color
@@ -3079,13 +4240,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -a 'list create delete listen endpoints deliveries resend'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -a 'list ls create delete rm listen endpoints deliveries resend'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l no-color
@@ -3104,11 +4296,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l no-color
@@ -3126,12 +4322,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l basic 
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l no-color
@@ -3149,16 +4376,20 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l url -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l secret-stdin
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l no-color
@@ -3176,12 +4407,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l no-color
@@ -3202,7 +4464,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l port
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l host -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l secret-stdin
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l once
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l wait-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l forward-to -r
@@ -3213,13 +4475,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l max-
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l read-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l tolerance -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -a 'create list get update delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -a 'create list ls get update delete rm'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l no-color
@@ -3238,11 +4504,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l c
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l no-color
@@ -3260,17 +4530,21 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l url -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l description -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l disabled
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l save-secret
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l no-color
@@ -3288,12 +4562,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\'''
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l no-color
@@ -3312,11 +4617,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l no-color
@@ -3334,17 +4643,21 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l url -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l description -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l enable
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l disable
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l no-color
@@ -3362,12 +4675,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l no-color
@@ -3384,16 +4728,20 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l status -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l endpoint -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l no-color
@@ -3411,13 +4759,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -a 'list get set unset use explain'
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -a 'list ls get set unset use explain profiles'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l no-color
@@ -3436,11 +4788,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l no-color
@@ -3459,12 +4815,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l all-profiles
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l all-profiles
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l no-color
@@ -3483,11 +4871,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l ca-file -
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l no-color
@@ -3506,11 +4898,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l ca-file -
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l no-color
@@ -3529,11 +4925,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l ca-file
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l no-color
@@ -3550,13 +4950,19 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l external-
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l create
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l no-color
@@ -3574,13 +4980,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l basic
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -a 'POST GET PUT DELETE PATCH /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/markets /api/v1/providers/{market} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/webhooks/deliveries/{id}/resend /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent /events/v2/webhook-endpoints /events/v2/webhook-endpoints/{id}'
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l no-color
@@ -3605,13 +5042,19 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l header -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l paginate
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l scope -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l as -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l include
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l dry-run
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l no-color
@@ -3631,11 +5074,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -a 'start stop trigger rotate-connector-token'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l no-color
@@ -3654,11 +5101,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l no-color
@@ -3687,11 +5138,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l tls
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l detach
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l no-color
@@ -3710,11 +5165,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l ca-file
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l no-color
@@ -3731,15 +5190,19 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l exte
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l credentials-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l credentials-id -x -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l status -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l no-color
@@ -3760,11 +5223,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-tok
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l save-next
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l no-color
@@ -3781,7 +5248,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l external-user 
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l provider -x -a '(bankctl __complete providers 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l market -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l junit -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l report -r
@@ -3789,11 +5256,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l keep
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l connect-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l no-color
@@ -3814,11 +5285,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l auth-delay -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l no-interactive
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l no-color
@@ -3838,11 +5313,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l listen-port -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l no-color
@@ -3860,3 +5339,30 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l help

@@ -125,7 +125,9 @@ export class TokenManager {
       form.id_hint = delegate.idHint;
       form.actor_client_id = delegate.actorClientId;
     }
-    const res = await (await this.d.http())
+    const res = await (
+      await this.d.http()
+    )
       .request<{ code: string }>({
         method: 'POST',
         path: (delegate ? EP.oauth.delegate : EP.oauth.grant).path,
