@@ -26,6 +26,7 @@ const SUITES = [
   ['push.mjs', 'runPush'],
   ['ingest.mjs', 'runIngest'],
   ['sandbox.mjs', 'runSandboxRps'],
+  ['table.mjs', 'runTable'],
 ];
 
 const only = process.argv.slice(2).map((a) => a.replace(/\.mjs$/, ''));

@@ -31,7 +31,7 @@ end
 function __bankctl_subs
     switch $argv[1]
         case ''
-            printf '%s\n' 'auth' 'users' 'providers' 'credentials' 'accounts' 'balance-refresh' 'transactions' 'consents' 'identities' 'investments' 'loans' 'categories' 'budgets' 'insights' 'statistics' 'calendar' 'search' 'transfers' 'reports' 'connector' 'webhooks' 'config' 'api' 'version' 'sandbox' 'smoke' 'demo' 'doctor' 'completion'
+            printf '%s\n' 'auth' 'users' 'providers' 'credentials' 'accounts' 'balance-refresh' 'transactions' 'tx' 'consents' 'identities' 'investments' 'loans' 'categories' 'budgets' 'insights' 'statistics' 'calendar' 'search' 'transfers' 'reports' 'connector' 'webhooks' 'config' 'api' 'version' 'sandbox' 'smoke' 'demo' 'doctor' 'completion' 'help'
         case 'auth'
             printf '%s\n' 'login' 'status' 'token' 'grant' 'exchange' 'refresh' 'revoke-all' 'logout' 'link' 'link-session'
         case 'auth login'
@@ -55,10 +55,12 @@ function __bankctl_subs
         case 'auth link-session'
             printf '%s\n' ''
         case 'users'
-            printf '%s\n' 'create' 'delete' 'get' 'update' 'profile'
+            printf '%s\n' 'create' 'delete' 'rm' 'get' 'update' 'profile'
         case 'users create'
             printf '%s\n' ''
         case 'users delete'
+            printf '%s\n' ''
+        case 'users rm'
             printf '%s\n' ''
         case 'users get'
             printf '%s\n' ''
@@ -71,18 +73,22 @@ function __bankctl_subs
         case 'users profile set'
             printf '%s\n' ''
         case 'providers'
-            printf '%s\n' 'list' 'get' 'markets'
+            printf '%s\n' 'list' 'ls' 'get' 'markets'
         case 'providers list'
+            printf '%s\n' ''
+        case 'providers ls'
             printf '%s\n' ''
         case 'providers get'
             printf '%s\n' ''
         case 'providers markets'
             printf '%s\n' ''
         case 'credentials'
-            printf '%s\n' 'connect' 'list' 'get' 'create' 'update' 'delete' 'refresh' 'authenticate' 'supplement' 'qr' 'watch'
+            printf '%s\n' 'connect' 'list' 'ls' 'get' 'create' 'update' 'delete' 'rm' 'refresh' 'authenticate' 'supplement' 'qr' 'watch'
         case 'credentials connect'
             printf '%s\n' ''
         case 'credentials list'
+            printf '%s\n' ''
+        case 'credentials ls'
             printf '%s\n' ''
         case 'credentials get'
             printf '%s\n' ''
@@ -91,6 +97,8 @@ function __bankctl_subs
         case 'credentials update'
             printf '%s\n' ''
         case 'credentials delete'
+            printf '%s\n' ''
+        case 'credentials rm'
             printf '%s\n' ''
         case 'credentials refresh'
             printf '%s\n' ''
@@ -103,8 +111,10 @@ function __bankctl_subs
         case 'credentials watch'
             printf '%s\n' ''
         case 'accounts'
-            printf '%s\n' 'list' 'update' 'balances' 'get' 'parties'
+            printf '%s\n' 'list' 'ls' 'update' 'balances' 'get' 'parties'
         case 'accounts list'
+            printf '%s\n' ''
+        case 'accounts ls'
             printf '%s\n' ''
         case 'accounts update'
             printf '%s\n' ''
@@ -121,24 +131,40 @@ function __bankctl_subs
         case 'balance-refresh status'
             printf '%s\n' ''
         case 'transactions'
-            printf '%s\n' 'list' 'report'
+            printf '%s\n' 'list' 'ls' 'report'
         case 'transactions list'
+            printf '%s\n' ''
+        case 'transactions ls'
             printf '%s\n' ''
         case 'transactions report'
             printf '%s\n' ''
+        case 'tx'
+            printf '%s\n' 'list' 'ls' 'report'
+        case 'tx list'
+            printf '%s\n' ''
+        case 'tx ls'
+            printf '%s\n' ''
+        case 'tx report'
+            printf '%s\n' ''
         case 'consents'
-            printf '%s\n' 'list' 'delete' 'update-link' 'v2'
+            printf '%s\n' 'list' 'ls' 'delete' 'rm' 'update-link' 'v2'
         case 'consents list'
             printf '%s\n' ''
+        case 'consents ls'
+            printf '%s\n' ''
         case 'consents delete'
+            printf '%s\n' ''
+        case 'consents rm'
             printf '%s\n' ''
         case 'consents update-link'
             printf '%s\n' ''
         case 'consents v2'
-            printf '%s\n' 'create' 'list' 'get' 'revoke' 'templates' 'authorize' 'authorizations' 'relay-callback'
+            printf '%s\n' 'create' 'list' 'ls' 'get' 'revoke' 'templates' 'authorize' 'authorizations' 'relay-callback'
         case 'consents v2 create'
             printf '%s\n' ''
         case 'consents v2 list'
+            printf '%s\n' ''
+        case 'consents v2 ls'
             printf '%s\n' ''
         case 'consents v2 get'
             printf '%s\n' ''
@@ -153,30 +179,40 @@ function __bankctl_subs
         case 'consents v2 relay-callback'
             printf '%s\n' ''
         case 'identities'
-            printf '%s\n' 'list'
+            printf '%s\n' 'list' 'ls'
         case 'identities list'
             printf '%s\n' ''
+        case 'identities ls'
+            printf '%s\n' ''
         case 'investments'
-            printf '%s\n' 'list' 'accounts' 'holdings'
+            printf '%s\n' 'list' 'ls' 'accounts' 'holdings'
         case 'investments list'
+            printf '%s\n' ''
+        case 'investments ls'
             printf '%s\n' ''
         case 'investments accounts'
             printf '%s\n' ''
         case 'investments holdings'
             printf '%s\n' ''
         case 'loans'
-            printf '%s\n' 'list' 'accounts'
+            printf '%s\n' 'list' 'ls' 'accounts'
         case 'loans list'
+            printf '%s\n' ''
+        case 'loans ls'
             printf '%s\n' ''
         case 'loans accounts'
             printf '%s\n' ''
         case 'categories'
-            printf '%s\n' 'list'
+            printf '%s\n' 'list' 'ls'
         case 'categories list'
             printf '%s\n' ''
+        case 'categories ls'
+            printf '%s\n' ''
         case 'budgets'
-            printf '%s\n' 'list' 'summaries' 'create-one-off' 'create-recurring' 'details' 'transactions' 'recommended' 'update' 'delete' 'archive'
+            printf '%s\n' 'list' 'ls' 'summaries' 'create-one-off' 'create-recurring' 'details' 'transactions' 'recommended' 'update' 'delete' 'rm' 'archive'
         case 'budgets list'
+            printf '%s\n' ''
+        case 'budgets ls'
             printf '%s\n' ''
         case 'budgets summaries'
             printf '%s\n' ''
@@ -194,11 +230,15 @@ function __bankctl_subs
             printf '%s\n' ''
         case 'budgets delete'
             printf '%s\n' ''
+        case 'budgets rm'
+            printf '%s\n' ''
         case 'budgets archive'
             printf '%s\n' ''
         case 'insights'
-            printf '%s\n' 'list' 'archived' 'action' 'archive'
+            printf '%s\n' 'list' 'ls' 'archived' 'action' 'archive'
         case 'insights list'
+            printf '%s\n' ''
+        case 'insights ls'
             printf '%s\n' ''
         case 'insights archived'
             printf '%s\n' ''
@@ -233,24 +273,30 @@ function __bankctl_subs
         case 'connector'
             printf '%s\n' 'users' 'accounts' 'transactions' 'batch' 'token' 'push' 'verify' 'webhooks'
         case 'connector users'
-            printf '%s\n' 'create' 'update' 'delete'
+            printf '%s\n' 'create' 'update' 'delete' 'rm'
         case 'connector users create'
             printf '%s\n' ''
         case 'connector users update'
             printf '%s\n' ''
         case 'connector users delete'
             printf '%s\n' ''
+        case 'connector users rm'
+            printf '%s\n' ''
         case 'connector accounts'
-            printf '%s\n' 'push' 'update' 'delete'
+            printf '%s\n' 'push' 'update' 'delete' 'rm'
         case 'connector accounts push'
             printf '%s\n' ''
         case 'connector accounts update'
             printf '%s\n' ''
         case 'connector accounts delete'
             printf '%s\n' ''
+        case 'connector accounts rm'
+            printf '%s\n' ''
         case 'connector transactions'
-            printf '%s\n' 'delete' 'update'
+            printf '%s\n' 'delete' 'rm' 'update'
         case 'connector transactions delete'
+            printf '%s\n' ''
+        case 'connector transactions rm'
             printf '%s\n' ''
         case 'connector transactions update'
             printf '%s\n' ''
@@ -263,28 +309,38 @@ function __bankctl_subs
         case 'connector verify'
             printf '%s\n' ''
         case 'connector webhooks'
-            printf '%s\n' 'list' 'create' 'delete'
+            printf '%s\n' 'list' 'ls' 'create' 'delete' 'rm'
         case 'connector webhooks list'
+            printf '%s\n' ''
+        case 'connector webhooks ls'
             printf '%s\n' ''
         case 'connector webhooks create'
             printf '%s\n' ''
         case 'connector webhooks delete'
             printf '%s\n' ''
+        case 'connector webhooks rm'
+            printf '%s\n' ''
         case 'webhooks'
-            printf '%s\n' 'list' 'create' 'delete' 'listen' 'endpoints' 'deliveries' 'resend'
+            printf '%s\n' 'list' 'ls' 'create' 'delete' 'rm' 'listen' 'endpoints' 'deliveries' 'resend'
         case 'webhooks list'
+            printf '%s\n' ''
+        case 'webhooks ls'
             printf '%s\n' ''
         case 'webhooks create'
             printf '%s\n' ''
         case 'webhooks delete'
             printf '%s\n' ''
+        case 'webhooks rm'
+            printf '%s\n' ''
         case 'webhooks listen'
             printf '%s\n' ''
         case 'webhooks endpoints'
-            printf '%s\n' 'create' 'list' 'get' 'update' 'delete'
+            printf '%s\n' 'create' 'list' 'ls' 'get' 'update' 'delete' 'rm'
         case 'webhooks endpoints create'
             printf '%s\n' ''
         case 'webhooks endpoints list'
+            printf '%s\n' ''
+        case 'webhooks endpoints ls'
             printf '%s\n' ''
         case 'webhooks endpoints get'
             printf '%s\n' ''
@@ -292,13 +348,17 @@ function __bankctl_subs
             printf '%s\n' ''
         case 'webhooks endpoints delete'
             printf '%s\n' ''
+        case 'webhooks endpoints rm'
+            printf '%s\n' ''
         case 'webhooks deliveries'
             printf '%s\n' ''
         case 'webhooks resend'
             printf '%s\n' ''
         case 'config'
-            printf '%s\n' 'list' 'get' 'set' 'unset' 'use' 'explain'
+            printf '%s\n' 'list' 'ls' 'get' 'set' 'unset' 'use' 'explain' 'profiles'
         case 'config list'
+            printf '%s\n' ''
+        case 'config ls'
             printf '%s\n' ''
         case 'config get'
             printf '%s\n' ''
@@ -309,6 +369,8 @@ function __bankctl_subs
         case 'config use'
             printf '%s\n' ''
         case 'config explain'
+            printf '%s\n' ''
+        case 'config profiles'
             printf '%s\n' ''
         case 'api'
             printf '%s\n' ''
@@ -358,350 +420,420 @@ function __bankctl_subs
             printf '%s\n' ''
         case 'completion'
             printf '%s\n' ''
+        case 'help'
+            printf '%s\n' ''
     end
 end
 
 function __bankctl_valued
     switch $argv[1]
         case ''
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth login'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope'
         case 'auth status'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth token'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope'
         case 'auth grant'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--id-hint' '--actor-client-id'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--id-hint' '--actor-client-id'
         case 'auth exchange'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth refresh'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth revoke-all'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth logout'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'auth link'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--market' '--locale' '--provider' '--username' '--session' '--port' '--wait-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--scope' '--market' '--locale' '--provider' '--username' '--session' '--port' '--wait-timeout'
         case 'auth link-session'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-reference' '--merchant-id' '--personal-identifier' '--source-account-number' '--first-name' '--last-name'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-reference' '--merchant-id' '--personal-identifier' '--source-account-number' '--first-name' '--last-name'
         case 'users'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'users create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--locale' '--external-id'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--locale' '--external-id'
         case 'users delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'users rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'users get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'users update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-user-id' '--username'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-user-id' '--username'
         case 'users profile'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'users profile get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'users profile set'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--locale' '--time-zone' '--period-mode' '--period-adjusted-day' '--notify'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--locale' '--time-zone' '--period-mode' '--period-adjusted-day' '--notify'
         case 'providers'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'providers list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--capability' '--name'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--capability' '--name'
+        case 'providers ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market' '--capability' '--name'
         case 'providers get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--market'
         case 'providers markets'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials connect'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--field' '--field-stdin' '--items' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--field' '--field-stdin' '--items' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'credentials ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--field' '--field-stdin' '--items' '--app-uri'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--field' '--field-stdin' '--items' '--app-uri'
         case 'credentials update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--field' '--field-stdin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--field' '--field-stdin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'credentials rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'credentials refresh'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--items' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--items' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials authenticate'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--app-uri' '--answer' '--answers' '--wait-timeout' '--poll-interval' '--return-url'
         case 'credentials supplement'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--answer' '--answers'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--answer' '--answers'
         case 'credentials qr'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--out' '-O'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--out' '-O'
         case 'credentials watch'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--until' '--timeout' '--poll-interval'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--until' '--timeout' '--poll-interval'
         case 'accounts'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'accounts list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--type' '--id' '--page-size' '--page-token'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--type' '--id' '--page-size' '--page-token'
+        case 'accounts ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--type' '--id' '--page-size' '--page-token'
         case 'accounts update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--number' '--type' '--exclusion'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--number' '--type' '--exclusion'
         case 'accounts balances'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'accounts get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'accounts parties'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'balance-refresh'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'balance-refresh create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--wait-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--wait-timeout'
         case 'balance-refresh status'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'transactions'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'transactions list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
+        case 'transactions ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
         case 'transactions report'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'tx'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'tx list'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
+        case 'tx ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--status' '--from' '--to' '--page-size' '--page-token' '--limit'
+        case 'tx report'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'consents ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'consents rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents update-link'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--redirect-uri' '--market' '--locale' '--state' '--actor-client-id' '--id-hint'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--redirect-uri' '--market' '--locale' '--state' '--actor-client-id' '--id-hint'
         case 'consents v2'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents v2 create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--for-user' '--subtype' '--currency' '--max-amount' '--limit' '--payee-name' '--payee-number' '--payer-name' '--payer-number' '--merchant-id' '--valid-from' '--valid-to' '--parameters' '--idempotency-key'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--for-user' '--subtype' '--currency' '--max-amount' '--limit' '--payee-name' '--payee-number' '--payer-name' '--payer-number' '--merchant-id' '--valid-from' '--valid-to' '--parameters' '--idempotency-key'
         case 'consents v2 list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--page-size' '--page-token'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--page-size' '--page-token'
+        case 'consents v2 ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--page-size' '--page-token'
         case 'consents v2 get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents v2 revoke'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--idempotency-key'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--idempotency-key'
         case 'consents v2 templates'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--subtype'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--subtype'
         case 'consents v2 authorize'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--app-uri' '--callback-uri' '--idempotency-key' '--timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--app-uri' '--callback-uri' '--idempotency-key' '--timeout'
         case 'consents v2 authorizations'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--page-size' '--page-token'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--page-size' '--page-token'
         case 'consents v2 relay-callback'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--state' '--param'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--state' '--param'
         case 'identities'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'identities list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'identities ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'investments'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'investments list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--portfolio-type'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--portfolio-type'
+        case 'investments ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--portfolio-type'
         case 'investments accounts'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'investments holdings'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--page-size' '--page-token'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--page-size' '--page-token'
         case 'loans'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'loans list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'loans ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'loans accounts'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'categories'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'categories list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--locale'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--locale'
+        case 'categories ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--locale'
         case 'budgets'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'budgets ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets summaries'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets create-one-off'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--category' '--account' '--tag' '--text' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--category' '--account' '--tag' '--text' '--data'
         case 'budgets create-recurring'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--period' '--category' '--account' '--tag' '--text' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--period' '--category' '--account' '--tag' '--text' '--data'
         case 'budgets details'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
         case 'budgets transactions'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--start' '--end'
         case 'budgets recommended'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--period' '--category' '--account' '--tag' '--text' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--name' '--amount' '--currency' '--start' '--end' '--period' '--category' '--account' '--tag' '--text' '--data'
         case 'budgets delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'budgets rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'budgets archive'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'insights'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'insights list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'insights ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'insights archived'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'insights action'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--action'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--action'
         case 'insights archive'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'statistics'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'statistics query'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--type' '--resolution' '--description' '--period'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--type' '--resolution' '--description' '--period'
         case 'calendar'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'calendar periods'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--from' '--to' '--resolution'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--from' '--to' '--resolution'
         case 'calendar period'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--resolution'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--resolution'
         case 'search'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--limit' '--offset'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--limit' '--offset'
         case 'transfers'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'transfers create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--source' '--destination' '--amount' '--currency' '--message' '--source-message' '--wait-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--source' '--destination' '--amount' '--currency' '--message' '--source-message' '--wait-timeout'
         case 'reports'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'reports create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--external-reference'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--external-reference'
         case 'reports get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'reports pdf'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--template' '--output-file' '-O'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--template' '--output-file' '-O'
         case 'connector'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector users'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector users create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-id' '--user-token' '--market' '--locale' '--label'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--external-id' '--user-token' '--market' '--locale' '--label'
         case 'connector users update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user-token' '--market' '--locale' '--label'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user-token' '--market' '--locale' '--label'
         case 'connector users delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector users rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector accounts'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector accounts push'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--data' '--user'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--data' '--user'
         case 'connector accounts update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--name' '--exclusion'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--name' '--exclusion'
         case 'connector accounts delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user'
+        case 'connector accounts rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user'
         case 'connector transactions'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector transactions delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data' '--account' '--balance' '--transaction' '--type'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data' '--account' '--balance' '--transaction' '--type'
+        case 'connector transactions rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data' '--account' '--balance' '--transaction' '--type'
         case 'connector transactions update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--file' '--data'
         case 'connector batch'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--data'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--data'
         case 'connector token'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--scope' '--ttl' '--origin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--scope' '--ttl' '--origin'
         case 'connector push'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--type' '--user' '--accounts' '--concurrency' '--checkpoint' '--report' '--skip-invalid'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--type' '--user' '--accounts' '--concurrency' '--checkpoint' '--report' '--skip-invalid'
         case 'connector verify'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--user'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--user'
         case 'connector webhooks'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector webhooks list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector webhooks ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector webhooks create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
         case 'connector webhooks delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'connector webhooks rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--secret'
         case 'webhooks delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks listen'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--secret' '--event' '--wait-timeout' '--forward-to' '--register-via' '--public-url' '--max-body' '--read-timeout' '--tolerance'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--secret' '--event' '--wait-timeout' '--forward-to' '--register-via' '--public-url' '--max-body' '--read-timeout' '--tolerance'
         case 'webhooks endpoints'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks endpoints create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--description'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--description'
         case 'webhooks endpoints list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks endpoints ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks endpoints get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks endpoints update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--description'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--url' '--event' '--description'
         case 'webhooks endpoints delete'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'webhooks endpoints rm'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'webhooks deliveries'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--event' '--status' '--endpoint'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--event' '--status' '--endpoint'
         case 'webhooks resend'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config list'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'config ls'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config get'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config set'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config unset'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config use'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'config explain'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'config profiles'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'api'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--raw-field' '-f' '--field' '-F' '--input' '--header' '-H' '--scope' '--as'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--raw-field' '-f' '--field' '-F' '--input' '--header' '-H' '--scope' '--as'
         case 'version'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox start'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--seed' '--auth-delay' '--latency' '--fault-rate' '--faults' '--data' '--clock' '--fixtures'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--seed' '--auth-delay' '--latency' '--fault-rate' '--faults' '--data' '--clock' '--fixtures'
         case 'sandbox stop'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox trigger'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--credentials-id' '--status'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--credentials-id' '--status'
         case 'sandbox rotate-connector-token'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--grace'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--grace'
         case 'sandbox credentials'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox credentials set-status'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--payload'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--payload'
         case 'sandbox consents'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox consents expire'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox transactions'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox transactions add'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--count' '--from' '--to' '--amount-range' '--seed' '--file'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--account' '--count' '--from' '--to' '--amount-range' '--seed' '--file'
         case 'sandbox clock'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox clock show'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox clock advance'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox clock set'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox reset'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox load'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox logs'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--status' '--method' '--path' '--since' '--limit' '--wait-timeout' '--poll-interval'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--status' '--method' '--path' '--since' '--limit' '--wait-timeout' '--poll-interval'
         case 'smoke'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--junit' '--report' '--connect-timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--market' '--junit' '--report' '--connect-timeout'
         case 'demo'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--auth-delay'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--auth-delay'
         case 'doctor'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--listen-port'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--listen-port'
         case 'completion'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'help'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
     end
 end
 
 complete -c bankctl -f
-complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -a 'auth users providers credentials accounts balance-refresh transactions consents identities investments loans categories budgets insights statistics calendar search transfers reports connector webhooks config api version sandbox smoke demo doctor completion'
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -a 'auth users providers credentials accounts balance-refresh transactions tx consents identities investments loans categories budgets insights statistics calendar search transfers reports connector webhooks config api version sandbox smoke demo doctor completion help'
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l no-color
@@ -721,11 +853,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\'''\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -a 'login status token grant exchange refresh revoke-all logout link link-session'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l no-color
@@ -744,11 +880,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l no-color
@@ -769,11 +909,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l scope -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l no-verify
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth login'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l no-color
@@ -792,11 +936,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth status'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l no-color
@@ -816,11 +964,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l scope -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l no-color
@@ -843,11 +995,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l id-hint -
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l actor-client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l no-color
@@ -866,11 +1022,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l ca-fil
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth exchange'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l no-color
@@ -890,11 +1050,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l refresh-token-stdin
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth refresh'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l no-color
@@ -913,11 +1077,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l ca-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth revoke-all'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l no-color
@@ -936,11 +1104,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth logout'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l no-color
@@ -960,7 +1132,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l scope -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l market -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l locale -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l provider -x -a '(bankctl __complete providers 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l username -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l session -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l port -r
@@ -968,11 +1140,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l no-browser
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l wait-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l no-color
@@ -996,13 +1172,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l so
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l first-name -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l last-name -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth link-session'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -a 'create delete get update profile'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -a 'create delete rm get update profile'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l no-color
@@ -1021,11 +1201,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l no-color
@@ -1048,11 +1232,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l externa
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l use
 complete -c bankctl -n 'test (__bankctl_path) = '\''users create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l no-color
@@ -1070,12 +1258,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l basic -
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users rm'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l no-color
@@ -1094,11 +1313,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users get'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l no-color
@@ -1120,11 +1343,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l usernam
 complete -c bankctl -n 'test (__bankctl_path) = '\''users update'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -a 'get set'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l no-color
@@ -1143,11 +1370,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l ca-fil
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l no-color
@@ -1166,11 +1397,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l ca
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile get'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l no-color
@@ -1193,13 +1428,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l pe
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l period-adjusted-day -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l notify -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''users profile set'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -a 'list get markets'
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -a 'list ls get markets'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l no-color
@@ -1218,11 +1457,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l no-color
@@ -1245,12 +1488,48 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l only-
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l capability -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l name -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l market -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l include-test
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l only-test
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l capability -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l name -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l no-color
@@ -1270,11 +1549,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l market -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers get'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l no-color
@@ -1292,13 +1575,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l ba
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''providers markets'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -a 'connect list get create update delete refresh authenticate supplement qr watch'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -a 'connect list ls get create update delete rm refresh authenticate supplement qr watch'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l no-color
@@ -1317,11 +1604,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l no-color
@@ -1338,7 +1629,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l provider -x -a '(bankctl __complete providers 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l market -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l include-test
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l field -r
@@ -1355,11 +1646,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l qr
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials connect'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l no-color
@@ -1377,12 +1672,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l bas
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l no-color
@@ -1400,12 +1726,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials get'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l no-color
@@ -1422,7 +1753,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l e
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l provider -x -a '(bankctl __complete providers 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l field -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l field-stdin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l items -r
@@ -1431,11 +1762,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l a
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l no-refresh
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l no-color
@@ -1464,12 +1799,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l no-browser
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l qr
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials update'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l no-color
@@ -1487,12 +1827,45 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l b
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials delete'\''' -a '(bankctl __complete credentials 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials rm'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l no-color
@@ -1521,12 +1894,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l no-browser
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l qr
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials refresh'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l no-color
@@ -1553,12 +1931,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l no-browser
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l qr
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials authenticate'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l no-color
@@ -1578,12 +1961,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l answer -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l answers -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials supplement'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l no-color
@@ -1602,12 +1990,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l ca-fi
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l out -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials qr'\''' -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l no-color
@@ -1627,13 +2020,18 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l pi
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l until -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l poll-interval -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -a 'list update balances get parties'
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -a '(bankctl __complete credentials 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -a 'list ls update balances get parties'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l no-color
@@ -1652,11 +2050,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l no-color
@@ -1674,18 +2076,55 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l basic 
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l v2
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l page-size -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l page-token -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l all
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l v2
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l all
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l no-color
@@ -1704,17 +2143,22 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l ca-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l name -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l number -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l exclusion -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l favored
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l no-favored
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts update'\''' -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l no-color
@@ -1733,12 +2177,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l ca
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l v2
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts balances'\''' -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l no-color
@@ -1757,11 +2206,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l ca-file
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts get'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l no-color
@@ -1781,11 +2234,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l pin
 complete -c bankctl -n 'test (__bankctl_path) = '\''accounts parties'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -a 'create status'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l no-color
@@ -1804,11 +2261,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l ca-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l no-color
@@ -1825,16 +2286,21 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l wait
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l wait-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l no-color
@@ -1852,13 +2318,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -a 'list report'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -a 'list ls report'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l no-color
@@ -1877,11 +2347,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l ca-file
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l no-color
@@ -1898,7 +2372,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l ex
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l status -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l from -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l to -r
@@ -1907,12 +2381,51 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l pa
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l all
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l limit -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l status -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l from -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l to -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l all
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l limit -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l no-color
@@ -1930,13 +2443,142 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transactions report'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -a 'list delete update-link v2'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -a 'list ls report'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l status -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l from -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l to -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l all
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l limit -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l status -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l from -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l to -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l all
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l limit -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''tx report'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -a 'list ls delete rm update-link v2'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l no-color
@@ -1955,11 +2597,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l no-color
@@ -1977,12 +2623,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l basic 
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l no-color
@@ -2000,12 +2677,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents rm'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l no-color
@@ -2029,13 +2737,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l actor-client-id -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l id-hint -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents update-link'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -a 'create list get revoke templates authorize authorizations relay-callback'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -a 'create list ls get revoke templates authorize authorizations relay-callback'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l no-color
@@ -2054,11 +2766,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l no-color
@@ -2075,7 +2791,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l e
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l provider -x -a '(bankctl __complete providers 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l for-user -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l subtype -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l currency -r
@@ -2092,11 +2808,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l p
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l idempotency-key -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l no-color
@@ -2117,12 +2837,46 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l pag
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l page-token -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l all
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l page-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l page-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l all
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l no-color
@@ -2141,11 +2895,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l ca-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 get'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l no-color
@@ -2165,11 +2923,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l p
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l idempotency-key -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 revoke'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l no-color
@@ -2189,11 +2951,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l subtype -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 templates'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l no-color
@@ -2216,11 +2982,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l wait
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l no-color
@@ -2242,11 +3012,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l all
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l no-color
@@ -2267,13 +3041,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l state -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l param -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 relay-callback'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -a 'list ls'
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l no-color
@@ -2292,11 +3070,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l ca-file -
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l no-color
@@ -2315,13 +3097,45 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l ca-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l v2
 complete -c bankctl -n 'test (__bankctl_path) = '\''identities list'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -a 'list accounts holdings'
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l v2
+complete -c bankctl -n 'test (__bankctl_path) = '\''identities ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -a 'list ls accounts holdings'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l no-color
@@ -2340,11 +3154,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l no-color
@@ -2363,12 +3181,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l ca-
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l portfolio-type -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l portfolio-type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l no-color
@@ -2387,11 +3237,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments accounts'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l no-color
@@ -2412,13 +3266,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l page-token -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l all
 complete -c bankctl -n 'test (__bankctl_path) = '\''investments holdings'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -a 'list accounts'
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -a 'list ls accounts'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l no-color
@@ -2437,11 +3295,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l no-color
@@ -2459,12 +3321,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l no-color
@@ -2482,13 +3375,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l basic
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''loans accounts'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -a 'list'
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -a 'list ls'
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l no-color
@@ -2507,11 +3404,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l ca-file -
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l no-color
@@ -2530,13 +3431,45 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l ca-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l locale -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''categories list'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -a 'list summaries create-one-off create-recurring details transactions recommended update delete archive'
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l locale -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''categories ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -a 'list ls summaries create-one-off create-recurring details transactions recommended update delete rm archive'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l no-color
@@ -2555,11 +3488,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l no-color
@@ -2578,12 +3515,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l ca-file
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l include-archived
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l include-archived
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l no-color
@@ -2603,11 +3572,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l pi
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l include-archived
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets summaries'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l no-color
@@ -2630,17 +3603,21 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l start -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l end -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l category -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l tag -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l text -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-one-off'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l no-color
@@ -2662,17 +3639,21 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l currency -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l period -x -a 'WEEK MONTH YEAR'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l category -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l tag -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l text -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets create-recurring'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l no-color
@@ -2693,11 +3674,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l star
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l end -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets details'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l no-color
@@ -2718,11 +3703,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l end -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets transactions'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l no-color
@@ -2741,11 +3730,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets recommended'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l no-color
@@ -2769,17 +3762,21 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l start
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l end -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l period -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l category -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l tag -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l text -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets update'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l no-color
@@ -2797,12 +3794,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l basic
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets rm'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l no-color
@@ -2820,13 +3848,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''budgets archive'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -a 'list archived action archive'
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -a 'list ls archived action archive'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l no-color
@@ -2845,11 +3877,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l no-color
@@ -2867,12 +3903,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l basic 
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l no-color
@@ -2891,11 +3958,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l ca
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archived'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l no-color
@@ -2915,11 +3986,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l pin 
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l action -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights action'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l no-color
@@ -2939,11 +4014,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l pin
 complete -c bankctl -n 'test (__bankctl_path) = '\''insights archive'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -a 'query'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l no-color
@@ -2962,11 +4041,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l ca-file -
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l no-color
@@ -2983,7 +4066,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l ext
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l resolution -x -a 'MONTHLY MONTHLY_ADJUSTED YEARLY WEEKLY DAILY'
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l description -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l period -r
@@ -2991,11 +4074,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l pad
 complete -c bankctl -n 'test (__bankctl_path) = '\''statistics query'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -a 'periods period'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l no-color
@@ -3014,11 +4101,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l no-color
@@ -3040,11 +4131,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l to 
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l resolution -x -a 'MONTHLY MONTHLY_ADJUSTED'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar periods'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l no-color
@@ -3064,11 +4159,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l pin 
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l resolution -x -a 'MONTHLY MONTHLY_ADJUSTED'
 complete -c bankctl -n 'test (__bankctl_path) = '\''calendar period'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l no-color
@@ -3090,11 +4189,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l offset -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''search'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -a 'create'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l no-color
@@ -3113,11 +4216,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l no-color
@@ -3145,11 +4252,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l wai
 complete -c bankctl -n 'test (__bankctl_path) = '\''transfers create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -a 'create get pdf'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l no-color
@@ -3168,11 +4279,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l no-color
@@ -3189,15 +4304,19 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l exter
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l external-reference -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l no-color
@@ -3216,11 +4335,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports get'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l no-color
@@ -3242,11 +4365,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l output-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''reports pdf'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -a 'users accounts transactions batch token push verify webhooks'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l no-color
@@ -3264,13 +4391,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -a 'create update delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -a 'create update delete rm'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l no-color
@@ -3289,11 +4420,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l ca-f
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l no-color
@@ -3319,11 +4454,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l blocked
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l no-color
@@ -3349,11 +4488,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l no-blocked
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users update'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l no-color
@@ -3371,13 +4514,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector users delete'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -a 'push update delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector users rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -a 'push update delete rm'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l no-color
@@ -3396,11 +4570,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l c
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l no-color
@@ -3422,11 +4600,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\'''
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts push'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l no-color
@@ -3449,11 +4631,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l exclusion -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l no-color
@@ -3471,13 +4657,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -a 'delete update'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -a 'delete rm update'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l no-color
@@ -3496,11 +4713,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l no-color
@@ -3519,17 +4740,54 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l data -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l balance -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l transaction -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l data -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l balance -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l transaction -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions rm'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l no-color
@@ -3550,11 +4808,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions updat
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector transactions update'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l no-color
@@ -3575,11 +4837,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l file
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l data -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector batch'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l no-color
@@ -3601,11 +4867,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l ttl 
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l origin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector token'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l no-color
@@ -3624,7 +4894,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l ca-fi
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l format -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l type -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l accounts -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l concurrency -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l checkpoint -r
@@ -3634,11 +4904,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l skip-
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l verify
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector push'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l no-color
@@ -3658,13 +4932,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l pin
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l format -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -a 'list create delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -a 'list ls create delete rm'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l no-color
@@ -3683,11 +4961,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l c
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l no-color
@@ -3705,12 +4987,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\'''
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l no-color
@@ -3728,16 +5041,20 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l url -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l secret-stdin
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l no-color
@@ -3755,13 +5072,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks delete'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -a 'list create delete listen endpoints deliveries resend'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -a 'list ls create delete rm listen endpoints deliveries resend'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l no-color
@@ -3780,11 +5128,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l no-color
@@ -3802,12 +5154,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l basic 
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l no-color
@@ -3825,16 +5208,20 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l url -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l secret-stdin
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l no-color
@@ -3852,12 +5239,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks rm'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l no-color
@@ -3878,7 +5296,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l port
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l host -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l secret-stdin
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l once
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l wait-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l forward-to -r
@@ -3889,13 +5307,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l max-
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l read-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l tolerance -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -a 'create list get update delete'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -a 'create list ls get update delete rm'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l no-color
@@ -3914,11 +5336,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l c
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l no-color
@@ -3936,17 +5362,21 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l url -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l description -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l disabled
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l save-secret
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l no-color
@@ -3964,12 +5394,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\'''
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l no-color
@@ -3988,11 +5449,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints get'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l no-color
@@ -4010,17 +5475,21 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l url -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l description -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l enable
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l disable
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l no-color
@@ -4038,12 +5507,43 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints rm'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l no-color
@@ -4060,16 +5560,20 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l event -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l status -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l endpoint -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l no-color
@@ -4087,13 +5591,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l basi
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks resend'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -a 'list get set unset use explain'
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -a 'list ls get set unset use explain profiles'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l no-color
@@ -4112,11 +5620,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l no-color
@@ -4135,12 +5647,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l ca-file 
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l all-profiles
 complete -c bankctl -n 'test (__bankctl_path) = '\''config list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l all-profiles
+complete -c bankctl -n 'test (__bankctl_path) = '\''config ls'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l no-color
@@ -4159,11 +5703,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l ca-file -
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config get'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l no-color
@@ -4182,11 +5730,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l ca-file -
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config set'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l no-color
@@ -4205,11 +5757,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l ca-file
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config unset'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l no-color
@@ -4226,13 +5782,19 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l external-
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l create
 complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''config use'\''' -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l no-color
@@ -4250,13 +5812,44 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l basic
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''config explain'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''config profiles'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -a 'POST GET PUT DELETE PATCH /api/v1/oauth/token /api/v1/oauth/authorization-grant /api/v1/oauth/authorization-grant/delegate /api/v1/oauth/revoke-all /api/v1/user/create /api/v1/user/delete /version /api/v1/providers /api/v1/providers/markets /api/v1/providers/{market} /api/v1/credentials /api/v1/credentials/list /api/v1/credentials/{id} /api/v1/credentials/{id}/authenticate /api/v1/credentials/{id}/refresh /api/v1/credentials/{id}/supplemental-information /api/v1/credentials/{id}/qr /api/v1/credentials/third-party/callback/relayed /api/v1/provider-consents /api/v1/accounts/list /api/v1/accounts/{id} /api/v1/accounts/{id}/balances /data/v2/accounts /api/v1/balance-refresh /api/v1/balance-refresh/{refreshId} /data/v2/transactions /api/v1/budgets /api/v1/budgets/one-off /api/v1/budgets/recurring /api/v1/budgets/recommended /api/v1/budgets/summaries /api/v1/budgets/{id} /api/v1/budgets/{id}/archive /api/v1/budgets/{id}/details /api/v1/budgets/{id}/transactions /api/v1/calendar/periods /api/v1/calendar/periods/{period} /api/v1/statistics/query /api/v1/search /api/v1/insights /api/v1/insights/archived /api/v1/insights/action /api/v1/insights/{id}/archive /api/v1/transfer /api/v1/transfer/{id}/status /api/v1/account-verification-reports /api/v1/account-verification-reports/{id} /api/v1/account-verification-reports/{id}/pdf /api/v1/identities /api/v1/investments /api/v1/loans /api/v1/categories /api/v1/hooks /api/v1/hooks/{id} /api/v1/authorization/hooks /api/v1/authorization/hooks/{id} /connector/users /connector/users/{externalUserId} /connector/users/{externalUserId}/accounts /connector/users/{externalUserId}/accounts/{externalAccountId} /connector/users/{externalUserId}/transactions /connector/users/{externalUserId}/transactions/delete /connector/users/{externalUserId}/transactions/{externalTransactionId} /connector/batch /connector/v2/tokens/generate /connector/webhooks /connector/webhooks/{id} /sandbox/trigger /sandbox/webhooks/deliveries /sandbox/webhooks/deliveries/{id}/resend /sandbox/connector-tokens /sandbox/insights/overrides/{locale}/{type} /sandbox/test-bank/authorize /link/1.0/authorize /link/1.0/authorize/ /link/1.0/complete /link/1.0/fail /link/1.0/transactions/update-consent /events/v2/webhook-endpoints /events/v2/webhook-endpoints/{id} /sandbox/credentials/{id}/status /sandbox/consents/{id}/expire /sandbox/transactions /sandbox/clock /sandbox/reset /sandbox/fixtures /sandbox/logs /openapi.json /data/v2/accounts/{id} /data/v2/accounts/{id}/balances /data/v2/accounts/{id}/parties /data/v2/identities /data/v2/investment-accounts /data/v2/investment-accounts/{id} /data/v2/investment-accounts/{id}/holdings /data/v2/loan-accounts /data/v2/loan-accounts/{id} /data/v2/transaction-reports/{id} /connectivity/v2/consents /connectivity/v2/consents/{consentId} /connectivity/v2/consents/{consentId}:revoke /connectivity/v2/consent-templates/{providerId} /connectivity/v2/consents/{consentId}/authorizations /connectivity/v2/consents/{consentId}/authorizations/{authorizationId} /connectivity/v2/authorizations:relay-callback /api/v1/user /api/v1/user/profile /link/v1/session'
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l no-color
@@ -4281,13 +5874,19 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l header -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l paginate
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l scope -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l as -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l include
+complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l dry-run
 complete -c bankctl -n 'test (__bankctl_path) = '\''api'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l no-color
@@ -4307,11 +5906,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -a 'start stop trigger rotate-connector-token credentials consents transactions clock reset load logs'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l no-color
@@ -4330,11 +5933,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l no-color
@@ -4366,11 +5973,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l fixtur
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l bodies
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox start'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l no-color
@@ -4389,11 +6000,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l ca-file
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l no-color
@@ -4410,15 +6025,19 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l exte
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l credentials-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l credentials-id -x -a '(bankctl __complete credentials 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l status -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l no-color
@@ -4440,11 +6059,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-tok
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox rotate-connector-token'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -a 'set-status'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l no-color
@@ -4463,11 +6086,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l no-color
@@ -4488,11 +6115,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-stat
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox credentials set-status'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -a 'expire'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l no-color
@@ -4511,11 +6142,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l ca-
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l no-color
@@ -4535,11 +6170,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\'''
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox consents expire'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -a 'add'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l no-color
@@ -4558,11 +6197,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l no-color
@@ -4579,7 +6222,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l account -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l account -x -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l count -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l from -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l to -r
@@ -4590,11 +6233,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox transactions add'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -a 'show advance set'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l no-color
@@ -4613,11 +6260,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l ca-fil
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l no-color
@@ -4636,11 +6287,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l c
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock show'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l no-color
@@ -4659,11 +6314,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock advance'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l no-color
@@ -4682,11 +6341,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l ca
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox clock set'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l no-color
@@ -4704,14 +6367,17 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l basic 
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l keep-clients
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l yes
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox reset'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l no-color
@@ -4730,11 +6396,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l ca-file
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox load'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l no-color
@@ -4761,11 +6431,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l wait-ti
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l poll-interval -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox logs'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l no-color
@@ -4782,7 +6456,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l external-user 
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l provider -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l provider -x -a '(bankctl __complete providers 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l market -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l junit -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l report -r
@@ -4790,11 +6464,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l keep
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l connect-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''smoke'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l no-color
@@ -4815,11 +6493,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l auth-delay -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l no-interactive
 complete -c bankctl -n 'test (__bankctl_path) = '\''demo'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l no-color
@@ -4839,11 +6521,15 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l listen-port -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''doctor'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l profile -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l base-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l link-url -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l output -x -a 'table json ndjson csv'
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l no-pager
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l verbose
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l quiet
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l no-color
@@ -4861,3 +6547,30 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l help

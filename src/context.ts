@@ -19,7 +19,12 @@ export interface GlobalOptions {
   baseUrl?: string;
   linkUrl?: string;
   output?: string;
-  fields?: string;
+  fields?: string | boolean;
+  wide?: boolean;
+  jq?: string;
+  /** false with --no-pager */
+  pager?: boolean;
+  yes?: boolean;
   verbose?: boolean;
   quiet?: boolean;
   color?: boolean;
@@ -318,8 +323,17 @@ export class Context {
       clientSecret: s.value('client-secret'),
       now: () => this.clock.now(),
       notice: (m) => this.notice(m),
+      trace: (l) => this.trace(l),
+      userSource: this.userSource(s),
     });
     return this.tokenManager;
+  }
+
+  /** Where the acting user comes from when no flag names it: "profile NAME" or "environment". */
+  private userSource(s: Settings): string | undefined {
+    if (this.globals.user || this.globals.externalUser) return undefined;
+    const src = (s.get('user')?.value ? s.get('user') : s.get('external-user'))?.source;
+    return src === 'profile' ? `profile ${this.profileName()}` : src === 'env' ? 'environment' : undefined;
   }
 
   async userRef(): Promise<UserRef | undefined> {
@@ -354,6 +368,14 @@ export class Context {
   /** The output format: -o, BANKCTL_OUTPUT, the profile, else table on a TTY and json otherwise. */
   async outputFormat(): Promise<OutputFormat> {
     const explicit = this.globals.output ?? this.env.BANKCTL_OUTPUT;
+    if (this.globals.jq !== undefined) {
+      // --jq implies json (ndjson applies it line by line)
+      if (this.globals.output && this.globals.output !== 'json' && this.globals.output !== 'ndjson')
+        throw new UsageError(`--jq filters json output, not -o ${this.globals.output}`, {
+          hint: 'drop -o, or use -o ndjson to filter line by line',
+        });
+      return this.globals.output === 'ndjson' || (!this.globals.output && explicit === 'ndjson') ? 'ndjson' : 'json';
+    }
     let value = explicit;
     if (!value && this.configStore) value = (await this.settings()).get('output')?.value;
     if (!value) return this.io.stdoutIsTTY ? 'table' : 'json';

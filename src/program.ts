@@ -1,5 +1,5 @@
 // createProgram(ctx): a fresh commander tree per call, so tests build their own.
-import { Command, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import type { Context } from './context.js';
 import { OUTPUT_FORMATS } from './context.js';
 import type { IO } from './io.js';
@@ -19,6 +19,8 @@ interface Noun {
   name: string;
   /** The noun's one description: the root help and the noun's own help both show this. */
   description: string;
+  /** Other names for the noun (`tx` for transactions), as gh users expect them. */
+  aliases?: string[];
   load: () => Promise<Register>;
 }
 
@@ -55,6 +57,7 @@ export const NOUNS: Noun[] = [
   },
   {
     name: 'transactions',
+    aliases: ['tx'],
     description: "the user's transactions (v2), streamed page after page",
     load: async () => (await import('./commands/transactions/index.js')).registerTransactions,
   },
@@ -200,9 +203,19 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
       .flatMap((o) => [o.long, o.short].filter((x): x is string => Boolean(x))),
   );
   const invoked = invokedNoun(argv, valued);
+  const everything = invoked === 'completion' || invoked === '__complete';
   for (const n of NOUNS) {
     const noun = program.command(n.name).description(n.description);
-    if (invoked === 'completion' || n.name === invoked) (await n.load())(noun, ctx, deps);
+    if (n.aliases) noun.aliases(n.aliases);
+    if (everything || n.name === invoked || n.aliases?.includes(invoked ?? '')) {
+      (await n.load())(noun, ctx, deps);
+      addVerbAliases(noun);
+    }
+  }
+  addHelpCommand(program, ctx);
+  if (invoked === '__complete') {
+    const { registerComplete } = await import('./commands/complete.js');
+    registerComplete(program, ctx);
   }
 
   examples(program, [
@@ -227,6 +240,18 @@ export function rootCommand(ctx: Context): Command {
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
     .exitOverride()
+    // a verb's help lists its own options, then the global ones that apply (gh's INHERITED FLAGS)
+    .configureHelp({
+      showGlobalOptions: true,
+      formatItemList(heading: string, items: string[], helper: Help): string[] {
+        return Help.prototype.formatItemList.call(
+          this,
+          heading === 'Global Options:' ? 'Inherited options:' : heading,
+          items,
+          helper,
+        );
+      },
+    })
     .configureOutput({
       writeOut: (s) => ctx.io.stdout.write(s),
       writeErr: (s) => ctx.io.stderr.write(s),
@@ -241,7 +266,14 @@ export function rootCommand(ctx: Context): Command {
         'output format (env BANKCTL_OUTPUT; default table on a TTY, json otherwise)',
       ).choices([...OUTPUT_FORMATS]),
     )
-    .option('--fields <paths>', 'columns for table and csv: comma-separated dotted paths')
+    .option(
+      '--fields [paths]',
+      'only these comma-separated dotted paths, in every format (alone or "help": list the paths)',
+    )
+    .option('--jq <expr>', 'filter json output with a jq expression (implies -o json; per line with -o ndjson)')
+    .option('--wide', 'tables show full values: nothing shortened to fit the terminal')
+    .option('-y, --yes', 'confirm destructive commands and changes to a protected profile without asking')
+    .option('--no-pager', 'never page long tables (pager: BANKCTL_PAGER, PAGER, default "less -FRX")')
     .option('-v, --verbose', 'HTTP trace on stderr, secrets redacted (env BANKCTL_DEBUG=1)')
     .option('-q, --quiet', 'no progress, spinners or notices on stderr')
     .option('--no-color', 'no colour (also NO_COLOR)')
@@ -267,6 +299,17 @@ export function rootCommand(ctx: Context): Command {
 
   program.hook('preAction', async (_this, actionCommand) => {
     ctx.globals = actionCommand.optsWithGlobals();
+    // a protected profile: data-changing verbs (and `api` with a method other than GET) ask first
+    const verb = actionCommand.name();
+    const apiWrite = verb === 'api' && !/^(GET|HEAD)$/i.test(String(actionCommand.args[0] ?? 'GET'));
+    if (actionCommand.parent !== program || apiWrite) {
+      const { MUTATING_VERBS, confirmProtected } = await import('./prompts/confirm.js');
+      if (MUTATING_VERBS.has(verb) || apiWrite)
+        await confirmProtected(
+          ctx,
+          `bankctl ${actionCommand.parent?.name()} ${verb}`.replace('bankctl bankctl ', 'bankctl '),
+        );
+    }
     if (ctx.globals.clientSecretStdin) await ctx.readSecretFromStdin();
     for (const [flag, key] of [
       ['--client-secret', 'clientSecret'],
@@ -283,4 +326,38 @@ export function rootCommand(ctx: Context): Command {
   });
 
   return program;
+}
+
+/** Verb aliases gh users type: `ls` for list, `rm` for delete (where no sibling has the name). */
+const VERB_ALIASES: Record<string, string> = { list: 'ls', delete: 'rm' };
+
+function addVerbAliases(cmd: Command): void {
+  for (const sub of cmd.commands) {
+    const alias = VERB_ALIASES[sub.name()];
+    const taken = cmd.commands.some((c) => c.name() === alias || c.aliases().includes(alias ?? ''));
+    if (alias && !taken) sub.alias(alias);
+    addVerbAliases(sub);
+  }
+}
+
+/** `bankctl help transactions list`: the help of any command, however deep (commander's goes one level). */
+function addHelpCommand(program: Command, ctx: Context): void {
+  program.helpCommand(false);
+  program
+    .command('help')
+    .description('show the help of a command, e.g. `bankctl help transactions list`')
+    .argument('[command...]', 'the command path')
+    .action((words: string[]) => {
+      let cmd = program;
+      for (const w of words) {
+        const next = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
+        if (!next) {
+          ctx.io.stderr.write(`error: unknown command "${words.join(' ')}"\n`);
+          ctx.exitCode = 2;
+          return;
+        }
+        cmd = next;
+      }
+      cmd.outputHelp();
+    });
 }

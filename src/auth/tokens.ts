@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { HttpClient } from '../http/client.js';
 import type { CachedToken, ConfigStore } from '../config/store.js';
 import { EP } from '../contract/index.js';
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, BankctlError, UsageError } from '../errors.js';
 
 export interface TokenResponse {
   access_token: string;
@@ -34,6 +34,10 @@ export interface TokenDeps {
   clientSecret?: string;
   now: () => number;
   notice: (msg: string) => void;
+  /** Where the acting user came from, when a setting named it: "profile prod" (for the hint of a 404). */
+  userSource?: string;
+  /** -v: a line on stderr when a cached token is reused. */
+  trace?: (line: string) => void;
 }
 
 export function normalizeScopes(scopes: string[] | string): string[] {
@@ -69,7 +73,13 @@ export class TokenManager {
 
   private fromCache(key: string): CachedToken | undefined {
     const t = this.d.config.cachedTokens(this.d.profileName)[key];
-    if (t && t.expiresAt - EXPIRY_MARGIN_MS > this.d.now()) return t;
+    if (t && t.expiresAt - EXPIRY_MARGIN_MS > this.d.now()) {
+      const left = Math.floor((t.expiresAt - this.d.now()) / 1000);
+      this.d.trace?.(
+        `reusing a cached ${t.kind} token${t.user ? ` of user ${t.user}` : ''} (scopes ${t.scope || '(none)'}; ${left} s left)`,
+      );
+      return t;
+    }
     return undefined;
   }
 
@@ -117,14 +127,23 @@ export class TokenManager {
     }
     const res = await (
       await this.d.http()
-    ).request<{ code: string }>({
-      method: 'POST',
-      path: (delegate ? EP.oauth.delegate : EP.oauth.grant).path,
-      form,
-      auth: { scheme: 'Bearer', token: clientToken },
-      // safe to resend: a lost answer only leaves an unused code behind
-      idempotent: true,
-    });
+    )
+      .request<{ code: string }>({
+        method: 'POST',
+        path: (delegate ? EP.oauth.delegate : EP.oauth.grant).path,
+        form,
+        auth: { scheme: 'Bearer', token: clientToken },
+        // safe to resend: a lost answer only leaves an unused code behind
+        idempotent: true,
+      })
+      .catch((err: unknown) => {
+        // the user a profile names is gone (a sandbox restarted, the user deleted): say where it comes from
+        if (err instanceof BankctlError && (err as { status?: number }).status === 404 && this.d.userSource) {
+          const key = user.userId ? 'user' : 'external-user';
+          err.hint = `the user comes from the ${this.d.userSource} setting "${key}"; clear it with \`bankctl config unset ${key}${this.d.userSource.startsWith('profile ') ? ` --profile ${this.d.userSource.slice(8)}` : ''}\`, or pass --user`;
+        }
+        throw err;
+      });
     if (!res.data || typeof res.data.code !== 'string')
       throw new AuthError('the authorization-grant answer holds no code');
     (await this.d.http()).redactor.add(res.data.code);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { stripControl } from '../output/sanitize.js';
 import type { Context } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
 import { StreamWriter } from '../output/render.js';
@@ -18,6 +19,8 @@ interface ApiOpts {
   as?: string;
   form?: boolean;
   header?: string[];
+  include?: boolean;
+  dryRun?: boolean;
 }
 
 /** -F values are typed: numbers, booleans and null become JSON, @file reads a file. */
@@ -52,6 +55,8 @@ export function registerApi(api: Command, ctx: Context): void {
       '--as <kind>',
       'token to send: client, user, connector or none (default: what the endpoint table says; a path outside the table needs --as or --scope)',
     )
+    .option('-i, --include', 'print the status line and response headers (to stderr: stdout stays the body)')
+    .option('--dry-run', 'print the request that would be sent (secrets redacted) and send nothing')
     .action(async (methodIn: string, path: string, o: ApiOpts) => {
       const method = methodIn.toUpperCase();
       if (!/^[A-Z]+$/.test(method)) throw new UsageError(`"${methodIn}" is not an HTTP method`);
@@ -60,6 +65,7 @@ export function registerApi(api: Command, ctx: Context): void {
         throw new UsageError('--as must be client, user, connector or none');
       const { query, ...body } = await requestParts(ctx, method, path, o);
       const headers = parseHeaders(o);
+      if (o.dryRun) return dryRun(ctx, method, path, { query, ...body }, headers, o);
       const api = await ctx.api();
       const call: Call = (q) =>
         api.request<unknown>({
@@ -74,11 +80,14 @@ export function registerApi(api: Command, ctx: Context): void {
         });
       try {
         if (o.paginate) return await paginate(ctx, call, query);
-        writeBody(ctx, (await call(query)).data as string);
+        const res = await call(query);
+        if (o.include) writeHead(ctx, res.status, res.headers);
+        await writeBody(ctx, res.data as string);
       } catch (err) {
+        if (o.include && err instanceof ApiError) writeHead(ctx, err.status, {});
         // the answer to this request, not to the token request made for it
         if (err instanceof ApiError && err.body !== undefined && answers(err, method, path))
-          writeBody(ctx, typeof err.body === 'string' ? err.body : writeJson(err.body));
+          await writeBody(ctx, typeof err.body === 'string' ? err.body : writeJson(err.body));
         throw err;
       }
     });
@@ -89,10 +98,14 @@ export function registerApi(api: Command, ctx: Context): void {
     'bankctl api POST /api/v1/user/create -f market=SE -f locale=sv_SE',
     'bankctl api GET /data/v2/transactions --user $U --paginate -o ndjson',
     'bankctl api POST /connector/users --input user.json',
+    'bankctl api GET /api/v1/providers -i --jq ".providers[].name"',
+    'bankctl api POST /api/v1/user/create -f market=SE --dry-run',
   ]);
 }
 
-type Call = (query?: Record<string, string>) => Promise<{ data: unknown }>;
+type Call = (
+  query?: Record<string, string>,
+) => Promise<{ data: unknown; status: number; headers: Record<string, string | string[] | undefined> }>;
 
 /** -f and -F values by name (-F typed). */
 function parseParams(o: ApiOpts): Record<string, unknown> {
@@ -191,9 +204,69 @@ function parseMaybe(text: string): unknown {
   }
 }
 
-function writeBody(ctx: Context, text: string | undefined): void {
+/** `-i`: the status line and the response headers, on stderr. */
+function writeHead(ctx: Context, status: number, headers: Record<string, string | string[] | undefined>): void {
+  const lines = [`HTTP ${status}`];
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v])
+      lines.push(`${k}: ${/^(set-cookie|authorization)$/i.test(k) ? '<redacted>' : stripControl(one)}`);
+  }
+  ctx.io.stderr.write(`${lines.join('\n')}\n\n`);
+}
+
+const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key)$/i;
+const SECRET_FIELD = /secret|password|token|code|assertion/i;
+
+/** `--dry-run`: the request as it would go out; no token is fetched and nothing is sent. */
+async function dryRun(
+  ctx: Context,
+  method: string,
+  path: string,
+  parts: Parts,
+  headers: Record<string, string>,
+  o: ApiOpts,
+): Promise<void> {
+  const url = new URL(path, `${await ctx.baseUrl()}/`);
+  for (const [k, v] of Object.entries(parts.query ?? {})) url.searchParams.set(k, v);
+  const out: string[] = [`${method} ${url.toString()}`];
+  const as = o.as ? `a ${o.as} token` : 'the token the endpoint table names';
+  if (o.as !== 'none') out.push(`Authorization: <redacted: ${as}${o.scope ? `, scope ${o.scope}` : ''}>`);
+  if (parts.contentType) out.push(`Content-Type: ${parts.contentType}`);
+  if (parts.form) out.push('Content-Type: application/x-www-form-urlencoded');
+  for (const [k, v] of Object.entries(headers)) out.push(`${k}: ${SECRET_HEADER.test(k) ? '<redacted>' : v}`);
+  if (parts.body !== undefined) {
+    const value = parseMaybe(parts.body);
+    out.push('', typeof value === 'string' ? value : writeJson(redactFields(value), 2));
+  } else if (parts.form) {
+    const f = new URLSearchParams();
+    for (const [k, v] of Object.entries(parts.form)) f.set(k, SECRET_FIELD.test(k) ? '<redacted>' : v);
+    out.push('', f.toString());
+  }
+  ctx.io.stdout.write(`${stripControl(out.join('\n'))}\n`);
+  ctx.notice('dry run: nothing was sent');
+}
+
+function redactFields(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(redactFields);
+  if (v && typeof v === 'object' && v.constructor === Object)
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [
+        k,
+        SECRET_FIELD.test(k) && typeof x === 'string' ? '<redacted>' : redactFields(x),
+      ]),
+    );
+  return v;
+}
+
+async function writeBody(ctx: Context, text: string | undefined): Promise<void> {
   if (text === undefined || text === '') return;
   const parsed = parseMaybe(text);
+  if (ctx.globals.jq !== undefined && typeof parsed !== 'string') {
+    const { runJq } = await import('../output/jq.js');
+    ctx.io.stdout.write(await runJq(writeJson(parsed), ctx.globals.jq, false));
+    return;
+  }
   ctx.io.stdout.write(
     typeof parsed === 'string' ? (text.endsWith('\n') ? text : `${text}\n`) : `${writeJson(parsed, 2)}\n`,
   );

@@ -46,19 +46,49 @@ export function completionTree(program: Command): Node[] {
     const subs = cmd.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden);
     nodes.push({
       path: path.join(' '),
-      subcommands: subs.map((c) => c.name()),
+      // aliases too (`tx`, `ls`, `rm`): a path typed with one completes like the name's
+      subcommands: subs.flatMap((c) => [c.name(), ...c.aliases()]),
       words: ARGUMENT_WORDS.get(cmd)?.() ?? [],
       options: [...new Set([...opts.flatMap(optionNames), '--help'])],
       valued: opts.filter(takesValue).flatMap(optionNames),
       choices,
     });
-    for (const c of subs) visit(c, [...path, c.name()]);
+    for (const c of subs) for (const name of [c.name(), ...c.aliases()]) visit(c, [...path, name]);
   };
   visit(program, []);
   return nodes;
 }
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Option values completed by `bankctl __complete KIND` (from the cache or the service, fast). */
+export const DYNAMIC_OPTIONS: Record<string, string> = {
+  '--provider': 'providers',
+  '--account': 'accounts',
+  '--credentials-id': 'credentials',
+  '--profile': 'profiles',
+  '--event': 'events',
+  '--type': 'statistics-types',
+  '--resolution': 'resolutions',
+};
+
+/** The verbs whose first argument is a credentials id, account id or profile name. */
+const DYNAMIC_ARGUMENTS: Array<[RegExp, string]> = [
+  [/^credentials (get|delete|rm|refresh|update|supplement|authenticate|qr|watch)$/, 'credentials'],
+  [/^accounts (update|balances)$/, 'accounts'],
+  [/^balance-refresh create$/, 'accounts'],
+  [/^config use$/, 'profiles'],
+];
+
+function dynamicCases(nodes: Node[]): string {
+  const lines: string[] = [];
+  for (const n of nodes) {
+    const kind = DYNAMIC_ARGUMENTS.find(([re]) => re.test(n.path))?.[1];
+    if (kind) lines.push(`    ${q(`${n.path}|`)}) echo ${kind} ;;`);
+  }
+  for (const [opt, kind] of Object.entries(DYNAMIC_OPTIONS)) lines.push(`    *${q(`|${opt}`)}) echo ${kind} ;;`);
+  return lines.join('\n');
+}
 
 export function bashScript(program: Command): string {
   const nodes = completionTree(program);
@@ -101,6 +131,19 @@ ${choiceCases}
   esac
 }
 
+# What \`bankctl __complete\` is asked for: a verb's argument ("path|") or an option's value ("path|--opt").
+_bankctl_dynamic() {
+  case "$1|$2" in
+${dynamicCases(nodes)}
+  esac
+}
+
+_bankctl_complete() {
+  local kind
+  kind="$(_bankctl_dynamic "$1" "$2")"
+  [[ -n $kind ]] && command bankctl __complete "$kind" "$3" 2>/dev/null
+}
+
 # The command path typed so far (nouns and verbs), skipping flags and their values.
 _bankctl_path() {
   local path="" i w p
@@ -119,6 +162,7 @@ _bankctl() {
   path="$(_bankctl_path)"
   if [[ $prev == -* && " $(_bankctl_valued "$path") " == *" $prev "* ]]; then
     choices="$(_bankctl_choices "$path" "$prev")"
+    [[ -z $choices ]] && choices="$(_bankctl_complete "$path" "$prev" "$cur")"
     if [[ -n $choices ]]; then
       COMPREPLY=($(compgen -W "$choices" -- "$cur"))
     else
@@ -129,7 +173,7 @@ _bankctl() {
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "$(_bankctl_opts "$path")" -- "$cur"))
   else
-    COMPREPLY=($(compgen -W "$(_bankctl_subs "$path") $(_bankctl_words "$path")" -- "$cur"))
+    COMPREPLY=($(compgen -W "$(_bankctl_subs "$path") $(_bankctl_words "$path") $(_bankctl_complete "$path" "" "$cur")" -- "$cur"))
   fi
   return 0
 }
@@ -209,10 +253,13 @@ export function fishScript(program: Command): string {
       const name = o.slice(2);
       const vals = n.choices[o];
       const valued = n.valued.includes(o);
+      const dyn = DYNAMIC_OPTIONS[o];
       lines.push(
-        `complete -c bankctl -n ${q(cond)} -l ${name}${valued ? (vals ? ` -x -a ${q(vals.join(' '))}` : ' -r') : ''}`,
+        `complete -c bankctl -n ${q(cond)} -l ${name}${valued ? (vals ? ` -x -a ${q(vals.join(' '))}` : dyn ? ` -x -a ${q(`(bankctl __complete ${dyn} 2>/dev/null)`)}` : ' -r') : ''}`,
       );
     }
+    const argKind = DYNAMIC_ARGUMENTS.find(([re]) => re.test(n.path))?.[1];
+    if (argKind) lines.push(`complete -c bankctl -n ${q(cond)} -a ${q(`(bankctl __complete ${argKind} 2>/dev/null)`)}`);
   }
   return `${lines.join('\n')}\n`;
 }

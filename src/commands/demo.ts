@@ -12,6 +12,7 @@ import type { ProgramDeps } from '../program.js';
 import { canPrompt, type IO } from '../io.js';
 import { FlowFailedError } from '../errors.js';
 import { examples, parseIntArg, type Run } from './util.js';
+import { wrapText } from '../output/wrap.js';
 
 export interface DemoOptions {
   authDelayMs: number;
@@ -67,7 +68,13 @@ class Walk {
 
   bold = (s: string) => (this.ctx.color ? `\x1b[1m${s}\x1b[0m` : s);
   dim = (s: string) => (this.ctx.color ? `\x1b[2m${s}\x1b[0m` : s);
-  say = (s: string) => this.ctx.io.stderr.write(`${s}\n`);
+  /** Narration on stderr, wrapped to the terminal's width (a command line's continuation indented). */
+  say = (s: string) => {
+    const io = this.ctx.io;
+    const cols = Number(io.env.COLUMNS);
+    const width = io.stderrIsTTY ? (Number.isInteger(cols) && cols > 0 ? cols : io.columns) : Infinity;
+    io.stderr.write(`${wrapText(s, width, s.includes('$ bankctl') ? '    ' : '')}\n`);
+  };
 
   /** Runs one bankctl command in this process; returns its exit code and what it printed. */
   async step(title: string, args: string[], shown = args, stdin?: string): Promise<{ code: number; out: string }> {
@@ -111,7 +118,7 @@ export async function demoRun(ctx: Context, o: DemoOptions): Promise<void> {
     const userId = await bankJourney(w);
     w.say(w.dim('\nA partner backend pushes its own data through the connector instead.'));
     await connectorJourney(w, sandbox.clock.now());
-    await w.step('Delete the end user and all of their data', ['users', 'delete', '--user', userId]);
+    await w.step('Delete the end user and all of their data', ['users', 'delete', '--user', userId, '--yes']);
     w.say(
       `\n${w.bold('That is the journey.')} Next: \`bankctl sandbox start\` for a sandbox of your own, \`bankctl --help\` for every command, \`bankctl smoke\` to check a real environment.`,
     );

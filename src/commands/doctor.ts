@@ -170,10 +170,18 @@ export function registerDoctor(doctor: Command, ctx: Context): void {
 }
 
 async function finish(ctx: Context, checks: Check[]): Promise<void> {
-  const format = ctx.globals.output ?? (ctx.io.stdoutIsTTY ? 'table' : 'text');
-  if (format === 'json' || format === 'ndjson') {
+  // the output rules: human lines on a terminal, json when stdout is not one (or with -o json);
+  // -o table/csv/ndjson as for any command
+  const format = ctx.globals.output ?? ctx.env.BANKCTL_OUTPUT ?? (ctx.io.stdoutIsTTY ? 'lines' : 'json');
+  if (format !== 'lines') {
     const { render } = await import('../output/render.js');
-    await render(ctx, checks);
+    await render(ctx, checks, {
+      columns: [
+        { header: 'check', path: 'check' },
+        { header: 'status', path: 'status' },
+        { header: 'detail', path: 'detail' },
+      ],
+    });
   } else {
     const mark = { ok: ctx.color ? '\x1b[32m✓\x1b[0m' : '✓', fail: ctx.color ? '\x1b[31m✗\x1b[0m' : '✗', skip: '-' };
     for (const c of checks) ctx.io.stdout.write(`${mark[c.status]} ${c.check}: ${c.detail}\n`);

@@ -46,6 +46,17 @@ export async function searchRun(ctx: Context, o: SearchOptions): Promise<void> {
   });
   if ((await ctx.outputFormat()) === 'json') return render(ctx, r);
   const rows = r.results.map((x) => x.transaction);
+  // the category's name, as `transactions list` shows it (the catalogue in the user's locale)
+  const names = new Map<string, string>();
+  if (rows.some((t) => (t as { categoryId?: unknown }).categoryId)) {
+    try {
+      const { listCategories } = await import('../api/reads.js');
+      for (const c of await listCategories(await ctx.api()))
+        names.set(c.id, String(c.secondaryName ?? c.primaryName ?? ''));
+    } catch {
+      // the ids then
+    }
+  }
   await render(ctx, rows, {
     columns: [
       {
@@ -64,7 +75,7 @@ export async function searchRun(ctx: Context, o: SearchOptions): Promise<void> {
             : String((t as { amount?: number }).amount ?? '');
         },
       },
-      { header: 'category', path: 'categoryId' },
+      { header: 'category', path: 'categoryId', format: (v) => names.get(String(v)) ?? String(v ?? '') },
       { header: 'account', path: 'accountId' },
       { header: 'id', path: 'id' },
     ],

@@ -78,6 +78,8 @@ export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
   const host = new URL(await ctx.baseUrl()).hostname;
   const format = await ctx.outputFormat();
   const started = ctx.clock.now();
+  const live = ctx.io.stderrIsTTY && ctx.io.stdoutIsTTY && format === 'table';
+  let done = 0;
   const results = await runSmoke(
     api,
     tokens,
@@ -92,12 +94,15 @@ export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
       fields: provider && smokeFields(provider, onSandbox),
     },
     (r) => {
-      if (format === 'table' && !ctx.quiet) {
-        const mark = r.status === 'passed' ? '✓' : r.status === 'failed' ? '✗' : '-';
-        ctx.io.stderr.write(`${mark} ${r.name} (${r.ms} ms)\n`);
-      }
+      if (ctx.quiet) return;
+      const mark = r.status === 'passed' ? '✓' : r.status === 'failed' ? '✗' : '-';
+      done++;
+      // on a terminal one status line that updates (the table comes after, once); elsewhere one line per check
+      if (live) ctx.io.stderr.write(`\r\x1b[K${mark} ${r.name} (${r.ms} ms, ${done} done)`);
+      else ctx.io.stderr.write(`${mark} ${r.name} (${r.ms} ms)\n`);
     },
   );
+  if (live && done > 0) ctx.io.stderr.write('\r\x1b[K');
   const report = {
     baseUrl: await ctx.baseUrl(),
     startedAt: new Date(started).toISOString(),

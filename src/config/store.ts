@@ -29,6 +29,7 @@ export const SETTING_KEYS = [
   'ca-file',
   'pin',
   'webhook-secret',
+  'protected',
 ] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 export const SECRET_KEYS = new Set<string>([

@@ -220,7 +220,14 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
     }
     w.progress.stop();
     const prompter = w.interactive ? await ctx.prompter() : undefined;
-    const information = await collectAnswers(ctx, s.fields, o.answers, prompter, w.interrupt);
+    const information = await collectAnswers(ctx, s.fields, o.answers, prompter, w.interrupt).catch((err: unknown) => {
+      // no terminal to ask on: the exact command that answers this round later
+      if (err instanceof UsageError && !prompter) {
+        const asked = s.fields.filter((f) => !f.immutable).map((f) => `--answer ${f.name}=VALUE`);
+        err.hint = `credentials ${o.id} wait for it: \`bankctl credentials supplement ${o.id} ${asked.join(' ')}\` (or --answers FILE)`;
+      }
+      throw err;
+    });
     w.check();
     await supplementInformation(w.api, o.id, information);
     ctx.trace(`supplemental information sent for ${Object.keys(information).length} field(s)`);

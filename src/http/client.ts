@@ -231,7 +231,7 @@ export class HttpClient {
           this.redactor.text(text),
         );
         throw new ApiError(status, method, this.redactor.url(url), message, errBody, {
-          hint: hintFor(status, o.auth),
+          hint: hintFor(status, o.auth, url),
           requestIds: ids,
         });
       } catch (err) {
@@ -377,10 +377,33 @@ function describeNetworkError(err: unknown, code: string | undefined): string {
   return code && !msg.includes(code) ? `${msg} (${code})` : msg;
 }
 
-function hintFor(status: number, auth: Auth | undefined): string | undefined {
-  if (status === 401 && !auth) return 'this call needs credentials: run `bankctl auth login` or pass --token';
-  if (status === 401) return 'check the client credentials (`bankctl auth status`) or the token';
-  return undefined;
+function hintFor(status: number, auth: Auth | undefined, url = ''): string | undefined {
+  if (status !== 401) return undefined;
+  let path: string;
+  try {
+    path = new URL(url).pathname;
+  } catch {
+    path = url;
+  }
+  const connectorUser = /\/connector\/users\/([^/]+)/.exec(path)?.[1];
+  const who = connectorUser
+    ? ` and that connector user ${safeDecodeURI(connectorUser)} exists (\`bankctl connector users create\`)`
+    : '';
+  // the token endpoint itself refused the client (auth login with a wrong id): no "run auth login"
+  if (/\/oauth\/token$/.test(path))
+    return 'the client id or secret was refused: check both (`bankctl auth status` shows where they come from)';
+  if (auth?.scheme === 'Token') return `check the connector token (--connector-token, BANKCTL_CONNECTOR_TOKEN)${who}`;
+  if (auth?.scheme === 'Basic') return `check --basic (user:token, BANKCTL_BASIC) for ${auth.username}${who}`;
+  if (!auth) return 'this call needs credentials: run `bankctl auth login` or pass --token';
+  return `check the token or the client credentials (\`bankctl auth status\`)${who}`;
+}
+
+function safeDecodeURI(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 function formatBytes(n: number): string {

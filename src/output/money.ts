@@ -16,6 +16,37 @@ export function isExactAmount(v: unknown): v is ExactAmount {
 }
 
 export function formatAmount(a: ExactAmount, withCurrency = true): string {
-  const n = decimalString(a.value.unscaledValue, a.value.scale);
+  const n = withMinorUnits(decimalString(a.value.unscaledValue, a.value.scale), a.currencyCode);
   return withCurrency && a.currencyCode ? `${n} ${a.currencyCode}` : n;
+}
+
+const minorUnits = new Map<string, number | undefined>();
+
+/** The currency's minor units (SEK 2, JPY 0, KWD 3), undefined for a code ICU does not know. */
+export function currencyMinorUnits(code: string): number | undefined {
+  if (!minorUnits.has(code)) {
+    let n: number | undefined;
+    try {
+      if (/^[A-Z]{3}$/.test(code))
+        n = new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions().maximumFractionDigits;
+    } catch {
+      n = undefined;
+    }
+    minorUnits.set(code, n);
+  }
+  return minorUnits.get(code);
+}
+
+/**
+ * A decimal written with at least the currency's minor units ("5000" SEK is "5000.00"), never
+ * fewer digits than it has: an amount is shown exactly, the same way everywhere.
+ */
+export function withMinorUnits(decimal: string, currency: string | undefined): string {
+  if (!currency || !/^[+-]?\d+(\.\d+)?$/.test(decimal)) return decimal;
+  const units = currencyMinorUnits(currency);
+  if (!units) return decimal;
+  const dot = decimal.indexOf('.');
+  const frac = dot < 0 ? 0 : decimal.length - dot - 1;
+  if (frac >= units) return decimal;
+  return `${dot < 0 ? `${decimal}.` : decimal}${'0'.repeat(units - frac)}`;
 }

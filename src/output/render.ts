@@ -1,12 +1,16 @@
 // Renders command results in the -o format: json (objects as returned, unknown properties kept),
-// ndjson (one object a line), csv (RFC 4180 with a header row), table (cli-table3).
-// stdout gets data only.
+// ndjson (one object a line), csv (RFC 4180 with a header row, amounts as plain decimals with the
+// currency in a column of its own), table (table.ts: gh-like, fitted to the terminal).
+// --fields picks paths for every format, --jq filters json and ndjson (jq.ts), and a long table on
+// a terminal goes through a pager (pager.ts). stdout gets data only.
 import type { Context, OutputFormat } from '../context.js';
-import { ExactNumber, writeJson } from '../contract/exact-json.js';
+import { ExactNumber, parseExactJson, writeJson } from '../contract/exact-json.js';
 import { formatAmount, isExactAmount } from './money.js';
 import { stripControl } from './sanitize.js';
-import { SMALL_TABLE, StreamingTable } from './table.js';
+import { SMALL_TABLE, Table, verticalTable, type TableOptions } from './table.js';
 import { terminalJson } from './terminal.js';
+import { availablePaths, checkPaths, fieldsRequest, project, type FieldsRequest } from './fields.js';
+import { PagedOutput, pagerCommand } from './pager.js';
 
 export interface Column {
   header: string;
@@ -46,14 +50,13 @@ export function cellText(value: unknown, key = ''): string {
   return String(value);
 }
 
+function fieldsOf(ctx: Context): FieldsRequest {
+  return fieldsRequest(ctx.globals.fields);
+}
+
 export function columnsFor(ctx: Context, items: unknown[], spec: RenderSpec): Column[] {
-  if (ctx.globals.fields) {
-    return ctx.globals.fields
-      .split(',')
-      .map((f) => f.trim())
-      .filter(Boolean)
-      .map((f) => ({ header: stripControl(f), path: f }));
-  }
+  const f = fieldsOf(ctx);
+  if (f.kind === 'paths') return f.paths.map((p) => ({ header: stripControl(p), path: p }));
   if (spec.columns && spec.columns.length > 0) return spec.columns;
   const keys = new Set<string>();
   for (const item of items.slice(0, 50)) {
@@ -70,7 +73,15 @@ function jsonText(ctx: Context, json: string): string {
 }
 
 function headStyle(ctx: Context): (s: string) => string {
-  return ctx.color ? (s) => `\x1b[36m${s}\x1b[39m` : (s) => s;
+  return ctx.color ? (s) => `\x1b[1m${s}\x1b[22m` : (s) => s;
+}
+
+/** The width a table fits: COLUMNS or the terminal's; no limit when stdout is not a terminal. */
+export function tableOptions(ctx: Context): TableOptions {
+  const tty = ctx.io.stdoutIsTTY;
+  const cols = Number(ctx.env.COLUMNS);
+  const width = tty ? (Number.isInteger(cols) && cols > 0 ? cols : ctx.io.columns || 80) : Infinity;
+  return { width, wide: Boolean(ctx.globals.wide), tty, headStyle: headStyle(ctx) };
 }
 
 function cell(item: unknown, col: Column): string {
@@ -87,13 +98,80 @@ export function csvRow(values: string[]): string {
   return `${values.map(csvEscape).join(',')}\r\n`;
 }
 
+const MONEY = /^([+-]?\d+(?:\.\d+)?) ([A-Z]{3})$/;
+
+/**
+ * csv columns: a column whose first cell is an amount with its currency ("-13.07 SEK") becomes two,
+ * the plain decimal and the currency, so a spreadsheet reads the number.
+ */
+class CsvLayout {
+  readonly header: string[];
+  private readonly split: boolean[];
+
+  constructor(
+    private readonly cols: Column[],
+    first: unknown,
+  ) {
+    this.split = cols.map((c) => first !== undefined && MONEY.test(cell(first, c)));
+    const money = this.split.filter(Boolean).length;
+    this.header = [];
+    cols.forEach((c, i) => {
+      this.header.push(c.header);
+      if (this.split[i]) this.header.push(money === 1 ? 'currency' : `${c.header}_currency`);
+    });
+  }
+
+  row(item: unknown): string {
+    const out: string[] = [];
+    for (let i = 0; i < this.cols.length; i++) {
+      const text = cell(item, this.cols[i]!);
+      if (!this.split[i]) out.push(text);
+      else {
+        const m = MONEY.exec(text);
+        if (m) out.push(m[1]!, m[2]!);
+        else out.push(text, '');
+      }
+    }
+    return csvRow(out);
+  }
+}
+
+/** The paths the rows have, one a line, for `--fields` alone or `--fields help`. */
+function pathList(ctx: Context, items: unknown[], spec: RenderSpec): string {
+  const paths = availablePaths(items);
+  if (paths.length === 0 && spec.columns) return spec.columns.map((c) => `${c.path}\n`).join('');
+  if (paths.length === 0) {
+    ctx.notice('no rows to take the paths from');
+    return '';
+  }
+  return paths.map((p) => `${p}\n`).join('');
+}
+
+/** json and ndjson: --fields keeps only the chosen paths. */
+function projected(ctx: Context, items: unknown[]): unknown[] {
+  const f = fieldsOf(ctx);
+  if (f.kind !== 'paths') return items;
+  return items.map((it) => project(it, f.paths));
+}
+
+async function jqText(ctx: Context, json: string, compact: boolean): Promise<string> {
+  const { runJq } = await import('./jq.js');
+  return jsonText(ctx, await runJq(json, ctx.globals.jq!, compact));
+}
+
 export async function render(ctx: Context, data: unknown, spec: RenderSpec = {}): Promise<void> {
   const format = await ctx.outputFormat();
-  if (format === 'table' && Array.isArray(data) && data.length > SMALL_TABLE) {
-    // a long table goes out row block by row block, through back-pressure (and Ctrl-C)
-    const w = new StreamWriter(ctx, 'table', spec);
-    for (let i = 0; i < data.length; i += 1000) await w.writeMany(data.slice(i, i + 1000));
-    await w.end();
+  if (format === 'table') {
+    const out = new PagedOutput(ctx, pagerCommand(ctx));
+    if (Array.isArray(data) && data.length > SMALL_TABLE) {
+      // a long table goes out row block by row block, through back-pressure (and Ctrl-C)
+      const w = new StreamWriter(ctx, 'table', spec, out);
+      for (let i = 0; i < data.length && !out.done; i += 1000) await w.writeMany(data.slice(i, i + 1000));
+      await w.end();
+      return;
+    }
+    await out.write(await renderToString(ctx, format, data, spec));
+    await out.end();
     return;
   }
   ctx.io.stdout.write(await renderToString(ctx, format, data, spec));
@@ -105,74 +183,120 @@ export async function renderToString(
   data: unknown,
   spec: RenderSpec = {},
 ): Promise<string> {
+  const f = fieldsOf(ctx);
+  const items = Array.isArray(data) ? data : [data];
+  if (f.kind === 'list') return pathList(ctx, items, spec);
+  if (f.kind === 'paths') checkPaths(f.paths, items);
   switch (format) {
-    case 'json':
-      return jsonText(ctx, `${writeJson(data, 2)}\n`);
-    case 'ndjson':
-      return jsonText(
-        ctx,
-        Array.isArray(data) ? data.map((d) => `${writeJson(d)}\n`).join('') : `${writeJson(data)}\n`,
-      );
+    case 'json': {
+      const shown = f.kind === 'paths' ? (Array.isArray(data) ? projected(ctx, data) : project(data, f.paths)) : data;
+      if (ctx.globals.jq) return jqText(ctx, writeJson(shown), false);
+      return jsonText(ctx, `${writeJson(shown, 2)}\n`);
+    }
+    case 'ndjson': {
+      const shown = projected(ctx, items);
+      if (ctx.globals.jq) {
+        let out = '';
+        for (const d of shown) out += await jqText(ctx, writeJson(d), true);
+        return out;
+      }
+      return jsonText(ctx, shown.map((d) => `${writeJson(d)}\n`).join(''));
+    }
     case 'csv': {
-      const items = Array.isArray(data) ? data : [data];
       const cols = columnsFor(ctx, items, spec);
-      return csvRow(cols.map((c) => c.header)) + items.map((it) => csvRow(cols.map((c) => cell(it, c)))).join('');
+      const layout = new CsvLayout(cols, items[0]);
+      return csvRow(layout.header) + items.map((it) => layout.row(it)).join('');
     }
     case 'table':
       return tableText(ctx, data, spec);
   }
 }
 
-async function tableText(ctx: Context, data: unknown, spec: RenderSpec): Promise<string> {
-  if (!Array.isArray(data) && (spec.vertical ?? true) && data && typeof data === 'object' && !ctx.globals.fields) {
-    const entries = Object.entries(data as Record<string, unknown>);
-    if (entries.length > SMALL_TABLE) {
-      const rows = entries.map(([k, v]) => [stripControl(k), cellText(v, k)]);
-      const t = new StreamingTable(rows[0]!, rows.slice(1, SMALL_TABLE));
-      return t.rows(rows.slice(1)) + t.end();
-    }
-    const { default: Table } = await import('cli-table3');
-    const t = new Table({ style: { head: [], border: [] } });
-    for (const [k, v] of entries) t.push({ [stripControl(k)]: cellText(v, k) });
-    return `${t.toString()}\n`;
+function tableText(ctx: Context, data: unknown, spec: RenderSpec): string {
+  const opts = tableOptions(ctx);
+  if (
+    !Array.isArray(data) &&
+    (spec.vertical ?? true) &&
+    data &&
+    typeof data === 'object' &&
+    fieldsOf(ctx).kind === 'none'
+  ) {
+    const entries = Object.entries(data as Record<string, unknown>).map(
+      ([k, v]) => [stripControl(k), cellText(v, k)] as [string, string],
+    );
+    return verticalTable(entries, opts);
   }
   const items = Array.isArray(data) ? data : [data];
   if (items.length === 0) return '';
   const cols = columnsFor(ctx, items, spec);
-  if (items.length > SMALL_TABLE) {
-    const rows = items.map((it) => cols.map((c) => cell(it, c)));
-    const t = new StreamingTable(
-      cols.map((c) => c.header),
-      rows.slice(0, SMALL_TABLE),
-      headStyle(ctx),
-    );
-    return t.rows(rows) + t.end();
-  }
-  const { default: Table } = await import('cli-table3');
-  const t = new Table({ head: cols.map((c) => c.header), style: { head: ctx.color ? ['cyan'] : [], border: [] } });
-  for (const it of items) t.push(cols.map((c) => cell(it, c)));
-  return `${t.toString()}\n`;
+  const rows = items.map((it) => cols.map((c) => cell(it, c)));
+  const t = new Table(
+    cols.map((c) => c.header),
+    rows.slice(0, SMALL_TABLE),
+    opts,
+  );
+  return t.rows(rows) + t.end();
 }
 
 /**
- * Streams items as they come: ndjson and csv line by line; json as one array; a table is drawn by
- * cli-table3 when it stays small, and row by row (linear, through back-pressure) once it grows.
+ * Streams items as they come: ndjson and csv line by line; json as one array; a table is laid out
+ * from its first rows and then drawn row by row (linear, through back-pressure).
  */
 export class StreamWriter {
   private count = 0;
   private buffered: unknown[] = [];
   private cols?: Column[];
-  private table?: StreamingTable;
+  private csv?: CsvLayout;
+  private table?: Table;
+  private checked = false;
+  private listed = false;
+  private readonly fields: FieldsRequest;
+  private readonly jq: boolean;
+  private readonly out: PagedOutput;
 
   constructor(
     private readonly ctx: Context,
     private readonly format: OutputFormat,
     private readonly spec: RenderSpec = {},
-  ) {}
+    out?: PagedOutput,
+  ) {
+    this.fields = fieldsOf(ctx);
+    this.jq = Boolean(ctx.globals.jq) && (format === 'json' || format === 'ndjson');
+    this.out = out ?? new PagedOutput(ctx, format === 'table' ? pagerCommand(ctx) : undefined);
+  }
 
-  private async out(chunk: string): Promise<void> {
-    const out = this.ctx.io.stdout;
-    if (chunk !== '' && !out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+  /** Whether items must be objects here (fields or jq), so raw ndjson lines need parsing. */
+  get transforms(): boolean {
+    return this.fields.kind !== 'none' || this.jq;
+  }
+
+  /** True once the reader quit the pager: a caller may stop fetching. */
+  get done(): boolean {
+    return this.out.done || this.listed;
+  }
+
+  private async emit(chunk: string): Promise<void> {
+    await this.out.write(chunk);
+  }
+
+  /** --fields checks (and --fields help) on the first items seen. */
+  private async gate(items: unknown[]): Promise<boolean> {
+    if (this.listed) return false;
+    if (this.fields.kind === 'list') {
+      if (items.length === 0) return false;
+      this.listed = true;
+      await this.emit(pathList(this.ctx, items, this.spec));
+      return false;
+    }
+    if (!this.checked && items.length > 0) {
+      this.checked = true;
+      if (this.fields.kind === 'paths') checkPaths(this.fields.paths, items);
+    }
+    return true;
+  }
+
+  private tableRow(it: unknown): string[] {
+    return this.cols!.map((c) => cell(it, c));
   }
 
   /** Table rows: buffered while the table is small, then drawn as they come. */
@@ -180,87 +304,110 @@ export class StreamWriter {
     if (!this.table) {
       this.buffered.push(...items);
       if (this.buffered.length <= SMALL_TABLE) return '';
-      this.cols = columnsFor(this.ctx, this.buffered, this.spec);
-      items = this.buffered;
-      this.buffered = [];
-      const rows = items.map((it) => this.cols!.map((c) => cell(it, c)));
-      this.table = new StreamingTable(
-        this.cols.map((c) => c.header),
-        rows,
-        headStyle(this.ctx),
-      );
-      return this.table.rows(rows);
+      return this.startTable();
     }
-    return this.table.rows(items.map((it) => this.cols!.map((c) => cell(it, c))));
+    let out = '';
+    for (const it of items) out += this.table.rows([this.tableRow(it)]);
+    return out;
+  }
+
+  private startTable(): string {
+    const items = this.buffered;
+    this.buffered = [];
+    this.cols = columnsFor(this.ctx, items, this.spec);
+    const rows = items.map((it) => this.tableRow(it));
+    this.table = new Table(
+      this.cols.map((c) => c.header),
+      rows.slice(0, SMALL_TABLE),
+      tableOptions(this.ctx),
+    );
+    return this.table.rows(rows);
+  }
+
+  private csvRows(items: unknown[]): string {
+    let chunk = '';
+    if (!this.csv) {
+      this.cols = columnsFor(this.ctx, items, this.spec);
+      this.csv = new CsvLayout(this.cols, items[0]);
+      chunk += csvRow(this.csv.header);
+    }
+    for (const item of items) chunk += this.csv.row(item);
+    return chunk;
   }
 
   /** Writes one item; resolves when the stream can take more (back-pressure). */
   async write(item: unknown): Promise<void> {
-    let chunk: string;
-    switch (this.format) {
-      case 'ndjson':
-        chunk = jsonText(this.ctx, `${writeJson(item)}\n`);
-        break;
-      case 'json':
-        chunk = jsonText(this.ctx, `${this.count === 0 ? '[\n' : ',\n'}${indent(writeJson(item, 2))}`);
-        break;
-      case 'csv':
-        chunk = '';
-        if (!this.cols) {
-          this.cols = columnsFor(this.ctx, [item], this.spec);
-          chunk = csvRow(this.cols.map((c) => c.header));
-        }
-        chunk += csvRow(this.cols.map((c) => cell(item, c)));
-        break;
-      case 'table':
-        chunk = this.tableRows([item]);
-        break;
-    }
-    this.count++;
-    await this.out(chunk);
+    await this.writeMany([item]);
   }
 
   /** Writes a batch (a page) as one chunk: one write call instead of one per item. */
   async writeMany(items: unknown[]): Promise<void> {
-    if (this.format === 'json') {
-      for (const item of items) await this.write(item);
-      return;
-    }
-    if (items.length === 0) return;
+    if (items.length === 0 || !(await this.gate(items))) return;
     let chunk = '';
-    if (this.format === 'ndjson') {
-      for (const item of items) chunk += `${writeJson(item)}\n`;
-      chunk = jsonText(this.ctx, chunk);
-    } else if (this.format === 'csv') {
-      if (!this.cols) {
-        this.cols = columnsFor(this.ctx, [items[0]], this.spec);
-        chunk += csvRow(this.cols.map((c) => c.header));
+    switch (this.format) {
+      case 'ndjson': {
+        const shown =
+          this.fields.kind === 'paths'
+            ? items.map((it) => project(it, (this.fields as { paths: string[] }).paths))
+            : items;
+        if (this.jq) for (const d of shown) chunk += await jqText(this.ctx, writeJson(d), true);
+        else {
+          for (const d of shown) chunk += `${writeJson(d)}\n`;
+          chunk = jsonText(this.ctx, chunk);
+        }
+        break;
       }
-      for (const item of items) chunk += csvRow(this.cols.map((c) => cell(item, c)));
-    } else chunk = this.tableRows(items);
+      case 'json': {
+        const shown =
+          this.fields.kind === 'paths'
+            ? items.map((it) => project(it, (this.fields as { paths: string[] }).paths))
+            : items;
+        if (this.jq) {
+          this.buffered.push(...shown);
+          break;
+        }
+        for (const d of shown) chunk += `${this.count++ === 0 ? '[\n' : ',\n'}${indent(writeJson(d, 2))}`;
+        chunk = jsonText(this.ctx, chunk);
+        this.count -= shown.length;
+        break;
+      }
+      case 'csv':
+        chunk = this.csvRows(items);
+        break;
+      case 'table':
+        chunk = this.tableRows(items);
+        break;
+    }
     this.count += items.length;
-    await this.out(chunk);
+    await this.emit(chunk);
   }
 
   /** ndjson only: lines already serialised (each ending in a newline), written as one chunk. */
   async writeLines(lines: string[]): Promise<void> {
     if (this.format !== 'ndjson') throw new Error('writeLines is for ndjson');
     if (lines.length === 0) return;
+    if (this.transforms) return this.writeMany(lines.map((l) => parseExactJson(l)));
     this.count += lines.length;
-    await this.out(jsonText(this.ctx, lines.join('')));
+    await this.emit(jsonText(this.ctx, lines.join('')));
   }
 
   async end(): Promise<number> {
-    const out = this.ctx.io.stdout;
-    if (this.format === 'json') out.write(this.count === 0 ? '[]\n' : '\n]\n');
-    if (this.format === 'csv' && !this.cols) {
+    if (this.listed) {
+      await this.out.end();
+      return this.count;
+    }
+    if (this.fields.kind === 'list' && this.count === 0) await this.emit(pathList(this.ctx, [], this.spec));
+    else if (this.format === 'json') {
+      if (this.jq) await this.emit(await jqText(this.ctx, writeJson(this.buffered), false));
+      else await this.emit(this.count === 0 ? '[]\n' : '\n]\n');
+    } else if (this.format === 'csv' && !this.csv) {
       const cols = columnsFor(this.ctx, [], this.spec);
-      if (this.spec.columns || this.ctx.globals.fields) out.write(csvRow(cols.map((c) => c.header)));
+      if (this.spec.columns || this.fields.kind === 'paths') await this.emit(csvRow(cols.map((c) => c.header)));
+    } else if (this.format === 'table') {
+      if (!this.table && this.buffered.length > 0) await this.emit(this.startTable());
+      if (this.table) await this.emit(this.table.end());
     }
-    if (this.format === 'table') {
-      if (this.table) await this.out(this.table.end());
-      else out.write(await renderToString(this.ctx, 'table', this.buffered, { ...this.spec, vertical: false }));
-    }
+    await this.out.end();
     return this.count;
   }
 }

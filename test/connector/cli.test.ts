@@ -47,8 +47,8 @@ describe('exit codes follow the service status', () => {
     const missing = await cli(['users', 'update', 'ghost', '--user-token', 't']);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toContain('401');
-    expect((await cli(['users', 'delete', 'c-1'])).code).toBe(0);
-    expect((await cli(['users', 'delete', 'c-1'])).code).toBe(3);
+    expect((await cli(['users', 'delete', 'c-1', '--yes'])).code).toBe(0);
+    expect((await cli(['users', 'delete', 'c-1', '--yes'])).code).toBe(3);
   });
 
   test('accounts: push 0 then 5 (409), 2 (400), update 4 (404), delete 0', async () => {
@@ -196,9 +196,9 @@ describe('exit codes follow the service status', () => {
       ).toBe(7);
       server.close();
       await new Promise((r) => setTimeout(r, 50));
-      expect((await runCli(['connector', 'users', 'delete', 'u'], { env: { ...e, BANKCTL_RETRIES: '0' } })).code).toBe(
-        8,
-      );
+      expect(
+        (await runCli(['connector', 'users', 'delete', 'u', '--yes'], { env: { ...e, BANKCTL_RETRIES: '0' } })).code,
+      ).toBe(8);
     } finally {
       server.close();
     }
@@ -327,7 +327,7 @@ describe('help', () => {
       ['transactions'],
       ['users', 'create'],
       ['users', 'update'],
-      ['users', 'delete'],
+      ['users', 'delete', '--yes'],
       ['accounts', 'push'],
       ['accounts', 'update'],
       ['accounts', 'delete'],
@@ -402,7 +402,7 @@ describe('user mistakes are one-line errors with exit 2', () => {
   test('a client token without the scope: 403, exit 3', async () => {
     const { clientToken } = await import('../helpers/sandbox.js');
     const weak = await clientToken(env.sandbox, ['accounts:read']);
-    const r = await runCli(['connector', 'users', 'delete', 'cli'], {
+    const r = await runCli(['connector', 'users', 'delete', 'cli', '--yes'], {
       env: { ...env.env, BANKCTL_CONNECTOR_TOKEN: undefined, BANKCTL_TOKEN: weak },
     });
     expect(r.code).toBe(3);

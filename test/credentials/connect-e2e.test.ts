@@ -371,7 +371,7 @@ describe('credentials connect, spawned', () => {
     );
     expect(dup.code).toBe(5);
     expect(dup.stderr).toContain(`credentials refresh ${id}`);
-    const gone = await runCli(['credentials', 'delete', id, '--user', user], { env });
+    const gone = await runCli(['credentials', 'delete', id, '--user', user, '--yes'], { env });
     expect(gone.code).toBe(0);
     const get = await runCli(['credentials', 'get', id, '--user', user], { env });
     expect(get.code).toBe(4);

@@ -103,7 +103,7 @@ needs.describe('credentials connect on a terminal', () => {
     keys('picker', 'Enter');
     s = await waitFor('picker', (x) => x.includes('EXIT='), 'the end');
     expect(s).toContain('EXIT=0');
-    expect(s).toMatch(/status\s+│ UPDATED/); // the final credentials as a table: stdout is a terminal
+    expect(s).toMatch(/status\s+UPDATED/); // the final credentials as a table: stdout is a terminal
     expect(s).not.toContain('8765'); // the masked code never echoed
     expect(s).not.toMatch(/\(optional\) \(optional\)/);
   });

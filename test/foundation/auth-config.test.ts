@@ -95,7 +95,7 @@ describe('auth login, status, logout and the profile files', () => {
     expect(rec.userId).toBe(userId);
     expect([...rec.scopes].sort()).toEqual(['accounts:read', 'user:delete']);
     // users delete asks for user:delete only
-    const del = await runCli(['users', 'delete', '--user', userId], { env });
+    const del = await runCli(['users', 'delete', '--user', userId, '--yes'], { env });
     expect(del.code).toBe(0);
     expect(t.sandbox.store.users.has(userId)).toBe(false);
   });
@@ -167,7 +167,7 @@ describe('auth login, status, logout and the profile files', () => {
     expect(refreshed.code).toBe(0);
     expect(JSON.parse(refreshed.stdout).access_token).not.toBe(linked.access_token);
 
-    const revoked = await runCli(['auth', 'revoke-all', '--user', userId], { env });
+    const revoked = await runCli(['auth', 'revoke-all', '--user', userId, '--yes'], { env });
     expect(revoked.code).toBe(0);
     expect([...t.sandbox.store.tokens.values()].filter((x) => x.userId === userId)).toEqual([]);
     expect((await runCli(['auth', 'refresh'], { env })).code).toBe(2);
@@ -207,7 +207,7 @@ describe('config and profiles', () => {
     });
     expect((await explain([], { ...env }))['timeout']).toMatchObject({ value: '30', source: 'default' });
 
-    expect((await runCli(['config', 'use', 'prod'], { env })).code).toBe(0);
+    expect((await runCli(['config', 'use', 'prod', '--create'], { env })).code).toBe(0);
     expect((await runCli(['config', 'set', 'output', 'csv'], { env })).code).toBe(0);
     const list = JSON.parse((await runCli(['config', 'list', '--all-profiles', '-o', 'json'], { env })).stdout);
     expect(list).toEqual(

@@ -25,12 +25,20 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** Off a terminal doctor prints json (the output rules); its checks as the lines a terminal shows. */
+function human(stdout: string): string {
+  const mark: Record<string, string> = { ok: '✓', fail: '✗', skip: '-' };
+  return (JSON.parse(stdout) as Array<{ check: string; status: string; detail: string }>)
+    .map((c) => `${mark[c.status]} ${c.check}: ${c.detail}`)
+    .join('\n');
+}
+
 describe('bankctl doctor', () => {
   test('green against the sandbox: one line per check, exit 0', async () => {
     const port = await freePort();
     const r = await spawnCli(['doctor', '--listen-port', String(port)], { env: plain.env });
     expect(r.code).toBe(0);
-    const lines = r.stdout.trim().split('\n');
+    const lines = human(r.stdout).split('\n');
     expect(lines.map((l) => l.split(':')[0])).toEqual(
       [
         '✓ config file',
@@ -65,9 +73,9 @@ describe('bankctl doctor', () => {
     try {
       const r = await spawnCli(['doctor', '--listen-port', String(port)], { env: tls.env });
       expect(r.code).toBe(9);
-      expect(r.stdout).toMatch(/✗ base URL: .*not trusted/);
-      expect(r.stdout).toMatch(/✗ TLS: .*--ca-file/);
-      expect(r.stdout).toMatch(/✗ webhook listener port: port \d+ is not free/);
+      expect(human(r.stdout)).toMatch(/✗ base URL: .*not trusted/);
+      expect(human(r.stdout)).toMatch(/✗ TLS: .*--ca-file/);
+      expect(human(r.stdout)).toMatch(/✗ webhook listener port: port \d+ is not free/);
       expect(r.stderr).toMatch(/checks failed: base URL, TLS, webhook listener port/);
 
       const dir = tempDir();
@@ -77,8 +85,8 @@ describe('bankctl doctor', () => {
         env: { ...plain.env, BANKCTL_CONFIG_DIR: dir, BANKCTL_CLIENT_SECRET: 'wrong-secret-123' },
       });
       expect(bad.code).toBe(9);
-      expect(bad.stdout).toMatch(/✗ config file: .* was readable by others/);
-      expect(bad.stdout).toMatch(/✗ client credentials: .*HTTP 401/);
+      expect(human(bad.stdout)).toMatch(/✗ config file: .* was readable by others/);
+      expect(human(bad.stdout)).toMatch(/✗ client credentials: .*HTTP 401/);
       expect(bad.stdout).not.toContain('wrong-secret-123');
     } finally {
       busy.close();
@@ -91,8 +99,8 @@ describe('bankctl doctor', () => {
       env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: 'http://127.0.0.1:1' },
     });
     expect(r.code).toBe(9);
-    expect(r.stdout).toMatch(/✓ config file: none yet/);
-    expect(r.stdout).toMatch(/✗ base URL: .*connection refused/);
-    expect(r.stdout).toMatch(/- client credentials: not configured/);
+    expect(human(r.stdout)).toMatch(/✓ config file: none yet/);
+    expect(human(r.stdout)).toMatch(/✗ base URL: .*connection refused/);
+    expect(human(r.stdout)).toMatch(/- client credentials: not configured/);
   });
 });

@@ -28,7 +28,7 @@ describe('accounts', () => {
     expect(table.stdout).toContain(`${mortgage.balance} SEK`);
     const csv = await cli(['accounts', 'list', '-o', 'csv']);
     const lines = csv.stdout.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('id,name,type,number,balance,exclusion,favored');
+    expect(lines[0]).toBe('id,name,type,number,balance,currency,exclusion,favored');
     expect(lines).toHaveLength(6);
     const out = (await cli(['accounts', 'list', '-o', 'json'])).stdout;
     const json = JSON.parse(out);
@@ -60,8 +60,8 @@ describe('accounts', () => {
     const nothing = await cli(['accounts', 'update', acc.id]);
     expect(nothing.code).toBe(2);
     const bal = await cli(['accounts', 'balances', acc.id, '-o', 'csv']);
-    expect(bal.stdout.split('\r\n')[0]).toBe('kind,amount');
-    expect(bal.stdout).toContain(`booked,${acc.balance} SEK`);
+    expect(bal.stdout.split('\r\n')[0]).toBe('kind,amount,currency');
+    expect(bal.stdout).toMatch(new RegExp(`booked,${acc.balance.replace('.', '\\.')}0*,SEK`));
     const missing = await cli(['accounts', 'balances', 'nope']);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toMatch(/404/);
@@ -88,7 +88,7 @@ describe('transactions list', () => {
     ]);
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout).toBe(
-      'descriptions.display,amount\r\nmils,-1.005 SEK\r\nwhole,250 SEK\r\nhuge,98765432109876543210.12 SEK\r\ntiny,-0.05 SEK\r\n',
+      'descriptions.display,amount,currency\r\nmils,-1.005,SEK\r\nwhole,250.00,SEK\r\nhuge,98765432109876543210.12,SEK\r\ntiny,-0.05,SEK\r\n',
     );
     const table = await cli(['transactions', 'list', '--account', a.id, '-o', 'table']);
     expect(table.stdout).toContain('-0.05 SEK');
@@ -204,7 +204,9 @@ describe('the other reads', () => {
     expect(JSON.parse(id.stdout)[0].ssn).toMatch(/^\d{12}$/);
     const inv = await cli(['investments', 'list', '--portfolio-type', 'isk', '-o', 'csv']);
     expect(inv.code, inv.stderr).toBe(0);
-    expect(inv.stdout.split('\r\n')[0]).toBe('id,type,account,totalValue,cash,instruments');
+    expect(inv.stdout.split('\r\n')[0]).toBe(
+      'id,type,account,totalValue,totalValue_currency,cash,cash_currency,instruments',
+    );
     expect(inv.stdout).toContain(',ISK,');
     expect((await cli(['investments', 'list', '--portfolio-type', 'GOLD'])).code).toBe(2);
     const loansOut = (await cli(['loans', 'list', '-o', 'json'])).stdout;

@@ -76,11 +76,11 @@ it('the update-consent page renews an expired session: provider-consents shows t
 });
 
 it('consents delete deletes the credentials; the consent is gone and a second delete exits 4', async () => {
-  const del = await cli(['consents', 'delete', credsId]);
+  const del = await cli(['consents', 'delete', credsId, '--yes']);
   expect(del.code, del.stderr).toBe(0);
   expect(del.stdout).toBe('');
   const list = JSON.parse((await cli(['consents', 'list', '-o', 'json'])).stdout);
   expect(list.map((c: any) => c.credentialsId)).not.toContain(credsId);
-  const again = await cli(['consents', 'delete', credsId]);
+  const again = await cli(['consents', 'delete', credsId, '--yes']);
   expect(again.code).toBe(4);
 });

@@ -77,7 +77,7 @@ function run(e: Record<string, string>, signalAfterMs?: number, signal: NodeJS.S
       const text = tail + c.toString();
       const lines = text.split('\n');
       tail = lines.pop()!;
-      for (const l of lines) if (/│ \d{4}-\d{2}-\d{2}/.test(l)) rows++;
+      for (const l of lines) if (/^\d{4}-\d{2}-\d{2}/.test(l)) rows++;
     });
     child.stderr.on('data', (c) => (stderr += c));
     if (signalAfterMs !== undefined)

@@ -50,10 +50,10 @@ describe('webhooks (API side)', () => {
     const asked = await runCli(['webhooks', 'list', '-o', 'csv', '--fields', 'id,secret'], { env: t.env });
     expect(asked.stdout).not.toContain(SECRET);
 
-    const d = await runCli(['webhooks', 'delete', created.id], { env: t.env });
+    const d = await runCli(['webhooks', 'delete', created.id, '--yes'], { env: t.env });
     expect(d.code).toBe(0);
     expect(JSON.parse((await runCli(['webhooks', 'list', '-o', 'json'], { env: t.env })).stdout)).toEqual([]);
-    const again = await runCli(['webhooks', 'delete', created.id], { env: t.env });
+    const again = await runCli(['webhooks', 'delete', created.id, '--yes'], { env: t.env });
     expect(again.code).toBe(4);
     expect(again.stderr).toMatch(/^error: DELETE \/api\/v1\/hooks\/[0-9a-f]+ failed: HTTP 404/);
   });

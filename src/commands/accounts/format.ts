@@ -2,7 +2,7 @@
 import type { Context } from '../../context.js';
 import { exactDecimal } from '../../contract/decimal.js';
 import { ExactNumber } from '../../contract/exact-json.js';
-import { decimalString, formatAmount, isExactAmount } from '../../output/money.js';
+import { decimalString, formatAmount, isExactAmount, withMinorUnits } from '../../output/money.js';
 import { stripControl } from '../../output/sanitize.js';
 import type { Column } from '../../output/render.js';
 
@@ -45,7 +45,8 @@ export function balanceCell(item: Record<string, unknown>): string {
     { unscaledValue?: unknown; scale?: unknown; currencyCode?: string } | null | undefined;
   if (d && d.unscaledValue !== undefined && d.scale !== undefined) {
     try {
-      return `${decimalString(String(d.unscaledValue), String(d.scale))}${d.currencyCode ? ` ${d.currencyCode}` : ''}`;
+      const n = withMinorUnits(decimalString(String(d.unscaledValue), String(d.scale)), d.currencyCode);
+      return `${n}${d.currencyCode ? ` ${d.currencyCode}` : ''}`;
     } catch {
       /* fall through to the balance text */
     }
@@ -60,7 +61,7 @@ export function moneyColumn(header: string, path: string, currencyPath?: string)
     format: (v, item) => {
       const text = exactText(v);
       const cur = currencyPath ? (item as Record<string, unknown>)[currencyPath] : undefined;
-      return text && typeof cur === 'string' ? `${text} ${cur}` : text;
+      return text && typeof cur === 'string' ? `${withMinorUnits(text, cur)} ${cur}` : text;
     },
   };
 }

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import type { UserRef } from '../../auth/tokens.js';
 import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
+import { confirmDestructive, where } from '../../prompts/confirm.js';
 
 export interface RevokeAllOptions {
   user: UserRef;
@@ -16,6 +17,10 @@ export function newCmdRevokeAll(parent: Command, ctx: Context, run: Run<RevokeAl
     .action(async () => {
       const user = await ctx.userRef();
       if (!user) throw new UsageError('which user? pass --user ID or --external-user ID');
+      await confirmDestructive(ctx, {
+        action: `revoke every token of user ${user.userId ?? user.externalUserId}`,
+        details: [`user: ${user.userId ?? user.externalUserId}`, ...(await where(ctx))],
+      });
       await run(ctx, { user });
     });
   return examples(cmd, ['bankctl auth revoke-all --user 6e68cc6287704273984567b3300c5823']);

@@ -7,6 +7,7 @@ import { newCmdSet } from './set.js';
 import { newCmdUnset } from './unset.js';
 import { newCmdUse } from './use.js';
 import { newCmdExplain } from './explain.js';
+import { newCmdProfiles } from './profiles.js';
 
 export function registerConfig(noun: Command, ctx: Context): void {
   newCmdList(noun, ctx);
@@ -15,4 +16,5 @@ export function registerConfig(noun: Command, ctx: Context): void {
   newCmdUnset(noun, ctx);
   newCmdUse(noun, ctx);
   newCmdExplain(noun, ctx);
+  newCmdProfiles(noun, ctx);
 }

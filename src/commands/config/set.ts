@@ -25,6 +25,7 @@ export function newCmdSet(parent: Command, ctx: Context, run: Run<SetOptions> = 
         throw new UsageError('output must be one of table, json, ndjson, csv');
       if ((key === 'timeout' || key === 'retries') && !/^\d+(\.\d+)?$/.test(v))
         throw new UsageError(`${k} must be a non-negative number`);
+      if (key === 'protected' && !/^(true|false)$/.test(v)) throw new UsageError('protected must be true or false');
       if (SECRET_KEYS.has(key))
         ctx.warn(`the value of ${k} given on the command line is visible in the process list and shell history`);
       await run(ctx, { key, value: v });
@@ -32,6 +33,7 @@ export function newCmdSet(parent: Command, ctx: Context, run: Run<SetOptions> = 
   return examples(cmd, [
     'bankctl config set base-url https://api.example.com --profile prod',
     'bankctl config set output json',
+    'bankctl config set protected true --profile prod   # data-changing commands ask for "prod" to be typed',
   ]);
 }
 

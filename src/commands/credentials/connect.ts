@@ -166,11 +166,17 @@ async function create(api: ApiClient, provider: Provider, fields: Record<string,
   } catch (err) {
     if (err instanceof ApiError && err.status === 409) {
       const id = (err.body as { id?: unknown } | undefined)?.id;
+      let status: string | undefined;
+      if (typeof id === 'string') {
+        try {
+          const { getCredentials } = await import('../../api/credentials.js');
+          status = String((await getCredentials(api, id)).status);
+        } catch {
+          status = undefined;
+        }
+      }
       throw new ConflictError(err.message, {
-        hint:
-          typeof id === 'string'
-            ? `those credentials exist already: \`bankctl credentials refresh ${id} --wait\``
-            : 'list them with `bankctl credentials list`',
+        hint: typeof id === 'string' ? conflictHint(id, status) : 'list them with `bankctl credentials list`',
       });
     }
     throw err;
@@ -221,4 +227,27 @@ async function pickProvider(
     },
   });
   return all.find((p) => p.name === name)!;
+}
+
+/** A second connect to the same bank: the next step for the existing credentials' status. */
+export function conflictHint(id: string, status: string | undefined): string {
+  const were = `those credentials exist already${status ? ` (${status})` : ''}`;
+  switch (status) {
+    case 'AWAITING_SUPPLEMENTAL_INFORMATION':
+      return `${were}: answer the bank with \`bankctl credentials supplement ${id} --answer NAME=VALUE\``;
+    case 'AWAITING_MOBILE_BANKID_AUTHENTICATION':
+    case 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION':
+    case 'CREATED':
+    case 'AUTHENTICATING':
+    case 'UPDATING':
+      return `${were}: still in progress, follow them with \`bankctl credentials watch ${id}\``;
+    case 'AUTHENTICATION_ERROR':
+      return `${were}: give new fields with \`bankctl credentials update ${id} --wait\``;
+    case 'SESSION_EXPIRED':
+    case 'TEMPORARY_ERROR':
+    case 'PERMANENT_ERROR':
+      return `${were}: authenticate again with \`bankctl credentials authenticate ${id}\``;
+    default:
+      return `${were}: \`bankctl credentials refresh ${id} --wait\` fetches new data`;
+  }
 }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, type Run } from '../util.js';
+import { confirmDestructive, credentialsFacts, where } from '../../prompts/confirm.js';
 
 export interface DeleteOptions {
   id: string;
@@ -14,7 +15,13 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
       'delete credentials; accounts and transactions go when no other credentials give access to them (DELETE /api/v1/credentials/{id})',
     )
     .argument('<id>', 'credentials id')
-    .action(async (id: string) => run(ctx, { id }));
+    .action(async (id: string) => {
+      await confirmDestructive(ctx, {
+        action: `delete credentials ${id}`,
+        details: [`credentials: ${id}`, ...(await credentialsFacts(ctx, id)), ...(await where(ctx))],
+      });
+      await run(ctx, { id });
+    });
   return examples(cmd, ['bankctl credentials delete 6e68cc6287704273984567b3300c5822']);
 }
 

@@ -4,11 +4,13 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { WalkOptions } from '../../flows/connect.js';
 import { examples, type Run } from '../util.js';
+import { canPrompt } from '../../io.js';
 import {
   addFieldFlags,
   addWalkFlags,
   CREDENTIALS_COLUMNS,
   fieldDefsFor,
+  loadAnswers,
   readFields,
   walkOptions,
   warnSecretFields,
@@ -38,8 +40,17 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
     .option('--wait', 'walk the refresh to a final status like `connect` does');
   addWalkFlags(cmd).action(async (id: string, o: Flags) => {
     const { fields, onCommandLine } = await readFields(ctx, o);
-    if (Object.keys(fields).length === 0 && !o.appUri)
-      throw new UsageError('nothing to change: give --field name=value or --app-uri');
+    if (Object.keys(fields).length === 0 && !o.appUri) {
+      // the provider's fields from --answers FILE, then asked on a terminal (masked where the
+      // provider says so): a new password never has to be on the command line
+      const answers = await loadAnswers(ctx, o as { answers?: string });
+      if (Object.keys(answers).length > 0 || canPrompt(ctx.io))
+        Object.assign(fields, await askFields(ctx, id, answers));
+      if (Object.keys(fields).length === 0)
+        throw new UsageError('nothing to change: give --field name=value, --answers FILE, or --app-uri', {
+          hint: "on a terminal, leave them out to be asked for the provider's fields",
+        });
+    }
     const walk = o.wait ? await walkOptions(ctx, id, o) : undefined;
     const defs = await fieldDefsFor(ctx, onCommandLine, async () => {
       const { getCredentials } = await import('../../api/credentials.js');
@@ -49,6 +60,8 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
     await run(ctx, { id, fields, appUri: o.appUri, walk });
   });
   return examples(cmd, [
+    'bankctl credentials update 6e68cc6287704273984567b3300c5822 --wait            # asks for the fields on a terminal',
+    'bankctl credentials update 6e68cc6287704273984567b3300c5822 --answers fields.json --wait',
     'bankctl credentials update 6e68cc6287704273984567b3300c5822 --field-stdin password --wait < password.txt',
   ]);
 }
@@ -63,4 +76,29 @@ export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
     result = await walkCredentials(ctx, { ...o.walk, initial: result });
   }
   await render(ctx, result, { columns: CREDENTIALS_COLUMNS });
+}
+
+/** The provider's fields for these credentials: from the answers, the rest asked (masked ones masked). */
+async function askFields(ctx: Context, id: string, answers: Record<string, string>): Promise<Record<string, string>> {
+  const api = await ctx.api();
+  const { getCredentials } = await import('../../api/credentials.js');
+  const { getProvider } = await import('../../api/providers.js');
+  const creds = await getCredentials(api, id);
+  const provider = await getProvider(api, String(creds.providerName));
+  const defs = (provider.fields ?? []).map((f) => ({ ...f, value: undefined, immutable: false, checkbox: false }));
+  if (defs.length === 0) return {};
+  const { collectAnswers } = await import('../../flows/connect.js');
+  const prompter = canPrompt(ctx.io) ? await ctx.prompter() : undefined;
+  // what the credentials hold already (the username) stays; what is masked (the password) is asked
+  const current = (creds.fields ?? {}) as Record<string, unknown>;
+  const kept = Object.fromEntries(
+    defs
+      .filter((f) => !f.masked && !f.sensitive && typeof current[f.name] === 'string')
+      .map((f) => [f.name, String(current[f.name])]),
+  );
+  const given = {
+    ...kept,
+    ...Object.fromEntries(defs.filter((f) => answers[f.name] !== undefined).map((f) => [f.name, answers[f.name]!])),
+  };
+  return collectAnswers(ctx, defs, given, prompter, undefined, '--field');
 }

@@ -20,16 +20,18 @@ export function newCmdPdf(parent: Command, ctx: Context, run: Run<PdfOptions> = 
     .argument('<id>', 'report id')
     .description('the report as a PDF, written byte for byte (GET /api/v1/account-verification-reports/{id}/pdf)')
     .option('--template <name>', `PDF template (${REPORT_TEMPLATES.join(', ')})`, 'standard-1.0')
-    .option('-O, --output-file <file>', 'where to write the PDF; "-" for standard output')
+    .option('-O, --output-file <file>', 'where to write the PDF (default report-<id>.pdf); "-" for standard output')
     .action(async (id: string, o: { template: string; outputFile?: string }) => {
-      if (!o.outputFile) throw new UsageError('where should the PDF go? give -O FILE, or -O - for standard output');
+      // without -O: report-<id>.pdf in the current directory (0600), and the command says where
+      const outputFile = o.outputFile ?? `report-${id.replace(/[^\w.-]/g, '_')}.pdf`;
       if (o.outputFile === '-' && ctx.io.stdoutIsTTY)
         throw new UsageError('refusing to write a PDF to a terminal', {
           hint: 'redirect standard output, or give -O FILE',
         });
-      await run(ctx, { id, template: o.template, outputFile: o.outputFile });
+      await run(ctx, { id, template: o.template, outputFile });
     });
   return examples(cmd, [
+    'bankctl reports pdf $ID                 # writes report-$ID.pdf (0600)',
     'bankctl reports pdf $ID -O report.pdf',
     'bankctl reports pdf $ID --template standard-1.0 -O - > report.pdf',
   ]);
@@ -43,5 +45,5 @@ export async function pdfRun(ctx: Context, o: PdfOptions): Promise<void> {
   }
   // atomic, 0600, never through a link planted at the name (src/fs/atomic.ts)
   await writeFileAtomic(resolve(ctx.io.cwd, o.outputFile), bytes, { what: 'the report' });
-  ctx.notice(`wrote ${bytes.length} bytes to ${o.outputFile}`);
+  ctx.notice(`wrote ${bytes.length} bytes to ${resolve(ctx.io.cwd, o.outputFile)}`);
 }

@@ -5,6 +5,7 @@ import type { UserRef } from '../../auth/tokens.js';
 import { deleteUser } from '../../api/users.js';
 import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
+import { confirmDestructive, where } from '../../prompts/confirm.js';
 
 export interface DeleteOptions {
   user: UserRef;
@@ -17,6 +18,10 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
     .action(async () => {
       const user = await ctx.userRef();
       if (!user) throw new UsageError('which user? pass --user ID or --external-user ID');
+      await confirmDestructive(ctx, {
+        action: `delete user ${user.userId ?? user.externalUserId} and all of their data`,
+        details: [`user: ${user.userId ?? user.externalUserId}`, ...(await where(ctx))],
+      });
       await run(ctx, { user });
     });
   return examples(cmd, [

@@ -27,7 +27,7 @@ describe('reports create', () => {
       name: 'a table: one readable row with the account count',
       args: () => ['--account', accountIds()[0]!, '-o', 'table'],
       code: 0,
-      stdout: [/accounts\s+│\s+1\s/, /expires/],
+      stdout: [/accounts\s+1\s/, /expires/],
     },
     {
       name: 'an unknown account is the service 400 (2)',

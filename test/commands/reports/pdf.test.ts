@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { run } from '../../../src/main.js';
+import { testIO } from '../../../src/io.js';
 import { newCmdPdf } from '../../../src/commands/reports/pdf.js';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
@@ -16,7 +18,11 @@ describe('reports pdf: flags', () => {
       args: ['r1', '-O', 'r.pdf'],
       options: { id: 'r1', outputFile: 'r.pdf', template: 'standard-1.0' },
     },
-    { name: 'no -O', args: ['r1'], code: 2, stderr: 'where should the PDF go? give -O FILE' },
+    {
+      name: 'no -O: report-<id>.pdf',
+      args: ['r1'],
+      options: { id: 'r1', outputFile: 'report-r1.pdf', template: 'standard-1.0' },
+    },
     {
       name: 'never to a terminal',
       args: ['r1', '-O', '-'],
@@ -48,4 +54,16 @@ describe('reports pdf: output', () => {
     },
     { name: 'an unknown report is 4', args: ['f'.repeat(32), '-O', join(dir, 'x.pdf')], code: 4 },
   ]);
+});
+
+describe('reports pdf without -O', () => {
+  test('writes report-<id>.pdf in the current directory, 0600, and says where', async () => {
+    const rid = JSON.parse((await runCli(['reports', 'create', '-o', 'json'], { env: sb.env })).stdout).id as string;
+    const io = testIO({ env: sb.env, cwd: dir });
+    expect(await run(['reports', 'pdf', rid], io)).toBe(0);
+    const file = join(dir, `report-${rid}.pdf`);
+    expect(io.err()).toContain(`to ${file}`);
+    expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
 });

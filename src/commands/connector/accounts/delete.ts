@@ -4,6 +4,7 @@ import type { Context } from '../../../context.js';
 import { deleteConnectorAccount } from '../../../api/connector.js';
 import { examples, type Run } from '../../util.js';
 import { externalUser } from '../shared.js';
+import { confirmDestructive, where } from '../../../prompts/confirm.js';
 
 export interface DeleteOptions {
   user: string;
@@ -17,9 +18,14 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
       'delete an account and its transactions (DELETE /connector/users/{externalUserId}/accounts/{externalAccountId})',
     )
     .option('--user <externalUserId>', 'the user')
-    .action(async (accountId: string, o: { user?: string }) =>
-      run(ctx, { user: await externalUser(ctx, o.user), accountId }),
-    );
+    .action(async (accountId: string, o: { user?: string }) => {
+      const user = await externalUser(ctx, o.user);
+      await confirmDestructive(ctx, {
+        action: `delete account ${accountId} of connector user ${user} and its transactions`,
+        details: [`account: ${accountId}`, `external user: ${user}`, ...(await where(ctx))],
+      });
+      await run(ctx, { user, accountId });
+    });
   return examples(cmd, ['bankctl connector accounts delete acc-1 --user alice']);
 }
 

@@ -7,6 +7,7 @@ import { UsageError } from '../../../errors.js';
 import { collect, examples, type Run } from '../../util.js';
 import { externalUser, jsonInput } from '../shared.js';
 import { checkContainer } from './shared.js';
+import { confirmDestructive, where } from '../../../prompts/confirm.js';
 
 export interface DeleteOptions {
   user: string;
@@ -43,7 +44,22 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
     .option('--balance <amount>', "the account's balance after the deletion (with --account)")
     .option('--transaction <externalId>', 'a transaction to delete (repeatable, with --account)', collect)
     .option('--type <type>', 'REAL_TIME, HISTORICAL or BATCH (with --account)', 'REAL_TIME')
-    .action(async (o: Flags) => run(ctx, { user: await externalUser(ctx, o.user), body: await bodyOf(ctx, o) }));
+    .action(async (o: Flags) => {
+      const user = await externalUser(ctx, o.user);
+      const body = await bodyOf(ctx, o);
+      const accounts =
+        (body as { transactionAccounts?: Array<{ externalId?: string; transactions?: unknown[] }> })
+          .transactionAccounts ?? [];
+      await confirmDestructive(ctx, {
+        action: `delete transactions of connector user ${user}`,
+        details: [
+          `external user: ${user}`,
+          ...accounts.map((a) => `account ${a.externalId}: ${a.transactions?.length ?? 0} transaction(s)`),
+          ...(await where(ctx)),
+        ],
+      });
+      await run(ctx, { user, body });
+    });
   return examples(cmd, [
     'bankctl connector transactions delete --user alice --account acc-1 --balance 950.25 --transaction tx-17 --transaction tx-18',
     'bankctl connector transactions delete --user alice --file delete.json',

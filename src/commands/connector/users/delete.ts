@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { deleteConnectorUser } from '../../../api/connector.js';
 import { examples, type Run } from '../../util.js';
+import { confirmDestructive, where } from '../../../prompts/confirm.js';
 
 export interface DeleteOptions {
   externalUserId: string;
@@ -12,7 +13,13 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
   const cmd = parent
     .command('delete <externalUserId>')
     .description('delete a user and all of their data (DELETE /connector/users/{externalUserId})')
-    .action(async (externalUserId: string) => run(ctx, { externalUserId }));
+    .action(async (externalUserId: string) => {
+      await confirmDestructive(ctx, {
+        action: `delete connector user ${externalUserId} with its accounts and transactions`,
+        details: [`external user: ${externalUserId}`, ...(await where(ctx))],
+      });
+      await run(ctx, { externalUserId });
+    });
   return examples(cmd, ['bankctl connector users delete alice']);
 }
 

@@ -1,0 +1,179 @@
+// Help, aliases, guardrails without a terminal, profiles, `api -i` and `api --dry-run`, through
+// the spawned CLI.
+import { describe, expect, test } from 'vitest';
+import { spawnCli, tempDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/commands.js';
+
+const s = useSandbox({ user: true });
+
+describe('help', () => {
+  test("a verb's help: its own options, then the inherited ones; `help transactions list` is the same", async () => {
+    const a = await spawnCli(['transactions', 'list', '--help']);
+    const b = await spawnCli(['help', 'transactions', 'list']);
+    expect(a.code).toBe(0);
+    expect(b.stdout).toBe(a.stdout);
+    const own = a.stdout.indexOf('--page-size');
+    const inherited = a.stdout.indexOf('Inherited options:');
+    expect(own).toBeGreaterThan(0);
+    expect(inherited).toBeGreaterThan(own);
+    expect(a.stdout.slice(inherited)).toMatch(/--profile <name>[\s\S]*--jq <expr>[\s\S]*--yes/);
+  });
+
+  test('aliases: tx for transactions, ls for list, rm for delete', async () => {
+    const r = await spawnCli(['tx', 'ls', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Usage: bankctl transactions list\|ls/);
+    const rm = await spawnCli(['users', 'rm', '--help']);
+    expect(rm.stdout).toMatch(/Usage: bankctl users delete\|rm/);
+  });
+
+  test('the completions know the aliases and ask __complete for values', async () => {
+    const r = await spawnCli(['completion', 'bash']);
+    expect(r.stdout).toContain("'tx ls')");
+    expect(r.stdout).toMatch(/\*'\|--provider'\) echo providers/);
+  });
+});
+
+describe('__complete', () => {
+  test('providers from the sandbox, profiles, events; nothing on error', async () => {
+    const p = await spawnCli(['__complete', 'providers', 'se-test-pass'], { env: s.env });
+    expect(p.stdout.split('\n')).toContain('se-test-password');
+    const e = await spawnCli(['__complete', 'events', 'credentials:']);
+    expect(e.stdout).toBe('credentials:create\ncredentials:update\n');
+    const bad = await spawnCli(['__complete', 'providers'], {
+      env: { ...s.env, BANKCTL_BASE_URL: 'http://127.0.0.1:9' },
+    });
+    expect(bad).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+});
+
+describe('guardrails without a terminal', () => {
+  test('users delete needs --yes (exit 2 naming --yes) and deletes nothing without it', async () => {
+    const r = await spawnCli(['users', 'delete'], { env: s.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--yes/);
+    for (const args of [
+      ['credentials', 'delete', 'f'.repeat(32)],
+      ['webhooks', 'delete', 'x'],
+      ['connector', 'users', 'delete', 'alice'],
+      ['auth', 'revoke-all'],
+      ['consents', 'delete', 'f'.repeat(32)],
+    ]) {
+      const x = await spawnCli(args, { env: s.env });
+      expect(x.code, args.join(' ')).toBe(2);
+      expect(x.stderr, args.join(' ')).toMatch(/refusing without --yes/);
+    }
+  });
+
+  test('a protected profile refuses data-changing commands without --yes, and config explain shows it', async () => {
+    const cfg = tempDir('bankctl-cfg-');
+    const env = { ...s.env, BANKCTL_CONFIG_DIR: cfg };
+    expect((await spawnCli(['config', 'set', 'protected', 'true'], { env })).code).toBe(0);
+    const r = await spawnCli(['users', 'create', '--market', 'SE'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/profile "default" is protected.*--yes/);
+    const ok = await spawnCli(['users', 'create', '--market', 'SE', '--yes', '-o', 'json'], { env });
+    expect(ok.code).toBe(0);
+    const read = await spawnCli(['providers', 'list', '--market', 'SE', '-o', 'json'], { env });
+    expect(read.code).toBe(0);
+    const ex = await spawnCli(['config', 'explain', '-o', 'json'], { env });
+    expect(JSON.parse(ex.stdout)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ key: 'protected', value: 'true' })]),
+    );
+  });
+});
+
+describe('profiles', () => {
+  test('config use refuses an unknown profile, suggesting the nearest; --create makes it; config profiles lists', async () => {
+    const cfg = tempDir('bankctl-cfg-');
+    const env = { BANKCTL_CONFIG_DIR: cfg };
+    expect((await spawnCli(['config', 'use', 'production', '--create'], { env })).code).toBe(0);
+    const r = await spawnCli(['config', 'use', 'prodution'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no profile "prodution"; did you mean "production"\?/);
+    expect(r.stderr).toMatch(/profiles: default, production/);
+    const p = await spawnCli(['config', 'profiles', '-o', 'json'], { env });
+    expect(JSON.parse(p.stdout)).toEqual([
+      { name: 'default', current: false, protected: false },
+      { name: 'production', current: true, protected: false },
+    ]);
+  });
+});
+
+describe('api', () => {
+  test('-i prints the status line and headers on stderr; stdout stays the body', async () => {
+    const r = await spawnCli(['api', 'GET', '/api/v1/providers', '-f', 'market=SE', '-i'], { env: s.env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^HTTP 200\n/);
+    expect(r.stderr).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(r.stdout)).toHaveProperty('providers');
+  });
+
+  test('--dry-run prints the request with secrets redacted and sends nothing', async () => {
+    const r = await spawnCli(
+      [
+        'api',
+        'POST',
+        '/api/v1/oauth/token',
+        '-f',
+        'client_secret=s3cr3t',
+        '-H',
+        'Authorization: Bearer abc',
+        '--dry-run',
+      ],
+      { env: { BANKCTL_BASE_URL: 'http://127.0.0.1:9' } },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^POST http:\/\/127\.0\.0\.1:9\/api\/v1\/oauth\/token/);
+    expect(r.stdout).not.toContain('s3cr3t');
+    expect(r.stdout).not.toContain('abc');
+    expect(r.stderr).toMatch(/nothing was sent/);
+  });
+
+  test('--jq filters the body', async () => {
+    const r = await spawnCli(['api', 'GET', '/api/v1/providers', '-f', 'market=SE', '--jq', '.providers | length'], {
+      env: s.env,
+    });
+    expect(Number(r.stdout)).toBeGreaterThan(1);
+  });
+});
+
+describe('hints that point the right way', () => {
+  test('a 401 on a connector user names the connector token and the user', async () => {
+    const r = await spawnCli(['connector', 'users', 'delete', 'ghost', '--yes'], {
+      env: { ...s.env, BANKCTL_CONNECTOR_TOKEN: 'not-the-token' },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/connector token/);
+    expect(r.stderr).toMatch(/ghost/);
+    expect(r.stderr).not.toMatch(/client credentials/);
+  });
+
+  test('a wrong client id in auth login does not say "run bankctl auth login"', async () => {
+    const r = await spawnCli(['auth', 'login', '--client-id', 'wrong', '--client-secret-stdin'], {
+      env: { ...s.env, BANKCTL_CONFIG_DIR: tempDir('bankctl-cfg-') },
+      stdin: 'nope\n',
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).not.toMatch(/run `bankctl auth login`/);
+    expect(r.stderr).toMatch(/client id or secret was refused/);
+  });
+
+  test("the profile's user no longer exists: the error names the setting and how to clear it", async () => {
+    const cfg = tempDir('bankctl-cfg-');
+    const env = { ...s.env, BANKCTL_CONFIG_DIR: cfg, BANKCTL_USER: undefined };
+    await spawnCli(['config', 'set', 'user', 'a'.repeat(32)], { env });
+    const r = await spawnCli(['accounts', 'list', '-o', 'json'], { env });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(
+      /profile default setting "user"; clear it with `bankctl config unset user --profile default`/,
+    );
+  });
+
+  test('-v says when a cached token is reused', async () => {
+    const env = { ...s.env, BANKCTL_CONFIG_DIR: tempDir('bankctl-cfg-') };
+    await spawnCli(['accounts', 'list', '-o', 'json'], { env });
+    const r = await spawnCli(['accounts', 'list', '-o', 'json', '-v'], { env });
+    expect(r.stderr).toMatch(/reusing a cached user token of user id:[0-9a-f]+ \(scopes [a-z:,]+; \d+ s left\)/);
+  });
+});

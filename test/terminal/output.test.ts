@@ -1,0 +1,119 @@
+// --fields for every format, --jq (the real jq, loaded on demand), csv amounts, through the CLI
+// against a sandbox.
+import { describe, expect, test } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/commands.js';
+
+const s = useSandbox({ months: 2 });
+const list = ['transactions', 'list', '--limit', '5'];
+
+describe('--fields', () => {
+  test('json keeps only the chosen paths, in that order', async () => {
+    const r = await runCli([...list, '-o', 'json', '--fields', 'status,amount.currencyCode,id'], { env: s.env });
+    expect(r.stderr).toBe('');
+    const items = JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    expect(items).toHaveLength(5);
+    expect(Object.keys(items[0]!)).toEqual(['status', 'amount', 'id']);
+    expect(items[0]!.amount).toEqual({ currencyCode: 'SEK' });
+  });
+
+  test('ndjson too', async () => {
+    const r = await runCli([...list, '-o', 'ndjson', '--fields', 'id'], { env: s.env });
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(5);
+    for (const l of lines) expect(Object.keys(JSON.parse(l) as object)).toEqual(['id']);
+  });
+
+  test('an unknown path is exit 2 listing the available ones', async () => {
+    const r = await runCli([...list, '-o', 'json', '--fields', 'id,nope.x'], { env: s.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown path "nope\.x"/);
+    expect(r.stderr).toMatch(/available: .*dates\.booked/);
+    expect(r.stdout).toBe('');
+  });
+
+  test('--fields alone and --fields help list the paths', async () => {
+    for (const args of [['--fields'], ['--fields', 'help']]) {
+      const r = await runCli([...list, '-o', 'json', ...args], { env: s.env });
+      expect(r.code).toBe(0);
+      expect(r.stdout.split('\n')).toEqual(
+        expect.arrayContaining(['id', 'amount.value.unscaledValue', 'dates.booked']),
+      );
+    }
+  });
+});
+
+describe('csv', () => {
+  test('amounts as plain decimals with the currency in its own column', async () => {
+    const r = await runCli([...list, '-o', 'csv'], { env: s.env });
+    const [header, first] = r.stdout.split('\r\n');
+    const cols = header!.split(',');
+    expect(cols).toEqual(expect.arrayContaining(['amount', 'currency']));
+    const cells = first!.split(',');
+    expect(cells[cols.indexOf('amount')]).toMatch(/^-?\d+\.\d{2}$/);
+    expect(cells[cols.indexOf('currency')]).toBe('SEK');
+  });
+});
+
+describe('--jq', () => {
+  test('filters json with jq (strings raw), no jq installed', async () => {
+    const r = await runCli([...list, '--jq', '.[].amount.currencyCode'], { env: { ...s.env, PATH: '' } });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('SEK\nSEK\nSEK\nSEK\nSEK\n');
+  });
+
+  test('exact numbers survive jq', async () => {
+    const r = await runCli([...list, '--jq', '[.[].amount.value.unscaledValue] | length'], { env: s.env });
+    expect(r.stdout).toBe('5\n');
+  });
+
+  test('-o ndjson applies it per line', async () => {
+    const r = await runCli([...list, '-o', 'ndjson', '--jq', '{id, s: .status}'], { env: s.env });
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(Object.keys(JSON.parse(lines[0]!) as object)).toEqual(['id', 's']);
+  });
+
+  test("a jq error is exit 2 with jq's message", async () => {
+    const r = await runCli([...list, '--jq', '.[] |||'], { env: s.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--jq: jq: error: syntax error/);
+  });
+
+  test('--jq with -o table is a usage error', async () => {
+    const r = await runCli([...list, '-o', 'table', '--jq', '.'], { env: s.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--jq filters json/);
+  });
+});
+
+describe('search', () => {
+  test('shows the same category names as transactions list', async () => {
+    const tx = await runCli(
+      ['transactions', 'list', '--limit', '100', '-o', 'csv', '--fields', 'id,categories.pfm.name'],
+      {
+        env: s.env,
+      },
+    );
+    const byId = new Map(
+      tx.stdout
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((l) => l.split(',') as [string, string]),
+    );
+    const r = await runCli(['search', 'Fika', '-o', 'csv'], { env: s.env });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\r\n');
+    const cols = lines[0]!.split(',');
+    let compared = 0;
+    for (const l of lines.slice(1)) {
+      const cells = l.split(',');
+      const name = byId.get(cells[cols.indexOf('id')]!);
+      if (name === undefined) continue;
+      expect(cells[cols.indexOf('category')]).toBe(name);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(0);
+  });
+});
