@@ -70,8 +70,8 @@ describe('exit codes follow the service status', () => {
     expect(r.stderr).toContain(`${bad}:3: accounts[1].balance: must be a number`);
     expect((await cli(['accounts', 'update', 'nope', '--user', 'c-acc', '--name', 'x'])).code).toBe(4);
     expect((await cli(['accounts', 'update', 'a', '--user', 'c-acc', '--closed'])).code).toBe(0);
-    expect((await cli(['accounts', 'delete', 'a', '--user', 'c-acc'])).code).toBe(0);
-    expect((await cli(['accounts', 'delete', 'a', '--user', 'c-acc'])).code).toBe(4);
+    expect((await cli(['accounts', 'delete', 'a', '--user', 'c-acc', '--yes'])).code).toBe(0);
+    expect((await cli(['accounts', 'delete', 'a', '--user', 'c-acc', '--yes'])).code).toBe(4);
   });
 
   test('transactions: 412 and 410 are 5, a 404 is 4, a 400 from the service is 2', async () => {
@@ -117,6 +117,7 @@ describe('exit codes follow the service status', () => {
         await cli([
           'transactions',
           'delete',
+          '--yes',
           '--user',
           'cli',
           '--account',
@@ -133,6 +134,7 @@ describe('exit codes follow the service status', () => {
         await cli([
           'transactions',
           'delete',
+          '--yes',
           '--user',
           'cli',
           '--account',

@@ -215,7 +215,7 @@ describe('the other reads', () => {
     expect(typeof loans.totalLoanAmount).toBe('number');
     expect(loansOut).toMatch(/"totalLoanAmount": -?\d+\.\d\d,/);
     const mortgage = accounts.find((a) => a.type === 'MORTGAGE')!;
-    expect((await cli(['loans', 'list', '-o', 'csv'])).stdout).toContain(`,${mortgage.balance} SEK,`);
+    expect((await cli(['loans', 'list', '-o', 'csv'])).stdout).toContain(`,${mortgage.balance},SEK,`);
     const en = await runCli(['categories', 'list', '-o', 'csv', '--fields', 'code,primaryName'], { env: t.env });
     expect(en.stdout).toContain('expenses:food,Food & Drinks');
     const sv = await runCli(['categories', 'list', '--locale', 'sv_SE', '-o', 'csv', '--fields', 'code,primaryName'], {

@@ -9,8 +9,8 @@ let token = '';
 
 describe('auth revoke-all', () => {
   optionCases('auth revoke-all', newCmdRevokeAll, [
-    { name: 'a user', args: ['--user', 'u1'], options: { user: { userId: 'u1' } } },
-    { name: 'no user', args: [], code: 2, stderr: 'which user?' },
+    { name: 'a user', args: ['--yes', '--user', 'u1'], options: { user: { userId: 'u1' } } },
+    { name: 'no user', args: ['--yes'], code: 2, stderr: 'which user?' },
   ]);
   cliCases('auth revoke-all', () => sb.env, [
     {
@@ -18,7 +18,7 @@ describe('auth revoke-all', () => {
       before: async () => {
         token = (await runCli(['auth', 'token', '--scope', 'accounts:read'], { env: sb.env })).stdout.trim();
       },
-      args: [],
+      args: ['--yes'],
       code: 0,
       stderr: /revoked all tokens of user [0-9a-f]{32}/,
       after: async () => {
@@ -30,6 +30,6 @@ describe('auth revoke-all', () => {
         expect(st.tokens.filter((t: { user?: string }) => t.user === `id:${sb.userId}`)).toEqual([]);
       },
     },
-    { name: 'an unknown user is 4', args: ['--user', 'f'.repeat(32)], code: 4 },
+    { name: 'an unknown user is 4', args: ['--yes', '--user', 'f'.repeat(32)], code: 4 },
   ]);
 });

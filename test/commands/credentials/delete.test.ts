@@ -7,12 +7,12 @@ const sb = useSandbox({ user: true });
 let id = '';
 
 describe('credentials delete', () => {
-  optionCases('credentials delete', newCmdDelete, [{ name: 'an id', args: ['c1'], options: { id: 'c1' } }]);
+  optionCases('credentials delete', newCmdDelete, [{ name: 'an id', args: ['--yes', 'c1'], options: { id: 'c1' } }]);
   cliCases('credentials delete', () => sb.env, [
     {
       name: 'deleted, and its accounts with it',
       before: async () => void (id = await connectTestBank(sb.env)),
-      args: () => [id],
+      args: () => ['--yes', id],
       code: 0,
       stderr: /deleted credentials [0-9a-f]{32}/,
       after: async () => {
@@ -20,6 +20,6 @@ describe('credentials delete', () => {
         if (r.stdout.trim() !== '[]') throw new Error(`accounts left: ${r.stdout}`);
       },
     },
-    { name: 'deleted already is 4', args: () => [id], code: 4 },
+    { name: 'deleted already is 4', args: () => ['--yes', id], code: 4 },
   ]);
 });

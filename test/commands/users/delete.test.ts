@@ -8,9 +8,13 @@ let userId = '';
 
 describe('users delete', () => {
   optionCases('users delete', newCmdDelete, [
-    { name: 'the user from --user', args: ['--user', 'u1'], options: { user: { userId: 'u1' } } },
-    { name: 'by external id', args: ['--external-user', 'alice'], options: { user: { externalUserId: 'alice' } } },
-    { name: 'no user', args: [], code: 2, stderr: 'which user? pass --user ID or --external-user ID' },
+    { name: 'the user from --user', args: ['--yes', '--user', 'u1'], options: { user: { userId: 'u1' } } },
+    {
+      name: 'by external id',
+      args: ['--yes', '--external-user', 'alice'],
+      options: { user: { externalUserId: 'alice' } },
+    },
+    { name: 'no user', args: ['--yes'], code: 2, stderr: 'which user? pass --user ID or --external-user ID' },
   ]);
   cliCases('users delete', () => sb.env, [
     {
@@ -20,10 +24,10 @@ describe('users delete', () => {
           (await runCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env: sb.env })).stdout,
         ).user_id;
       },
-      args: () => ['--user', userId],
+      args: () => ['--yes', '--user', userId],
       code: 0,
       stderr: /deleted user [0-9a-f]{32}/,
     },
-    { name: 'a user deleted already is 4', args: () => ['--user', userId], code: 4 },
+    { name: 'a user deleted already is 4', args: () => ['--yes', '--user', userId], code: 4 },
   ]);
 });

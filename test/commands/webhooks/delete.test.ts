@@ -7,7 +7,7 @@ const sb = useSandbox();
 let id = '';
 
 describe('webhooks delete', () => {
-  optionCases('webhooks delete', newCmdDelete, [{ name: 'an id', args: ['w1'], options: { id: 'w1' } }]);
+  optionCases('webhooks delete', newCmdDelete, [{ name: 'an id', args: ['--yes', 'w1'], options: { id: 'w1' } }]);
   cliCases('webhooks delete', () => sb.t.env, [
     {
       name: 'deleted',
@@ -28,10 +28,10 @@ describe('webhooks delete', () => {
         );
         id = JSON.parse(r.stdout).id;
       },
-      args: () => [id],
+      args: () => ['--yes', id],
       code: 0,
       stderr: /deleted webhook [0-9a-f]+/,
     },
-    { name: 'deleted already is 4', args: () => [id], code: 4 },
+    { name: 'deleted already is 4', args: () => ['--yes', id], code: 4 },
   ]);
 });

@@ -45,7 +45,7 @@ describe('connector accounts push: flags', () => {
     },
     {
       name: 'not the accounts shape',
-      args: ['--user', 'u', '--data', '[]'],
+      args: ['--user', 'u', '--data', '42'],
       code: 2,
       stderr: '--data:1: expected {"accounts": [AccountEntity...]}',
     },

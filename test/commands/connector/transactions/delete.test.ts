@@ -13,32 +13,37 @@ describe('connector transactions delete: flags', () => {
   optionCases('connector transactions delete', newCmdDelete, [
     {
       name: 'the container from the flags, the balance exact',
-      args: ['--user', 'u', ...byFlags, '--transaction', 'e-2'],
+      args: ['--yes', '--user', 'u', ...byFlags, '--transaction', 'e-2'],
       options: { user: 'u' },
       stderr: (err) => expect(err).toBe(''),
     },
     {
       name: '--account needs --balance',
-      args: ['--user', 'u', '--account', 'a', '--transaction', 't'],
+      args: ['--yes', '--user', 'u', '--account', 'a', '--transaction', 't'],
       code: 2,
       stderr: '--balance is required with --account',
     },
     {
       name: '--account needs --transaction',
-      args: ['--user', 'u', '--account', 'a', '--balance', '1'],
+      args: ['--yes', '--user', 'u', '--account', 'a', '--balance', '1'],
       code: 2,
       stderr: '--transaction EXTERNAL_ID is required',
     },
     {
       name: 'a balance that is not a number',
-      args: ['--user', 'u', '--account', 'a', '--balance', '1,5', '--transaction', 't'],
+      args: ['--yes', '--user', 'u', '--account', 'a', '--balance', '1,5', '--transaction', 't'],
       code: 2,
       stderr: '--balance must be a decimal number',
     },
-    { name: 'flags and a file', args: ['--user', 'u', ...byFlags, '--data', '{}'], code: 2, stderr: 'not both' },
+    {
+      name: 'flags and a file',
+      args: ['--yes', '--user', 'u', ...byFlags, '--data', '{}'],
+      code: 2,
+      stderr: 'not both',
+    },
     {
       name: 'a malformed container names the line',
-      args: ['--user', 'u', '--data', '{"type": "REAL_TIME"}'],
+      args: ['--yes', '--user', 'u', '--data', '{"type": "REAL_TIME"}'],
       code: 2,
       stderr: '--data:1:',
     },
@@ -68,10 +73,10 @@ describe('connector transactions delete: output', () => {
         );
         expect((await runCli(['connector', 'push', '--user', 'tx-1', '--file', f], { env: sb.t.env })).code).toBe(0);
       },
-      args: ['--user', 'tx-1', ...byFlags],
+      args: ['--yes', '--user', 'tx-1', ...byFlags],
       code: 0,
       stderr: /^deleted$/m,
     },
-    { name: 'deleted already is 4', args: ['--user', 'tx-1', ...byFlags], code: 4 },
+    { name: 'deleted already is 4', args: ['--yes', '--user', 'tx-1', ...byFlags], code: 4 },
   ]);
 });

@@ -28,6 +28,12 @@ describe('connector webhooks list', () => {
       code: 0,
       stdout: ['https://hooks.example.com/in', not('hook-secret-1')],
     },
-    { name: 'nor does csv', args: ['-o', 'csv', '--fields', 'url,secret'], code: 0, stdout: not('hook-secret-1') },
+    {
+      name: 'nor does csv, even when asked for by --fields',
+      args: ['-o', 'csv', '--fields', 'url,secret'],
+      code: 2,
+      stdout: not('hook-secret-1'),
+      stderr: ['unknown path "secret"', not('hook-secret-1')],
+    },
   ]);
 });
