@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { clientToken, raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { clientToken, raw, startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 
 let t: TestEnv;
 let auth: Record<string, string>;
 beforeAll(async () => {
   t = await startTestSandbox();
-  auth = { authorization: `Bearer ${await clientToken(t.sandbox, ['calendar:read'])}` };
+  // the reference's calendar endpoints work with a user token only
+  auth = { authorization: `Bearer ${(await userWithToken(t.sandbox, ['calendar:read'])).token}` };
 });
 afterAll(() => t.close());
 
@@ -110,15 +111,18 @@ describe('GET /api/v1/calendar/periods?period_gte&period_lte', () => {
     expect(missing.text).toMatch(/period_lte is required/);
   });
 
-  test('401 without a token, 403 without calendar:read', async () => {
+  test('401 without a token, 403 without calendar:read or with a client token', async () => {
     expect((await raw(t.sandbox.baseUrl, 'GET', '/api/v1/calendar/periods/2024')).status).toBe(401);
-    const other = await clientToken(t.sandbox, ['user:create']);
-    expect(
-      (
-        await raw(t.sandbox.baseUrl, 'GET', '/api/v1/calendar/periods/2024', {
-          headers: { authorization: `Bearer ${other}` },
-        })
-      ).status,
-    ).toBe(403);
+    const other = (await userWithToken(t.sandbox, ['user:read'])).token;
+    const client = await clientToken(t.sandbox, ['calendar:read']);
+    for (const token of [other, client]) {
+      expect(
+        (
+          await raw(t.sandbox.baseUrl, 'GET', '/api/v1/calendar/periods/2024', {
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).status,
+      ).toBe(403);
+    }
   });
 });
