@@ -63,8 +63,11 @@ describe('budgets commands', () => {
       'csv',
     ]);
     expect(tx.stdout.split('\r\n').filter(Boolean)).toEqual([
-      'date,description,amount,category,account,id',
-      expect.stringMatching(new RegExp(`^2026-03-10,Pressbyrån,-30.25 SEK,expenses:food.coffee,${accountId},`)),
+      // csv keeps the currency in its own column (issue 18)
+      'date,description,amount,currency,category,account,id',
+      expect.stringMatching(
+        new RegExp(`^2026-03-10,Pressbyrån,-30.25,SEK,expenses:food.coffee,${accountId},[0-9a-f]+$`),
+      ),
     ]);
     const up = await cli(['budgets', 'update', b.id, '--amount', '80.5', '-o', 'json']);
     expect(up.code).toBe(0);
