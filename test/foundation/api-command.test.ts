@@ -85,7 +85,8 @@ describe('bankctl api', () => {
   });
 
   test("the token endpoint's error body never lands on stdout as if it were the answer", async () => {
-    const r = await spawnCli(['api', 'GET', '/api/v1/providers', '--scope', 'no:such-scope'], { env: t.env });
+    // an endpoint a client token may call (GET /api/v1/providers takes a user token since issue 21)
+    const r = await spawnCli(['api', 'GET', '/api/v1/providers/markets', '--scope', 'no:such-scope'], { env: t.env });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/POST \/api\/v1\/oauth\/token failed: HTTP 400/);
