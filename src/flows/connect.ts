@@ -398,16 +398,17 @@ async function showPayload(ctx: Context, p: ThirdPartyPayload, o: WalkOptions): 
   const link = deep || intent;
   const desktop = clean(p.desktop?.url);
   const scheme = clean(p.ios?.scheme).toLowerCase();
-  // a web login (redirect flow) when the iOS scheme is http(s), or absent with an http(s) link
-  const web = !desktop && /^https?:\/\//i.test(link) && (scheme === '' || scheme === 'https' || scheme === 'http');
-  if (desktop) {
+  // a web login (redirect flow) when the iOS scheme is http(s), or absent with an http(s) link; the
+  // real service's redirect payloads carry a desktop URL too, which is then the bank's login page
+  const web = /^https?:\/\//i.test(link) && (scheme === '' || scheme === 'https' || scheme === 'http');
+  if (web) {
+    w(`Log in at your bank: ${desktop || link}`);
+    await offerToOpen(ctx, desktop || link, o);
+  } else if (desktop) {
     // the part of the payload for a person at a computer (the real service sends it)
     w(`Log in on this computer: ${desktop}`);
     await offerToOpen(ctx, desktop, o);
     if (link) w('Or on your phone:');
-  } else if (web) {
-    w(`Log in at your bank: ${link}`);
-    await offerToOpen(ctx, link, o);
   } else {
     w(`Open the authentication app to continue${p.downloadTitle ? ` (${clean(p.downloadTitle)})` : ''}:`);
   }

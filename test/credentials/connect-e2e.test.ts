@@ -168,7 +168,10 @@ describe('credentials connect, spawned', () => {
     ]);
     expect([fail.code, temp.code, wrong.code, zero.code]).toEqual([9, 9, 9, 9]);
     expect(fail.stderr).toMatch(/error: credentials \w+ ended in AUTHENTICATION_ERROR: Incorrect username or password/);
-    expect(temp.stderr).toMatch(/error: credentials \w+ ended in TEMPORARY_ERROR: The bank is temporarily unavailable/);
+    // an eID provider: the failure is in the eID service's words (issue 17)
+    expect(temp.stderr).toMatch(
+      /error: credentials \w+ ended in TEMPORARY_ERROR: The BankID service is temporarily unavailable/,
+    );
     expect(wrong.stderr).toMatch(/AUTHENTICATION_ERROR/);
     expect(zero.stderr).toMatch(/AUTHENTICATION_ERROR: The first code was rejected/);
   });
@@ -370,7 +373,9 @@ describe('credentials connect, spawned', () => {
       { env },
     );
     expect(dup.code).toBe(5);
-    expect(dup.stderr).toContain(`credentials refresh ${id}`);
+    // the 409 hint follows the existing credentials' status: after the wrong password they are in
+    // AUTHENTICATION_ERROR, so new fields (update), not a refresh (issue 18)
+    expect(dup.stderr).toContain(`credentials update ${id}`);
     const gone = await runCli(['credentials', 'delete', id, '--user', user, '--yes'], { env });
     expect(gone.code).toBe(0);
     const get = await runCli(['credentials', 'get', id, '--user', user], { env });

@@ -221,8 +221,10 @@ needsChromium.concurrent('the hosted link flow in a browser', () => {
     let q = await waitForCallback(page, cb);
     expect(Object.fromEntries(q)).toEqual({
       error: 'USER_CANCELLED',
+      error_reason: 'USER_CANCELLED',
       message: 'The user cancelled the flow.',
       state: 'c1',
+      tracking_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
 
     // in the middle of a supplemental round
@@ -403,8 +405,10 @@ needsChromium.concurrent('the hosted link flow in a browser', () => {
     const q = await waitForCallback(page, cb);
     expect(Object.fromEntries(q)).toEqual({
       error: 'INTERNAL_ERROR',
+      error_reason: 'INTERNAL_ERROR',
       message: 'The link flow could not continue because of an internal error.',
       state: 'gone',
+      tracking_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
     });
   });
 
@@ -435,7 +439,11 @@ needsChromium.concurrent('the hosted link flow in a browser', () => {
     await frame.locator('#submit').click();
     const [ok] = await messages(1);
     expect(ok!.origin).toBe(t.sandbox.baseUrl);
-    expect(ok!.data).toEqual({ type: 'code', data: expect.any(String) });
+    expect(ok!.data).toEqual({
+      type: 'code',
+      data: expect.any(String),
+      additionalInformation: { credentialsId: expect.stringMatching(/^[0-9a-f]{32}$/) },
+    });
     expect((await exchange(t.sandbox, ok!.data.data)).body.refresh_token).toBeTruthy();
     await expect(frame.locator('#heading').textContent()).resolves.toBe('Your bank is connected');
     expect(new URL(page.url()).pathname).toBe('/iframe-1');

@@ -70,7 +70,7 @@ describe('consents v2', () => {
     expect(JSON.parse(a.stdout)).toMatchObject({ consentId: consent.id, state: 'SUCCEEDED' });
     const g = await runCli(['consents', 'v2', 'get', consent.id, '-o', 'table'], { env: app() });
     expect(g.code, g.stderr).toBe(0);
-    expect(g.stdout).toMatch(/state\s*│\s*ACTIVE/);
+    expect(g.stdout).toMatch(/^state +ACTIVE$/m);
     expect(g.stdout).toContain('100.50 SEK');
     const l = await runCli(['consents', 'v2', 'list', '--all', '-o', 'ndjson'], { env: sb.env });
     expect(l.code, l.stderr).toBe(0);

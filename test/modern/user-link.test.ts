@@ -20,8 +20,8 @@ describe('users get|update and users profile get|set', () => {
       },
     );
     expect(u.code, u.stderr).toBe(0);
-    expect(u.stdout).toMatch(/username\s*│\s*tinker@example\.com/);
-    expect(u.stdout).toMatch(/externalUserId\s*│\s*cust-42/);
+    expect(u.stdout).toMatch(/^username +tinker@example\.com$/m);
+    expect(u.stdout).toMatch(/^externalUserId +cust-42$/m);
     const p = await runCli(
       [
         'users',
@@ -119,7 +119,7 @@ describe('Link sessions and transaction reports', () => {
     expect(report.transactions.length).toBeGreaterThan(0);
     const t = report.transactions[0];
     const c = await runCli(['transactions', 'report', reportId, '-o', 'csv'], { env: app() });
-    expect(c.stdout.split('\r\n')[0]).toBe('date,description,amount,status,category,account,id');
+    expect(c.stdout.split('\r\n')[0]).toBe('date,description,amount,currency,status,category,account,id');
     expect(c.stdout).toContain(`${t.id}`);
     const nd = await runCli(['transactions', 'report', reportId, '-o', 'ndjson'], { env: app() });
     expect(nd.stdout.trim().split('\n')).toHaveLength(report.transactions.length);

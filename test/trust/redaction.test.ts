@@ -44,7 +44,7 @@ const env = () => ({ BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: base, BANK
 
 describe('echoed secrets are redacted', () => {
   test('the client secret, URL-encoded in the form body a server echoes (error line and --verbose trace)', async () => {
-    const r = await runCli(['providers', 'list', '-v'], {
+    const r = await runCli(['users', 'create', '--market', 'SE', '-v'], {
       env: { ...env(), BANKCTL_CLIENT_ID: 'client', BANKCTL_CLIENT_SECRET: SECRET },
     });
     expect(r.code).toBe(3);
