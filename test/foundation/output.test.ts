@@ -53,7 +53,10 @@ describe('output formats', () => {
   test('csv: RFC 4180 with a header row, exact amounts, control characters stripped', async () => {
     const { c, io } = ctx('csv');
     await render(c, items, { columns });
-    console.log(JSON.stringify(io.out()));
+    // the amount a plain decimal in the currency's minor units, the currency in its own column (issue 18)
+    expect(io.out()).toBe(
+      'id,amount,currency,description\r\na,-0.05,SEK,"Coffee, ""large"""\r\nb,12.00,EUR,"line\nbreak red"\r\n',
+    );
   });
 
   test('--fields picks dotted paths', async () => {
@@ -66,8 +69,8 @@ describe('output formats', () => {
     const { c, io } = ctx('table');
     await render(c, items, { columns });
     const out = io.out();
-    console.log(JSON.stringify(out));
-    console.log(JSON.stringify(out));
+    expect(out).toContain('-0.05 SEK');
+    expect(out).toContain('12.00 EUR');
     expect(out).not.toContain('\x1b[31m');
   });
 
