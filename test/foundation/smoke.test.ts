@@ -54,23 +54,29 @@ describe('bankctl smoke', () => {
   test('a failing check: exit 9 naming it, dependants skipped, cleanup still runs; --keep keeps the users', async () => {
     const dir = tempDir();
     const usersBefore = t.sandbox.store.users.size;
-    const r = await spawnCli(['smoke', '--provider', 'no-such-provider', '--junit', join(dir, 'j.xml'), '--keep'], {
+    // a provider the sandbox does not list is a usage error before anything is created
+    const unknown = await spawnCli(['smoke', '--provider', 'no-such-provider'], { env: t.env, timeoutMs: 90_000 });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no provider named "no-such-provider"');
+    expect(t.sandbox.store.users.size).toBe(usersBefore);
+    const r = await spawnCli(['smoke', '--provider', 'se-test-eid-failing', '--junit', join(dir, 'j.xml'), '--keep'], {
       env: t.env,
       timeoutMs: 90_000,
     });
     expect(r.code).toBe(9);
     expect(r.stderr).toMatch(
-      /error: smoke check "providers" failed: test provider no-such-provider is not listed for market SE/,
+      /error: smoke check "connect test provider" failed: credentials ended in AUTHENTICATION_ERROR/,
     );
     const results = JSON.parse(r.stdout) as Array<{ name: string; status: string; detail: string }>;
     const by = Object.fromEntries(results.map((x) => [x.name, x]));
+    expect(by.providers!.status).toBe('passed');
     expect(by['connect test provider']!.status).toBe('failed');
-    expect(by.accounts!.status).toBe('skipped');
+    expect(by.accounts!.status).toBe('failed');
     expect(by['push and read back']!.status).toBe('passed');
     expect(by.cleanup!.status).toBe('skipped');
     expect(t.sandbox.store.users.size).toBeGreaterThan(usersBefore);
     expect(readFileSync(join(dir, 'j.xml'), 'utf8')).toMatch(
-      /<failure message="test provider no-such-provider is not listed/,
+      /<failure message="credentials ended in AUTHENTICATION_ERROR/,
     );
   }, 120_000);
 });

@@ -20,6 +20,8 @@ let accounts: AccountRecord[] = [];
 const byType = (t: string) => accounts.find((a) => a.type === t)!;
 /** "1234.50 SEK" as a table or csv shows a store balance. */
 const shown = (a: AccountRecord) => `${a.balance} ${a.currencyCode}`;
+/** The same balance in csv: a plain decimal, then the currency in its own column. */
+const csvShown = (a: AccountRecord) => `${a.balance},${a.currencyCode}`;
 
 beforeAll(() => {
   accounts = [...sb.t.sandbox.store.accounts.values()].filter((a) => a.userId === sb.userId);
@@ -59,9 +61,9 @@ describe('accounts list --v2', () => {
       code: 0,
       stdout: (out: string) => {
         const lines = out.trim().split(/\r?\n/);
-        expect(lines[0]).toBe('id,name,type,number,booked,available,refreshed');
+        expect(lines[0]).toBe('id,name,type,number,booked,booked_currency,available,available_currency,refreshed');
         expect(lines).toHaveLength(1 + accounts.filter((a) => a.type === 'SAVINGS').length);
-        expect(lines[1]).toContain(shown(byType('SAVINGS')));
+        expect(lines[1]).toContain(`,${csvShown(byType('SAVINGS'))},`);
       },
     },
     {
@@ -124,9 +126,9 @@ describe('accounts get, balances --v2, parties', () => {
       code: 0,
       stdout: (out: string) => {
         const a = byType('CHECKING');
-        expect(out).toContain('kind,amount,minorUnits,refreshed');
+        expect(out).toContain('kind,amount,currency,minorUnits,refreshed');
         expect(out).toContain(
-          `bookedBalance,${shown(a)},${a.balance.replace('.', '').replace(/^(-?)0+(?=\d)/, '$1')},`,
+          `bookedBalance,${csvShown(a)},${a.balance.replace('.', '').replace(/^(-?)0+(?=\d)/, '$1')},`,
         );
         expect(out).toContain('availableBalanceExcludingCredit,');
         expect(out).toContain('availableBalanceIncludingCredit,');
@@ -207,9 +209,11 @@ describe('investments accounts and holdings', () => {
       args: ['accounts', '-o', 'csv'],
       code: 0,
       stdout: (out: string) => {
-        expect(out).toMatch(/^id,name,product,booked,cash,holdings,refreshed\r?\n/);
+        expect(out).toMatch(
+          /^id,name,product,booked,booked_currency,cash,cash_currency,holdings,holdings_currency,refreshed\r?\n/,
+        );
         expect(out).toContain(`${byType('INVESTMENT').id},`);
-        expect(out).toContain(shown(byType('INVESTMENT')));
+        expect(out).toContain(`,${csvShown(byType('INVESTMENT'))},`);
       },
     },
     {
@@ -253,7 +257,7 @@ describe('investments accounts and holdings', () => {
       name: 'holdings csv',
       args: () => ['holdings', byType('INVESTMENT').id, '-o', 'csv'],
       code: 0,
-      stdout: /^name,isin,type,quantity,value,return,avgPrice\r?\n/,
+      stdout: /^name,isin,type,quantity,value,value_currency,return,return_currency,avgPrice,avgPrice_currency\r?\n/,
     },
   ]);
 });
@@ -285,7 +289,13 @@ describe('loans accounts', () => {
       code: 0,
       stdout: (o: string) => expect(o.trim().split('\n')).toHaveLength(2),
     },
-    { name: 'csv', args: ['-o', 'csv'], code: 0, stdout: /^id,name,type,number,principal,initial,paid,refreshed\r?\n/ },
+    {
+      name: 'csv',
+      args: ['-o', 'csv'],
+      code: 0,
+      stdout:
+        /^id,name,type,number,principal,principal_currency,initial,initial_currency,paid,paid_currency,refreshed\r?\n/,
+    },
   ]);
 });
 

@@ -510,16 +510,34 @@ function registerAuthorizations(ctx: SandboxContext): void {
 
 /** Credentials for the consent's user at its provider, made through the public API as an app would. */
 async function connect(ctx: SandboxContext, c: Consent, o: { appUri?: string; callbackUri?: string }): Promise<string> {
-  const { token } = issueAccessToken(ctx.store, 'user', c.appId, ['credentials:write'], c.userId);
+  const { token } = issueAccessToken(
+    ctx.store,
+    'user',
+    c.appId,
+    ['credentials:write', 'credentials:refresh'],
+    c.userId,
+  );
   try {
+    const uris = { ...(o.appUri ? { appUri: o.appUri } : {}), ...(o.callbackUri ? { callbackUri: o.callbackUri } : {}) };
     const r = await selfCall(ctx.baseUrl(), 'POST', expandPath(EP.credentials.create, {}), token, 1, {
       providerName: c.providerId,
       // the person at the bank's page is the test bank's test user (the redirect page approves or cancels)
       fields: providerByName(c.providerId)?.fields.some((f) => f.name === 'username') ? { username: 'test-user' } : {},
-      ...(o.appUri ? { appUri: o.appUri } : {}),
-      ...(o.callbackUri ? { callbackUri: o.callbackUri } : {}),
+      ...uris,
     });
-    const b = r.body as { id?: unknown; errorMessage?: unknown; message?: unknown } | null;
+    const b = r.body as { id?: unknown; errorMessage?: unknown; message?: unknown; errorCode?: unknown } | null;
+    // a later consent of the same user at the same bank logs in again on the credentials an earlier one made
+    if (r.status === 409 && b?.errorCode === 'credentials.duplicate' && typeof b.id === 'string') {
+      const again = await selfCall(
+        ctx.baseUrl(),
+        'POST',
+        expandPath(EP.credentials.authenticate, { id: b.id }),
+        token,
+        1,
+        uris,
+      );
+      if (again.status >= 200 && again.status < 300) return b.id;
+    }
     if (r.status !== 200 || typeof b?.id !== 'string') {
       const why =
         typeof b?.errorMessage === 'string' ? b.errorMessage : typeof b?.message === 'string' ? b.message : '';
