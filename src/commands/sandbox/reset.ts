@@ -20,7 +20,8 @@ export function newCmdReset(parent: Command, ctx: Context, run: Run<ResetOptions
     .option('--keep-clients', 'keep the client id, secret and connector token working')
     .option('--yes', 'do not ask (needed without a terminal)')
     .action(async (o: { keepClients?: boolean; yes?: boolean }) =>
-      run(ctx, { keepClients: Boolean(o.keepClients), yes: Boolean(o.yes) }),
+      // the root's -y/--yes takes the flag before this command sees it: ctx.globals holds it
+      run(ctx, { keepClients: Boolean(o.keepClients), yes: Boolean(o.yes || ctx.globals.yes) }),
     );
   return examples(cmd, [
     'bankctl sandbox reset --keep-clients --yes   # between test cases',
