@@ -518,7 +518,10 @@ async function connect(ctx: SandboxContext, c: Consent, o: { appUri?: string; ca
     c.userId,
   );
   try {
-    const uris = { ...(o.appUri ? { appUri: o.appUri } : {}), ...(o.callbackUri ? { callbackUri: o.callbackUri } : {}) };
+    const uris = {
+      ...(o.appUri ? { appUri: o.appUri } : {}),
+      ...(o.callbackUri ? { callbackUri: o.callbackUri } : {}),
+    };
     const r = await selfCall(ctx.baseUrl(), 'POST', expandPath(EP.credentials.create, {}), token, 1, {
       providerName: c.providerId,
       // the person at the bank's page is the test bank's test user (the redirect page approves or cancels)
