@@ -40,7 +40,7 @@ COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length 
     expect(complete(['bankctl', 'api', 'GET', '/api/v1/prov'])).toEqual([
       '/api/v1/providers',
       '/api/v1/providers/markets',
-      '/api/v1/providers/{name}',
+      '/api/v1/providers/{market}',
       '/api/v1/provider-consents',
     ]);
     expect(complete(['bankctl', 'api', 'POST', '/connector/users/{externalUserId}/tr'])).toEqual([

@@ -10,7 +10,7 @@ let updated = '';
 /** New credentials that wait for codes (the ones before are deleted: the same fields twice are a 409). */
 async function awaitingSupplemental(): Promise<void> {
   const list = JSON.parse((await runCli(['credentials', 'list', '-o', 'json'], { env: sb.env })).stdout);
-  for (const old of list) await runCli(['credentials', 'delete', old.id], { env: sb.env });
+  for (const old of list) await runCli(['credentials', 'delete', old.id, '--yes'], { env: sb.env });
   const c = await runCli(
     [
       'credentials',

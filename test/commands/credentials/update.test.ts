@@ -29,7 +29,7 @@ describe('credentials update: flags', () => {
       name: 'nothing to change',
       args: ['c1'],
       code: 2,
-      stderr: 'nothing to change: give --field name=value or --app-uri',
+      stderr: 'nothing to change: give --field name=value, --answers FILE, or --app-uri',
     },
   ]);
 });
