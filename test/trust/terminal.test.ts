@@ -33,7 +33,9 @@ beforeAll(async () => {
           scope: `user:create${EVIL}`,
         });
       if (url.pathname === '/api/v1/user/create') return json(200, { user_id: `u123${EVIL}`, [`key${EVIL}`]: 'v' });
-      if (url.pathname === '/api/v1/providers') return json(200, { providers });
+      // with client credentials, providers list reads the market's list (GET /api/v1/providers takes a user token)
+      if (url.pathname === '/api/v1/providers' || url.pathname === '/api/v1/providers/SE')
+        return json(200, { providers });
       json(404, { errorMessage: `no such thing ${EVIL}`, errorCode: 'x' });
     });
   });
@@ -94,7 +96,8 @@ describe('network text on a terminal', () => {
   });
 
   test('error lines: a 404 whose message is hostile; the auth login notice with a hostile scope', async () => {
-    const r = await runCli(['providers', 'get', 'nope'], { env: env(), ...tty });
+    // a market the fake service has no list for: its 404 (providers get looks the name up in the list)
+    const r = await runCli(['providers', 'list', '--market', 'NO'], { env: env(), ...tty });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('no such thing');
     expect(r.stderr).not.toMatch(DANGER);
