@@ -90,7 +90,11 @@ export async function findProvider(api: ApiClient, name: string, o: { market?: s
   const listed =
     !hasUser && EP.providers.list.token === 'user'
       ? undefined
-      : exact(await api.data<ProviderLike>(EP.providers.list, { query }));
+      : await api.data<ProviderLike>(EP.providers.list, { query }).then(exact, (err: unknown) => {
+          // a service without the list's name query (the spec's reading) answers the provider itself below
+          if (err instanceof ApiError && err.status === 404) return undefined;
+          throw err;
+        });
   return listed ?? (await bySpecPath(api, name)) ?? notFound(name, o.market);
 }
 
