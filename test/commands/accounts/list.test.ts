@@ -20,7 +20,7 @@ describe('accounts list', () => {
       name: 'csv with a header',
       args: ['-o', 'csv'],
       code: 0,
-      stdout: [/^id,name,type,number,balance,exclusion,favored\r\n/, ',-0.05 SEK,'],
+      stdout: [/^id,name,type,number,balance,currency,exclusion,favored\r\n/, ',-0.05,SEK,'],
     },
     {
       name: 'json keeps every account',

@@ -21,7 +21,7 @@ describe('auth token', () => {
       name: 'a bare client token and a newline',
       args: ['--scope', 'providers:read'],
       code: 0,
-      stdout: [/^\S+\n$/, async (out) => expect(await works(out.trim(), '/api/v1/providers?market=SE')).toBe(200)],
+      stdout: [/^\S+\n$/, async (out) => expect(await works(out.trim(), '/api/v1/providers/SE')).toBe(200)],
       stderr: /^$/,
     },
   ]);

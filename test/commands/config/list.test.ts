@@ -41,6 +41,6 @@ describe('config list', () => {
           'other.output',
         ]),
     },
-    { name: 'a table', args: ['-o', 'table'], code: 0, stdout: ['profile', 'https://api.example.com', not(secret)] },
+    { name: 'a table', args: ['-o', 'table'], code: 0, stdout: ['PROFILE', 'https://api.example.com', not(secret)] },
   ]);
 });

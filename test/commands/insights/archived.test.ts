@@ -22,6 +22,6 @@ describe('insights archived', () => {
       code: 0,
       stdout: (out) => expect(JSON.parse(out)).toEqual([expect.objectContaining({ id: archivedId })]),
     },
-    { name: 'a table', args: ['-o', 'table'], code: 0, stdout: ['action', 'archived'] },
+    { name: 'a table', args: ['-o', 'table'], code: 0, stdout: ['ACTION', 'ARCHIVED'] },
   ]);
 });

@@ -18,7 +18,7 @@ describe('investments list', () => {
       name: 'csv: the header and ISK portfolios',
       args: ['--portfolio-type', 'isk', '-o', 'csv'],
       code: 0,
-      stdout: [/^id,type,account,totalValue,cash,instruments\r\n/, ',ISK,'],
+      stdout: [/^id,type,account,totalValue,totalValue_currency,cash,cash_currency,instruments\r\n/, ',ISK,'],
     },
     {
       name: 'json keeps the exact values: numbers, written with the digits sent',
