@@ -14,6 +14,6 @@ describe('budgets recommended', () => {
       stdout: (out) =>
         expect(JSON.parse(out)[0]).toMatchObject({ amount: { currencyCode: 'SEK' }, periodicityType: 'RECURRING' }),
     },
-    { name: 'a table with the average spent', args: ['-o', 'table'], code: 0, stdout: ['average spent', / SEK/] },
+    { name: 'a table with the average spent', args: ['-o', 'table'], code: 0, stdout: ['AVERAGE SPENT', / SEK/] },
   ]);
 });

@@ -14,7 +14,7 @@ describe('config use', () => {
   cliCases('config use', () => env, [
     {
       name: 'the profile becomes the current one',
-      args: ['staging'],
+      args: ['staging', '--create'],
       code: 0,
       stderr: 'now using profile "staging"',
       after: async () => {

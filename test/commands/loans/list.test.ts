@@ -29,7 +29,7 @@ describe('loans list', () => {
       name: 'csv: one row per loan',
       args: ['-o', 'csv'],
       code: 0,
-      stdout: /^name,type,balance,interest,account,loanNumber\r\n/,
+      stdout: /^name,type,balance,currency,interest,account,loanNumber\r\n/,
     },
   ]);
 });
