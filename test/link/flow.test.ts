@@ -340,6 +340,7 @@ needsChromium.concurrent('the hosted link flow in a browser', () => {
     expect(errors).toEqual([]);
   });
 
+  // two flows in one test, each waiting the slow sandbox's whole authentication delay: more than the default 30 s under load
   test("redirect authentication: the bank's login page is linked; decoupled: the bank's instruction is shown", async () => {
     const { page, errors } = await newPage();
     await page.goto(
@@ -376,7 +377,7 @@ needsChromium.concurrent('the hosted link flow in a browser', () => {
     expect(q.get('state')).toBe('d');
     expect(q.get('code')).toBeTruthy();
     expect(errors).toEqual([]);
-  });
+  }, 90_000);
 
   test('credentials that vanish under the page end the flow in INTERNAL_ERROR', async () => {
     const { page } = await newPage();
