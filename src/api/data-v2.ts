@@ -2,7 +2,7 @@
 // pages as an async iterator, the next page requested while the caller writes the current one (at
 // most two pages in memory), and a nextPageToken that comes back twice stops the walk.
 import { EP, type Endpoint } from '../contract/index.js';
-import { UsageError } from '../errors.js';
+import { prefetchPages } from './paging.js';
 import type { QueryValue } from '../http/client.js';
 import { notWhatItReturns, type ApiClient } from './client.js';
 
@@ -40,26 +40,8 @@ export async function readPage(api: ApiClient, r: PagedRead, pageToken?: string)
 }
 
 /** Every page from the first (or from `startToken`) to the last, or only the first when !all. */
-export async function* pages(
-  api: ApiClient,
-  r: PagedRead,
-  o: { all: boolean; startToken?: string },
-): AsyncGenerator<Page> {
-  let pending: Promise<Page> | undefined = readPage(api, r, o.startToken);
-  let previous = o.startToken ?? '';
-  while (pending) {
-    const page: Page = await pending;
-    pending = undefined;
-    const next = page.nextPageToken;
-    if (o.all && next) {
-      if (next === previous)
-        throw new UsageError('the service returned the same nextPageToken twice; stopping to avoid a loop');
-      previous = next;
-      pending = readPage(api, r, next);
-      pending.catch(() => undefined);
-    }
-    yield page;
-  }
+export function pages(api: ApiClient, r: PagedRead, o: { all: boolean; startToken?: string }): AsyncGenerator<Page> {
+  return prefetchPages((token) => readPage(api, r, token), o);
 }
 
 /** A JSON object answer, or a ServerError naming what came instead. */

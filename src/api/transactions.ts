@@ -5,7 +5,7 @@ import { EP } from '../contract/index.js';
 import type { ExactAmountWire } from '../contract/decimal.js';
 import { writeJson } from '../contract/exact-json.js';
 import { decodeResponse, notWhatItReturns, type ApiClient } from './client.js';
-import { UsageError } from '../errors.js';
+import { prefetchPages } from './paging.js';
 import type { HttpResponse } from '../http/client.js';
 
 export const TRANSACTION_STATUSES = ['BOOKED', 'PENDING', 'UNDEFINED'] as const;
@@ -71,27 +71,12 @@ function checkedPage(res: HttpResponse<Partial<TransactionPage> | undefined>): T
 }
 
 /** Every page from the first (or from `startToken`) to the last, or only the first when !all. */
-export async function* transactionPages(
+export function transactionPages(
   api: ApiClient,
   f: TransactionFilter,
   o: { all: boolean; startToken?: string },
 ): AsyncGenerator<TransactionPage> {
-  let pending: Promise<TransactionPage> | undefined = transactionPage(api, f, o.startToken);
-  let previous = o.startToken ?? '';
-  while (pending) {
-    const page: TransactionPage = await pending;
-    pending = undefined;
-    const next = page.nextPageToken;
-    if (o.all && next) {
-      if (next === previous)
-        throw new UsageError('the service returned the same nextPageToken twice; stopping to avoid a loop');
-      previous = next;
-      pending = transactionPage(api, f, next);
-      // a failure of the prefetch surfaces when it is awaited, not as an unhandled rejection
-      pending.catch(() => undefined);
-    }
-    yield page;
-  }
+  return prefetchPages((token) => transactionPage(api, f, token), o);
 }
 
 /** A page kept as text: its transactions as NDJSON lines (no parse and re-serialise). */
@@ -185,24 +170,10 @@ async function rawPage(api: ApiClient, f: TransactionFilter, pageToken?: string)
 }
 
 /** Like transactionPages, for NDJSON output: each transaction's text as the service sent it. */
-export async function* rawTransactionPages(
+export function rawTransactionPages(
   api: ApiClient,
   f: TransactionFilter,
   o: { all: boolean; startToken?: string },
 ): AsyncGenerator<RawTransactionPage> {
-  let pending: Promise<RawTransactionPage> | undefined = rawPage(api, f, o.startToken);
-  let previous = o.startToken ?? '';
-  while (pending) {
-    const page: RawTransactionPage = await pending;
-    pending = undefined;
-    const next = page.nextPageToken;
-    if (o.all && next) {
-      if (next === previous)
-        throw new UsageError('the service returned the same nextPageToken twice; stopping to avoid a loop');
-      previous = next;
-      pending = rawPage(api, f, next);
-      pending.catch(() => undefined);
-    }
-    yield page;
-  }
+  return prefetchPages((token) => rawPage(api, f, token), o);
 }
