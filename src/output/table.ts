@@ -36,7 +36,6 @@ function charWidth(cp: number, ch: string): number {
   return 1;
 }
 
- 
 const NARROW = /^[\x00-\u02ff]*$/;
 
 export function textWidth(s: string): number {

@@ -1,7 +1,6 @@
 // Prose for a terminal, wrapped at word boundaries to its width (colour codes take no room).
 import { textWidth } from './table.js';
 
- 
 const SGR = /\x1b\[[0-9;]*m/g;
 
 /** Each line of `text` wrapped at spaces to `width`; continuation lines start with `indent`. */
