@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request as httpsRequest } from 'node:https';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { issueCode } from '../../src/sandbox/routes/oauth.js';
@@ -22,6 +22,11 @@ import {
   type Callback,
 } from './helpers.js';
 
+// Up to five of these pages run at once in one headless browser, and the slow sandbox makes the eID
+// and decoupled flows wait its authentication delay: 10 to 25 s each on a quiet 2-core machine, more
+// while the rest of the suite runs beside them. The limit is for a hang, not for a slow machine.
+vi.setConfig({ testTimeout: 120_000 });
+
 let t: TestEnv;
 let slow: TestEnv;
 let browser: Browser;
@@ -32,7 +37,9 @@ const children: ChildProcess[] = [];
 beforeAll(async () => {
   [t, slow, browser, cb] = await Promise.all([
     startTestSandbox(),
-    startTestSandbox({ authDelayMs: 3000 }),
+    // the eID and app screens show for this long before the sandbox approves on its own: long enough
+    // that a loaded machine still reads them before they go (at 3 s they were sometimes gone)
+    startTestSandbox({ authDelayMs: 10_000 }),
     launchBrowser(),
     startCallback(),
   ]);
@@ -340,7 +347,7 @@ needsChromium.concurrent('the hosted link flow in a browser', () => {
     expect(errors).toEqual([]);
   });
 
-  // two flows in one test, each waiting the slow sandbox's whole authentication delay: more than the default 30 s under load
+  // two flows in one test, each waiting the slow sandbox's whole authentication delay: twice the others' limit
   test("redirect authentication: the bank's login page is linked; decoupled: the bank's instruction is shown", async () => {
     const { page, errors } = await newPage();
     await page.goto(
@@ -377,7 +384,7 @@ needsChromium.concurrent('the hosted link flow in a browser', () => {
     expect(q.get('state')).toBe('d');
     expect(q.get('code')).toBeTruthy();
     expect(errors).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 
   test('credentials that vanish under the page end the flow in INTERNAL_ERROR', async () => {
     const { page } = await newPage();
