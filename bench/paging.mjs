@@ -2,9 +2,12 @@
 // pages, in the same run and interleaved, with the sandbox (its own process) serving N transactions
 // for one user. Also the CLI's peak RSS (GNU time), which must stay under 150 MB and flat from
 // 20,000 to 200,000 transactions.
+// Also what a user would write instead: a curl + jq shell loop over the same pages with the same
+// token, each page's transactions printed as NDJSON (curl and jq from PATH; where either is missing,
+// node stand-ins of the project: fetch and jq-wasm). bankctl must be faster; the row reports the ratio.
 // Runnable alone: node bench/paging.mjs [N ...]   (default 20000 200000); needs `node scripts/build.mjs`.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -166,6 +169,63 @@ async function bareLoop(baseUrl, token) {
   return { ms: Number(process.hrtime.bigint() - started) / 1e6, count };
 }
 
+/** Whether a program is on PATH. */
+function onPath(cmd) {
+  try {
+    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The shell loop a user writes: curl a page, jq its transactions out as NDJSON, jq the next token,
+ * until there is none. Where curl or jq is missing, a node stand-in of the same (fetch, jq-wasm).
+ */
+function shellLoop(dir) {
+  const real = !process.env.BANKCTL_BENCH_STAND_INS && onPath('curl') && onPath('jq');
+  const loop = join(dir, 'page-loop.sh');
+  const curl = real ? 'curl -sSf' : `node ${join(dir, 'curl.mjs')}`;
+  const jq = real ? 'jq' : `node ${join(dir, 'jq.mjs')}`;
+  if (!real) {
+    writeFileSync(
+      join(dir, 'curl.mjs'),
+      `const a = process.argv.slice(2); const h = a[a.indexOf('-H') + 1]; const c = h.indexOf(':');\n` +
+        `const r = await fetch(a[a.length - 1], { headers: { [h.slice(0, c)]: h.slice(c + 1).trim() } });\n` +
+        `if (!r.ok) process.exit(22); process.stdout.write(await r.text());\n`,
+    );
+    writeFileSync(
+      join(dir, 'jq.mjs'),
+      `import { pathToFileURL } from 'node:url';\n` +
+        `const jq = await import(pathToFileURL(${JSON.stringify(`${ROOT}node_modules/jq-wasm/dist/index.js`)}).href);\n` +
+        `const args = process.argv.slice(2); const raw = args.includes('-r'); const filter = args.filter((a) => !a.startsWith('-'))[0];\n` +
+        `let input = ''; for await (const c of process.stdin) input += c;\n` +
+        `const out = await jq.raw(input, filter, raw ? ['-r', '-c'] : ['-c']); if (out) process.stdout.write(out.endsWith('\\n') ? out : out + '\\n');\n`,
+    );
+  }
+  writeFileSync(
+    loop,
+    `#!/bin/sh
+set -e
+next=''
+while :; do
+  page=$(${curl} -H "Authorization: Bearer $TOKEN" "$BASE/data/v2/transactions?pageSize=100\${next:+&pageToken=$next}")
+  printf '%s' "$page" | ${jq} -c '.transactions[]'
+  next=$(printf '%s' "$page" | ${jq} -r '.nextPageToken // empty')
+  [ -n "$next" ] || break
+done
+`,
+  );
+  chmodSync(loop, 0o755);
+  return { loop, real, tools: real ? 'curl + jq' : 'node stand-ins for curl + jq' };
+}
+
+async function shellRun(loop, baseUrl, token) {
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, BASE: baseUrl, TOKEN: token };
+  return timeCommand('sh', [loop], { env });
+}
+
 async function cliRun(baseUrl, token, configDir) {
   const env = {
     PATH: process.env.PATH,
@@ -178,13 +238,14 @@ async function cliRun(baseUrl, token, configDir) {
   return timeCommand(process.execPath, [BIN, 'transactions', 'list', '--all', '-o', 'ndjson'], { rss: true, env });
 }
 
-export async function runPaging({ sizes = [20_000, 200_000], rounds = 3 } = {}) {
+export async function runPaging({ sizes = [20_000, 200_000], rounds = 3, shellSize = 20_000 } = {}) {
   const sb = await startSandboxProcess();
   const configDir = mkdtempSync(join(tmpdir(), 'bankctl-bench-'));
   const rows = [];
+  const shellRows = [];
   try {
     const { userId, token } = await userToken(sb);
-    for (const n of sizes) {
+    for (let n of sizes) {
       await sb.fill(userId, n);
       // warm both paths once (JIT, the sandbox's index), then interleave
       const warm = await bareLoop(sb.baseUrl, token);
@@ -209,7 +270,44 @@ export async function runPaging({ sizes = [20_000, 200_000], rounds = 3 } = {}) 
         ratio: ratio.toFixed(2),
         'cli peak RSS MB': Number.isNaN(peak) ? 'n/a' : peak.toFixed(1),
         // the ratio limit is the 200,000 figure's (at 20,000 the CLI's process start is a large share)
+        limit:
+          n < 200_000
+            ? `peak RSS < ${RSS_LIMIT_MB} MB`
+            : `<= ${RATIO_LIMIT}x the fetch loop, peak RSS < ${RSS_LIMIT_MB} MB`,
         ok: (n < 200_000 || ratio <= RATIO_LIMIT) && (Number.isNaN(peak) || peak < RSS_LIMIT_MB) ? 'yes' : 'NO',
+      });
+      if (n !== shellSize) continue;
+      // the shell loop: a few processes per page, so one size and two rounds, interleaved with the CLI
+      // (with the node stand-ins, each of those processes starts node: a tenth of the pages)
+      const { loop, tools, real } = shellLoop(configDir);
+      if (!real) {
+        await sb.fill(userId, (n = shellSize / 10));
+        await cliRun(sb.baseUrl, token, configDir);
+      }
+      // once untimed: it must print every transaction, one line each
+      const printed = execFileSync('sh', [loop], {
+        env: { PATH: process.env.PATH, BASE: sb.baseUrl, TOKEN: token },
+        maxBuffer: 1 << 30,
+      })
+        .toString()
+        .split('\n')
+        .filter(Boolean).length;
+      if (printed !== n) throw new Error(`the ${tools} loop printed ${printed} of ${n} transactions`);
+      const sh = [];
+      const cl = [];
+      for (let r = 0; r < 2; r++) {
+        sh.push((await shellRun(loop, sb.baseUrl, token)).ms);
+        cl.push((await cliRun(sb.baseUrl, token, configDir)).ms);
+      }
+      const shellRatio = median(cl) / median(sh);
+      shellRows.push({
+        case: `transactions list --all -o ndjson beside a ${tools} shell loop, ${n} transactions`,
+        'shell loop ms': Math.round(median(sh)),
+        'cli ms': Math.round(median(cl)),
+        'cli / shell': shellRatio.toFixed(3),
+        'shell / cli': (1 / shellRatio).toFixed(1),
+        limit: 'cli faster (< 1)',
+        ok: shellRatio < 1 ? 'yes' : 'NO',
       });
     }
   } finally {
@@ -224,7 +322,8 @@ export async function runPaging({ sizes = [20_000, 200_000], rounds = 3 } = {}) 
     rows,
   );
   console.log(`peak RSS ${flat ? 'flat' : 'NOT flat'} across sizes: ${peaks.map((p) => p.toFixed(1)).join(' / ')} MB`);
-  return rows;
+  if (shellRows.length) printTable('What a user would write instead: a shell loop over the same pages', shellRows);
+  return [...rows, ...shellRows];
 }
 
 if (process.argv[2] === '--serve') {
