@@ -285,7 +285,7 @@ function newRecord(
   now: number,
 ): TransactionRecord {
   const day = isoDay(t.date);
-  return {
+  const rec: TransactionRecord = {
     id: store.ids.next(),
     userId: user.id,
     accountId: account.id,
@@ -299,12 +299,16 @@ function newRecord(
     categoryId,
     status: t.pending ? 'PENDING' : 'BOOKED',
     type: t.type,
-    payload: payloadOf(t),
-    notes: notesOf(t),
     seq: store.nextSeq(),
     created: now,
     updated: now,
   };
+  // only when there are some: two fields left undefined cost every stored transaction 16 bytes
+  const payload = payloadOf(t);
+  if (payload !== undefined) rec.payload = payload;
+  const notes = notesOf(t);
+  if (notes !== undefined) rec.notes = notes;
+  return rec;
 }
 
 function createUser({ store, setUser }: ConnectorArea): Handler {
