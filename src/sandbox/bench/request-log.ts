@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../store.js';
 import { redactBody } from './redact.js';
+import type { ResponseWithId } from '../http.js';
 
 export interface LogEntry {
   seq: number;
@@ -101,7 +102,8 @@ export class RequestLog {
     const h = req.headers['x-request-id'];
     const given = typeof h === 'string' && REQUEST_ID.test(h) ? h : undefined;
     const counter = given === undefined ? ++this.idCounter : 0;
-    res.setHeader('x-request-id', this.idOf(given, counter));
+    // answered in X-Request-ID by send() (http.ts), with the rest of the head
+    (res as ResponseWithId).requestId = this.idOf(given, counter);
     const p: Pending = { t0: performance.now(), time: this.store.clock.now(), given, counter, kind: 'none' };
     const auth = req.headers.authorization;
     if (auth) this.who(auth, p);
