@@ -3,6 +3,9 @@
 import { EP } from '../contract/index.js';
 import { ApiError, UsageError } from '../errors.js';
 import type { ApiClient } from './client.js';
+import type { LogEntry } from '../contract/wire.js';
+
+export type { LogEntry };
 
 const probed = new WeakMap<ApiClient, Promise<boolean>>();
 
@@ -90,22 +93,6 @@ export const resetSandbox = (api: ApiClient, keepClients: boolean) =>
 
 export const loadFixtures = (api: ApiClient, text: string) =>
   api.data<Record<string, unknown>>(EP.bench.load, { body: text, retries: 0 });
-
-export interface LogEntry {
-  seq: number;
-  time: number;
-  method: string;
-  path: string;
-  status: number;
-  latencyMs: number;
-  tokenKind: string;
-  scopes: string[];
-  userId?: string;
-  clientId?: string;
-  requestId: string;
-  requestBody?: string;
-  responseBody?: string;
-}
 
 export const readLogs = (api: ApiClient, query: Record<string, string | undefined>) =>
   api.data<{ entries: LogEntry[]; last: number; dropped: number }>(EP.bench.logs, { query }).catch(usageOn400);

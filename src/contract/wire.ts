@@ -55,3 +55,22 @@ export const STATISTIC_RESOLUTIONS: Record<string, string[]> = {
 };
 export const STATISTIC_TYPES = Object.keys(STATISTIC_RESOLUTIONS);
 export const RESOLUTIONS = ['MONTHLY', 'MONTHLY_ADJUSTED', 'YEARLY', 'WEEKLY', 'DAILY'];
+
+/** One request of the sandbox's request log (GET /sandbox/logs), as served and as `sandbox logs` reads it. */
+export interface LogEntry {
+  seq: number;
+  /** Sandbox clock, epoch ms. */
+  time: number;
+  method: string;
+  path: string;
+  status: number;
+  latencyMs: number;
+  /** client, user, connector, basic, none, or invalid (a token the sandbox does not know). */
+  tokenKind: string;
+  scopes: string[];
+  userId?: string;
+  clientId?: string;
+  requestId: string;
+  requestBody?: string;
+  responseBody?: string;
+}

@@ -7,24 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../store.js';
 import { redactBody } from './redact.js';
 import type { ResponseWithId } from '../http.js';
+import type { LogEntry } from '../../contract/wire.js';
 
-export interface LogEntry {
-  seq: number;
-  /** Sandbox clock, epoch ms. */
-  time: number;
-  method: string;
-  path: string;
-  status: number;
-  latencyMs: number;
-  /** client, user, connector, basic, none, or invalid (a token the sandbox does not know). */
-  tokenKind: string;
-  scopes: string[];
-  userId?: string;
-  clientId?: string;
-  requestId: string;
-  requestBody?: string;
-  responseBody?: string;
-}
+export type { LogEntry };
 
 /** What begin() hands to end(): one short-lived object per request. */
 export interface Pending {
