@@ -245,7 +245,7 @@ export async function runPaging({ sizes = [20_000, 200_000], rounds = 3, shellSi
   const shellRows = [];
   try {
     const { userId, token } = await userToken(sb);
-    for (let n of sizes) {
+    for (const n of sizes) {
       await sb.fill(userId, n);
       // warm both paths once (JIT, the sandbox's index), then interleave
       const warm = await bareLoop(sb.baseUrl, token);
@@ -280,8 +280,9 @@ export async function runPaging({ sizes = [20_000, 200_000], rounds = 3, shellSi
       // the shell loop: a few processes per page, so one size and two rounds, interleaved with the CLI
       // (with the node stand-ins, each of those processes starts node: a tenth of the pages)
       const { loop, tools, real } = shellLoop(configDir);
+      const count = real ? n : n / 10;
       if (!real) {
-        await sb.fill(userId, (n = shellSize / 10));
+        await sb.fill(userId, count);
         await cliRun(sb.baseUrl, token, configDir);
       }
       // once untimed: it must print every transaction, one line each
@@ -292,7 +293,7 @@ export async function runPaging({ sizes = [20_000, 200_000], rounds = 3, shellSi
         .toString()
         .split('\n')
         .filter(Boolean).length;
-      if (printed !== n) throw new Error(`the ${tools} loop printed ${printed} of ${n} transactions`);
+      if (printed !== count) throw new Error(`the ${tools} loop printed ${printed} of ${count} transactions`);
       const sh = [];
       const cl = [];
       for (let r = 0; r < 2; r++) {
@@ -301,7 +302,7 @@ export async function runPaging({ sizes = [20_000, 200_000], rounds = 3, shellSi
       }
       const shellRatio = median(cl) / median(sh);
       shellRows.push({
-        case: `transactions list --all -o ndjson beside a ${tools} shell loop, ${n} transactions`,
+        case: `transactions list --all -o ndjson beside a ${tools} shell loop, ${count} transactions`,
         'shell loop ms': Math.round(median(sh)),
         'cli ms': Math.round(median(cl)),
         'cli / shell': shellRatio.toFixed(3),
