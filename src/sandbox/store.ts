@@ -55,12 +55,18 @@ export class IdSource {
   }
   /** A secret-quality random string (tokens, codes, secrets), deterministic under a seed. */
   secret(bytes = 24): string {
-    if (this.seed === undefined) return randomBytes(bytes).toString('base64url');
-    this.counter++;
-    return createHash('sha256')
-      .update(`secret:${this.seed}:${this.counter}`)
-      .digest('base64url')
-      .slice(0, Math.ceil((bytes * 4) / 3));
+    let s: string;
+    if (this.seed === undefined) s = randomBytes(bytes).toString('base64url');
+    else {
+      this.counter++;
+      s = createHash('sha256')
+        .update(`secret:${this.seed}:${this.counter}`)
+        .digest('base64url')
+        .slice(0, Math.ceil((bytes * 4) / 3));
+    }
+    // never a leading "-": a token is pasted into command lines (`config set KEY TOKEN`), where it
+    // would read as an option (one in 64 did, and failed the rotation test now and then)
+    return s.charCodeAt(0) === 45 ? `A${s.slice(1)}` : s;
   }
   uuid(): string {
     const h = this.next();
