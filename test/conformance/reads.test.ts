@@ -7,6 +7,10 @@ import { spawnCli, tempDir, type CliResult } from '../helpers/cli.js';
 import { startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 import { addAccount, addTx } from '../helpers/store-fixtures.js';
 import { startReplay, type Replay } from './replay.js';
+import { requires } from '../helpers/requires.js';
+
+/** The replay answers credentials and the walker with the SDK's real payloads: without them, nothing to show. */
+const needsRealworld = requires({ shared: ['realworld'] });
 
 const FORMATS = ['json', 'ndjson', 'csv', 'table'] as const;
 type Format = (typeof FORMATS)[number];
@@ -229,7 +233,7 @@ describe.each(['replay', 'sandbox'] as const)('conformance against the %s', (nam
   });
 });
 
-describe('conformance: what only the replay can show', () => {
+needsRealworld.describe('conformance: what only the replay can show', () => {
   const env = () => targets[0]!.env;
 
   test.each(FORMATS)('negative scales: scale "-3" unscaledValue "5" is 5000 (-o %s)', async (format) => {
