@@ -59,7 +59,13 @@ export async function runCli(
 /** A real process: node bin/bankctl.js with a clean environment plus `env`. */
 export function spawnCli(
   args: string[],
-  opts: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number } = {},
+  opts: {
+    env?: Record<string, string | undefined>;
+    stdin?: string;
+    timeoutMs?: number;
+    /** Called with all of stderr so far each time more arrives: to act on what the CLI says while it runs. */
+    onStderr?: (soFar: string) => void;
+  } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -69,7 +75,10 @@ export function spawnCli(
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
+    child.stderr.on('data', (c) => {
+      stderr += c;
+      opts.onStderr?.(stderr);
+    });
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {

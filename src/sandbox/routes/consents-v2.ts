@@ -45,9 +45,13 @@ interface Authorization {
   appUri?: string;
   callbackUri?: string;
   credentialsId?: string;
+  /** The credentials' statusUpdated when this authorization logged in again on them: older statuses are not its own. */
+  since?: number;
   revoke?: boolean;
   succeededAt?: number;
   failedAt?: number;
+  /** The detailedError an authorization FAILED with: kept, so a later login on the same credentials cannot rewrite it. */
+  failure?: Record<string, unknown>;
   canceledAt?: number;
 }
 
@@ -117,8 +121,22 @@ function authorizationView(store: MemoryStore, a: Authorization): Record<string,
     out.canceledAt = iso(a.canceledAt);
     return out;
   }
+  // an authorization that ended stays as it ended: a later authorization of the same consent logs in
+  // again on the same credentials, and their status then belongs to that one
+  if (a.failure !== undefined && a.failedAt !== undefined) {
+    out.state = 'FAILED';
+    out.failedAt = iso(a.failedAt);
+    out.detailedError = a.failure;
+    return out;
+  }
+  if (a.succeededAt !== undefined) {
+    out.state = 'SUCCEEDED';
+    out.succeededAt = iso(a.succeededAt);
+    return out;
+  }
   const rec = a.credentialsId ? credentialsOf(store, a.credentialsId) : undefined;
-  const status = rec?.status ?? 'PERMANENT_ERROR';
+  const status =
+    rec && a.since !== undefined && rec.statusUpdated <= a.since ? 'CREATED' : (rec?.status ?? 'PERMANENT_ERROR');
   const state = STATUS_STATE[status] ?? 'FAILED';
   out.state = state;
   if (state === 'AWAITING_INPUT') {
@@ -134,11 +152,13 @@ function authorizationView(store: MemoryStore, a: Authorization): Record<string,
   } else if (state === 'FAILED') {
     a.failedAt ??= rec?.statusUpdated ?? now;
     out.failedAt = iso(a.failedAt);
-    out.detailedError = rec?.detailedError ?? {
-      type: 'TINK_SIDE_ERROR',
-      displayMessage: rec?.statusPayload || 'The authorization failed.',
-      details: { reason: status, retryable: status === 'TEMPORARY_ERROR' },
-    };
+    out.detailedError = a.failure = structuredClone<unknown>(
+      rec?.detailedError ?? {
+        type: 'TINK_SIDE_ERROR',
+        displayMessage: rec?.statusPayload || 'The authorization failed.',
+        details: { reason: status, retryable: status === 'TEMPORARY_ERROR' },
+      },
+    ) as Record<string, unknown>;
   }
   return out;
 }
@@ -450,7 +470,7 @@ function registerAuthorizations(ctx: SandboxContext): void {
             throw envelope(409, 'authorization.in_progress', `authorization "${a.id}" of this consent is in progress`);
         const appUri = optString(body, 'appUri');
         const callbackUri = optString(body, 'callbackUri');
-        const credentialsId = await connect(ctx, c, { appUri, callbackUri });
+        const { credentialsId, since } = await connect(ctx, c, { appUri, callbackUri });
         const a: Authorization = {
           id: dashed(store.ids.next()),
           consentId: c.id,
@@ -458,6 +478,7 @@ function registerAuthorizations(ctx: SandboxContext): void {
           appUri,
           callbackUri,
           credentialsId,
+          since,
         };
         st.authorizations.set(a.id, a);
         return { status: 202, body: { authorization: authorizationView(store, a) } };
@@ -509,7 +530,11 @@ function registerAuthorizations(ctx: SandboxContext): void {
 }
 
 /** Credentials for the consent's user at its provider, made through the public API as an app would. */
-async function connect(ctx: SandboxContext, c: Consent, o: { appUri?: string; callbackUri?: string }): Promise<string> {
+async function connect(
+  ctx: SandboxContext,
+  c: Consent,
+  o: { appUri?: string; callbackUri?: string },
+): Promise<{ credentialsId: string; since?: number }> {
   const { token } = issueAccessToken(
     ctx.store,
     'user',
@@ -531,6 +556,7 @@ async function connect(ctx: SandboxContext, c: Consent, o: { appUri?: string; ca
     const b = r.body as { id?: unknown; errorMessage?: unknown; message?: unknown; errorCode?: unknown } | null;
     // a later consent of the same user at the same bank logs in again on the credentials an earlier one made
     if (r.status === 409 && b?.errorCode === 'credentials.duplicate' && typeof b.id === 'string') {
+      const since = credentialsOf(ctx.store, b.id)?.statusUpdated;
       const again = await selfCall(
         ctx.baseUrl(),
         'POST',
@@ -539,7 +565,7 @@ async function connect(ctx: SandboxContext, c: Consent, o: { appUri?: string; ca
         1,
         uris,
       );
-      if (again.status >= 200 && again.status < 300) return b.id;
+      if (again.status >= 200 && again.status < 300) return { credentialsId: b.id, since };
     }
     if (r.status !== 200 || typeof b?.id !== 'string') {
       const why =
@@ -549,7 +575,7 @@ async function connect(ctx: SandboxContext, c: Consent, o: { appUri?: string; ca
         { field: 'providerId' },
       );
     }
-    return b.id;
+    return { credentialsId: b.id };
   } finally {
     ctx.store.tokens.delete(token);
   }
