@@ -704,7 +704,7 @@ function __bankctl_valued
         case 'connector push'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--type' '--user' '--accounts' '--concurrency' '--checkpoint' '--report' '--skip-invalid'
         case 'connector verify'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--user'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--user' '--concurrency'
         case 'connector webhooks'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'connector webhooks list'
@@ -4931,6 +4931,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l ca-
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l format -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l concurrency -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector verify'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -a 'list ls create delete rm'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector webhooks'\''' -l version

@@ -76,6 +76,13 @@ export class ApiClient {
     return res;
   }
 
+  /** A JSON endpoint's body as bytes, checked to be JSON by its content type but not parsed (fast paths). */
+  async bytes(ep: Endpoint, p: CallParams = {}): Promise<HttpResponse<Buffer>> {
+    const res = await this.send<Buffer>(ep, p, 'buffer');
+    if (ep.response === 'json' || ep.response === 'paged') checkJsonType(ep, res);
+    return res;
+  }
+
   /**
    * Any method and path (the raw `api` command). A path outside the table goes out only with an
    * explicit token kind (`as`), scopes, or a ready token (--token, --basic): never with a guess.
@@ -216,7 +223,7 @@ export function notWhatItReturns(
   );
 }
 
-function checkJsonType(ep: Endpoint, res: HttpResponse<string>): void {
+function checkJsonType(ep: Endpoint, res: HttpResponse<string | Buffer>): void {
   const type = header(res, 'content-type').split(';')[0]!.trim().toLowerCase();
   if (type && !/[/+]json$/.test(type)) throw notWhatItReturns(ep, res, 'a body that is not JSON', res.data);
 }

@@ -2,7 +2,10 @@
 // exact JSON text (writeJson) so amounts keep the digits they were given.
 import { EP } from '../contract/index.js';
 import type { UserEntity } from '../contract/connector-wire.js';
-import { decodeResponse, type ApiClient, type CallParams } from './client.js';
+import { decodeResponse, notWhatItReturns, type ApiClient, type CallParams } from './client.js';
+import type { HttpResponse } from '../http/client.js';
+import { ExactNumber } from '../contract/exact-json.js';
+import { scanTransactionsPage, type SlimPage, type SlimTransaction } from './page-scan.js';
 
 /** A body given as text goes as is; an object is written exactly. */
 function exact(body: unknown): Pick<CallParams, 'body' | 'json'> {
@@ -116,38 +119,65 @@ export async function transactionsPage(
   return data ?? { transactions: [] };
 }
 
-/** Whether JSON.parse kept every amount exact (a number beyond 2^53 may have been rounded). */
-function amountsExact(ts: V2Transaction[]): boolean {
-  for (const t of ts) {
-    const v = t.amount?.value;
-    if (typeof v?.unscaledValue === 'number' && !Number.isSafeInteger(v.unscaledValue)) return false;
-  }
-  return true;
-}
-
 /**
- * The same page for a reader that needs only a few fields of each transaction (verify): the body
- * text parsed natively, falling back to the exact reader when a number literal is too long for that.
+ * The same page for a reader that needs only each transaction's account, amount and one identifier
+ * (verify): scanned from the body's bytes (api/page-scan.ts), or, when the body is anything but plain,
+ * read by the exact reader, which keeps every digit and says what is wrong with a body that is not
+ * the endpoint's.
  */
 export async function transactionsPageFast(
   api: ApiClient,
   query: Record<string, string | string[] | number | undefined>,
   bearer?: string,
-): Promise<{ transactions: V2Transaction[]; nextPageToken?: string }> {
-  const res = await api.text(EP.transactions.list, {
+): Promise<SlimPage> {
+  const res = await api.bytes(EP.transactions.list, {
     query,
     auth: bearer ? { scheme: 'Bearer', token: bearer } : undefined,
   });
-  try {
-    const page = JSON.parse(res.data) as { transactions?: V2Transaction[]; nextPageToken?: string };
-    if (page && Array.isArray(page.transactions) && amountsExact(page.transactions))
-      return { transactions: page.transactions, nextPageToken: page.nextPageToken };
-  } catch {
-    // the exact reader says what is wrong with it
-  }
-  const data = decodeResponse(EP.transactions.list, res) as
-    { transactions?: V2Transaction[]; nextPageToken?: string } | undefined;
-  return { transactions: data?.transactions ?? [], nextPageToken: data?.nextPageToken };
+  const page = scanTransactionsPage(res.data) ?? exactPage(res);
+  for (const t of page.transactions)
+    if (!INTEGER.test(String(t.unscaledValue)) || !SCALE.test(String(t.scale)))
+      throw notWhatItReturns(
+        EP.transactions.list,
+        res,
+        `an amount that is not an unscaled integer and a scale (${String(t.unscaledValue).slice(0, 40)}, ${String(t.scale).slice(0, 10)})`,
+        res.data,
+      );
+  return page;
+}
+
+const INTEGER = /^-?\d{1,400}$/;
+const SCALE = /^\d{1,2}$/;
+
+/** The page by the exact reader: numbers as written, and a transaction without what verify reads is an error. */
+function exactPage(res: HttpResponse<Buffer>): SlimPage {
+  const ep = EP.transactions.list;
+  const data = decodeResponse(ep, res) as { transactions?: unknown; nextPageToken?: unknown } | undefined;
+  const list = data?.transactions ?? [];
+  if (!Array.isArray(list)) throw notWhatItReturns(ep, res, 'transactions that are not a list', res.data);
+  const part = (x: unknown) =>
+    typeof x === 'string' || typeof x === 'number' ? x : x instanceof ExactNumber ? x.text : undefined;
+  const transactions = list.map((t: Partial<V2Transaction> | null): SlimTransaction => {
+    const v = t?.amount?.value;
+    const unscaledValue = part(v?.unscaledValue);
+    const scale = part(v?.scale);
+    if (typeof t?.accountId !== 'string' || unscaledValue === undefined || scale === undefined)
+      throw notWhatItReturns(
+        ep,
+        res,
+        'a transaction without accountId or amount.value {unscaledValue, scale}',
+        res.data,
+      );
+    const id = t.identifiers?.providerTransactionId;
+    return {
+      accountId: t.accountId,
+      unscaledValue,
+      scale,
+      ...(typeof id === 'string' ? { providerTransactionId: id } : {}),
+    };
+  });
+  const next = data?.nextPageToken;
+  return { transactions, ...(typeof next === 'string' && next !== '' ? { nextPageToken: next } : {}) };
 }
 
 export interface V1Account {

@@ -2,7 +2,8 @@
 // service returns through /data/v2/transactions. The file is read with the push's byte scanner
 // (ndjson); sums are exact (integers per scale, carried into a bigint before they could round).
 import { decimalString, parseDecimal } from '../output/money.js';
-import type { V1Account, V2Transaction } from '../api/connector.js';
+import type { V1Account } from '../api/connector.js';
+import type { SlimTransaction } from '../api/page-scan.js';
 import { records, type InputFormat } from './input.js';
 import { eachLine } from './lines.js';
 import { declinedText, LineScan, scanLine } from './ndjson-scan.js';
@@ -96,7 +97,11 @@ export interface ExpectedTotals {
   minDate: number;
   maxDate: number;
   invalid: number;
+  /** Transactions a UTC day (days since 1970-01-01) holds: where to cut the read-back into ranges. */
+  perDay?: Map<number, number>;
 }
+
+const DAY_MS = 86_400_000;
 
 class Expected {
   readonly accounts = new Map<string, AccountTotals>();
@@ -105,6 +110,7 @@ class Expected {
   minDate = Number.POSITIVE_INFINITY;
   maxDate = Number.NEGATIVE_INFINITY;
   invalid = 0;
+  readonly perDay = new Map<number, number>();
 
   totals(account: string): AccountTotals {
     let a = this.accounts.get(account);
@@ -115,6 +121,8 @@ class Expected {
   date(d: number): void {
     if (d < this.minDate) this.minDate = d;
     if (d > this.maxDate) this.maxDate = d;
+    const day = Math.floor(d / DAY_MS);
+    this.perDay.set(day, (this.perDay.get(day) ?? 0) + 1);
   }
 
   record(r: InputRecord): void {
@@ -149,7 +157,13 @@ class Expected {
       a.count--;
       a.sum.sub(p.amount);
     }
-    return { accounts: this.accounts, minDate: this.minDate, maxDate: this.maxDate, invalid: this.invalid };
+    return {
+      accounts: this.accounts,
+      minDate: this.minDate,
+      maxDate: this.maxDate,
+      invalid: this.invalid,
+      perDay: this.perDay,
+    };
   }
 }
 
@@ -200,18 +214,48 @@ function addAmount(sum: ExactSum, unscaled: string | number, scale: number): voi
   else sum.add(BigInt(String(unscaled)), scale);
 }
 
-/** Reads back, page by page, and folds into per-account totals (constant memory per account). */
-export async function actualTotals(pages: AsyncIterable<V2Transaction[]>): Promise<Map<string, AccountTotals>> {
-  const out = new Map<string, AccountTotals>();
-  for await (const page of pages) {
-    for (const t of page) {
-      let a = out.get(t.accountId);
-      if (!a)
-        out.set(t.accountId, (a = { count: 0, sum: new ExactSum(), sample: t.identifiers?.providerTransactionId }));
-      a.count++;
-      addAmount(a.sum, t.amount.value.unscaledValue, Number(t.amount.value.scale));
+/** One page folded into per-account totals (constant memory per account). */
+export function foldPage(out: Map<string, AccountTotals>, page: SlimTransaction[]): void {
+  for (const t of page) {
+    let a = out.get(t.accountId);
+    if (!a) out.set(t.accountId, (a = { count: 0, sum: new ExactSum(), sample: t.providerTransactionId }));
+    a.count++;
+    addAmount(a.sum, t.unscaledValue, Number(t.scale));
+  }
+}
+
+/** An inclusive range of booked dates, YYYY-MM-DD. */
+export interface DateRange {
+  gte: string;
+  lte: string;
+}
+
+const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The file's date range cut into at most `parts` adjacent ranges holding about as many of its
+ * transactions each (whole days; a day is never split), to read back side by side: together they
+ * cover every day from the first to the last, so nothing the service holds in between is missed.
+ */
+export function dateRanges(expected: ExpectedTotals, parts: number): DateRange[] {
+  if (!Number.isFinite(expected.minDate)) return [];
+  const first = Math.floor(expected.minDate / DAY_MS);
+  const last = Math.floor(expected.maxDate / DAY_MS);
+  const days = [...(expected.perDay ?? new Map<number, number>())].sort((a, b) => a[0] - b[0]);
+  const total = days.reduce((n, [, c]) => n + c, 0);
+  const out: DateRange[] = [];
+  let start = first;
+  let seen = 0;
+  for (const [day, count] of days) {
+    seen += count;
+    if (out.length === parts - 1 || day >= last) break;
+    // close a range once it holds its share of what is left
+    if (seen >= (total * (out.length + 1)) / parts) {
+      out.push({ gte: isoDay(start), lte: isoDay(day) });
+      start = day + 1;
     }
   }
+  out.push({ gte: isoDay(start), lte: isoDay(last) });
   return out;
 }
 

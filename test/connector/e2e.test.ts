@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { BIN, spawnCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { makeTxs, userWithAccounts, writeNdjson } from './helpers.js';
+import { reply, scriptedServer } from '../helpers/scripted-server.js';
+import { dateRanges, expectedFromFile } from '../../src/push/verify.js';
 
 let env: TestEnv;
 let dir: string;
@@ -167,4 +169,73 @@ describe('verify', () => {
     expect(drift.code).toBe(9);
     expect(drift.stderr).toMatch(/acc-1 expected 126 transactions/);
   }, 60_000);
+
+  test('reads back in date ranges side by side: every day once, and a transaction lost on a range edge is drift', async () => {
+    await userWithAccounts(env, 'ranges', 3);
+    // 40 days, 10 transactions a day
+    const txs = makeTxs(400, { accounts: 3, prefix: 'rg' }).map((t, k) => ({
+      ...t,
+      date: Date.UTC(2025, 0, 1) + k * 8_640_000,
+    }));
+    const file = writeNdjson(dir, 'ranges.ndjson', txs);
+    const pushed = await spawnCli(['connector', 'push', '--user', 'ranges', '--file', file, '-q'], { env: env.env });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    for (const c of ['1', '7']) {
+      const v = await spawnCli(
+        ['connector', 'verify', '--user', 'ranges', '--file', file, '--concurrency', c, '-o', 'json'],
+        {
+          env: env.env,
+        },
+      );
+      expect(v.code, v.stderr).toBe(0);
+      expect(JSON.parse(v.stdout).map((r: { actualCount: number }) => r.actualCount)).toEqual([134, 133, 133]);
+    }
+    // the ranges verify cuts the file into; lose the last transaction of the first and the first of the second
+    const ranges = dateRanges(await expectedFromFile(file, 'ndjson'), 7);
+    expect(ranges).toHaveLength(7);
+    const u = env.sandbox.store.userByExternalId('ranges')!;
+    const mine = [...env.sandbox.store.transactions.values()].filter((t) => t.userId === u.id);
+    const onEdge = [
+      mine.filter((t) => t.bookedDate === ranges[0]!.lte).sort((a, b) => (a.externalId! < b.externalId! ? 1 : -1))[0]!,
+      mine.filter((t) => t.bookedDate === ranges[1]!.gte).sort((a, b) => (a.externalId! < b.externalId! ? -1 : 1))[0]!,
+    ];
+    for (const t of onEdge) env.sandbox.store.transactions.delete(t.id);
+    const drift = await spawnCli(
+      ['connector', 'verify', '--user', 'ranges', '--file', file, '--concurrency', '7', '-o', 'json'],
+      {
+        env: env.env,
+      },
+    );
+    expect(drift.code).toBe(9);
+    const missing =
+      400 - JSON.parse(drift.stdout).reduce((n: number, r: { actualCount: number }) => n + r.actualCount, 0);
+    expect(missing).toBe(2);
+  }, 60_000);
+
+  test('a page that is not what the endpoint returns is exit 7 naming it, never a partial count', async () => {
+    const file = writeNdjson(dir, 'hostile.ndjson', makeTxs(5, { prefix: 'h' }));
+    const server = await scriptedServer((n) =>
+      n === 0
+        ? reply(200, JSON.stringify({ transactions: [], nextPageToken: '' }))
+        : reply(
+            200,
+            JSON.stringify({ transactions: [{ id: 'x', accountId: 'a1', descriptions: {} }], nextPageToken: '' }),
+          ),
+    );
+    try {
+      const v = await spawnCli(['connector', 'verify', '--user', 'h', '--file', file], {
+        env: {
+          BANKCTL_CONFIG_DIR: tempDir(),
+          BANKCTL_BASE_URL: server.url,
+          BANKCTL_BASIC: 'h:t',
+          BANKCTL_RETRIES: '0',
+        },
+      });
+      expect(v.code, v.stderr).toBe(7);
+      expect(v.stderr).toMatch(/GET \/data\/v2\/transactions answered 200 .* without accountId or amount\.value/);
+      expect(v.stdout).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
 });

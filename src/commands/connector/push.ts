@@ -166,7 +166,7 @@ async function pushAction(ctx: Context, o: PushFlags): Promise<void> {
   }
   ctx.notice(summaryLine(o, result.summary));
   outcome(o, result, abort.signal.aborted);
-  if (o.verify && !o.dryRun) await verifyPush(ctx, { file, displayName: o.file, format, user });
+  if (o.verify && !o.dryRun) await verifyPush(ctx, { file, displayName: o.file, format, user, concurrency });
 }
 
 export function registerConnectorPush(connector: Command, ctx: Context): void {

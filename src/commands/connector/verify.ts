@@ -1,20 +1,23 @@
 // connector verify: read the pushed data back and compare counts and exact sums per account.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { generateToken, listAccounts, transactionsPageFast, type V2Transaction } from '../../api/connector.js';
+import { generateToken, listAccounts, transactionsPageFast } from '../../api/connector.js';
 import { MAX_PAGE_SIZE } from '../../api/transactions.js';
 import { FlowFailedError, UsageError } from '../../errors.js';
 import { inferFormat, type InputFormat } from '../../push/input.js';
 import {
-  actualTotals,
   compare,
+  dateRanges,
   expectedFromFile,
+  foldPage,
   pairBySamples,
   pairedByList,
+  type AccountTotals,
+  type DateRange,
   type ExpectedTotals,
 } from '../../push/verify.js';
 import { render } from '../../output/render.js';
-import { examples } from '../util.js';
+import { examples, parseIntArg } from '../util.js';
 import { externalUser, inputFailure, readableFile } from './shared.js';
 import type { ApiClient } from '../../api/client.js';
 
@@ -23,6 +26,8 @@ interface VerifyInput {
   displayName: string;
   format: InputFormat;
   user: string;
+  /** Date ranges read side by side. */
+  concurrency: number;
 }
 
 /** HTTP Basic <externalId>:<token> when given, else a short-lived token generated for the user. */
@@ -34,36 +39,62 @@ async function readToken(ctx: Context, api: ApiClient, user: string): Promise<st
   return token;
 }
 
-/** Every page of the file's date range, the largest the service allows, the next one fetched while this one is folded. */
-async function* pages(api: ApiClient, expected: ExpectedTotals, bearer?: string): AsyncGenerator<V2Transaction[]> {
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/**
+ * Every page of one date range (all of them when the file has no dates), the largest the service
+ * allows, folded into `out` as each arrives. A cursor is a chain (each page's token comes with the
+ * one before), so what runs side by side is ranges, not pages.
+ */
+async function readRange(
+  api: ApiClient,
+  out: Map<string, AccountTotals>,
+  range: DateRange | undefined,
+  bearer?: string,
+): Promise<void> {
   const query: Record<string, string | number | undefined> = { pageSize: MAX_PAGE_SIZE };
-  if (Number.isFinite(expected.minDate)) {
-    query.bookedDateGte = day(expected.minDate);
-    query.bookedDateLte = day(expected.maxDate);
+  if (range) {
+    query.bookedDateGte = range.gte;
+    query.bookedDateLte = range.lte;
   }
-  type Page = Awaited<ReturnType<typeof transactionsPageFast>>;
-  let pending: Promise<Page> | undefined = transactionsPageFast(api, query, bearer);
-  let previous: string | undefined;
-  while (pending) {
-    const page: Page = await pending;
-    const next: string | undefined = page.nextPageToken || undefined;
-    if (next !== undefined && next === previous)
+  let token: string | undefined;
+  do {
+    const page = await transactionsPageFast(api, token ? { ...query, pageToken: token } : query, bearer);
+    foldPage(out, page.transactions ?? []);
+    const next = page.nextPageToken || undefined;
+    if (next !== undefined && next === token)
       throw new UsageError('the service returned the same nextPageToken twice; stopping to avoid a loop');
-    previous = next;
-    pending = next ? transactionsPageFast(api, { ...query, pageToken: next }, bearer) : undefined;
-    // a failure of the prefetch surfaces when it is awaited, not as an unhandled rejection
-    pending?.catch(() => undefined);
-    yield page.transactions ?? [];
-  }
+    token = next;
+  } while (token);
+}
+
+/** The file's date range read back in `concurrency` ranges side by side. */
+async function readBack(
+  api: ApiClient,
+  expected: ExpectedTotals,
+  concurrency: number,
+  bearer?: string,
+): Promise<Map<string, AccountTotals>> {
+  const out = new Map<string, AccountTotals>();
+  const ranges: Array<DateRange | undefined> = dateRanges(expected, concurrency);
+  if (ranges.length === 0) ranges.push(undefined);
+  await Promise.all(ranges.map((r) => readRange(api, out, r, bearer)));
+  return out;
 }
 
 export async function verifyPush(ctx: Context, o: VerifyInput): Promise<void> {
-  const expected = await expectedFromFile(o.file, o.format).catch((err) => Promise.reject(inputFailure(err)));
   const api = await ctx.api();
-  const bearer = await readToken(ctx, api, o.user);
-  const actual = await actualTotals(pages(api, expected, bearer));
-  const accounts = await listAccounts(api, bearer).catch(() => []);
+  // the service is asked while the file is read: a wrong user or token fails at once, not after a
+  // scan of the whole file (and a service that builds its read index on the first read has begun)
+  const ready = (async () => {
+    const bearer = await readToken(ctx, api, o.user);
+    await transactionsPageFast(api, { pageSize: 1 }, bearer);
+    return bearer;
+  })();
+  const scan = expectedFromFile(o.file, o.format).catch((err) => Promise.reject(inputFailure(err)));
+  const [expected, bearer] = await Promise.all([scan, ready]);
+  const [actual, accounts] = await Promise.all([
+    readBack(api, expected, o.concurrency, bearer),
+    listAccounts(api, bearer).catch(() => []),
+  ]);
   const paired = pairedByList(expected, accounts) ? undefined : await pairBySamples(o.file, o.format, actual);
   const rows = compare(expected, actual, accounts, paired);
   const columns = ['account', 'expectedCount', 'actualCount', 'expectedSum', 'actualSum', 'ok'];
@@ -87,7 +118,9 @@ export function registerConnectorVerify(connector: Command, ctx: Context): void 
     .requiredOption('--file <file>', 'the file that was pushed')
     .option('--format <format>', 'json, ndjson or csv (default: from the extension)')
     .option('--user <externalUserId>', 'the user')
-    .action(async (o: { file: string; format?: string; user?: string }) => {
+    .option('--concurrency <n>', 'date ranges of the file read back side by side (default 4)')
+    .action(async (o: { file: string; format?: string; user?: string; concurrency?: string }) => {
+      const concurrency = parseIntArg(o.concurrency, '--concurrency', { min: 1, max: 64 }) ?? 4;
       const user = await externalUser(ctx, o.user);
       readableFile(o.file, '--file');
       let format: InputFormat;
@@ -96,7 +129,7 @@ export function registerConnectorVerify(connector: Command, ctx: Context): void 
       } catch (err) {
         throw inputFailure(err);
       }
-      await verifyPush(ctx, { file: o.file, displayName: o.file, format, user });
+      await verifyPush(ctx, { file: o.file, displayName: o.file, format, user, concurrency });
     });
   examples(cmd, [
     'bankctl connector verify --user alice --file transactions.ndjson',

@@ -37,10 +37,18 @@ function before(a: Cursor, b: Cursor): boolean {
   return a.id > b.id;
 }
 
+/** The index's order as a comparator: one pass over the keys. */
+function order(a: Cursor, b: Cursor): number {
+  if (a.date !== b.date) return a.date > b.date ? -1 : 1;
+  if (a.seq !== b.seq) return b.seq - a.seq;
+  return a.id > b.id ? -1 : a.id < b.id ? 1 : 0;
+}
+
 /** Per-user sorted views of store.transactions, rebuilt only for users whose data changed. */
 export class TransactionIndex {
   private watched?: Map<string, TransactionRecord>;
-  private readonly byUser = new Map<string, Map<string, TransactionRecord>>();
+  /** Each user's records: a set of the objects (identity hashing is cheaper than the ids'). */
+  private readonly byUser = new Map<string, Set<TransactionRecord>>();
   private readonly sorted = new Map<string, Entry[]>();
   /** In-place changes since the user's index was last read. */
   private readonly changes = new Map<string, number>();
@@ -112,8 +120,8 @@ export class TransactionIndex {
 
   private add(t: TransactionRecord): void {
     let u = this.byUser.get(t.userId);
-    if (!u) this.byUser.set(t.userId, (u = new Map()));
-    u.set(t.id, t);
+    if (!u) this.byUser.set(t.userId, (u = new Set()));
+    u.add(t);
     const list = this.spliceable(t.userId);
     if (!list) return;
     const e: Entry = { rec: t, date: t.bookedDate, seq: t.seq ?? 0, id: t.id };
@@ -121,7 +129,7 @@ export class TransactionIndex {
   }
 
   private remove(t: TransactionRecord): void {
-    this.byUser.get(t.userId)?.delete(t.id);
+    this.byUser.get(t.userId)?.delete(t);
     const list = this.spliceable(t.userId);
     if (!list) return;
     const i = afterCursor(list, { date: t.bookedDate, seq: t.seq ?? 0, id: t.id }) - 1;
@@ -142,7 +150,7 @@ export class TransactionIndex {
       list = [];
       for (const rec of this.byUser.get(userId)?.values() ?? [])
         list.push({ rec, date: rec.bookedDate, seq: rec.seq ?? 0, id: rec.id });
-      list.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+      list.sort(order);
       this.sorted.set(userId, list);
     }
     return list;
