@@ -238,7 +238,7 @@ async function cliRun(baseUrl, token, configDir) {
   return timeCommand(process.execPath, [BIN, 'transactions', 'list', '--all', '-o', 'ndjson'], { rss: true, env });
 }
 
-export async function runPaging({ sizes = [20_000, 200_000], rounds = 3, shellSize = 20_000 } = {}) {
+export async function runPaging({ sizes = [20_000, 200_000], rounds = 5, shellSize = 20_000 } = {}) {
   const sb = await startSandboxProcess();
   const configDir = mkdtempSync(join(tmpdir(), 'bankctl-bench-'));
   const rows = [];

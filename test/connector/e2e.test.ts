@@ -1,7 +1,7 @@
 // The real binary: kill -9 in the middle of a push and resume to exactly once; verify reads back.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, spawnCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
@@ -238,4 +238,36 @@ describe('verify', () => {
       await server.close();
     }
   });
+
+  test('invalid records: left out with a warning after push --skip-invalid; a file with nothing valid is exit 2, not "0 accounts match"', async () => {
+    await userWithAccounts(env, 'inval', 1);
+    const good = readFileSync(writeNdjson(dir, 'inval-good.ndjson', makeTxs(20, { prefix: 'iv' }))).toString();
+    const file = join(dir, 'inval.ndjson');
+    writeFileSync(file, `${good}{"account":"acc-0","externalId":"iv-x","amount":"1.00"}\n{bad json\n`);
+    const pushed = await spawnCli(
+      ['connector', 'push', '--user', 'inval', '--file', file, '--skip-invalid', join(dir, 'rej.ndjson'), '-q'],
+      {
+        env: env.env,
+      },
+    );
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const v = await spawnCli(['connector', 'verify', '--user', 'inval', '--file', file, '-o', 'json'], {
+      env: env.env,
+    });
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stderr).toContain('warning: 2 invalid record(s) in');
+    expect(JSON.parse(v.stdout)).toMatchObject([{ account: 'acc-0', expectedCount: 20, actualCount: 20, ok: true }]);
+
+    const bad = join(dir, 'all-bad.ndjson');
+    writeFileSync(bad, '{bad json\n{"account":"acc-0"}\n');
+    const none = await spawnCli(['connector', 'verify', '--user', 'inval', '--file', bad], { env: env.env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/all-bad\.ndjson has no valid transaction to compare \(2 invalid record\(s\)\)/);
+    expect(none.stdout).toBe('');
+    const empty = join(dir, 'empty.ndjson');
+    writeFileSync(empty, '');
+    const nothing = await spawnCli(['connector', 'verify', '--user', 'inval', '--file', empty], { env: env.env });
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain('empty.ndjson has no valid transaction to compare');
+  }, 60_000);
 });

@@ -91,6 +91,16 @@ export async function verifyPush(ctx: Context, o: VerifyInput): Promise<void> {
   })();
   const scan = expectedFromFile(o.file, o.format).catch((err) => Promise.reject(inputFailure(err)));
   const [expected, bearer] = await Promise.all([scan, ready]);
+  // nothing to compare is not a match: "0 accounts match" would pass a check that checked nothing
+  if (expected.accounts.size === 0)
+    throw new UsageError(
+      `${o.displayName} has no valid transaction to compare${expected.invalid > 0 ? ` (${expected.invalid} invalid record(s))` : ''}`,
+      expected.invalid > 0 ? { hint: 'connector push --dry-run with the same file names each problem' } : {},
+    );
+  if (expected.invalid > 0)
+    ctx.warn(
+      `${expected.invalid} invalid record(s) in ${o.displayName} are not expected on the service (push --skip-invalid leaves them out; push --dry-run names them)`,
+    );
   const [actual, accounts] = await Promise.all([
     readBack(api, expected, o.concurrency, bearer),
     listAccounts(api, bearer).catch(() => []),
