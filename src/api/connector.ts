@@ -177,7 +177,7 @@ function exactPage(res: HttpResponse<Buffer>): SlimPage {
     };
   });
   const next = data?.nextPageToken;
-  return { transactions, ...(typeof next === 'string' && next !== '' ? { nextPageToken: next } : {}) };
+  return { transactions, ...(typeof next === 'string' ? { nextPageToken: next } : {}) };
 }
 
 export interface V1Account {

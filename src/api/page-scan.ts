@@ -297,11 +297,7 @@ class Scanner {
             do {
               this.key();
               if (!this.is(K_PROVIDER_TX)) this.skip(3);
-              else {
-                this.ws();
-                if (this.b[this.i] !== QUOTE) throw DECLINED;
-                providerTransactionId = this.wantedString(providerTransactionId !== undefined);
-              }
+              else providerTransactionId = this.wantedString(providerTransactionId !== undefined);
             } while (this.more(RBRACE));
         } else this.skip(2);
       } while (this.more(RBRACE));
@@ -345,7 +341,6 @@ export function scanTransactionsPage(body: Buffer): SlimPage | undefined {
   const sc = new Scanner(body, body.length);
   sc.i = start;
   try {
-    sc.ws();
     return sc.page();
   } catch (err) {
     if (err === DECLINED) return undefined;

@@ -98,7 +98,7 @@ export interface ExpectedTotals {
   maxDate: number;
   invalid: number;
   /** Transactions a UTC day (days since 1970-01-01) holds: where to cut the read-back into ranges. */
-  perDay?: Map<number, number>;
+  perDay: Map<number, number>;
 }
 
 const DAY_MS = 86_400_000;
@@ -241,7 +241,7 @@ export function dateRanges(expected: ExpectedTotals, parts: number): DateRange[]
   if (!Number.isFinite(expected.minDate)) return [];
   const first = Math.floor(expected.minDate / DAY_MS);
   const last = Math.floor(expected.maxDate / DAY_MS);
-  const days = [...(expected.perDay ?? new Map<number, number>())].sort((a, b) => a[0] - b[0]);
+  const days = [...expected.perDay].sort((a, b) => a[0] - b[0]);
   const total = days.reduce((n, [, c]) => n + c, 0);
   const out: DateRange[] = [];
   let start = first;

@@ -58,7 +58,7 @@ async function readRange(
   let token: string | undefined;
   do {
     const page = await transactionsPageFast(api, token ? { ...query, pageToken: token } : query, bearer);
-    foldPage(out, page.transactions ?? []);
+    foldPage(out, page.transactions);
     const next = page.nextPageToken || undefined;
     if (next !== undefined && next === token)
       throw new UsageError('the service returned the same nextPageToken twice; stopping to avoid a loop');

@@ -48,10 +48,11 @@ interface Authorization {
   /** The credentials' statusUpdated when this authorization logged in again on them: older statuses are not its own. */
   since?: number;
   revoke?: boolean;
-  succeededAt?: number;
-  failedAt?: number;
-  /** The detailedError an authorization FAILED with: kept, so a later login on the same credentials cannot rewrite it. */
-  failure?: Record<string, unknown>;
+  /**
+   * How it ended, once it has (with the detailedError when it FAILED): kept, so a later login on the
+   * same credentials cannot rewrite it.
+   */
+  ended?: { at: number; failure?: Record<string, unknown> };
   canceledAt?: number;
 }
 
@@ -123,15 +124,10 @@ function authorizationView(store: MemoryStore, a: Authorization): Record<string,
   }
   // an authorization that ended stays as it ended: a later authorization of the same consent logs in
   // again on the same credentials, and their status then belongs to that one
-  if (a.failure !== undefined && a.failedAt !== undefined) {
-    out.state = 'FAILED';
-    out.failedAt = iso(a.failedAt);
-    out.detailedError = a.failure;
-    return out;
-  }
-  if (a.succeededAt !== undefined) {
-    out.state = 'SUCCEEDED';
-    out.succeededAt = iso(a.succeededAt);
+  if (a.ended) {
+    const { at, failure } = a.ended;
+    if (failure) Object.assign(out, { state: 'FAILED', failedAt: iso(at), detailedError: failure });
+    else Object.assign(out, { state: 'SUCCEEDED', succeededAt: iso(at) });
     return out;
   }
   const rec = a.credentialsId ? credentialsOf(store, a.credentialsId) : undefined;
@@ -143,22 +139,23 @@ function authorizationView(store: MemoryStore, a: Authorization): Record<string,
     const redirectUri = redirectUriOf(rec?.supplementalInformation ?? null);
     out.supplementalInformation = { id: a.id, ...(redirectUri ? { redirectUri } : {}) };
   } else if (state === 'SUCCEEDED') {
-    a.succeededAt ??= rec?.statusUpdated ?? now;
-    out.succeededAt = iso(a.succeededAt);
+    a.ended = { at: rec?.statusUpdated ?? now };
+    out.succeededAt = iso(a.ended.at);
     if (consent && consent.state === 'INITIALIZED') {
       consent.state = 'ACTIVE';
-      consent.authorizedAt = a.succeededAt;
+      consent.authorizedAt = a.ended.at;
     }
   } else if (state === 'FAILED') {
-    a.failedAt ??= rec?.statusUpdated ?? now;
-    out.failedAt = iso(a.failedAt);
-    out.detailedError = a.failure = structuredClone<unknown>(
+    const failure = structuredClone<unknown>(
       rec?.detailedError ?? {
         type: 'TINK_SIDE_ERROR',
         displayMessage: rec?.statusPayload || 'The authorization failed.',
         details: { reason: status, retryable: status === 'TEMPORARY_ERROR' },
       },
     ) as Record<string, unknown>;
+    a.ended = { at: rec?.statusUpdated ?? now, failure };
+    out.failedAt = iso(a.ended.at);
+    out.detailedError = failure;
   }
   return out;
 }

@@ -30,19 +30,15 @@ interface Cursor {
   id: string;
 }
 
-/** a sorts before b in a user's index (newest first). */
-function before(a: Cursor, b: Cursor): boolean {
-  if (a.date !== b.date) return a.date > b.date;
-  if (a.seq !== b.seq) return a.seq > b.seq;
-  return a.id > b.id;
-}
-
-/** The index's order as a comparator: one pass over the keys. */
+/** A user's index order (newest first) as a comparator: negative when a sorts before b. */
 function order(a: Cursor, b: Cursor): number {
   if (a.date !== b.date) return a.date > b.date ? -1 : 1;
   if (a.seq !== b.seq) return b.seq - a.seq;
   return a.id > b.id ? -1 : a.id < b.id ? 1 : 0;
 }
+
+/** a sorts before b in a user's index. */
+const before = (a: Cursor, b: Cursor): boolean => order(a, b) < 0;
 
 /** Per-user sorted views of store.transactions, rebuilt only for users whose data changed. */
 export class TransactionIndex {
