@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { generateToken, listAccounts, transactionsPageFast } from '../../api/connector.js';
 import { MAX_PAGE_SIZE } from '../../api/transactions.js';
 import { FlowFailedError, UsageError } from '../../errors.js';
+import { prefetchPages } from '../../api/paging.js';
 import { inferFormat, type InputFormat } from '../../push/input.js';
 import {
   compare,
@@ -41,8 +42,8 @@ async function readToken(ctx: Context, api: ApiClient, user: string): Promise<st
 
 /**
  * Every page of one date range (all of them when the file has no dates), the largest the service
- * allows, folded into `out` as each arrives. A cursor is a chain (each page's token comes with the
- * one before), so what runs side by side is ranges, not pages.
+ * allows, each folded into `out` while the next is fetched. A cursor is a chain (each page's token
+ * comes with the one before), so what runs side by side is ranges, not pages.
  */
 async function readRange(
   api: ApiClient,
@@ -55,15 +56,11 @@ async function readRange(
     query.bookedDateGte = range.gte;
     query.bookedDateLte = range.lte;
   }
-  let token: string | undefined;
-  do {
+  const read = async (token: string | undefined) => {
     const page = await transactionsPageFast(api, token ? { ...query, pageToken: token } : query, bearer);
-    foldPage(out, page.transactions);
-    const next = page.nextPageToken || undefined;
-    if (next !== undefined && next === token)
-      throw new UsageError('the service returned the same nextPageToken twice; stopping to avoid a loop');
-    token = next;
-  } while (token);
+    return { transactions: page.transactions, nextPageToken: page.nextPageToken ?? '' };
+  };
+  for await (const page of prefetchPages(read, { all: true })) foldPage(out, page.transactions);
 }
 
 /** The file's date range read back in `concurrency` ranges side by side. */
