@@ -1,12 +1,15 @@
-// Duplicate externalIds within one input, found in the validation pass with a fixed cost per
-// transaction (two 32-bit hashes and a line number in flat arrays, no string kept): a pair of
-// lines whose hashes agree is a candidate, confirmed against the ids' text afterwards.
+// Duplicate externalIds within one input, found in the validation pass with 8 bytes per transaction
+// and no string kept: each id is hashed to 64 bits (two 32-bit hashes), the hashes are kept in
+// sorted runs of fixed size (no table to grow and rehash, no line numbers), and one merge of the runs
+// finds the hashes seen more than once. Those are only candidates: the caller reads the ids of just
+// those hashes again, with their lines, and compares their text. Memory is what the hashes take,
+// 8 MB for a million transactions, in pieces of half a megabyte that a worker hands over whole.
 
-/** Where an id is reported: the two hashes and its line. */
-export type IdSink = (h1: number, h2: number, line: number) => void;
+/** Where an id's two hashes go. */
+export type IdSink = (h1: number, h2: number) => void;
 
-/** Both hashes of b[s, e) in one loop: FNV-1a, and a multiply-xorshift . */
-export function idOfBytes(b: Uint8Array, s: number, e: number, line: number, sink: IdSink): void {
+/** Both hashes of b[s, e) in one loop: FNV-1a, and a multiply-xorshift. */
+export function idOfBytes(b: Uint8Array, s: number, e: number, sink: IdSink): void {
   let h1 = 0x811c9dc5;
   let h2 = 0x9e3779b9 ^ (e - s);
   for (let i = s; i < e; i++) {
@@ -15,72 +18,105 @@ export function idOfBytes(b: Uint8Array, s: number, e: number, line: number, sin
     h2 = Math.imul(h2 ^ c, 0x5bd1e995);
     h2 ^= h2 >>> 15;
   }
-  sink(h1 >>> 0, h2 >>> 0, line);
+  sink(h1 >>> 0, h2 >>> 0);
 }
 
-export function idOfString(id: string, line: number, sink: IdSink): void {
+export function idOfString(id: string, sink: IdSink): void {
   const b = Buffer.from(id);
-  idOfBytes(b, 0, b.length, line, sink);
+  idOfBytes(b, 0, b.length, sink);
 }
 
-/** Triplets (h1, h2, line) in a growable array: what a worker hands back. */
-export class IdList {
-  data = new Uint32Array(3 * 1024);
-  length = 0;
-  readonly sink: IdSink = (h1, h2, line) => {
-    if (this.length + 3 > this.data.length) {
-      const bigger = new Uint32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = h1;
-    this.data[this.length++] = h2;
-    this.data[this.length++] = line;
+/** The key of a hash pair in the set of repeated ones. */
+export const hashKey = (h1: number, h2: number): string => `${h1}:${h2}`;
+
+/** Hashes a run holds: 512 kB each. */
+export const RUN_IDS = 1 << 16;
+/** Which of a pair's two words BigUint64Array sorts by first (the high word): h2 on little-endian. */
+const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0;
+const LOW = 1 - HIGH;
+
+/**
+ * Hash pairs (h1, h2) in runs of RUN_IDS, each sorted (as 64-bit numbers, natively) when it is full;
+ * runs() seals the last one. A worker posts its runs' buffers as they are.
+ */
+export class IdRuns {
+  private readonly sealed: Uint32Array[] = [];
+  private current = new Uint32Array(0);
+  private n = 0;
+  readonly sink: IdSink = (h1, h2) => {
+    // a new run's buffer when the last one was sealed (so a sealed run is never written again)
+    if (this.n === 0) this.current = new Uint32Array(2 * RUN_IDS);
+    const at = 2 * this.n;
+    this.current[at] = h1;
+    this.current[at + 1] = h2;
+    if (++this.n === RUN_IDS) this.seal();
   };
-  get triplets(): Uint32Array {
-    return this.data.subarray(0, this.length);
+
+  private seal(): void {
+    const run = this.current.subarray(0, 2 * this.n);
+    new BigUint64Array(run.buffer, run.byteOffset, this.n).sort();
+    this.sealed.push(run);
+    this.n = 0;
+  }
+
+  /** Sorted runs of another IdRuns (a worker's). */
+  adopt(runs: readonly Uint32Array[]): void {
+    this.sealed.push(...runs);
+  }
+
+  /** Every run, sorted (the last one sealed now). */
+  runs(): Uint32Array[] {
+    if (this.n > 0) this.seal();
+    return this.sealed;
   }
 }
 
 /**
- * Open addressing by the first hash, each slot holding both hashes and the line side by side (one
- * cache line a probe). Candidates are the (earlier line, later line) pairs whose hashes agree:
- * confirmed against the ids' text by the caller.
+ * The hashes that occur more than once across sorted runs, by a k-way merge (a binary heap of the
+ * runs by their next pair, ordered as BigUint64Array sorts): equal pairs come out one after another.
  */
-export class IdTable {
-  private mask = (1 << 12) - 1;
-  private slots = new Uint32Array(3 << 12);
-  private size = 0;
-  readonly candidates: Array<[number, number]> = [];
-  readonly sink: IdSink = (a, b, line) => this.add(a, b, line);
-
-  add(a: number, b: number, line: number): void {
-    if ((this.size + 1) * 2 > this.mask + 1) this.grow();
-    const slots = this.slots;
-    let i = (a & this.mask) * 3;
-    const end = slots.length;
-    while (slots[i + 2] !== 0) {
-      if (slots[i] === a && slots[i + 1] === b) return void this.candidates.push([slots[i + 2]!, line]);
-      i += 3;
-      if (i === end) i = 0;
+export function repeatedHashes(runs: readonly Uint32Array[]): Set<string> {
+  const out = new Set<string>();
+  const list = runs.filter((r) => r.length > 0);
+  const pos = new Array<number>(list.length).fill(0);
+  const less = (a: number, b: number): boolean => {
+    const ra = list[a]!;
+    const rb = list[b]!;
+    const pa = pos[a]!;
+    const pb = pos[b]!;
+    const ha = ra[pa + HIGH]!;
+    const hb = rb[pb + HIGH]!;
+    return ha !== hb ? ha < hb : ra[pa + LOW]! < rb[pb + LOW]!;
+  };
+  const heap = list.map((_, i) => i);
+  const down = (i: number): void => {
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= heap.length) return;
+      const c = l + 1 < heap.length && less(heap[l + 1]!, heap[l]!) ? l + 1 : l;
+      if (!less(heap[c]!, heap[i]!)) return;
+      [heap[c], heap[i]] = [heap[i]!, heap[c]!];
+      i = c;
     }
-    slots[i] = a;
-    slots[i + 1] = b;
-    slots[i + 2] = line;
-    this.size++;
+  };
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+  let lastHigh = -1;
+  let lastLow = -1;
+  while (heap.length > 0) {
+    const r = heap[0]!;
+    const run = list[r]!;
+    const p = pos[r]!;
+    const high = run[p + HIGH]!;
+    const low = run[p + LOW]!;
+    if (high === lastHigh && low === lastLow) out.add(hashKey(run[p]!, run[p + 1]!));
+    lastHigh = high;
+    lastLow = low;
+    pos[r] = p + 2;
+    if (p + 2 === run.length) {
+      heap[0] = heap[heap.length - 1]!;
+      heap.pop();
+    }
+    down(0);
   }
-
-  /** Triplets from a segment whose lines start after offset lines. */
-  addAll(triplets: Uint32Array, offset: number): void {
-    for (let k = 0; k < triplets.length; k += 3) this.add(triplets[k]!, triplets[k + 1]!, triplets[k + 2]! + offset);
-  }
-
-  private grow(): void {
-    const old = this.slots;
-    const n = (this.mask + 1) * 2;
-    this.mask = n - 1;
-    this.slots = new Uint32Array(3 * n);
-    this.size = 0;
-    for (let i = 0; i < old.length; i += 3) if (old[i + 2] !== 0) this.add(old[i]!, old[i + 1]!, old[i + 2]!);
-  }
+  return out;
 }

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ByBytes, latin1, sameText } from './by-bytes.js';
 import { LF } from './bytes.js';
-import { idOfBytes, idOfString, IdList, type IdSink } from './ids.js';
+import { idOfBytes, idOfString, IdRuns, type IdSink } from './ids.js';
 import { eachLine, STOP } from './lines.js';
 import { declinedText, LineScan, scanLine } from './ndjson-scan.js';
 import { validateLine } from './ndjson.js';
@@ -38,8 +38,8 @@ export interface SegmentResult {
   problemCount: number;
   /** sha256 of the range's bytes, when asked for. */
   hash?: string;
-  /** A worker's externalIds, as (h1, h2, line) triplets. */
-  ids?: Uint32Array;
+  /** A worker's externalIds, as sorted runs of hash pairs (ids.ts). */
+  ids?: Uint32Array[];
 }
 
 /** The valid records of a first pass, by account: count, first line, last balances. */
@@ -98,21 +98,21 @@ export async function scanSegment(file: string, o: SegmentOptions = {}): Promise
   const sc = new LineScan();
   const problems = new Problems();
   const hash = o.hash ? createHash('sha256') : undefined;
-  const list = o.ids ? undefined : new IdList();
+  const list = o.ids ? undefined : new IdRuns();
   const ids = o.ids ?? list!.sink;
   let lines = 0;
   const line = (b: Buffer, s: number, e: number, n: number) => {
     lines = n;
     if (o.signal?.aborted) return STOP;
     if (scanLine(b, s, e, sc)) {
-      idOfBytes(b, sc.externalIdStart, sc.externalIdEnd, n, ids);
+      idOfBytes(b, sc.externalIdStart, sc.externalIdEnd, ids);
       return tally.recordScanned(b, sc, n);
     }
     const text = declinedText(b, s, e);
     if (text === undefined) return;
     const r = validateLine(n, text);
     if (r.error !== undefined) return o.onReject ? o.onReject(n, r.error, text) : problems.add(n, r.error);
-    idOfString(r.tx!.externalId, n, ids);
+    idOfString(r.tx!.externalId, ids);
     tally.record(r.account!, n, r.balance?.text, r.reservedAmount?.text);
   };
   await eachLine(file, line, { start: o.start, end: o.end, hash });
@@ -123,7 +123,7 @@ export async function scanSegment(file: string, o: SegmentOptions = {}): Promise
     problems: problems.list,
     problemCount: problems.count,
     hash: hash?.digest('hex'),
-    ids: list?.triplets,
+    ids: list?.runs(),
   };
 }
 
@@ -194,7 +194,7 @@ export interface ScanFileOptions {
   onReject?: OnReject;
   signal?: AbortSignal;
   hash?: boolean;
-  /** The main thread's id table (a worker's ids are added to it by merge's caller). */
+  /** The main thread's ids (a worker's runs are handed to merge's caller). */
   ids: IdSink;
 }
 
@@ -221,7 +221,7 @@ export async function scanFile(file: string, o: ScanFileOptions): Promise<Segmen
 }
 
 /** Segment results in file order -> the result of one scan from the top; worker ids go to sink. */
-export function merge(parts: SegmentResult[], sink?: (ids: Uint32Array, offset: number) => void): SegmentResult {
+export function merge(parts: SegmentResult[], sink?: (runs: Uint32Array[]) => void): SegmentResult {
   const accounts = new Map<string, SegmentAccount>();
   const problems = new Problems();
   let offset = 0;
@@ -239,7 +239,7 @@ export function merge(parts: SegmentResult[], sink?: (ids: Uint32Array, offset: 
       if (sa.reservedAmount !== undefined) a.reservedAmount = sa.reservedAmount;
     }
     problems.addAll(p.problems, p.problemCount, offset);
-    if (p.ids) sink?.(p.ids, offset);
+    if (p.ids) sink?.(p.ids);
     offset += p.lines;
   }
   const hash =

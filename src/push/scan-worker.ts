@@ -5,4 +5,7 @@ import { scanSegment } from './scan-segment.js';
 
 const { file, start, end, hash } = workerData as { file: string; start: number; end: number; hash?: boolean };
 const r = await scanSegment(file, { start, end, hash });
-parentPort!.postMessage(r, r.ids ? [r.ids.buffer as ArrayBuffer] : []);
+parentPort!.postMessage(
+  r,
+  (r.ids ?? []).map((run) => run.buffer as ArrayBuffer),
+);

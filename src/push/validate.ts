@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { INGEST_TYPES, type Obj } from '../contract/connector-wire.js';
 import { ByBytes } from './by-bytes.js';
-import { idOfString, IdTable } from './ids.js';
-import { eachLine, STOP } from './lines.js';
+import { hashKey, idOfBytes, idOfString, IdRuns, repeatedHashes } from './ids.js';
+import { eachLine } from './lines.js';
 import { InputError, records } from './input.js';
 import { declinedText, LineScan, scanLine } from './ndjson-scan.js';
 import { validateLine } from './ndjson.js';
@@ -74,7 +74,7 @@ interface Found {
 async function validateRecords(
   o: PushOptions,
   problems: Problems,
-  ids: IdTable,
+  ids: IdRuns,
   reject?: Rejects,
   signal?: AbortSignal,
   hashed?: boolean,
@@ -93,7 +93,7 @@ async function validateRecords(
       found.type ??= r.type;
       found.containerExtra ??= r.containerExtra;
       if (r.accountExtra && !found.accountExtra.has(r.account!)) found.accountExtra.set(r.account!, r.accountExtra);
-      idOfString(r.tx!.externalId, r.line, ids.sink);
+      idOfString(r.tx!.externalId, ids.sink);
       tally.record(r.account!, r.line, r.balance?.text, r.reservedAmount?.text);
     }
   }
@@ -104,7 +104,7 @@ async function validateRecords(
 async function validateNdjson(
   o: PushOptions,
   problems: Problems,
-  ids: IdTable,
+  ids: IdRuns,
   reject?: Rejects,
   signal?: AbortSignal,
   hashed?: boolean,
@@ -115,47 +115,63 @@ async function validateNdjson(
     hash: hashed,
     ids: ids.sink,
   });
-  const r = merge(parts, (triplets, offset) => ids.addAll(triplets, offset));
+  const r = merge(parts, (runs) => ids.adopt(runs));
   problems.addAll(r.problems, r.problemCount, 0);
   return { valid: r.valid, accounts: r.accounts, hash: r.hash, accountExtra: new Map() };
 }
 
-/** The externalId of each of the lines (for confirming duplicate candidates). */
-async function idsOnLines(o: PushOptions, wanted: Set<number>): Promise<Map<number, string>> {
-  const out = new Map<number, string>();
+/** Each externalId whose hash is one of `hashes`, with the lines it is on (in file order). */
+async function linesOfIds(o: PushOptions, hashes: Set<string>): Promise<Map<string, number[]>> {
+  const out = new Map<string, number[]>();
+  let hit = false;
+  const mark = (h1: number, h2: number): void => void (hit = hashes.has(hashKey(h1, h2)));
+  const note = (id: string, line: number): void => {
+    const lines = out.get(id);
+    if (lines) lines.push(line);
+    else out.set(id, [line]);
+  };
   if (o.format !== 'ndjson') {
     for await (const batch of records(o.file, o.format, 'validate'))
-      for (const r of batch) if (wanted.has(r.line) && r.tx) out.set(r.line, r.tx.externalId);
+      for (const r of batch) {
+        if (!r.tx) continue;
+        idOfString(r.tx.externalId, mark);
+        if (hit) note(r.tx.externalId, r.line);
+      }
     return out;
   }
   const sc = new LineScan();
   await eachLine(o.file, (b, s, e, line) => {
-    if (!wanted.has(line)) return out.size === wanted.size ? STOP : undefined;
-    if (scanLine(b, s, e, sc)) out.set(line, b.toString('utf8', sc.externalIdStart, sc.externalIdEnd));
-    else {
-      const r = validateLine(line, declinedText(b, s, e) ?? '');
-      if (r.tx) out.set(line, r.tx.externalId);
+    if (scanLine(b, s, e, sc)) {
+      idOfBytes(b, sc.externalIdStart, sc.externalIdEnd, mark);
+      if (hit) note(b.toString('utf8', sc.externalIdStart, sc.externalIdEnd), line);
+      return;
     }
+    const r = validateLine(line, declinedText(b, s, e) ?? '');
+    if (!r.tx) return;
+    idOfString(r.tx.externalId, mark);
+    if (hit) note(r.tx.externalId, line);
   });
   return out;
 }
 
-/** Candidates of the id table confirmed by their text; each duplicate is a problem (or a reject). */
-async function duplicates(o: PushOptions, ids: IdTable, problems: Problems, reject?: Rejects): Promise<number> {
-  if (ids.candidates.length === 0) return 0;
-  const wanted = new Set(ids.candidates.flat());
-  const text = await idsOnLines(o, wanted);
-  let n = 0;
-  for (const [first, later] of ids.candidates) {
-    const id = text.get(later);
-    if (id === undefined || id !== text.get(first)) continue;
-    n++;
+/**
+ * The externalIds that occur more than once: hashes seen twice are the candidates, and only their
+ * ids are read again and compared as text. Each later occurrence is a problem (or a reject).
+ */
+async function duplicates(o: PushOptions, runs: Uint32Array[], problems: Problems, reject?: Rejects): Promise<number> {
+  const hashes = repeatedHashes(runs);
+  if (hashes.size === 0) return 0;
+  const found: Array<[first: number, later: number, id: string]> = [];
+  for (const [id, lines] of await linesOfIds(o, hashes))
+    for (const later of lines.slice(1)) found.push([lines[0]!, later, id]);
+  found.sort((a, b) => a[1] - b[1]);
+  for (const [first, later, id] of found) {
     const msg = `externalId "${id}" appears twice: on line ${first} and on line ${later}`;
     if (reject) await reject.write(later, msg);
     else problems.add(later, msg);
   }
   problems.sorted();
-  return n;
+  return found.length;
 }
 
 /** Accounts with their balances: given on the lines, else from --accounts. */
@@ -194,13 +210,13 @@ function typeOf(o: PushOptions, found: Found): IngestType {
 /** Stage 1: the whole input checked; throws an InputError listing the problems (without --skip-invalid). */
 export async function validate(o: PushOptions, signal: AbortSignal, hashed: boolean): Promise<Validated> {
   const problems = new Problems();
-  const ids = new IdTable();
+  const ids = new IdRuns();
   const reject = o.rejectsFile ? new Rejects(o.rejectsFile) : undefined;
   let found: Found;
   try {
     const pass = o.format === 'ndjson' ? validateNdjson : validateRecords;
     found = await pass(o, problems, ids, reject, signal, hashed);
-    const dups = await duplicates(o, ids, problems, reject);
+    const dups = await duplicates(o, ids.runs(), problems, reject);
     found.valid -= reject ? dups : 0;
   } finally {
     await reject?.close();
