@@ -1,6 +1,7 @@
 // The thin HTTP core: one keep-alive undici agent, the auth schemes, per-request timeout,
 // the retry policy, errors carrying the service's message, and a redacted trace.
-import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { request as undiciRequest } from './undici.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ApiError, NetworkError, ServerError } from '../errors.js';

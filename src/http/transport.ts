@@ -2,7 +2,8 @@
 // (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, lower-case too; CONNECT for https).
 import { checkServerIdentity, rootCertificates, type PeerCertificate } from 'node:tls';
 import { createHash, X509Certificate } from 'node:crypto';
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, ProxyAgent } from './undici.js';
 
 export interface TransportOptions {
   /** Extra trusted CA certificates (PEM), added to the system ones. */
