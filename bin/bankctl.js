@@ -16,6 +16,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
 }
 
 function start() {
+  // undici parses HTTP with llhttp compiled to WebAssembly. Without this flag V8 also compiles it with
+  // TurboFan on background threads, and node waits for those jobs before the process may exit: about
+  // 250 ms after every networked command was done, on this machine (`--cpu-prof` shows it idle). With
+  // Liftoff's code alone a 2,000-page read used less CPU and memory, not more (bench/paging.mjs).
+  require('node:v8').setFlagsFromString('--liftoff-only');
   // The reader of our output went away (`bankctl ... | head`): stop quietly, as other tools do,
   // unless the running command handles it itself (a listener deregisters first). Any other failure
   // to write the output (a full disk, `> /dev/full`, a closed descriptor) is one line and exit 8:
