@@ -7,6 +7,7 @@ import { writeJson } from '../contract/exact-json.js';
 import { decodeResponse, notWhatItReturns, type ApiClient } from './client.js';
 import { prefetchPages } from './paging.js';
 import type { HttpResponse } from '../http/client.js';
+import { isUtf8 } from 'node:buffer';
 
 export const TRANSACTION_STATUSES = ['BOOKED', 'PENDING', 'UNDEFINED'] as const;
 export const MAX_PAGE_SIZE = 100;
@@ -79,41 +80,50 @@ export function transactionPages(
   return prefetchPages((token) => transactionPage(api, f, token), o);
 }
 
-/** A page kept as text: its transactions as NDJSON lines (no parse and re-serialise). */
+/** A page kept as the service's bytes: its transactions as NDJSON (no parse and re-serialise). */
 export interface RawTransactionPage {
-  /** One compact JSON object per line, each ending in "\n". */
-  lines: string[];
+  /** One compact JSON object per line, each ending in "\n", as UTF-8. */
+  ndjson: Buffer;
+  /** Where each line ends in ndjson (just past its "\n"). */
+  ends: number[];
   nextPageToken: string;
 }
 
-// Characters a compact JSON document may hold outside strings.
-const STRUCTURAL = new Uint8Array(128);
+// Bytes a compact JSON document may hold outside strings.
+const STRUCTURAL = new Uint8Array(256);
 for (const c of '{}[]:,0123456789-+.eEtrufalsn') STRUCTURAL[c.charCodeAt(0)] = 1;
+const NEWLINE = 0x0a;
 
 /**
  * Splits a compact page {"transactions":[...],"nextPageToken":"..."} into the transactions' own text,
- * tracking strings and depth. Undefined when the text is not a compact page of that shape (pretty
- * printed, another layout, stray characters): the caller then parses it the ordinary way.
+ * tracking strings and depth over the body's bytes. Undefined when the body is not a compact page of
+ * that shape (pretty printed, another layout, stray bytes) or not UTF-8: the caller then parses it
+ * the ordinary way (also when its nextPageToken is not `expectedToken`). On success the body's transactions array is turned into NDJSON where it lies (the
+ * commas between items and the closing bracket become newlines), so `ndjson` is a view of `body`.
  */
-export function splitTransactionPage(text: string): RawTransactionPage | undefined {
-  const n = text.length;
+export function splitTransactionPageBytes(body: Buffer, expectedToken?: string): RawTransactionPage | undefined {
+  if (!isUtf8(body)) return undefined;
+  const b = body;
+  const n = b.length;
   let i = 0;
   let depth = 0;
   let key: string | undefined;
   let expectKey = false;
-  const lines: string[] = [];
   let nextPageToken: string | undefined;
   let sawTransactions = false;
-  let itemStart = -1;
   let inTransactions = false;
+  let first = -1;
+  // where each item starts, and the comma or bracket after each (to become its newline)
+  const starts: number[] = [];
+  const ends: number[] = [];
   while (i < n) {
-    const c = text.charCodeAt(i);
+    const c = b[i]!;
     if (c === 34) {
-      // a string: find its end
+      // a string: find its end (bytes of multi-byte characters are >= 0x80, never a quote or backslash)
       const s = i;
       i++;
       while (i < n) {
-        const d = text.charCodeAt(i);
+        const d = b[i]!;
         if (d === 92) i += 2;
         else if (d === 34) break;
         else if (d < 32) return undefined;
@@ -122,27 +132,31 @@ export function splitTransactionPage(text: string): RawTransactionPage | undefin
       if (i >= n) return undefined;
       i++;
       if (depth === 1 && expectKey) {
-        key = JSON.parse(text.slice(s, i)) as string;
+        key = JSON.parse(b.toString('utf8', s, i)) as string;
         expectKey = false;
       } else if (depth === 1 && key === 'nextPageToken') {
-        nextPageToken = JSON.parse(text.slice(s, i)) as string;
+        nextPageToken = JSON.parse(b.toString('utf8', s, i)) as string;
       }
       continue;
     }
-    if (c >= 128 || !STRUCTURAL[c]) return undefined;
+    if (!STRUCTURAL[c]) return undefined;
     if (c === 123 || c === 91) {
       depth++;
       if (depth === 1 && c !== 123) return undefined;
       if (depth === 1) expectKey = true;
       if (depth === 2 && key === 'transactions') {
-        if (c !== 91) return undefined;
+        if (c !== 91 || sawTransactions) return undefined;
         inTransactions = true;
         sawTransactions = true;
-        itemStart = i + 1;
+        first = i + 1;
+        starts.push(first);
       }
     } else if (c === 125 || c === 93) {
       if (inTransactions && depth === 2) {
-        if (i > itemStart) lines.push(`${text.slice(itemStart, i)}\n`);
+        if (i > starts[starts.length - 1]!) ends.push(i);
+        else if (ends.length > 0)
+          return undefined; // [a,] is not JSON
+        else starts.pop();
         inTransactions = false;
       }
       depth--;
@@ -150,23 +164,89 @@ export function splitTransactionPage(text: string): RawTransactionPage | undefin
     } else if (c === 44) {
       if (depth === 1) expectKey = true;
       else if (inTransactions && depth === 2) {
-        lines.push(`${text.slice(itemStart, i)}\n`);
-        itemStart = i + 1;
+        ends.push(i);
+        starts.push(i + 1);
       }
     }
     i++;
   }
   if (depth !== 0 || !sawTransactions) return undefined;
-  for (const l of lines) if (l.charCodeAt(0) !== 123) return undefined;
-  return { lines, nextPageToken: nextPageToken ?? '' };
+  // a token other than the one expected: declined before the body is touched, the caller parses
+  if (expectedToken !== undefined && (nextPageToken ?? '') !== expectedToken) return undefined;
+  for (let k = 0; k < starts.length; k++) if (b[starts[k]!] !== 123 || ends[k]! <= starts[k]!) return undefined;
+  for (const e of ends) b[e] = NEWLINE;
+  const last = ends.length > 0 ? ends[ends.length - 1]! + 1 : first;
+  return { ndjson: b.subarray(first, last), ends: ends.map((e) => e + 1 - first), nextPageToken: nextPageToken ?? '' };
 }
 
-async function rawPage(api: ApiClient, f: TransactionFilter, pageToken?: string): Promise<RawTransactionPage> {
-  const res = await api.text(EP.transactions.list, { query: transactionQuery(f, pageToken) });
-  const fast = splitTransactionPage(res.data);
-  if (fast) return fast;
+/** The same for a page already decoded to text: its lines as strings. */
+export function splitTransactionPage(text: string): { lines: string[]; nextPageToken: string } | undefined {
+  const page = splitTransactionPageBytes(Buffer.from(text, 'utf8'));
+  if (!page) return undefined;
+  return { lines: ndjsonLines(page), nextPageToken: page.nextPageToken };
+}
+
+/** The lines of a raw page, as strings (each ending in "\n"). */
+export function ndjsonLines(page: Pick<RawTransactionPage, 'ndjson' | 'ends'>): string[] {
+  const lines: string[] = [];
+  let from = 0;
+  for (const e of page.ends) {
+    lines.push(page.ndjson.toString('utf8', from, e));
+    from = e;
+  }
+  return lines;
+}
+
+const TOKEN_TAIL = Buffer.from('"nextPageToken":"');
+
+/**
+ * The nextPageToken of a compact page that ends with it ({...,"nextPageToken":"T"}, T with no
+ * escapes), read from the last bytes alone, so the next page can be asked for before this one is
+ * split. Undefined for any other layout (the split then finds the token).
+ */
+export function peekNextPageToken(b: Buffer): string | undefined {
+  const n = b.length;
+  if (n < 20 || b[n - 1] !== 125 || b[n - 2] !== 34) return undefined;
+  const at = b.lastIndexOf(TOKEN_TAIL, n - 2);
+  if (at < 1 || (b[at - 1] !== 44 && b[at - 1] !== 123)) return undefined;
+  const from = at + TOKEN_TAIL.length;
+  for (let i = from; i < n - 2; i++) if (b[i] === 34 || b[i] === 92 || b[i]! < 32) return undefined;
+  return b.toString('utf8', from, n - 2);
+}
+
+/** A page fetched, its token known (peeked or split), its lines taken once the caller is ready. */
+export interface FetchedTransactionPage {
+  nextPageToken: string;
+  take(): RawTransactionPage;
+}
+
+function parsedRawPage(res: HttpResponse<Buffer>): RawTransactionPage {
   const page = checkedPage({ ...res, data: decodeResponse(EP.transactions.list, res) as Partial<TransactionPage> });
-  return { lines: page.transactions.map((t) => `${writeJson(t)}\n`), nextPageToken: page.nextPageToken };
+  const lines = page.transactions.map((t) => Buffer.from(`${writeJson(t)}\n`));
+  const ends: number[] = [];
+  let at = 0;
+  for (const l of lines) ends.push((at += l.length));
+  return { ndjson: Buffer.concat(lines), ends, nextPageToken: page.nextPageToken };
+}
+
+async function rawPage(api: ApiClient, f: TransactionFilter, pageToken?: string): Promise<FetchedTransactionPage> {
+  const res = await api.bytes(EP.transactions.list, { query: transactionQuery(f, pageToken) });
+  const peeked = peekNextPageToken(res.data);
+  if (peeked === undefined) {
+    // the token is known only once the page is read: read it now
+    const page = splitTransactionPageBytes(res.data) ?? parsedRawPage(res);
+    return { nextPageToken: page.nextPageToken, take: () => page };
+  }
+  // the next page is already on its way when the caller splits this one: the page must agree
+  return {
+    nextPageToken: peeked,
+    take: () => {
+      const page = splitTransactionPageBytes(res.data, peeked) ?? parsedRawPage(res);
+      if (page.nextPageToken !== peeked)
+        throw notWhatItReturns(EP.transactions.list, res, 'a nextPageToken other than the one at its end', res.data);
+      return page;
+    },
+  };
 }
 
 /** Like transactionPages, for NDJSON output: each transaction's text as the service sent it. */
@@ -174,6 +254,6 @@ export function rawTransactionPages(
   api: ApiClient,
   f: TransactionFilter,
   o: { all: boolean; startToken?: string },
-): AsyncGenerator<RawTransactionPage> {
+): AsyncGenerator<FetchedTransactionPage> {
   return prefetchPages((token) => rawPage(api, f, token), o);
 }

@@ -29,9 +29,9 @@ export class PagedOutput {
     this.rows = process.stdout.rows || Number(ctx.env.LINES) || 24;
   }
 
-  private async toStdout(chunk: string): Promise<void> {
+  private async toStdout(chunk: string | Buffer): Promise<void> {
     const out = this.ctx.io.stdout;
-    if (chunk !== '' && !out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
+    if (chunk.length > 0 && !out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
 
   private start(): void {
@@ -53,8 +53,10 @@ export class PagedOutput {
       });
   }
 
-  async write(chunk: string): Promise<void> {
+  /** Text, or bytes (UTF-8) for stdout without a pager. */
+  async write(chunk: string | Buffer): Promise<void> {
     if (!this.command) return this.toStdout(chunk);
+    if (typeof chunk !== 'string') chunk = chunk.toString('utf8');
     if (this.child) return this.toPager(chunk);
     this.held += chunk;
     for (let i = chunk.indexOf('\n'); i >= 0; i = chunk.indexOf('\n', i + 1)) this.lines++;

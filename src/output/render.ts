@@ -382,13 +382,17 @@ export class StreamWriter {
     await this.emit(chunk);
   }
 
-  /** ndjson only: lines already serialised (each ending in a newline), written as one chunk. */
-  async writeLines(lines: string[]): Promise<void> {
-    if (this.format !== 'ndjson') throw new Error('writeLines is for ndjson');
-    if (lines.length === 0) return;
-    if (this.transforms) return this.writeMany(lines.map((l) => parseExactJson(l)));
-    this.count += lines.length;
-    await this.emit(jsonText(this.ctx, lines.join('')));
+  /**
+   * ndjson only: `count` lines already serialised as UTF-8 (each ending in a newline), written as
+   * they are; `lines` gives them as strings when a transform (--jq, --fields) or a terminal needs them.
+   */
+  async writeNdjson(bytes: Buffer, count: number, lines: () => string[]): Promise<void> {
+    if (this.format !== 'ndjson') throw new Error('writeNdjson is for ndjson');
+    if (count === 0) return;
+    if (this.transforms) return this.writeMany(lines().map((l) => parseExactJson(l)));
+    this.count += count;
+    if (this.ctx.io.stdoutIsTTY) await this.emit(jsonText(this.ctx, lines().join('')));
+    else await this.out.write(bytes);
   }
 
   async end(): Promise<number> {

@@ -2,7 +2,7 @@
 // parsing and re-serialising would print, and anything else falls back to parsing.
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { splitTransactionPage } from '../../src/api/transactions.js';
+import { peekNextPageToken, splitTransactionPage, splitTransactionPageBytes } from '../../src/api/transactions.js';
 
 const tx = fc.record({
   id: fc.string(),
@@ -62,4 +62,43 @@ it('declines what it cannot split safely, so the caller parses', () => {
     lines: ['{"id":"a","x":{"transactions":[{"id":"inner"}]}}\n'],
     nextPageToken: 't',
   });
+});
+
+it('splits the bytes where they lie: NDJSON of the items, a body it declines left untouched', () => {
+  fc.assert(
+    fc.property(fc.array(tx, { maxLength: 20 }), fc.base64String(), (items, token) => {
+      const body = Buffer.from(JSON.stringify({ transactions: items, nextPageToken: token }));
+      const page = splitTransactionPageBytes(body, token);
+      expect(page).toBeDefined();
+      expect(page!.ndjson.toString('utf8')).toBe(items.map((i) => `${JSON.stringify(i)}\n`).join(''));
+      expect(page!.ends.length).toBe(items.length);
+      expect(peekNextPageToken(Buffer.from(JSON.stringify({ transactions: items, nextPageToken: token })))).toBe(token);
+    }),
+    { numRuns: 200 },
+  );
+  for (const text of [
+    '{"transactions":[{"id":"a"},],"nextPageToken":""}', // a trailing comma is not JSON
+    '{"transactions":[{"id":"a"},{"id":"b"}],"nextPageToken":"t"}junk',
+    '{"transactions":[{"id":"a"}],"transactions":[{"id":"b"}]}', // which one JSON.parse keeps is its business
+  ]) {
+    const body = Buffer.from(text);
+    expect(splitTransactionPageBytes(body)).toBeUndefined();
+    expect(body.toString()).toBe(text);
+  }
+  // not UTF-8: the text path (with its replacement characters) takes it
+  expect(
+    splitTransactionPageBytes(Buffer.from([...Buffer.from('{"transactions":[{"id":"'), 0xff, ...Buffer.from('"}]}')])),
+  ).toBeUndefined();
+});
+
+it('peeks the token at the end of a page only when it is unambiguous, and the split must agree', () => {
+  expect(peekNextPageToken(Buffer.from('{"transactions":[{"id":"a"}],"nextPageToken":"abc"}'))).toBe('abc');
+  expect(peekNextPageToken(Buffer.from('{"transactions":[{"id":"a"}],"nextPageToken":""}'))).toBe('');
+  expect(peekNextPageToken(Buffer.from('{"nextPageToken":"abc","transactions":[{"id":"a"}]}'))).toBeUndefined();
+  expect(peekNextPageToken(Buffer.from('{"transactions":[{"id":"a"}],"nextPageToken":"a\\"b"}'))).toBeUndefined();
+  expect(peekNextPageToken(Buffer.from('{"transactions":[],"x":{"nextPageToken":"abc"}}'))).toBeUndefined();
+  const text = '{"transactions":[{"id":"a"},{"id":"b"}],"nextPageToken":"real"}';
+  const body = Buffer.from(text);
+  expect(splitTransactionPageBytes(body, 'other')).toBeUndefined();
+  expect(body.toString()).toBe(text);
 });

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import {
   MAX_PAGE_SIZE,
   rawTransactionPages,
+  ndjsonLines,
   TRANSACTION_STATUSES,
   transactionPages,
   type TransactionFilter,
@@ -114,11 +115,13 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   let next = '';
   if (format === 'ndjson' && !tty) {
     // NDJSON to a pipe or file: each transaction's own text, no parse and re-serialise
-    for await (const page of rawTransactionPages(api, filter, { all, startToken: o.pageToken })) {
+    for await (const fetched of rawTransactionPages(api, filter, { all, startToken: o.pageToken })) {
+      const page = fetched.take();
       next = page.nextPageToken;
-      const lines = limit !== undefined ? page.lines.slice(0, limit - written) : page.lines;
-      await writer.writeLines(lines);
-      written += lines.length;
+      const count = limit !== undefined ? Math.min(page.ends.length, limit - written) : page.ends.length;
+      const bytes = page.ndjson.subarray(0, count > 0 ? page.ends[count - 1] : 0);
+      await writer.writeNdjson(bytes, count, () => ndjsonLines({ ndjson: bytes, ends: page.ends.slice(0, count) }));
+      written += count;
       if (limit !== undefined && written >= limit) break;
     }
   } else {
