@@ -1,13 +1,13 @@
 // Transactions v2 (spec 2.4, 4.7): pages as an async iterator. The next page is requested while the
 // caller is still busy with the current one (at most two pages in memory), and a nextPageToken that
 // comes back twice stops the walk instead of looping.
+import { isUtf8 } from 'node:buffer';
 import { EP } from '../contract/index.js';
 import type { ExactAmountWire } from '../contract/decimal.js';
 import { writeJson } from '../contract/exact-json.js';
 import { decodeResponse, notWhatItReturns, type ApiClient } from './client.js';
 import { prefetchPages } from './paging.js';
 import type { HttpResponse } from '../http/client.js';
-import { isUtf8 } from 'node:buffer';
 
 export const TRANSACTION_STATUSES = ['BOOKED', 'PENDING', 'UNDEFINED'] as const;
 export const MAX_PAGE_SIZE = 100;
@@ -97,9 +97,10 @@ const NEWLINE = 0x0a;
 /**
  * Splits a compact page {"transactions":[...],"nextPageToken":"..."} into the transactions' own text,
  * tracking strings and depth over the body's bytes. Undefined when the body is not a compact page of
- * that shape (pretty printed, another layout, stray bytes) or not UTF-8: the caller then parses it
- * the ordinary way (also when its nextPageToken is not `expectedToken`). On success the body's transactions array is turned into NDJSON where it lies (the
- * commas between items and the closing bracket become newlines), so `ndjson` is a view of `body`.
+ * that shape (pretty printed, another layout, stray bytes), not UTF-8, or its nextPageToken is not
+ * `expectedToken`: the caller then parses it the ordinary way. Only on success is the body changed:
+ * its transactions array becomes NDJSON where it lies (the commas between items and the closing
+ * bracket become newlines), so `ndjson` is a view of `body`.
  */
 export function splitTransactionPageBytes(body: Buffer, expectedToken?: string): RawTransactionPage | undefined {
   if (!isUtf8(body)) return undefined;
