@@ -180,13 +180,6 @@ export function splitTransactionPageBytes(body: Buffer, expectedToken?: string):
   return { ndjson: b.subarray(first, last), ends: ends.map((e) => e + 1 - first), nextPageToken: nextPageToken ?? '' };
 }
 
-/** The same for a page already decoded to text: its lines as strings. */
-export function splitTransactionPage(text: string): { lines: string[]; nextPageToken: string } | undefined {
-  const page = splitTransactionPageBytes(Buffer.from(text, 'utf8'));
-  if (!page) return undefined;
-  return { lines: ndjsonLines(page), nextPageToken: page.nextPageToken };
-}
-
 /** The lines of a raw page, as strings (each ending in "\n"). */
 export function ndjsonLines(page: Pick<RawTransactionPage, 'ndjson' | 'ends'>): string[] {
   const lines: string[] = [];

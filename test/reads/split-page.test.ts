@@ -2,7 +2,13 @@
 // parsing and re-serialising would print, and anything else falls back to parsing.
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { peekNextPageToken, splitTransactionPage, splitTransactionPageBytes } from '../../src/api/transactions.js';
+import { ndjsonLines, peekNextPageToken, splitTransactionPageBytes } from '../../src/api/transactions.js';
+
+/** The split of a page's text, its lines as strings. */
+function splitTransactionPage(text: string): { lines: string[]; nextPageToken: string } | undefined {
+  const page = splitTransactionPageBytes(Buffer.from(text, 'utf8'));
+  return page && { lines: ndjsonLines(page), nextPageToken: page.nextPageToken };
+}
 
 const tx = fc.record({
   id: fc.string(),
