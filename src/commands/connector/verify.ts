@@ -21,6 +21,7 @@ import { render } from '../../output/render.js';
 import { examples, parseIntArg } from '../util.js';
 import { externalUser, inputFailure, readableFile } from './shared.js';
 import type { ApiClient } from '../../api/client.js';
+import { streamingHeap } from '../../heap.js';
 
 interface VerifyInput {
   file: string;
@@ -78,6 +79,7 @@ async function readBack(
 }
 
 export async function verifyPush(ctx: Context, o: VerifyInput): Promise<void> {
+  streamingHeap();
   const api = await ctx.api();
   // the service is asked while the file is read: a wrong user or token fails at once, not after a
   // scan of the whole file (and a service that builds its read index on the first read has begun)

@@ -13,6 +13,7 @@ import { UsageError } from '../../errors.js';
 import { StreamWriter, type Column } from '../../output/render.js';
 import { collect, examples, parseIntArg, splitList, type Run } from '../util.js';
 import { amountCell, forTerminal } from '../accounts/format.js';
+import { streamingHeap } from '../../heap.js';
 
 interface Flags {
   account?: string[];
@@ -115,6 +116,7 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   let next = '';
   if (format === 'ndjson' && !tty) {
     // NDJSON to a pipe or file: each transaction's own text, no parse and re-serialise
+    streamingHeap();
     for await (const fetched of rawTransactionPages(api, filter, { all, startToken: o.pageToken })) {
       const page = fetched.take();
       next = page.nextPageToken;
