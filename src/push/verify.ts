@@ -90,6 +90,8 @@ export interface AccountTotals {
   sum: ExactSum;
   /** One transaction's providerTransactionId (the connector's externalId), to find the account in the file. */
   sample?: string;
+  /** The file's account one of its transactions is a sample of (ExpectedTotals.samples), once seen. */
+  fileAccount?: string;
 }
 
 export interface ExpectedTotals {
@@ -99,7 +101,15 @@ export interface ExpectedTotals {
   invalid: number;
   /** Transactions a UTC day (days since 1970-01-01) holds: where to cut the read-back into ranges. */
   perDay: Map<number, number>;
+  /**
+   * A few booked transactions of each account (externalId -> the file's account): a read-back that
+   * meets one knows which service account holds that file account, without a second pass.
+   */
+  samples: Map<string, string>;
 }
+
+/** Booked transactions per file account kept as samples: one lost on the service still leaves others. */
+const SAMPLES_PER_ACCOUNT = 4;
 
 const DAY_MS = 86_400_000;
 
@@ -111,6 +121,18 @@ class Expected {
   maxDate = Number.NEGATIVE_INFINITY;
   invalid = 0;
   readonly perDay = new Map<number, number>();
+  readonly samples = new Map<string, string>();
+  private readonly sampled = new Map<string, number>();
+
+  /** The externalId as a sample of account while the account has fewer than SAMPLES_PER_ACCOUNT. */
+  private sample(account: string, externalId: () => string): void {
+    const n = this.sampled.get(account) ?? 0;
+    if (n >= SAMPLES_PER_ACCOUNT) return;
+    const id = externalId();
+    if (this.samples.has(id)) return;
+    this.samples.set(id, account);
+    this.sampled.set(account, n + 1);
+  }
 
   totals(account: string): AccountTotals {
     let a = this.accounts.get(account);
@@ -132,19 +154,22 @@ class Expected {
     a.count++;
     a.sum.addText(t.amount);
     if (t.pending) this.pending.set(t.externalId, { account: r.account!, amount: t.amount });
+    else this.sample(r.account!, () => t.externalId);
     for (const id of t.pendingIds ?? []) this.replaced.add(id);
     this.date(t.date);
   }
 
   scanned(b: Buffer, sc: LineScan): void {
-    const a = this.totals(b.toString('utf8', sc.accountStart, sc.accountEnd));
+    const account = b.toString('utf8', sc.accountStart, sc.accountEnd);
+    const a = this.totals(account);
     a.count++;
     addBytes(a.sum, b, sc.amountStart, sc.amountEnd);
     if (sc.pending)
       this.pending.set(b.toString('utf8', sc.externalIdStart, sc.externalIdEnd), {
-        account: b.toString('utf8', sc.accountStart, sc.accountEnd),
+        account,
         amount: b.toString('latin1', sc.amountStart, sc.amountEnd),
       });
+    else this.sample(account, () => b.toString('utf8', sc.externalIdStart, sc.externalIdEnd));
     this.date(Number(b.toString('latin1', sc.dateStart, sc.dateEnd)));
   }
 
@@ -163,6 +188,7 @@ class Expected {
       maxDate: this.maxDate,
       invalid: this.invalid,
       perDay: this.perDay,
+      samples: this.samples,
     };
   }
 }
@@ -214,14 +240,41 @@ function addAmount(sum: ExactSum, unscaled: string | number, scale: number): voi
   else sum.add(BigInt(String(unscaled)), scale);
 }
 
-/** One page folded into per-account totals (constant memory per account). */
-export function foldPage(out: Map<string, AccountTotals>, page: SlimTransaction[]): void {
+/**
+ * One page folded into per-account totals (constant memory per account). With the file's samples,
+ * a service account not yet paired is paired by the first of its transactions that is one.
+ */
+export function foldPage(
+  out: Map<string, AccountTotals>,
+  page: SlimTransaction[],
+  samples?: ReadonlyMap<string, string>,
+): void {
   for (const t of page) {
     let a = out.get(t.accountId);
     if (!a) out.set(t.accountId, (a = { count: 0, sum: new ExactSum(), sample: t.providerTransactionId }));
     a.count++;
     addAmount(a.sum, t.unscaledValue, Number(t.scale));
+    if (a.fileAccount === undefined && samples !== undefined && t.providerTransactionId !== undefined)
+      a.fileAccount = samples.get(t.providerTransactionId);
   }
+}
+
+/**
+ * The pairs (file account -> service account) the read-back met through the file's samples; undefined
+ * unless every account of the file that the account list does not pair is among them (then the
+ * caller pairs by a second pass over the file, pairBySamples, as before).
+ */
+export function pairedByReadBack(
+  expected: ExpectedTotals,
+  actual: Map<string, AccountTotals>,
+  accounts: V1Account[],
+): Map<string, string> | undefined {
+  const idOf = new Map<string, string>();
+  for (const [id, a] of actual)
+    if (a.fileAccount !== undefined && !idOf.has(a.fileAccount)) idOf.set(a.fileAccount, id);
+  const listed = new Set(accounts.map((a) => a.externalId).filter((x) => typeof x === 'string'));
+  for (const ext of expected.accounts.keys()) if (!idOf.has(ext) && !listed.has(ext)) return undefined;
+  return idOf;
 }
 
 /** An inclusive range of booked dates, YYYY-MM-DD. */

@@ -170,6 +170,31 @@ describe('verify', () => {
     expect(drift.stderr).toMatch(/acc-1 expected 126 transactions/);
   }, 60_000);
 
+  test('accounts pair through the samples the read-back meets; with every sample of an account lost, through a second pass over the file', async () => {
+    await userWithAccounts(env, 'pair', 2);
+    const txs = makeTxs(60, { accounts: 2, prefix: 'pr' });
+    const file = writeNdjson(dir, 'pair.ndjson', txs);
+    const pushed = await spawnCli(['connector', 'push', '--user', 'pair', '--file', file, '-q'], { env: env.env });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const ok = await spawnCli(['connector', 'verify', '--user', 'pair', '--file', file, '-o', 'json'], {
+      env: env.env,
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).map((r: { actualCount: number }) => r.actualCount)).toEqual([30, 30]);
+    // the samples of acc-0 are its first booked transactions in the file: the service loses them all
+    const { samples } = await expectedFromFile(file, 'ndjson');
+    const lost = [...samples].filter(([, account]) => account === 'acc-0').map(([id]) => id);
+    expect(lost).toEqual(['pr-0', 'pr-2', 'pr-4', 'pr-6']);
+    for (const t of [...env.sandbox.store.transactions.values()])
+      if (lost.includes(t.externalId!)) env.sandbox.store.transactions.delete(t.id);
+    const drift = await spawnCli(['connector', 'verify', '--user', 'pair', '--file', file, '-o', 'json'], {
+      env: env.env,
+    });
+    expect(drift.code).toBe(9);
+    // still paired (by the service's own sample, found in the file): 26 left, not "0 on the service"
+    expect(JSON.parse(drift.stdout).map((r: { actualCount: number }) => r.actualCount)).toEqual([26, 30]);
+  }, 60_000);
+
   test('reads back in date ranges side by side: every day once, and a transaction lost on a range edge is drift', async () => {
     await userWithAccounts(env, 'ranges', 3);
     // 40 days, 10 transactions a day

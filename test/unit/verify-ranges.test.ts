@@ -10,6 +10,7 @@ function expected(perDay: Array<[string, number]>): ExpectedTotals {
   const days = perDay.map(([d]) => Date.parse(d));
   return {
     accounts: new Map(),
+    samples: new Map(),
     invalid: 0,
     minDate: Math.min(...days) + 3_600_000,
     maxDate: Math.max(...days) + 3_600_000,
@@ -42,7 +43,17 @@ describe('dateRanges', () => {
   test('one day is one range, whatever the parts; no dates is no range (read everything)', () => {
     expect(dateRanges(expected([['2025-03-04', 1000]]), 4)).toEqual([{ gte: '2025-03-04', lte: '2025-03-04' }]);
     expect(
-      dateRanges({ accounts: new Map(), invalid: 0, minDate: Infinity, maxDate: -Infinity, perDay: new Map() }, 4),
+      dateRanges(
+        {
+          accounts: new Map(),
+          invalid: 0,
+          minDate: Infinity,
+          maxDate: -Infinity,
+          perDay: new Map(),
+          samples: new Map(),
+        },
+        4,
+      ),
     ).toEqual([]);
   });
 });

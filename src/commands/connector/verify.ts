@@ -13,6 +13,7 @@ import {
   foldPage,
   pairBySamples,
   pairedByList,
+  pairedByReadBack,
   type AccountTotals,
   type DateRange,
   type ExpectedTotals,
@@ -50,6 +51,7 @@ async function readRange(
   api: ApiClient,
   out: Map<string, AccountTotals>,
   range: DateRange | undefined,
+  samples: ReadonlyMap<string, string>,
   bearer?: string,
 ): Promise<void> {
   const query: Record<string, string | number | undefined> = { pageSize: MAX_PAGE_SIZE };
@@ -61,7 +63,7 @@ async function readRange(
     const page = await transactionsPageFast(api, token ? { ...query, pageToken: token } : query, bearer);
     return { transactions: page.transactions, nextPageToken: page.nextPageToken ?? '' };
   };
-  for await (const page of prefetchPages(read, { all: true })) foldPage(out, page.transactions);
+  for await (const page of prefetchPages(read, { all: true })) foldPage(out, page.transactions, samples);
 }
 
 /** The file's date range read back in `concurrency` ranges side by side. */
@@ -74,7 +76,7 @@ async function readBack(
   const out = new Map<string, AccountTotals>();
   const ranges: Array<DateRange | undefined> = dateRanges(expected, concurrency);
   if (ranges.length === 0) ranges.push(undefined);
-  await Promise.all(ranges.map((r) => readRange(api, out, r, bearer)));
+  await Promise.all(ranges.map((r) => readRange(api, out, r, expected.samples, bearer)));
   return out;
 }
 
@@ -104,7 +106,11 @@ export async function verifyPush(ctx: Context, o: VerifyInput): Promise<void> {
     readBack(api, expected, o.concurrency, bearer),
     listAccounts(api, bearer).catch(() => []),
   ]);
-  const paired = pairedByList(expected, accounts) ? undefined : await pairBySamples(o.file, o.format, actual);
+  // which service account holds which file account: the account list's externalIds, else the file's
+  // samples met in the read-back, else (a sample lost on the service) one more pass over the file
+  const paired = pairedByList(expected, accounts)
+    ? undefined
+    : (pairedByReadBack(expected, actual, accounts) ?? (await pairBySamples(o.file, o.format, actual)));
   const rows = compare(expected, actual, accounts, paired);
   const columns = ['account', 'expectedCount', 'actualCount', 'expectedSum', 'actualSum', 'ok'];
   await render(ctx, rows, { columns: columns.map((k) => ({ header: k, path: k })) });
