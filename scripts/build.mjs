@@ -24,9 +24,9 @@ const SCAN_WORKER = ['src/push/scan-worker.ts', 'src/flows/scan-worker.ts'].find
 
 /**
  * jq-wasm's Emscripten glue feeds stdin one byte at a time as `stdinBuffer = stdinBuffer.slice(1)`
- * and grows stdout by copying it for every byte: quadratic, so `--jq` over a list of 1,000
- * transactions (1 MB of JSON) took 81 s. The same callbacks with views (`subarray`) and a stdout
- * that doubles: linear. The build fails if the text is not there, so an upgrade cannot drop this.
+ * and grows stdout and stderr by copying them for every byte: quadratic, so `--jq` over a list of
+ * 1,000 transactions (1 MB of JSON) took 81 s, and `debug` on each of 2,000 did not finish. The same
+ * callbacks with views (`subarray`) and outputs that double: linear. The build fails if the text is not there, so an upgrade cannot drop this.
  */
 const jqLinearIo = {
   name: 'jq-linear-io',
@@ -35,25 +35,26 @@ const jqLinearIo = {
       const { readFile } = await import('node:fs/promises');
       let text = await readFile(args.path, 'utf8');
       const stdin = 'stdinBuffer = stdinBuffer.slice(1);';
-      const stdout = `const tmp = new Uint8Array(stdoutBuffer.length + 1);
-                tmp.set(stdoutBuffer, 0);
+      // stdout and stderr grow the same way: a new array one byte longer per byte
+      const append = (name) => `const tmp = new Uint8Array(${name}.length + 1);
+                tmp.set(${name}, 0);
                 tmp[tmp.length - 1] = charCode;
-                stdoutBuffer = tmp;`;
-      if (!text.includes(stdin) || !text.includes(stdout))
-        throw new Error(
-          `${args.path}: jq-wasm's stdin/stdout callbacks changed; look at jqLinearIo in scripts/build.mjs`,
-        );
-      text = text.replace(stdin, 'stdinBuffer = stdinBuffer.subarray(1);').replace(
-        stdout,
-        `const n = stdoutBuffer.length;
-                if (n >= stdoutBuffer.buffer.byteLength - stdoutBuffer.byteOffset) {
+                ${name} = tmp;`;
+      const linear = (name) => `const n = ${name}.length;
+                if (n >= ${name}.buffer.byteLength - ${name}.byteOffset) {
                   const tmp = new Uint8Array(Math.max(4096, n * 2));
-                  tmp.set(stdoutBuffer, 0);
-                  stdoutBuffer = tmp.subarray(0, n);
+                  tmp.set(${name}, 0);
+                  ${name} = tmp.subarray(0, n);
                 }
-                stdoutBuffer = new Uint8Array(stdoutBuffer.buffer, stdoutBuffer.byteOffset, n + 1);
-                stdoutBuffer[n] = charCode;`,
-      );
+                ${name} = new Uint8Array(${name}.buffer, ${name}.byteOffset, n + 1);
+                ${name}[n] = charCode;`;
+      const streams = ['stdoutBuffer', 'stderrBuffer'];
+      if (!text.includes(stdin) || streams.some((name) => !text.includes(append(name))))
+        throw new Error(
+          `${args.path}: jq-wasm's stdin/stdout/stderr callbacks changed; look at jqLinearIo in scripts/build.mjs`,
+        );
+      text = text.replace(stdin, 'stdinBuffer = stdinBuffer.subarray(1);');
+      for (const name of streams) text = text.replace(append(name), linear(name));
       return { contents: text, loader: 'js' };
     });
   },

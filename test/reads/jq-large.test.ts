@@ -34,3 +34,16 @@ it('--jq over 2,000 transactions answers in seconds, with every one of them', as
   });
   expect(lines.stdout.trim().split('\n')).toHaveLength(N);
 }, 120_000);
+
+it('jq writing to its stderr for each of 2,000 (`debug`) is linear too: the ids on stdout, in seconds', async () => {
+  const started = Date.now();
+  const r = await spawnCli(['transactions', 'list', '--all', '-o', 'json', '--jq', '.[] | debug | .id'], {
+    env,
+    timeoutMs: 90_000,
+  });
+  expect(r.code, r.stderr).toBe(0);
+  const ids = r.stdout.trim().split('\n');
+  expect(ids).toHaveLength(N);
+  expect(new Set(ids).size).toBe(N);
+  expect((Date.now() - started) / 1000).toBeLessThan(30);
+}, 120_000);
