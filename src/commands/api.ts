@@ -264,7 +264,7 @@ async function writeBody(ctx: Context, text: string | undefined): Promise<void> 
   const parsed = parseMaybe(text);
   if (ctx.globals.jq !== undefined && typeof parsed !== 'string') {
     const { runJq } = await import('../output/jq.js');
-    ctx.io.stdout.write(await runJq(writeJson(parsed), ctx.globals.jq, false));
+    ctx.io.stdout.write(await runJq(writeJson(parsed), ctx.globals.jq, false, (t) => ctx.io.stderr.write(t)));
     return;
   }
   ctx.io.stdout.write(

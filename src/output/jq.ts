@@ -18,19 +18,32 @@ async function jqRaw(): Promise<Raw> {
   return rawFn;
 }
 
-/** The output of `jq -r [-c] EXPR` on this JSON text, ending in a newline unless empty. */
-export async function runJq(json: string, expr: string, compact: boolean): Promise<string> {
+/**
+ * The output of `jq -r [-c] EXPR` on this JSON text, ending in a newline unless empty. jq-wasm
+ * reports what jq wrote to its stderr as an error when nothing went to stdout; lines that are all
+ * `debug` output are not one: they go to `debugOut` (jq's stderr) and the answer is empty, exit 0
+ * as with jq. When there is output, jq-wasm drops the debug lines (README, spec gaps).
+ */
+export async function runJq(
+  json: string,
+  expr: string,
+  compact: boolean,
+  debugOut?: (text: string) => void,
+): Promise<string> {
   const raw = await jqRaw();
   try {
     const out = await raw(json, expr, compact ? ['-r', '-c'] : ['-r']);
     return out === '' || out.endsWith('\n') ? out : `${out}\n`;
   } catch (err) {
-    const msg = String((err as Error).message ?? err)
+    const lines = String((err as Error).message ?? err)
       .replace(/^Failed to execute raw query: /, '')
       .trim()
       .split('\n')
-      .filter((l) => l.trim() !== '')
-      .join('; ');
-    throw new UsageError(`--jq: ${msg}`);
+      .filter((l) => l.trim() !== '');
+    if (lines.length > 0 && lines.every((l) => l.startsWith('["DEBUG:",'))) {
+      debugOut?.(`${lines.join('\n')}\n`);
+      return '';
+    }
+    throw new UsageError(`--jq: ${lines.join('; ')}`);
   }
 }

@@ -156,7 +156,7 @@ function projected(ctx: Context, items: unknown[]): unknown[] {
 
 async function jqText(ctx: Context, json: string, compact: boolean): Promise<string> {
   const { runJq } = await import('./jq.js');
-  return jsonText(ctx, await runJq(json, ctx.globals.jq!, compact));
+  return jsonText(ctx, await runJq(json, ctx.globals.jq!, compact, (t) => ctx.io.stderr.write(t)));
 }
 
 export async function render(ctx: Context, data: unknown, spec: RenderSpec = {}): Promise<void> {

@@ -80,6 +80,18 @@ describe('--jq', () => {
     expect(r.stderr).toMatch(/--jq: jq: error: syntax error/);
   });
 
+  test('jq `debug` alone is not an error: its lines on stderr, nothing on stdout, exit 0 (as jq)', async () => {
+    const r = await runCli([...list, '--jq', '.[] | .status | debug | empty'], { env: s.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    const statuses = (await runCli([...list, '--jq', '.[].status'], { env: s.env })).stdout.trim().split('\n');
+    expect(statuses).toHaveLength(5);
+    expect(r.stderr.trim().split('\n')).toEqual(statuses.map((st) => `["DEBUG:","${st}"]`));
+    const mixed = await runCli([...list, '--jq', '.[0] | debug | error("stop")'], { env: s.env });
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/--jq: .*DEBUG.*stop/);
+  });
+
   test('--jq with -o table is a usage error', async () => {
     const r = await runCli([...list, '-o', 'table', '--jq', '.'], { env: s.env });
     expect(r.code).toBe(2);
