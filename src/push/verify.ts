@@ -272,7 +272,7 @@ export function pairedByReadBack(
   const idOf = new Map<string, string>();
   for (const [id, a] of actual)
     if (a.fileAccount !== undefined && !idOf.has(a.fileAccount)) idOf.set(a.fileAccount, id);
-  const listed = new Set(accounts.map((a) => a.externalId).filter((x) => typeof x === 'string'));
+  const listed = listedExternalIds(accounts);
   for (const ext of expected.accounts.keys()) if (!idOf.has(ext) && !listed.has(ext)) return undefined;
   return idOf;
 }
@@ -342,9 +342,14 @@ export async function pairBySamples(
   return idOf;
 }
 
+/** The externalIds the service's account list shows (the v1 list usually shows none). */
+function listedExternalIds(accounts: V1Account[]): Set<unknown> {
+  return new Set(accounts.map((a) => a.externalId).filter((x) => typeof x === 'string'));
+}
+
 /** Whether every account of the file is paired through the account list's externalIds. */
 export function pairedByList(expected: ExpectedTotals, accounts: V1Account[]): boolean {
-  const listed = new Set(accounts.map((a) => a.externalId).filter((x) => typeof x === 'string'));
+  const listed = listedExternalIds(accounts);
   for (const ext of expected.accounts.keys()) if (!listed.has(ext)) return false;
   return true;
 }
