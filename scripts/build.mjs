@@ -25,8 +25,9 @@ const SCAN_WORKER = ['src/push/scan-worker.ts', 'src/flows/scan-worker.ts'].find
 /**
  * jq-wasm's Emscripten glue feeds stdin one byte at a time as `stdinBuffer = stdinBuffer.slice(1)`
  * and grows stdout and stderr by copying them for every byte: quadratic, so `--jq` over a list of
- * 1,000 transactions (1 MB of JSON) took 81 s, and `debug` on each of 2,000 did not finish. The same
- * callbacks with views (`subarray`) and outputs that double: linear. The build fails if the text is not there, so an upgrade cannot drop this.
+ * 1,000 transactions (1 MB of JSON) took 81 s, and `debug` on each of 2,000 did not finish. The
+ * same callbacks with views (`subarray`) and outputs that double: linear. The build fails if the
+ * text is not there, so an upgrade cannot drop this.
  */
 const jqLinearIo = {
   name: 'jq-linear-io',

@@ -9,11 +9,7 @@
 // this way, so only the streaming commands ask for it.
 import { setFlagsFromString } from 'node:v8';
 
-let set = false;
-
 /** Keeps the young generation at its starting size for the rest of the process (see above). */
 export function streamingHeap(): void {
-  if (set) return;
-  set = true;
   setFlagsFromString('--semi-space-growth-factor=1');
 }
