@@ -232,7 +232,7 @@ export class HttpClient {
           this.redactor.text(text),
         );
         throw new ApiError(status, method, this.redactor.url(url), message, errBody, {
-          hint: hintFor(status, o.auth, url),
+          hint: hintFor(status, o.auth, url, errBody),
           requestIds: ids,
         });
       } catch (err) {
@@ -378,7 +378,7 @@ function describeNetworkError(err: unknown, code: string | undefined): string {
   return code && !msg.includes(code) ? `${msg} (${code})` : msg;
 }
 
-function hintFor(status: number, auth: Auth | undefined, url = ''): string | undefined {
+function hintFor(status: number, auth: Auth | undefined, url = '', body?: unknown): string | undefined {
   if (status !== 401) return undefined;
   let path: string;
   try {
@@ -390,6 +390,12 @@ function hintFor(status: number, auth: Auth | undefined, url = ''): string | und
   const who = connectorUser
     ? ` and that connector user ${safeDecodeURI(connectorUser)} exists (\`bankctl connector users create\`)`
     : '';
+  // the connector API answers 401 for a user it does not know (spec: "401 user not found"); the
+  // token was fine, so the hint names the user, not the token
+  if (errorCodeOf(body) === 'user.not_found' && (auth?.scheme === 'Token' || auth?.scheme === 'Basic')) {
+    const id = connectorUser ? safeDecodeURI(connectorUser) : '<external-id>';
+    return `no connector user ${connectorUser ? `${id} ` : ''}on the service: create it with \`bankctl connector users create --external-id ${id}\``;
+  }
   // the token endpoint itself refused the client (auth login with a wrong id): no "run auth login"
   if (/\/oauth\/token$/.test(path))
     return 'the client id or secret was refused: check both (`bankctl auth status` shows where they come from)';
@@ -397,6 +403,14 @@ function hintFor(status: number, auth: Auth | undefined, url = ''): string | und
   if (auth?.scheme === 'Basic') return `check --basic (user:token, BANKCTL_BASIC) for ${auth.username}${who}`;
   if (!auth) return 'this call needs credentials: run `bankctl auth login` or pass --token';
   return `check the token or the client credentials (\`bankctl auth status\`)${who}`;
+}
+
+/** The error envelope's code (errorCode, or code), when the body has one. */
+function errorCodeOf(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  const code = b.errorCode ?? b.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 function safeDecodeURI(s: string): string {

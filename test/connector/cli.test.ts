@@ -47,6 +47,16 @@ describe('exit codes follow the service status', () => {
     const missing = await cli(['users', 'update', 'ghost', '--user-token', 't']);
     expect(missing.code).toBe(3);
     expect(missing.stderr).toContain('401');
+    // the token was fine: the hint names the missing user and the command that makes it
+    expect(missing.stderr).toContain('no connector user ghost on the service');
+    expect(missing.stderr).toContain('`bankctl connector users create --external-id ghost`');
+    expect(missing.stderr).not.toContain('check the connector token');
+    // a wrong token still says so
+    const badToken = await runCli(['connector', 'users', 'update', 'c-1', '--user-token', 't'], {
+      env: { ...env.env, BANKCTL_CONNECTOR_TOKEN: 'wrong' },
+    });
+    expect(badToken.code).toBe(3);
+    expect(badToken.stderr).toContain('check the connector token');
     expect((await cli(['users', 'delete', 'c-1', '--yes'])).code).toBe(0);
     expect((await cli(['users', 'delete', 'c-1', '--yes'])).code).toBe(3);
   });
