@@ -50,21 +50,29 @@ export class ExactSum {
     this.add(-p.unscaledValue, p.scale);
   }
 
-  toString(): string {
+  /** The exact sum, at the largest scale of what was added. */
+  parts(): { unscaled: bigint; scale: number } {
     for (let s = 0; s < this.small.length; s++)
       if (this.small[s]) {
         this.add(BigInt(this.small[s]!), s);
         this.small[s] = 0;
       }
-    // drop trailing zeros so "10.50" and "10.5" compare equal
-    let u = this.unscaled;
-    let s = this.scale;
-    while (s > 0 && u % 10n === 0n) {
-      u /= 10n;
-      s--;
-    }
-    return decimalString(u, s);
+    return { unscaled: this.unscaled, scale: this.scale };
   }
+}
+
+/**
+ * Two sums as money is written: both at the larger of their scales, so "704.60" keeps its cent
+ * digit and the two texts are equal exactly when the amounts are ("10.5" beside "10.50" would
+ * read as a difference).
+ */
+export function sumTexts(a: ExactSum, b: ExactSum | undefined): [string, string] {
+  const x = a.parts();
+  const y = b ? b.parts() : { unscaled: 0n, scale: 0 };
+  const scale = Math.max(x.scale, y.scale);
+  const at = (p: { unscaled: bigint; scale: number }) =>
+    decimalString(p.unscaled * 10n ** BigInt(scale - p.scale), scale);
+  return [at(x), at(y)];
 }
 
 /** A plain decimal of at most 15 digits in b[s, e) (what the scanner accepts) into sum. */
@@ -377,10 +385,11 @@ export function compare(
       account: ext,
       expectedCount: e.count,
       actualCount: a?.count ?? 0,
-      expectedSum: e.sum.toString(),
-      actualSum: a?.sum.toString() ?? '0',
+      expectedSum: '',
+      actualSum: '',
       ok: false,
     };
+    [row.expectedSum, row.actualSum] = sumTexts(e.sum, a?.sum);
     row.ok = row.expectedCount === row.actualCount && row.expectedSum === row.actualSum;
     rows.push(row);
   }
