@@ -129,7 +129,7 @@ export const NOUNS: Noun[] = [
   },
   {
     name: 'webhooks',
-    description: 'webhooks registered through the API, and a local receiver for them',
+    description: 'webhooks: v1 hooks and Events v2 endpoints, a local receiver, sandbox deliveries and resends',
     load: async () => (await import('./commands/webhooks/index.js')).registerWebhooks,
   },
   {
