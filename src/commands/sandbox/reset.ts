@@ -18,10 +18,9 @@ export function newCmdReset(parent: Command, ctx: Context, run: Run<ResetOptions
         'without --keep-clients the sandbox also gets a new client id, secret and connector token (printed)',
     )
     .option('--keep-clients', 'keep the client id, secret and connector token working')
-    .option('--yes', 'do not ask (needed without a terminal)')
-    .action(async (o: { keepClients?: boolean; yes?: boolean }) =>
-      // the root's -y/--yes takes the flag before this command sees it: ctx.globals holds it
-      run(ctx, { keepClients: Boolean(o.keepClients), yes: Boolean(o.yes || ctx.globals.yes) }),
+    // -y/--yes is the root's (as for every destructive command): ctx.globals holds it
+    .action(async (o: { keepClients?: boolean }) =>
+      run(ctx, { keepClients: Boolean(o.keepClients), yes: Boolean(ctx.globals.yes) }),
     );
   return examples(cmd, [
     'bankctl sandbox reset --keep-clients --yes   # between test cases',
