@@ -34,11 +34,26 @@ const PLUS = 0x2b;
 const DOT = 0x2e;
 const ZERO = 0x30;
 const NINE = 0x39;
-/** 1 for the bytes a string's content passes over without a look (not a quote, backslash or control). */
-const PLAIN = new Uint8Array(256);
-for (let c = 0x20; c < 256; c++) PLAIN[c] = c === QUOTE || c === BACKSLASH ? 0 : 1;
 /** Deeper than this is not a transactions page: the exact reader takes it. */
 const MAX_DEPTH = 64;
+/** What the readers below answer for anything they do not take. */
+const FAIL = -1;
+
+// Byte classes, one table look-up a byte (past the end of the body b[i] is undefined, which no
+// table holds, so every loop stops there).
+/** The bytes a string's content passes over without a look (not a quote, backslash or control). */
+const PLAIN = new Uint8Array(256);
+for (let c = 0x20; c < 256; c++) PLAIN[c] = c === QUOTE || c === BACKSLASH ? 0 : 1;
+/** JSON's whitespace. */
+const WS = new Uint8Array(256);
+for (const c of [0x20, 0x0a, 0x0d, 0x09]) WS[c] = 1;
+/** The letters after a backslash that JSON allows, but for u (four hex digits follow). */
+const ESCAPE = new Uint8Array(256);
+for (const c of '"\\/bfnrt') ESCAPE[c.charCodeAt(0)] = 1;
+const HEX = new Uint8Array(256);
+for (const c of '0123456789abcdefABCDEF') HEX[c.charCodeAt(0)] = 1;
+const DIGIT = new Uint8Array(256);
+for (let c = ZERO; c <= NINE; c++) DIGIT[c] = 1;
 
 const bytes = (s: string) => Uint8Array.from(Buffer.from(s, 'latin1'));
 const K_TRANSACTIONS = bytes('transactions');
@@ -50,300 +65,304 @@ const K_SCALE = bytes('scale');
 const K_UNSCALED = bytes('unscaledValue');
 const K_IDENTIFIERS = bytes('identifiers');
 const K_PROVIDER_TX = bytes('providerTransactionId');
-const L_TRUE = bytes('true');
-const L_FALSE = bytes('false');
-const L_NULL = bytes('null');
 
-/** Thrown inside the scan for anything it does not take; never leaves this module. */
-class Declined {}
-const DECLINED = new Declined();
+// The readers are functions of (body, index) that answer the index past what they read, or FAIL,
+// and leave what else they found in the few variables below: no object per call, and the index
+// stays in a register of the loops that call them. (A class keeping the index as a field, with a
+// thrown marker for "declined", was about twice as slow: most of a page is its structure.)
 
-class Scanner {
-  i = 0;
-  /** Where the last string's content started and ended (the quotes excluded), and whether it had escapes. */
-  s = 0;
-  e = 0;
-  escaped = false;
+/** Whether the last string endOfString passed over had escapes. */
+let escaped = false;
+/** The last member name's bytes, [nameStart, nameEnd) (quotes excluded). */
+let nameStart = 0;
+let nameEnd = 0;
+/** After after(): whether it passed the closing byte (else a comma). */
+let closed = false;
+/** The value the last wanted string or amount part held. */
+let found: string | number = '';
+/** Containers open in skipValue: their opening byte. */
+const open = new Uint8Array(MAX_DEPTH + 2);
 
-  constructor(
-    private readonly b: Buffer,
-    private readonly n: number,
-  ) {}
-
-  ws(): void {
-    const b = this.b;
-    let i = this.i;
-    for (;;) {
-      const c = b[i];
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else break;
-    }
-    this.i = i;
+/** At a quote: past the closing one, by JSON's rules (escapes, no raw control characters). */
+function endOfString(b: Buffer, i: number): number {
+  let esc = false;
+  i++;
+  for (;;) {
+    while (PLAIN[b[i]!] === 1) i++;
+    const c = b[i];
+    if (c === QUOTE) break;
+    // a control character, or the end of the body
+    if (c !== BACKSLASH) return FAIL;
+    esc = true;
+    const d = b[i + 1]!;
+    if (ESCAPE[d] === 1) i += 2;
+    else if (d === 0x75 && HEX[b[i + 2]!] === 1 && HEX[b[i + 3]!] === 1 && HEX[b[i + 4]!] === 1 && HEX[b[i + 5]!] === 1)
+      i += 6;
+    else return FAIL;
   }
+  escaped = esc;
+  return i + 1;
+}
 
-  expect(c: number): void {
-    this.ws();
-    if (this.b[this.i] !== c) throw DECLINED;
-    this.i++;
-  }
-
-  /** At a quote: past the string, its content in [s, e). JSON's rules: escapes, no raw control characters. */
-  string(): void {
-    const b = this.b;
-    const n = this.n;
-    let i = this.i;
-    if (b[i] !== QUOTE) throw DECLINED;
+/** At a number: past it, by JSON's grammar. */
+function endOfNumber(b: Buffer, i: number): number {
+  if (b[i] === MINUS) i++;
+  if (b[i] === ZERO) i++;
+  else if (b[i]! >= 0x31 && b[i]! <= NINE) while (DIGIT[b[i]!] === 1) i++;
+  else return FAIL;
+  if (b[i] === DOT) {
     i++;
-    this.s = i;
-    let escaped = false;
-    for (;;) {
-      // the plain run of the string, one table look-up a byte (past the end, PLAIN[undefined] stops it)
-      while (PLAIN[b[i]!] === 1) i++;
-      if (i >= n) throw DECLINED;
-      const c = b[i]!;
-      if (c === QUOTE) break;
-      if (c < 0x20) throw DECLINED;
-      if (c === BACKSLASH) {
-        escaped = true;
-        const d = b[i + 1];
-        if (d === 0x75) {
-          for (let k = i + 2; k < i + 6; k++) {
-            const h = b[k];
-            if (h === undefined || !((h >= ZERO && h <= NINE) || (h >= 0x41 && h <= 0x46) || (h >= 0x61 && h <= 0x66)))
-              throw DECLINED;
-          }
-          i += 6;
-          continue;
-        }
-        if (
-          d !== QUOTE &&
-          d !== BACKSLASH &&
-          d !== 0x2f &&
-          d !== 0x62 &&
-          d !== 0x66 &&
-          d !== 0x6e &&
-          d !== 0x72 &&
-          d !== 0x74
-        )
-          throw DECLINED;
-        i += 2;
+    if (DIGIT[b[i]!] !== 1) return FAIL;
+    while (DIGIT[b[i]!] === 1) i++;
+  }
+  if (b[i] === 0x65 || b[i] === 0x45) {
+    i++;
+    if (b[i] === PLUS || b[i] === MINUS) i++;
+    if (DIGIT[b[i]!] !== 1) return FAIL;
+    while (DIGIT[b[i]!] === 1) i++;
+  }
+  return i;
+}
+
+/**
+ * Before a member's name (whitespace first): past the name and its colon, the name in
+ * [nameStart, nameEnd). An escaped name may spell a wanted one ("account\u0049d"): JSON.parse's
+ * reading of it is the one, so it is declined.
+ */
+function memberName(b: Buffer, i: number): number {
+  while (WS[b[i]!] === 1) i++;
+  if (b[i] !== QUOTE) return FAIL;
+  const s = i + 1;
+  i = endOfString(b, i);
+  if (i < 0 || escaped) return FAIL;
+  nameStart = s;
+  nameEnd = i - 1;
+  while (WS[b[i]!] === 1) i++;
+  if (b[i] !== COLON) return FAIL;
+  return i + 1;
+}
+
+/** Whether the last member name is exactly key. */
+function named(b: Buffer, key: Uint8Array): boolean {
+  const s = nameStart;
+  if (nameEnd - s !== key.length) return false;
+  for (let k = 0; k < key.length; k++) if (b[s + k] !== key[k]) return false;
+  return true;
+}
+
+/** After a member or element (whitespace first): past a comma, or past `closing` (closed). */
+function after(b: Buffer, i: number, closing: number): number {
+  while (WS[b[i]!] === 1) i++;
+  const c = b[i];
+  closed = c === closing;
+  return c === COMMA || closed ? i + 1 : FAIL;
+}
+
+/** Before a container (whitespace first): past `opening` and whitespace, or FAIL if it is not one. */
+function opened(b: Buffer, i: number, opening: number): number {
+  while (WS[b[i]!] === 1) i++;
+  if (b[i] !== opening) return FAIL;
+  i++;
+  while (WS[b[i]!] === 1) i++;
+  return i;
+}
+
+/** Any JSON value (whitespace first), checked and passed over; `depth` containers enclose it. */
+function skipValue(b: Buffer, i: number, depth: number): number {
+  let d = 0;
+  for (;;) {
+    while (WS[b[i]!] === 1) i++;
+    let c = b[i];
+    if (c === QUOTE) i = endOfString(b, i);
+    else if (c === LBRACE || c === LBRACKET) {
+      if (depth + d + 1 > MAX_DEPTH) return FAIL;
+      i++;
+      while (WS[b[i]!] === 1) i++;
+      if (b[i] === c + 2)
+        i++; // "{}" or "[]" ("}" and "]" are two past their openings)
+      else {
+        open[++d] = c;
+        if (c === LBRACE) i = memberName(b, i);
+        if (i < 0) return FAIL;
         continue;
       }
-      i++;
+    } else if (c === 0x74) i = b[i + 1] === 0x72 && b[i + 2] === 0x75 && b[i + 3] === 0x65 ? i + 4 : FAIL;
+    else if (c === 0x66)
+      i = b[i + 1] === 0x61 && b[i + 2] === 0x6c && b[i + 3] === 0x73 && b[i + 4] === 0x65 ? i + 5 : FAIL;
+    else if (c === 0x6e) i = b[i + 1] === 0x75 && b[i + 2] === 0x6c && b[i + 3] === 0x6c ? i + 4 : FAIL;
+    else i = endOfNumber(b, i);
+    if (i < 0) return FAIL;
+    // past a value: close the containers it ends, or go on to the next member or element
+    for (;;) {
+      if (d === 0) return i;
+      while (WS[b[i]!] === 1) i++;
+      c = b[i++];
+      if (c === COMMA) {
+        if (open[d] === LBRACE) i = memberName(b, i);
+        if (i < 0) return FAIL;
+        break;
+      }
+      if (c !== open[d]! + 2) return FAIL;
+      d--;
     }
-    this.e = i;
-    this.escaped = escaped;
-    this.i = i + 1;
   }
+}
 
-  /** The last string's value, as JSON.parse gives it. */
-  text(): string {
-    if (!this.escaped)
-      return (this.b as Buffer & { utf8Slice(s: number, e: number): string }).utf8Slice(this.s, this.e);
-    return JSON.parse(this.b.toString('utf8', this.s - 1, this.e + 1)) as string;
-  }
+/** A wanted string member's value (whitespace first) into `found`, as JSON.parse gives it. */
+function wantedString(b: Buffer, i: number): number {
+  while (WS[b[i]!] === 1) i++;
+  if (b[i] !== QUOTE) return FAIL;
+  const s = i + 1;
+  i = endOfString(b, i);
+  if (i < 0) return FAIL;
+  found = escaped
+    ? (JSON.parse(b.toString('utf8', s - 1, i)) as string)
+    : (b as Buffer & { utf8Slice(s: number, e: number): string }).utf8Slice(s, i - 1);
+  return i;
+}
 
-  /** Whether the last string is exactly key (escaped keys are never one of the wanted names). */
-  is(key: Uint8Array): boolean {
-    if (this.escaped || this.e - this.s !== key.length) return false;
-    const b = this.b;
-    for (let k = 0; k < key.length; k++) if (b[this.s + k] !== key[k]) return false;
-    return true;
-  }
+/** The amount's scale or unscaled value: a string, or a number JSON.parse reads exactly. */
+function amountPart(b: Buffer, i: number): number {
+  while (WS[b[i]!] === 1) i++;
+  if (b[i] === QUOTE) return wantedString(b, i);
+  const s = i;
+  i = endOfNumber(b, i);
+  if (i < 0) return FAIL;
+  const v = Number(b.toString('latin1', s, i));
+  // beyond 2^53 JSON.parse rounds; the exact reader keeps every digit
+  if (!Number.isSafeInteger(v)) return FAIL;
+  found = v;
+  return i;
+}
 
-  /** A number by JSON's grammar; its text in [s, e). */
-  number(): void {
-    const b = this.b;
-    let i = this.i;
-    this.s = i;
-    if (b[i] === MINUS) i++;
-    if (b[i] === ZERO) i++;
-    else if (b[i]! >= 0x31 && b[i]! <= NINE) while (b[i]! >= ZERO && b[i]! <= NINE) i++;
-    else throw DECLINED;
-    if (b[i] === DOT) {
-      i++;
-      if (!(b[i]! >= ZERO && b[i]! <= NINE)) throw DECLINED;
-      while (b[i]! >= ZERO && b[i]! <= NINE) i++;
-    }
-    if (b[i] === 0x65 || b[i] === 0x45) {
-      i++;
-      if (b[i] === PLUS || b[i] === MINUS) i++;
-      if (!(b[i]! >= ZERO && b[i]! <= NINE)) throw DECLINED;
-      while (b[i]! >= ZERO && b[i]! <= NINE) i++;
-    }
-    this.e = i;
-    this.i = i;
-  }
-
-  literal(word: Uint8Array): void {
-    for (let k = 0; k < word.length; k++) if (this.b[this.i + k] !== word[k]) throw DECLINED;
-    this.i += word.length;
-  }
-
-  /** Any JSON value, checked and passed over. */
-  skip(depth: number): void {
-    this.ws();
-    const c = this.b[this.i];
-    if (c === QUOTE) return this.string();
-    if (c === LBRACE) {
-      if (this.open(LBRACE, RBRACE, depth + 1))
-        do {
-          this.key();
-          this.skip(depth + 1);
-        } while (this.more(RBRACE));
-      return;
-    }
-    if (c === LBRACKET) {
-      if (this.open(LBRACKET, RBRACKET, depth + 1))
-        do this.skip(depth + 1);
-        while (this.more(RBRACKET));
-      return;
-    }
-    if (c === 0x74) return this.literal(L_TRUE);
-    if (c === 0x66) return this.literal(L_FALSE);
-    if (c === 0x6e) return this.literal(L_NULL);
-    return this.number();
-  }
-
-  /** Past an object's or array's opening; false when it is empty (and passed over whole). */
-  open(opening: number, closing: number, depth: number): boolean {
-    if (depth > MAX_DEPTH) throw DECLINED;
-    this.expect(opening);
-    this.ws();
-    if (this.b[this.i] !== closing) return true;
-    this.i++;
-    return false;
-  }
-
-  /** A member's name (the last string, for is()) and its colon. */
-  key(): void {
-    this.ws();
-    this.string();
-    // an escaped name may spell a wanted one ("account\u0049d"): JSON.parse's reading of it is the one
-    if (this.escaped) throw DECLINED;
-    this.expect(COLON);
-  }
-
-  /** After a member or element: true past a comma, false past the closing. */
-  more(closing: number): boolean {
-    this.ws();
-    const c = this.b[this.i];
-    this.i++;
-    if (c === COMMA) return true;
-    if (c === closing) return false;
-    throw DECLINED;
-  }
-
-  /** A wanted string member: a string, and the first of its name in its object. */
-  wantedString(seen: boolean): string {
-    if (seen) throw DECLINED;
-    this.ws();
-    this.string();
-    return this.text();
-  }
-
-  /** A number or a string holding the amount's scale or unscaled value, as JSON.parse would give it. */
-  amountPart(seen: boolean): string | number {
-    if (seen) throw DECLINED;
-    this.ws();
-    if (this.b[this.i] === QUOTE) {
-      this.string();
-      return this.text();
-    }
-    this.number();
-    const v = Number(this.b.toString('latin1', this.s, this.e));
-    // beyond 2^53 JSON.parse rounds; the exact reader keeps every digit
-    if (!Number.isSafeInteger(v)) throw DECLINED;
-    return v;
-  }
-
-  transaction(): SlimTransaction {
-    let accountId: string | undefined;
-    let unscaledValue: string | number | undefined;
-    let scale: string | number | undefined;
-    let providerTransactionId: string | undefined;
-    let amount = false;
-    let value = false;
-    let identifiers = false;
-    if (this.open(LBRACE, RBRACE, 2))
-      do {
-        this.key();
-        if (this.is(K_ACCOUNT)) accountId = this.wantedString(accountId !== undefined);
-        else if (this.is(K_AMOUNT)) {
-          if (amount) throw DECLINED;
-          amount = true;
-          if (this.open(LBRACE, RBRACE, 3))
-            do {
-              this.key();
-              if (!this.is(K_VALUE)) this.skip(3);
-              else {
-                if (value) throw DECLINED;
-                value = true;
-                if (this.open(LBRACE, RBRACE, 4))
-                  do {
-                    this.key();
-                    if (this.is(K_UNSCALED)) unscaledValue = this.amountPart(unscaledValue !== undefined);
-                    else if (this.is(K_SCALE)) scale = this.amountPart(scale !== undefined);
-                    else this.skip(4);
-                  } while (this.more(RBRACE));
+/** One transaction object (whitespace first), its wanted fields pushed onto out. */
+function transaction(b: Buffer, i: number, out: SlimTransaction[]): number {
+  let accountId: string | undefined;
+  let unscaledValue: string | number | undefined;
+  let scale: string | number | undefined;
+  let providerTransactionId: string | undefined;
+  let amount = false;
+  let value = false;
+  let identifiers = false;
+  i = opened(b, i, LBRACE);
+  if (i < 0) return FAIL;
+  if (b[i] === RBRACE) return FAIL; // no accountId
+  do {
+    i = memberName(b, i);
+    if (i < 0) return FAIL;
+    if (named(b, K_ACCOUNT)) {
+      if (accountId !== undefined) return FAIL;
+      i = wantedString(b, i);
+      accountId = found as string;
+    } else if (named(b, K_AMOUNT)) {
+      if (amount) return FAIL;
+      amount = true;
+      i = opened(b, i, LBRACE);
+      if (i >= 0 && b[i] === RBRACE) i++;
+      else
+        while (i >= 0) {
+          i = memberName(b, i);
+          if (i < 0) return FAIL;
+          if (!named(b, K_VALUE)) i = skipValue(b, i, 3);
+          else {
+            if (value) return FAIL;
+            value = true;
+            i = opened(b, i, LBRACE);
+            if (i >= 0 && b[i] === RBRACE) i++;
+            else
+              while (i >= 0) {
+                i = memberName(b, i);
+                if (i < 0) return FAIL;
+                if (named(b, K_UNSCALED)) {
+                  if (unscaledValue !== undefined) return FAIL;
+                  i = amountPart(b, i);
+                  unscaledValue = found;
+                } else if (named(b, K_SCALE)) {
+                  if (scale !== undefined) return FAIL;
+                  i = amountPart(b, i);
+                  scale = found;
+                } else i = skipValue(b, i, 4);
+                if (i >= 0) i = after(b, i, RBRACE);
+                if (closed) break;
               }
-            } while (this.more(RBRACE));
-        } else if (this.is(K_IDENTIFIERS)) {
-          if (identifiers) throw DECLINED;
-          identifiers = true;
-          this.ws();
-          if (this.b[this.i] !== LBRACE) this.skip(2);
-          else if (this.open(LBRACE, RBRACE, 3))
-            do {
-              this.key();
-              if (!this.is(K_PROVIDER_TX)) this.skip(3);
-              else providerTransactionId = this.wantedString(providerTransactionId !== undefined);
-            } while (this.more(RBRACE));
-        } else this.skip(2);
-      } while (this.more(RBRACE));
-    if (accountId === undefined || unscaledValue === undefined || scale === undefined) throw DECLINED;
-    return providerTransactionId === undefined
+          }
+          if (i >= 0) i = after(b, i, RBRACE);
+          if (closed) break;
+        }
+    } else if (named(b, K_IDENTIFIERS)) {
+      if (identifiers) return FAIL;
+      identifiers = true;
+      while (WS[b[i]!] === 1) i++;
+      if (b[i] !== LBRACE) i = skipValue(b, i, 2);
+      else {
+        i = opened(b, i, LBRACE);
+        if (b[i] === RBRACE) i++;
+        else
+          while (i >= 0) {
+            i = memberName(b, i);
+            if (i < 0) return FAIL;
+            if (!named(b, K_PROVIDER_TX)) i = skipValue(b, i, 3);
+            else {
+              if (providerTransactionId !== undefined) return FAIL;
+              i = wantedString(b, i);
+              providerTransactionId = found as string;
+            }
+            if (i >= 0) i = after(b, i, RBRACE);
+            if (closed) break;
+          }
+      }
+    } else i = skipValue(b, i, 2);
+    if (i < 0) return FAIL;
+    i = after(b, i, RBRACE);
+    if (i < 0) return FAIL;
+  } while (!closed);
+  if (accountId === undefined || unscaledValue === undefined || scale === undefined) return FAIL;
+  out.push(
+    providerTransactionId === undefined
       ? { accountId, unscaledValue, scale }
-      : { accountId, unscaledValue, scale, providerTransactionId };
-  }
-
-  page(): SlimPage {
-    let transactions: SlimTransaction[] | undefined;
-    let nextPageToken: string | undefined;
-    let next = false;
-    if (this.open(LBRACE, RBRACE, 1))
-      do {
-        this.key();
-        if (this.is(K_TRANSACTIONS)) {
-          if (transactions) throw DECLINED;
-          transactions = [];
-          if (this.open(LBRACKET, RBRACKET, 1))
-            do transactions.push(this.transaction());
-            while (this.more(RBRACKET));
-        } else if (this.is(K_NEXT)) {
-          if (next) throw DECLINED;
-          next = true;
-          this.ws();
-          if (this.b[this.i] === QUOTE) nextPageToken = this.wantedString(false);
-          else this.literal(L_NULL);
-        } else this.skip(1);
-      } while (this.more(RBRACE));
-    this.ws();
-    if (this.i !== this.n || !transactions) throw DECLINED;
-    return nextPageToken === undefined ? { transactions } : { transactions, nextPageToken };
-  }
+      : { accountId, unscaledValue, scale, providerTransactionId },
+  );
+  return i;
 }
 
 /** The page's wanted fields, or undefined when the body is for the exact reader (see above). */
 export function scanTransactionsPage(body: Buffer): SlimPage | undefined {
+  const b = body;
   // a byte order mark, as the text reader drops it
-  const start = body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0;
-  const sc = new Scanner(body, body.length);
-  sc.i = start;
-  try {
-    return sc.page();
-  } catch (err) {
-    if (err === DECLINED) return undefined;
-    throw err;
-  }
+  let i = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+  let transactions: SlimTransaction[] | undefined;
+  let nextPageToken: string | undefined;
+  let next = false;
+  i = opened(b, i, LBRACE);
+  if (i < 0 || b[i] === RBRACE) return undefined; // no transactions
+  do {
+    i = memberName(b, i);
+    if (i < 0) return undefined;
+    if (named(b, K_TRANSACTIONS)) {
+      if (transactions) return undefined;
+      const list: SlimTransaction[] = (transactions = []);
+      i = opened(b, i, LBRACKET);
+      if (i >= 0 && b[i] === RBRACKET) i++;
+      else
+        while (i >= 0) {
+          i = transaction(b, i, list);
+          if (i >= 0) i = after(b, i, RBRACKET);
+          if (closed) break;
+        }
+    } else if (named(b, K_NEXT)) {
+      if (next) return undefined;
+      next = true;
+      while (WS[b[i]!] === 1) i++;
+      if (b[i] === QUOTE) {
+        i = wantedString(b, i);
+        nextPageToken = found as string;
+      } else i = b[i] === 0x6e && b[i + 1] === 0x75 && b[i + 2] === 0x6c && b[i + 3] === 0x6c ? i + 4 : FAIL;
+    } else i = skipValue(b, i, 1);
+    if (i < 0) return undefined;
+    i = after(b, i, RBRACE);
+    if (i < 0) return undefined;
+  } while (!closed);
+  while (WS[b[i]!] === 1) i++;
+  if (i !== b.length || !transactions) return undefined;
+  return nextPageToken === undefined ? { transactions } : { transactions, nextPageToken };
 }
