@@ -167,6 +167,24 @@ function opened(b: Buffer, i: number, opening: number): number {
   return i;
 }
 
+// A container's members or elements are read by one loop shape:
+//   for (i = start(b, i, LBRACE); i >= 0 && !closed; i = next(b, i, RBRACE)) { ...one member... }
+// start leaves an empty container passed over whole with `closed` set, and next passes the comma or
+// the closing (setting `closed`), or carries a FAIL of the member out of the loop.
+
+/** Before a container (whitespace first): past its opening, or past the whole of an empty one (closed). */
+function start(b: Buffer, i: number, opening: number): number {
+  i = opened(b, i, opening);
+  // "}" and "]" are two past their openings
+  closed = i >= 0 && b[i] === opening + 2;
+  return closed ? i + 1 : i;
+}
+
+/** After a member or element: past the comma or the closing (see after), FAIL passed on. */
+function next(b: Buffer, i: number, closing: number): number {
+  return i < 0 ? FAIL : after(b, i, closing);
+}
+
 /** Any JSON value (whitespace first), checked and passed over; `depth` containers enclose it. */
 function skipValue(b: Buffer, i: number, depth: number): number {
   let d = 0;
@@ -244,10 +262,7 @@ function transaction(b: Buffer, i: number, out: SlimTransaction[]): number {
   let amount = false;
   let value = false;
   let identifiers = false;
-  i = opened(b, i, LBRACE);
-  if (i < 0) return FAIL;
-  if (b[i] === RBRACE) return FAIL; // no accountId
-  do {
+  for (i = start(b, i, LBRACE); i >= 0 && !closed; i = next(b, i, RBRACE)) {
     i = memberName(b, i);
     if (i < 0) return FAIL;
     if (named(b, K_ACCOUNT)) {
@@ -257,66 +272,47 @@ function transaction(b: Buffer, i: number, out: SlimTransaction[]): number {
     } else if (named(b, K_AMOUNT)) {
       if (amount) return FAIL;
       amount = true;
-      i = opened(b, i, LBRACE);
-      if (i >= 0 && b[i] === RBRACE) i++;
-      else
-        while (i >= 0) {
-          i = memberName(b, i);
-          if (i < 0) return FAIL;
-          if (!named(b, K_VALUE)) i = skipValue(b, i, 3);
-          else {
-            if (value) return FAIL;
-            value = true;
-            i = opened(b, i, LBRACE);
-            if (i >= 0 && b[i] === RBRACE) i++;
-            else
-              while (i >= 0) {
-                i = memberName(b, i);
-                if (i < 0) return FAIL;
-                if (named(b, K_UNSCALED)) {
-                  if (unscaledValue !== undefined) return FAIL;
-                  i = amountPart(b, i);
-                  unscaledValue = found;
-                } else if (named(b, K_SCALE)) {
-                  if (scale !== undefined) return FAIL;
-                  i = amountPart(b, i);
-                  scale = found;
-                } else i = skipValue(b, i, 4);
-                if (i >= 0) i = after(b, i, RBRACE);
-                if (closed) break;
-              }
+      for (i = start(b, i, LBRACE); i >= 0 && !closed; i = next(b, i, RBRACE)) {
+        i = memberName(b, i);
+        if (i < 0) return FAIL;
+        if (!named(b, K_VALUE)) i = skipValue(b, i, 3);
+        else {
+          if (value) return FAIL;
+          value = true;
+          for (i = start(b, i, LBRACE); i >= 0 && !closed; i = next(b, i, RBRACE)) {
+            i = memberName(b, i);
+            if (i < 0) return FAIL;
+            if (named(b, K_UNSCALED)) {
+              if (unscaledValue !== undefined) return FAIL;
+              i = amountPart(b, i);
+              unscaledValue = found;
+            } else if (named(b, K_SCALE)) {
+              if (scale !== undefined) return FAIL;
+              i = amountPart(b, i);
+              scale = found;
+            } else i = skipValue(b, i, 4);
           }
-          if (i >= 0) i = after(b, i, RBRACE);
-          if (closed) break;
         }
+      }
     } else if (named(b, K_IDENTIFIERS)) {
       if (identifiers) return FAIL;
       identifiers = true;
       while (WS[b[i]!] === 1) i++;
       if (b[i] !== LBRACE) i = skipValue(b, i, 2);
-      else {
-        i = opened(b, i, LBRACE);
-        if (b[i] === RBRACE) i++;
-        else
-          while (i >= 0) {
-            i = memberName(b, i);
-            if (i < 0) return FAIL;
-            if (!named(b, K_PROVIDER_TX)) i = skipValue(b, i, 3);
-            else {
-              if (providerTransactionId !== undefined) return FAIL;
-              i = wantedString(b, i);
-              providerTransactionId = found as string;
-            }
-            if (i >= 0) i = after(b, i, RBRACE);
-            if (closed) break;
+      else
+        for (i = start(b, i, LBRACE); i >= 0 && !closed; i = next(b, i, RBRACE)) {
+          i = memberName(b, i);
+          if (i < 0) return FAIL;
+          if (!named(b, K_PROVIDER_TX)) i = skipValue(b, i, 3);
+          else {
+            if (providerTransactionId !== undefined) return FAIL;
+            i = wantedString(b, i);
+            providerTransactionId = found as string;
           }
-      }
+        }
     } else i = skipValue(b, i, 2);
-    if (i < 0) return FAIL;
-    i = after(b, i, RBRACE);
-    if (i < 0) return FAIL;
-  } while (!closed);
-  if (accountId === undefined || unscaledValue === undefined || scale === undefined) return FAIL;
+  }
+  if (i < 0 || accountId === undefined || unscaledValue === undefined || scale === undefined) return FAIL;
   out.push(
     providerTransactionId === undefined
       ? { accountId, unscaledValue, scale }
@@ -332,36 +328,25 @@ export function scanTransactionsPage(body: Buffer): SlimPage | undefined {
   let i = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
   let transactions: SlimTransaction[] | undefined;
   let nextPageToken: string | undefined;
-  let next = false;
-  i = opened(b, i, LBRACE);
-  if (i < 0 || b[i] === RBRACE) return undefined; // no transactions
-  do {
+  let seenNext = false;
+  for (i = start(b, i, LBRACE); i >= 0 && !closed; i = next(b, i, RBRACE)) {
     i = memberName(b, i);
     if (i < 0) return undefined;
     if (named(b, K_TRANSACTIONS)) {
       if (transactions) return undefined;
       const list: SlimTransaction[] = (transactions = []);
-      i = opened(b, i, LBRACKET);
-      if (i >= 0 && b[i] === RBRACKET) i++;
-      else
-        while (i >= 0) {
-          i = transaction(b, i, list);
-          if (i >= 0) i = after(b, i, RBRACKET);
-          if (closed) break;
-        }
+      for (i = start(b, i, LBRACKET); i >= 0 && !closed; i = next(b, i, RBRACKET)) i = transaction(b, i, list);
     } else if (named(b, K_NEXT)) {
-      if (next) return undefined;
-      next = true;
+      if (seenNext) return undefined;
+      seenNext = true;
       while (WS[b[i]!] === 1) i++;
       if (b[i] === QUOTE) {
         i = wantedString(b, i);
         nextPageToken = found as string;
       } else i = b[i] === 0x6e && b[i + 1] === 0x75 && b[i + 2] === 0x6c && b[i + 3] === 0x6c ? i + 4 : FAIL;
     } else i = skipValue(b, i, 1);
-    if (i < 0) return undefined;
-    i = after(b, i, RBRACE);
-    if (i < 0) return undefined;
-  } while (!closed);
+  }
+  if (i < 0) return undefined;
   while (WS[b[i]!] === 1) i++;
   if (i !== b.length || !transactions) return undefined;
   return nextPageToken === undefined ? { transactions } : { transactions, nextPageToken };
