@@ -53,37 +53,11 @@ export async function listProviders(
     return providersOf(await api.data<ProviderList>(EP.providers.list, { query }));
   }
   const headers: Record<string, string> = o.clientId ? { 'x-tink-oauth-client-id': o.clientId } : {};
-  // every market is a request of its own: a few at a time (one after another was 37 round trips),
-  // the output still in the markets' order
-  const lists = await mapInOrder(q.market ? [q.market] : MARKETS, MARKETS_IN_FLIGHT, async (market) =>
-    providersOf(await api.data<ProviderList>(EP.providers.byMarket, { path: { market }, query, headers })),
-  );
-  return lists.flat();
-}
-
-/** Market lists asked for at once by `providers list` without --market. */
-export const MARKETS_IN_FLIGHT = 6;
-
-/**
- * fn over items with at most `limit` calls in flight, the results in the items' order. The first
- * failure rejects, and no call starts after it.
- */
-async function mapInOrder<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  let failed = false;
-  const lane = async () => {
-    while (!failed && next < items.length) {
-      const k = next++;
-      try {
-        out[k] = await fn(items[k]!);
-      } catch (err) {
-        failed = true;
-        throw err;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  const out: Provider[] = [];
+  for (const market of q.market ? [q.market] : MARKETS) {
+    const data = await api.data<ProviderList>(EP.providers.byMarket, { path: { market }, query, headers });
+    out.push(...providersOf(data));
+  }
   return out;
 }
 
