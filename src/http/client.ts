@@ -5,7 +5,7 @@ import { request as undiciRequest } from './undici.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ApiError, NetworkError, ServerError } from '../errors.js';
-import { serviceMessage } from './error-body.js';
+import { envelopeCode, serviceMessage } from './error-body.js';
 import { Redactor } from './redact.js';
 import { DEFAULT_RETRY, decideRetry, UNTRUSTED_CERT_CODES, type RetryConfig, type RetryDecision } from './retry.js';
 import { PIN_MISMATCH, redactProxy, Transport, type TransportOptions } from './transport.js';
@@ -386,16 +386,15 @@ function hintFor(status: number, auth: Auth | undefined, url = '', body?: unknow
   } catch {
     path = url;
   }
-  const connectorUser = /\/connector\/users\/([^/]+)/.exec(path)?.[1];
+  const inPath = /\/connector\/users\/([^/]+)/.exec(path)?.[1];
+  const connectorUser = inPath === undefined ? undefined : safeDecodeURI(inPath);
   const who = connectorUser
-    ? ` and that connector user ${safeDecodeURI(connectorUser)} exists (\`bankctl connector users create\`)`
+    ? ` and that connector user ${connectorUser} exists (\`bankctl connector users create\`)`
     : '';
   // the connector API answers 401 for a user it does not know (spec: "401 user not found"); the
   // token was fine, so the hint names the user, not the token
-  if (errorCodeOf(body) === 'user.not_found' && (auth?.scheme === 'Token' || auth?.scheme === 'Basic')) {
-    const id = connectorUser ? safeDecodeURI(connectorUser) : '<external-id>';
-    return `no connector user ${connectorUser ? `${id} ` : ''}on the service: create it with \`bankctl connector users create --external-id ${id}\``;
-  }
+  if (envelopeCode(body) === 'user.not_found' && (auth?.scheme === 'Token' || auth?.scheme === 'Basic'))
+    return `no connector user ${connectorUser ? `${connectorUser} ` : ''}on the service: create it with \`bankctl connector users create --external-id ${connectorUser ?? '<external-id>'}\``;
   // the token endpoint itself refused the client (auth login with a wrong id): no "run auth login"
   if (/\/oauth\/token$/.test(path))
     return 'the client id or secret was refused: check both (`bankctl auth status` shows where they come from)';
@@ -403,14 +402,6 @@ function hintFor(status: number, auth: Auth | undefined, url = '', body?: unknow
   if (auth?.scheme === 'Basic') return `check --basic (user:token, BANKCTL_BASIC) for ${auth.username}${who}`;
   if (!auth) return 'this call needs credentials: run `bankctl auth login` or pass --token';
   return `check the token or the client credentials (\`bankctl auth status\`)${who}`;
-}
-
-/** The error envelope's code (errorCode, or code), when the body has one. */
-function errorCodeOf(body: unknown): string | undefined {
-  if (!body || typeof body !== 'object') return undefined;
-  const b = body as Record<string, unknown>;
-  const code = b.errorCode ?? b.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 function safeDecodeURI(s: string): string {

@@ -30,10 +30,9 @@ function messageFromJson(body: unknown): string | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const b = body as Record<string, unknown>;
   const parts: string[] = [];
-  const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
   // problem+json
-  const title = str(b.title);
-  const detail = str(b.detail);
+  const title = nonEmpty(b.title);
+  const detail = nonEmpty(b.detail);
   if (title) parts.push(title);
   if (detail && detail !== title) parts.push(detail);
   if (Array.isArray(b.invalidParams) && b.invalidParams.length > 0) {
@@ -45,8 +44,8 @@ function messageFromJson(body: unknown): string | undefined {
   }
   if (parts.length > 0) return parts.join(': ');
   // error envelope
-  const envMsg = str(b.errorMessage) ?? str(b.message);
-  const envCode = str(b.errorCode) ?? str(b.code);
+  const envMsg = nonEmpty(b.errorMessage) ?? nonEmpty(b.message);
+  const envCode = envelopeCode(body);
   if (envMsg) {
     let msg = envCode && !envMsg.includes(envCode) ? `${envMsg} (${envCode})` : envMsg;
     if (b.errorDetails && typeof b.errorDetails === 'object') {
@@ -56,12 +55,22 @@ function messageFromJson(body: unknown): string | undefined {
     return msg;
   }
   // OAuth-style
-  const oauthDesc = str(b.error_description);
-  const oauthErr = str(b.error);
+  const oauthDesc = nonEmpty(b.error_description);
+  const oauthErr = nonEmpty(b.error);
   if (oauthDesc || oauthErr) return [oauthErr, oauthDesc].filter(Boolean).join(': ');
   if (envCode) return envCode;
   return undefined;
 }
+
+/** The error envelope's code (errorCode, else code), when the body has a non-empty one. */
+export function envelopeCode(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  return nonEmpty(b.errorCode) ?? nonEmpty(b.code);
+}
+
+/** A string with something in it, trimmed. */
+const nonEmpty = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 
 function clean(s: string): string {
   const one = stripControl(s).replace(/\s+/g, ' ').trim();
