@@ -381,17 +381,10 @@ export function compare(
   for (const [ext, e] of expected.accounts) {
     const id = idOf.get(ext);
     const a = id !== undefined ? actual.get(id) : undefined;
-    const row: VerifyRow = {
-      account: ext,
-      expectedCount: e.count,
-      actualCount: a?.count ?? 0,
-      expectedSum: '',
-      actualSum: '',
-      ok: false,
-    };
-    [row.expectedSum, row.actualSum] = sumTexts(e.sum, a?.sum);
-    row.ok = row.expectedCount === row.actualCount && row.expectedSum === row.actualSum;
-    rows.push(row);
+    const actualCount = a?.count ?? 0;
+    const [expectedSum, actualSum] = sumTexts(e.sum, a?.sum);
+    const ok = e.count === actualCount && expectedSum === actualSum;
+    rows.push({ account: ext, expectedCount: e.count, actualCount, expectedSum, actualSum, ok });
   }
   return rows;
 }

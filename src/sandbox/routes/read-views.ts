@@ -200,9 +200,9 @@ const MIDNIGHTS = new Map<string, string>();
 
 /**
  * "2026-01-31" -> "2026-01-31T00:00:00Z". A template literal would give a rope (V8 ConsString),
- * which JSON.stringify walks for every one of a page's 300 date-times: about an eighth of the
- * serialisation of a page of 100. The cached, flat copy is shared instead. Bounded, because dates
- * come from clients.
+ * which JSON.stringify walks for every one of a page's 300 date-times: 8 to 12% of stringifying a
+ * page of 100 in a micro benchmark (within the noise of a whole request). The cached, flat copy is
+ * shared instead. Bounded, because dates come from clients.
  */
 function midnightUtc(date: string): string {
   let s = MIDNIGHTS.get(date);
