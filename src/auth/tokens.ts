@@ -115,7 +115,6 @@ export class TokenManager {
   async grant(user: UserRef, scopes: string[], delegate?: { idHint: string; actorClientId: string }): Promise<string> {
     if (!user.userId && !user.externalUserId)
       throw new UsageError('a user is needed: pass --user ID or --external-user ID');
-    const clientToken = await this.clientToken(['authorization:grant']);
     const form: Record<string, string | undefined> = {
       user_id: user.userId,
       external_user_id: user.userId ? undefined : user.externalUserId,
@@ -125,20 +124,28 @@ export class TokenManager {
       form.id_hint = delegate.idHint;
       form.actor_client_id = delegate.actorClientId;
     }
-    const res = await (
-      await this.d.http()
-    )
-      .request<{ code: string }>({
+    const http = await this.d.http();
+    const post = async (clientToken: string) =>
+      http.request<{ code: string }>({
         method: 'POST',
         path: (delegate ? EP.oauth.delegate : EP.oauth.grant).path,
         form,
         auth: { scheme: 'Bearer', token: clientToken },
         // safe to resend: a lost answer only leaves an unused code behind
         idempotent: true,
+      });
+    const clientToken = await this.clientToken(['authorization:grant']);
+    const res = await post(clientToken)
+      .catch(async (err: unknown) => {
+        // a cached client token the service no longer takes (a sandbox clock moved or reset, a
+        // revocation, a rotated secret): dropped, and the grant tried once more with a new one
+        if (statusOf(err) === 401 && this.forget(clientToken))
+          return post(await this.clientToken(['authorization:grant']));
+        throw err;
       })
       .catch((err: unknown) => {
         // the user a profile names is gone (a sandbox restarted, the user deleted): say where it comes from
-        if (err instanceof BankctlError && (err as { status?: number }).status === 404 && this.d.userSource) {
+        if (err instanceof BankctlError && statusOf(err) === 404 && this.d.userSource) {
           const key = user.userId ? 'user' : 'external-user';
           err.hint = `the user comes from the ${this.d.userSource} setting "${key}"; clear it with \`bankctl config unset ${key}${this.d.userSource.startsWith('profile ') ? ` --profile ${this.d.userSource.slice(8)}` : ''}\`, or pass --user`;
         }
@@ -252,6 +259,8 @@ export class TokenManager {
     });
   }
 }
+
+const statusOf = (err: unknown): number | undefined => (err as { status?: number } | undefined)?.status;
 
 function checkTokenResponse(data: TokenResponse | undefined): TokenResponse {
   if (!data || typeof data.access_token !== 'string' || data.access_token === '') {

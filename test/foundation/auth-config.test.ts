@@ -82,6 +82,33 @@ describe('auth login, status, logout and the profile files', () => {
     expect(d).not.toBe(a);
   });
 
+  test('a refused cached client token behind a user token is dropped too: the user command recovers', async () => {
+    const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
+    const userId = JSON.parse(
+      (await runCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env })).stdout,
+    ).user_id;
+    const first = await runCli(['accounts', 'list', '--user', userId, '-o', 'json'], { env });
+    expect(first.code).toBe(0);
+    // the service forgets both cached tokens (a restart, a reset, a revocation): the user token's 401
+    // leads to a grant with the cached client token, which is refused as well
+    const cached = JSON.parse(readFileSync(join(env.BANKCTL_CONFIG_DIR, 'tokens.json'), 'utf8'));
+    const tokens = JSON.stringify(cached)
+      .match(/"accessToken":"([^"]+)"/g)!
+      .map((m) => m.slice(15, -1));
+    expect(tokens.length).toBeGreaterThanOrEqual(2);
+    for (const tok of tokens) t.sandbox.store.tokens.delete(tok);
+    const again = await runCli(['accounts', 'list', '--user', userId, '-o', 'json', '-v'], { env });
+    expect(again.stderr).toMatch(
+      /authorization-grant -> 401[\s\S]*oauth\/token -> 200[\s\S]*authorization-grant -> 200/,
+    );
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe(first.stdout);
+    // and the next run is back on cached tokens
+    const third = await runCli(['accounts', 'list', '--user', userId, '-v'], { env });
+    expect(third.code).toBe(0);
+    expect(third.stderr).not.toMatch(/-> 401/);
+  });
+
   test('user tokens: grant + exchange with exactly the scopes asked for', async () => {
     const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
     const userId = JSON.parse(
