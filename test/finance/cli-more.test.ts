@@ -82,7 +82,7 @@ describe('budgets commands', () => {
     expect(wrong.stderr).toMatch(/one-off/);
     const gone = await cli(['budgets', 'update', 'nope', '--amount', '1']);
     expect(gone.code).toBe(4);
-    expect((await cli(['budgets', 'delete', b.id])).code).toBe(0);
+    expect((await cli(['budgets', 'delete', b.id, '--yes'])).code).toBe(0);
     expect((await cli(['budgets', 'list', '--include-archived', '-o', 'json'])).stdout.trim()).toBe('[]');
   });
 

@@ -112,7 +112,7 @@ describe('budgets', () => {
     ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--amount must be a positive decimal/);
-    const missing = await cli(['budgets', 'delete', '0123456789abcdef0123456789abcdef']);
+    const missing = await cli(['budgets', 'delete', '0123456789abcdef0123456789abcdef', '--yes']);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toMatch(/HTTP 404/);
     expect(missing.stderr).not.toMatch(/at .*\.js/);

@@ -160,8 +160,9 @@ describe('connector webhooks', () => {
     expect(l.stdout).toContain(created.id);
     expect(l.stdout).toContain('transaction:create');
     expect(l.stdout).not.toContain(SECRET);
-    expect((await runCli(['connector', 'webhooks', 'delete', created.id], { env: t.env })).code).toBe(0);
-    const gone = await runCli(['connector', 'webhooks', 'delete', created.id], { env: t.env });
+    expect((await runCli(['connector', 'webhooks', 'delete', created.id], { env: t.env })).code).toBe(2);
+    expect((await runCli(['connector', 'webhooks', 'delete', created.id, '--yes'], { env: t.env })).code).toBe(0);
+    const gone = await runCli(['connector', 'webhooks', 'delete', created.id, '--yes'], { env: t.env });
     expect(gone.code).toBe(4);
     const bad = await runCli(
       ['connector', 'webhooks', 'create', '--url', 'ftp://x/', '--event', 'transaction:create', '--secret-stdin'],

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { SECRET_KEYS, SETTING_KEYS, type SettingKey } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
-import { settingKey } from './shared.js';
+import { confirmSettingChange, settingKey } from './shared.js';
 
 export interface SetOptions {
   key: SettingKey;
@@ -28,12 +28,14 @@ export function newCmdSet(parent: Command, ctx: Context, run: Run<SetOptions> = 
       if (key === 'protected' && !/^(true|false)$/.test(v)) throw new UsageError('protected must be true or false');
       if (SECRET_KEYS.has(key))
         ctx.warn(`the value of ${k} given on the command line is visible in the process list and shell history`);
+      await confirmSettingChange(ctx, 'set', key, v);
       await run(ctx, { key, value: v });
     });
   return examples(cmd, [
     'bankctl config set base-url https://api.example.com --profile prod',
     'bankctl config set output json',
     'bankctl config set protected true --profile prod   # data-changing commands ask for "prod" to be typed',
+    'bankctl config set protected false --profile prod --yes   # changing a protected profile needs --yes in a script',
   ]);
 }
 

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { SettingKey } from '../../config/store.js';
 import { examples, type Run } from '../util.js';
-import { settingKey } from './shared.js';
+import { confirmSettingChange, settingKey } from './shared.js';
 
 export interface UnsetOptions {
   key: SettingKey;
@@ -14,8 +14,15 @@ export function newCmdUnset(parent: Command, ctx: Context, run: Run<UnsetOptions
     .command('unset')
     .argument('<key>')
     .description('remove a setting from the profile')
-    .action(async (k: string) => run(ctx, { key: settingKey(k) }));
-  return examples(cmd, ['bankctl config unset user']);
+    .action(async (k: string) => {
+      const key = settingKey(k);
+      await confirmSettingChange(ctx, 'unset', key);
+      await run(ctx, { key });
+    });
+  return examples(cmd, [
+    'bankctl config unset user',
+    'bankctl config unset base-url --profile prod --yes   # prod is protected: needs --yes in a script',
+  ]);
 }
 
 export async function unsetRun(ctx: Context, o: UnsetOptions): Promise<void> {

@@ -7,7 +7,7 @@ const sb = useSandbox({ user: true });
 let id = '';
 
 describe('budgets delete', () => {
-  optionCases('budgets delete', newCmdDelete, [{ name: 'an id', args: ['b1'], options: { id: 'b1' } }]);
+  optionCases('budgets delete', newCmdDelete, [{ name: 'an id', args: ['b1', '--yes'], options: { id: 'b1' } }]);
   cliCases('budgets delete', () => sb.env, [
     {
       name: 'deleted',
@@ -18,7 +18,7 @@ describe('budgets delete', () => {
         );
         id = JSON.parse(r.stdout).id;
       },
-      args: () => [id],
+      args: () => [id, '--yes'],
       code: 0,
       stderr: /deleted budget [0-9a-f]{32}/,
       after: async () => {
@@ -26,6 +26,7 @@ describe('budgets delete', () => {
         if (r.stdout.trim() !== '[]') throw new Error(`left: ${r.stdout}`);
       },
     },
-    { name: 'deleted already is 4', args: () => [id], code: 4 },
+    { name: 'deleted already is 4', args: () => [id, '--yes'], code: 4 },
+    { name: 'without --yes and no terminal: refused, exit 2', args: ['b1'], code: 2, stderr: /refusing without --yes/ },
   ]);
 });

@@ -7,7 +7,9 @@ const sb = useSandbox();
 let id = '';
 
 describe('connector webhooks delete', () => {
-  optionCases('connector webhooks delete', newCmdDelete, [{ name: 'an id', args: ['w1'], options: { id: 'w1' } }]);
+  optionCases('connector webhooks delete', newCmdDelete, [
+    { name: 'an id', args: ['w1', '--yes'], options: { id: 'w1' } },
+  ]);
   cliCases('connector webhooks delete', () => sb.t.env, [
     {
       name: 'deleted',
@@ -19,10 +21,11 @@ describe('connector webhooks delete', () => {
         });
         id = (await call(sb.t, 'GET', '/connector/webhooks')).json()[0].id;
       },
-      args: () => [id],
+      args: () => [id, '--yes'],
       code: 0,
       stderr: /deleted webhook \S+/,
     },
-    { name: 'deleted already is 4', args: () => [id], code: 4 },
+    { name: 'deleted already is 4', args: () => [id, '--yes'], code: 4 },
+    { name: 'without --yes and no terminal: refused, exit 2', args: ['w1'], code: 2, stderr: /refusing without --yes/ },
   ]);
 });

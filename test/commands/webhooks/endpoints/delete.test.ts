@@ -8,7 +8,7 @@ let id = '';
 
 describe('webhooks endpoints delete', () => {
   optionCases('webhooks endpoints delete', newCmdDelete, [
-    { name: 'the id', args: ['abc'], options: { id: 'abc' } },
+    { name: 'the id', args: ['abc', '--yes'], options: { id: 'abc' } },
     { name: 'no id', args: [], code: 2, stderr: /missing required argument/ },
   ]);
   cliCases('webhooks endpoints delete', () => sb.env, [
@@ -23,7 +23,7 @@ describe('webhooks endpoints delete', () => {
           })
         ).json().id;
       },
-      args: () => [id],
+      args: () => [id, '--yes'],
       code: 0,
       stderr: /deleted webhook endpoint/,
       after: async () => {
@@ -32,6 +32,12 @@ describe('webhooks endpoints delete', () => {
         expect(list.json().webhookEndpoints).toEqual([]);
       },
     },
-    { name: 'again: exit 4', args: () => [id], code: 4 },
+    { name: 'again: exit 4', args: () => [id, '--yes'], code: 4 },
+    {
+      name: 'without --yes and no terminal: refused, exit 2',
+      args: ['abc'],
+      code: 2,
+      stderr: /refusing without --yes/,
+    },
   ]);
 });
