@@ -32,6 +32,7 @@ export function newCmdSearch(search: Command, ctx: Context, run: Run<SearchOptio
     'bankctl search coffee this month',
     'bankctl search "#holiday" over 500',
     'bankctl search restaurants last month --limit 10 -o json',
+    'bankctl search coffee this month -o json | jq .net   # json: the whole SearchResponse; ndjson: one transaction a line',
     'bankctl search fika förra månaden   # a sv_SE user',
   ]);
 }

@@ -52,7 +52,7 @@ describe('accounts', () => {
       'json',
     ]);
     expect(up.code, up.stderr).toBe(0);
-    expect(JSON.parse(up.stdout)[0]).toMatchObject({ name: 'Rainy day', accountExclusion: 'PFM_DATA', favored: true });
+    expect(JSON.parse(up.stdout)).toMatchObject({ name: 'Rainy day', accountExclusion: 'PFM_DATA', favored: true });
     const bad = await cli(['accounts', 'update', acc.id, '--exclusion', 'EVERYTHING']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--exclusion/);

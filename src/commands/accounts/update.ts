@@ -75,5 +75,6 @@ function updateFromFlags(o: Flags): AccountUpdate {
 
 export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
   const account = await updateAccount(await ctx.api(), o.id, o.update);
-  await render(ctx, forTerminal(ctx, [account]), { columns: ACCOUNT_COLUMNS });
+  // the account as the service returns it: an object in json (as `accounts get`), one row in a table
+  await render(ctx, forTerminal(ctx, account), { columns: ACCOUNT_COLUMNS, vertical: false });
 }

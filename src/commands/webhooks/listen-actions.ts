@@ -2,6 +2,7 @@
 import { request } from 'undici';
 import type { Context } from '../../context.js';
 import { FlowFailedError } from '../../errors.js';
+import { writeJson } from '../../contract/exact-json.js';
 import type { ReceivedEvent } from './receiver.js';
 import { stripControl } from '../../output/sanitize.js';
 
@@ -84,7 +85,10 @@ export async function register(
   };
 }
 
-/** Accepted events on stdout; a v1 body's secret is left out. */
+/**
+ * Accepted events on stdout; a v1 body's secret is left out. Numbers are written as the sender wrote
+ * them (the receiver reads the body exactly; writeJson gives an ExactNumber its literal back).
+ */
 export function print(ctx: Context, event: ReceivedEvent, pretty: boolean): void {
   let shown: Record<string, unknown> = event;
   if (event.webHook && typeof event.webHook === 'object') {
@@ -92,12 +96,12 @@ export function print(ctx: Context, event: ReceivedEvent, pretty: boolean): void
     shown = { ...event, webHook: hook };
   }
   if (!pretty) {
-    ctx.io.stdout.write(`${JSON.stringify(shown)}\n`);
+    ctx.io.stdout.write(`${writeJson(shown)}\n`);
     return;
   }
-  // JSON.stringify escapes control characters, so the content cannot drive the terminal
+  // writeJson (JSON.stringify) escapes control characters, so the content cannot drive the terminal
   const when = new Date(ctx.clock.now()).toISOString();
-  ctx.io.stdout.write(`--- ${when} ${stripControl(event.event)}\n${JSON.stringify(event.content, null, 2)}\n\n`);
+  ctx.io.stdout.write(`--- ${when} ${stripControl(event.event)}\n${writeJson(event.content, 2)}\n\n`);
 }
 
 /** POSTs the body as received to --forward-to; its answer (capped) goes to stderr. */

@@ -7,6 +7,7 @@
 //   constant time (401).
 // A rejected body is never echoed or printed. Any request, good or bad, leaves the server running.
 import { secretsEqual } from '../../contract/secrets.js';
+import { ExactNumber, readJson } from '../../contract/exact-json.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { WebHookRequest } from '../../api/webhooks.js';
@@ -61,34 +62,35 @@ function parseJsonObject(raw: Buffer): Record<string, unknown> {
   }
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    // the exact reader: a number a double cannot give back (12345678901234567891, 1.10, 1e400) keeps
+    // its digits as an ExactNumber, so the printed event says what the sender sent
+    body = readJson(text);
   } catch {
     // the parser's message quotes the input: not shown
     throw new Refusal(400, 'the body is not JSON');
   }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Refusal(400, 'the body is not a JSON object');
-  return body as Record<string, unknown>;
+  if (!isObject(body)) throw new Refusal(400, 'the body is not a JSON object');
+  return body;
+}
+
+/** A JSON object: not null, an array or a number kept as an ExactNumber (an object too). */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return Boolean(v) && typeof v === 'object' && !Array.isArray(v) && !(v instanceof ExactNumber);
 }
 
 function checkShape(b: Record<string, unknown>): void {
   if (typeof b.event !== 'string' || b.event === '' || b.event.length > 200)
     throw new Refusal(400, 'event is missing or not a string');
-  if (!b.content || typeof b.content !== 'object') throw new Refusal(400, 'content is missing or not an object');
+  if (!b.content || typeof b.content !== 'object' || b.content instanceof ExactNumber)
+    throw new Refusal(400, 'content is missing or not an object');
 }
 
 /** Parses and checks a WebHookRequest (v1); throws a Refusal with a fixed reason. */
 export function parseWebHookRequest(raw: Buffer, secret: string): WebHookRequest {
   const b = parseJsonObject(raw);
   const hook = b.webHook;
-  if (
-    !hook ||
-    typeof hook !== 'object' ||
-    Array.isArray(hook) ||
-    typeof (hook as Record<string, unknown>).secret !== 'string'
-  ) {
-    throw new Refusal(400, 'webHook.secret is missing');
-  }
-  if (!secretMatches(secret, (hook as Record<string, string>).secret!)) throw new Refusal(401, 'wrong secret');
+  if (!isObject(hook) || typeof hook.secret !== 'string') throw new Refusal(400, 'webHook.secret is missing');
+  if (!secretMatches(secret, hook.secret)) throw new Refusal(401, 'wrong secret');
   checkShape(b);
   return b as unknown as WebHookRequest;
 }

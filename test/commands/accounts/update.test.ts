@@ -32,7 +32,7 @@ describe('accounts update: output', () => {
       before: () => void (id = addAccount(sb.t.sandbox.store, sb.userId).id),
       args: () => [id, '--name', 'Bills', '--favored', '-o', 'json'],
       code: 0,
-      stdout: (out) => expect(JSON.parse(out)).toEqual([expect.objectContaining({ id, name: 'Bills', favored: true })]),
+      stdout: (out) => expect(JSON.parse(out)).toEqual(expect.objectContaining({ id, name: 'Bills', favored: true })),
     },
     { name: 'an unknown account is 4', args: ['f'.repeat(32), '--name', 'x'], code: 4 },
   ]);
