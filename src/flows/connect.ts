@@ -223,8 +223,10 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
     const information = await collectAnswers(ctx, s.fields, o.answers, prompter, w.interrupt).catch((err: unknown) => {
       // no terminal to ask on: the exact command that answers this round later
       if (err instanceof UsageError && !prompter) {
-        const asked = s.fields.filter((f) => !f.immutable).map((f) => `--answer ${f.name}=VALUE`);
-        err.hint = `credentials ${o.id} wait for it: \`bankctl credentials supplement ${o.id} ${asked.join(' ')}\` (or --answers FILE)`;
+        const asked = s.fields.filter((f) => !f.immutable && !f.checkbox).map((f) => `--answer ${f.name}=VALUE`);
+        const boxes = s.fields.find((f) => !f.immutable && f.checkbox);
+        if (boxes) asked.push(`--answer '${ALL_CHECKBOXES}=true'`);
+        err.hint = `credentials ${o.id} wait for it: \`bankctl credentials supplement ${o.id} ${asked.join(' ')}\` (or --answers FILE${boxes ? `; a checkbox by its name, e.g. --answer ${boxes.name}=false` : ''})`;
       }
       throw err;
     });
@@ -248,6 +250,9 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
   return false;
 }
 
+/** The --answer name that answers every checkbox field (account opt-in) not answered by its own name. */
+export const ALL_CHECKBOXES = '*';
+
 /**
  * The answers for one round: from --answer/--answers first (validated), then the prompts on a
  * terminal; without a terminal a missing answer is a UsageError naming the field. Immutable fields
@@ -267,8 +272,10 @@ export async function collectAnswers(
     if (f.masked || f.sensitive) http.redactor.add(v);
     out[f.name] = v;
   };
+  // `*` answers every checkbox not answered by name: a script cannot know the accounts' field names
+  const answerOf = (f: SupplementalField) => given[f.name] ?? (f.checkbox ? given[ALL_CHECKBOXES] : undefined);
   const checkboxes = fields.filter((f) => f.checkbox && !f.immutable);
-  const askCheckboxes = checkboxes.filter((f) => given[f.name] === undefined);
+  const askCheckboxes = checkboxes.filter((f) => answerOf(f) === undefined);
   for (const f of fields) {
     if (f.immutable) {
       // a read-only field is an instruction (a card reader's challenge): its text is shown, not asked
@@ -276,11 +283,11 @@ export async function collectAnswers(
       if (f.value !== undefined && f.value !== null) out[f.name] = String(f.value);
       continue;
     }
-    const v = given[f.name];
+    const v = answerOf(f);
     if (v !== undefined) {
       const ok = validateAnswer(f, v);
       if (ok !== true)
-        throw new UsageError(`${flag} ${f.name}: ${clean(ok)}`, {
+        throw new UsageError(`${flag} ${given[f.name] !== undefined ? f.name : ALL_CHECKBOXES}: ${clean(ok)}`, {
           hint: flag === '--field' ? 'fix the --field value' : 'fix the --answer or --answers value',
         });
       remember(f, v);
@@ -301,10 +308,14 @@ export async function collectAnswers(
       );
       for (const f of askCheckboxes) out[f.name] = chosen.includes(f.name) ? 'true' : 'false';
     } else {
-      for (const f of askCheckboxes) {
-        if (f.value === 'true' || f.value === 'false') out[f.name] = f.value;
-        else throw missing(f, flag);
-      }
+      // the service's preselection is not an answer: taking it would share what nobody chose (all
+      // accounts, or none and a connection that "succeeds" with nothing), so every box is asked for
+      const shown = askCheckboxes.slice(0, 5).map((f) => `"${clean(f.name)}" (${clean(describeAccount(f))})`);
+      if (askCheckboxes.length > 5) shown.push(`${askCheckboxes.length - 5} more`);
+      const first = clean(askCheckboxes[0]!.name);
+      throw new UsageError(`no answer for the checkbox field(s) ${shown.join(', ')} and no terminal to ask on`, {
+        hint: `answer each with true or false (--answer ${first}=true), or all at once with --answer '*=true'`,
+      });
     }
   }
   for (const f of fields) {

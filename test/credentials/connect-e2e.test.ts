@@ -258,6 +258,29 @@ describe('credentials connect, spawned', () => {
     expect(bad.stderr).toMatch(/--answers: cannot read/);
   });
 
+  test('opt-in without a terminal: unanswered checkboxes are exit 2 naming them; *=true shares every account', async () => {
+    const user = await newUser();
+    const base = ['--field', 'username=test-user', '--field', 'password=test-password', '--opt-in'];
+    const unanswered = await connect(user, 'se-test-other-password', base);
+    // the service's preselection (nothing) is not taken as the answer: that connected no account, exit 0
+    expect(unanswered.code).toBe(2);
+    expect(unanswered.stderr).toMatch(
+      /no answer for the checkbox field\(s\) "[0-9a-f]+" \(Everyday Account \(CHECKING\)/,
+    );
+    expect(unanswered.stderr).toMatch(/no terminal to ask on/);
+    expect(unanswered.stderr).toMatch(/--answer '\*=true'/);
+    expect([...t.sandbox.store.accounts.values()].filter((a) => a.userId === user)).toHaveLength(0);
+    const other = await newUser();
+    const all = await connect(other, 'se-test-other-password', [...base, '--answer', '*=true']);
+    expect(all.code, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout).status).toBe('UPDATED');
+    const offered = unanswered.stderr.match(/"[0-9a-f]{32}" \(/g)!.length;
+    expect([...t.sandbox.store.accounts.values()].filter((a) => a.userId === other)).toHaveLength(offered);
+    const bad = await connect(await newUser(), 'se-test-other-password', [...base, '--answer', '*=yes']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--answer \*: .*true or false/);
+  });
+
   test('opt-in: the checklist answered from --answer; only the chosen accounts are fetched (in-process CLI)', async () => {
     const user = await newUser();
     const first = await connect(user, 'se-test-other-password', [
@@ -266,8 +289,10 @@ describe('credentials connect, spawned', () => {
       '--field',
       'password=test-password',
       '--opt-in',
+      '--answer',
+      '*=false',
     ]);
-    // without answers, the current state (nothing opted in) is sent as it is
+    // every box answered false: nothing is shared
     expect(first.code).toBe(0);
     expect([...t.sandbox.store.accounts.values()].filter((a) => a.userId === user)).toHaveLength(0);
     const id = JSON.parse(first.stdout).id;
