@@ -335,6 +335,10 @@ export class ConnectorTokens {
   list(): string[] {
     return [...this.tokens.keys()];
   }
+  /** Every token with when it ends (null: never). */
+  entries(): Array<[string, number | null]> {
+    return [...this.tokens];
+  }
 }
 
 function throwExpiredUser(): never {

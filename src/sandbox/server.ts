@@ -250,9 +250,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   };
   const reset = (keepClients: boolean) => {
     timers.clear();
+    // a kept client keeps every connector token it was given (`sandbox rotate-connector-token`),
+    // each with the end it had: the CLI's profile holds the newest, not the first
+    const connectorTokens = keepClients ? store.area('connector-tokens', () => new ConnectorTokens()).entries() : [];
     store.reset();
     if (!keepClients) id.rotate();
     id.seed();
+    const tokens = store.area('connector-tokens', () => new ConnectorTokens());
+    for (const [token, end] of connectorTokens) tokens.add(token, end);
     ctx.events.recent.length = 0;
     requests.clear();
     persister?.markDirty();

@@ -37,6 +37,40 @@ describe('connector token renewal', () => {
     expect(call.stderr).not.toContain(next);
   });
 
+  test('sandbox reset --keep-clients keeps a renewed token, and the old one its grace period', async () => {
+    const s = await startTestSandbox();
+    try {
+      const get = (token: string) =>
+        raw(s.sandbox.baseUrl, 'GET', '/connector/webhooks', { headers: { authorization: `Token ${token}` } });
+      const env = { ...s.env, BANKCTL_CONFIG_DIR: tempDir() };
+      const r = await runCli(['sandbox', 'rotate-connector-token', '--grace', '120', '-o', 'json'], { env });
+      expect(r.code).toBe(0);
+      const next = JSON.parse(r.stdout).token as string;
+      const reset = await runCli(['sandbox', 'reset', '--keep-clients', '--yes'], {
+        env: { ...env, BANKCTL_CONNECTOR_TOKEN: next },
+      });
+      expect(reset.code, reset.stderr).toBe(0);
+      // the newest token works after the reset (it was sent back to the first one before)
+      expect((await get(next)).status).toBe(200);
+      const again = await runCli(['connector', 'webhooks', 'list'], { env: { ...env, BANKCTL_CONNECTOR_TOKEN: next } });
+      expect(again.code, again.stderr).toBe(0);
+      // the retired one still ends when its grace period does
+      expect((await get(s.sandbox.connectorToken)).status).toBe(200);
+      s.sandbox.clock.advance(121_000);
+      expect((await get(s.sandbox.connectorToken)).status).toBe(401);
+      expect((await get(next)).status).toBe(200);
+      // a reset that renews the client forgets them all: only the new identity's token works
+      const fresh = await runCli(['sandbox', 'reset', '--yes', '-o', 'json'], {
+        env: { ...env, BANKCTL_CONNECTOR_TOKEN: next },
+      });
+      expect(fresh.code, fresh.stderr).toBe(0);
+      expect((await get(next)).status).toBe(401);
+      expect((await get(s.sandbox.connectorToken)).status).toBe(200);
+    } finally {
+      await s.close();
+    }
+  });
+
   test('--save-next stores the new token in the profile', async () => {
     const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
     t.sandbox.store.area('connector-tokens', () => new ConnectorTokens()).add('fresh-connector-token-1234');
