@@ -233,7 +233,8 @@ export class HttpClient {
         );
         throw new ApiError(status, method, this.redactor.url(url), message, errBody, {
           hint: hintFor(status, o.auth, url, errBody),
-          requestIds: ids,
+          // the service's X-Request-ID is its text too: an echo of the Authorization header is no id
+          requestIds: this.redactor.text(ids),
         });
       } catch (err) {
         // a body over the limit is not fetched again: a retry would only download it once more

@@ -18,7 +18,11 @@ beforeAll(async () => {
     req.on('end', () => {
       // everything it got, in every shape at once
       const echo = `${req.method} ${req.url} body=${body} authorization=${req.headers.authorization ?? ''}`;
-      res.writeHead(req.url === '/api/v1/oauth/token' ? 401 : 400, { 'content-type': 'application/json' });
+      res.writeHead(req.url === '/api/v1/oauth/token' ? 401 : 400, {
+        'content-type': 'application/json',
+        // and its request id made of the Authorization header
+        'x-request-id': `rid-${req.headers.authorization ?? ''}`,
+      });
       res.end(JSON.stringify({ errorMessage: echo, errorCode: 'echo', errorDetails: { json: JSON.stringify(body) } }));
     });
   });
@@ -59,6 +63,16 @@ describe('echoed secrets are redacted', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('authorization=Basic ***');
     for (const f of forms(BASIC_TOKEN, 'someone')) expect(r.stderr).not.toContain(f);
+  });
+
+  test('a bearer token a server echoes in its X-Request-ID: not in the error line, nor the trace', async () => {
+    const token = 'AT_s3cret_abc+/=def';
+    for (const verbose of [[], ['-v']]) {
+      const r = await runCli(['accounts', 'list', ...verbose], { env: { ...env(), BANKCTL_TOKEN: token } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/X-Request-ID rid-Bearer\s?\*\*\*/);
+      for (const f of forms(token)) expect(r.stderr).not.toContain(f);
+    }
   });
 });
 
