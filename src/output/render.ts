@@ -17,6 +17,11 @@ export interface Column {
   /** Dotted path into the item. */
   path: string;
   format?: (value: unknown, item: unknown) => string;
+  /**
+   * csv: an amount with its currency, written as two columns (the decimal, the currency) whatever
+   * the rows hold; unset, the first row with a cell in the column decides.
+   */
+  money?: boolean;
 }
 
 export interface RenderSpec {
@@ -101,18 +106,29 @@ export function csvRow(values: string[]): string {
 const MONEY = /^([+-]?\d+(?:\.\d+)?) ([A-Z]{3})$/;
 
 /**
- * csv columns: a column whose first cell is an amount with its currency ("-13.07 SEK") becomes two,
- * the plain decimal and the currency, so a spreadsheet reads the number.
+ * csv columns: a money column (an amount with its currency, "-13.07 SEK") becomes two, the plain
+ * decimal and the currency, so a spreadsheet reads the number; a row without an amount leaves both
+ * empty. The columns are fixed by the column (money) or by the first rows with a cell in it.
  */
 class CsvLayout {
   readonly header: string[];
   private readonly split: boolean[];
 
+  /** sample: the rows at hand when the header is written (all of them, or a stream's first batch). */
   constructor(
     private readonly cols: Column[],
-    first: unknown,
+    sample: unknown[],
   ) {
-    this.split = cols.map((c) => first !== undefined && MONEY.test(cell(first, c)));
+    // not the first row alone: an account without a balance first must not turn every later
+    // balance into text ("129750.50 SEK") under a header without its currency column
+    this.split = cols.map((c) => {
+      if (c.money !== undefined) return c.money;
+      for (const item of sample) {
+        const text = cell(item, c);
+        if (text !== '') return MONEY.test(text);
+      }
+      return false;
+    });
     const money = this.split.filter(Boolean).length;
     this.header = [];
     cols.forEach((c, i) => {
@@ -204,7 +220,7 @@ export async function renderToString(
     }
     case 'csv': {
       const cols = columnsFor(ctx, items, spec);
-      const layout = new CsvLayout(cols, items[0]);
+      const layout = new CsvLayout(cols, items);
       return csvRow(layout.header) + items.map((it) => layout.row(it)).join('');
     }
     case 'table':
@@ -328,7 +344,7 @@ export class StreamWriter {
     let chunk = '';
     if (!this.csv) {
       this.cols = columnsFor(this.ctx, items, this.spec);
-      this.csv = new CsvLayout(this.cols, items[0]);
+      this.csv = new CsvLayout(this.cols, items);
       chunk += csvRow(this.csv.header);
     }
     for (const item of items) chunk += this.csv.row(item);
@@ -406,7 +422,7 @@ export class StreamWriter {
       else await this.emit(this.count === 0 ? '[]\n' : '\n]\n');
     } else if (this.format === 'csv' && !this.csv) {
       const cols = columnsFor(this.ctx, [], this.spec);
-      if (this.spec.columns || this.fields.kind === 'paths') await this.emit(csvRow(cols.map((c) => c.header)));
+      if (this.spec.columns || this.fields.kind === 'paths') await this.emit(csvRow(new CsvLayout(cols, []).header));
     } else if (this.format === 'table') {
       if (!this.table && this.buffered.length > 0) await this.emit(this.startTable());
       if (this.table) await this.emit(this.table.end());

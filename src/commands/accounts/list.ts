@@ -12,7 +12,7 @@ export const ACCOUNT_COLUMNS: Column[] = [
   { header: 'name', path: 'name' },
   { header: 'type', path: 'type' },
   { header: 'number', path: 'accountNumber' },
-  { header: 'balance', path: 'balance', format: (_v, item) => balanceCell(item as Account) },
+  { header: 'balance', path: 'balance', format: (_v, item) => balanceCell(item as Account), money: true },
   { header: 'exclusion', path: 'accountExclusion' },
   { header: 'favored', path: 'favored' },
 ];

@@ -32,7 +32,7 @@ const MAX_LIMIT = 100_000_000;
 export const TRANSACTION_COLUMNS: Column[] = [
   { header: 'date', path: 'dates.booked' },
   { header: 'description', path: 'descriptions.display' },
-  { header: 'amount', path: 'amount', format: (v) => amountCell(v) },
+  { header: 'amount', path: 'amount', format: (v) => amountCell(v), money: true },
   { header: 'status', path: 'status' },
   { header: 'category', path: 'categories.pfm.name' },
   { header: 'account', path: 'accountId' },

@@ -1,0 +1,71 @@
+// csv columns do not depend on the data: a money column is two columns (the decimal, the currency)
+// whether or not the first row has an amount, so a script reading `balance` always reads a number,
+// and an empty answer has the same header as a full one.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawnCli } from '../helpers/cli.js';
+import { startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
+import { generateDemoData } from '../../src/sandbox/demo-data.js';
+
+let t: TestEnv;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  t = await startTestSandbox({ seed: 11 });
+  const { userId } = await userWithToken(t.sandbox, ['user:read']);
+  generateDemoData(t.sandbox.store, {
+    userId,
+    credentialsIds: ['e'.repeat(32)],
+    providerName: 'se-test-password',
+    currencyCode: 'SEK',
+    seed: userId,
+    now: t.sandbox.clock.now(),
+    months: 1,
+  });
+  env = { ...t.env, BANKCTL_USER: userId };
+});
+afterAll(async () => t.close());
+
+async function cli(args: string[]): Promise<string> {
+  const r = await spawnCli(args, { env });
+  expect(r.code, `bankctl ${args.join(' ')}\n${r.stderr}`).toBe(0);
+  return r.stdout;
+}
+
+const rows = (csv: string) =>
+  csv
+    .trim()
+    .split('\r\n')
+    .map((l) => l.split(','));
+
+describe('csv money columns', () => {
+  test('an account without a balance first: the balance column stays a decimal with its currency beside it', async () => {
+    const before = rows(await cli(['accounts', 'list', '-o', 'csv']));
+    const header = before[0]!;
+    expect(header).toContain('balance');
+    expect(header[header.indexOf('balance') + 1]).toBe('currency');
+    // the service sends no balance for an account excluded from aggregation: make it the first row
+    const first = before[1]![header.indexOf('id')]!;
+    await cli(['accounts', 'update', first, '--exclusion', 'AGGREGATION']);
+    const after = rows(await cli(['accounts', 'list', '-o', 'csv']));
+    expect(after[0]).toEqual(header);
+    const b = header.indexOf('balance');
+    const excluded = after.find((r) => r[header.indexOf('id')] === first)!;
+    expect([excluded[b], excluded[b + 1]]).toEqual(['', '']);
+    const others = after.slice(1).filter((r) => r !== excluded);
+    expect(others.length).toBeGreaterThan(0);
+    for (const r of others) {
+      expect(r).toHaveLength(header.length);
+      expect(r[b]).toMatch(/^-?\d+\.\d{2}$/);
+      expect(r[b + 1]).toBe('SEK');
+    }
+  });
+
+  test('no rows: the same header as with rows', async () => {
+    const full = rows(await cli(['transactions', 'list', '--limit', '2', '-o', 'csv']))[0];
+    const none = rows(
+      await cli(['transactions', 'list', '--from', '2001-01-01', '--to', '2001-01-02', '-o', 'csv']),
+    )[0];
+    expect(full).toContain('currency');
+    expect(none).toEqual(full);
+  });
+});
