@@ -62,14 +62,18 @@ export class ApiError extends BankctlError {
     readonly serviceMessage: string,
     readonly body: unknown,
     /** requestIds: the X-Request-ID text of the exchange (src/http/client.ts requestIdText), quoted last. */
-    opts: { hint?: string; requestIds?: string } = {},
+    opts: { hint?: string; requestIds?: string; headers?: Record<string, string | string[] | undefined> } = {},
   ) {
     super(
       `${method} ${pathOf(url)} failed: HTTP ${status}${serviceMessage ? `: ${serviceMessage}` : ''}${opts.requestIds ? ` [${opts.requestIds}]` : ''}`,
       opts,
     );
     this.exitCode = exitCodeForStatus(status);
+    this.headers = opts.headers ?? {};
   }
+
+  /** The answer's headers as the service sent them (`api -i` shows them, redacted). */
+  readonly headers: Record<string, string | string[] | undefined>;
 }
 
 function pathOf(url: string): string {

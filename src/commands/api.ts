@@ -81,10 +81,10 @@ export function registerApi(api: Command, ctx: Context): void {
       try {
         if (o.paginate) return await paginate(ctx, call, query);
         const res = await call(query);
-        if (o.include) writeHead(ctx, res.status, res.headers);
+        if (o.include) await writeHead(ctx, res.status, res.headers);
         await writeBody(ctx, res.data as string);
       } catch (err) {
-        if (o.include && err instanceof ApiError) writeHead(ctx, err.status, {});
+        if (o.include && err instanceof ApiError) await writeHead(ctx, err.status, err.headers);
         // the answer to this request, not to the token request made for it
         if (err instanceof ApiError && err.body !== undefined && answers(err, method, path))
           await writeBody(ctx, typeof err.body === 'string' ? err.body : writeJson(err.body));
@@ -205,12 +205,20 @@ function parseMaybe(text: string): unknown {
 }
 
 /** `-i`: the status line and the response headers, on stderr. */
-function writeHead(ctx: Context, status: number, headers: Record<string, string | string[] | undefined>): void {
+async function writeHead(
+  ctx: Context,
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<void> {
+  // a header may echo what was sent (a request id made of the Authorization header): redacted too
+  const { redactor } = await ctx.http();
   const lines = [`HTTP ${status}`];
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) continue;
     for (const one of Array.isArray(v) ? v : [v])
-      lines.push(`${k}: ${/^(set-cookie|authorization)$/i.test(k) ? '<redacted>' : stripControl(one)}`);
+      lines.push(
+        `${stripControl(k)}: ${/^(set-cookie|authorization)$/i.test(k) ? '<redacted>' : stripControl(redactor.text(one))}`,
+      );
   }
   ctx.io.stderr.write(`${lines.join('\n')}\n\n`);
 }

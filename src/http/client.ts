@@ -232,9 +232,10 @@ export class HttpClient {
           this.redactor.text(text),
         );
         throw new ApiError(status, method, this.redactor.url(url), message, errBody, {
-          hint: hintFor(status, o.auth, url, errBody),
+          hint: hintFor(status, o.auth, url, errBody) ?? waitHint(decision.waitMs, this.now()),
           // the service's X-Request-ID is its text too: an echo of the Authorization header is no id
           requestIds: this.redactor.text(ids),
+          headers: res.headers,
         });
       } catch (err) {
         // a body over the limit is not fetched again: a retry would only download it once more
@@ -377,6 +378,14 @@ function describeNetworkError(err: unknown, code: string | undefined): string {
   if (code === 'ENOTFOUND') return 'host not found';
   const msg = (err as Error)?.message ?? String(err);
   return code && !msg.includes(code) ? `${msg} (${code})` : msg;
+}
+
+/** The service asked for a wait longer than bankctl makes: when to try again. */
+function waitHint(waitMs: number | undefined, nowMs: number): string | undefined {
+  if (waitMs === undefined) return undefined;
+  const s = Math.ceil(waitMs / 1000);
+  const at = new Date(nowMs + waitMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return `the service asks to wait ${s} s (Retry-After), longer than bankctl waits by itself: try again after ${at}`;
 }
 
 function hintFor(status: number, auth: Auth | undefined, url = '', body?: unknown): string | undefined {

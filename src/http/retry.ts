@@ -58,6 +58,8 @@ export interface RetryDecision {
   retry: boolean;
   delayMs: number;
   reason?: string;
+  /** Not retried: the service asked for a longer wait than maxRetryAfterMs (this long, in ms). */
+  waitMs?: number;
 }
 
 export function isRetryableStatus(status: number): boolean {
@@ -68,14 +70,12 @@ export function decideRetry(o: AttemptOutcome, cfg: RetryConfig, random: () => n
   if (o.attempt >= cfg.retries) return { retry: false, delayMs: 0 };
   const idempotent = o.idempotent ?? IDEMPOTENT_METHODS.has(o.method.toUpperCase());
   if (o.status !== undefined) {
-    if (o.status === 429) {
-      const after = parseRetryAfter(o.retryAfter, o.nowMs);
-      const delayMs = after !== undefined ? Math.min(after, cfg.maxRetryAfterMs) : backoffDelay(o.attempt, cfg, random);
-      return { retry: true, delayMs, reason: 'HTTP 429' };
-    }
-    if (!idempotent || !isRetryableStatus(o.status)) return { retry: false, delayMs: 0 };
+    if (o.status !== 429 && (!idempotent || !isRetryableStatus(o.status))) return { retry: false, delayMs: 0 };
     const after = parseRetryAfter(o.retryAfter, o.nowMs);
-    const delayMs = after !== undefined ? Math.min(after, cfg.maxRetryAfterMs) : backoffDelay(o.attempt, cfg, random);
+    // a wait longer than we would make (a quota for the next two hours): retrying sooner only fails
+    // again, so the answer is given now, with the wait the service named
+    if (after !== undefined && after > cfg.maxRetryAfterMs) return { retry: false, delayMs: 0, waitMs: after };
+    const delayMs = after ?? backoffDelay(o.attempt, cfg, random);
     return { retry: true, delayMs, reason: `HTTP ${o.status}` };
   }
   if (o.errorCode !== undefined) {

@@ -17,9 +17,15 @@ describe('retry policy', () => {
     expect(d.delayMs).toBe(3000);
   });
 
-  test('a Retry-After beyond the cap is capped', () => {
+  test('a Retry-After beyond the cap is not waited for: no retry, and the wait is named', () => {
     const d = decideRetry({ method: 'GET', attempt: 0, status: 429, retryAfter: '3600', nowMs: NOW }, cfg, () => 0.5);
-    expect(d.delayMs).toBe(cfg.maxRetryAfterMs);
+    expect(d).toEqual({ retry: false, delayMs: 0, waitMs: 3_600_000 });
+    const atCap = decideRetry(
+      { method: 'GET', attempt: 0, status: 503, retryAfter: String(cfg.maxRetryAfterMs / 1000), nowMs: NOW },
+      cfg,
+      () => 0.5,
+    );
+    expect(atCap).toMatchObject({ retry: true, delayMs: cfg.maxRetryAfterMs });
   });
 
   test('5xx is retried on idempotent methods only', () => {
