@@ -109,6 +109,24 @@ describe('auth login, status, logout and the profile files', () => {
     expect(third.stderr).not.toMatch(/-> 401/);
   });
 
+  test('auth token with a user in the profile: a client token for client scopes, a user token for the rest', async () => {
+    const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
+    expect((await runCli(['users', 'create', '--market', 'SE', '--use', '-q'], { env })).code).toBe(0);
+    const kind = async (args: string[]) => {
+      const r = await runCli(['auth', 'token', ...args], { env });
+      expect(r.code, r.stderr).toBe(0);
+      return t.sandbox.store.tokens.get(r.stdout.trim())?.kind;
+    };
+    // the README's first steps: users create --use, then a token to create users with
+    expect(await kind(['--scope', 'user:create'])).toBe('client');
+    expect(await kind(['--scope', 'webhook-endpoints'])).toBe('client');
+    expect(await kind(['--scope', 'accounts:read'])).toBe('user');
+    expect(await kind([])).toBe('user');
+    // a user named on the command line is always a user token
+    const userId = JSON.parse(readFileSync(join(env.BANKCTL_CONFIG_DIR, 'config.json'), 'utf8')).profiles.default.user;
+    expect(await kind(['--scope', 'user:read', '--user', userId])).toBe('user');
+  });
+
   test('user tokens: grant + exchange with exactly the scopes asked for', async () => {
     const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
     const userId = JSON.parse(

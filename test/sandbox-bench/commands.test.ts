@@ -222,6 +222,19 @@ describe('clock, logs, load', () => {
       stdout: [/POST\s+200\s+[\d.]+ms\s+\/sandbox\/clock\s+connector\s+id=[0-9a-f-]{36}/],
     },
     {
+      name: 'logs: an acting user from the environment (or profile) filters nothing; --user does',
+      args: ['logs', '--path', '/sandbox/clock', '--method', 'POST', '-o', 'ndjson'],
+      env: { BANKCTL_USER: 'f'.repeat(32) },
+      code: 0,
+      stdout: (out) => expect(out.split('\n').filter((l) => l.includes('/sandbox/clock')).length).toBeGreaterThan(0),
+    },
+    {
+      name: "logs --user: only that user's requests",
+      args: ['logs', '--path', '/sandbox/clock', '--user', 'f'.repeat(32), '-o', 'ndjson'],
+      code: 0,
+      stdout: (out) => expect(out.trim()).toBe(''),
+    },
+    {
       name: 'logs -o ndjson',
       args: ['logs', '--status', '2xx', '--limit', '2', '-o', 'ndjson'],
       code: 0,

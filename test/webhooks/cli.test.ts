@@ -91,6 +91,16 @@ describe('webhooks (API side)', () => {
     const all = await runCli(['webhooks', 'list', '-o', 'table'], { env: t.env });
     expect(all.stdout).toContain(`user ${userId}`);
     expect(all.stdout).not.toContain(SECRET);
+    // named on the command line, the user needs no word; from the environment (or the profile) it does
+    expect(c.stderr).toMatch(/registered webhook \S+ for signable-operation:update\n/);
+    const implicit = await runCli(
+      ['webhooks', 'create', '--url', 'http://127.0.0.1:9/y', '--event', 'signable-operation:update'],
+      { env: { ...t.env, BANKCTL_WEBHOOK_SECRET: SECRET, BANKCTL_USER: userId } },
+    );
+    expect(implicit.code).toBe(0);
+    expect(implicit.stderr).toMatch(
+      new RegExp(`for user ${userId} only \\(the acting user from the profile or BANKCTL_USER`),
+    );
   });
 
   test("the service's 400 (plain http to a public host) is exit 2 with its message; flag mistakes are exit 2 before any request", async () => {

@@ -10,7 +10,9 @@ export interface TokenOptions {
 export function newCmdToken(parent: Command, ctx: Context, run: Run<TokenOptions> = tokenRun): Command {
   const cmd = parent
     .command('token')
-    .description('print a bare access token and a newline: a client token, or a user token with --user/--external-user')
+    .description(
+      'print a bare access token and a newline: a client token, or a user token with --user/--external-user (or a user from the profile or BANKCTL_USER, unless every --scope is a client-token scope such as user:create)',
+    )
     .option(
       '--scope <scopes>',
       'scopes, comma-separated (default: authorization:grant for a client token, user:read for a user token)',
@@ -24,9 +26,23 @@ export function newCmdToken(parent: Command, ctx: Context, run: Run<TokenOptions
 
 export async function tokenRun(ctx: Context, o: TokenOptions): Promise<void> {
   const tm = await ctx.tokens();
-  const user = await ctx.userRef();
+  const named = Boolean(ctx.globals.user || ctx.globals.externalUser);
+  // a user from the profile or the environment does not make `--scope user:create` a user token:
+  // the service takes that scope from a client token only (it would answer wrong_token_type)
+  const user = named || !(await clientScopesOnly(o.scopes)) ? await ctx.userRef() : undefined;
   const token = user
     ? await tm.userToken(user, o.scopes.length ? o.scopes : ['user:read'])
     : await tm.clientToken(o.scopes.length ? o.scopes : ['authorization:grant']);
   ctx.io.stdout.write(`${token}\n`);
+}
+
+/** Whether every scope is one that only client-token endpoints use (user:create, authorization:grant, ...). */
+async function clientScopesOnly(scopes: string[]): Promise<boolean> {
+  if (scopes.length === 0) return false;
+  const { ENDPOINTS } = await import('../../contract/index.js');
+  return scopes.every((scope) => {
+    // the bearer endpoints that ask for it (the connector API's take a connector token)
+    const using = ENDPOINTS.filter((e) => e.scopes.includes(scope) && e.token !== 'connector' && e.token !== 'none');
+    return using.length > 0 && using.every((e) => e.token === 'client');
+  });
 }

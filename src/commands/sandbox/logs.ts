@@ -55,8 +55,13 @@ export function newCmdLogs(parent: Command, ctx: Context, run: Run<LogsOptions> 
       if (o.since && parseDuration(o.since) === undefined)
         throw new UsageError(`--since "${o.since}" is not a duration`, { hint: 'use e.g. 90s, 5m, 2h or 1d' });
       if (o.waitTimeout && !o.follow) throw new UsageError('--wait-timeout goes with --follow');
-      // --user is the global acting-user flag: here it filters (a user id or external id)
-      const ref = await ctx.userRef();
+      // --user is the global acting-user flag: here it filters (a user id or external id); a user
+      // from the profile or the environment does not: the log shows every request unless asked
+      const ref = ctx.globals.user
+        ? { userId: ctx.globals.user }
+        : ctx.globals.externalUser
+          ? { externalUserId: ctx.globals.externalUser }
+          : undefined;
       await run(ctx, {
         follow: Boolean(o.follow),
         status: o.status?.toLowerCase(),

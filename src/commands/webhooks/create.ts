@@ -30,6 +30,14 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
 
 export async function createRun(ctx: Context, reg: CreateOptions): Promise<void> {
   const created = await createHook(await ctx.api(), reg);
-  ctx.notice(`registered webhook ${created.id ?? ''} for ${reg.events.join(', ')}`);
+  // a user token registers for that user only: say so when the user was not named on the command line
+  const implicit = !ctx.globals.user && !ctx.globals.externalUser && created.global === false;
+  ctx.notice(
+    `registered webhook ${created.id ?? ''} for ${reg.events.join(', ')}${
+      implicit
+        ? `, for user ${created.userId ?? ''} only (the acting user from the profile or BANKCTL_USER; without one it is for all users)`
+        : ''
+    }`,
+  );
   await renderHooks(ctx, created, API_HOOK_COLUMNS);
 }
