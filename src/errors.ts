@@ -93,6 +93,8 @@ export function exitCodeForStatus(status: number): number {
   if (status === 429) return ExitCode.RATE_LIMITED;
   if (status >= 500) return ExitCode.SERVER;
   if (status >= 400) return ExitCode.USAGE;
+  // a redirect is not what an API endpoint answers (bankctl follows none: a token must not travel)
+  if (status >= 300 && status < 400) return ExitCode.SERVER;
   return ExitCode.UNEXPECTED;
 }
 

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { ApiError, NetworkError, ServerError } from '../errors.js';
 import { envelopeCode, serviceMessage } from './error-body.js';
+import { stripControl } from '../output/sanitize.js';
 import { Redactor } from './redact.js';
 import { DEFAULT_RETRY, decideRetry, UNTRUSTED_CERT_CODES, type RetryConfig, type RetryDecision } from './retry.js';
 import { PIN_MISMATCH, redactProxy, Transport, type TransportOptions } from './transport.js';
@@ -232,7 +233,10 @@ export class HttpClient {
           this.redactor.text(text),
         );
         throw new ApiError(status, method, this.redactor.url(url), message, errBody, {
-          hint: hintFor(status, o.auth, url, errBody) ?? waitHint(decision.waitMs, this.now()),
+          hint:
+            hintFor(status, o.auth, url, errBody) ??
+            waitHint(decision.waitMs, this.now()) ??
+            redirectHint(status, headerValue(res.headers.location), this.redactor),
           // the service's X-Request-ID is its text too: an echo of the Authorization header is no id
           requestIds: this.redactor.text(ids),
           headers: res.headers,
@@ -378,6 +382,13 @@ function describeNetworkError(err: unknown, code: string | undefined): string {
   if (code === 'ENOTFOUND') return 'host not found';
   const msg = (err as Error)?.message ?? String(err);
   return code && !msg.includes(code) ? `${msg} (${code})` : msg;
+}
+
+/** A 3xx: where it points (not followed: the Authorization header must not go elsewhere). */
+function redirectHint(status: number, location: string | undefined, redactor: Redactor): string | undefined {
+  if (status < 300 || status >= 400) return undefined;
+  const where = location ? stripControl(redactor.url(location)).slice(0, 200) : '';
+  return `the service redirected${where ? ` to ${where}` : ''}; bankctl follows no redirect (the token would go along): check --base-url`;
 }
 
 /** The service asked for a wait longer than bankctl makes: when to try again. */

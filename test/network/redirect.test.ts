@@ -1,0 +1,45 @@
+// A redirect is not what an API endpoint answers: bankctl follows none (the Authorization header
+// must not travel to another host), and says where it pointed, exit 7, not exit 1 ("a bug").
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+let server: Server;
+let other: Server;
+let base = '';
+let elsewhere = '';
+let reachedElsewhere = 0;
+
+beforeAll(async () => {
+  other = createServer((_req, res) => {
+    reachedElsewhere++;
+    res.end('{}');
+  });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  elsewhere = `http://127.0.0.1:${(other.address() as AddressInfo).port}/steal`;
+  server = createServer((_req, res) => {
+    res.writeHead(302, { location: `${elsewhere}?x=\u009b31m` });
+    res.end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+  await new Promise((r) => other.close(r));
+});
+
+describe('a redirect', () => {
+  test('exit 7 naming where it pointed; not followed; no control bytes', async () => {
+    const r = await runCli(['accounts', 'list'], {
+      env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: base, BANKCTL_TOKEN: 'tok_redirect_123' },
+    });
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/HTTP 302/);
+    expect(r.stderr).toContain(`the service redirected to ${elsewhere}`);
+    expect(r.stderr).toMatch(/follows no redirect/);
+    expect(r.stderr).not.toContain('\u009b');
+    expect(reachedElsewhere).toBe(0);
+  });
+});
