@@ -101,6 +101,10 @@ export class ApiClient {
   }
 
   private async send<T>(ep: Endpoint, p: CallParams, responseType: 'text' | 'buffer'): Promise<HttpResponse<T>> {
+    // an id of "." or ".." is no id: a URL reads it as a path step (even percent-encoded), and
+    // `accounts get ..` would ask for the parent path instead
+    for (const [name, v] of Object.entries(p.path ?? {}))
+      if (v === '.' || v === '..') throw new UsageError(`"${v}" is not a valid ${name}: a URL reads it as a path step`);
     const o: RequestOptions = {
       method: ep.method,
       path: expandPath(ep, p.path),

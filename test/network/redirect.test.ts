@@ -43,3 +43,32 @@ describe('a redirect', () => {
     expect(reachedElsewhere).toBe(0);
   });
 });
+
+describe('an id that is a path step', () => {
+  test('"." and ".." are refused before any request (exit 2): the URL would name another resource', async () => {
+    let hits = 0;
+    const s = createServer((_req, res) => {
+      hits++;
+      res.end('{}');
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    try {
+      const env = {
+        BANKCTL_CONFIG_DIR: tempDir(),
+        BANKCTL_BASE_URL: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+        BANKCTL_TOKEN: 'tok_dots_123',
+      };
+      for (const args of [
+        ['accounts', 'get', '..'],
+        ['credentials', 'get', '.'],
+      ]) {
+        const r = await runCli(args, { env });
+        expect(r.code).toBe(2);
+        expect(r.stderr).toMatch(/is not a valid id: a URL reads it as a path step/);
+      }
+      expect(hits).toBe(0);
+    } finally {
+      await new Promise((r) => s.close(r));
+    }
+  });
+});
