@@ -75,7 +75,10 @@ class Progress {
   private spinner?: import('ora').Ora;
   constructor(private readonly ctx: Context) {}
   get enabled(): boolean {
-    return this.ctx.io.stderrIsTTY && !this.ctx.quiet;
+    // a terminal that reports 0 columns (some CI and container ptys): ora divides a line's width by
+    // it and clears lines forever, so the walk never moves on
+    const columns = (this.ctx.io.stderr as { columns?: number }).columns;
+    return this.ctx.io.stderrIsTTY && !this.ctx.quiet && typeof columns === 'number' && columns > 0;
   }
   async show(text: string): Promise<void> {
     if (!this.enabled) return;
