@@ -1,12 +1,13 @@
 // Transactions v2 (spec 2.4, 4.7): pages as an async iterator. The next page is requested while the
-// caller is still busy with the current one (at most two pages in memory), and a nextPageToken that
-// comes back twice stops the walk instead of looping.
+// caller is still busy with the current one (at most two pages in memory), and a nextPageToken the
+// walk was given before stops it (exit 7) instead of looping (api/paging.ts).
 import { isUtf8 } from 'node:buffer';
 import { EP } from '../contract/index.js';
 import type { ExactAmountWire } from '../contract/decimal.js';
 import { writeJson } from '../contract/exact-json.js';
 import { decodeResponse, notWhatItReturns, type ApiClient } from './client.js';
-import { prefetchPages } from './paging.js';
+import { endOfString, K_NEXT, K_TRANSACTIONS, memberName, named, skipValue } from './page-scan.js';
+import { nextPageTokenProblem, prefetchPages } from './paging.js';
 import type { HttpResponse } from '../http/client.js';
 
 export const TRANSACTION_STATUSES = ['BOOKED', 'PENDING', 'UNDEFINED'] as const;
@@ -51,25 +52,32 @@ export function transactionQuery(
   };
 }
 
+/** One page; `all`: pages are being followed, so the page must say whether more follow (see checkedPage). */
 export async function transactionPage(
   api: ApiClient,
   f: TransactionFilter,
   pageToken?: string,
+  all = false,
 ): Promise<TransactionPage> {
   const res = await api.call<Partial<TransactionPage>>(EP.transactions.list, { query: transactionQuery(f, pageToken) });
-  return checkedPage(res);
+  return checkedPage(res, all);
 }
 
-/** A page must hold a transactions array: anything else is not what the endpoint returns. */
-function checkedPage(res: HttpResponse<Partial<TransactionPage> | undefined>): TransactionPage {
+/**
+ * A page must hold a transactions array and a string nextPageToken ("" on the last page): anything
+ * else is not what the endpoint returns. A page without the token is taken as the last only when a
+ * single page is read (!all); when pages are followed it would end the walk early without a word.
+ */
+function checkedPage(res: HttpResponse<Partial<TransactionPage> | undefined>, all: boolean): TransactionPage {
   const data = res.data;
   if (!data || !Array.isArray(data.transactions))
     throw notWhatItReturns(EP.transactions.list, res, 'no transactions list', '');
-  return {
-    transactions: data.transactions,
-    nextPageToken: typeof data.nextPageToken === 'string' ? data.nextPageToken : '',
-  };
+  const problem = nextPageTokenProblem(data.nextPageToken, all);
+  if (problem) throw notWhatItReturns(EP.transactions.list, res, problem, '');
+  return { transactions: data.transactions, nextPageToken: data.nextPageToken ?? '' };
 }
+
+const WHAT = `${EP.transactions.list.method} ${EP.transactions.list.path}`;
 
 /** Every page from the first (or from `startToken`) to the last, or only the first when !all. */
 export function transactionPages(
@@ -77,7 +85,7 @@ export function transactionPages(
   f: TransactionFilter,
   o: { all: boolean; startToken?: string },
 ): AsyncGenerator<TransactionPage> {
-  return prefetchPages((token) => transactionPage(api, f, token), o);
+  return prefetchPages((token) => transactionPage(api, f, token, o.all), { ...o, what: WHAT });
 }
 
 /** A page kept as the service's bytes: its transactions as NDJSON (no parse and re-serialise). */
@@ -89,95 +97,91 @@ export interface RawTransactionPage {
   nextPageToken: string;
 }
 
-// Bytes a compact JSON document may hold outside strings.
-const STRUCTURAL = new Uint8Array(256);
-for (const c of '{}[]:,0123456789-+.eEtrufalsn') STRUCTURAL[c.charCodeAt(0)] = 1;
 const NEWLINE = 0x0a;
+const RETURN = 0x0d;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const LBRACE = 0x7b;
+const RBRACE = 0x7d;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+
+/** Past spaces and tabs (the only whitespace left once a body has no line break before its end). */
+function blank(b: Buffer, i: number): number {
+  while (b[i] === 0x20 || b[i] === 0x09) i++;
+  return i;
+}
 
 /**
- * Splits a compact page {"transactions":[...],"nextPageToken":"..."} into the transactions' own text,
- * tracking strings and depth over the body's bytes. Undefined when the body is not a compact page of
- * that shape (pretty printed, another layout, stray bytes), not UTF-8, or its nextPageToken is not
- * `expectedToken`: the caller then parses it the ordinary way. Only on success is the body changed:
- * its transactions array becomes NDJSON where it lies (the commas between items and the closing
- * bracket become newlines), so `ndjson` is a view of `body`.
+ * Splits a page {"transactions":[...],"nextPageToken":"..."} into the transactions' own text. The
+ * whole body is checked as JSON on the way (page-scan.ts's checker: strings and their escapes,
+ * numbers, literals, colons, commas, nothing after the value), so a body JSON.parse would refuse is
+ * never split. Undefined when the body is not JSON, not UTF-8, not a page of that shape with
+ * transaction objects written one after another ("},{"), has a line break before its end (pretty
+ * printed), has no string nextPageToken, or one other than `expectedToken`: the caller then parses it
+ * the ordinary way, which also says what is wrong. Only on success is the body changed: its
+ * transactions array becomes NDJSON where it lies (the commas between items and the closing bracket
+ * become newlines), so `ndjson` is a view of `body`.
  */
 export function splitTransactionPageBytes(body: Buffer, expectedToken?: string): RawTransactionPage | undefined {
-  if (!isUtf8(body)) return undefined;
   const b = body;
-  const n = b.length;
-  let i = 0;
-  let depth = 0;
-  let key: string | undefined;
-  let expectKey = false;
+  // the end, past trailing whitespace: a line break before it would break a transaction's line
+  let n = b.length;
+  while (n > 0 && (b[n - 1] === NEWLINE || b[n - 1] === RETURN || b[n - 1] === 0x20 || b[n - 1] === 0x09)) n--;
+  if (n < 2 || b[0] !== LBRACE || b[n - 1] !== RBRACE) return undefined;
+  const lf = b.indexOf(NEWLINE);
+  const cr = b.indexOf(RETURN);
+  if ((lf >= 0 && lf < n) || (cr >= 0 && cr < n) || !isUtf8(b)) return undefined;
   let nextPageToken: string | undefined;
   let sawTransactions = false;
-  let inTransactions = false;
   let first = -1;
-  // where each item starts, and the comma or bracket after each (to become its newline)
-  const starts: number[] = [];
+  // the comma or bracket after each item (to become its newline)
   const ends: number[] = [];
-  while (i < n) {
-    const c = b[i]!;
-    if (c === 34) {
-      // a string: find its end (bytes of multi-byte characters are >= 0x80, never a quote or backslash)
-      const s = i;
-      i++;
-      while (i < n) {
-        const d = b[i]!;
-        if (d === 92) i += 2;
-        else if (d === 34) break;
-        else if (d < 32) return undefined;
-        else i++;
-      }
-      if (i >= n) return undefined;
-      i++;
-      if (depth === 1 && expectKey) {
-        key = JSON.parse(b.toString('utf8', s, i)) as string;
-        expectKey = false;
-      } else if (depth === 1 && key === 'nextPageToken') {
-        nextPageToken = JSON.parse(b.toString('utf8', s, i)) as string;
-      }
-      continue;
+  let i = blank(b, 1);
+  if (b[i] === RBRACE) return undefined; // {}: no transactions
+  for (;;) {
+    i = memberName(b, i);
+    if (i < 0) return undefined;
+    i = blank(b, i);
+    if (named(b, K_TRANSACTIONS)) {
+      if (sawTransactions || b[i] !== LBRACKET) return undefined;
+      sawTransactions = true;
+      first = ++i;
+      if (b[i] === RBRACKET) i++;
+      else
+        for (;;) {
+          // an object, right after "[" or ","; right before "," or "]"
+          if (b[i] !== LBRACE) return undefined;
+          i = skipValue(b, i, 2);
+          if (i < 0) return undefined;
+          const c = b[i++];
+          ends.push(i - 1);
+          if (c === RBRACKET) break;
+          if (c !== COMMA) return undefined;
+        }
+    } else if (named(b, K_NEXT)) {
+      // null, a number, ...: declined, and the ordinary reading says what is wrong
+      if (nextPageToken !== undefined || b[i] !== QUOTE) return undefined;
+      const e = endOfString(b, i);
+      if (e < 0) return undefined;
+      nextPageToken = JSON.parse(b.toString('utf8', i, e)) as string;
+      i = e;
+    } else {
+      i = skipValue(b, i, 1);
+      if (i < 0) return undefined;
     }
-    if (!STRUCTURAL[c]) return undefined;
-    if (c === 123 || c === 91) {
-      depth++;
-      if (depth === 1 && c !== 123) return undefined;
-      if (depth === 1) expectKey = true;
-      if (depth === 2 && key === 'transactions') {
-        if (c !== 91 || sawTransactions) return undefined;
-        inTransactions = true;
-        sawTransactions = true;
-        first = i + 1;
-        starts.push(first);
-      }
-    } else if (c === 125 || c === 93) {
-      if (inTransactions && depth === 2) {
-        if (i > starts[starts.length - 1]!) ends.push(i);
-        else if (ends.length > 0)
-          return undefined; // [a,] is not JSON
-        else starts.pop();
-        inTransactions = false;
-      }
-      depth--;
-      if (depth < 0) return undefined;
-    } else if (c === 44) {
-      if (depth === 1) expectKey = true;
-      else if (inTransactions && depth === 2) {
-        ends.push(i);
-        starts.push(i + 1);
-      }
-    }
-    i++;
+    i = blank(b, i);
+    if (b[i] === COMMA) i++;
+    else if (b[i] === RBRACE) break;
+    else return undefined;
   }
-  if (depth !== 0 || !sawTransactions) return undefined;
+  // the page's closing brace must be the end (nothing after the value)
+  if (i !== n - 1 || !sawTransactions || nextPageToken === undefined) return undefined;
   // a token other than the one expected: declined before the body is touched, the caller parses
-  if (expectedToken !== undefined && (nextPageToken ?? '') !== expectedToken) return undefined;
-  for (let k = 0; k < starts.length; k++) if (b[starts[k]!] !== 123 || ends[k]! <= starts[k]!) return undefined;
+  if (expectedToken !== undefined && nextPageToken !== expectedToken) return undefined;
   for (const e of ends) b[e] = NEWLINE;
   const last = ends.length > 0 ? ends[ends.length - 1]! + 1 : first;
-  return { ndjson: b.subarray(first, last), ends: ends.map((e) => e + 1 - first), nextPageToken: nextPageToken ?? '' };
+  return { ndjson: b.subarray(first, last), ends: ends.map((e) => e + 1 - first), nextPageToken };
 }
 
 /** The lines of a raw page, as strings (each ending in "\n"). */
@@ -199,7 +203,9 @@ const TOKEN_TAIL = Buffer.from('"nextPageToken":"');
  * split. Undefined for any other layout (the split then finds the token).
  */
 export function peekNextPageToken(b: Buffer): string | undefined {
-  const n = b.length;
+  let n = b.length;
+  // a trailing line break (or other whitespace) is still the same page
+  while (n > 0 && (b[n - 1] === NEWLINE || b[n - 1] === RETURN || b[n - 1] === 0x20 || b[n - 1] === 0x09)) n--;
   if (n < 20 || b[n - 1] !== 125 || b[n - 2] !== 34) return undefined;
   const at = b.lastIndexOf(TOKEN_TAIL, n - 2);
   if (at < 1 || (b[at - 1] !== 44 && b[at - 1] !== 123)) return undefined;
@@ -214,8 +220,11 @@ export interface FetchedTransactionPage {
   take(): RawTransactionPage;
 }
 
-function parsedRawPage(res: HttpResponse<Buffer>): RawTransactionPage {
-  const page = checkedPage({ ...res, data: decodeResponse(EP.transactions.list, res) as Partial<TransactionPage> });
+function parsedRawPage(res: HttpResponse<Buffer>, all: boolean): RawTransactionPage {
+  const page = checkedPage(
+    { ...res, data: decodeResponse(EP.transactions.list, res) as Partial<TransactionPage> },
+    all,
+  );
   const lines = page.transactions.map((t) => Buffer.from(`${writeJson(t)}\n`));
   const ends: number[] = [];
   let at = 0;
@@ -223,19 +232,24 @@ function parsedRawPage(res: HttpResponse<Buffer>): RawTransactionPage {
   return { ndjson: Buffer.concat(lines), ends, nextPageToken: page.nextPageToken };
 }
 
-async function rawPage(api: ApiClient, f: TransactionFilter, pageToken?: string): Promise<FetchedTransactionPage> {
+async function rawPage(
+  api: ApiClient,
+  f: TransactionFilter,
+  pageToken: string | undefined,
+  all: boolean,
+): Promise<FetchedTransactionPage> {
   const res = await api.bytes(EP.transactions.list, { query: transactionQuery(f, pageToken) });
   const peeked = peekNextPageToken(res.data);
   if (peeked === undefined) {
     // the token is known only once the page is read: read it now
-    const page = splitTransactionPageBytes(res.data) ?? parsedRawPage(res);
+    const page = splitTransactionPageBytes(res.data) ?? parsedRawPage(res, all);
     return { nextPageToken: page.nextPageToken, take: () => page };
   }
   // the next page is already on its way when the caller splits this one: the page must agree
   return {
     nextPageToken: peeked,
     take: () => {
-      const page = splitTransactionPageBytes(res.data, peeked) ?? parsedRawPage(res);
+      const page = splitTransactionPageBytes(res.data, peeked) ?? parsedRawPage(res, all);
       if (page.nextPageToken !== peeked)
         throw notWhatItReturns(EP.transactions.list, res, 'a nextPageToken other than the one at its end', res.data);
       return page;
@@ -249,5 +263,5 @@ export function rawTransactionPages(
   f: TransactionFilter,
   o: { all: boolean; startToken?: string },
 ): AsyncGenerator<FetchedTransactionPage> {
-  return prefetchPages((token) => rawPage(api, f, token), o);
+  return prefetchPages((token) => rawPage(api, f, token, o.all), { ...o, what: WHAT });
 }

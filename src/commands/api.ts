@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { stripControl } from '../output/sanitize.js';
 import type { Context } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
+import { repeatedTokenError, SeenTokens } from '../api/paging.js';
 import { StreamWriter } from '../output/render.js';
 import type { TokenKind } from '../contract/endpoint.js';
 import { readJson, writeJson } from '../contract/exact-json.js';
@@ -78,15 +79,17 @@ export function registerApi(api: Command, ctx: Context): void {
           scopes: o.scope ? splitList(o.scope) : undefined,
           responseType: 'text',
         });
+      // --paginate: whether items are on stdout already (an error body then is not added after them)
+      const printed = { items: false };
       try {
-        if (o.paginate) return await paginate(ctx, call, query);
+        if (o.paginate) return await paginate(ctx, call, query, printed);
         const res = await call(query);
         if (o.include) await writeHead(ctx, res.status, res.headers);
         await writeBody(ctx, res.data as string);
       } catch (err) {
         if (o.include && err instanceof ApiError) await writeHead(ctx, err.status, err.headers);
         // the answer to this request, not to the token request made for it
-        if (err instanceof ApiError && err.body !== undefined && answers(err, method, path))
+        if (err instanceof ApiError && err.body !== undefined && answers(err, method, path) && !printed.items)
           await writeBody(ctx, typeof err.body === 'string' ? err.body : writeJson(err.body));
         throw err;
       }
@@ -167,22 +170,41 @@ async function requestParts(ctx: Context, method: string, path: string, o: ApiOp
   return Object.keys(params).length ? json(params) : {};
 }
 
-/** Every item of every page (the first array of each page), following nextPageToken to the end. */
-async function paginate(ctx: Context, call: Call, query: Record<string, string> | undefined): Promise<void> {
+/**
+ * Every item of every page (the first array of each page), following nextPageToken to the end. A
+ * nextPageToken seen before in this walk (the same twice in a row, or A -> B -> A) is the service's
+ * fault and stops it (exit 7). When a later page fails that way, or any other, stdout stays valid:
+ * a JSON array printed so far is closed (it holds the items of the pages read, and the exit code says
+ * they are not all), NDJSON lines are whole anyway, and --jq's buffered result is not printed.
+ */
+async function paginate(
+  ctx: Context,
+  call: Call,
+  query: Record<string, string> | undefined,
+  printed: { items: boolean },
+): Promise<void> {
   const format = await ctx.outputFormat();
   const writer = new StreamWriter(ctx, format === 'table' ? 'json' : format);
   let pageToken: string | undefined;
-  const seen = new Set<string>();
-  do {
-    const res = await call({ ...query, ...(pageToken ? { pageToken } : {}) });
-    const page = parseMaybe(res.data as string) as Record<string, unknown>;
-    const list = Object.values(page ?? {}).find(Array.isArray) as unknown[] | undefined;
-    for (const item of list ?? []) await writer.write(item);
-    pageToken = typeof page?.nextPageToken === 'string' && page.nextPageToken !== '' ? page.nextPageToken : undefined;
-    if (pageToken && seen.has(pageToken))
-      throw new UsageError('the server returned the same nextPageToken twice; stopping');
-    if (pageToken) seen.add(pageToken);
-  } while (pageToken);
+  const seen = new SeenTokens();
+  let pages = 0;
+  try {
+    do {
+      const res = await call({ ...query, ...(pageToken ? { pageToken } : {}) });
+      pages++;
+      const page = parseMaybe(res.data as string) as Record<string, unknown>;
+      const list = Object.values(page ?? {}).find(Array.isArray) as unknown[] | undefined;
+      for (const item of list ?? []) {
+        printed.items = true;
+        await writer.write(item);
+      }
+      pageToken = typeof page?.nextPageToken === 'string' && page.nextPageToken !== '' ? page.nextPageToken : undefined;
+      if (pageToken && seen.repeated(pageToken)) throw repeatedTokenError(pageToken, pages);
+    } while (pageToken);
+  } catch (err) {
+    if (printed.items && ctx.globals.jq === undefined) await writer.end().catch(() => undefined);
+    throw err;
+  }
   await writer.end();
 }
 

@@ -1,0 +1,214 @@
+// A nextPageToken the walk was given before (A -> B -> A, or the same twice in a row) points back to
+// pages already read: every --all walk (transactions, accounts --v2, investment holdings, with every
+// output format) and `api --paginate` stop with exit 7 naming the token, after a handful of requests,
+// never looping; `api --paginate -o json` leaves a complete JSON array on stdout.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawnCli, tempDir } from '../helpers/cli.js';
+
+type Answer = (token: string, req: IncomingMessage) => unknown;
+let answer: Answer = () => ({});
+const requests: string[] = [];
+let url = '';
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  const server = createServer((req, res: ServerResponse) => {
+    req.resume();
+    requests.push(req.url!);
+    const token = new URL(req.url!, 'http://x').searchParams.get('pageToken') ?? '';
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(answer(token, req)));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+});
+afterAll(() => close());
+
+const run = (args: string[]) => {
+  requests.length = 0;
+  return spawnCli(args, {
+    env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: url, BANKCTL_TOKEN: 'ready-token', BANKCTL_RETRIES: '0' },
+    // an endless walk would be killed here (and fail every assertion below)
+    timeoutMs: 15_000,
+  });
+};
+
+const tx = (id: string) => ({
+  id,
+  accountId: 'acc',
+  amount: { currencyCode: 'SEK', value: { scale: '2', unscaledValue: '-1050' } },
+});
+/** Page "" -> a, a -> b, b -> a (a cycle of two). */
+const cycle = (token: string) => (token === 'a' ? 'b' : 'a');
+
+describe('transactions list --all', () => {
+  for (const format of ['ndjson', 'json', 'csv', 'table']) {
+    test(`A -> B -> A: exit 7 naming the token, a few requests (-o ${format})`, async () => {
+      answer = (token) => ({ transactions: [tx(`t-${token || '0'}`)], nextPageToken: cycle(token) });
+      const r = await run(['transactions', 'list', '--all', '-o', format]);
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stderr).toMatch(/GET \/data\/v2\/transactions sent nextPageToken "a" again after 3 pages/);
+      expect(r.stderr).toMatch(/repeat without end/);
+      // the first page, a, b (whose token points back to a), and nothing after
+      expect(requests.length).toBeLessThanOrEqual(4);
+      expect(r.stdout.split('t-a').length - 1).toBeLessThanOrEqual(1);
+    });
+  }
+
+  test('the same token twice in a row is exit 7 too (the service fault, not a usage error)', async () => {
+    answer = () => ({ transactions: [tx('x')], nextPageToken: 'same' });
+    const r = await run(['transactions', 'list', '--all', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/nextPageToken "same" again after 2 pages/);
+    expect(requests.length).toBe(2);
+  });
+
+  test('a token that points back to --page-token is a repeat', async () => {
+    answer = () => ({ transactions: [tx('x')], nextPageToken: 'start' });
+    const r = await run(['transactions', 'list', '--all', '--page-token', 'start', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/nextPageToken "start" again after 1 page:/);
+    expect(requests.length).toBe(1);
+  });
+
+  test('a longer cycle with long tokens: found at the first repeat, the token shown shortened and escaped', async () => {
+    const long = (k: number) => `${String(k).repeat(3)}\u001b[31m${'x'.repeat(200)}`;
+    answer = (token) => {
+      const k = token ? Number(token.slice(0, 1)) : 0;
+      return { transactions: [tx(`t${k}`)], nextPageToken: long(k === 5 ? 1 : k + 1) };
+    };
+    const r = await run(['transactions', 'list', '--all', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(7);
+    // pages 0..5 asked for; page 5 points back to 1, so the walk stops before printing it
+    expect(requests.length).toBe(6);
+    expect(r.stdout.trim().split('\n')).toHaveLength(5);
+    expect(r.stderr).toContain('nextPageToken "111\\u001b[31mxxx');
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr).not.toContain('x'.repeat(60));
+    expect(r.stderr.trim().split('\n').length).toBeLessThanOrEqual(2);
+  });
+
+  test('--limit follows pages too, and stops on a cycle before the limit', async () => {
+    answer = (token) => ({ transactions: [tx(`t-${token || '0'}`)], nextPageToken: cycle(token) });
+    const r = await run(['transactions', 'list', '--limit', '50', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(requests.length).toBeLessThanOrEqual(4);
+  });
+
+  test('a walk of distinct tokens ends normally (exit 0, every page once)', async () => {
+    answer = (token) => {
+      const k = token ? Number(token.slice(1)) : 0;
+      return { transactions: [tx(`t${k}`)], nextPageToken: k < 40 ? `p${k + 1}` : '' };
+    };
+    const r = await run(['transactions', 'list', '--all', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(Array.from({ length: 41 }, (_, k) => `t${k}`));
+    expect(requests.length).toBe(41);
+  });
+});
+
+describe('the data v2 pager', () => {
+  test('accounts list --v2 --all: A -> B -> A is exit 7', async () => {
+    answer = (token) => ({ accounts: [{ id: `acc-${token || '0'}`, name: 'A' }], nextPageToken: cycle(token) });
+    const r = await run(['accounts', 'list', '--v2', '--all', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/GET \/data\/v2\/accounts sent nextPageToken "a" again after 3 pages/);
+    expect(requests.length).toBeLessThanOrEqual(4);
+  });
+
+  test('investments holdings ID --all: A -> B -> A is exit 7', async () => {
+    answer = (token) => ({ holdings: [{ id: `h-${token || '0'}` }], nextPageToken: cycle(token) });
+    const r = await run(['investments', 'holdings', 'A1', '--all', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/holdings sent nextPageToken "a" again after 3 pages/);
+    expect(requests.length).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('api --paginate', () => {
+  const args = ['api', 'GET', '/data/v2/transactions', '--paginate'];
+
+  test('A -> B -> A: exit 7, and the JSON array on stdout is closed (valid JSON of the pages read)', async () => {
+    answer = (token) => ({ transactions: [tx(`t-${token || '0'}`)], nextPageToken: cycle(token) });
+    const r = await run([...args, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/nextPageToken "a" again after 3 pages/);
+    expect(requests.length).toBe(3);
+    expect((JSON.parse(r.stdout) as Array<{ id: string }>).map((t) => t.id)).toEqual(['t-0', 't-a', 't-b']);
+  });
+
+  test('the same token twice in a row: exit 7, NDJSON lines whole', async () => {
+    answer = () => ({ transactions: [tx('x')], nextPageToken: 'same' });
+    const r = await run([...args, '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(['x', 'x']);
+  });
+
+  test('with --jq nothing half-done is printed', async () => {
+    answer = (token) => ({ transactions: [tx(`t-${token || '0'}`)], nextPageToken: cycle(token) });
+    const r = await run([...args, '-o', 'json', '--jq', 'length']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stdout).toBe('');
+  });
+
+  test('a service error on a later page: exit by its status, stdout still one valid JSON array', async () => {
+    requests.length = 0;
+    answer = (token) => ({ transactions: [tx(`t-${token || '0'}`)], nextPageToken: token ? 'boom' : 'p2' });
+    const server = createServer((req, res) => {
+      req.resume();
+      const token = new URL(req.url!, 'http://x').searchParams.get('pageToken') ?? '';
+      if (token === 'boom') {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ errorMessage: 'kaputt', errorCode: 'x' }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer(token, req)));
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const r = await spawnCli([...args, '-o', 'json'], {
+        env: {
+          BANKCTL_CONFIG_DIR: tempDir(),
+          BANKCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+          BANKCTL_TOKEN: 'ready-token',
+          BANKCTL_RETRIES: '0',
+        },
+        timeoutMs: 15_000,
+      });
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stderr).toMatch(/HTTP 500/);
+      expect((JSON.parse(r.stdout) as Array<{ id: string }>).map((t) => t.id)).toEqual(['t-0', 't-p2']);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+    }
+  });
+
+  test('a walk of distinct tokens ends normally', async () => {
+    answer = (token) => {
+      const k = token ? Number(token.slice(1)) : 0;
+      return { transactions: [tx(`t${k}`)], nextPageToken: k < 3 ? `p${k + 1}` : '' };
+    };
+    const r = await run([...args, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as Array<{ id: string }>).map((t) => t.id)).toEqual(['t0', 't1', 't2', 't3']);
+  });
+});
