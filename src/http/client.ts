@@ -196,15 +196,12 @@ export class HttpClient {
       let errorCode: string | undefined;
       let failure: unknown;
       try {
-        const res = await undiciRequest(url, {
-          method: method as Dispatcher.HttpMethod,
-          headers,
-          body,
-          dispatcher: route.dispatcher,
-          signal: combineSignals(o.signal, o.timeoutMs ?? this.timeoutMs),
-          headersTimeout: o.timeoutMs ?? this.timeoutMs,
-          bodyTimeout: o.timeoutMs ?? this.timeoutMs,
-        });
+        const res = await requestUntil(
+          url,
+          { method: method as Dispatcher.HttpMethod, headers, body, dispatcher: route.dispatcher },
+          o.signal,
+          o.timeoutMs ?? this.timeoutMs,
+        );
         const status = res.statusCode;
         const ok = (status >= 200 && status < 300) || (o.acceptStatus ?? []).includes(status);
         const ids = requestIdText(sentId, res.headers['x-request-id']);
@@ -346,6 +343,31 @@ async function readBody(
 
 function headerValue(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
+}
+
+/** One exchange, ended by the caller's signal or the timeout, whichever comes first. */
+function requestUntil(
+  url: string,
+  o: Pick<Dispatcher.RequestOptions, 'method' | 'headers' | 'body'> & { dispatcher: Dispatcher },
+  outer: AbortSignal | undefined,
+  timeoutMs: number,
+): ReturnType<typeof undiciRequest> {
+  const signal = combineSignals(outer, timeoutMs);
+  return untilAborted(signal, undiciRequest(url, { ...o, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }));
+}
+
+/**
+ * The request, or the signal's reason as soon as it aborts. undici leaves a request queued while a
+ * proxy keeps refusing the tunnel (it reconnects without end, deaf to the signal): --timeout and
+ * Ctrl-C must end the wait all the same. The dispatcher is closed with the command.
+ */
+function untilAborted<T>(signal: AbortSignal, p: Promise<T>): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function combineSignals(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal {

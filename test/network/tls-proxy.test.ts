@@ -1,5 +1,6 @@
 // Against `sandbox start --tls`: refused without the CA, accepted with it, pinned right and wrong,
 // through a CONNECT proxy and around it with NO_PROXY.
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawnCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
@@ -89,5 +90,40 @@ describe('proxies', () => {
   test('a proxy that is down is a network error', async () => {
     const r = await call({ BANKCTL_CA_FILE: t.sandbox.caFile!, HTTPS_PROXY: 'http://127.0.0.1:1' }, '--retries', '0');
     expect(r.code).toBe(8);
+  });
+
+  test('a proxy that drops every tunnel, or never answers: --timeout ends the wait, exit 8', async () => {
+    for (const mode of ['drop', 'silent'] as const) {
+      let connects = 0;
+      const sockets = new Set<Socket>();
+      const proxy = createNetServer((s) => {
+        sockets.add(s);
+        s.on('error', () => undefined);
+        s.once('data', () => {
+          connects++;
+          if (mode === 'drop') s.destroy();
+        });
+      });
+      await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+      try {
+        const started = Date.now();
+        const r = await spawnCli(['transactions', 'list', '--timeout', '1', '--retries', '0'], {
+          env: {
+            BANKCTL_CONFIG_DIR: tempDir(),
+            BANKCTL_BASE_URL: 'https://api.example.invalid',
+            BANKCTL_TOKEN: 'tok_proxy_123',
+            HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+            NO_PROXY: '',
+          },
+        });
+        expect(r.code, `${mode}: ${r.stderr}`).toBe(8);
+        expect(r.stderr).toMatch(/timed out \(see --timeout\)/);
+        expect(Date.now() - started).toBeLessThan(10_000);
+        expect(connects).toBeGreaterThan(0);
+      } finally {
+        for (const s of sockets) s.destroy();
+        await new Promise((r) => proxy.close(r));
+      }
+    }
   });
 });
