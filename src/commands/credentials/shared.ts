@@ -166,7 +166,11 @@ export interface WalkFlags {
 /** The flags of the status-machine walker (connect, and refresh/update/authenticate --wait). */
 export function addWalkFlags(cmd: Command): Command {
   return cmd
-    .option('--answer <name=value>', 'answer for a supplemental field (repeatable); *=true or *=false answers every checkbox (account opt-in) not named', collect)
+    .option(
+      '--answer <name=value>',
+      'answer for a supplemental field (repeatable); *=true or *=false answers every checkbox (account opt-in) not named',
+      collect,
+    )
     .option('--answers <file>', 'answers from a file: a JSON object, or name=value lines')
     .option('--wait-timeout <seconds>', 'give up (exit 9) when no final status came within this time', '300')
     .option('--poll-interval <ms>', 'first polling interval; it backs off to 5 s', '500')
