@@ -4,6 +4,7 @@ import { EP } from '../contract/index.js';
 import type { ExactNumber } from '../contract/exact-json.js';
 import type { ExactAmountWire } from '../contract/decimal.js';
 import type { ApiClient } from './client.js';
+import { isObject, kindOf, notTheShape, objectBody, readList, readObject } from './shape.js';
 
 export type { ExactAmountWire } from '../contract/decimal.js';
 
@@ -64,17 +65,23 @@ export interface Balances {
   [k: string]: unknown;
 }
 
+/** The user's accounts: `{accounts: [...]}`, checked (src/api/shape.ts): anything else is exit 7, never []. */
 export async function listAccounts(api: ApiClient): Promise<Account[]> {
-  const body = await api.data<{ accounts?: Account[] }>(EP.accounts.list);
-  return body?.accounts ?? [];
+  return readList<Account>(api, EP.accounts.list, 'accounts');
 }
 
 export async function updateAccount(api: ApiClient, id: string, update: AccountUpdate): Promise<Account> {
   return api.data<Account>(EP.accounts.update, { path: { id }, json: update });
 }
 
+/** An account's balances: a JSON object; its `balances`, when sent, an object of balances (exit 7 otherwise). */
 export async function getBalances(api: ApiClient, id: string): Promise<Balances> {
-  return api.data<Balances>(EP.accounts.balances, { path: { id } });
+  const ep = EP.accounts.balances;
+  const res = await api.call(ep, { path: { id } });
+  const body = objectBody<Balances>(ep, res);
+  if (body.balances !== undefined && !isObject(body.balances))
+    throw notTheShape(ep, res, `balances that are not an object (balances is ${kindOf(body.balances)})`);
+  return body;
 }
 
 export interface BalanceRefresh {
@@ -93,5 +100,5 @@ export async function getBalanceRefresh(
   api: ApiClient,
   refreshId: string,
 ): Promise<{ status: string; [k: string]: unknown }> {
-  return api.data(EP.balanceRefresh.status, { path: { refreshId } });
+  return readObject(api, EP.balanceRefresh.status, { path: { refreshId } });
 }

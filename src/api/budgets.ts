@@ -3,6 +3,7 @@ import { EP } from '../contract/index.js';
 import type { DenominatedAmount } from '../contract/decimal.js';
 import type { BudgetFilter } from '../contract/wire.js';
 import type { ApiClient } from './client.js';
+import { readList, readObject } from './shape.js';
 
 export type { DenominatedAmount } from '../contract/decimal.js';
 export type { BudgetFilter } from '../contract/wire.js';
@@ -34,8 +35,7 @@ export interface CreateBudgetRequest {
 }
 
 export async function listBudgets(api: ApiClient, includeArchived = false): Promise<Budget[]> {
-  const r = await api.data<{ budgetSpecifications?: Budget[] }>(EP.budgets.list, { query: { includeArchived } });
-  return r?.budgetSpecifications ?? [];
+  return readList<Budget>(api, EP.budgets.list, 'budgetSpecifications', { query: { includeArchived } });
 }
 
 export async function createOneOffBudget(api: ApiClient, req: CreateBudgetRequest): Promise<Budget> {
@@ -48,21 +48,15 @@ export async function createRecurringBudget(api: ApiClient, req: CreateBudgetReq
 }
 
 export async function recommendedBudgets(api: ApiClient): Promise<Array<Record<string, unknown>>> {
-  const r = await api.data<{ recommendations?: Array<Record<string, unknown>> } | Array<Record<string, unknown>>>(
-    EP.budgets.recommended,
-  );
-  return Array.isArray(r) ? r : (r?.recommendations ?? []);
+  // {recommendations: [...]} (the sandbox's), or the list itself
+  return readList(api, EP.budgets.recommended, 'recommendations', {}, { bare: true });
 }
 
 export async function budgetSummaries(
   api: ApiClient,
   includeArchived = false,
 ): Promise<Array<{ budgetSpecification: Budget; budgetPeriods: BudgetPeriod }>> {
-  const r = await api.data<{ budgetSummaries?: Array<{ budgetSpecification: Budget; budgetPeriods: BudgetPeriod }> }>(
-    EP.budgets.summaries,
-    { query: { includeArchived } },
-  );
-  return r?.budgetSummaries ?? [];
+  return readList(api, EP.budgets.summaries, 'budgetSummaries', { query: { includeArchived } });
 }
 
 export async function updateBudget(api: ApiClient, budgetId: string, req: CreateBudgetRequest): Promise<Budget> {
@@ -93,7 +87,7 @@ export async function budgetDetails(
   budgetId: string,
   range: { start?: number; end?: number },
 ): Promise<BudgetDetails> {
-  return api.data<BudgetDetails>(EP.budgets.details, { path: { id: budgetId }, query: range });
+  return readObject<BudgetDetails>(api, EP.budgets.details, { path: { id: budgetId }, query: range });
 }
 
 export async function budgetTransactions(
@@ -101,9 +95,5 @@ export async function budgetTransactions(
   budgetId: string,
   range: { start: number; end: number },
 ): Promise<Array<Record<string, unknown>>> {
-  const r = await api.data<{ transactions?: Array<Record<string, unknown>> }>(EP.budgets.transactions, {
-    path: { id: budgetId },
-    query: range,
-  });
-  return r?.transactions ?? [];
+  return readList(api, EP.budgets.transactions, 'transactions', { path: { id: budgetId }, query: range });
 }

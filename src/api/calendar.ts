@@ -1,6 +1,7 @@
 // Calendar periods (spec 4.3; Period shape from the Swagger).
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
+import { readArray } from './shape.js';
 
 export interface Period {
   name: string;
@@ -16,9 +17,9 @@ export async function calendarPeriods(
   to: string,
   resolution?: string,
 ): Promise<Period[]> {
-  return api.data<Period[]>(EP.calendar.periods, { query: { period_gte: from, period_lte: to, resolution } });
+  return readArray<Period>(api, EP.calendar.periods, { query: { period_gte: from, period_lte: to, resolution } });
 }
 
 export async function calendarPeriod(api: ApiClient, period: string, resolution?: string): Promise<Period[]> {
-  return api.data<Period[]>(EP.calendar.period, { path: { period }, query: { resolution } });
+  return readArray<Period>(api, EP.calendar.period, { path: { period }, query: { resolution } });
 }

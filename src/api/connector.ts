@@ -6,6 +6,7 @@ import { decodeResponse, notWhatItReturns, type ApiClient, type CallParams } fro
 import type { HttpResponse } from '../http/client.js';
 import { ExactNumber } from '../contract/exact-json.js';
 import { scanTransactionsPage, type SlimPage, type SlimTransaction } from './page-scan.js';
+import { readList } from './shape.js';
 
 /** A body given as text goes as is; an object is written exactly. */
 function exact(body: unknown): Pick<CallParams, 'body' | 'json'> {
@@ -189,8 +190,7 @@ export interface V1Account {
 }
 
 export async function listAccounts(api: ApiClient, bearer?: string): Promise<V1Account[]> {
-  const data = await api.data<{ accounts?: V1Account[] }>(EP.accounts.list, {
+  return readList<V1Account>(api, EP.accounts.list, 'accounts', {
     auth: bearer ? { scheme: 'Bearer', token: bearer } : undefined,
   });
-  return data?.accounts ?? [];
 }

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
 import type { Item } from './data-v2.js';
+import { readList, readObject } from './shape.js';
 
 export const CONSENT_SERVICE_TYPES = ['MANDATE_PAYMENTS'] as const;
 export const CONSENT_SUBTYPES = ['VRP_SWEEPING', 'VRP_COMMERCIAL'] as const;
@@ -22,7 +23,7 @@ export async function createConsent(api: ApiClient, body: Item, idempotencyKey?:
 }
 
 export const getConsent = (api: ApiClient, consentId: string) =>
-  api.data<Item>(EP.consentsV2.get, { path: { consentId } });
+  readObject<Item>(api, EP.consentsV2.get, { path: { consentId } });
 
 export async function revokeConsent(api: ApiClient, consentId: string, idempotencyKey?: string): Promise<Item> {
   return api.data<Item>(EP.consentsV2.revoke, {
@@ -37,11 +38,10 @@ export async function consentTemplates(
   providerId: string,
   q: { type?: string; subType?: string },
 ): Promise<Item[]> {
-  const r = await api.data<{ templates?: Item[] }>(EP.consentsV2.template, {
+  return readList<Item>(api, EP.consentsV2.template, 'templates', {
     path: { providerId },
     query: { type: q.type, subType: q.subType },
   });
-  return r?.templates ?? [];
 }
 
 export async function startAuthorization(

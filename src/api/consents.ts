@@ -3,6 +3,7 @@
 import { EP } from '../contract/index.js';
 import { NotFoundError } from '../errors.js';
 import type { ApiClient } from './client.js';
+import { readList } from './shape.js';
 import type { UserRef } from '../auth/tokens.js';
 
 export interface ProviderConsent {
@@ -26,8 +27,7 @@ export const UPDATE_CONSENT_SCOPES = [
 ];
 
 export async function listConsents(api: ApiClient): Promise<ProviderConsent[]> {
-  const data = await api.data<{ providerConsents?: ProviderConsent[] }>(EP.consents.list);
-  return data?.providerConsents ?? [];
+  return readList<ProviderConsent>(api, EP.consents.list, 'providerConsents');
 }
 
 export async function deleteConsent(api: ApiClient, credentialsId: string): Promise<void> {
@@ -51,8 +51,8 @@ export interface UpdateLinkOptions {
 /** Whether the user holds these credentials: a consent names them, or an account of theirs does. */
 async function holdsCredentials(api: ApiClient, credentialsId: string): Promise<boolean> {
   if ((await listConsents(api)).some((c) => c.credentialsId === credentialsId)) return true;
-  const accounts = await api.data<{ accounts?: Array<{ credentialsId?: unknown }> }>(EP.accounts.list);
-  return (accounts?.accounts ?? []).some((a) => a.credentialsId === credentialsId);
+  const accounts = await readList<{ credentialsId?: unknown }>(api, EP.accounts.list, 'accounts');
+  return accounts.some((a) => a.credentialsId === credentialsId);
 }
 
 /**

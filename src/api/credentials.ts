@@ -1,6 +1,7 @@
 // Credentials (spec 4.4) and provider consents (spec 2.5).
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
+import { readList, readObject } from './shape.js';
 
 /** Statuses that end a refresh in failure: the spec's two, and the extra final ones the service documents. */
 export const FAILED_STATUSES = new Set([
@@ -70,12 +71,11 @@ export async function createCredentials(
 }
 
 export async function listCredentials(api: ApiClient): Promise<Credentials[]> {
-  const data = await api.data<{ credentials?: Credentials[] }>(EP.credentials.list);
-  return data?.credentials ?? [];
+  return readList<Credentials>(api, EP.credentials.list, 'credentials');
 }
 
 export async function getCredentials(api: ApiClient, id: string): Promise<Credentials> {
-  return api.data<Credentials>(EP.credentials.get, { path: { id } });
+  return readObject<Credentials>(api, EP.credentials.get, { path: { id } });
 }
 
 export async function updateCredentials(
@@ -140,6 +140,5 @@ export interface ProviderConsent {
 }
 
 export async function listProviderConsents(api: ApiClient): Promise<ProviderConsent[]> {
-  const data = await api.data<{ providerConsents?: ProviderConsent[] }>(EP.consents.list);
-  return data?.providerConsents ?? [];
+  return readList<ProviderConsent>(api, EP.consents.list, 'providerConsents');
 }

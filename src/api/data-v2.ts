@@ -1,10 +1,11 @@
 // Data v2 reads (the vendor reference's api-data-v2 page) and a pager any paged endpoint shares:
 // pages as an async iterator, the next page requested while the caller writes the current one (at
-// most two pages in memory), and a nextPageToken that comes back twice stops the walk.
+// most two pages in memory), and a nextPageToken the walk was given before stops it (api/paging.ts).
 import { EP, type Endpoint } from '../contract/index.js';
-import { prefetchPages } from './paging.js';
+import { nextPageTokenProblem, prefetchPages } from './paging.js';
 import type { QueryValue } from '../http/client.js';
 import { notWhatItReturns, type ApiClient } from './client.js';
+import { listIn, readList, readObject } from './shape.js';
 
 export const V2_ACCOUNT_TYPES = ['UNDEFINED', 'CHECKING', 'SAVINGS', 'CREDIT_CARD'] as const;
 export const MAX_V2_PAGE_SIZE = 100;
@@ -28,37 +29,31 @@ export interface PagedRead {
   pageSize?: number;
 }
 
-export async function readPage(api: ApiClient, r: PagedRead, pageToken?: string): Promise<Page> {
+/** One page; `all`: pages are being followed, so a page without a nextPageToken is not taken as the last. */
+export async function readPage(api: ApiClient, r: PagedRead, pageToken?: string, all = false): Promise<Page> {
   const query: Record<string, QueryValue> = { ...r.query };
   if (r.pageSize !== undefined) query[r.sizeParam ?? 'pageSize'] = r.pageSize;
   if (pageToken) query[r.tokenParam ?? 'pageToken'] = pageToken;
   const res = await api.call<Record<string, unknown> | undefined>(r.ep, { path: r.path, query });
-  const items = res.data?.[r.key];
-  if (!Array.isArray(items)) throw notWhatItReturns(r.ep, res, `no ${r.key} list`, '');
+  const items = listIn(r.ep, res, r.key);
   const next = res.data?.nextPageToken;
-  return { items: items as Item[], nextPageToken: typeof next === 'string' ? next : '' };
+  const problem = nextPageTokenProblem(next, all);
+  if (problem) throw notWhatItReturns(r.ep, res, problem, '');
+  return { items, nextPageToken: typeof next === 'string' ? next : '' };
 }
 
 /** Every page from the first (or from `startToken`) to the last, or only the first when !all. */
 export function pages(api: ApiClient, r: PagedRead, o: { all: boolean; startToken?: string }): AsyncGenerator<Page> {
-  return prefetchPages((token) => readPage(api, r, token), o);
+  return prefetchPages((token) => readPage(api, r, token, o.all), { ...o, what: `${r.ep.method} ${r.ep.path}` });
 }
 
 /** A JSON object answer, or a ServerError naming what came instead. */
-async function object(api: ApiClient, ep: Endpoint, path?: Record<string, string>): Promise<Item> {
-  const res = await api.call<unknown>(ep, { path });
-  if (!res.data || typeof res.data !== 'object' || Array.isArray(res.data))
-    throw notWhatItReturns(ep, res, 'no JSON object', '');
-  return res.data as Item;
-}
+const object = (api: ApiClient, ep: Endpoint, path?: Record<string, string>): Promise<Item> =>
+  readObject(api, ep, { path });
 
-/** The array under `key` of a JSON object answer. */
-async function list(api: ApiClient, ep: Endpoint, key: string, path?: Record<string, string>): Promise<Item[]> {
-  const res = await api.call<Record<string, unknown> | undefined>(ep, { path });
-  const items = res.data?.[key];
-  if (!Array.isArray(items)) throw notWhatItReturns(ep, res, `no ${key} list`, '');
-  return items as Item[];
-}
+/** The list of objects under `key` of a JSON object answer, or a ServerError naming what came instead. */
+const list = (api: ApiClient, ep: Endpoint, key: string, path?: Record<string, string>): Promise<Item[]> =>
+  readList(api, ep, key, { path });
 
 export const getAccountV2 = (api: ApiClient, id: string) => object(api, EP.dataV2.account, { id });
 export const getBalancesV2 = (api: ApiClient, id: string) => object(api, EP.dataV2.accountBalances, { id });

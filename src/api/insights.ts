@@ -1,6 +1,7 @@
 // Insights (spec 4.5 and 3.2; shapes from the service's Swagger).
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
+import { readArray } from './shape.js';
 
 export interface Insight {
   id: string;
@@ -15,11 +16,11 @@ export interface Insight {
 }
 
 export async function listInsights(api: ApiClient): Promise<Insight[]> {
-  return (await api.data<Insight[]>(EP.insights.list)) ?? [];
+  return readArray<Insight>(api, EP.insights.list);
 }
 
 export async function listArchivedInsights(api: ApiClient): Promise<Insight[]> {
-  return (await api.data<Insight[]>(EP.insights.archived)) ?? [];
+  return readArray<Insight>(api, EP.insights.archived);
 }
 
 /** SelectInsightActionRequest: reports the action and archives the insight. */

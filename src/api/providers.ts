@@ -5,6 +5,9 @@ import type { ProviderField as WireProviderField } from '../contract/wire.js';
 import { isMarket } from '../contract/markets.js';
 import { ApiError, NotFoundError } from '../errors.js';
 import type { ApiClient } from './client.js';
+import type { HttpResponse } from '../http/client.js';
+import type { Endpoint } from '../contract/index.js';
+import { isObject, listIn, readList } from './shape.js';
 
 /** A provider's field as the service sends it (properties beyond the wire type kept). */
 export type ProviderField = WireProviderField & { [k: string]: unknown };
@@ -50,19 +53,25 @@ export async function listProviders(
   const c = api.caller;
   if (c.token || c.basic || c.user?.userId || c.user?.externalUserId) {
     if (q.market) query.market = q.market;
-    return providersOf(await api.data<ProviderList>(EP.providers.list, { query }));
+    return providersOf(EP.providers.list, await api.call(EP.providers.list, { query }));
   }
   const headers: Record<string, string> = o.clientId ? { 'x-tink-oauth-client-id': o.clientId } : {};
   const out: Provider[] = [];
   for (const market of q.market ? [q.market] : MARKETS) {
-    const data = await api.data<ProviderList>(EP.providers.byMarket, { path: { market }, query, headers });
-    out.push(...providersOf(data));
+    const res = await api.call(EP.providers.byMarket, { path: { market }, query, headers });
+    out.push(...providersOf(EP.providers.byMarket, res));
   }
   return out;
 }
 
-type ProviderList = { providers?: Provider[] } | Provider[] | undefined;
-const providersOf = (data: ProviderList): Provider[] => (Array.isArray(data) ? data : (data?.providers ?? []));
+/** ProviderListResponse {providers} (required by the Swagger), or the list itself; anything else is exit 7. */
+const providersOf = (ep: Endpoint, res: HttpResponse<unknown>): Provider[] =>
+  listIn<Provider>(ep, res, 'providers', { bare: true });
+
+/** The markets that have providers: ProviderMarketListResponse {markets: [string]}, checked. */
+export async function listMarkets(api: ApiClient): Promise<string[]> {
+  return readList<string>(api, EP.providers.markets, 'markets', {}, { items: 'string' });
+}
 
 export async function getProvider(api: ApiClient, name: string): Promise<Provider> {
   return api.data<Provider>(EP.providers.byMarket, { path: { market: name } });
@@ -76,46 +85,52 @@ export async function getProvider(api: ApiClient, name: string): Promise<Provide
  * NotFoundError (exit 4) when there is none.
  */
 export async function findProvider(api: ApiClient, name: string, o: { market?: string } = {}): Promise<Provider> {
-  const exact = (list: ProviderLike): Provider | undefined => asList(list).find((p) => p?.name === name);
+  const exact = (res: HttpResponse<unknown>, ep: Endpoint): Provider | undefined =>
+    asList(ep, res).find((p) => p.name === name);
   const query = { includeTestProviders: 'true', name };
   const prefix = /^([a-z]{2})-/.exec(name)?.[1]?.toUpperCase();
   const market = o.market ?? (prefix && isMarket(prefix) ? prefix : undefined);
   const c = api.caller;
   const hasUser = Boolean(c.token || c.basic || c.user?.userId || c.user?.externalUserId);
   if (market && !(hasUser && !o.market)) {
-    const found = exact(await api.data<ProviderLike>(EP.providers.byMarket, { path: { market }, query }));
+    const found = exact(await api.call(EP.providers.byMarket, { path: { market }, query }), EP.providers.byMarket);
     if (found || o.market) return found ?? notFound(name, o.market);
   }
   // the full list takes a user token where the contract says so (the reference's): none, no lookup
   const listed =
     !hasUser && EP.providers.list.token === 'user'
       ? undefined
-      : await api.data<ProviderLike>(EP.providers.list, { query }).then(exact, (err: unknown) => {
-          // a service without the list's name query (the spec's reading) answers the provider itself below
-          if (err instanceof ApiError && err.status === 404) return undefined;
-          throw err;
-        });
+      : await api.call(EP.providers.list, { query }).then(
+          (res) => exact(res, EP.providers.list),
+          (err: unknown) => {
+            // a service without the list's name query (the spec's reading) answers the provider itself below
+            if (err instanceof ApiError && err.status === 404) return undefined;
+            throw err;
+          },
+        );
   return listed ?? (await bySpecPath(api, name)) ?? notFound(name, o.market);
 }
 
 /** The spec's reading, GET /api/v1/providers/{name} answering the provider itself; undefined on a 4xx. */
 async function bySpecPath(api: ApiClient, name: string): Promise<Provider | undefined> {
+  let res: HttpResponse<unknown>;
   try {
-    const data = await api.data<ProviderLike>(EP.providers.byMarket, { path: { market: name } });
-    return asList(data).find((p) => p?.name === name);
+    res = await api.call(EP.providers.byMarket, { path: { market: name } });
   } catch (err) {
     if (err instanceof ApiError && err.status >= 400 && err.status < 500) return undefined;
     throw err;
   }
+  return asList(EP.providers.byMarket, res).find((p) => p.name === name);
 }
 
-type ProviderLike = { providers?: Provider[] } | Provider[] | Provider | undefined;
-
-function asList(data: ProviderLike): Provider[] {
-  if (Array.isArray(data)) return data;
-  if (data && typeof data === 'object' && Array.isArray((data as { providers?: unknown }).providers))
-    return (data as { providers: Provider[] }).providers;
-  return data && typeof data === 'object' && typeof (data as Provider).name === 'string' ? [data as Provider] : [];
+/**
+ * The providers of an answer: a provider list (as providersOf), or one provider itself (an object
+ * with a string name, the spec's reading of GET /api/v1/providers/{name}); anything else is exit 7.
+ */
+function asList(ep: Endpoint, res: HttpResponse<unknown>): Provider[] {
+  const data = res.data;
+  if (isObject(data) && data.providers === undefined && typeof data.name === 'string') return [data as Provider];
+  return providersOf(ep, res);
 }
 
 function notFound(name: string, market?: string): never {

@@ -1,6 +1,7 @@
 // The smaller reads (spec 4.3, 4.5): identities, investments, loans, categories.
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
+import { isObject, listIn, readList } from './shape.js';
 import type { JsonNumber } from './accounts.js';
 
 export const PORTFOLIO_TYPES = ['ISK', 'KF', 'DEPOT', 'PENSION', 'OTHER'] as const;
@@ -15,12 +16,17 @@ export interface Identity {
 
 /**
  * The reference answers `{identities: [...]}` (data v1, List identity data); the older Swagger's
- * `{availableIdentityData: [...]}` is read too, and both when a service sends both.
+ * `{availableIdentityData: [...]}` is read too, and both when a service sends both. At least one of
+ * them must be there, and each one sent must be a list of objects (exit 7 otherwise).
  */
 export async function listIdentities(api: ApiClient): Promise<Identity[]> {
-  const data = await api.data<{ identities?: Identity[]; availableIdentityData?: Identity[] }>(EP.reads.identities);
-  const list = (v: unknown): Identity[] => (Array.isArray(v) ? (v as Identity[]) : []);
-  return [...list(data?.identities), ...list(data?.availableIdentityData)];
+  const ep = EP.reads.identities;
+  const res = await api.call(ep);
+  const body = res.data;
+  const keys = isObject(body) ? ['identities', 'availableIdentityData'].filter((k) => body[k] !== undefined) : [];
+  // neither there (or no object at all): the error listIn gives for the reference's key
+  if (keys.length === 0) return listIn<Identity>(ep, res, 'identities');
+  return keys.flatMap((k) => listIn<Identity>(ep, res, k));
 }
 
 export interface Portfolio {
@@ -34,10 +40,9 @@ export interface Portfolio {
 }
 
 export async function listInvestments(api: ApiClient, portfolioTypes: string[] = []): Promise<Portfolio[]> {
-  const data = await api.data<{ portfolios?: Portfolio[] }>(EP.reads.investments, {
+  return readList<Portfolio>(api, EP.reads.investments, 'portfolios', {
     query: { portfolioType: portfolioTypes.length ? portfolioTypes : undefined },
   });
-  return data?.portfolios ?? [];
 }
 
 export interface LoanResponse {
@@ -47,9 +52,11 @@ export interface LoanResponse {
   [k: string]: unknown;
 }
 
+/** The LoanResponse: a JSON object whose `loans` is a list of objects (exit 7 otherwise). */
 export async function listLoans(api: ApiClient): Promise<LoanResponse> {
-  const data = await api.data<Partial<LoanResponse>>(EP.reads.loans);
-  return { ...data, loans: data?.loans ?? [] };
+  const res = await api.call(EP.reads.loans);
+  const loans = listIn(EP.reads.loans, res, 'loans');
+  return { ...(res.data as Partial<LoanResponse>), loans };
 }
 
 export interface Category {
@@ -63,6 +70,6 @@ export interface Category {
 }
 
 export async function listCategories(api: ApiClient, locale?: string): Promise<Category[]> {
-  const data = await api.data<Category[] | { categories?: Category[] }>(EP.reads.categories, { query: { locale } });
-  return Array.isArray(data) ? data : (data?.categories ?? []);
+  // the list itself (spec 4.3, the Swagger), or the Swagger's ListCategoriesResponse {categories}
+  return readList<Category>(api, EP.reads.categories, 'categories', { query: { locale } }, { bare: true });
 }

@@ -1,6 +1,7 @@
 // Account verification reports (spec 4.1, 2.7): temporary (1 hour), with a PDF rendering.
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
+import { readObject } from './shape.js';
 
 export const REPORT_TEMPLATES = ['standard-1.0'];
 
@@ -14,7 +15,7 @@ export async function createReport(api: ApiClient, req: CreateReportRequest): Pr
 }
 
 export async function getReport(api: ApiClient, reportId: string): Promise<Record<string, unknown>> {
-  return api.data(EP.reports.get, { path: { id: reportId } });
+  return readObject(api, EP.reports.get, { path: { id: reportId } });
 }
 
 /** The PDF bytes exactly as served. */

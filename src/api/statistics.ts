@@ -2,6 +2,7 @@
 import { EP } from '../contract/index.js';
 import { STATISTIC_RESOLUTIONS } from '../contract/wire.js';
 import type { ApiClient } from './client.js';
+import { readArray } from './shape.js';
 
 export { RESOLUTIONS, STATISTIC_RESOLUTIONS, STATISTIC_TYPES } from '../contract/wire.js';
 
@@ -32,5 +33,5 @@ export interface Statistic {
 }
 
 export async function queryStatistics(api: ApiClient, q: StatisticQuery): Promise<Statistic[]> {
-  return (await api.data<Statistic[]>(EP.statistics.query, { json: q, idempotent: true })) ?? [];
+  return readArray<Statistic>(api, EP.statistics.query, { json: q, idempotent: true });
 }

@@ -8,6 +8,7 @@ import { writeJson } from '../contract/exact-json.js';
 import { decodeResponse, notWhatItReturns, type ApiClient } from './client.js';
 import { endOfString, K_NEXT, K_TRANSACTIONS, memberName, named, skipValue } from './page-scan.js';
 import { nextPageTokenProblem, prefetchPages } from './paging.js';
+import { listIn } from './shape.js';
 import type { HttpResponse } from '../http/client.js';
 
 export const TRANSACTION_STATUSES = ['BOOKED', 'PENDING', 'UNDEFINED'] as const;
@@ -70,11 +71,11 @@ export async function transactionPage(
  */
 function checkedPage(res: HttpResponse<Partial<TransactionPage> | undefined>, all: boolean): TransactionPage {
   const data = res.data;
-  if (!data || !Array.isArray(data.transactions))
-    throw notWhatItReturns(EP.transactions.list, res, 'no transactions list', '');
-  const problem = nextPageTokenProblem(data.nextPageToken, all);
+  // a list of objects (null, 5 or "x" as an item is not a transaction: no empty row for it)
+  const transactions = listIn<TransactionPage['transactions'][number]>(EP.transactions.list, res, 'transactions');
+  const problem = nextPageTokenProblem(data?.nextPageToken, all);
   if (problem) throw notWhatItReturns(EP.transactions.list, res, problem, '');
-  return { transactions: data.transactions, nextPageToken: data.nextPageToken ?? '' };
+  return { transactions, nextPageToken: data?.nextPageToken ?? '' };
 }
 
 const WHAT = `${EP.transactions.list.method} ${EP.transactions.list.path}`;

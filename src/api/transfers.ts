@@ -3,6 +3,7 @@
 import { EP } from '../contract/index.js';
 import { decimalString, parseDecimal } from '../contract/decimal.js';
 import type { ApiClient } from './client.js';
+import { readObject } from './shape.js';
 
 export interface SignableOperation {
   id: string;
@@ -68,5 +69,5 @@ export async function createTransfer(api: ApiClient, t: TransferRequest): Promis
 }
 
 export async function transferStatus(api: ApiClient, transferId: string): Promise<SignableOperation> {
-  return api.data<SignableOperation>(EP.transfers.status, { path: { id: transferId } });
+  return readObject<SignableOperation>(api, EP.transfers.status, { path: { id: transferId } });
 }

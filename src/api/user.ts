@@ -3,13 +3,14 @@
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
 import type { Item } from './data-v2.js';
+import { readObject } from './shape.js';
 
 export const PERIOD_MODES = ['MONTHLY', 'MONTHLY_ADJUSTED'] as const;
 
-export const getUser = (api: ApiClient) => api.data<Item>(EP.user.get);
+export const getUser = (api: ApiClient) => readObject<Item>(api, EP.user.get);
 export const updateUser = (api: ApiClient, body: { externalUserId?: string; username?: string }) =>
   api.data<Item>(EP.user.update, { json: body });
-export const getProfile = (api: ApiClient) => api.data<Item>(EP.user.profile);
+export const getProfile = (api: ApiClient) => readObject<Item>(api, EP.user.profile);
 export const setProfile = (api: ApiClient, body: Item) => api.data<Item>(EP.user.setProfile, { json: body });
 
 export interface LinkSessionRequest {

@@ -1,6 +1,7 @@
 // Webhooks (aggregation-api.md 4.6 and 6, connector-api.md 4 and 6) and the sandbox's trigger.
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
+import { kindOf, listIn, notTheShape, readList } from './shape.js';
 
 export { WEBHOOK_EVENTS, type WebhookEvent } from '../contract/wire.js';
 
@@ -35,8 +36,8 @@ export interface WebHookRequest {
 export const API_HOOKS_PATH = EP.hooks.list.path;
 
 export async function listHooks(api: ApiClient): Promise<ApiWebhook[]> {
-  const data = await api.data<{ webHooks?: ApiWebhook[] } | ApiWebhook[]>(EP.hooks.list);
-  return Array.isArray(data) ? data : (data?.webHooks ?? []);
+  // {webHooks: [...]} (the Swagger's), or the list itself
+  return readList<ApiWebhook>(api, EP.hooks.list, 'webHooks', {}, { bare: true });
 }
 
 export async function createHook(api: ApiClient, reg: WebhookRegistration): Promise<ApiWebhook> {
@@ -48,12 +49,8 @@ export async function deleteHook(api: ApiClient, id: string): Promise<void> {
 }
 
 export async function listConnectorWebhooks(api: ApiClient, o: { retries?: number } = {}): Promise<ConnectorWebhook[]> {
-  const data = await api.data<{ webhooks?: ConnectorWebhook[] } | ConnectorWebhook[] | undefined>(
-    EP.connector.listWebhooks,
-    { retries: o.retries },
-  );
-  if (Array.isArray(data)) return data;
-  return data?.webhooks ?? [];
+  // the list itself (the sandbox's), or {webhooks: [...]}: connector-api.md does not show the shape
+  return readList<ConnectorWebhook>(api, EP.connector.listWebhooks, 'webhooks', { retries: o.retries }, { bare: true });
 }
 
 /**
@@ -136,12 +133,12 @@ export async function listWebhookEndpoints(api: ApiClient): Promise<WebhookEndpo
   const out: WebhookEndpoint[] = [];
   let pageToken: string | undefined;
   for (let page = 0; page < 100; page++) {
-    const data = await api.data<{ webhookEndpoints?: WebhookEndpoint[]; nextPageToken?: string } | undefined>(
-      EP.webhookEndpoints.list,
-      { query: pageToken ? { pageToken } : {} },
-    );
-    out.push(...(data?.webhookEndpoints ?? []));
-    const next = data?.nextPageToken;
+    const ep = EP.webhookEndpoints.list;
+    const res = await api.call(ep, { query: pageToken ? { pageToken } : {} });
+    out.push(...listIn<WebhookEndpoint>(ep, res, 'webhookEndpoints'));
+    const next = (res.data as { nextPageToken?: unknown }).nextPageToken;
+    if (next !== undefined && next !== null && typeof next !== 'string')
+      throw notTheShape(ep, res, `a nextPageToken that is not a string (it is ${kindOf(next)})`);
     if (!next || next === pageToken) break;
     pageToken = next;
   }
@@ -193,8 +190,7 @@ export async function listDeliveries(
 ): Promise<Delivery[]> {
   const query: Record<string, string> = {};
   for (const [k, v] of Object.entries(filter)) if (v !== undefined) query[k] = v;
-  const data = await api.data<{ deliveries?: Delivery[] }>(EP.sandbox.deliveries, { query });
-  return data?.deliveries ?? [];
+  return readList<Delivery>(api, EP.sandbox.deliveries, 'deliveries', { query });
 }
 
 export async function resendDelivery(api: ApiClient, id: string): Promise<Delivery> {

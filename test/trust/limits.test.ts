@@ -46,7 +46,7 @@ async function hugeBodies(status: number, bytes: number): Promise<Hostile> {
 }
 
 function stream(res: ServerResponse, total: number, progress: (n: number) => void): void {
-  const chunk = Buffer.from(`${'"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",'.repeat(1024)}`);
+  const chunk = Buffer.from(`${'{"name":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"},'.repeat(1024)}`);
   let n = 0;
   res.write('[');
   n++;
@@ -56,7 +56,7 @@ function stream(res: ServerResponse, total: number, progress: (n: number) => voi
       progress(n);
       if (!res.write(chunk)) return void res.once('drain', pump);
     }
-    res.end('"end"]');
+    res.end('{"name":"end"}]');
   };
   res.on('close', () => progress(n));
   pump();

@@ -1,57 +1,149 @@
 // Cells for the read commands: exact amounts with their currency, bank text made safe for a terminal.
+// An amount that is there but cannot be read exactly (an unscaledValue "abc" or 1.2e+29, a scale 2.5
+// or "99999999999") is not what the service returns: a ServerError (exit 7) naming the field and the
+// value, never a blank cell. An amount that is absent or null is an empty cell (the service sends a
+// null balance for an account excluded from aggregation).
 import type { Context } from '../../context.js';
-import { exactDecimal } from '../../contract/decimal.js';
-import { ExactNumber } from '../../contract/exact-json.js';
-import { decimalString, formatAmount, isExactAmount, withMinorUnits } from '../../output/money.js';
+import { decimalString, exactDecimal } from '../../contract/decimal.js';
+import { ExactNumber, writeJson } from '../../contract/exact-json.js';
+import { ServerError } from '../../errors.js';
+import { withMinorUnits } from '../../output/money.js';
 import { stripControl } from '../../output/sanitize.js';
 import type { Column } from '../../output/render.js';
 
-/** A number ("-12.50", "1e3", a JSON number as read) as it should be shown, without a float in between. */
-export function exactText(v: unknown): string {
-  if (v === undefined || v === null || v === '') return '';
-  return exactDecimal(v) ?? stripControl(String(v).trim());
+/** The largest scale an {unscaledValue, scale} amount may have: beyond it, it is no amount (and no cell). */
+export const MAX_SCALE = 100;
+/** The largest exponent of a JSON number shown as a decimal (1e400 is 401 digits; 1e1000000 is no amount). */
+export const MAX_EXPONENT = 1000;
+/** The most digits an amount may have. */
+export const MAX_DIGITS = 400;
+
+/** A value as a message shows it: JSON, cut short. */
+function shown(v: unknown): string {
+  let text: string;
+  if (v instanceof ExactNumber) text = v.text;
+  else {
+    try {
+      text = writeJson(v) ?? String(v);
+    } catch {
+      text = String(v);
+    }
+  }
+  text = stripControl(text);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-/** A v2 amount {currencyCode, value: {scale, unscaledValue}} as "-0.05 SEK". */
-export function amountCell(v: unknown): string {
-  if (!isExactAmount(v)) return '';
-  try {
-    return formatAmount(v);
-  } catch {
-    return '';
-  }
+function unreadable(field: string, v: unknown, why: string): ServerError {
+  return new ServerError(
+    `the service sent an amount that cannot be read exactly: ${field} is ${v === undefined ? 'missing' : shown(v)} (${why})`,
+    { hint: '`-o json` shows the answer as sent' },
+  );
+}
+
+const absent = (v: unknown): v is undefined | null => v === undefined || v === null;
+
+/** The text of a JSON integer as sent ("-5", 1234, an ExactNumber literal), else undefined. */
+function integerText(v: unknown): string | undefined {
+  let text: string;
+  if (typeof v === 'string') text = v;
+  else if (typeof v === 'number') text = Number.isFinite(v) ? String(v) : '';
+  else if (v instanceof ExactNumber) text = v.text;
+  else return undefined;
+  return /^[+-]?\d+$/.test(text) ? text : undefined;
+}
+
+/** unscaledValue / 10^scale exactly, the fields checked: integers, at most MAX_DIGITS digits, |scale| <= MAX_SCALE. */
+export function exactValue(unscaledValue: unknown, scale: unknown, field: string): string {
+  const u = integerText(unscaledValue);
+  if (u === undefined) throw unreadable(`${field}.unscaledValue`, unscaledValue, 'not an integer');
+  if (u.replace(/^[+-]/, '').length > MAX_DIGITS)
+    throw unreadable(`${field}.unscaledValue`, unscaledValue, `more than ${MAX_DIGITS} digits`);
+  const s = integerText(scale);
+  if (s === undefined) throw unreadable(`${field}.scale`, scale, 'not an integer');
+  if (!/^[+-]?0*\d{1,3}$/.test(s) || Math.abs(Number(s)) > MAX_SCALE)
+    throw unreadable(`${field}.scale`, scale, `not a scale from -${MAX_SCALE} to ${MAX_SCALE}`);
+  return decimalString(u, Number(s));
+}
+
+/** A currency code: a string, or nothing. */
+function currencyOf(v: unknown, field: string): string | undefined {
+  if (absent(v)) return undefined;
+  if (typeof v !== 'string') throw unreadable(field, v, 'not a currency code');
+  return v;
+}
+
+const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * A JSON number ("-12.50", "1e3", a number as read, an ExactNumber) as exact decimal text, without
+ * a float in between; '' when absent or null. Anything else, or an exponent beyond MAX_EXPONENT or
+ * more than MAX_DIGITS digits, is a ServerError naming `field`.
+ */
+export function exactText(v: unknown, field = 'a number'): string {
+  if (absent(v) || v === '') return '';
+  const text = typeof v === 'string' ? v.trim() : typeof v === 'number' || v instanceof ExactNumber ? String(v) : '';
+  const m = NUMBER_TEXT.exec(text);
+  if (!m) throw unreadable(field, v, 'not a number');
+  if (m[1] !== undefined && (!/^[+-]?0*\d{1,4}$/.test(m[1]) || Math.abs(Number(m[1])) > MAX_EXPONENT))
+    throw unreadable(field, v, `an exponent beyond ${MAX_EXPONENT}`);
+  if (text.replace(/[eE].*$/, '').replace(/\D/g, '').length > MAX_DIGITS)
+    throw unreadable(field, v, `more than ${MAX_DIGITS} digits`);
+  const d = exactDecimal(text);
+  if (d === undefined) throw unreadable(field, v, 'not a number');
+  return d;
+}
+
+/**
+ * A v2 amount {currencyCode, value: {scale, unscaledValue}} as "-0.05 SEK" ('' when absent or null);
+ * connectivity v2 names the currency `currency`, read when there is no currencyCode.
+ */
+export function amountCell(v: unknown, field = 'amount'): string {
+  if (absent(v)) return '';
+  if (!isPlainObject(v)) throw unreadable(field, v, 'not an amount {currencyCode, value: {unscaledValue, scale}}');
+  const value = v.value;
+  if (!isPlainObject(value)) throw unreadable(`${field}.value`, value, 'not {unscaledValue, scale}');
+  const currency = absent(v.currencyCode)
+    ? currencyOf(v.currency, `${field}.currency`)
+    : currencyOf(v.currencyCode, `${field}.currencyCode`);
+  const n = withMinorUnits(exactValue(value.unscaledValue, value.scale, `${field}.value`), currency);
+  return currency ? `${n} ${currency}` : n;
 }
 
 /**
  * One balance of `accounts balances`, in either shape the service sends: the reference's flat v1
  * `{currencyCode, scale, unscaledValue}` (JSON numbers) or the spec's `{amount: {currencyCode, value}}`.
+ * '' when absent or null (or with neither unscaledValue nor scale); unreadable is a ServerError.
  */
-export function balanceAmountCell(v: unknown): string {
-  if (!v || typeof v !== 'object') return '';
-  const b = v as { amount?: unknown; currencyCode?: unknown; scale?: unknown; unscaledValue?: unknown };
-  if (b.amount !== undefined) return amountCell(b.amount);
-  if (b.unscaledValue === undefined || b.unscaledValue === null || b.scale === undefined || b.scale === null) return '';
-  try {
-    const n = decimalString(String(b.unscaledValue), String(b.scale));
-    return typeof b.currencyCode === 'string' ? `${n} ${stripControl(b.currencyCode)}` : n;
-  } catch {
-    return '';
-  }
+export function balanceAmountCell(v: unknown, field = 'balance'): string {
+  if (absent(v)) return '';
+  if (!isPlainObject(v)) throw unreadable(field, v, 'not a balance');
+  if (v.amount !== undefined) return amountCell(v.amount, `${field}.amount`);
+  if (absent(v.unscaledValue) && absent(v.scale)) return '';
+  const currency = currencyOf(v.currencyCode, `${field}.currencyCode`);
+  const n = exactValue(v.unscaledValue, v.scale, field);
+  return currency ? `${n} ${stripControl(currency)}` : n;
 }
 
-/** v1 money: currencyDenominatedBalance when present, else the balance text with the currency. */
+/**
+ * v1 money: currencyDenominatedBalance when present, else the balance text with the currency; ''
+ * when both are absent or null. A present one that cannot be read exactly is a ServerError.
+ */
 export function balanceCell(item: Record<string, unknown>): string {
-  const d = item.currencyDenominatedBalance as
-    { unscaledValue?: unknown; scale?: unknown; currencyCode?: string } | null | undefined;
-  if (d && d.unscaledValue !== undefined && d.scale !== undefined) {
-    try {
-      const n = withMinorUnits(decimalString(String(d.unscaledValue), String(d.scale)), d.currencyCode);
-      return `${n}${d.currencyCode ? ` ${d.currencyCode}` : ''}`;
-    } catch {
-      /* fall through to the balance text */
+  const d = item.currencyDenominatedBalance;
+  if (!absent(d)) {
+    const field = 'currencyDenominatedBalance';
+    if (!isPlainObject(d)) throw unreadable(field, d, 'not {unscaledValue, scale, currencyCode}');
+    if (!absent(d.unscaledValue) || !absent(d.scale)) {
+      const currency = currencyOf(d.currencyCode, `${field}.currencyCode`);
+      const n = withMinorUnits(exactValue(d.unscaledValue, d.scale, field), currency);
+      return `${n}${currency ? ` ${currency}` : ''}`;
     }
   }
-  return exactText(item.balance);
+  return exactText(item.balance, 'balance');
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof ExactNumber);
 }
 
 export function moneyColumn(header: string, path: string, currencyPath?: string): Column {
@@ -59,7 +151,7 @@ export function moneyColumn(header: string, path: string, currencyPath?: string)
     header,
     path,
     format: (v, item) => {
-      const text = exactText(v);
+      const text = exactText(v, path);
       const cur = currencyPath ? (item as Record<string, unknown>)[currencyPath] : undefined;
       return text && typeof cur === 'string' ? `${withMinorUnits(text, cur)} ${cur}` : text;
     },

@@ -1,21 +1,17 @@
 // Cells of the data v2 and connectivity v2 reads: an amount {currencyCode|currency, value: {scale,
 // unscaledValue}} (strings or integers, as the reference writes them) as "-0.05 SEK", exactly.
-import { decimalString } from '../../contract/decimal.js';
 import type { Context } from '../../context.js';
 import { cellText, getPath, render, type Column } from '../../output/render.js';
-import { forTerminal } from './format.js';
+import { exactValue, forTerminal } from './format.js';
 
-export function v2Money(v: unknown): string {
+/** '' for no amount; an amount that cannot be read exactly is a ServerError (exit 7), never a blank cell. */
+export function v2Money(v: unknown, field = 'amount'): string {
   if (!v || typeof v !== 'object') return '';
   const a = v as { currencyCode?: unknown; currency?: unknown; value?: { scale?: unknown; unscaledValue?: unknown } };
   if (!a.value || a.value.scale === undefined || a.value.unscaledValue === undefined) return '';
-  try {
-    const n = decimalString(String(a.value.unscaledValue), String(a.value.scale));
-    const cur = typeof a.currencyCode === 'string' ? a.currencyCode : typeof a.currency === 'string' ? a.currency : '';
-    return cur ? `${n} ${cur}` : n;
-  } catch {
-    return '';
-  }
+  const n = exactValue(a.value.unscaledValue, a.value.scale, `${field}.value`);
+  const cur = typeof a.currencyCode === 'string' ? a.currencyCode : typeof a.currency === 'string' ? a.currency : '';
+  return cur ? `${n} ${cur}` : n;
 }
 
 export const moneyCol = (header: string, path: string): Column => ({ header, path, format: (v) => v2Money(v) });

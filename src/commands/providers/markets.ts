@@ -14,9 +14,8 @@ export function newCmdMarkets(parent: Command, ctx: Context, run: Run<MarketsOpt
 }
 
 export async function marketsRun(ctx: Context): Promise<void> {
-  const { EP } = await import('../../contract/index.js');
+  const { listMarkets } = await import('../../api/providers.js');
   const { render } = await import('../../output/render.js');
-  const answer = await (await ctx.api()).data<{ markets?: string[] }>(EP.providers.markets);
-  const markets = (answer?.markets ?? []).map((market) => ({ market }));
+  const markets = (await listMarkets(await ctx.api())).map((market) => ({ market }));
   await render(ctx, markets, { columns: [{ header: 'market', path: 'market' }] });
 }
