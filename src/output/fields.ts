@@ -11,12 +11,16 @@ export function fieldsRequest(raw: string | boolean | undefined): FieldsRequest 
   if (raw === undefined || raw === false) return { kind: 'none' };
   if (raw === true) return { kind: 'list' };
   const t = raw.trim();
-  if (t === '' || t === 'help' || t === '?') return { kind: 'list' };
+  if (t === 'help' || t === '?') return { kind: 'list' };
   const paths = t
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean);
-  return paths.length === 0 ? { kind: 'list' } : { kind: 'paths', paths };
+  // an empty value (`--fields "$COLS"` with COLS unset) is a mistake, not a request for the list:
+  // the list on stdout with exit 0 would pass for data
+  if (paths.length === 0)
+    throw new UsageError('--fields is empty', { hint: 'give comma-separated paths, or --fields help to list them' });
+  return { kind: 'paths', paths };
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -1,6 +1,8 @@
 // Amounts as people read them, built on the exact decimals of src/contract/decimal.ts (the one
 // module both the CLI and the sandbox compute with): a v2 amount shown as "-0.05 SEK".
 import { decimalString } from '../contract/decimal.js';
+import { ServerError } from '../errors.js';
+import { stripControl } from './sanitize.js';
 
 export { addDecimals, decimalString, parseDecimal } from '../contract/decimal.js';
 
@@ -16,7 +18,17 @@ export function isExactAmount(v: unknown): v is ExactAmount {
 }
 
 export function formatAmount(a: ExactAmount, withCurrency = true): string {
-  const n = withMinorUnits(decimalString(a.value.unscaledValue, a.value.scale), a.currencyCode);
+  let exact: string;
+  try {
+    exact = decimalString(a.value.unscaledValue, a.value.scale);
+  } catch (err) {
+    // the service's amount, not our bug: exit 7 as for every answer that is not the endpoint's
+    throw new ServerError(
+      `the service sent an amount that cannot be read exactly: ${stripControl(JSON.stringify(a.value)).slice(0, 80)} (${(err as Error).message})`,
+      { hint: '`-o json` shows the answer as sent' },
+    );
+  }
+  const n = withMinorUnits(exact, a.currencyCode);
   return withCurrency && a.currencyCode ? `${n} ${a.currencyCode}` : n;
 }
 

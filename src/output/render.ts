@@ -41,6 +41,8 @@ export function getPath(obj: unknown, path: string): unknown {
 }
 
 const EPOCH_KEY = /(date|updated|created|expiry|expires|timestamp|time)$/i;
+/** dateArchived, dateCreated...: the insights' epoch-ms keys put "date" first. */
+const DATE_FIRST = /^date[A-Z]/;
 
 /** A cell as a person reads it: exact amounts with currency, epoch ms as ISO, no control chars. */
 export function cellText(value: unknown, key = ''): string {
@@ -48,7 +50,7 @@ export function cellText(value: unknown, key = ''): string {
   // a JSON number a double could not hold: shown with the digits the service sent
   if (value instanceof ExactNumber) return value.text;
   if (isExactAmount(value)) return formatAmount(value);
-  if (typeof value === 'number' && EPOCH_KEY.test(key) && value > 1e11 && value < 1e14)
+  if (typeof value === 'number' && (EPOCH_KEY.test(key) || DATE_FIRST.test(key)) && value > 1e11 && value < 1e14)
     return new Date(value).toISOString();
   if (typeof value === 'string') return stripControl(value);
   if (typeof value === 'object') return stripControl(writeJson(value));

@@ -281,6 +281,50 @@ describe('the remaining readers: transaction items, markets, v2 amounts', () => 
     expect(JSON.parse(ok.stdout)).toEqual([{ market: 'SE' }, { market: 'GB' }]);
   });
 
+  test('--fields amount: an amount that cannot be read exactly is exit 7 (the service), not exit 1 (a bug)', async () => {
+    const page =
+      '{"transactions":[{"id":"a","amount":{"currencyCode":"SEK","value":{"unscaledValue":"abc","scale":"2"}}}],"nextPageToken":""}';
+    for (const o of ['csv', 'table']) {
+      const r = await against(page, ['transactions', 'list', '--fields', 'id,amount', '-o', o]);
+      expect(r.code, `${o}: ${r.stderr}`).toBe(7);
+      expect(r.stderr).toMatch(/cannot be read exactly/);
+    }
+  });
+
+  test('--fields "" (an empty $COLS) is exit 2, not the path list on stdout', async () => {
+    const r = await against('{"transactions":[{"id":"a"}],"nextPageToken":""}', [
+      'transactions',
+      'list',
+      '--fields',
+      '',
+      '-o',
+      'csv',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--fields is empty/);
+    expect(r.stdout).toBe('');
+    const help = await against('{"transactions":[{"id":"a"}],"nextPageToken":""}', [
+      'transactions',
+      'list',
+      '--fields',
+      'help',
+    ]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('id');
+  });
+
+  test('insights archived: the archive date in a table is ISO, not epoch milliseconds', async () => {
+    const r = await against('[{"id":"i1","type":"X","title":"t","dateArchived":1795933689149}]', [
+      'insights',
+      'archived',
+      '-o',
+      'table',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('2026-11-29T');
+    expect(r.stdout).not.toContain('1795933689149');
+  });
+
   test('accounts list --v2: an amount that cannot be read exactly is exit 7 naming it, not a blank cell', async () => {
     const account = (scale: string) =>
       `{"accounts":[{"id":"a1","name":"A","type":"CHECKING","balances":{"booked":{"amount":{"currencyCode":"SEK","value":{"unscaledValue":"100","scale":${scale}}}}}}],"nextPageToken":""}`;
