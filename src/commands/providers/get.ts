@@ -29,7 +29,7 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
     });
   return examples(cmd, [
     'bankctl providers get se-test-other-eid-successful',
-    'bankctl providers get se-bink-thirdpartyapp --market SE',
+    'bankctl providers get se-test-other-third-party-app-successful --market SE',
     'bankctl providers get se-test-password -o json | jq ".fields"',
   ]);
 }
