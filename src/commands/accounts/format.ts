@@ -158,16 +158,14 @@ export function moneyColumn(header: string, path: string, currencyPath?: string)
   };
 }
 
-/** json/ndjson to a terminal: bank text loses its control characters (JSON escapes C0, not C1). */
-export function forTerminal<T>(ctx: Context, data: T): T {
-  if (!ctx.io.stdoutIsTTY) return data;
-  return deepStrip(data) as T;
+/**
+ * The data for json/ndjson/--jq to a terminal: unchanged. It once stripped control characters from
+ * every string, which made the terminal show (and --jq compute on) other ids and values than the
+ * service sent. Nothing reaches the terminal raw without it: JSON escapes C0, the renderer escapes C1
+ * (\u009b), table and csv cells are stripped, and the stdout guard (output/terminal.ts) lets no
+ * sequence but colour through (a raw --jq string included).
+ */
+export function forTerminal<T>(_ctx: Context, data: T): T {
+  return data;
 }
 
-function deepStrip(v: unknown): unknown {
-  if (typeof v === 'string') return stripControl(v);
-  if (v instanceof ExactNumber) return v;
-  if (Array.isArray(v)) return v.map(deepStrip);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deepStrip(x)]));
-  return v;
-}
