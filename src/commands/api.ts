@@ -297,8 +297,11 @@ async function writeBody(ctx: Context, text: string | undefined): Promise<void> 
     ctx.io.stdout.write(await runJq(writeJson(parsed), ctx.globals.jq, false, (t) => ctx.io.stderr.write(t)));
     return;
   }
+  // a body that is not JSON goes out as it came, but to a terminal without its control sequences:
+  // the stdout guard lets colour through, and black on black hides text as well as any escape
+  const raw = ctx.io.stdoutIsTTY ? stripControl(text) : text;
   ctx.io.stdout.write(
-    typeof parsed === 'string' ? (text.endsWith('\n') ? text : `${text}\n`) : `${writeJson(parsed, 2)}\n`,
+    typeof parsed === 'string' ? (raw.endsWith('\n') ? raw : `${raw}\n`) : `${writeJson(parsed, 2)}\n`,
   );
 }
 

@@ -10,6 +10,22 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('bankctl api', () => {
+  test('a body that is not JSON: as sent to a pipe, without control sequences on a terminal', async () => {
+    const body = '{"name":"SE12 \u001b[30;40mHIDDEN\u001b[0m SE99"'; // cut short: not JSON
+    const s = await scriptedServer(() => reply(200, body));
+    try {
+      const env = { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'tok-123456' };
+      const pipe = await runCli(['api', 'GET', '/api/v1/accounts/list'], { env });
+      expect(pipe.code).toBe(0);
+      expect(pipe.stdout).toBe(`${body}\n`);
+      const tty = await runCli(['api', 'GET', '/api/v1/accounts/list'], { env, stdoutIsTTY: true });
+      expect(tty.code).toBe(0);
+      expect(tty.stdout).toBe('{"name":"SE12 HIDDEN SE99"\n');
+    } finally {
+      await s.close();
+    }
+  });
+
   test('authenticates like any command: the endpoint table picks the client token and scope', async () => {
     const r = await runCli(['api', 'POST', '/api/v1/user/create', '-f', 'market=SE', '-f', 'locale=sv_SE'], {
       env: t.env,
