@@ -51,6 +51,8 @@ const SANDBOX_KEYS: Partial<Record<SettingKey, keyof SandboxState>> = {
   'client-secret': 'clientSecret',
   'connector-token': 'connectorToken',
   'link-url': 'linkUrl',
+  // a sandbox started with --tls: its own CA, so the profile it serves trusts it (against it only)
+  'ca-file': 'caFile',
 };
 
 export class Settings {

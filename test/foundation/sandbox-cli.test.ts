@@ -64,6 +64,28 @@ describe('sandbox start and stop', () => {
     expect(again.stderr).toMatch(/no sandbox is running/);
   });
 
+  test('--detach --tls: the profile it serves trusts its CA, with no --ca-file', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const env = { BANKCTL_CONFIG_DIR: dir };
+    const started = await spawnCli(['sandbox', 'start', '--detach', '--tls', '--port', '0', '-o', 'json'], { env });
+    expect(started.code, started.stderr).toBe(0);
+    try {
+      expect(JSON.parse(started.stdout).baseUrl).toMatch(/^https:/);
+      const v = await spawnCli(['version', '-o', 'json'], { env });
+      expect(JSON.parse(v.stdout).server?.version, v.stderr).toBeTruthy();
+      const u = await spawnCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env });
+      expect(u.code, u.stderr).toBe(0);
+      // another https server is not trusted through it
+      const other = await spawnCli(['version', '-o', 'json'], {
+        env: { ...env, BANKCTL_BASE_URL: 'https://127.0.0.1:1' },
+      });
+      expect(JSON.parse(other.stdout).server).toBeNull();
+    } finally {
+      await spawnCli(['sandbox', 'stop'], { env });
+    }
+  });
+
   test('a port in use is a clear usage error', async () => {
     const dir = tempDir();
     dirs.push(dir);
