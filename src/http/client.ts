@@ -257,7 +257,11 @@ export class HttpClient {
         this.random,
       );
       if (decision.retry) {
-        await waitBeforeRetry(decision, attempt);
+        // "connection reset by the server", not undici's UND_ERR_SOCKET
+        await waitBeforeRetry(
+          { ...decision, reason: this.redactor.text(describeNetworkError(failure, errorCode)) },
+          attempt,
+        );
         continue;
       }
       throw new NetworkError(

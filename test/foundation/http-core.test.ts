@@ -75,10 +75,12 @@ describe('the HTTP core against a real loopback server', () => {
 
   test('a dropped connection is retried for GET', async () => {
     const s = await server([hangUp, reply(200, '[1,2]')]);
-    const { c, sleeps } = client(s.url);
+    const { c, sleeps, notices } = client(s.url);
     const res = await c.request({ method: 'GET', path: '/x' });
     expect(res.data).toEqual([1, 2]);
     expect(sleeps).toHaveLength(1);
+    // in words, not undici's code
+    expect(notices[0]).toMatch(/: connection reset by the server, retrying in \d+ms \(retry 1 of 3\)/);
   });
 
   test('a timeout is a network error (exit 8)', async () => {
