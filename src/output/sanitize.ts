@@ -1,8 +1,10 @@
 // Text that came from a bank or the network is stripped of terminal control sequences before it
-// reaches a terminal: ANSI CSI/OSC sequences and C0/C1 control characters (tab and newline kept).
+// reaches a terminal: ANSI CSI/OSC sequences and C0/C1 control characters (tab and newline kept),
+// and the bidirectional embeddings, overrides and isolates that reorder what a terminal shows
+// (Trojan Source); the plain marks LRM and RLM, which right-to-left text needs, are kept.
 
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[@-Z\\-_]/g;
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
 export function stripControl(text: string): string {
   return text.replace(ANSI, '').replace(CONTROL, '');

@@ -211,5 +211,9 @@ export function guardIO(io: IO): IO {
 
 /** JSON text for a terminal: C1 controls and DEL escaped as \u00XX (JSON.stringify escapes C0 itself). */
 export function terminalJson(json: string): string {
-  return json.replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  // C1 controls, and the bidirectional overrides that make a terminal show text in another order
+  return json.replace(
+    /[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
