@@ -1,32 +1,14 @@
 // csv columns do not depend on the data: a money column is two columns (the decimal, the currency)
 // whether or not the first row has an amount, so a script reading `balance` always reads a number,
 // and an empty answer has the same header as a full one.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
-import { startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
-import { generateDemoData } from '../../src/sandbox/demo-data.js';
+import { useSandbox } from '../helpers/commands.js';
 
-let t: TestEnv;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  t = await startTestSandbox({ seed: 11 });
-  const { userId } = await userWithToken(t.sandbox, ['user:read']);
-  generateDemoData(t.sandbox.store, {
-    userId,
-    credentialsIds: ['e'.repeat(32)],
-    providerName: 'se-test-password',
-    currencyCode: 'SEK',
-    seed: userId,
-    now: t.sandbox.clock.now(),
-    months: 1,
-  });
-  env = { ...t.env, BANKCTL_USER: userId };
-});
-afterAll(async () => t.close());
+const sb = useSandbox({ months: 1, sandbox: { seed: 11 } });
 
 async function cli(args: string[]): Promise<string> {
-  const r = await spawnCli(args, { env });
+  const r = await spawnCli(args, { env: sb.env });
   expect(r.code, `bankctl ${args.join(' ')}\n${r.stderr}`).toBe(0);
   return r.stdout;
 }

@@ -4,34 +4,15 @@
 // - `loans list` and `search` print the whole response object in json (documented: the totals are
 //   part of it), and their ndjson lines are exactly the loans / the matching transactions in it.
 // Numbers keep the digits the service sent.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
-import { startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
+import { useSandbox } from '../helpers/commands.js';
 import { addAccount } from '../helpers/store-fixtures.js';
-import { generateDemoData } from '../../src/sandbox/demo-data.js';
 
-let t: TestEnv;
-let env: Record<string, string>;
-let userId: string;
-
-beforeAll(async () => {
-  t = await startTestSandbox({ seed: 7 });
-  ({ userId } = await userWithToken(t.sandbox, ['user:read']));
-  generateDemoData(t.sandbox.store, {
-    userId,
-    credentialsIds: ['f'.repeat(32)],
-    providerName: 'se-test-password',
-    currencyCode: 'SEK',
-    seed: userId,
-    now: t.sandbox.clock.now(),
-    months: 3,
-  });
-  env = { ...t.env, BANKCTL_USER: userId };
-});
-afterAll(async () => t.close());
+const sb = useSandbox({ months: 3, sandbox: { seed: 7 } });
 
 async function cli(args: string[]): Promise<string> {
-  const r = await spawnCli(args, { env });
+  const r = await spawnCli(args, { env: sb.env });
   expect(r.code, `bankctl ${args.join(' ')}\n${r.stderr}`).toBe(0);
   return r.stdout;
 }
@@ -40,7 +21,7 @@ const lines = (out: string): string[] => out.split('\n').filter((l) => l !== '')
 
 describe('accounts update prints the account, not a list of one', () => {
   test('-o json is an object like `accounts get`, balance with the digits sent', async () => {
-    const acc = addAccount(t.sandbox.store, userId, { balance: '12345678901234567.10', type: 'SAVINGS' });
+    const acc = addAccount(sb.t.sandbox.store, sb.userId, { balance: '12345678901234567.10', type: 'SAVINGS' });
     const out = await cli(['accounts', 'update', acc.id, '--name', 'Bills', '-o', 'json']);
     expect(out.trimStart().startsWith('{')).toBe(true);
     const updated = JSON.parse(out);
@@ -59,7 +40,7 @@ describe('accounts update prints the account, not a list of one', () => {
   });
 
   test('ndjson one line, csv and table one row, with the exact balance', async () => {
-    const acc = addAccount(t.sandbox.store, userId, { balance: '-1.10' });
+    const acc = addAccount(sb.t.sandbox.store, sb.userId, { balance: '-1.10' });
     const nd = lines(await cli(['accounts', 'update', acc.id, '--name', 'Rent', '-o', 'ndjson']));
     expect(nd).toHaveLength(1);
     expect(JSON.parse(nd[0]!)).toMatchObject({ id: acc.id, name: 'Rent' });
