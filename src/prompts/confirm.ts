@@ -61,12 +61,12 @@ async function typeProfileName(ctx: Context, action: string): Promise<void> {
 }
 
 /** A command that changes data against a protected profile: the profile's name typed, or --yes. */
-export async function confirmProtected(ctx: Context, action: string): Promise<void> {
+export async function confirmProtected(ctx: Context, action: string, changes = 'changes data'): Promise<void> {
   if (!(await profileIsProtected(ctx))) return;
   const name = ctx.profileName();
   if (ctx.globals.yes) return;
   if (!canPrompt(ctx.io))
-    throw new UsageError(`profile "${name}" is protected: ${action} changes data; refusing without --yes`, {
+    throw new UsageError(`profile "${name}" is protected: ${action} ${changes}; refusing without --yes`, {
       hint: 'pass --yes to confirm',
     });
   await typeProfileName(ctx, action);

@@ -22,7 +22,7 @@ export async function confirmSettingChange(
   value?: string,
 ): Promise<void> {
   if (verb === 'set' && key === 'protected' && value === 'true') return;
-  await confirmProtected(ctx, `bankctl config ${verb} ${key}`);
+  await confirmProtected(ctx, `bankctl config ${verb} ${key}`, 'changes its settings');
 }
 
 /** Secrets as their first characters and length, a password inside a URL as *** (config/display.ts). */
