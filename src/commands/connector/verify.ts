@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { generateToken, listAccounts, transactionsPageFast } from '../../api/connector.js';
 import { MAX_PAGE_SIZE } from '../../api/transactions.js';
-import { FlowFailedError, UsageError } from '../../errors.js';
-import { prefetchPages } from '../../api/paging.js';
+import { FlowFailedError, ServerError, UsageError } from '../../errors.js';
+import { nextPageTokenProblem, prefetchPages } from '../../api/paging.js';
 import { inferFormat, type InputFormat } from '../../push/input.js';
 import {
   compare,
@@ -61,9 +61,14 @@ async function readRange(
   }
   const read = async (token: string | undefined) => {
     const page = await transactionsPageFast(api, token ? { ...query, pageToken: token } : query, bearer);
-    return { transactions: page.transactions, nextPageToken: page.nextPageToken ?? '' };
+    // every page is followed: a page without a string token would end the read-back early, and the
+    // comparison would report missing transactions that are on the service
+    const problem = nextPageTokenProblem(page.nextPageToken, true);
+    if (problem) throw new ServerError(`GET /data/v2/transactions answered a page with ${problem.replace(/^a /, '')}`);
+    return { transactions: page.transactions, nextPageToken: page.nextPageToken! };
   };
-  for await (const page of prefetchPages(read, { all: true })) foldPage(out, page.transactions, samples);
+  for await (const page of prefetchPages(read, { all: true, what: 'GET /data/v2/transactions' }))
+    foldPage(out, page.transactions, samples);
 }
 
 /** The file's date range read back in `concurrency` ranges side by side. */
