@@ -168,4 +168,3 @@ export function moneyColumn(header: string, path: string, currencyPath?: string)
 export function forTerminal<T>(_ctx: Context, data: T): T {
   return data;
 }
-
