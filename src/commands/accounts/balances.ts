@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { getBalances } from '../../api/accounts.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { balanceAmountCell, forTerminal } from './format.js';
+import { balanceAmountCell } from './format.js';
 import { balancesV2Run } from './balances-v2.js';
 
 export interface BalancesOptions {
@@ -32,14 +32,14 @@ export function newCmdBalances(parent: Command, ctx: Context, run: Run<BalancesO
 export async function balancesRun(ctx: Context, o: BalancesOptions): Promise<void> {
   if (o.v2) return balancesV2Run(ctx, o);
   const b = await getBalances(await ctx.api(), o.id);
-  if ((await ctx.outputFormat()) === 'json') return render(ctx, forTerminal(ctx, b));
+  if ((await ctx.outputFormat()) === 'json') return render(ctx, b);
   // table, csv, ndjson: one row per kind of balance
   const rows = Object.entries(b.balances ?? {}).map(([kind, v]) => ({
     accountId: b.accountId,
     kind,
     amount: v,
   }));
-  await render(ctx, forTerminal(ctx, rows), {
+  await render(ctx, rows, {
     columns: [
       { header: 'kind', path: 'kind' },
       { header: 'amount', path: 'amount', format: (v) => balanceAmountCell(v) },

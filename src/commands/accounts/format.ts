@@ -3,7 +3,6 @@
 // or "99999999999") is not what the service returns: a ServerError (exit 7) naming the field and the
 // value, never a blank cell. An amount that is absent or null is an empty cell (the service sends a
 // null balance for an account excluded from aggregation).
-import type { Context } from '../../context.js';
 import { decimalString, exactDecimal } from '../../contract/decimal.js';
 import { ExactNumber, writeJson } from '../../contract/exact-json.js';
 import { ServerError } from '../../errors.js';
@@ -156,15 +155,4 @@ export function moneyColumn(header: string, path: string, currencyPath?: string)
       return text && typeof cur === 'string' ? `${withMinorUnits(text, cur)} ${cur}` : text;
     },
   };
-}
-
-/**
- * The data for json/ndjson/--jq to a terminal: unchanged. It once stripped control characters from
- * every string, which made the terminal show (and --jq compute on) other ids and values than the
- * service sent. Nothing reaches the terminal raw without it: JSON escapes C0, the renderer escapes C1
- * (\u009b), table and csv cells are stripped, and the stdout guard (output/terminal.ts) lets no
- * sequence but colour through (a raw --jq string included).
- */
-export function forTerminal<T>(_ctx: Context, data: T): T {
-  return data;
 }

@@ -7,7 +7,6 @@ import { MAX_V2_PAGE_SIZE, pages, V2_ACCOUNT_TYPES } from '../../api/data-v2.js'
 import { UsageError } from '../../errors.js';
 import { StreamWriter, type Column } from '../../output/render.js';
 import { collect, parseIntArg, splitList } from '../util.js';
-import { forTerminal } from './format.js';
 import { moneyCol } from './v2-cells.js';
 
 export const V2_ACCOUNT_COLUMNS: Column[] = [
@@ -81,7 +80,7 @@ export async function listV2Run(ctx: Context, o: ListV2Options): Promise<void> {
   };
   for await (const page of pages(api, read, { all: o.all, startToken: o.pageToken })) {
     next = page.nextPageToken;
-    await writer.writeMany(forTerminal(ctx, page.items));
+    await writer.writeMany(page.items);
   }
   await writer.end();
   if (!o.all && next) ctx.notice(`more accounts: use --all, or --page-token ${next}`);

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { listAccounts, type Account } from '../../api/accounts.js';
 import { render, type Column } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { balanceCell, forTerminal } from './format.js';
+import { balanceCell } from './format.js';
 import { addV2Flags, listV2Run, v2FromFlags, type ListV2Options, type V2Flags } from './list-v2.js';
 
 export const ACCOUNT_COLUMNS: Column[] = [
@@ -42,5 +42,5 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 export async function listRun(ctx: Context, o: ListOptions = {}): Promise<void> {
   if (o.v2) return listV2Run(ctx, o.v2);
   const accounts = await listAccounts(await ctx.api());
-  await render(ctx, forTerminal(ctx, accounts), { columns: ACCOUNT_COLUMNS });
+  await render(ctx, accounts, { columns: ACCOUNT_COLUMNS });
 }

@@ -4,7 +4,6 @@ import type { Context } from '../../context.js';
 import { getParties } from '../../api/data-v2.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { forTerminal } from './format.js';
 
 export interface PartiesOptions {
   id: string;
@@ -26,7 +25,7 @@ export function newCmdParties(parent: Command, ctx: Context, run: Run<PartiesOpt
 
 export async function partiesRun(ctx: Context, o: PartiesOptions): Promise<void> {
   const parties = await getParties(await ctx.api(), o.id);
-  await render(ctx, forTerminal(ctx, parties), {
+  await render(ctx, parties, {
     columns: [
       { header: 'role', path: 'role' },
       { header: 'name', path: 'identity.name' },

@@ -6,7 +6,6 @@ import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 import { ACCOUNT_COLUMNS } from './list.js';
-import { forTerminal } from './format.js';
 
 export interface UpdateOptions {
   id: string;
@@ -76,5 +75,5 @@ function updateFromFlags(o: Flags): AccountUpdate {
 export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
   const account = await updateAccount(await ctx.api(), o.id, o.update);
   // the account as the service returns it: an object in json (as `accounts get`), one row in a table
-  await render(ctx, forTerminal(ctx, account), { columns: ACCOUNT_COLUMNS, vertical: false });
+  await render(ctx, account, { columns: ACCOUNT_COLUMNS, vertical: false });
 }

@@ -2,7 +2,7 @@
 // unscaledValue}} (strings or integers, as the reference writes them) as "-0.05 SEK", exactly.
 import type { Context } from '../../context.js';
 import { cellText, getPath, render, type Column } from '../../output/render.js';
-import { exactValue, forTerminal } from './format.js';
+import { exactValue } from './format.js';
 
 /** '' for no amount; an amount that cannot be read exactly is a ServerError (exit 7), never a blank cell. */
 export function v2Money(v: unknown, field = 'amount'): string {
@@ -21,13 +21,12 @@ export const moneyCol = (header: string, path: string): Column => ({ header, pat
  * as amounts; json, ndjson and csv get the record as the service sent it (csv through the columns).
  */
 export async function renderOne(ctx: Context, item: unknown, columns: Column[]): Promise<void> {
-  const data = forTerminal(ctx, item);
   if ((await ctx.outputFormat()) !== 'table' || ctx.globals.fields || !item || typeof item !== 'object')
-    return render(ctx, data, { columns });
+    return render(ctx, item, { columns });
   const flat: Record<string, string> = {};
   for (const c of columns) {
-    const v = getPath(data, c.path);
-    flat[c.header] = c.format ? c.format(v, data) : cellText(v, c.path);
+    const v = getPath(item, c.path);
+    flat[c.header] = c.format ? c.format(v, item) : cellText(v, c.path);
   }
   await render(ctx, flat);
 }

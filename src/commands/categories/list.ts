@@ -5,7 +5,6 @@ import { listCategories } from '../../api/reads.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { forTerminal } from '../accounts/format.js';
 
 export interface ListOptions {
   locale?: string;
@@ -32,7 +31,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 
 export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   const cats = await listCategories(await ctx.api(), o.locale);
-  await render(ctx, forTerminal(ctx, cats), {
+  await render(ctx, cats, {
     columns: [
       { header: 'id', path: 'id' },
       { header: 'parent', path: 'parent' },

@@ -4,7 +4,6 @@ import type { Context } from '../../context.js';
 import { listConsents } from '../../api/consents.js';
 import { render, type Column } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { forTerminal } from '../accounts/format.js';
 
 const CONSENT_COLUMNS: Column[] = [
   { header: 'credentialsId', path: 'credentialsId' },
@@ -29,5 +28,5 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 }
 
 export async function listRun(ctx: Context): Promise<void> {
-  await render(ctx, forTerminal(ctx, await listConsents(await ctx.api())), { columns: CONSENT_COLUMNS });
+  await render(ctx, await listConsents(await ctx.api()), { columns: CONSENT_COLUMNS });
 }

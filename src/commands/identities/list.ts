@@ -5,7 +5,6 @@ import { listIdentities } from '../../api/reads.js';
 import { listIdentitiesV2 } from '../../api/data-v2.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { forTerminal } from '../accounts/format.js';
 
 /** `v2`: read GET /data/v2/identities. */
 export type ListOptions = { v2?: boolean };
@@ -28,7 +27,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 export async function listRun(ctx: Context, o: ListOptions = {}): Promise<void> {
   const api = await ctx.api();
   const items = o.v2 ? await listIdentitiesV2(api) : await listIdentities(api);
-  await render(ctx, forTerminal(ctx, items), {
+  await render(ctx, items, {
     columns: [
       { header: 'provider', path: 'providerName' },
       { header: 'name', path: 'name' },

@@ -5,7 +5,6 @@ import type { Context } from '../../context.js';
 import { getInvestmentAccount, listInvestmentAccounts } from '../../api/data-v2.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { forTerminal } from '../accounts/format.js';
 import { moneyCol, renderOne } from '../accounts/v2-cells.js';
 
 export interface AccountsOptions {
@@ -39,5 +38,5 @@ export async function accountsRun(ctx: Context, o: AccountsOptions): Promise<voi
     { header: 'refreshed', path: 'dates.lastRefreshed' },
   ];
   if (o.id) return renderOne(ctx, data, columns);
-  await render(ctx, forTerminal(ctx, data), { columns });
+  await render(ctx, data, { columns });
 }

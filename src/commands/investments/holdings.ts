@@ -6,7 +6,7 @@ import { EP } from '../../contract/index.js';
 import { MAX_V2_PAGE_SIZE, pages } from '../../api/data-v2.js';
 import { StreamWriter } from '../../output/render.js';
 import { examples, parseIntArg, type Run } from '../util.js';
-import { exactText, forTerminal } from '../accounts/format.js';
+import { exactText } from '../accounts/format.js';
 import { moneyCol } from '../accounts/v2-cells.js';
 
 export interface HoldingsOptions {
@@ -56,7 +56,7 @@ export async function holdingsRun(ctx: Context, o: HoldingsOptions): Promise<voi
   const read = { ep: EP.dataV2.holdings, key: 'holdings', path: { id: o.id }, pageSize: o.pageSize };
   for await (const page of pages(await ctx.api(), read, { all: o.all, startToken: o.pageToken })) {
     next = page.nextPageToken;
-    await writer.writeMany(forTerminal(ctx, page.items));
+    await writer.writeMany(page.items);
   }
   await writer.end();
   if (!o.all && next) ctx.notice(`more holdings: use --all, or --page-token ${next}`);

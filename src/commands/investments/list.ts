@@ -5,7 +5,7 @@ import { listInvestments, PORTFOLIO_TYPES } from '../../api/reads.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { collect, examples, splitList, type Run } from '../util.js';
-import { exactText, forTerminal } from '../accounts/format.js';
+import { exactText } from '../accounts/format.js';
 
 export interface ListOptions {
   portfolioTypes: string[];
@@ -37,7 +37,7 @@ function currency(p: Record<string, unknown>): string {
 
 export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   const portfolios = await listInvestments(await ctx.api(), o.portfolioTypes);
-  await render(ctx, forTerminal(ctx, portfolios), {
+  await render(ctx, portfolios, {
     columns: [
       { header: 'id', path: 'id' },
       { header: 'type', path: 'type' },

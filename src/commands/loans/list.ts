@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { listLoans } from '../../api/reads.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { forTerminal, moneyColumn, exactText } from '../accounts/format.js';
+import { moneyColumn, exactText } from '../accounts/format.js';
 
 export type ListOptions = Record<string, never>;
 
@@ -21,8 +21,8 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 export async function listRun(ctx: Context): Promise<void> {
   const res = await listLoans(await ctx.api());
   const format = await ctx.outputFormat();
-  if (format === 'json') return render(ctx, forTerminal(ctx, res));
-  await render(ctx, forTerminal(ctx, res.loans), {
+  if (format === 'json') return render(ctx, res);
+  await render(ctx, res.loans, {
     columns: [
       { header: 'name', path: 'name' },
       { header: 'type', path: 'type' },

@@ -37,6 +37,5 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
   const { findProvider } = await import('../../api/providers.js');
   const { render } = await import('../../output/render.js');
-  const { forTerminal } = await import('../accounts/format.js');
-  await render(ctx, forTerminal(ctx, await findProvider(await ctx.api(), o.name, { market: o.market })));
+  await render(ctx, await findProvider(await ctx.api(), o.name, { market: o.market }));
 }

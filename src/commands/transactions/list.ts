@@ -12,7 +12,7 @@ import {
 import { UsageError } from '../../errors.js';
 import { StreamWriter, type Column } from '../../output/render.js';
 import { collect, examples, parseIntArg, splitList, type Run } from '../util.js';
-import { amountCell, forTerminal } from '../accounts/format.js';
+import { amountCell } from '../accounts/format.js';
 import { streamingHeap } from '../../heap.js';
 
 interface Flags {
@@ -129,8 +129,7 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   } else {
     for await (const page of transactionPages(api, filter, { all, startToken: o.pageToken })) {
       next = page.nextPageToken;
-      let items = limit !== undefined ? page.transactions.slice(0, limit - written) : page.transactions;
-      if (tty) items = items.map((t) => forTerminal(ctx, t));
+      const items = limit !== undefined ? page.transactions.slice(0, limit - written) : page.transactions;
       // one write per page, waiting for the stream to drain (back-pressure): memory stays flat
       await writer.writeMany(items);
       written += items.length;

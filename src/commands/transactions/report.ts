@@ -5,7 +5,6 @@ import type { Context } from '../../context.js';
 import { getTransactionReport } from '../../api/data-v2.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { forTerminal } from '../accounts/format.js';
 import { TRANSACTION_COLUMNS } from './list.js';
 
 export interface ReportOptions {
@@ -28,7 +27,7 @@ export function newCmdReport(parent: Command, ctx: Context, run: Run<ReportOptio
 
 export async function reportRun(ctx: Context, o: ReportOptions): Promise<void> {
   const report = await getTransactionReport(await ctx.api(), o.id);
-  if ((await ctx.outputFormat()) === 'json') return render(ctx, forTerminal(ctx, report));
+  if ((await ctx.outputFormat()) === 'json') return render(ctx, report);
   const rows = Array.isArray(report.transactions) ? report.transactions : [];
-  await render(ctx, forTerminal(ctx, rows), { columns: TRANSACTION_COLUMNS });
+  await render(ctx, rows, { columns: TRANSACTION_COLUMNS });
 }

@@ -7,7 +7,6 @@ import { getAuthorization } from '../../../api/consents-v2.js';
 import { pages } from '../../../api/data-v2.js';
 import { StreamWriter } from '../../../output/render.js';
 import { examples, parseIntArg, type Run } from '../../util.js';
-import { forTerminal } from '../../accounts/format.js';
 import { AUTHORIZATION_COLUMNS } from './shared.js';
 import { renderOne } from '../../accounts/v2-cells.js';
 
@@ -72,7 +71,7 @@ export async function authorizationsRun(ctx: Context, o: AuthorizationsOptions):
   };
   for await (const page of pages(api, read, { all: o.all, startToken: o.pageToken })) {
     next = page.nextPageToken;
-    await writer.writeMany(forTerminal(ctx, page.items));
+    await writer.writeMany(page.items);
   }
   await writer.end();
   if (!o.all && next) ctx.notice(`more authorizations: use --all, or --page-token ${next}`);

@@ -6,7 +6,6 @@ import { EP } from '../../../contract/index.js';
 import { pages } from '../../../api/data-v2.js';
 import { StreamWriter } from '../../../output/render.js';
 import { examples, parseIntArg, type Run } from '../../util.js';
-import { forTerminal } from '../../accounts/format.js';
 import { CONSENT_COLUMNS } from './shared.js';
 
 export interface ListOptions {
@@ -46,7 +45,7 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   };
   for await (const page of pages(await ctx.api(), read, { all: o.all, startToken: o.pageToken })) {
     next = page.nextPageToken;
-    await writer.writeMany(forTerminal(ctx, page.items));
+    await writer.writeMany(page.items);
   }
   await writer.end();
   if (!o.all && next) ctx.notice(`more consents: use --all, or --page-token ${next}`);

@@ -5,7 +5,6 @@ import type { Context } from '../../../context.js';
 import { revokeConsent } from '../../../api/consents-v2.js';
 import { render } from '../../../output/render.js';
 import { examples, type Run } from '../../util.js';
-import { forTerminal } from '../../accounts/format.js';
 import { CONSENT_COLUMNS } from './shared.js';
 
 export interface RevokeOptions {
@@ -25,12 +24,12 @@ export function newCmdRevoke(parent: Command, ctx: Context, run: Run<RevokeOptio
 
 export async function revokeRun(ctx: Context, o: RevokeOptions): Promise<void> {
   const r = await revokeConsent(await ctx.api(), o.id, o.idempotencyKey);
-  if ((await ctx.outputFormat()) === 'json') return render(ctx, forTerminal(ctx, r));
+  if ((await ctx.outputFormat()) === 'json') return render(ctx, r);
   const consent = (r.consent ?? {}) as Record<string, unknown>;
   const authorization = (r.authorization ?? {}) as Record<string, unknown>;
   await render(
     ctx,
-    forTerminal(ctx, { ...consent, revokingAuthorization: authorization.id, revoking: authorization.state }),
+    { ...consent, revokingAuthorization: authorization.id, revoking: authorization.state },
     {
       columns: [
         ...CONSENT_COLUMNS,

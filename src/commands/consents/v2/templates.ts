@@ -6,7 +6,6 @@ import { CONSENT_SUBTYPES, consentTemplates } from '../../../api/consents-v2.js'
 import { UsageError } from '../../../errors.js';
 import { render } from '../../../output/render.js';
 import { examples, type Run } from '../../util.js';
-import { forTerminal } from '../../accounts/format.js';
 
 export interface TemplatesOptions {
   provider: string;
@@ -35,7 +34,7 @@ export function newCmdTemplates(parent: Command, ctx: Context, run: Run<Template
 
 export async function templatesRun(ctx: Context, o: TemplatesOptions): Promise<void> {
   const t = await consentTemplates(await ctx.api(), o.provider, { type: 'MANDATE_PAYMENTS', subType: o.subtype });
-  await render(ctx, forTerminal(ctx, t), {
+  await render(ctx, t, {
     columns: [
       { header: 'type', path: 'type' },
       { header: 'subtype', path: 'subtype' },
