@@ -6,6 +6,7 @@
 import { decimalString, exactDecimal } from '../../contract/decimal.js';
 import { ExactNumber, writeJson } from '../../contract/exact-json.js';
 import { ServerError } from '../../errors.js';
+import { isObject } from '../../api/shape.js';
 import { withMinorUnits } from '../../output/money.js';
 import { stripControl } from '../../output/sanitize.js';
 import type { Column } from '../../output/render.js';
@@ -98,9 +99,9 @@ export function exactText(v: unknown, field = 'a number'): string {
  */
 export function amountCell(v: unknown, field = 'amount'): string {
   if (absent(v)) return '';
-  if (!isPlainObject(v)) throw unreadable(field, v, 'not an amount {currencyCode, value: {unscaledValue, scale}}');
+  if (!isObject(v)) throw unreadable(field, v, 'not an amount {currencyCode, value: {unscaledValue, scale}}');
   const value = v.value;
-  if (!isPlainObject(value)) throw unreadable(`${field}.value`, value, 'not {unscaledValue, scale}');
+  if (!isObject(value)) throw unreadable(`${field}.value`, value, 'not {unscaledValue, scale}');
   const currency = absent(v.currencyCode)
     ? currencyOf(v.currency, `${field}.currency`)
     : currencyOf(v.currencyCode, `${field}.currencyCode`);
@@ -115,7 +116,7 @@ export function amountCell(v: unknown, field = 'amount'): string {
  */
 export function balanceAmountCell(v: unknown, field = 'balance'): string {
   if (absent(v)) return '';
-  if (!isPlainObject(v)) throw unreadable(field, v, 'not a balance');
+  if (!isObject(v)) throw unreadable(field, v, 'not a balance');
   if (v.amount !== undefined) return amountCell(v.amount, `${field}.amount`);
   if (absent(v.unscaledValue) && absent(v.scale)) return '';
   const currency = currencyOf(v.currencyCode, `${field}.currencyCode`);
@@ -131,7 +132,7 @@ export function balanceCell(item: Record<string, unknown>): string {
   const d = item.currencyDenominatedBalance;
   if (!absent(d)) {
     const field = 'currencyDenominatedBalance';
-    if (!isPlainObject(d)) throw unreadable(field, d, 'not {unscaledValue, scale, currencyCode}');
+    if (!isObject(d)) throw unreadable(field, d, 'not {unscaledValue, scale, currencyCode}');
     if (!absent(d.unscaledValue) || !absent(d.scale)) {
       const currency = currencyOf(d.currencyCode, `${field}.currencyCode`);
       const n = withMinorUnits(exactValue(d.unscaledValue, d.scale, field), currency);
@@ -139,10 +140,6 @@ export function balanceCell(item: Record<string, unknown>): string {
     }
   }
   return exactText(item.balance, 'balance');
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof ExactNumber);
 }
 
 export function moneyColumn(header: string, path: string, currencyPath?: string): Column {
