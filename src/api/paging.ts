@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { ExactNumber } from '../contract/exact-json.js';
 import { ServerError } from '../errors.js';
 import { preview } from './client.js';
+import { kindOf as valueKind } from './shape.js';
 
 /** Tokens up to this long are remembered as they are; longer ones by their SHA-256 (no false match). */
 const KEPT_AS_IS = 64;
@@ -67,12 +68,9 @@ export function nextPageTokenProblem(value: unknown, all: boolean): string | und
   return `a nextPageToken that is ${kindOf(value)}, not a string`;
 }
 
+/** shape.ts's words for a JSON value, a number shown with its digits. */
 function kindOf(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'a list';
-  if (v instanceof ExactNumber || typeof v === 'number') return `the number ${preview(String(v), 24)}`;
-  if (typeof v === 'boolean') return String(v);
-  return 'an object';
+  return v instanceof ExactNumber || typeof v === 'number' ? `the number ${preview(String(v), 24)}` : valueKind(v);
 }
 
 /**
