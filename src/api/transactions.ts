@@ -107,6 +107,13 @@ const RBRACE = 0x7d;
 const LBRACKET = 0x5b;
 const RBRACKET = 0x5d;
 
+/** The body's length less its trailing JSON whitespace. */
+function endPastWhitespace(b: Buffer): number {
+  let n = b.length;
+  while (n > 0 && (b[n - 1] === NEWLINE || b[n - 1] === RETURN || b[n - 1] === 0x20 || b[n - 1] === 0x09)) n--;
+  return n;
+}
+
 /** Past spaces and tabs (the only whitespace left once a body has no line break before its end). */
 function blank(b: Buffer, i: number): number {
   while (b[i] === 0x20 || b[i] === 0x09) i++;
@@ -127,8 +134,7 @@ function blank(b: Buffer, i: number): number {
 export function splitTransactionPageBytes(body: Buffer, expectedToken?: string): RawTransactionPage | undefined {
   const b = body;
   // the end, past trailing whitespace: a line break before it would break a transaction's line
-  let n = b.length;
-  while (n > 0 && (b[n - 1] === NEWLINE || b[n - 1] === RETURN || b[n - 1] === 0x20 || b[n - 1] === 0x09)) n--;
+  const n = endPastWhitespace(b);
   if (n < 2 || b[0] !== LBRACE || b[n - 1] !== RBRACE) return undefined;
   const lf = b.indexOf(NEWLINE);
   const cr = b.indexOf(RETURN);
@@ -204,9 +210,8 @@ const TOKEN_TAIL = Buffer.from('"nextPageToken":"');
  * split. Undefined for any other layout (the split then finds the token).
  */
 export function peekNextPageToken(b: Buffer): string | undefined {
-  let n = b.length;
   // a trailing line break (or other whitespace) is still the same page
-  while (n > 0 && (b[n - 1] === NEWLINE || b[n - 1] === RETURN || b[n - 1] === 0x20 || b[n - 1] === 0x09)) n--;
+  const n = endPastWhitespace(b);
   if (n < 20 || b[n - 1] !== 125 || b[n - 2] !== 34) return undefined;
   const at = b.lastIndexOf(TOKEN_TAIL, n - 2);
   if (at < 1 || (b[at - 1] !== 44 && b[at - 1] !== 123)) return undefined;
