@@ -150,10 +150,17 @@ export class Context {
     return this.globals.profile || this.env.BANKCTL_PROFILE || this.configStore?.currentProfile() || 'default';
   }
 
+  /**
+   * Set by the commands that save into a profile (auth login, config set) or only show one (config
+   * explain, get, list): they may name a profile that is not saved yet.
+   */
+  allowUnsavedProfile = false;
+
   async settings(): Promise<Settings> {
     if (this.settingsCache) return this.settingsCache;
     const config = await this.config();
     const profileName = this.globals.profile || this.env.BANKCTL_PROFILE || config.currentProfile();
+    if (!this.allowUnsavedProfile) this.refuseUnsavedProfile(config, profileName);
     const g = this.globals;
     const flags: Partial<Record<SettingKey, string>> = {
       'base-url': g.baseUrl,
@@ -174,6 +181,23 @@ export class Context {
     };
     this.settingsCache = new Settings(flags, this.env, config.profile(profileName), runningSandbox(this.configDir));
     return this.settingsCache;
+  }
+
+  /**
+   * A profile named by --profile or BANKCTL_PROFILE that was never saved would silently run with
+   * the defaults (the local sandbox, the environment's credentials): a typo of "prod" showed the
+   * sandbox's data as if it were production's. Like `aws --profile`, that is exit 2 naming the
+   * saved ones. `default` always exists, and `config use` only switches to saved profiles.
+   */
+  private refuseUnsavedProfile(config: ConfigStore, name: string): void {
+    if (name === 'default') return;
+    const saved = config.profileNames();
+    if (saved.includes(name)) return;
+    const from = this.globals.profile ? '--profile' : 'BANKCTL_PROFILE';
+    throw new UsageError(
+      `${from}: no profile named "${stripControl(name).slice(0, 80)}" is saved (saved: ${saved.join(', ')}); ` +
+        `create it with \`bankctl auth login --profile NAME\` or \`bankctl config set KEY VALUE --profile NAME\``,
+    );
   }
 
   /** Forget derived state after a command changed its own credentials (auth login). */

@@ -11,6 +11,7 @@ import type { Context } from '../context.js';
 import type { ProgramDeps } from '../program.js';
 import { canPrompt, type IO } from '../io.js';
 import { FlowFailedError } from '../errors.js';
+import { ConfigStore } from '../config/store.js';
 import { examples, parseIntArg, type Run } from './util.js';
 import { wrapText } from '../output/wrap.js';
 
@@ -110,6 +111,8 @@ export async function demoRun(ctx: Context, o: DemoOptions): Promise<void> {
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({ port: 0, authDelayMs: o.authDelayMs });
   const dir = mkdtempSync(join(tmpdir(), 'bankctl-demo-'));
+  // the walk's profile, saved in its own config dir (a profile that is not saved is refused)
+  (await ConfigStore.open(dir)).set('demo', 'base-url', sandbox.baseUrl);
   const w = new Walk(ctx, o, sandbox, dir);
   try {
     w.say(w.bold('bankctl demo'));

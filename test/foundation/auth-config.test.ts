@@ -57,6 +57,39 @@ describe('auth login, status, logout and the profile files', () => {
     removeDir(env.BANKCTL_CONFIG_DIR);
   });
 
+  test('a profile that was never saved is refused, not run with the defaults; login and config save it', async () => {
+    const env: Record<string, string> = {
+      ...bareEnv(),
+      BANKCTL_CLIENT_ID: t.sandbox.clientId,
+      BANKCTL_CLIENT_SECRET: t.sandbox.clientSecret,
+    };
+    // a typo of "prod": before, this created a user in the sandbox the environment pointed at, exit 0
+    const typo = await runCli(['users', 'create', '--market', 'SE', '--profile', 'prdo'], { env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--profile: no profile named "prdo" is saved (saved: default)');
+    expect(typo.stdout).toBe('');
+    const fromEnv = await runCli(['auth', 'token', '--scope', 'user:create'], {
+      env: { ...env, BANKCTL_PROFILE: 'prdo' },
+    });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toContain('BANKCTL_PROFILE: no profile named "prdo"');
+    // config explain still explains it, with a warning
+    const explain = await runCli(['config', 'explain', '-o', 'json', '--profile', 'prod'], { env });
+    expect(explain.code).toBe(0);
+    expect(explain.stderr).toContain('profile "prod" is not saved');
+    // auth login saves it; then it is used
+    const login = await runCli(['auth', 'login', '--profile', 'prod'], { env });
+    expect(login.code).toBe(0);
+    const token = await runCli(['auth', 'token', '--scope', 'user:create', '--profile', 'prod'], { env });
+    expect(token.code).toBe(0);
+    expect(token.stdout.trim().length).toBeGreaterThan(10);
+    // and config set saves one too; `default` needs no saving
+    expect((await runCli(['config', 'set', 'output', 'json', '--profile', 'ci'], { env })).code).toBe(0);
+    expect((await runCli(['auth', 'token', '--scope', 'user:create', '--profile', 'ci'], { env })).code).toBe(0);
+    expect((await runCli(['auth', 'token', '--scope', 'user:create', '--profile', 'default'], { env })).code).toBe(0);
+    removeDir(env.BANKCTL_CONFIG_DIR);
+  });
+
   test('a secret given as a flag works but warns that it is visible in the process list', async () => {
     const env = bareEnv();
     const r = await runCli(

@@ -184,6 +184,9 @@ describe('parallel processes lose no write', () => {
   test('20 parallel `auth token` leave a readable cache holding every token', async () => {
     const dir = tempDir();
     const env = { ...t.env, BANKCTL_CONFIG_DIR: dir };
+    // twenty saved profiles (a profile that is not saved is refused), each with its own cache entry
+    const profiles = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`p${i}`, {}]));
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
     const scopes = ['user:create', 'providers:read', 'authorization:grant', 'user:delete', 'user:read'];
     const runs = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

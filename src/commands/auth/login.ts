@@ -17,7 +17,10 @@ export function newCmdLogin(parent: Command, ctx: Context, run: Run<LoginOptions
     .description('store the OAuth client id and secret in the profile, after checking them against the token endpoint')
     .option('--scope <scopes>', 'scope to request for the check (comma-separated)', 'authorization:grant')
     .option('--no-verify', 'store without checking')
-    .action(async (o: { scope: string; verify: boolean }) => run(ctx, { scope: o.scope, verify: o.verify }));
+    .action(async (o: { scope: string; verify: boolean }) => {
+      ctx.allowUnsavedProfile = true; // it saves the profile
+      await run(ctx, { scope: o.scope, verify: o.verify });
+    });
   return examples(cmd, [
     'bankctl auth login --client-id 6f1a... --client-secret-stdin < secret.txt',
     'printf %s "$SECRET" | bankctl auth login --client-id "$ID" --client-secret-stdin --profile prod --base-url https://api.example.com',

@@ -19,6 +19,9 @@ export function newCmdExplain(parent: Command, ctx: Context, run: Run<ExplainOpt
 
 export async function explainRun(ctx: Context): Promise<void> {
   const s = await ctx.settings();
+  const name = ctx.profileName();
+  if (!(await ctx.config()).profileNames().includes(name))
+    ctx.warn(`profile "${name}" is not saved: commands other than auth login and config refuse it`);
   const rows = SETTING_KEYS.map((k) => {
     const v = s.get(k);
     const source =

@@ -10,6 +10,10 @@ import { newCmdExplain } from './explain.js';
 import { newCmdProfiles } from './profiles.js';
 
 export function registerConfig(noun: Command, ctx: Context): void {
+  // config shows and saves profiles, so it may name one that is not saved yet (Context.settings)
+  noun.hook('preAction', () => {
+    ctx.allowUnsavedProfile = true;
+  });
   newCmdList(noun, ctx);
   newCmdGet(noun, ctx);
   newCmdSet(noun, ctx);
