@@ -90,6 +90,10 @@ export const MUTATING_VERBS = new Set([
   'reset',
   'execute',
   'update-link',
+  // they change the profile's own credentials (rotate also the service's connector token)
+  'login',
+  'logout',
+  'rotate-connector-token',
 ]);
 
 /** The profile and base URL a destructive command acts on, as detail lines. */

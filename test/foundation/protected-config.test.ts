@@ -120,3 +120,25 @@ describe('config set/unset on a protected profile, on a terminal', () => {
     expect(await get(env, 'base-url')).toBeUndefined();
   });
 });
+
+describe("the profile's own credentials on a protected profile, without a terminal", () => {
+  test('auth login, auth logout and sandbox rotate-connector-token refuse without --yes; nothing changes', async () => {
+    const env = await goodProfile();
+    for (const args of [
+      ['auth', 'login', '--client-id', 'other', '--no-verify', '--profile', 'good'],
+      ['auth', 'logout', '--profile', 'good'],
+      ['sandbox', 'rotate-connector-token', '--save-next', '--profile', 'good'],
+    ]) {
+      const r = await spawnCli(args, { env: { ...env, BANKCTL_CLIENT_SECRET: 'x' } });
+      expect(r.code, `${args.join(' ')}\n${r.stderr}`).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(PROTECTED);
+    }
+    expect(await get(env, 'client-id')).toBeUndefined();
+    expect(await get(env, 'base-url')).toBe('https://api.example.com');
+    const yes = await spawnCli(['auth', 'login', '--client-id', 'other', '--no-verify', '--profile', 'good', '--yes'], {
+      env: { ...env, BANKCTL_CLIENT_SECRET: 'x' },
+    });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(await get(env, 'client-id')).toBe('other');
+  });
+});
