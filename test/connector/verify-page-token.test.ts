@@ -11,7 +11,7 @@ import { makeTxs, userWithAccounts, writeNdjson } from './helpers.js';
 
 let t: TestEnv;
 let proxy: Server;
-let mode: 'pass' | 'drop' | 'null' = 'pass';
+let mode: 'pass' | 'drop' | 'null' | 'accounts-down' = 'pass';
 let proxyUrl = '';
 
 beforeAll(async () => {
@@ -23,10 +23,15 @@ beforeAll(async () => {
       const headers = Object.fromEntries(
         Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)),
       ) as Record<string, string>;
+      if (mode === 'accounts-down' && req.url!.startsWith('/api/v1/accounts/list')) {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        res.end('{"errorMessage":"down for maintenance"}');
+        return;
+      }
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
       const r = await fetch(`${t.sandbox.baseUrl}${req.url}`, { method: req.method, headers, body });
       let text = await r.text();
-      if (req.url!.startsWith('/data/v2/transactions') && r.status === 200 && mode !== 'pass') {
+      if (req.url!.startsWith('/data/v2/transactions') && r.status === 200 && (mode === 'drop' || mode === 'null')) {
         const page = JSON.parse(text);
         if (mode === 'drop') delete page.nextPageToken;
         else page.nextPageToken = null;
@@ -60,5 +65,27 @@ describe('verify and the read-back pages', () => {
       expect(v.code, `${m}: ${v.stderr}`).toBe(7);
       expect(v.stderr).toMatch(/GET \/data\/v2\/transactions answered a page with .*nextPageToken/);
     }
+  });
+
+  test('an account list that fails is said, and the accounts are paired by the samples', async () => {
+    await userWithAccounts(t, 'vad', 2);
+    const file = writeNdjson(tempDir(), 'v.ndjson', makeTxs(120, { prefix: 'vad', accounts: 2 }));
+    const env = { ...t.env, BANKCTL_BASE_URL: proxyUrl, BANKCTL_CONFIG_DIR: tempDir() };
+    mode = 'pass';
+    const pushed = await spawnCli(['connector', 'push', '--user', 'vad', '--file', file, '-q'], { env });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    mode = 'accounts-down';
+    const v = await spawnCli(['connector', 'verify', '--user', 'vad', '--file', file, '-o', 'json', '--retries', '0'], {
+      env,
+    });
+    mode = 'pass';
+    // before, the 503 was swallowed without a word
+    expect(v.stderr).toMatch(
+      /the user's accounts could not be listed \(.*HTTP 503.*\); accounts are paired by the file's samples/,
+    );
+    expect(v.code, v.stderr).toBe(0);
+    const rows = JSON.parse(v.stdout) as Array<{ ok: boolean }>;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.ok)).toBe(true);
   });
 });

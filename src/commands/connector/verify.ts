@@ -1,9 +1,9 @@
 // connector verify: read the pushed data back and compare counts and exact sums per account.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { generateToken, listAccounts, transactionsPageFast } from '../../api/connector.js';
+import { generateToken, listAccounts, transactionsPageFast, type V1Account } from '../../api/connector.js';
 import { MAX_PAGE_SIZE } from '../../api/transactions.js';
-import { FlowFailedError, ServerError, UsageError } from '../../errors.js';
+import { ApiError, FlowFailedError, ServerError, UsageError } from '../../errors.js';
 import { nextPageTokenProblem, prefetchPages } from '../../api/paging.js';
 import { inferFormat, type InputFormat } from '../../push/input.js';
 import {
@@ -109,7 +109,15 @@ export async function verifyPush(ctx: Context, o: VerifyInput): Promise<void> {
     );
   const [actual, accounts] = await Promise.all([
     readBack(api, expected, o.concurrency, bearer),
-    listAccounts(api, bearer).catch(() => []),
+    listAccounts(api, bearer).catch((err: unknown): V1Account[] => {
+      // a token that may not list accounts (Basic auth) pairs by the file's samples, quietly; any
+      // other failure is said, since the pairing then rests on the samples alone
+      if (!(err instanceof ApiError && (err.status === 401 || err.status === 403)))
+        ctx.warn(
+          `the user's accounts could not be listed (${(err as Error).message}); accounts are paired by the file's samples`,
+        );
+      return [];
+    }),
   ]);
   // which service account holds which file account: the account list's externalIds, else the file's
   // samples met in the read-back, else (a sample lost on the service) one more pass over the file
