@@ -173,9 +173,9 @@ async function requestParts(ctx: Context, method: string, path: string, o: ApiOp
 /**
  * Every item of every page (the first array of each page), following nextPageToken to the end. A
  * nextPageToken seen before in this walk (the same twice in a row, or A -> B -> A) is the service's
- * fault and stops it (exit 7). When a later page fails that way, or any other, stdout stays valid:
- * a JSON array printed so far is closed (it holds the items of the pages read, and the exit code says
- * they are not all), NDJSON lines are whole anyway, and --jq's buffered result is not printed.
+ * fault and stops it (exit 7). When a later page fails that way, or any other, a JSON array printed
+ * so far stays open (a whole-looking document of some pages would pass for the answer), NDJSON lines
+ * are whole, and --jq's buffered result is not printed.
  */
 async function paginate(
   ctx: Context,
@@ -188,23 +188,20 @@ async function paginate(
   let pageToken: string | undefined;
   const seen = new SeenTokens();
   let pages = 0;
-  try {
-    do {
-      const res = await call({ ...query, ...(pageToken ? { pageToken } : {}) });
-      pages++;
-      const page = parseMaybe(res.data as string) as Record<string, unknown>;
-      const list = Object.values(page ?? {}).find(Array.isArray) as unknown[] | undefined;
-      for (const item of list ?? []) {
-        printed.items = true;
-        await writer.write(item);
-      }
-      pageToken = typeof page?.nextPageToken === 'string' && page.nextPageToken !== '' ? page.nextPageToken : undefined;
-      if (pageToken && seen.repeated(pageToken)) throw repeatedTokenError(pageToken, pages);
-    } while (pageToken);
-  } catch (err) {
-    if (printed.items && ctx.globals.jq === undefined) await writer.end().catch(() => undefined);
-    throw err;
-  }
+  // A page that fails leaves a JSON array unclosed, as every list walk does: the pages read so far
+  // must not look like the whole answer to whatever reads stdout later (the exit code says why).
+  do {
+    const res = await call({ ...query, ...(pageToken ? { pageToken } : {}) });
+    pages++;
+    const page = parseMaybe(res.data as string) as Record<string, unknown>;
+    const list = Object.values(page ?? {}).find(Array.isArray) as unknown[] | undefined;
+    for (const item of list ?? []) {
+      printed.items = true;
+      await writer.write(item);
+    }
+    pageToken = typeof page?.nextPageToken === 'string' && page.nextPageToken !== '' ? page.nextPageToken : undefined;
+    if (pageToken && seen.repeated(pageToken)) throw repeatedTokenError(pageToken, pages);
+  } while (pageToken);
   await writer.end();
 }
 
