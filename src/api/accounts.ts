@@ -71,7 +71,7 @@ export async function listAccounts(api: ApiClient): Promise<Account[]> {
 }
 
 export async function updateAccount(api: ApiClient, id: string, update: AccountUpdate): Promise<Account> {
-  return api.data<Account>(EP.accounts.update, { path: { id }, json: update });
+  return readObject<Account>(api, EP.accounts.update, { path: { id }, json: update });
 }
 
 /** An account's balances: a JSON object; its `balances`, when sent, an object of balances (exit 7 otherwise). */
@@ -93,7 +93,7 @@ export interface BalanceRefresh {
 }
 
 export async function createBalanceRefresh(api: ApiClient, accountId: string): Promise<BalanceRefresh> {
-  return api.data<BalanceRefresh>(EP.balanceRefresh.create, { json: { accountId } });
+  return readObject<BalanceRefresh>(api, EP.balanceRefresh.create, { json: { accountId } });
 }
 
 export async function getBalanceRefresh(

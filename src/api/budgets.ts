@@ -3,7 +3,7 @@ import { EP } from '../contract/index.js';
 import type { DenominatedAmount } from '../contract/decimal.js';
 import type { BudgetFilter } from '../contract/wire.js';
 import type { ApiClient } from './client.js';
-import { readList, readObject } from './shape.js';
+import { readList, readObject, readObjectIn } from './shape.js';
 
 export type { DenominatedAmount } from '../contract/decimal.js';
 export type { BudgetFilter } from '../contract/wire.js';
@@ -39,12 +39,11 @@ export async function listBudgets(api: ApiClient, includeArchived = false): Prom
 }
 
 export async function createOneOffBudget(api: ApiClient, req: CreateBudgetRequest): Promise<Budget> {
-  return (await api.data<{ budgetSpecification: Budget }>(EP.budgets.createOneOff, { json: req })).budgetSpecification;
+  return readObjectIn<Budget>(api, EP.budgets.createOneOff, 'budgetSpecification', { json: req });
 }
 
 export async function createRecurringBudget(api: ApiClient, req: CreateBudgetRequest): Promise<Budget> {
-  return (await api.data<{ budgetSpecification: Budget }>(EP.budgets.createRecurring, { json: req }))
-    .budgetSpecification;
+  return readObjectIn<Budget>(api, EP.budgets.createRecurring, 'budgetSpecification', { json: req });
 }
 
 export async function recommendedBudgets(api: ApiClient): Promise<Array<Record<string, unknown>>> {
@@ -60,8 +59,7 @@ export async function budgetSummaries(
 }
 
 export async function updateBudget(api: ApiClient, budgetId: string, req: CreateBudgetRequest): Promise<Budget> {
-  return (await api.data<{ budgetSpecification: Budget }>(EP.budgets.update, { path: { id: budgetId }, json: req }))
-    .budgetSpecification;
+  return readObjectIn<Budget>(api, EP.budgets.update, 'budgetSpecification', { path: { id: budgetId }, json: req });
 }
 
 export async function deleteBudget(api: ApiClient, budgetId: string): Promise<void> {
@@ -69,8 +67,7 @@ export async function deleteBudget(api: ApiClient, budgetId: string): Promise<vo
 }
 
 export async function archiveBudget(api: ApiClient, budgetId: string): Promise<Budget> {
-  return (await api.data<{ budgetSpecification: Budget }>(EP.budgets.archive, { path: { id: budgetId } }))
-    .budgetSpecification;
+  return readObjectIn<Budget>(api, EP.budgets.archive, 'budgetSpecification', { path: { id: budgetId } });
 }
 
 export interface BudgetDetails {

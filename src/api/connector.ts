@@ -6,7 +6,7 @@ import { decodeResponse, notWhatItReturns, type ApiClient, type CallParams } fro
 import type { HttpResponse } from '../http/client.js';
 import { ExactNumber } from '../contract/exact-json.js';
 import { scanTransactionsPage, type SlimPage, type SlimTransaction } from './page-scan.js';
-import { readList } from './shape.js';
+import { readList, readObject } from './shape.js';
 
 /** A body given as text goes as is; an object is written exactly. */
 function exact(body: unknown): Pick<CallParams, 'body' | 'json'> {
@@ -95,7 +95,7 @@ export async function generateToken(
   api: ApiClient,
   req: { userId: string; scopes: string[]; ttl?: number; origin?: string },
 ): Promise<GeneratedToken> {
-  return api.data<GeneratedToken>(EP.connector.generateToken, { json: req });
+  return readObject<GeneratedToken>(api, EP.connector.generateToken, { json: req });
 }
 
 export interface V2Transaction {

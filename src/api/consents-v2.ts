@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
 import type { Item } from './data-v2.js';
-import { readList, readObject } from './shape.js';
+import { readList, readObject, readObjectMaybeIn } from './shape.js';
 
 export const CONSENT_SERVICE_TYPES = ['MANDATE_PAYMENTS'] as const;
 export const CONSENT_SUBTYPES = ['VRP_SWEEPING', 'VRP_COMMERCIAL'] as const;
@@ -14,19 +14,18 @@ export const PERIOD_TYPES = ['DAY', 'WEEK', 'FORTNIGHT', 'MONTH', 'HALF_YEAR', '
 const key = (k?: string) => ({ 'idempotency-key': k ?? randomUUID() });
 
 export async function createConsent(api: ApiClient, body: Item, idempotencyKey?: string): Promise<Item> {
-  const r = await api.data<{ consent?: Item }>(EP.consentsV2.create, {
+  return readObjectMaybeIn<Item>(api, EP.consentsV2.create, 'consent', {
     json: body,
     headers: key(idempotencyKey),
     idempotent: true,
   });
-  return r?.consent ?? (r as Item);
 }
 
 export const getConsent = (api: ApiClient, consentId: string) =>
   readObject<Item>(api, EP.consentsV2.get, { path: { consentId } });
 
 export async function revokeConsent(api: ApiClient, consentId: string, idempotencyKey?: string): Promise<Item> {
-  return api.data<Item>(EP.consentsV2.revoke, {
+  return readObject<Item>(api, EP.consentsV2.revoke, {
     path: { consentId },
     headers: key(idempotencyKey),
     idempotent: true,
@@ -50,20 +49,18 @@ export async function startAuthorization(
   body: { appUri?: string; callbackUri?: string },
   idempotencyKey?: string,
 ): Promise<Item> {
-  const r = await api.data<{ authorization?: Item }>(EP.consentsV2.authorize, {
+  return readObjectMaybeIn<Item>(api, EP.consentsV2.authorize, 'authorization', {
     path: { consentId },
     json: body,
     headers: key(idempotencyKey),
     idempotent: true,
   });
-  return r?.authorization ?? (r as Item);
 }
 
 export async function getAuthorization(api: ApiClient, consentId: string, authorizationId: string): Promise<Item> {
-  const r = await api.data<{ authorization?: Item }>(EP.consentsV2.authorization, {
+  return readObjectMaybeIn<Item>(api, EP.consentsV2.authorization, 'authorization', {
     path: { consentId, authorizationId },
   });
-  return r?.authorization ?? (r as Item);
 }
 
 export async function relayCallback(api: ApiClient, state: string, parameters: Record<string, string>): Promise<void> {

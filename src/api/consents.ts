@@ -3,7 +3,7 @@
 import { EP } from '../contract/index.js';
 import { NotFoundError } from '../errors.js';
 import type { ApiClient } from './client.js';
-import { readList } from './shape.js';
+import { readList, readObject } from './shape.js';
 import type { UserRef } from '../auth/tokens.js';
 
 export interface ProviderConsent {
@@ -71,7 +71,7 @@ export async function updateConsentLink(api: ApiClient, o: UpdateLinkOptions): P
     actor_client_id: o.actorClientId ?? o.clientId,
     scope: UPDATE_CONSENT_SCOPES.join(','),
   };
-  const { code } = await api.data<{ code: string }>(EP.oauth.delegate, { form });
+  const { code } = await readObject<{ code: string }>(api, EP.oauth.delegate, { form });
   const u = new URL(`${o.linkUrl.replace(/\/+$/, '')}/1.0/transactions/update-consent`);
   u.searchParams.set('client_id', o.clientId);
   u.searchParams.set('redirect_uri', o.redirectUri);

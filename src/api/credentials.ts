@@ -64,7 +64,7 @@ export async function createCredentials(
   req: CreateCredentialsRequest,
   o: { items?: string[]; optIn?: boolean } = {},
 ): Promise<Credentials> {
-  return api.data<Credentials>(EP.credentials.create, {
+  return readObject<Credentials>(api, EP.credentials.create, {
     json: req,
     query: { items: o.items && o.items.length > 0 ? o.items : undefined, optIn: o.optIn ? 'true' : undefined },
   });
@@ -83,7 +83,7 @@ export async function updateCredentials(
   id: string,
   req: { providerName?: string; fields?: Record<string, string>; appUri?: string; callbackUri?: string },
 ): Promise<Credentials> {
-  return api.data<Credentials>(EP.credentials.update, { path: { id }, json: req });
+  return readObject<Credentials>(api, EP.credentials.update, { path: { id }, json: req });
 }
 
 export async function deleteCredentials(api: ApiClient, id: string): Promise<void> {

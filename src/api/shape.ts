@@ -115,6 +115,13 @@ export function objectBody<T = Item>(ep: Endpoint, res: HttpResponse<unknown>): 
   return res.data as T;
 }
 
+/** The object under `key` of an answer (`{budgetSpecification: {...}}`), else the error. */
+export function objectIn<T = Item>(ep: Endpoint, res: HttpResponse<unknown>, key: string): T {
+  const v = objectBody(ep, res)[key];
+  if (!isObject(v)) fail(ep, res, `no ${key} object (${key} is ${kindOf(v)})`);
+  return v as T;
+}
+
 /** GET (or call) a list endpoint and return the list under `key`, checked (listIn). */
 export async function readList<T = Item>(
   api: ApiClient,
@@ -134,4 +141,25 @@ export async function readArray<T = Item>(api: ApiClient, ep: Endpoint, p: CallP
 /** Call a single-object endpoint, checked (objectBody). */
 export async function readObject<T = Item>(api: ApiClient, ep: Endpoint, p: CallParams = {}): Promise<T> {
   return objectBody<T>(ep, await api.call(ep, p));
+}
+
+/** Call an endpoint that answers `{key: {...}}` and return that object, checked (objectIn). */
+export async function readObjectIn<T = Item>(
+  api: ApiClient,
+  ep: Endpoint,
+  key: string,
+  p: CallParams = {},
+): Promise<T> {
+  return objectIn<T>(ep, await api.call(ep, p), key);
+}
+
+/** Like readObjectIn, for an endpoint that answers the object either wrapped under `key` or bare. */
+export async function readObjectMaybeIn<T = Item>(
+  api: ApiClient,
+  ep: Endpoint,
+  key: string,
+  p: CallParams = {},
+): Promise<T> {
+  const res = await api.call(ep, p);
+  return objectBody(ep, res)[key] === undefined ? objectBody<T>(ep, res) : objectIn<T>(ep, res, key);
 }

@@ -65,7 +65,7 @@ export function transferBody(t: TransferRequest): string {
 }
 
 export async function createTransfer(api: ApiClient, t: TransferRequest): Promise<SignableOperation> {
-  return api.data<SignableOperation>(EP.transfers.create, { body: transferBody(t) });
+  return readObject<SignableOperation>(api, EP.transfers.create, { body: transferBody(t) });
 }
 
 export async function transferStatus(api: ApiClient, transferId: string): Promise<SignableOperation> {

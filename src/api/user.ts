@@ -9,9 +9,9 @@ export const PERIOD_MODES = ['MONTHLY', 'MONTHLY_ADJUSTED'] as const;
 
 export const getUser = (api: ApiClient) => readObject<Item>(api, EP.user.get);
 export const updateUser = (api: ApiClient, body: { externalUserId?: string; username?: string }) =>
-  api.data<Item>(EP.user.update, { json: body });
+  readObject<Item>(api, EP.user.update, { json: body });
 export const getProfile = (api: ApiClient) => readObject<Item>(api, EP.user.profile);
-export const setProfile = (api: ApiClient, body: Item) => api.data<Item>(EP.user.setProfile, { json: body });
+export const setProfile = (api: ApiClient, body: Item) => readObject<Item>(api, EP.user.setProfile, { json: body });
 
 export interface LinkSessionRequest {
   externalReference?: string;
@@ -22,7 +22,7 @@ export interface LinkSessionRequest {
 }
 
 export async function createLinkSession(api: ApiClient, body: LinkSessionRequest): Promise<string> {
-  const r = await api.data<{ sessionId?: unknown }>(EP.linkSession.create, { json: body });
+  const r = await readObject<{ sessionId?: unknown }>(api, EP.linkSession.create, { json: body });
   if (typeof r?.sessionId !== 'string' || r.sessionId === '')
     throw new (await import('../errors.js')).ServerError('POST /link/v1/session answered without a sessionId');
   return r.sessionId;

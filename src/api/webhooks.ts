@@ -1,7 +1,7 @@
 // Webhooks (aggregation-api.md 4.6 and 6, connector-api.md 4 and 6) and the sandbox's trigger.
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
-import { kindOf, listIn, notTheShape, readList } from './shape.js';
+import { kindOf, listIn, notTheShape, readList, readObject } from './shape.js';
 
 export { WEBHOOK_EVENTS, type WebhookEvent } from '../contract/wire.js';
 
@@ -41,7 +41,7 @@ export async function listHooks(api: ApiClient): Promise<ApiWebhook[]> {
 }
 
 export async function createHook(api: ApiClient, reg: WebhookRegistration): Promise<ApiWebhook> {
-  return api.data<ApiWebhook>(EP.hooks.create, { json: reg });
+  return readObject<ApiWebhook>(api, EP.hooks.create, { json: reg });
 }
 
 export async function deleteHook(api: ApiClient, id: string): Promise<void> {
@@ -149,7 +149,7 @@ export async function createWebhookEndpoint(
   api: ApiClient,
   req: { url: string; enabledEvents: string[]; description?: string; disabled?: boolean },
 ): Promise<WebhookEndpoint> {
-  return api.data<WebhookEndpoint>(EP.webhookEndpoints.create, { json: req });
+  return readObject<WebhookEndpoint>(api, EP.webhookEndpoints.create, { json: req });
 }
 
 export async function updateWebhookEndpoint(
@@ -157,7 +157,10 @@ export async function updateWebhookEndpoint(
   id: string,
   changes: EndpointChanges,
 ): Promise<WebhookEndpoint> {
-  return api.data<WebhookEndpoint>(EP.webhookEndpoints.update, { path: { id }, json: { webhookEndpoint: changes } });
+  return readObject<WebhookEndpoint>(api, EP.webhookEndpoints.update, {
+    path: { id },
+    json: { webhookEndpoint: changes },
+  });
 }
 
 export async function deleteWebhookEndpoint(api: ApiClient, id: string): Promise<void> {

@@ -336,3 +336,48 @@ describe('the remaining readers: transaction items, markets, v2 amounts', () => 
     expect(good.stdout).toContain('1.00');
   });
 });
+
+describe('writes: the answer of a create or update is checked too', () => {
+  const WRITES: Array<{ args: string[]; path: string; key?: string }> = [
+    { args: ['users', 'create', '--market', 'SE'], path: 'POST /api/v1/user/create' },
+    {
+      args: ['budgets', 'create-one-off', '--name', 'Trip', '--amount', '100', '--currency', 'SEK'].concat([
+        '--start',
+        '2026-06-01',
+        '--end',
+        '2026-06-30',
+      ]),
+      path: 'POST /api/v1/budgets/one-off',
+      key: 'budgetSpecification',
+    },
+    {
+      args: ['credentials', 'create', '--provider', 'se-test-password', '--field', 'username=u'],
+      path: 'POST /api/v1/credentials',
+    },
+    {
+      args: ['webhooks', 'endpoints', 'create', '--url', 'https://example.com/hook', '--event', 'account:created'],
+      path: 'POST /events/v2/webhook-endpoints',
+    },
+  ];
+  test.concurrent.each(WRITES.map((c) => [c.args.slice(0, 3).join(' '), c] as const))(
+    '%s: a list or a string is exit 7, not a blank answer with exit 0',
+    async (_name, c) => {
+      for (const [body, kind] of [
+        ['[]', 'a list'],
+        ['"created"', 'a string'],
+      ]) {
+        const r = await against(body!, [...c.args, '-o', 'json', '--yes']);
+        expect(r.code, `${body}: ${r.stderr}`).toBe(7);
+        expect(r.stderr).toContain(
+          `${c.path} answered 200 (application/json) with a body that is not a JSON object (it is ${kind})`,
+        );
+      }
+      if (c.key) {
+        const r = await against('{}', [...c.args, '-o', 'json']);
+        expect(r.code, r.stderr).toBe(7);
+        expect(r.stderr).toContain(`no ${c.key} object (${c.key} is missing)`);
+        expect(r.stdout).toBe('');
+      }
+    },
+  );
+});
