@@ -227,10 +227,12 @@ async function measure(gen, server, opts) {
 
 export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_RUN ?? 2), rounds = 5 } = {}) {
   const nodeArgs = ['--max-old-space-size=4096'];
-  // SANDBOX_NODE_ARGS: extra node options for the sandbox's process (--cpu-prof, --heap-prof...)
+  // SANDBOX_NODE_ARGS, BARE_NODE_ARGS: extra node options for the sandbox's or the bare server's
+  // process (--cpu-prof, --heap-prof...)
   const extra = (process.env.SANDBOX_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const sandbox = await childRole(SELF, ['--serve-sandbox'], [...nodeArgs, ...extra]);
-  const bare = await childRole(SELF, ['--serve-bare'], nodeArgs, { firstLine: false });
+  const bareExtra = (process.env.BARE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const bare = await childRole(SELF, ['--serve-bare'], [...nodeArgs, ...bareExtra], { firstLine: false });
   const gen = await childRole(SELF, ['--load'], nodeArgs);
   const rows = [];
   try {
