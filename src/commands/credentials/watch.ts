@@ -95,6 +95,10 @@ export async function watchRun(ctx: Context, o: WatchOptions): Promise<void> {
           );
         else await out.write(row);
         if (ended(o, c, first)) return;
+        if (first && o.until && FINAL.has(c.status))
+          ctx.notice(
+            `${c.status} is the last refresh's status; waiting for a new refresh to reach ${o.until} (\`bankctl credentials refresh ${stripControl(o.id)}\` starts one)`,
+          );
       }
       first = false;
       if (ctx.clock.now() - started > o.timeoutMs)

@@ -39,7 +39,12 @@ describe('credentials watch', () => {
       name: '--until a status not reached in time is 9',
       args: () => [id, '--until', 'AWAITING_MOBILE_EID_AUTHENTICATION', '--timeout', '1', '--poll-interval', '50'],
       code: 9,
-      stderr: 'did not reach AWAITING_MOBILE_EID_AUTHENTICATION within 1 s',
+      stderr: (err) => {
+        expect(err).toContain('did not reach AWAITING_MOBILE_EID_AUTHENTICATION within 1 s');
+        // the final status it found is said at once, with the way to a new one
+        expect(err).toContain("UPDATED is the last refresh's status; waiting for a new refresh");
+        expect(err).toContain(`bankctl credentials refresh ${id}`);
+      },
     },
     { name: 'unknown credentials are 4', args: ['f'.repeat(32)], code: 4 },
   ]);
