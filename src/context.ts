@@ -5,6 +5,7 @@ import type { IO } from './io.js';
 import { ConfigStore, defaultConfigDir, SETTING_KEYS, type SettingKey } from './config/store.js';
 import { ENV_FOR, Settings } from './config/settings.js';
 import { runningSandbox } from './config/sandbox-state.js';
+import { nearest } from './config/names.js';
 import type { HttpClient } from './http/client.js';
 import type { TokenManager, UserRef } from './auth/tokens.js';
 import type { ApiClient } from './api/client.js';
@@ -194,9 +195,11 @@ export class Context {
     const saved = config.profileNames();
     if (saved.includes(name)) return;
     const from = this.globals.profile ? '--profile' : 'BANKCTL_PROFILE';
+    const shown = /^[A-Za-z0-9._-]{1,64}$/.test(name) ? name : 'NAME';
+    const near = nearest(name, saved);
     throw new UsageError(
-      `${from}: no profile named "${stripControl(name).slice(0, 80)}" is saved (saved: ${saved.join(', ')}); ` +
-        `create it with \`bankctl auth login --profile NAME\` or \`bankctl config set KEY VALUE --profile NAME\``,
+      `${from}: no profile named "${stripControl(name).slice(0, 80)}" is saved${near ? `; did you mean "${near}"?` : ''} (saved: ${saved.join(', ')}); ` +
+        `create it with \`bankctl auth login --profile ${shown}\` or \`bankctl config set KEY VALUE --profile ${shown}\``,
     );
   }
 

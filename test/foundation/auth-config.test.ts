@@ -87,6 +87,10 @@ describe('auth login, status, logout and the profile files', () => {
     expect((await runCli(['config', 'set', 'output', 'json', '--profile', 'ci'], { env })).code).toBe(0);
     expect((await runCli(['auth', 'token', '--scope', 'user:create', '--profile', 'ci'], { env })).code).toBe(0);
     expect((await runCli(['auth', 'token', '--scope', 'user:create', '--profile', 'default'], { env })).code).toBe(0);
+    // with "prod" saved, the same typo is pointed at it
+    const again = await runCli(['users', 'create', '--market', 'SE', '--profile', 'prdo'], { env });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('no profile named "prdo" is saved; did you mean "prod"? (saved: default, prod, ci)');
     removeDir(env.BANKCTL_CONFIG_DIR);
   });
 
