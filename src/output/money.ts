@@ -1,6 +1,8 @@
 // Amounts as people read them, built on the exact decimals of src/contract/decimal.ts (the one
 // module both the CLI and the sandbox compute with): a v2 amount shown as "-0.05 SEK".
+// The one reader of an {unscaledValue, scale} amount (exactValue): integers, bounded, or exit 7.
 import { decimalString } from '../contract/decimal.js';
+import { ExactNumber, writeJson } from '../contract/exact-json.js';
 import { ServerError } from '../errors.js';
 import { stripControl } from './sanitize.js';
 
@@ -17,19 +19,63 @@ export function isExactAmount(v: unknown): v is ExactAmount {
   return !!val && typeof val === 'object' && 'unscaledValue' in val && 'scale' in val;
 }
 
-export function formatAmount(a: ExactAmount, withCurrency = true): string {
-  let exact: string;
-  try {
-    exact = decimalString(a.value.unscaledValue, a.value.scale);
-  } catch (err) {
-    // the service's amount, not our bug: exit 7 as for every answer that is not the endpoint's
-    throw new ServerError(
-      `the service sent an amount that cannot be read exactly: ${stripControl(JSON.stringify(a.value)).slice(0, 80)} (${(err as Error).message})`,
-      { hint: '`-o json` shows the answer as sent' },
-    );
-  }
-  const n = withMinorUnits(exact, a.currencyCode);
+/** A v2 amount as "-0.05 SEK": exactly, or a ServerError naming `field` (exactValue's bounds). */
+export function formatAmount(a: ExactAmount, withCurrency = true, field = 'amount'): string {
+  const n = withMinorUnits(exactValue(a.value.unscaledValue, a.value.scale, `${field}.value`), a.currencyCode);
   return withCurrency && a.currencyCode ? `${n} ${a.currencyCode}` : n;
+}
+
+/** The largest scale an {unscaledValue, scale} amount may have: beyond it, it is no amount (and no cell). */
+export const MAX_SCALE = 100;
+/** The largest exponent of a JSON number shown as a decimal (1e400 is 401 digits; 1e1000000 is no amount). */
+export const MAX_EXPONENT = 1000;
+/** The most digits an amount may have. */
+export const MAX_DIGITS = 400;
+
+/** A value as a message shows it: JSON, cut short. */
+function shown(v: unknown): string {
+  let text: string;
+  if (v instanceof ExactNumber) text = v.text;
+  else {
+    try {
+      text = writeJson(v) ?? String(v);
+    } catch {
+      text = String(v);
+    }
+  }
+  text = stripControl(text);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** The ServerError (exit 7) for an amount that is there but cannot be read exactly, naming the field. */
+export function unreadable(field: string, v: unknown, why: string): ServerError {
+  return new ServerError(
+    `the service sent an amount that cannot be read exactly: ${field} is ${v === undefined ? 'missing' : shown(v)} (${why})`,
+    { hint: '`-o json` shows the answer as sent' },
+  );
+}
+
+/** The text of a JSON integer as sent ("-5", 1234, an ExactNumber literal), else undefined. */
+function integerText(v: unknown): string | undefined {
+  let text: string;
+  if (typeof v === 'string') text = v;
+  else if (typeof v === 'number') text = Number.isFinite(v) ? String(v) : '';
+  else if (v instanceof ExactNumber) text = v.text;
+  else return undefined;
+  return /^[+-]?\d+$/.test(text) ? text : undefined;
+}
+
+/** unscaledValue / 10^scale exactly, the fields checked: integers, at most MAX_DIGITS digits, |scale| <= MAX_SCALE. */
+export function exactValue(unscaledValue: unknown, scale: unknown, field: string): string {
+  const u = integerText(unscaledValue);
+  if (u === undefined) throw unreadable(`${field}.unscaledValue`, unscaledValue, 'not an integer');
+  if (u.replace(/^[+-]/, '').length > MAX_DIGITS)
+    throw unreadable(`${field}.unscaledValue`, unscaledValue, `more than ${MAX_DIGITS} digits`);
+  const s = integerText(scale);
+  if (s === undefined) throw unreadable(`${field}.scale`, scale, 'not an integer');
+  if (!/^[+-]?0*\d{1,3}$/.test(s) || Math.abs(Number(s)) > MAX_SCALE)
+    throw unreadable(`${field}.scale`, scale, `not a scale from -${MAX_SCALE} to ${MAX_SCALE}`);
+  return decimalString(u, Number(s));
 }
 
 const minorUnits = new Map<string, number | undefined>();

@@ -49,7 +49,7 @@ export function cellText(value: unknown, key = ''): string {
   if (value === undefined || value === null) return '';
   // a JSON number a double could not hold: shown with the digits the service sent
   if (value instanceof ExactNumber) return value.text;
-  if (isExactAmount(value)) return formatAmount(value);
+  if (isExactAmount(value)) return formatAmount(value, true, key || 'amount');
   if (typeof value === 'number' && (EPOCH_KEY.test(key) || DATE_FIRST.test(key)) && value > 1e11 && value < 1e14)
     return new Date(value).toISOString();
   if (typeof value === 'string') return stripControl(value);

@@ -3,67 +3,14 @@
 // or "99999999999") is not what the service returns: a ServerError (exit 7) naming the field and the
 // value, never a blank cell. An amount that is absent or null is an empty cell (the service sends a
 // null balance for an account excluded from aggregation).
-import { decimalString, exactDecimal } from '../../contract/decimal.js';
-import { ExactNumber, writeJson } from '../../contract/exact-json.js';
-import { ServerError } from '../../errors.js';
-import { isObject } from '../../api/shape.js';
-import { withMinorUnits } from '../../output/money.js';
+import { exactDecimal } from '../../contract/decimal.js';
+import { ExactNumber } from '../../contract/exact-json.js';
 import { stripControl } from '../../output/sanitize.js';
+import { isObject } from '../../api/shape.js';
+import { exactValue, MAX_DIGITS, MAX_EXPONENT, unreadable, withMinorUnits } from '../../output/money.js';
 import type { Column } from '../../output/render.js';
 
-/** The largest scale an {unscaledValue, scale} amount may have: beyond it, it is no amount (and no cell). */
-export const MAX_SCALE = 100;
-/** The largest exponent of a JSON number shown as a decimal (1e400 is 401 digits; 1e1000000 is no amount). */
-export const MAX_EXPONENT = 1000;
-/** The most digits an amount may have. */
-export const MAX_DIGITS = 400;
-
-/** A value as a message shows it: JSON, cut short. */
-function shown(v: unknown): string {
-  let text: string;
-  if (v instanceof ExactNumber) text = v.text;
-  else {
-    try {
-      text = writeJson(v) ?? String(v);
-    } catch {
-      text = String(v);
-    }
-  }
-  text = stripControl(text);
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
-}
-
-function unreadable(field: string, v: unknown, why: string): ServerError {
-  return new ServerError(
-    `the service sent an amount that cannot be read exactly: ${field} is ${v === undefined ? 'missing' : shown(v)} (${why})`,
-    { hint: '`-o json` shows the answer as sent' },
-  );
-}
-
 const absent = (v: unknown): v is undefined | null => v === undefined || v === null;
-
-/** The text of a JSON integer as sent ("-5", 1234, an ExactNumber literal), else undefined. */
-function integerText(v: unknown): string | undefined {
-  let text: string;
-  if (typeof v === 'string') text = v;
-  else if (typeof v === 'number') text = Number.isFinite(v) ? String(v) : '';
-  else if (v instanceof ExactNumber) text = v.text;
-  else return undefined;
-  return /^[+-]?\d+$/.test(text) ? text : undefined;
-}
-
-/** unscaledValue / 10^scale exactly, the fields checked: integers, at most MAX_DIGITS digits, |scale| <= MAX_SCALE. */
-export function exactValue(unscaledValue: unknown, scale: unknown, field: string): string {
-  const u = integerText(unscaledValue);
-  if (u === undefined) throw unreadable(`${field}.unscaledValue`, unscaledValue, 'not an integer');
-  if (u.replace(/^[+-]/, '').length > MAX_DIGITS)
-    throw unreadable(`${field}.unscaledValue`, unscaledValue, `more than ${MAX_DIGITS} digits`);
-  const s = integerText(scale);
-  if (s === undefined) throw unreadable(`${field}.scale`, scale, 'not an integer');
-  if (!/^[+-]?0*\d{1,3}$/.test(s) || Math.abs(Number(s)) > MAX_SCALE)
-    throw unreadable(`${field}.scale`, scale, `not a scale from -${MAX_SCALE} to ${MAX_SCALE}`);
-  return decimalString(u, Number(s));
-}
 
 /** A currency code: a string, or nothing. */
 function currencyOf(v: unknown, field: string): string | undefined {

@@ -2,7 +2,7 @@
 // unscaledValue}} (strings or integers, as the reference writes them) as "-0.05 SEK", exactly.
 import type { Context } from '../../context.js';
 import { cellText, getPath, render, type Column } from '../../output/render.js';
-import { exactValue } from './format.js';
+import { exactValue } from '../../output/money.js';
 
 /** '' for no amount; an amount that cannot be read exactly is a ServerError (exit 7), never a blank cell. */
 export function v2Money(v: unknown, field = 'amount'): string {
