@@ -22,7 +22,7 @@ export async function createConsent(api: ApiClient, body: Item, idempotencyKey?:
 }
 
 export const getConsent = (api: ApiClient, consentId: string) =>
-  readObject<Item>(api, EP.consentsV2.get, { path: { consentId } });
+  readObjectMaybeIn<Item>(api, EP.consentsV2.get, 'consent', { path: { consentId } });
 
 export async function revokeConsent(api: ApiClient, consentId: string, idempotencyKey?: string): Promise<Item> {
   return readObject<Item>(api, EP.consentsV2.revoke, {

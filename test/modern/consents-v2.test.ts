@@ -225,5 +225,8 @@ describe('consents v2: a person at the test bank', () => {
     });
     const got = await runCli(['consents', 'v2', 'get', c.id, '-o', 'json'], { env: appEnv() });
     expect(JSON.parse(got.stdout).state).toBe('ACTIVE');
+    // on the wire the consent comes wrapped, as the reference's GetConsentResponse has it
+    const wire = await runCli(['api', 'GET', `/connectivity/v2/consents/${c.id}`], { env: appEnv() });
+    expect(JSON.parse(wire.stdout).consent).toMatchObject({ id: c.id, state: 'ACTIVE' });
   }, 120_000);
 });

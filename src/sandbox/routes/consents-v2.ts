@@ -404,7 +404,8 @@ function registerConsents(ctx: SandboxContext): void {
     const c = consentFor(store, req);
     // reading the latest authorization brings the consent up to date
     for (const a of stateOf(store).authorizations.values()) if (a.consentId === c.id) authorizationView(store, a);
-    sendJson(res, 200, consentView(c, store.clock.now()));
+    // GetConsentResponse: the consent under `consent`, as create and revoke answer it (the reference)
+    sendJson(res, 200, { consent: consentView(c, store.clock.now()) });
   });
 
   handle(EP.consentsV2.revoke, async (req, res) => {
