@@ -46,10 +46,22 @@ describe('token endpoint (spec 5)', () => {
     expect(wrong.json().errorMessage).toBe('invalid client secret');
   });
 
-  test('400 for a bad code, a missing scope, an unknown scope or grant type', async () => {
+  test('client_credentials without scope: a token of the client scope (the reference), which works', async () => {
+    const r = await raw(base, 'POST', '/api/v1/oauth/token', { form: tokenForm({ grant_type: 'client_credentials' }) });
+    expect(r.status).toBe(200);
+    const j = r.json();
+    const scopes = String(j.scope).split(',');
+    expect(scopes).toEqual(expect.arrayContaining(['user:create', 'authorization:grant']));
+    const created = await raw(base, 'POST', '/api/v1/user/create', {
+      headers: bearer(j.access_token),
+      json: { market: 'SE', locale: 'sv_SE' },
+    });
+    expect(created.status).toBe(200);
+  });
+
+  test('400 for a bad code, an unknown scope or grant type', async () => {
     for (const form of [
       tokenForm({ grant_type: 'authorization_code', code: 'not-a-code' }),
-      tokenForm({ grant_type: 'client_credentials' }),
       tokenForm({ grant_type: 'client_credentials', scope: 'user:create,no:such' }),
       tokenForm({ grant_type: 'password' }),
       tokenForm({ grant_type: 'refresh_token', refresh_token: 'nope' }),

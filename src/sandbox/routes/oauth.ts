@@ -105,13 +105,9 @@ type TokenBody = Record<string, unknown>;
 type GrantType = (store: Store, client: ClientRecord, form: URLSearchParams, now: number) => TokenBody;
 
 function clientCredentials(store: Store, client: ClientRecord, form: URLSearchParams): TokenBody {
-  const scopes = parseScopes(form.get('scope'));
-  if (scopes.length === 0)
-    throw tokenError(
-      400,
-      'request.missing_scope',
-      'scope is required for grant_type=client_credentials (comma-separated)',
-    );
+  // the reference: scope narrows the token; "if omitted defaults to the client scope"
+  const asked = parseScopes(form.get('scope'));
+  const scopes = asked.length > 0 ? asked : [...client.scopes].sort();
   validateScopes(
     scopes,
     client,
