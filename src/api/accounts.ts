@@ -18,6 +18,7 @@ export const ACCOUNT_TYPES = [
   'MORTGAGE',
   'CREDIT_CARD',
   'LOAN',
+  'DUMMY',
   'PENSION',
   'OTHER',
   'EXTERNAL',

@@ -35,12 +35,14 @@ export const ACCOUNT_TYPES = [
   'MORTGAGE',
   'CREDIT_CARD',
   'LOAN',
+  'DUMMY',
   'PENSION',
   'OTHER',
   'EXTERNAL',
 ] as const;
 export const EXCLUSIONS = ['PFM_AND_SEARCH', 'PFM_DATA', 'NONE'] as const;
-export const TRANSACTION_TYPES = ['DEFAULT', 'CREDIT_CARD', 'TRANSFER', 'PAYMENT', 'WITHDRAWAL'] as const;
+// the reference's values (the spec's and DUMMY, TRAINING: a body written to the reference is accepted)
+export const TRANSACTION_TYPES = ['DEFAULT', 'CREDIT_CARD', 'TRANSFER', 'PAYMENT', 'WITHDRAWAL', 'TRAINING'] as const;
 export const INGEST_TYPES = ['REAL_TIME', 'HISTORICAL', 'BATCH'] as const;
 export const MAX_TRANSACTIONS_PER_REQUEST = 2500;
 export const MAX_BATCH_ENTITIES = 2500;

@@ -133,7 +133,16 @@ export interface RefreshRecord {
 }
 
 export type AccountType =
-  'CHECKING' | 'SAVINGS' | 'INVESTMENT' | 'MORTGAGE' | 'CREDIT_CARD' | 'LOAN' | 'PENSION' | 'OTHER' | 'EXTERNAL';
+  | 'CHECKING'
+  | 'SAVINGS'
+  | 'INVESTMENT'
+  | 'MORTGAGE'
+  | 'CREDIT_CARD'
+  | 'LOAN'
+  | 'DUMMY'
+  | 'PENSION'
+  | 'OTHER'
+  | 'EXTERNAL';
 export const ACCOUNT_TYPES: AccountType[] = [
   'CHECKING',
   'SAVINGS',
@@ -141,6 +150,7 @@ export const ACCOUNT_TYPES: AccountType[] = [
   'MORTGAGE',
   'CREDIT_CARD',
   'LOAN',
+  'DUMMY',
   'PENSION',
   'OTHER',
   'EXTERNAL',

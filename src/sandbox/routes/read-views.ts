@@ -182,7 +182,7 @@ export function v2Transaction(t: TransactionRecord, locale: string): Record<stri
     providerMutability: t.status === 'PENDING' ? 'MUTABLE' : 'MUTABILITY_UNDEFINED',
     reference: t.reference ?? '',
     status: t.status,
-    types: { financialInstitutionTypeCode: t.type, type: t.type || 'DEFAULT' },
+    types: { financialInstitutionTypeCode: t.type, type: V2_TRANSACTION_TYPES.has(t.type) ? t.type : 'DEFAULT' },
     // the reference's date-times (data v2, Beta): midnight UTC of the dates the sandbox keeps
     bookedDateTime: midnightUtc(t.bookedDate),
     transactionDateTime: midnightUtc(t.bookedDate),
@@ -194,6 +194,9 @@ export function v2Transaction(t: TransactionRecord, locale: string): Record<stri
   if (t.notes !== undefined) out.notes = t.notes;
   return out;
 }
+
+/** types.type of a v2 transaction; another connector type (TRAINING) is DEFAULT there, as sent in the code. */
+const V2_TRANSACTION_TYPES = new Set(['DEFAULT', 'CREDIT_CARD', 'TRANSFER', 'PAYMENT', 'WITHDRAWAL']);
 
 /** Date -> its midnight-UTC date-time, flat; a page repeats few dates. */
 const MIDNIGHTS = new Map<string, string>();

@@ -1,0 +1,52 @@
+// Values the vendor's current reference allows on the connector API and the spec did not list: an
+// account of type DUMMY and a transaction of type TRAINING. bankctl's own checks must not refuse a
+// body written to the reference; the sandbox takes them and the read-back shows them.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { spawnCli, tempDir } from '../helpers/cli.js';
+import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { call, writeNdjson } from './helpers.js';
+
+let t: TestEnv;
+beforeAll(async () => {
+  t = await startTestSandbox();
+});
+afterAll(() => t.close());
+
+describe("the reference's connector values", () => {
+  test('an account of type DUMMY and transactions of type TRAINING: pushed, stored and verified', async () => {
+    const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
+    const u = await call(t, 'POST', '/connector/users', { externalId: 'ref1', token: 'ref1-token', market: 'SE' });
+    expect(u.status).toBe(204);
+    const accounts = JSON.stringify({
+      accounts: [{ externalId: 'acc-0', name: 'Dummy', number: '1000', balance: 0, type: 'DUMMY' }],
+    });
+    const a = await spawnCli(['connector', 'accounts', 'push', '--user', 'ref1', '--data', accounts], { env });
+    expect(a.code, a.stderr).toBe(0);
+    const txs = [0, 1, 2].map((i) => ({
+      account: 'acc-0',
+      externalId: `tr-${i}`,
+      amount: `-${i + 1}.25`,
+      date: 1_700_000_000_000 + i * 60_000,
+      description: `Course ${i}`,
+      type: 'TRAINING',
+    }));
+    const file = writeNdjson(tempDir(), 'training.ndjson', txs);
+    const pushed = await spawnCli(['connector', 'push', '--user', 'ref1', '--file', file, '-q'], { env });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const verified = await spawnCli(['connector', 'verify', '--user', 'ref1', '--file', file, '-o', 'json'], { env });
+    expect(verified.code, verified.stderr).toBe(0);
+    expect(JSON.parse(verified.stdout)).toEqual([
+      expect.objectContaining({ account: 'acc-0', expectedCount: 3, actualCount: 3, expectedSum: '-6.75', ok: true }),
+    ]);
+    // the v2 read keeps the connector's own type code
+    const token = await spawnCli(['connector', 'token', '--user', 'ref1', '--scope', 'transactions:read'], { env });
+    expect(token.code, token.stderr).toBe(0);
+    const bearer = token.stdout.trim();
+    const page = await fetch(`${t.sandbox.baseUrl}/data/v2/transactions`, {
+      headers: { authorization: `Bearer ${bearer}` },
+    }).then((r) => r.json() as Promise<{ transactions: Array<{ types: unknown }> }>);
+    expect(page.transactions.map((x) => x.types)).toEqual(
+      Array(3).fill({ financialInstitutionTypeCode: 'TRAINING', type: 'DEFAULT' }),
+    );
+  });
+});
