@@ -39,12 +39,19 @@ describe("the reference's connector values", () => {
       expect.objectContaining({ account: 'acc-0', expectedCount: 3, actualCount: 3, expectedSum: '-6.75', ok: true }),
     ]);
     // the v2 read keeps the connector's own type code
-    const token = await spawnCli(['connector', 'token', '--user', 'ref1', '--scope', 'transactions:read'], { env });
+    const token = await spawnCli(
+      ['connector', 'token', '--user', 'ref1', '--scope', 'transactions:read,accounts:read'],
+      { env },
+    );
     expect(token.code, token.stderr).toBe(0);
     const bearer = token.stdout.trim();
     const page = await fetch(`${t.sandbox.baseUrl}/data/v2/transactions`, {
       headers: { authorization: `Bearer ${bearer}` },
     }).then((r) => r.json() as Promise<{ transactions: Array<{ types: unknown }> }>);
+    // and the v2 account names the connector's externalId, as the reference has it
+    const accountsRead = await spawnCli(['accounts', 'list', '--v2', '-o', 'json', '--token', bearer], { env });
+    expect(accountsRead.code, accountsRead.stderr).toBe(0);
+    expect(JSON.parse(accountsRead.stdout)).toEqual([expect.objectContaining({ externalAccountId: 'acc-0' })]);
     expect(page.transactions.map((x) => x.types)).toEqual(
       Array(3).fill({ financialInstitutionTypeCode: 'TRAINING', type: 'DEFAULT' }),
     );

@@ -104,6 +104,8 @@ export function v2Account(a: AccountRecord, financialInstitutionId?: string): Re
     },
     dates: { lastRefreshed: new Date(a.updated).toISOString() },
   };
+  // the reference: "only populated for Connector customer accounts", the ingesting party's id
+  if (a.externalId !== undefined) out.externalAccountId = a.externalId;
   if (!bare) out.balances = balancesOf(a);
   return out;
 }
