@@ -227,7 +227,8 @@ export function validateTransaction(v: unknown, path = ''): TransactionEntity {
     description: str(o, 'description', path, true)!,
     type: oneOf(o, 'type', path, TRANSACTION_TYPES, true)!,
     pending: bool(o, 'pending', path),
-    platformId: id(o, 'platformId', path, false),
+    // the spec's platformId is the reference's tinkId: either is read
+    platformId: id(o, 'platformId', path, false) ?? id(o, 'tinkId', path, false),
     payload: p,
   };
   if (p && p.PENDING_IDS !== undefined) t.pendingIds = stringArray(p.PENDING_IDS, `${path}payload.PENDING_IDS`);
@@ -276,14 +277,14 @@ export function validateContainer(v: unknown, mode: 'create' | 'delete' | 'updat
     const a = obj(list[i], `transactionAccounts[${i}]`);
     const entry: TransactionAccountEntity = {
       externalId: id(a, 'externalId', path, mode !== 'update'),
-      platformId: mode === 'update' ? id(a, 'platformId', path, false) : undefined,
+      platformId: mode === 'update' ? (id(a, 'platformId', path, false) ?? id(a, 'tinkId', path, false)) : undefined,
       balance: amount(a, 'balance', path, true)!,
       reservedAmount: amount(a, 'reservedAmount', path, false),
       payload: payload(a, 'payload', path),
       transactions: [],
     };
     if (mode === 'update' && entry.externalId === undefined && entry.platformId === undefined)
-      throw new WireError(`${path}externalId`, 'externalId or platformId of the account is required');
+      throw new WireError(`${path}externalId`, 'externalId or tinkId (platformId) of the account is required');
     const txs = a.transactions;
     if (!Array.isArray(txs)) throw new WireError(`${path}transactions`, 'is required (an array)');
     count += txs.length;

@@ -56,4 +56,27 @@ describe("the reference's connector values", () => {
       Array(3).fill({ financialInstitutionTypeCode: 'TRAINING', type: 'DEFAULT' }),
     );
   });
+
+  test("connector transactions update names the account by the reference's tinkId", async () => {
+    const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
+    const rec = [...t.sandbox.store.transactions.values()].find((x) => x.externalId === 'tr-0')!;
+    const body = {
+      type: 'REAL_TIME',
+      transactionAccounts: [
+        {
+          tinkId: rec.accountId,
+          balance: 0,
+          transactions: [
+            { externalId: 'tr-0', amount: -9.5, date: 1_700_000_000_000, description: 'Course 0', type: 'TRAINING' },
+          ],
+        },
+      ],
+    };
+    const r = await spawnCli(
+      ['connector', 'transactions', 'update', 'tr-0', '--user', 'ref1', '--data', JSON.stringify(body)],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(rec.amount).toBe('-9.5');
+  });
 });

@@ -231,6 +231,19 @@ describe('transactions', () => {
     );
     expect(r.status).toBe(204);
     expect(rec).toMatchObject({ externalId: 'up-1', status: 'BOOKED', amount: '-2.25' });
+    // the reference names the same id tinkId, for the transaction and for its account
+    const byTinkId = await call(env, 'PUT', '/connector/users/wire/transactions/unknown-ext', {
+      type: 'REAL_TIME',
+      transactionAccounts: [
+        {
+          tinkId: rec.accountId,
+          balance: 3,
+          transactions: [tx('up-1', { tinkId: rec.id, pending: false, amount: -3.5 })],
+        },
+      ],
+    });
+    expect(byTinkId.status, byTinkId.text).toBe(204);
+    expect(rec).toMatchObject({ externalId: 'up-1', amount: '-3.5' });
   });
 
   test('batch: 200 with a status per entityId; 400 for a malformed batch', async () => {

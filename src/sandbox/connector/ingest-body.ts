@@ -494,6 +494,10 @@ class Reader {
             bit = 2;
             amount = this.amount();
             if (amount === undefined) throw BAIL;
+          } else if (this.is('tinkId')) {
+            // the reference's name of platformId
+            bit = 64;
+            platformId = this.text(false, MAX_ID_LENGTH);
           }
           break;
         case 4:
