@@ -210,6 +210,10 @@ export interface TransactionEntity {
   type: (typeof TRANSACTION_TYPES)[number];
   pending?: boolean;
   platformId?: string;
+  /** The reference's merchant fields and counterparties (read back in data v2's merchantInformation). */
+  merchantName?: string;
+  merchantCategoryCode?: string;
+  counterparties?: Obj;
   payload?: Obj;
   /** PENDING_IDS of the payload, checked. */
   pendingIds?: string[];
@@ -231,6 +235,13 @@ export function validateTransaction(v: unknown, path = ''): TransactionEntity {
     platformId: id(o, 'platformId', path, false) ?? id(o, 'tinkId', path, false),
     payload: p,
   };
+  // only when sent, so that a stored transaction without them has no slot for them
+  const merchantName = str(o, 'merchantName', path, false);
+  if (merchantName !== undefined) t.merchantName = merchantName;
+  const mcc = id(o, 'merchantCategoryCode', path, false);
+  if (mcc !== undefined) t.merchantCategoryCode = mcc;
+  const counterparties = payload(o, 'counterparties', path);
+  if (counterparties !== undefined) t.counterparties = counterparties;
   if (p && p.PENDING_IDS !== undefined) t.pendingIds = stringArray(p.PENDING_IDS, `${path}payload.PENDING_IDS`);
   if (p && p.TAGS !== undefined) t.tags = stringArray(p.TAGS, `${path}payload.TAGS`);
   if (t.pendingIds && t.pending === true)

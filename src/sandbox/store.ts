@@ -204,6 +204,8 @@ export interface TransactionRecord {
   providerTransactionId?: string;
   merchantName?: string;
   merchantCategoryCode?: string;
+  /** The connector's counterparties as sent (payee/payer), shown as data v2's counterparties. */
+  counterparties?: Record<string, unknown>;
   reference?: string;
   payload?: Record<string, unknown>;
   notes?: string;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawnCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
-import { call, writeNdjson } from './helpers.js';
+import { call, writeNdjson, type Tx } from './helpers.js';
 
 let t: TestEnv;
 beforeAll(async () => {
@@ -78,5 +78,37 @@ describe("the reference's connector values", () => {
     );
     expect(r.code, r.stderr).toBe(0);
     expect(rec.amount).toBe('-9.5');
+  });
+
+  test('merchantName, merchantCategoryCode and counterparties are kept and read back in data v2', async () => {
+    const env = { ...t.env, BANKCTL_CONFIG_DIR: tempDir() };
+    const file = writeNdjson(tempDir(), 'merchants.ndjson', [
+      {
+        account: 'acc-0',
+        externalId: 'm-1',
+        amount: '-45.10',
+        date: 1_700_100_000_000,
+        description: 'SAINSBURYS 1234',
+        type: 'PAYMENT',
+        merchantName: 'Sainsburys',
+        merchantCategoryCode: '5411',
+        counterparties: { payee: { name: 'Sainsburys Ltd' } },
+      } as Tx,
+    ]);
+    const pushed = await spawnCli(['connector', 'push', '--user', 'ref1', '--file', file, '-q'], { env });
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const token = await spawnCli(['connector', 'token', '--user', 'ref1', '--scope', 'transactions:read'], { env });
+    const list = await spawnCli(['transactions', 'list', '--all', '-o', 'json', '--token', token.stdout.trim()], {
+      env,
+    });
+    expect(list.code, list.stderr).toBe(0);
+    const m = (JSON.parse(list.stdout) as Array<Record<string, unknown>>).find(
+      (x) => (x.identifiers as { providerTransactionId?: string }).providerTransactionId === 'm-1',
+    );
+    // before, the sandbox dropped all three: merchantInformation came back empty, no counterparties
+    expect(m).toMatchObject({
+      merchantInformation: { merchantName: 'Sainsburys', merchantCategoryCode: '5411' },
+      counterparties: { payee: { name: 'Sainsburys Ltd' } },
+    });
   });
 });

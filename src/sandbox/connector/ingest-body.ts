@@ -526,6 +526,9 @@ class Reader {
           }
           break;
       }
+      // the reference's merchant fields and counterparties: rare, read by the general path
+      if (bit === 0 && (this.is('merchantName') || this.is('merchantCategoryCode') || this.is('counterparties')))
+        throw BAIL;
       if (bit === 0) this.value(1);
       else if (seen & bit) throw BAIL;
       seen |= bit;

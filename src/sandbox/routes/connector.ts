@@ -308,6 +308,9 @@ function newRecord(
   if (payload !== undefined) rec.payload = payload;
   const notes = notesOf(t);
   if (notes !== undefined) rec.notes = notes;
+  if (t.merchantName !== undefined) rec.merchantName = t.merchantName;
+  if (t.merchantCategoryCode !== undefined) rec.merchantCategoryCode = t.merchantCategoryCode;
+  if (t.counterparties !== undefined) rec.counterparties = t.counterparties;
   return rec;
 }
 
@@ -554,6 +557,10 @@ function updateTransaction({ store, events, state, userFor }: ConnectorArea): Ha
       rec.payload = payloadOf(t);
       rec.notes = notesOf(t);
     }
+    // like the payload: changed only when given
+    if (t.merchantName !== undefined) rec.merchantName = t.merchantName;
+    if (t.merchantCategoryCode !== undefined) rec.merchantCategoryCode = t.merchantCategoryCode;
+    if (t.counterparties !== undefined) rec.counterparties = t.counterparties;
     rec.updated = now;
     // set again so that indexes watching the map (the v2 read's date order) see the change
     store.transactions.set(rec.id, rec);

@@ -190,7 +190,7 @@ export function v2Transaction(t: TransactionRecord, locale: string): Record<stri
     transactionDateTime: midnightUtc(t.bookedDate),
     valueDateTime: midnightUtc(value),
   };
-  const party = counterparty(t);
+  const party = t.counterparties ?? counterparty(t);
   if (party) out.counterparties = party;
   if (t.payload !== undefined) out.partnerPayload = t.payload;
   if (t.notes !== undefined) out.notes = t.notes;
