@@ -52,7 +52,7 @@ export const connector = defineArea('connector', {
     token: 'connector',
     scopes: ['accounts:write'],
     body: 'json',
-    fields: ['name', 'closed', 'exclusion'],
+    fields: ['name', 'closed', 'exclusion', 'type', 'availableCredit'],
     response: 'empty',
     source,
   },

@@ -4,8 +4,10 @@
 import { ALL_SCOPES, EP } from '../../contract/index.js';
 import { isLocale, MARKET_DEFAULT_LOCALE } from '../../contract/markets.js';
 import {
+  ACCOUNT_TYPES,
   EXCLUSIONS,
   ExactNumber,
+  amount,
   JsonSyntaxError,
   MAX_BATCH_ENTITIES,
   MAX_TOKEN_TTL,
@@ -423,6 +425,9 @@ function updateAccount({ store, accountOf }: ConnectorArea): Handler {
         closed: bool(o, 'closed', ''),
         exclusion: oneOf(o, 'exclusion', '', EXCLUSIONS, false),
         name: str(o, 'name', '', false),
+        // UpdateAccountEntity of the reference also changes these two
+        type: oneOf(o, 'type', '', ACCOUNT_TYPES, false),
+        availableCredit: amount(o, 'availableCredit', '', false),
       };
     });
     if (upd.name !== undefined && upd.name.trim() === '') throw badRequest('name must not be empty', { field: 'name' });
@@ -433,6 +438,8 @@ function updateAccount({ store, accountOf }: ConnectorArea): Handler {
       account.excluded = upd.exclusion !== 'NONE';
     }
     if (upd.name !== undefined) account.name = upd.name;
+    if (upd.type !== undefined) account.type = upd.type;
+    if (upd.availableCredit !== undefined) account.availableCredit = upd.availableCredit;
     account.updated = store.clock.now();
     emitAccountEvent(store, 'account:updated', account);
     res.empty(204);
