@@ -29,6 +29,10 @@ const createArgs = (userId = sb.userId) => [
   'Savings',
   '--payee-number',
   '123456',
+  '--reference',
+  'SWEEP-2026',
+  '--remittance-text',
+  'Monthly savings sweep',
 ];
 
 describe('consents v2', () => {
@@ -42,7 +46,10 @@ describe('consents v2', () => {
       env: app(),
     });
     expect(JSON.parse(j.stdout)).toMatchObject([
-      { subtype: 'VRP_COMMERCIAL', schema: { required: ['controlParameters', 'payeeAccount'] } },
+      {
+        subtype: 'VRP_COMMERCIAL',
+        schema: { required: ['controlParameters', 'payeeAccount', 'remittanceInformation'] },
+      },
     ]);
     const bad = await runCli(['consents', 'v2', 'templates', 'no-such-bank'], { env: app() });
     expect(bad.code).toBe(4);
@@ -57,6 +64,14 @@ describe('consents v2', () => {
     expect(consent.state).toBe('INITIALIZED');
     const limits = consent.financialServiceParameters.userParameters.controlParameters;
     expect(limits.maximumIndividualAmount).toEqual({ currency: 'SEK', value: { scale: 2, unscaledValue: 10050 } });
+    // the reference's template requires remittanceInformation: the flags fill it
+    expect(consent.financialServiceParameters.userParameters.remittanceInformation).toEqual({
+      reference: 'SWEEP-2026',
+      unstructured: 'Monthly savings sweep',
+    });
+    const long = await runCli([...createArgs(), '--reference', 'X'.repeat(19)], { env: app() });
+    expect(long.code).toBe(2);
+    expect(long.stderr).toContain('--reference must be 1 to 18 characters, got 19');
     expect(limits.periodicLimits[1]).toEqual({
       amount: { currency: 'SEK', value: { scale: 2, unscaledValue: 9999 } },
       periodAlignment: 'MANDATE',

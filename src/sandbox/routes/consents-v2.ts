@@ -231,6 +231,21 @@ function checkParameters(p: Record<string, unknown>): void {
   for (const k of ['name', 'number'])
     if (typeof payee[k] !== 'string' || payee[k] === '')
       throw badRequest(`payeeAccount.${k} is required`, { field: `payeeAccount.${k}` });
+  // the template requires it, the reference's own create example leaves it out: checked when sent
+  if (up.remittanceInformation !== undefined) {
+    const ri = asObject(up.remittanceInformation, 'userParameters.remittanceInformation');
+    for (const [k, max, required] of [
+      ['reference', 18, true],
+      ['unstructured', 140, false],
+    ] as const) {
+      const v = ri[k];
+      if (v === undefined && !required) continue;
+      if (typeof v !== 'string' || v.length < 1 || v.length > max)
+        throw badRequest(`remittanceInformation.${k} must be a string of 1 to ${max} characters`, {
+          field: `remittanceInformation.${k}`,
+        });
+    }
+  }
 }
 
 function consentFor(store: MemoryStore, req: Req): Consent {
@@ -317,8 +332,17 @@ function template(subtype: string): Record<string, unknown> {
           required: ['holderName', 'number', 'type'],
           type: 'object',
         },
+        remittanceInformation: {
+          description: 'Information supplied to enable the matching of an entry.',
+          properties: {
+            reference: { maxLength: 18, minLength: 1, type: 'string' },
+            unstructured: { maxLength: 140, minLength: 1, type: 'string' },
+          },
+          required: ['reference'],
+          type: 'object',
+        },
       },
-      required: ['controlParameters', 'payeeAccount'],
+      required: ['controlParameters', 'payeeAccount', 'remittanceInformation'],
       type: 'object',
     },
     subtype,

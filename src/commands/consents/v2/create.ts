@@ -28,6 +28,8 @@ interface Flags {
   payerName?: string;
   payerNumber?: string;
   merchantId?: string;
+  reference?: string;
+  remittanceText?: string;
   validFrom?: string;
   validTo?: string;
   parameters?: string;
@@ -85,6 +87,18 @@ export function bodyFromFlags(o: Flags): Record<string, unknown> {
     if (o.payerName && o.payerNumber)
       userParameters.payerAccount = { holderName: o.payerName, number: o.payerNumber, type: 'SORT_CODE' };
     if (o.merchantId) userParameters.merchantId = o.merchantId;
+    if (o.remittanceText !== undefined && o.reference === undefined)
+      throw new UsageError('--remittance-text needs --reference (the reference requires it in remittanceInformation)');
+    if (o.reference !== undefined) {
+      if (o.reference.length < 1 || o.reference.length > 18)
+        throw new UsageError(`--reference must be 1 to 18 characters, got ${o.reference.length}`);
+      if (o.remittanceText !== undefined && (o.remittanceText.length < 1 || o.remittanceText.length > 140))
+        throw new UsageError(`--remittance-text must be 1 to 140 characters, got ${o.remittanceText.length}`);
+      userParameters.remittanceInformation = {
+        reference: o.reference,
+        ...(o.remittanceText !== undefined ? { unstructured: o.remittanceText } : {}),
+      };
+    }
     financialServiceParameters = { userParameters, version: '1.0.0' };
   }
   return {
@@ -110,6 +124,8 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
     .option('--payer-name <name>', "the payer account's holder")
     .option('--payer-number <number>', "the payer account's sort code and number")
     .option('--merchant-id <id>', 'the merchant of the mandate')
+    .option('--reference <text>', "remittanceInformation.reference, the payments' reference (1 to 18 characters)")
+    .option('--remittance-text <text>', 'remittanceInformation.unstructured (1 to 140 characters; with --reference)')
     .option('--valid-from <time>', 'start of validity, e.g. 2026-01-01T00:00:00.000Z')
     .option('--valid-to <time>', 'end of validity')
     .option(
@@ -119,7 +135,7 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
     .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one)')
     .action(async (o: Flags) => run(ctx, { body: bodyFromFlags(o), idempotencyKey: o.idempotencyKey }));
   return examples(cmd, [
-    'bankctl consents v2 create --provider uk-natwest-oauth2 --for-user $USER_ID --currency GBP --max-amount 100 --limit MONTH=500 --payee-name Savings --payee-number 10000031510604',
+    'bankctl consents v2 create --provider uk-natwest-oauth2 --for-user $USER_ID --currency GBP --max-amount 100 --limit MONTH=500 --payee-name Savings --payee-number 10000031510604 --reference SWEEP-2026',
     'bankctl consents v2 create --provider uk-natwest-oauth2 --for-user $USER_ID --parameters params.json -o json',
   ]);
 }
