@@ -47,6 +47,20 @@ export interface WalkOptions {
   qr?: 'auto' | 'always' | 'never';
   /** Acts on rounds already seen before the walk (the create response) too. */
   initial?: Credentials;
+  /**
+   * The credentials as read just before the request that started this walk (refresh, authenticate):
+   * a final status that is still that one (same status and statusUpdated) is the previous round's,
+   * not this request's answer, and is waited past.
+   */
+  before?: Credentials;
+}
+
+/** Whether c is still the final status read before the request (see WalkOptions.before). */
+export function unchangedSince(c: Credentials, before: Credentials | undefined): boolean {
+  if (before === undefined || (c.status !== 'UPDATED' && !FAILED_STATUSES.has(c.status))) return false;
+  // without a statusUpdated a new round cannot be told from the old one: taken as it is
+  if (typeof before.statusUpdated !== 'number') return false;
+  return roundKey(c) === roundKey(before);
 }
 
 /** Ends the walk cleanly on Ctrl-C: wakes a sleeping poll and makes the next step throw. */
@@ -174,7 +188,12 @@ async function poll(w: Walk): Promise<Credentials> {
     w.current = c;
     w.check();
     const key = roundKey(c);
-    if (key !== lastKey) {
+    // the previous round's final status, before the service has begun this one: not an answer
+    const stale = unchangedSince(c, o.before);
+    if (stale && key !== lastKey) {
+      lastKey = key;
+      await w.progress.show(`waiting for the service to begin (still ${clean(c.status)} from before)`);
+    } else if (key !== lastKey) {
       lastKey = key;
       delay = first;
       const payload = clean(c.statusPayload);
@@ -183,7 +202,7 @@ async function poll(w: Walk): Promise<Credentials> {
       failIfFailed(c, o.id);
       if (await actOnRound(w, c)) delay = Math.min(first, 200);
     }
-    if (BUSY.has(c.status))
+    if (BUSY.has(c.status) && !stale)
       await w.progress.show(`${c.status.toLowerCase()}${c.statusPayload ? `: ${clean(c.statusPayload)}` : ''}`);
     if (ctx.clock.now() - started > o.waitTimeoutMs) {
       w.progress.stop();

@@ -32,13 +32,16 @@ export function newCmdAuthenticate(
 }
 
 export async function authenticateRun(ctx: Context, o: AuthenticateOptions): Promise<void> {
-  const { authenticateCredentials } = await import('../../api/credentials.js');
-  await authenticateCredentials(await ctx.api(), o.id, o.appUri ? { appUri: o.appUri } : {});
+  const { authenticateCredentials, getCredentials } = await import('../../api/credentials.js');
+  const api = await ctx.api();
+  // with --wait, the status before the request: until it changes, a final status is the last round's
+  const before = o.walk ? await getCredentials(api, o.id) : undefined;
+  await authenticateCredentials(api, o.id, o.appUri ? { appUri: o.appUri } : {});
   if (!o.walk) {
     ctx.notice(`authentication of ${o.id} started; follow it with \`bankctl credentials watch ${o.id}\``);
     return;
   }
   const { walkCredentials } = await import('../../flows/connect.js');
   const { render } = await import('../../output/render.js');
-  await render(ctx, await walkCredentials(ctx, o.walk), { columns: CREDENTIALS_COLUMNS });
+  await render(ctx, await walkCredentials(ctx, { ...o.walk, before }), { columns: CREDENTIALS_COLUMNS });
 }

@@ -40,7 +40,9 @@ export function newCmdRefresh(parent: Command, ctx: Context, run: Run<RefreshOpt
 
 export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void> {
   const api = await ctx.api();
-  const { refreshCredentials } = await import('../../api/credentials.js');
+  const { getCredentials, refreshCredentials } = await import('../../api/credentials.js');
+  // with --wait, the status before the request: until it changes, a final status is the last round's
+  const before = o.walk ? await getCredentials(api, o.id) : undefined;
   await refreshCredentials(api, o.id, { items: o.items, optIn: o.optIn, authenticate: o.authenticate });
   if (!o.walk) {
     ctx.notice(`refresh of ${o.id} started; follow it with \`bankctl credentials watch ${o.id}\``);
@@ -48,5 +50,5 @@ export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void>
   }
   const { walkCredentials } = await import('../../flows/connect.js');
   const { render } = await import('../../output/render.js');
-  await render(ctx, await walkCredentials(ctx, o.walk), { columns: CREDENTIALS_COLUMNS });
+  await render(ctx, await walkCredentials(ctx, { ...o.walk, before }), { columns: CREDENTIALS_COLUMNS });
 }

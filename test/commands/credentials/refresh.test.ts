@@ -5,6 +5,7 @@ import { cliCases, connectTestBank, optionCases, useSandbox } from '../../helper
 
 const sb = useSandbox({ user: true });
 let id = '';
+let previous = 0;
 const FAST = ['--poll-interval', '20', '--wait-timeout', '20'];
 
 describe('credentials refresh', () => {
@@ -47,6 +48,37 @@ describe('credentials refresh', () => {
       args: () => [id, '--wait', ...FAST, '-o', 'json'],
       code: 0,
       stdout: (out) => expect(JSON.parse(out).status).toBe('UPDATED'),
+    },
+    {
+      // before, the walk took the previous round's UPDATED for its answer, at once, mid-refresh
+      name: "--wait from UPDATED answers with this refresh's UPDATED, not the previous one",
+      before: async () => {
+        const c = JSON.parse((await runCli(['credentials', 'get', id, '-o', 'json'], { env: sb.env })).stdout);
+        previous = c.statusUpdated;
+      },
+      args: () => [id, '--wait', ...FAST, '-o', 'json'],
+      code: 0,
+      stdout: (out) => {
+        expect(JSON.parse(out).status).toBe('UPDATED');
+        expect(JSON.parse(out).statusUpdated).toBeGreaterThan(previous);
+      },
+    },
+    {
+      // before, it failed at once with the previous round's TEMPORARY_ERROR (exit 9)
+      name: '--wait from a previous TEMPORARY_ERROR walks the new round to UPDATED',
+      before: async () => {
+        const set = await runCli(['sandbox', 'credentials', 'set-status', id, 'TEMPORARY_ERROR', '-o', 'json'], {
+          env: sb.env,
+        });
+        expect(set.code, set.stderr).toBe(0);
+        previous = JSON.parse(set.stdout).statusUpdated;
+      },
+      args: () => [id, '--wait', ...FAST, '-o', 'json'],
+      code: 0,
+      stdout: (out) => {
+        expect(JSON.parse(out).status).toBe('UPDATED');
+        expect(JSON.parse(out).statusUpdated).toBeGreaterThan(previous);
+      },
     },
     { name: 'unknown credentials are 4', args: ['f'.repeat(32)], code: 4 },
   ]);
