@@ -12,6 +12,19 @@ export const FAILED_STATUSES = new Set([
   'DELETED',
 ]);
 
+/** Every status credentials can be in (the spec's, the service's extra final ones, both eID names). */
+export const CREDENTIALS_STATUSES = [
+  'CREATED',
+  'AUTHENTICATING',
+  'AWAITING_SUPPLEMENTAL_INFORMATION',
+  'AWAITING_MOBILE_EID_AUTHENTICATION',
+  'AWAITING_MOBILE_BANKID_AUTHENTICATION',
+  'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
+  'UPDATING',
+  'UPDATED',
+  ...FAILED_STATUSES,
+] as const;
+
 export interface Credentials {
   id: string;
   providerName: string;

@@ -6,7 +6,13 @@
 import type { Context } from '../context.js';
 import { canPrompt } from '../io.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../errors.js';
-import { FAILED_STATUSES, getCredentials, supplementInformation, type Credentials } from '../api/credentials.js';
+import {
+  CREDENTIALS_STATUSES,
+  FAILED_STATUSES,
+  getCredentials,
+  supplementInformation,
+  type Credentials,
+} from '../api/credentials.js';
 import { stripControl } from '../output/sanitize.js';
 import type { Prompter } from '../prompts/prompter.js';
 import {
@@ -20,14 +26,7 @@ import {
 
 const BUSY = new Set(['CREATED', 'AUTHENTICATING', 'UPDATING']);
 const EID_STATUSES = new Set(['AWAITING_MOBILE_EID_AUTHENTICATION', 'AWAITING_MOBILE_BANKID_AUTHENTICATION']);
-const KNOWN = new Set([
-  ...FAILED_STATUSES,
-  ...BUSY,
-  ...EID_STATUSES,
-  'UPDATED',
-  'AWAITING_SUPPLEMENTAL_INFORMATION',
-  'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
-]);
+const KNOWN = new Set<string>(CREDENTIALS_STATUSES);
 
 export const EID_SCHEME = 'bankid';
 export const EID_HOST = 'app.bankid.com';

@@ -1,9 +1,9 @@
 // `credentials watch ID`: each status change with a timestamp, until a final status or --until.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { FlowFailedError, InterruptedError } from '../../errors.js';
+import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
-import { FAILED_STATUSES, type Credentials } from '../../api/credentials.js';
+import { CREDENTIALS_STATUSES, FAILED_STATUSES, type Credentials } from '../../api/credentials.js';
 import { examples, parseIntArg, type Run } from '../util.js';
 
 const FINAL = new Set(['UPDATED', ...FAILED_STATUSES]);
@@ -27,9 +27,13 @@ export function newCmdWatch(parent: Command, ctx: Context, run: Run<WatchOptions
       // The root's --timeout (per-request HTTP timeout) takes `--timeout S` wherever it is written, so
       // this command's own default would always win: one typed on the command line is the watch's.
       const typed = command.getOptionValueSourceWithGlobals('timeout') === 'cli' ? ctx.globals.timeout : undefined;
+      const until = o.until?.toUpperCase();
+      // a status that does not exist would be waited for until the timeout
+      if (until !== undefined && !(CREDENTIALS_STATUSES as readonly string[]).includes(until))
+        throw new UsageError(`--until: unknown status "${o.until}" (one of ${CREDENTIALS_STATUSES.join(', ')})`);
       await run(ctx, {
         id,
-        until: o.until?.toUpperCase(),
+        until,
         timeoutMs: parseIntArg(typed ?? o.timeout, '--timeout', { min: 1 })! * 1000,
         pollMs: parseIntArg(o.pollInterval, '--poll-interval', { min: 10, max: 60_000 })!,
       });
@@ -76,6 +80,8 @@ export async function watchRun(ctx: Context, o: WatchOptions): Promise<void> {
   const started = ctx.clock.now();
   let lastKey = '';
   let first = true;
+  let rows = 0;
+  let failed = false;
   try {
     for (;;) {
       const c = await getCredentials(api, o.id);
@@ -94,6 +100,7 @@ export async function watchRun(ctx: Context, o: WatchOptions): Promise<void> {
             `${row.time}  ${stripControl(row.status)}${row.statusPayload ? `  ${row.statusPayload}` : ''}\n`,
           );
         else await out.write(row);
+        rows++;
         if (ended(o, c, first)) return;
         if (first && o.until && FINAL.has(c.status))
           ctx.notice(
@@ -114,9 +121,13 @@ export async function watchRun(ctx: Context, o: WatchOptions): Promise<void> {
       });
       if (stop) throw new InterruptedError(`stopped watching ${o.id}`);
     }
+  } catch (err) {
+    failed = true;
+    throw err;
   } finally {
     release();
-    if (!lines) await out.end();
+    // a failure before any row (unknown credentials) prints nothing on stdout, not an empty list
+    if (!lines && (rows > 0 || !failed)) await out.end();
   }
 }
 

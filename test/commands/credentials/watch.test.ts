@@ -46,6 +46,17 @@ describe('credentials watch', () => {
         expect(err).toContain(`bankctl credentials refresh ${id}`);
       },
     },
-    { name: 'unknown credentials are 4', args: ['f'.repeat(32)], code: 4 },
+    {
+      name: 'unknown credentials are 4, with nothing on stdout (no empty list, no csv header)',
+      args: ['f'.repeat(32), '-o', 'csv'],
+      code: 4,
+      stdout: (out) => expect(out).toBe(''),
+    },
+    {
+      name: '--until a status that does not exist is 2 at once, not a wait for the timeout',
+      args: ['f'.repeat(32), '--until', 'FOO'],
+      code: 2,
+      stderr: '--until: unknown status "FOO" (one of CREATED, AUTHENTICATING',
+    },
   ]);
 });
