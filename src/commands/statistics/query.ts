@@ -72,8 +72,8 @@ function queryFromFlags(o: Flags): QueryOptions {
   }
   const periods = splitList(o.period);
   for (const p of periods)
-    if (!/^\d{4}(-\d{2}(-\d{2})?|:\d{2})?$/.test(p))
-      throw new UsageError(`--period "${p}" must be YYYY, YYYY-MM, YYYY:WW or YYYY-MM-DD`);
+    if (!/^\d{4}(-\d{2}(-\d{2})?|:\d{2})?$/.test(p) || !realPeriod(p))
+      throw new UsageError(`--period "${p}" must be YYYY, YYYY-MM, YYYY:WW or YYYY-MM-DD, a real one`);
   const descriptions = splitList(o.description);
   return {
     types,
@@ -131,4 +131,16 @@ async function renderChart(ctx: Context, types: string[], result: Statistic[]): 
       },
     ],
   });
+}
+
+/** A month 01-12, a week 01-53, a day that is in the calendar (2026-13 matched nothing, with exit 0). */
+function realPeriod(p: string): boolean {
+  const week = /^\d{4}:(\d{2})$/.exec(p);
+  if (week) return Number(week[1]) >= 1 && Number(week[1]) <= 53;
+  const [y, m, d] = p.split('-').map(Number);
+  if (m === undefined) return true;
+  if (m < 1 || m > 12) return false;
+  if (d === undefined) return true;
+  const date = new Date(Date.UTC(y!, m - 1, d));
+  return date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }

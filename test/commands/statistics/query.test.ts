@@ -51,6 +51,14 @@ describe('statistics query: flags', () => {
       code: 2,
       stderr: '--period "May" must be YYYY',
     },
+    // before, these matched nothing and printed [] with exit 0
+    ...['2026-13', '2026-00', '2026-02-30', '2026:54'].map((p) => ({
+      name: `a period not in the calendar: ${p}`,
+      args: [...monthly, '--period', p],
+      code: 2,
+      stderr: `--period "${p}" must be YYYY, YYYY-MM, YYYY:WW or YYYY-MM-DD, a real one`,
+    })),
+    { name: 'a leap day is one', args: [...monthly, '--period', '2028-02-29'], options: { periods: ['2028-02-29'] } },
     { name: '--resolution is required', args: ['--type', 'expenses-by-category'], code: 2, stderr: '--resolution' },
   ]);
 });
