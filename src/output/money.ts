@@ -96,6 +96,18 @@ export function currencyMinorUnits(code: string): number | undefined {
 }
 
 /**
+ * An amount typed for a currency with more decimals than the currency has (12.345 SEK), else
+ * undefined: a message for the flag. A currency ICU does not know is not judged.
+ */
+export function beyondMinorUnits(decimal: string, currency: string, flag: string): string | undefined {
+  const units = currencyMinorUnits(currency);
+  const dot = decimal.indexOf('.');
+  const decimals = dot < 0 ? 0 : decimal.replace(/0+$/, '').length - dot - 1;
+  if (units === undefined || decimals <= units) return undefined;
+  return `${flag} ${decimal} has ${decimals} decimal${decimals === 1 ? '' : 's'}; ${currency} has ${units === 0 ? 'none' : units}`;
+}
+
+/**
  * A decimal written with at least the currency's minor units ("5000" SEK is "5000.00"), never
  * fewer digits than it has: an amount is shown exactly, the same way everywhere.
  */

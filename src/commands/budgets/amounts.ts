@@ -1,6 +1,6 @@
 // Flags to wire values for budgets: exact amounts, dates, filters; and amounts for display.
 import { UsageError } from '../../errors.js';
-import { decimalString, parseDecimal } from '../../output/money.js';
+import { beyondMinorUnits, decimalString, parseDecimal } from '../../output/money.js';
 import type { BudgetFilter, DenominatedAmount } from '../../api/budgets.js';
 
 /** --amount 1500.50 --currency SEK -> {unscaledValue: 150050, scale: 2, currencyCode: 'SEK'}, exactly. */
@@ -10,6 +10,8 @@ export function amountFlag(amount: string, currency: string, flag = '--amount'):
     throw new UsageError(`${flag} must be a positive decimal number such as 1500 or 1500.50, got "${amount}"`);
   const p = parseDecimal(t);
   if (p.unscaledValue <= 0n) throw new UsageError(`${flag} must be greater than zero`);
+  const beyond = beyondMinorUnits(t, currencyFlag(currency), flag);
+  if (beyond) throw new UsageError(beyond);
   const n = Number(p.unscaledValue);
   if (!Number.isSafeInteger(n)) throw new UsageError(`${flag} has too many digits (at most 15 significant digits)`);
   return { unscaledValue: n, scale: p.scale, currencyCode: currencyFlag(currency) };

@@ -11,6 +11,7 @@ import {
 import type { ApiClient } from '../../api/client.js';
 import { FlowFailedError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
+import { beyondMinorUnits } from '../../output/money.js';
 import { examples, parseIntArg, type Run } from '../util.js';
 
 export interface CreateOptions {
@@ -69,6 +70,8 @@ function createFromFlags(o: Flags): CreateOptions {
   const currency = o.currency.trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency))
     throw new UsageError(`--currency must be an ISO 4217 code such as SEK, got "${o.currency}"`);
+  const beyond = beyondMinorUnits(amount, currency, '--amount');
+  if (beyond) throw new UsageError(beyond);
   const payment = !o.destination.startsWith('se://');
   if (payment && !o.message)
     throw new UsageError(

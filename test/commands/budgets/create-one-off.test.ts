@@ -31,6 +31,12 @@ describe('budgets create-one-off: flags', () => {
       options: { request: { oneOffPeriodicity: { start: 1772323200000 } } },
     },
     {
+      name: 'more decimals than the currency has',
+      args: [...march.slice(0, 3), '12.345', ...march.slice(4)],
+      code: 2,
+      stderr: '--amount 12.345 has 3 decimals; SEK has 2',
+    },
+    {
       name: 'start after end',
       args: [...march.slice(0, 6), '--start', '2026-04-01', '--end', '2026-03-01'],
       code: 2,

@@ -28,6 +28,24 @@ describe('transfers create: flags', () => {
       stderr: '--amount',
     },
     {
+      // before, 0.001 SEK was sent, and the sandbox moved it
+      name: 'more decimals than the currency has',
+      args: ['--source', SRC, '--destination', 'se://33001984', '--amount', '0.001', '--currency', 'SEK'],
+      code: 2,
+      stderr: '--amount 0.001 has 3 decimals; SEK has 2',
+    },
+    {
+      name: 'trailing zeros are not decimals the currency lacks; JPY has none',
+      args: ['--source', SRC, '--destination', 'se://33001984', '--amount', '12.500', '--currency', 'SEK'],
+      options: { amount: '12.500' },
+    },
+    {
+      name: 'a yen amount with decimals',
+      args: ['--source', SRC, '--destination', 'se://33001984', '--amount', '12.5', '--currency', 'JPY'],
+      code: 2,
+      stderr: '--amount 12.5 has 1 decimal; JPY has none',
+    },
+    {
       name: 'a payment needs a message',
       args: ['--source', SRC, '--destination', 'se-bg://5050-1055', '--amount', '1', '--currency', 'SEK'],
       code: 2,
