@@ -558,7 +558,7 @@ function __bankctl_valued
         case 'consents v2'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'consents v2 create'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--for-user' '--subtype' '--currency' '--max-amount' '--limit' '--payee-name' '--payee-number' '--payer-name' '--payer-number' '--merchant-id' '--valid-from' '--valid-to' '--parameters' '--idempotency-key'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--provider' '--for-user' '--subtype' '--currency' '--max-amount' '--limit' '--payee-name' '--payee-number' '--payer-name' '--payer-number' '--merchant-id' '--reference' '--remittance-text' '--valid-from' '--valid-to' '--parameters' '--idempotency-key'
         case 'consents v2 list'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--page-size' '--page-token'
         case 'consents v2 ls'
@@ -684,7 +684,7 @@ function __bankctl_valued
         case 'connector accounts push'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--file' '--format' '--data' '--user'
         case 'connector accounts update'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--name' '--exclusion'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user' '--name' '--exclusion' '--type' '--available-credit'
         case 'connector accounts delete'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--user'
         case 'connector accounts rm'
@@ -2802,6 +2802,8 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l p
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l payer-name -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l payer-number -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l merchant-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l reference -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l remittance-text -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l valid-from -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l valid-to -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 create'\''' -l parameters -r
@@ -4629,6 +4631,8 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l closed
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l no-closed
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l exclusion -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l type -x -a '(bankctl __complete statistics-types 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l available-credit -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts update'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''connector accounts delete'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'

@@ -29,9 +29,9 @@ export function newCmdSearch(search: Command, ctx: Context, run: Run<SearchOptio
       await run(ctx, { queryString: words.join(' '), limit, offset });
     });
   return examples(search, [
-    'bankctl search coffee this month',
-    'bankctl search "#holiday" over 500',
-    'bankctl search restaurants last month --limit 10 -o json',
+    "bankctl search coffee this month   # an en_US user: keywords and date words follow the user's locale",
+    'bankctl search "#holiday" over 500   # en_US',
+    'bankctl search restaurants last month --limit 10 -o json   # en_US',
     'bankctl search coffee this month -o json | jq .net   # json: the whole SearchResponse; ndjson: one transaction a line',
     'bankctl search fika förra månaden   # a sv_SE user',
   ]);

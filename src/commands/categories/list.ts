@@ -30,6 +30,9 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 }
 
 export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
+  // with a user, the service names the categories in the user's locale whatever ?locale says
+  if (o.locale !== undefined && (await ctx.userRef()) !== undefined)
+    ctx.notice(`the names come in the user's locale: --locale ${o.locale} applies only without a user`);
   const cats = await listCategories(await ctx.api(), o.locale);
   await render(ctx, cats, {
     columns: [

@@ -26,10 +26,11 @@ describe('categories list: output', () => {
   ]);
   cliCases('categories list', () => sb.env, [
     {
-      name: "a Swedish user's own locale wins over --locale",
+      name: "a Swedish user's own locale wins over --locale, and the command says so",
       args: ['--locale', 'en_US', ...csv],
       code: 0,
       stdout: 'expenses:food,Mat & Dryck',
+      stderr: "the names come in the user's locale: --locale en_US applies only without a user",
     },
   ]);
 });
