@@ -89,7 +89,11 @@ export interface BatchStatus {
 }
 
 export async function ingestBatch(api: ApiClient, body: unknown): Promise<{ statuses: BatchStatus[] }> {
-  return api.data<{ statuses: BatchStatus[] }>(EP.connector.batch, { ...exact(body), idempotent: true });
+  const statuses = await readList<BatchStatus>(api, EP.connector.batch, 'statuses', {
+    ...exact(body),
+    idempotent: true,
+  });
+  return { statuses };
 }
 
 export interface GeneratedToken {

@@ -1,7 +1,7 @@
 // Every exit code of the contract, through the real binary and real HTTP.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, spawnCli } from '../helpers/cli.js';
+import { BIN, runCli, spawnCli } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { never, reply, scriptedServer } from '../helpers/scripted-server.js';
 
@@ -149,7 +149,7 @@ describe('exit codes (contract)', () => {
     }
   });
 
-  test('1: an unexpected failure (a server answering null) says so in one line, the stack only with --verbose', async () => {
+  test('7 for a body of the wrong shape (a server answering null to users create)', async () => {
     const s = await scriptedServer(
       () => (req, res, body) =>
         (req.url === '/api/v1/oauth/token'
@@ -157,12 +157,28 @@ describe('exit codes (contract)', () => {
           : reply(200, 'null'))(req, res, body),
     );
     try {
-      const env = { ...t.env, BANKCTL_BASE_URL: s.url };
-      const r = await spawnCli(['users', 'create', '--market', 'SE', '--use'], { env });
-      expect(r.code).toBe(1);
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      const r = await spawnCli(['users', 'create', '--market', 'SE', '--use'], {
+        env: { ...t.env, BANKCTL_BASE_URL: s.url },
+      });
+      expect(r.code).toBe(7);
+      expect(r.stderr).toContain('a body that is not a JSON object (it is null)');
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('1: an unexpected failure (a bug: here an injected sleep that throws) says so in one line, the stack only with --verbose', async () => {
+    const s = await scriptedServer(() => reply(503, '{"errorMessage":"busy"}'));
+    const crash = () => {
+      throw new TypeError('Cannot read properties of null (reading "x")');
+    };
+    try {
+      const env = { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'tok-123456', BANKCTL_RETRIES: '1' };
+      const r = await runCli(['users', 'get', '-q'], { env, context: { sleep: crash } });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
       expect(r.stderr).toMatch(/^error: unexpected: .*\(run with --verbose for details\)$/m);
-      const v = await spawnCli(['users', 'create', '--market', 'SE', '--use', '--verbose'], { env });
+      const v = await runCli(['users', 'get', '--verbose'], { env, context: { sleep: crash } });
       expect(v.code).toBe(1);
       expect(v.stderr).toMatch(/\n\s+at /);
     } finally {
