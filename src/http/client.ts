@@ -441,7 +441,7 @@ function hintFor(status: number, auth: Auth | undefined, url = '', body?: unknow
   // the connector API answers 401 for a user it does not know (spec: "401 user not found"); the
   // token was fine, so the hint names the user, not the token
   if (envelopeCode(body) === 'user.not_found' && (auth?.scheme === 'Token' || auth?.scheme === 'Basic'))
-    return `no connector user ${connectorUser ? `${connectorUser} ` : ''}on the service: create it with \`bankctl connector users create --external-id ${connectorUser ?? '<external-id>'}\``;
+    return `no connector user ${connectorUser ? `${connectorUser} ` : ''}on the service: create it with \`bankctl connector users create --external-id ${connectorUser ?? '<external-id>'} --market <market> --user-token-stdin < token.txt\``;
   // the token endpoint itself refused the client (auth login with a wrong id): no "run auth login"
   if (/\/oauth\/token$/.test(path))
     return 'the client id or secret was refused: check both (`bankctl auth status` shows where they come from)';

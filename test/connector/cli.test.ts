@@ -49,7 +49,9 @@ describe('exit codes follow the service status', () => {
     expect(missing.stderr).toContain('401');
     // the token was fine: the hint names the missing user and the command that makes it
     expect(missing.stderr).toContain('no connector user ghost on the service');
-    expect(missing.stderr).toContain('`bankctl connector users create --external-id ghost`');
+    expect(missing.stderr).toContain(
+      '`bankctl connector users create --external-id ghost --market <market> --user-token-stdin < token.txt`',
+    );
     expect(missing.stderr).not.toContain('check the connector token');
     // a wrong token still says so
     const badToken = await runCli(['connector', 'users', 'update', 'c-1', '--user-token', 't'], {
