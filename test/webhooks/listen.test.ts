@@ -337,6 +337,15 @@ describe('what the listener refuses, and keeps running through', () => {
     expect(l.stdout()).toBe('');
   });
 
+  test('--wait-timeout after matching events ends the listening with exit 0, the events printed', async () => {
+    // before, it was exit 9 "no webhook event came" even with the events on stdout
+    const l = await spawnListener(['--secret', SECRET, '--event', 'transaction:update', '--wait-timeout', '1'], t.env);
+    expect((await post(l.url, hookBody('transaction:update', { id: 'tx-9' }))).status).toBe(200);
+    expect(await l.exited).toBe(0);
+    expect(l.events()).toEqual([expect.objectContaining({ event: 'transaction:update' })]);
+    expect(l.stderr()).toMatch(/stopped listening after 1 s and 1 event\(s\)/);
+  });
+
   test("--forward-to posts the body as received and prints the target's answer on stderr", async () => {
     const target = await startReceiver();
     target.respond = (_r, res) => res.writeHead(202, { 'content-type': 'text/plain' }).end('queued \x1b[31mred\x1b[0m');

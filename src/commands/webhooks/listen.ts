@@ -234,11 +234,13 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
     if (o.waitMs !== undefined) timer = setTimeout(() => finish('timeout'), o.waitMs);
     const why = await done;
     stopping.ending = true;
-    if (why === 'timeout') {
+    // the wait ends the listening; it is a failure only when no matching event came in it
+    if (why === 'timeout' && matched === 0) {
       const what = o.events.length ? o.events.join(' or ') : 'webhook';
       throw new FlowFailedError(`no ${what} event came within ${o.waitMs! / 1000} s`);
     }
     await forwarding;
+    if (why === 'timeout') ctx.notice(`stopped listening after ${o.waitMs! / 1000} s and ${matched} event(s)`);
     if (why === 'interrupt')
       throw new InterruptedError(
         o.once && matched === 0 ? 'interrupted before an event came' : `stopped listening after ${matched} event(s)`,
