@@ -4,6 +4,7 @@ import { stripControl } from '../output/sanitize.js';
 import type { Context } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
 import { repeatedTokenError, SeenTokens } from '../api/paging.js';
+import { kindOf } from '../api/shape.js';
 import { StreamWriter } from '../output/render.js';
 import type { TokenKind } from '../contract/endpoint.js';
 import { readJson, writeJson } from '../contract/exact-json.js';
@@ -97,11 +98,11 @@ export function registerApi(api: Command, ctx: Context): void {
   // the methods and paths of the endpoint table complete
   completeArguments(cmd, () => [...new Set([...ENDPOINTS.map((e) => e.method), ...ENDPOINTS.map((e) => e.path)])]);
   examples(cmd, [
-    'bankctl api GET /api/v1/providers -f includeTestProviders=true',
+    'bankctl api GET /api/v1/providers --user $U -f includeTestProviders=true   # a user token: the providers of its market',
     'bankctl api POST /api/v1/user/create -f market=SE -f locale=sv_SE',
     'bankctl api GET /data/v2/transactions --user $U --paginate -o ndjson',
     'bankctl api POST /connector/users --input user.json',
-    'bankctl api GET /api/v1/providers -i --jq ".providers[].name"',
+    'bankctl api GET /api/v1/providers/SE -i --jq ".providers[].name"',
     'bankctl api POST /api/v1/user/create -f market=SE --dry-run',
   ]);
 }
@@ -194,8 +195,17 @@ async function paginate(
     const res = await call({ ...query, ...(pageToken ? { pageToken } : {}) });
     pages++;
     const page = parseMaybe(res.data as string) as Record<string, unknown>;
-    const list = Object.values(page ?? {}).find(Array.isArray) as unknown[] | undefined;
-    for (const item of list ?? []) {
+    const list = Array.isArray(page)
+      ? (page as unknown[])
+      : page !== null && typeof page === 'object'
+        ? (Object.values(page).find(Array.isArray) as unknown[] | undefined)
+        : undefined;
+    // an answer without a list is no page: printing [] would lose it with exit 0
+    if (list === undefined)
+      throw new UsageError(
+        `--paginate: the answer has no list to page through (it is ${kindOf(page)}); run it without --paginate`,
+      );
+    for (const item of list) {
       printed.items = true;
       await writer.write(item);
     }

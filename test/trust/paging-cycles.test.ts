@@ -174,6 +174,14 @@ describe('api --paginate', () => {
     ).toEqual(['x', 'x']);
   });
 
+  test('an answer without a list (a single object) is exit 2, not [] with exit 0', async () => {
+    answer = () => ({ id: 'u-1', market: 'SE' });
+    const r = await run(['api', 'GET', '/api/v1/user', '--paginate', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('--paginate: the answer has no list to page through (it is an object)');
+    expect(r.stdout).toBe('');
+  });
+
   test('with --jq nothing half-done is printed', async () => {
     answer = (token) => ({ transactions: [tx(`t-${token || '0'}`)], nextPageToken: cycle(token) });
     const r = await run([...args, '-o', 'json', '--jq', 'length']);
