@@ -236,39 +236,29 @@ export class Context {
   }
 
   /**
-   * --timeout (seconds, more than 0 and at most an hour) and --retries (a whole number up to 100):
-   * anything else is a usage error naming the allowed range and where the value came from. (A
-   * timeout past what a timer holds used to fire at once; a billion retries never ended.)
+   * --timeout (seconds, more than 0 and at most MAX_TIMEOUT_S) and --retries (a whole number up to
+   * MAX_RETRIES): anything else is a usage error naming the allowed range and where the value came
+   * from. (A timeout past what a timer holds used to fire at once; a billion retries never ended.)
    */
   async numberSetting(key: 'timeout' | 'retries'): Promise<number> {
     const s = (await this.settings()).get(key)!;
     const from = s.source === 'env' ? ENV_FOR[key] : s.source === 'flag' ? `--${key}` : s.source;
-    const raw = s.value.trim();
-    const n = Number(raw);
-    if (key === 'timeout') {
-      if (!/^\d+(\.\d+)?$/.test(raw) || !(n > 0) || n > MAX_TIMEOUT_S)
-        throw new UsageError(
-          `timeout must be a number of seconds from 0.001 to ${MAX_TIMEOUT_S}, got "${s.value}" (from ${from})`,
-        );
-      return Math.max(n, 0.001);
-    }
-    if (!/^\d+$/.test(raw) || n > MAX_RETRIES)
-      throw new UsageError(`retries must be a whole number from 0 to ${MAX_RETRIES}, got "${s.value}" (from ${from})`);
-    return n;
+    const problem = settingProblem(key, s.value);
+    if (problem) throw new UsageError(`${problem} (from ${from})`);
+    const n = Number(s.value.trim());
+    return key === 'timeout' ? Math.max(n, 0.001) : n;
   }
 
   /** The largest response body read (--max-response-size, BANKCTL_MAX_RESPONSE_SIZE, the profile). */
   async maxResponseSize(): Promise<number> {
     const s = (await this.settings()).get('max-response-size')!;
-    const n = parseSize(s.value);
-    if (n === undefined || n < MIN_RESPONSE_LIMIT || n > MAX_RESPONSE_LIMIT) {
+    const problem = settingProblem('max-response-size', s.value);
+    if (problem) {
       const from =
         s.source === 'env' ? ENV_FOR['max-response-size'] : s.source === 'flag' ? '--max-response-size' : s.source;
-      throw new UsageError(
-        `max-response-size must be a size from 1KiB to 512MiB (bytes, or with KiB, MiB, GiB), got "${s.value}" (from ${from})`,
-      );
+      throw new UsageError(`${problem} (from ${from})`);
     }
-    return n;
+    return parseSize(s.value)!;
   }
 
   async http(): Promise<HttpClient> {
@@ -449,4 +439,25 @@ function isTruthy(v: string | undefined): boolean {
 
 export function isSettingKey(k: string): k is SettingKey {
   return (SETTING_KEYS as readonly string[]).includes(k);
+}
+
+/**
+ * Why a value of timeout, retries or max-response-size cannot be used, else undefined: checked where
+ * it is used and by `config set`, so that a profile is never saved with a value that breaks it.
+ */
+export function settingProblem(key: 'timeout' | 'retries' | 'max-response-size', value: string): string | undefined {
+  const raw = value.trim();
+  const n = Number(raw);
+  if (key === 'timeout')
+    return !/^\d+(\.\d+)?$/.test(raw) || !(n > 0) || n > MAX_TIMEOUT_S
+      ? `timeout must be a number of seconds from 0.001 to ${MAX_TIMEOUT_S}, got "${value}"`
+      : undefined;
+  if (key === 'retries')
+    return !/^\d+$/.test(raw) || n > MAX_RETRIES
+      ? `retries must be a whole number from 0 to ${MAX_RETRIES}, got "${value}"`
+      : undefined;
+  const size = parseSize(value);
+  return size === undefined || size < MIN_RESPONSE_LIMIT || size > MAX_RESPONSE_LIMIT
+    ? `max-response-size must be a size from 1KiB to 512MiB (bytes, or with KiB, MiB, GiB), got "${value}"`
+    : undefined;
 }

@@ -141,10 +141,15 @@ export class ConfigStore {
     this.deleteProfileSettings(profileName, [key]);
   }
 
+  /** Removes settings of a saved profile; a profile never saved stays unsaved (nothing to remove). */
   deleteProfileSettings(profileName: string, keys: SettingKey[]): void {
-    this.updateProfile(profileName, (p) => {
-      for (const k of keys) delete p[k];
-      return p;
+    this.updateConfig((c) => {
+      const profiles = profilesOf(c, this.file);
+      const p = profiles[profileName];
+      if (p === undefined) return c;
+      const rest = { ...p };
+      for (const k of keys) delete rest[k];
+      return { ...c, profiles: { ...profiles, [profileName]: rest } };
     });
   }
 

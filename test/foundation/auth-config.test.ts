@@ -87,6 +87,29 @@ describe('auth login, status, logout and the profile files', () => {
     expect((await runCli(['config', 'set', 'output', 'json', '--profile', 'ci'], { env })).code).toBe(0);
     expect((await runCli(['auth', 'token', '--scope', 'user:create', '--profile', 'ci'], { env })).code).toBe(0);
     expect((await runCli(['auth', 'token', '--scope', 'user:create', '--profile', 'default'], { env })).code).toBe(0);
+    // a mistyped name is not saved by the commands that only remove things
+    for (const args of [
+      ['auth', 'logout', '--profile', 'ghost'],
+      ['config', 'unset', 'output', '--profile', 'ghost'],
+    ]) {
+      const r = await runCli(args, { env });
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toContain('no profile named "ghost" is saved');
+    }
+    const file = JSON.parse(readFileSync(join(env.BANKCTL_CONFIG_DIR!, 'config.json'), 'utf8'));
+    expect(Object.keys(file.profiles).sort()).toEqual(['ci', 'prod']);
+    // and config set refuses a value that would break every later command of the profile
+    for (const [key, value, says] of [
+      ['timeout', '0', 'timeout must be a number of seconds from 0.001 to 86400, got "0"'],
+      ['timeout', '99999999999', 'timeout must be a number of seconds from 0.001'],
+      ['retries', '1e9', 'retries must be a whole number from 0 to'],
+      ['max-response-size', '1', 'max-response-size must be a size from 1KiB to 512MiB'],
+    ]) {
+      const r = await runCli(['config', 'set', key!, value!, '--profile', 'ci'], { env });
+      expect(r.code, `${key} ${value}`).toBe(2);
+      expect(r.stderr).toContain(says);
+    }
+    expect((await runCli(['auth', 'token', '--scope', 'user:create', '--profile', 'ci'], { env })).code).toBe(0);
     // with "prod" saved, the same typo is pointed at it
     const again = await runCli(['users', 'create', '--market', 'SE', '--profile', 'prdo'], { env });
     expect(again.code).toBe(2);

@@ -1,6 +1,6 @@
 // `config set KEY VALUE`: store a setting in the profile, checked first.
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
+import { settingProblem, type Context } from '../../context.js';
 import { SECRET_KEYS, SETTING_KEYS, type SettingKey } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
@@ -23,8 +23,11 @@ export function newCmdSet(parent: Command, ctx: Context, run: Run<SetOptions> = 
         throw new UsageError(`${k} must be an http(s) URL, got "${v}"`);
       if (key === 'output' && !['table', 'json', 'ndjson', 'csv'].includes(v))
         throw new UsageError('output must be one of table, json, ndjson, csv');
-      if ((key === 'timeout' || key === 'retries') && !/^\d+(\.\d+)?$/.test(v))
-        throw new UsageError(`${k} must be a non-negative number`);
+      // the same checks as where the value is used: a saved value must not break the profile
+      if (key === 'timeout' || key === 'retries' || key === 'max-response-size') {
+        const problem = settingProblem(key, v);
+        if (problem) throw new UsageError(problem);
+      }
       if (key === 'protected' && !/^(true|false)$/.test(v)) throw new UsageError('protected must be true or false');
       if (SECRET_KEYS.has(key))
         ctx.warn(`the value of ${k} given on the command line is visible in the process list and shell history`);

@@ -24,7 +24,7 @@ describe('config set', () => {
       name: 'a timeout that is not a number',
       args: ['timeout', 'soon'],
       code: 2,
-      stderr: 'timeout must be a non-negative number',
+      stderr: 'timeout must be a number of seconds from 0.001 to 86400',
     },
     { name: 'an unknown key', args: ['colour', 'red'], code: 2, stderr: 'unknown setting "colour"' },
     {
