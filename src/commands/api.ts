@@ -195,11 +195,7 @@ async function paginate(
     const res = await call({ ...query, ...(pageToken ? { pageToken } : {}) });
     pages++;
     const page = parseMaybe(res.data as string) as Record<string, unknown>;
-    const list = Array.isArray(page)
-      ? (page as unknown[])
-      : page !== null && typeof page === 'object'
-        ? (Object.values(page).find(Array.isArray) as unknown[] | undefined)
-        : undefined;
+    const list = pageList(page);
     // an answer without a list is no page: printing [] would lose it with exit 0
     if (list === undefined)
       throw new UsageError(
@@ -213,6 +209,19 @@ async function paginate(
     if (pageToken && seen.repeated(pageToken)) throw repeatedTokenError(pageToken, pages);
   } while (pageToken);
   await writer.end();
+}
+
+/**
+ * The items of a page: a bare list, the first list of an object that has a nextPageToken, or the
+ * one member of an object that holds nothing but a list ({accounts: [...]}). Anything else (a
+ * single object that merely has a list among its fields) is no page.
+ */
+function pageList(page: unknown): unknown[] | undefined {
+  if (Array.isArray(page)) return page;
+  if (page === null || typeof page !== 'object') return undefined;
+  const values = Object.values(page);
+  if ('nextPageToken' in page) return values.find(Array.isArray) as unknown[] | undefined;
+  return values.length === 1 && Array.isArray(values[0]) ? (values[0] as unknown[]) : undefined;
 }
 
 /** Whether an error is the service's answer to this method and path (not to a token request made for it). */

@@ -175,7 +175,8 @@ describe('api --paginate', () => {
   });
 
   test('an answer without a list (a single object) is exit 2, not [] with exit 0', async () => {
-    answer = () => ({ id: 'u-1', market: 'SE' });
+    // a user has a list among its fields (flags): that is no page either
+    answer = () => ({ id: 'u-1', market: 'SE', flags: ['TEST'] });
     const r = await run(['api', 'GET', '/api/v1/user', '--paginate', '-o', 'json']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('--paginate: the answer has no list to page through (it is an object)');
