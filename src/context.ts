@@ -14,6 +14,7 @@ import { VERSION } from './version.js';
 import type { Prompter } from './prompts/prompter.js';
 import { guardIO } from './output/terminal.js';
 import { stripControl } from './output/sanitize.js';
+import { errnoReason } from './fs/errors.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -310,9 +311,7 @@ export class Context {
       try {
         pem = readFileSync(file, 'utf8');
       } catch (err) {
-        throw new UsageError(
-          `${from}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-        );
+        throw new UsageError(`${from}: cannot read ${file}: ${errnoReason(err)}`);
       }
       if (!pem.includes('-----BEGIN CERTIFICATE-----'))
         throw new UsageError(`${from}: ${file} holds no PEM certificate`);

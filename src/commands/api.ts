@@ -11,6 +11,7 @@ import { readJson, writeJson } from '../contract/exact-json.js';
 import { ENDPOINTS } from '../contract/index.js';
 import { completeArguments } from './completion.js';
 import { collect, examples, parseKeyValue, splitList } from './util.js';
+import { errnoReason } from '../fs/errors.js';
 
 interface ApiOpts {
   field?: string[];
@@ -156,7 +157,7 @@ async function requestParts(ctx: Context, method: string, path: string, o: ApiOp
       o.input === '-'
         ? await readStdin(ctx)
         : await readFile(o.input, 'utf8').catch((e: NodeJS.ErrnoException) => {
-            throw new UsageError(`cannot read ${o.input}: ${e.code ?? e.message}`);
+            throw new UsageError(`cannot read ${o.input}: ${errnoReason(e)}`);
           });
     let value: unknown;
     try {

@@ -3,6 +3,7 @@
 // reads the bytes). A resume that differs in any of them is refused, naming what differs.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { InputError } from './input.js';
+import { errnoReason } from '../fs/errors.js';
 
 export interface CheckpointBinding {
   /** The service's base URL. */
@@ -50,11 +51,7 @@ export class Checkpoint {
       text = readFileSync(path, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return cp;
-      throw new InputError(
-        path,
-        1,
-        `cannot read the checkpoint: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
+      throw new InputError(path, 1, `cannot read the checkpoint: ${errnoReason(err)}`);
     }
     let data: CheckpointData;
     try {

@@ -7,6 +7,7 @@ import { UsageError } from '../../errors.js';
 import { WireError } from '../../contract/connector-wire.js';
 import { InputError } from '../../push/input.js';
 import { JsonLineError, parseLineJson } from '../../push/json.js';
+import { errnoReason } from '../../fs/errors.js';
 
 /** The external user id: --user on the verb, else the global --user/--external-user, else BANKCTL_USER. */
 export async function externalUser(ctx: Context, given?: string): Promise<string> {
@@ -39,9 +40,7 @@ export async function jsonInput(
       try {
         text = readFileSync(o.file, 'utf8');
       } catch (err) {
-        throw new UsageError(
-          `--file: cannot read ${o.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-        );
+        throw new UsageError(`--file: cannot read ${o.file}: ${errnoReason(err)}`);
       }
     }
   } else throw new UsageError(`give ${what} with --file FILE (or - for stdin) or --data JSON`);
@@ -76,9 +75,7 @@ export function readableFile(path: string, flag: string): void {
     if (!statSync(path).isFile()) throw Object.assign(new Error('not a regular file'), { code: 'not a regular file' });
     accessSync(path, constants.R_OK);
   } catch (err) {
-    throw new UsageError(
-      `${flag}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    throw new UsageError(`${flag}: cannot read ${path}: ${errnoReason(err)}`);
   }
 }
 
@@ -89,8 +86,6 @@ export function writableFile(path: string, flag: string): void {
     if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'not a directory' });
     accessSync(dir, constants.W_OK);
   } catch (err) {
-    throw new UsageError(
-      `${flag}: cannot write ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    throw new UsageError(`${flag}: cannot write ${path}: ${errnoReason(err)}`);
   }
 }

@@ -9,6 +9,7 @@ import type { Column } from '../../output/render.js';
 import { collect, parseIntArg, parseKeyValue, splitList } from '../util.js';
 import { ITEMS } from '../../api/credentials.js';
 import type { WalkOptions } from '../../flows/connect.js';
+import { errnoReason } from '../../fs/errors.js';
 
 export const CREDENTIALS_COLUMNS: Column[] = [
   { header: 'id', path: 'id' },
@@ -130,9 +131,7 @@ export async function loadAnswers(
     try {
       text = readFileSync(file, 'utf8');
     } catch (err) {
-      throw new UsageError(
-        `--answers: cannot read ${o.answers}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-      );
+      throw new UsageError(`--answers: cannot read ${o.answers}: ${errnoReason(err)}`);
     }
     const { parseAnswersText } = await import('../../flows/supplemental.js');
     try {

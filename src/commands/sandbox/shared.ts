@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
 import { canPrompt } from '../../io.js';
 import { UsageError } from '../../errors.js';
+import { errnoReason } from '../../fs/errors.js';
 
 /** The client, once the base URL answered as a bankctl sandbox. */
 export async function sandboxApi(ctx: Context, what: string): Promise<ApiClient> {
@@ -44,8 +45,6 @@ export async function readInput(ctx: Context, file: string, flag: string): Promi
   try {
     return readFileSync(resolve(ctx.io.cwd, file), 'utf8');
   } catch (err) {
-    throw new UsageError(
-      `${flag}: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    throw new UsageError(`${flag}: cannot read ${file}: ${errnoReason(err)}`);
   }
 }

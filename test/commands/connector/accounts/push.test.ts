@@ -55,7 +55,7 @@ describe('connector accounts push: flags', () => {
       name: 'a file that is not there',
       args: ['--user', 'u', '--file', join(dir, 'none.json')],
       code: 2,
-      stderr: 'ENOENT',
+      stderr: 'no such file or directory (ENOENT)',
     },
   ]);
 });
