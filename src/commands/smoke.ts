@@ -1,9 +1,11 @@
 // `smoke`: the end-to-end check suite for CI, against the profile's base URL (flows/smoke.ts).
 // A noun that is one command: it configures the `smoke` command src/program.ts made.
-import { resolve } from 'node:path';
+import { accessSync, constants as fsConstants } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { writeFileAtomic } from '../fs/atomic.js';
+import { fileError } from '../fs/errors.js';
 import { ApiError, FlowFailedError, UsageError } from '../errors.js';
 import { render } from '../output/render.js';
 import { examples, parseIntArg, type Run } from './util.js';
@@ -55,6 +57,18 @@ export function newCmdSmoke(smoke: Command, ctx: Context, run: Run<SmokeOptions>
 export const registerSmoke = (smoke: Command, ctx: Context): void => void newCmdSmoke(smoke, ctx);
 
 export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
+  // a report that cannot be written is said before the checks create anything on the service
+  for (const [file, what] of [
+    [o.junit, 'the JUnit report'],
+    [o.report, 'the report'],
+  ] as const) {
+    if (file === undefined) continue;
+    try {
+      accessSync(dirname(resolve(ctx.io.cwd, file)), fsConstants.W_OK);
+    } catch (err) {
+      throw fileError(err, file, 'write', what);
+    }
+  }
   const { runSmoke, junitXml, needsPerson, smokeFields } = await import('../flows/smoke.js');
   const api = await ctx.api();
   // the provider first: one that needs a person is refused before anything is created

@@ -7,6 +7,7 @@ import { cliCases, optionCases, useSandbox } from '../helpers/commands.js';
 
 const sb = useSandbox();
 const dir = tempDir();
+let usersBefore = 0;
 
 describe('smoke: flags', () => {
   optionCases('smoke', newCmdSmoke, [
@@ -48,6 +49,18 @@ describe('smoke: output', () => {
           /<testsuite name="bankctl smoke" tests="\d+" failures="[1-9]/,
         );
         expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).baseUrl).toBe(sb.t.sandbox.baseUrl);
+      },
+    },
+    {
+      // before, the whole suite ran (a user made, a bank connected) and then the write failed
+      name: 'a report that cannot be written is exit 2 before any check runs',
+      before: () => void (usersBefore = sb.t.sandbox.store.users.size),
+      args: ['--junit', join(dir, 'no-such-dir', 'j.xml')],
+      code: 2,
+      stdout: (out) => expect(out).toBe(''),
+      stderr: /cannot write the JUnit report .*no-such-dir.*: no such file or directory \(ENOENT\)/,
+      after: () => {
+        expect(sb.t.sandbox.store.users.size).toBe(usersBefore);
       },
     },
   ]);
