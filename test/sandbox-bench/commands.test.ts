@@ -248,6 +248,18 @@ describe('clock, logs, load', () => {
       },
     },
     {
+      // before, csv and --fields were ignored: the text lines came out
+      name: 'logs -o csv --fields: a header and the fields asked for',
+      args: ['logs', '--status', '2xx', '--limit', '2', '-o', 'csv', '--fields', 'method,status,path'],
+      code: 0,
+      stdout: (out) => {
+        const rows = out.trim().split('\r\n');
+        expect(rows[0]).toBe('method,status,path');
+        expect(rows).toHaveLength(3);
+        for (const r of rows.slice(1)) expect(r).toMatch(/^[A-Z]+,2\d\d,\//);
+      },
+    },
+    {
       name: 'load again: nothing changes',
       args: ['load', FIXTURES, '-o', 'json'],
       code: 0,

@@ -97,6 +97,9 @@ describe('profiles', () => {
       { name: 'default', current: false, protected: false },
       { name: 'production', current: true, protected: false },
     ]);
+    // csv: plain names and a current column (the table's "* " marker was inside the name field)
+    const csv = await spawnCli(['config', 'profiles', '-o', 'csv'], { env });
+    expect(csv.stdout).toBe('name,current,protected\r\ndefault,false,false\r\nproduction,true,false\r\n');
   });
 });
 

@@ -20,14 +20,22 @@ export async function profilesRun(ctx: Context): Promise<void> {
     current: name === current,
     protected: /^(true|1|yes|on)$/i.test(store.profile(name).protected ?? ''),
   }));
+  // the "* " marker is for a person's table; csv gets the plain name and a current column
+  const table = (await ctx.outputFormat()) === 'table';
   await render(ctx, rows, {
-    columns: [
-      {
-        header: 'name',
-        path: 'name',
-        format: (v, it) => `${(it as { current: boolean }).current ? '* ' : '  '}${String(v)}`,
-      },
-      { header: 'protected', path: 'protected', format: (v) => (v ? 'protected' : '') },
-    ],
+    columns: table
+      ? [
+          {
+            header: 'name',
+            path: 'name',
+            format: (v, it) => `${(it as { current: boolean }).current ? '* ' : '  '}${String(v)}`,
+          },
+          { header: 'protected', path: 'protected', format: (v) => (v ? 'protected' : '') },
+        ]
+      : [
+          { header: 'name', path: 'name' },
+          { header: 'current', path: 'current' },
+          { header: 'protected', path: 'protected' },
+        ],
   });
 }

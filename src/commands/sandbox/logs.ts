@@ -111,13 +111,33 @@ export async function logsRun(ctx: Context, o: LogsOptions): Promise<void> {
     return;
   }
   const { writeJson } = await import('../../contract/exact-json.js');
+  // csv and ndjson go through the output layer (a header, --fields, --jq); json with --follow is one
+  // object a line as before, and a table the text lines
+  const { StreamWriter } = await import('../../output/render.js');
+  const writer =
+    format === 'csv' || format === 'ndjson'
+      ? new StreamWriter(ctx, format, {
+          columns: ['time', 'method', 'status', 'latencyMs', 'path', 'tokenKind', 'scopes', 'userId', 'requestId'].map(
+            (k) => ({
+              header: k,
+              path: k,
+              ...(k === 'time' ? { format: (v: unknown) => new Date(Number(v)).toISOString() } : {}),
+            }),
+          ),
+        })
+      : undefined;
+  let pending: Promise<void> = Promise.resolve();
   const emit = (entries: LogEntry[]) => {
-    for (const e of entries)
-      ctx.io.stdout.write(format === 'json' || format === 'ndjson' ? `${writeJson(e)}\n` : line(e));
+    if (writer) {
+      pending = pending.then(() => writer.writeMany(entries));
+      return pending;
+    }
+    for (const e of entries) ctx.io.stdout.write(format === 'json' ? `${writeJson(e)}\n` : line(e));
+    return pending;
   };
   if (first.dropped > 0 && o.follow) ctx.warn(`${first.dropped} older requests were dropped from the sandbox's log`);
-  emit(first.entries);
-  if (!o.follow) return;
+  await emit(first.entries);
+  if (!o.follow) return void (await writer?.end());
   let last = first.last;
   let stop = false;
   let wake: (() => void) | undefined;
@@ -144,10 +164,11 @@ export async function logsRun(ctx: Context, o: LogsOptions): Promise<void> {
         continue;
       }
       if (next.dropped > 0) ctx.warn(`${next.dropped} requests went by faster than this follower read them`);
-      emit(next.entries);
+      await emit(next.entries);
       last = next.last;
     }
   } finally {
     release();
+    await writer?.end();
   }
 }
