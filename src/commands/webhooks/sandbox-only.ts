@@ -11,13 +11,12 @@ function isLoopback(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-function needsSandbox(ctx: Context, what: string, where: string): UsageError {
-  return new UsageError(
-    `\`${what}\` needs the bankctl sandbox: profile "${ctx.profileName()}" points at ${where}, which is not it`,
-    {
-      hint: 'start one with `bankctl sandbox start` (and leave base-url unset), or use a profile whose base-url is the sandbox',
-    },
-  );
+function needsSandbox(ctx: Context, what: string, where: string, source?: string): UsageError {
+  const who =
+    source === 'flag' ? '--base-url' : source === 'env' ? 'BANKCTL_BASE_URL' : `profile "${ctx.profileName()}"`;
+  return new UsageError(`\`${what}\` needs the bankctl sandbox: ${who} points at ${where}, which is not it`, {
+    hint: 'start one with `bankctl sandbox start` (and leave base-url unset), or use a profile whose base-url is the sandbox',
+  });
 }
 
 /**
@@ -34,13 +33,18 @@ export async function sandboxOnly<T>(
   const base = new URL(await ctx.baseUrl());
   const running = runningSandbox(ctx.configDir);
   const isRunning = running !== undefined && safeOrigin(running.baseUrl) === base.origin;
-  if (setting?.source !== 'sandbox' && !isRunning && !isLoopback(base.hostname))
-    throw needsSandbox(ctx, what, base.origin);
+  if (setting?.source !== 'sandbox' && !isRunning) {
+    if (!isLoopback(base.hostname)) throw needsSandbox(ctx, what, base.origin, setting?.source);
+    // a loopback URL that is not this config's sandbox: asked first, so that nothing else (a
+    // client token) fails in its place with advice about credentials
+    const { isSandbox } = await import('../../api/sandbox.js');
+    if (!(await isSandbox(await ctx.api()))) throw needsSandbox(ctx, what, base.origin, setting?.source);
+  }
   try {
     return await fn();
   } catch (err) {
     if (err instanceof ApiError && (err.status === 405 || (err.status === 404 && !ownNotFound(err.serviceMessage))))
-      throw needsSandbox(ctx, what, base.origin);
+      throw needsSandbox(ctx, what, base.origin, setting?.source);
     throw err;
   }
 }

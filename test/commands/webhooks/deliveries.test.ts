@@ -88,7 +88,20 @@ describe('webhooks deliveries', () => {
       args: [],
       env: { BANKCTL_BASE_URL: 'https://api.bank.example' },
       code: 2,
-      stderr: [/`webhooks deliveries` needs the bankctl sandbox/, /https:\/\/api\.bank\.example/, /sandbox start/],
+      stderr: [
+        /`webhooks deliveries` needs the bankctl sandbox/,
+        // the URL came from the environment, not from the profile
+        /BANKCTL_BASE_URL points at https:\/\/api\.bank\.example/,
+        /sandbox start/,
+      ],
+    },
+    {
+      // before: exit 3 "no client credentials configured ... start the local sandbox"
+      name: 'a loopback URL where nothing listens: exit 2 naming the URL, not advice about credentials',
+      args: ['--base-url', 'http://127.0.0.1:1', '--retries', '0'],
+      env: { BANKCTL_CLIENT_ID: undefined, BANKCTL_CLIENT_SECRET: undefined },
+      code: 2,
+      stderr: /needs the bankctl sandbox: --base-url points at http:\/\/127\.0\.0\.1:1, which is not it/,
     },
   ]);
   cliCases('webhooks deliveries', () => ({ ...sb.env, BANKCTL_BASE_URL: otherUrl }), [
