@@ -31,6 +31,7 @@ export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void>
     let data = '';
     for await (const c of ctx.io.stdin) data += c.toString();
     refreshToken = data.trim().split(/\r?\n/)[0];
+    if (!refreshToken) throw new UsageError('--refresh-token-stdin: nothing was read from standard input');
   } else {
     const withRefresh = Object.entries(config.cachedTokens(profile))
       .filter(([, t]) => t.refreshToken)

@@ -22,5 +22,13 @@ describe('auth refresh', () => {
       stdin: 'bogus-refresh\n',
       code: 2,
     },
+    {
+      // before: "no refresh token in this profile ... or pass --refresh-token-stdin", the flag given
+      name: 'nothing on stdin: said as such',
+      args: ['--refresh-token-stdin'],
+      stdin: '',
+      code: 2,
+      stderr: '--refresh-token-stdin: nothing was read from standard input',
+    },
   ]);
 });
