@@ -4,7 +4,7 @@ import { EP } from '../contract/index.js';
 import type { UserEntity } from '../contract/connector-wire.js';
 import { decodeResponse, notWhatItReturns, type ApiClient, type CallParams } from './client.js';
 import type { HttpResponse } from '../http/client.js';
-import { ExactNumber, writeJson } from '../contract/exact-json.js';
+import { ExactNumber } from '../contract/exact-json.js';
 import { scanTransactionsPage, type SlimPage, type SlimTransaction } from './page-scan.js';
 import { readList, readObject } from './shape.js';
 
@@ -39,13 +39,10 @@ export async function updateConnectorAccount(
   externalAccountId: string,
   body: { name?: string; closed?: boolean; exclusion?: string; type?: string; availableCredit?: string },
 ): Promise<void> {
-  // availableCredit is an exact decimal: written as a JSON number with its own digits
-  if (body.availableCredit !== undefined)
-    return void (await api.call(EP.connector.updateAccount, {
-      path: { externalUserId, externalAccountId },
-      body: writeJson({ ...body, availableCredit: new ExactNumber(body.availableCredit) }),
-    }));
-  await api.call(EP.connector.updateAccount, { path: { externalUserId, externalAccountId }, ...exact(body) });
+  // availableCredit is an exact decimal: a JSON number with its own digits (json is written exactly)
+  const wire =
+    body.availableCredit === undefined ? body : { ...body, availableCredit: new ExactNumber(body.availableCredit) };
+  await api.call(EP.connector.updateAccount, { path: { externalUserId, externalAccountId }, ...exact(wire) });
 }
 
 export async function deleteConnectorAccount(
