@@ -12,6 +12,9 @@ export const FAILED_STATUSES = new Set([
   'DELETED',
 ]);
 
+/** The statuses that end a round: UPDATED and the failures. */
+export const FINAL_STATUSES: ReadonlySet<string> = new Set(['UPDATED', ...FAILED_STATUSES]);
+
 /** Every status credentials can be in (the spec's, the service's extra final ones, both eID names). */
 export const CREDENTIALS_STATUSES = [
   'CREATED',

@@ -9,6 +9,7 @@ import { FlowFailedError, InterruptedError, UsageError } from '../errors.js';
 import {
   CREDENTIALS_STATUSES,
   FAILED_STATUSES,
+  FINAL_STATUSES,
   getCredentials,
   supplementInformation,
   type Credentials,
@@ -56,7 +57,7 @@ export interface WalkOptions {
 
 /** Whether c is still the final status read before the request (see WalkOptions.before). */
 export function unchangedSince(c: Credentials, before: Credentials | undefined): boolean {
-  if (before === undefined || (c.status !== 'UPDATED' && !FAILED_STATUSES.has(c.status))) return false;
+  if (before === undefined || !FINAL_STATUSES.has(c.status)) return false;
   // without a statusUpdated a new round cannot be told from the old one: taken as it is
   if (typeof before.statusUpdated !== 'number') return false;
   return roundKey(c) === roundKey(before);

@@ -3,10 +3,8 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
 import { stripControl } from '../../output/sanitize.js';
-import { CREDENTIALS_STATUSES, FAILED_STATUSES, type Credentials } from '../../api/credentials.js';
+import { CREDENTIALS_STATUSES, FINAL_STATUSES, type Credentials } from '../../api/credentials.js';
 import { examples, parseIntArg, type Run } from '../util.js';
-
-const FINAL = new Set(['UPDATED', ...FAILED_STATUSES]);
 
 export interface WatchOptions {
   id: string;
@@ -50,7 +48,7 @@ const payloadText = (c: Credentials) => (c.statusPayload ? `: ${stripControl(Str
 function ended(o: WatchOptions, c: Credentials, first: boolean): boolean {
   if (o.until && sameStatus(c.status, o.until)) return true;
   // a final status seen first is the previous refresh's: with --until, wait for the next
-  if (!FINAL.has(c.status) || (first && o.until)) return false;
+  if (!FINAL_STATUSES.has(c.status) || (first && o.until)) return false;
   if (o.until)
     throw new FlowFailedError(`credentials ${o.id} ended in ${c.status} before reaching ${o.until}${payloadText(c)}`);
   if (c.status !== 'UPDATED') throw new FlowFailedError(`credentials ${o.id} ended in ${c.status}${payloadText(c)}`);
@@ -102,7 +100,7 @@ export async function watchRun(ctx: Context, o: WatchOptions): Promise<void> {
         else await out.write(row);
         rows++;
         if (ended(o, c, first)) return;
-        if (first && o.until && FINAL.has(c.status))
+        if (first && o.until && FINAL_STATUSES.has(c.status))
           ctx.notice(
             `${c.status} is the last refresh's status; waiting for a new refresh to reach ${o.until} (\`bankctl credentials refresh ${stripControl(o.id)}\` starts one)`,
           );

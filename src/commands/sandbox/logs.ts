@@ -126,14 +126,9 @@ export async function logsRun(ctx: Context, o: LogsOptions): Promise<void> {
           ),
         })
       : undefined;
-  let pending: Promise<void> = Promise.resolve();
-  const emit = (entries: LogEntry[]) => {
-    if (writer) {
-      pending = pending.then(() => writer.writeMany(entries));
-      return pending;
-    }
+  const emit = async (entries: LogEntry[]): Promise<void> => {
+    if (writer) return writer.writeMany(entries);
     for (const e of entries) ctx.io.stdout.write(format === 'json' ? `${writeJson(e)}\n` : line(e));
-    return pending;
   };
   if (first.dropped > 0 && o.follow) ctx.warn(`${first.dropped} older requests were dropped from the sandbox's log`);
   await emit(first.entries);
