@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { IO } from './io.js';
 import { ConfigStore, defaultConfigDir, SETTING_KEYS, type SettingKey } from './config/store.js';
-import { ENV_FOR, Settings } from './config/settings.js';
+import { Settings, sourceName } from './config/settings.js';
 import { runningSandbox } from './config/sandbox-state.js';
 import { nearest } from './config/names.js';
 import type { HttpClient } from './http/client.js';
@@ -162,7 +162,7 @@ export class Context {
     if (this.settingsCache) return this.settingsCache;
     const config = await this.config();
     const profileName = this.globals.profile || this.env.BANKCTL_PROFILE || config.currentProfile();
-    if (!this.allowUnsavedProfile) this.refuseUnsavedProfile(config, profileName);
+    if (!this.allowUnsavedProfile) this.requireSavedProfile(config, profileName);
     const g = this.globals;
     const flags: Partial<Record<SettingKey, string>> = {
       'base-url': g.baseUrl,
@@ -191,7 +191,7 @@ export class Context {
    * sandbox's data as if it were production's. Like `aws --profile`, that is exit 2 naming the
    * saved ones. `default` always exists, and `config use` only switches to saved profiles.
    */
-  private refuseUnsavedProfile(config: ConfigStore, name: string): void {
+  requireSavedProfile(config: ConfigStore, name = this.profileName()): void {
     if (name === 'default') return;
     const saved = config.profileNames();
     if (saved.includes(name)) return;
@@ -243,9 +243,8 @@ export class Context {
    */
   async numberSetting(key: 'timeout' | 'retries'): Promise<number> {
     const s = (await this.settings()).get(key)!;
-    const from = s.source === 'env' ? ENV_FOR[key] : s.source === 'flag' ? `--${key}` : s.source;
     const problem = settingProblem(key, s.value);
-    if (problem) throw new UsageError(`${problem} (from ${from})`);
+    if (problem) throw new UsageError(`${problem} (from ${sourceName(key, s.source)})`);
     const n = Number(s.value.trim());
     return key === 'timeout' ? Math.max(n, 0.001) : n;
   }
@@ -254,11 +253,7 @@ export class Context {
   async maxResponseSize(): Promise<number> {
     const s = (await this.settings()).get('max-response-size')!;
     const problem = settingProblem('max-response-size', s.value);
-    if (problem) {
-      const from =
-        s.source === 'env' ? ENV_FOR['max-response-size'] : s.source === 'flag' ? '--max-response-size' : s.source;
-      throw new UsageError(`${problem} (from ${from})`);
-    }
+    if (problem) throw new UsageError(`${problem} (from ${sourceName('max-response-size', s.source)})`);
     return parseSize(s.value)!;
   }
 

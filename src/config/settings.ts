@@ -9,6 +9,11 @@ export interface Setting {
   source: Source;
 }
 
+/** A setting's source as messages name it: the flag (--timeout), the variable (BANKCTL_TIMEOUT), else the source. */
+export function sourceName(key: SettingKey, source: Source): string {
+  return source === 'env' ? (ENV_FOR[key] ?? 'env') : source === 'flag' ? `--${key}` : source;
+}
+
 export const ENV_FOR: Partial<Record<SettingKey | 'profile', string>> = {
   profile: 'BANKCTL_PROFILE',
   'base-url': 'BANKCTL_BASE_URL',

@@ -1,7 +1,6 @@
 // `auth logout`: forget the profile's client credentials, connector token and cached tokens.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
 
 export type LogoutOptions = Record<string, never>;
@@ -18,8 +17,7 @@ export async function logoutRun(ctx: Context): Promise<void> {
   const config = await ctx.config();
   const profile = ctx.profileName();
   // a mistyped name logs nothing out: say so (it used to be saved as a new, empty profile, exit 0)
-  if (!config.profileNames().includes(profile))
-    throw new UsageError(`no profile named "${profile}" is saved (saved: ${config.profileNames().join(', ')})`);
+  ctx.requireSavedProfile(config, profile);
   const n = config.clearTokens(profile);
   config.deleteProfileSettings(profile, [
     'client-id',

@@ -1,7 +1,6 @@
 // `config unset KEY`: remove a setting from the profile.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
 import type { SettingKey } from '../../config/store.js';
 import { examples, type Run } from '../util.js';
 import { confirmSettingChange, settingKey } from './shared.js';
@@ -28,9 +27,8 @@ export function newCmdUnset(parent: Command, ctx: Context, run: Run<UnsetOptions
 
 export async function unsetRun(ctx: Context, o: UnsetOptions): Promise<void> {
   const store = await ctx.config();
-  const name = ctx.profileName();
-  if (!store.profileNames().includes(name))
-    throw new UsageError(`no profile named "${name}" is saved (saved: ${store.profileNames().join(', ')})`);
+  // nothing to unset in a profile never saved (and unsetting must not save it)
+  ctx.requireSavedProfile(store);
   store.unset(ctx.profileName(), o.key);
   ctx.notice(`${o.key} unset in profile "${ctx.profileName()}"`);
 }

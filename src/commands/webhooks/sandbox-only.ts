@@ -4,6 +4,7 @@
 // reported the same way.
 import type { Context } from '../../context.js';
 import { runningSandbox } from '../../config/sandbox-state.js';
+import { sourceName, type Source } from '../../config/settings.js';
 import { ApiError, UsageError } from '../../errors.js';
 
 function isLoopback(hostname: string): boolean {
@@ -11,9 +12,8 @@ function isLoopback(hostname: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-function needsSandbox(ctx: Context, what: string, where: string, source?: string): UsageError {
-  const who =
-    source === 'flag' ? '--base-url' : source === 'env' ? 'BANKCTL_BASE_URL' : `profile "${ctx.profileName()}"`;
+function needsSandbox(ctx: Context, what: string, where: string, source?: Source): UsageError {
+  const who = source === 'flag' || source === 'env' ? sourceName('base-url', source) : `profile "${ctx.profileName()}"`;
   return new UsageError(`\`${what}\` needs the bankctl sandbox: ${who} points at ${where}, which is not it`, {
     hint: 'start one with `bankctl sandbox start` (and leave base-url unset), or use a profile whose base-url is the sandbox',
   });
