@@ -1,11 +1,11 @@
 // `smoke`: the end-to-end check suite for CI, against the profile's base URL (flows/smoke.ts).
 // A noun that is one command: it configures the `smoke` command src/program.ts made.
-import { accessSync, constants as fsConstants } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { fileError } from '../fs/errors.js';
+import { assertWritableDir } from '../fs/writable.js';
 import { ApiError, FlowFailedError, UsageError } from '../errors.js';
 import { render } from '../output/render.js';
 import { examples, parseIntArg, type Run } from './util.js';
@@ -64,7 +64,7 @@ export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
   ] as const) {
     if (file === undefined) continue;
     try {
-      accessSync(dirname(resolve(ctx.io.cwd, file)), fsConstants.W_OK);
+      assertWritableDir(resolve(ctx.io.cwd, file));
     } catch (err) {
       throw fileError(err, file, 'write', what);
     }

@@ -1,13 +1,14 @@
 // Helpers of the connector commands: which external user, reading a JSON body from --file/--data
 // with numbers kept exact and errors as FILE:LINE.
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { WireError } from '../../contract/connector-wire.js';
 import { InputError } from '../../push/input.js';
 import { JsonLineError, parseLineJson } from '../../push/json.js';
 import { errnoReason } from '../../fs/errors.js';
+import { assertWritableDir } from '../../fs/writable.js';
 
 /** The external user id: --user on the verb, else the global --user/--external-user, else BANKCTL_USER. */
 export async function externalUser(ctx: Context, given?: string): Promise<string> {
@@ -81,10 +82,8 @@ export function readableFile(path: string, flag: string): void {
 
 /** A file the command will write: its directory exists and is writable; else exit 2 naming the flag. */
 export function writableFile(path: string, flag: string): void {
-  const dir = dirname(resolve(path));
   try {
-    if (!statSync(dir).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'not a directory' });
-    accessSync(dir, constants.W_OK);
+    assertWritableDir(resolve(path));
   } catch (err) {
     throw new UsageError(`${flag}: cannot write ${path}: ${errnoReason(err)}`);
   }
