@@ -174,6 +174,37 @@ export class ConfigStore {
     });
   }
 
+  /**
+   * Changes or drops (fn answers undefined) every cached token of a base URL, in every profile: the
+   * sandbox's clock moved or its data was reset under them. How many were changed or dropped.
+   */
+  updateTokensOf(baseUrl: string, fn: (t: CachedToken) => CachedToken | undefined): number {
+    let n = 0;
+    this.tokens.update((all) => {
+      if (!all) return undefined;
+      const out: TokenShape = {};
+      for (const [profile, mine] of Object.entries(all)) {
+        if (!mine || typeof mine !== 'object' || Array.isArray(mine)) {
+          out[profile] = mine;
+          continue;
+        }
+        const kept: Record<string, CachedToken> = {};
+        for (const [key, t] of Object.entries(mine)) {
+          if (t?.baseUrl !== baseUrl) {
+            kept[key] = t;
+            continue;
+          }
+          n++;
+          const changed = fn(t);
+          if (changed) kept[key] = changed;
+        }
+        out[profile] = kept;
+      }
+      return n > 0 ? out : undefined;
+    });
+    return n;
+  }
+
   clearTokens(profileName: string): number {
     let n = 0;
     this.tokens.update((all) => {

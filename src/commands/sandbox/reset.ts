@@ -33,6 +33,8 @@ export async function resetRun(ctx: Context, o: ResetOptions): Promise<void> {
   await confirmDestructive(ctx, `Delete all data of the sandbox at ${await ctx.baseUrl()}?`, o.yes);
   const { resetSandbox } = await import('../../api/sandbox.js');
   const r = await resetSandbox(api, o.keepClients);
+  // the sandbox deleted every token: cached ones would be handed out by `auth token` and refused
+  (await ctx.config()).updateTokensOf(await ctx.baseUrl(), () => undefined);
   if (!o.keepClients) {
     // the running sandbox rewrote its state file; a profile or BANKCTL_* variables with the old client need the new one
     ctx.notice('the sandbox is empty and has a new client id, secret and connector token');

@@ -71,9 +71,27 @@ function human(ms: number): string {
 export async function clockRun(ctx: Context, o: ClockOptions): Promise<void> {
   const api = await sandboxApi(ctx, '`sandbox clock`');
   const { getClock, setClock } = await import('../../../api/sandbox.js');
-  const c =
-    o.action === 'show'
-      ? await getClock(api)
-      : await setClock(api, o.action === 'advance' ? { advanceMs: o.advanceMs } : { time: o.time });
+  if (o.action === 'show') {
+    const c = await getClock(api);
+    return render(ctx, { ...c, offset: human(c.offsetMs) }, { columns: COLUMNS });
+  }
+  const before = o.action === 'set' ? (await getClock(api)).offsetMs : undefined;
+  const c = await setClock(api, o.action === 'advance' ? { advanceMs: o.advanceMs } : { time: o.time });
+  await shiftCachedTokens(ctx, before === undefined ? o.advanceMs! : c.offsetMs - before);
   await render(ctx, { ...c, offset: human(c.offsetMs) }, { columns: COLUMNS });
+}
+
+/**
+ * The sandbox judges a token's expiry by its own clock, the token cache by the real one: after the
+ * clock moved by `deltaMs`, every cached token of this sandbox (in every profile) ends that much
+ * earlier in real time, or `$(bankctl auth token)` would hand out a token the sandbox refuses.
+ */
+async function shiftCachedTokens(ctx: Context, deltaMs: number): Promise<void> {
+  if (!Number.isFinite(deltaMs) || deltaMs === 0) return;
+  const baseUrl = await ctx.baseUrl();
+  (await ctx.config()).updateTokensOf(baseUrl, (t) => ({
+    ...t,
+    expiresAt: t.expiresAt - deltaMs,
+    ...(t.refreshExpiresAt === undefined ? {} : { refreshExpiresAt: t.refreshExpiresAt - deltaMs }),
+  }));
 }
