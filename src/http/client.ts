@@ -195,6 +195,9 @@ export class HttpClient {
       if (!givenId) headers['x-request-id'] = sentId;
       let errorCode: string | undefined;
       let failure: unknown;
+      // only the exchange is tried: what is done with its answer (a wait, an error built) runs
+      // outside, so that a programming error there is not retried as if the network had failed
+      let answer: Answer | undefined;
       try {
         const res = await requestUntil(
           url,
@@ -213,34 +216,10 @@ export class HttpClient {
         }
         const text =
           (await readLimited(res, MAX_ERROR_BODY_BYTES, 'truncate').catch(() => undefined))?.toString() ?? '';
-        const retryAfter = headerValue(res.headers['retry-after']);
-        const decision = decideRetry(
-          { method, idempotent: o.idempotent, attempt, status, retryAfter, nowMs: this.now() },
-          cfg,
-          this.random,
-        );
-        if (decision.retry) {
-          await waitBeforeRetry(decision, attempt);
-          continue;
-        }
-        // a server may echo what it was sent: the body is redacted before anything reads it
-        const { message, body: errBody } = serviceMessage(
-          status,
-          headerValue(res.headers['content-type']),
-          this.redactor.text(text),
-        );
-        throw new ApiError(status, method, this.redactor.url(url), message, errBody, {
-          hint:
-            hintFor(status, o.auth, url, errBody) ??
-            waitHint(decision.waitMs, this.now()) ??
-            redirectHint(status, headerValue(res.headers.location), this.redactor),
-          // the service's X-Request-ID is its text too: an echo of the Authorization header is no id
-          requestIds: this.redactor.text(ids),
-          headers: res.headers,
-        });
+        answer = { status, headers: res.headers, text, ids };
       } catch (err) {
         // a body over the limit is not fetched again: a retry would only download it once more
-        if (err instanceof ApiError || err instanceof ResponseTooLargeError) throw err;
+        if (err instanceof ResponseTooLargeError) throw err;
         if (o.signal?.aborted) throw err;
         failure = err;
         errorCode = networkCode(err);
@@ -248,6 +227,19 @@ export class HttpClient {
           `${method} ${this.redactor.url(url)}${via} -> ${errorCode} (${this.now() - started} ms) ${requestIdText(sentId, undefined)}`,
         );
         lastSentId = sentId;
+      }
+      if (answer) {
+        const retryAfter = headerValue(answer.headers['retry-after']);
+        const decision = decideRetry(
+          { method, idempotent: o.idempotent, attempt, status: answer.status, retryAfter, nowMs: this.now() },
+          cfg,
+          this.random,
+        );
+        if (decision.retry) {
+          await waitBeforeRetry(decision, attempt);
+          continue;
+        }
+        throw this.answerError(answer, method, url, o.auth, decision.waitMs);
       }
       if (this.closed)
         throw new NetworkError(`${method} ${this.redactor.url(url)} abandoned: the command has finished`);
@@ -273,6 +265,25 @@ export class HttpClient {
     }
   }
 
+  /** The error of a service's answer that is not a success (and is not retried). */
+  private answerError(a: Answer, method: string, url: string, auth: Auth | undefined, waitMs?: number): ApiError {
+    // a server may echo what it was sent: the body is redacted before anything reads it
+    const { message, body } = serviceMessage(
+      a.status,
+      headerValue(a.headers['content-type']),
+      this.redactor.text(a.text),
+    );
+    return new ApiError(a.status, method, this.redactor.url(url), message, body, {
+      hint:
+        hintFor(a.status, auth, url, body) ??
+        waitHint(waitMs, this.now()) ??
+        redirectHint(a.status, headerValue(a.headers.location), this.redactor),
+      // the service's X-Request-ID is its text too: an echo of the Authorization header is no id
+      requestIds: this.redactor.text(a.ids),
+      headers: a.headers,
+    });
+  }
+
   private tooLarge(method: string, url: string, limit: number): ResponseTooLargeError {
     return new ResponseTooLargeError(
       `${method} ${this.redactor.url(url)}: the response is larger than ${formatBytes(limit)}; it was not read`,
@@ -287,6 +298,14 @@ export class HttpClient {
   private notice(line: string): void {
     (this.opts.notice ?? this.opts.trace)?.(this.redactor.text(line));
   }
+}
+
+/** A service's answer that is not a success: what deciding on a retry and the error need. */
+interface Answer {
+  status: number;
+  headers: Dispatcher.ResponseData['headers'];
+  text: string;
+  ids: string;
 }
 
 export function authHeader(auth: Auth): string {

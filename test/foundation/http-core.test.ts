@@ -40,6 +40,23 @@ describe('the HTTP core against a real loopback server', () => {
     expect(notices[0]).toMatch(/HTTP 503, retrying in 250ms \(retry 1 of 3\)/);
   });
 
+  test('a programming error while waiting to retry is that error, not a network failure retried', async () => {
+    const s = await server([reply(503), reply(503), reply(200, '{}')]);
+    const bug = new TypeError('Cannot read properties of undefined');
+    let thrown = false;
+    const { c } = client(s.url, {
+      // the first wait fails (a bug in the waiting); a later one would wait as asked
+      sleep: async () => {
+        if (thrown) return;
+        thrown = true;
+        throw bug;
+      },
+    });
+    const err = await c.request({ method: 'GET', path: '/x' }).catch((e) => e);
+    expect(err).toBe(bug);
+    expect(s.seen, 'no further attempt after the error').toHaveLength(1);
+  });
+
   test('429 honours Retry-After, even for POST', async () => {
     const s = await server([reply(429, '', { 'retry-after': '2' }), reply(200, '{}')]);
     const { c, sleeps } = client(s.url);
