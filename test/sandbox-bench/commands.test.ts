@@ -111,7 +111,8 @@ describe('flags', () => {
       args: ['--status', '4XX', '--method', 'post', '--path', '/api/*', '--since', '5m'],
       options: { status: '4xx', method: 'POST', path: '/api/*', since: '5m', follow: false },
     },
-    { name: 'a bad status', args: ['--status', '600'], code: 2, stderr: '--status must be' },
+    { name: 'a class of redirects', args: ['--status', '3xx'], options: { status: '3xx' } },
+    { name: 'a bad status', args: ['--status', '600'], code: 2, stderr: '--status must be a class 1xx to 5xx' },
     { name: 'a bad duration', args: ['--since', 'yesterday'], code: 2, stderr: 'not a duration' },
     { name: '--wait-timeout needs --follow', args: ['--wait-timeout', '5'], code: 2, stderr: 'goes with --follow' },
   ]);

@@ -40,7 +40,7 @@ export function newCmdLogs(parent: Command, ctx: Context, run: Run<LogsOptions> 
         '(bodies too when it was started with --bodies; secrets never)',
     )
     .option('--follow', 'keep printing new requests until Ctrl-C (exit 130) or --wait-timeout')
-    .option('--status <s>', 'only these: 2xx, 4xx, 5xx or a code such as 404')
+    .option('--status <s>', 'only these: a class (1xx to 5xx, e.g. 4xx) or a code such as 404')
     .option('--method <m>', 'only this HTTP method')
     .option('--path <glob>', 'only paths matching this glob (* any characters), e.g. "/data/v2/*"')
     .option('--since <duration>', 'only the last 90s, 5m, 2h... (by the sandbox clock)')
@@ -49,7 +49,7 @@ export function newCmdLogs(parent: Command, ctx: Context, run: Run<LogsOptions> 
     .option('--poll-interval <ms>', 'with --follow: how often to ask', '250')
     .action(async (o: Flags) => {
       if (o.status && !/^([1-5]xx|[1-5]\d\d)$/i.test(o.status))
-        throw new UsageError(`--status must be 2xx, 4xx, 5xx or a code such as 404, got "${o.status}"`);
+        throw new UsageError(`--status must be a class 1xx to 5xx (e.g. 4xx) or a code such as 404, got "${o.status}"`);
       if (o.method && !/^[A-Za-z]{1,10}$/.test(o.method))
         throw new UsageError(`--method "${o.method}" is not an HTTP method`);
       if (o.since && parseDuration(o.since) === undefined)

@@ -1,4 +1,4 @@
-// GET /sandbox/logs: the request log, filtered: status (2xx, 4xx, 5xx or a code), method, path
+// GET /sandbox/logs: the request log, filtered: status (a class 1xx to 5xx, or a code), method, path
 // (a glob), user, since (a duration back from the sandbox clock), after (a seq, for --follow), limit.
 import { parseDuration } from '../../contract/duration.js';
 import type { SandboxContext } from '../context.js';
@@ -10,7 +10,7 @@ function statusTest(s: string): (n: number) => boolean {
   const m = /^([1-5])xx$/i.exec(s);
   if (m) return (n) => Math.floor(n / 100) === Number(m[1]);
   if (/^[1-5]\d\d$/.test(s)) return (n) => n === Number(s);
-  throw badRequest('status must be 2xx, 4xx, 5xx or a status code such as 404', { field: 'status' });
+  throw badRequest('status must be a class 1xx to 5xx (e.g. 4xx) or a status code such as 404', { field: 'status' });
 }
 
 function intParam(v: string | null, field: string, max: number): number | undefined {
