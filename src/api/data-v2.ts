@@ -44,7 +44,11 @@ export async function readPage(api: ApiClient, r: PagedRead, pageToken?: string,
 
 /** Every page from the first (or from `startToken`) to the last, or only the first when !all. */
 export function pages(api: ApiClient, r: PagedRead, o: { all: boolean; startToken?: string }): AsyncGenerator<Page> {
-  return prefetchPages((token) => readPage(api, r, token, o.all), { ...o, what: `${r.ep.method} ${r.ep.path}` });
+  return prefetchPages((token) => readPage(api, r, token, o.all), {
+    ...o,
+    what: `${r.ep.method} ${r.ep.path}`,
+    size: (p) => p.items.length,
+  });
 }
 
 /** A JSON object answer, or a ServerError naming what came instead. */

@@ -55,6 +55,40 @@ export function repeatedTokenError(token: string, pages: number, what = 'the ser
 }
 
 /**
+ * Empty pages in a row, each with a new nextPageToken, after which a walk stops. A service may answer
+ * an empty page and a token now and then (the sandbox does for a filter that matched nothing in the
+ * 20,000 transactions one request looks at), but not without end: new tokens are never "seen before",
+ * so this is the only end of such a walk.
+ */
+export const MAX_EMPTY_PAGES = 1000;
+
+/** Counts a walk's empty pages in a row; stops it (exit 7) at MAX_EMPTY_PAGES. */
+export class EmptyPages {
+  private run = 0;
+  private pages = 0;
+  constructor(
+    private readonly what = 'the service',
+    private readonly limit = MAX_EMPTY_PAGES,
+  ) {}
+
+  /** After a page of `count` items whose nextPageToken is `next` ("" on the last page). */
+  note(count: number, next: string): void {
+    this.pages++;
+    if (count > 0 || next === '') {
+      this.run = 0;
+      return;
+    }
+    if (++this.run < this.limit) return;
+    throw new ServerError(
+      `${this.what} answered ${this.run} empty pages in a row, each with a new nextPageToken (after ${this.pages} pages in all): the walk would not end; stopped`,
+      {
+        hint: 'the service answered something that is not what the endpoint returns; what was printed is incomplete',
+      },
+    );
+  }
+}
+
+/**
  * What is wrong with a page's nextPageToken member (`value`, undefined when missing), or undefined
  * when it is fine: a string ("" on the last page). Null or another type never is; a missing one
  * only when a single page is read (`all` false): following pages needs to know whether there are more.
@@ -75,13 +109,15 @@ function kindOf(v: unknown): string {
 
 /**
  * Every page from the first (or from `startToken`) to the last, or only the first when !all.
- * `what` names the endpoint in the error for a repeated token ("GET /data/v2/transactions").
+ * `what` names the endpoint in the error for a repeated token ("GET /data/v2/transactions");
+ * `size` counts a page's items, for the end of a walk of empty pages (EmptyPages).
  */
 export async function* prefetchPages<P extends { nextPageToken: string }>(
   read: (token: string | undefined) => Promise<P>,
-  o: { all: boolean; startToken?: string; what?: string },
+  o: { all: boolean; startToken?: string; what?: string; size?: (page: P) => number; maxEmpty?: number },
 ): AsyncGenerator<P> {
   const seen = new SeenTokens();
+  const empty = new EmptyPages(o.what, o.maxEmpty);
   if (o.startToken) seen.repeated(o.startToken);
   let pending: Promise<P> | undefined = read(o.startToken);
   let pages = 0;
@@ -92,6 +128,7 @@ export async function* prefetchPages<P extends { nextPageToken: string }>(
     const next = page.nextPageToken;
     if (o.all && next) {
       if (seen.repeated(next)) throw repeatedTokenError(next, pages, o.what);
+      if (o.size) empty.note(o.size(page), next);
       pending = read(next);
       // a failure of the prefetch surfaces when it is awaited, not as an unhandled rejection
       pending.catch(() => undefined);

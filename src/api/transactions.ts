@@ -7,7 +7,7 @@ import type { ExactAmountWire } from '../contract/decimal.js';
 import { writeJson } from '../contract/exact-json.js';
 import { decodeResponse, notWhatItReturns, type ApiClient } from './client.js';
 import { endOfString, K_NEXT, K_TRANSACTIONS, memberName, named, skipValue } from './page-scan.js';
-import { nextPageTokenProblem, prefetchPages } from './paging.js';
+import { EmptyPages, nextPageTokenProblem, prefetchPages } from './paging.js';
 import { listIn } from './shape.js';
 import type { HttpResponse } from '../http/client.js';
 
@@ -86,7 +86,11 @@ export function transactionPages(
   f: TransactionFilter,
   o: { all: boolean; startToken?: string },
 ): AsyncGenerator<TransactionPage> {
-  return prefetchPages((token) => transactionPage(api, f, token, o.all), { ...o, what: WHAT });
+  return prefetchPages((token) => transactionPage(api, f, token, o.all), {
+    ...o,
+    what: WHAT,
+    size: (p) => p.transactions.length,
+  });
 }
 
 /** A page kept as the service's bytes: its transactions as NDJSON (no parse and re-serialise). */
@@ -262,6 +266,12 @@ async function rawPage(
     },
   };
 }
+
+/**
+ * The empty-page count of a rawTransactionPages walk, for its caller: a raw page's size is known
+ * only once the caller takes it.
+ */
+export const transactionEmptyPages = (): EmptyPages => new EmptyPages(WHAT);
 
 /** Like transactionPages, for NDJSON output: each transaction's text as the service sent it. */
 export function rawTransactionPages(

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { stripControl } from '../output/sanitize.js';
 import type { Context } from '../context.js';
 import { ApiError, UsageError } from '../errors.js';
-import { repeatedTokenError, SeenTokens } from '../api/paging.js';
+import { EmptyPages, repeatedTokenError, SeenTokens } from '../api/paging.js';
 import { kindOf } from '../api/shape.js';
 import { StreamWriter } from '../output/render.js';
 import type { TokenKind } from '../contract/endpoint.js';
@@ -189,6 +189,7 @@ async function paginate(
   const writer = new StreamWriter(ctx, format === 'table' ? 'json' : format);
   let pageToken: string | undefined;
   const seen = new SeenTokens();
+  const empty = new EmptyPages();
   let pages = 0;
   // A page that fails leaves a JSON array unclosed, as every list walk does: the pages read so far
   // must not look like the whole answer to whatever reads stdout later (the exit code says why).
@@ -208,6 +209,7 @@ async function paginate(
     }
     pageToken = typeof page?.nextPageToken === 'string' && page.nextPageToken !== '' ? page.nextPageToken : undefined;
     if (pageToken && seen.repeated(pageToken)) throw repeatedTokenError(pageToken, pages);
+    if (pageToken) empty.note(list.length, pageToken);
   } while (pageToken);
   await writer.end();
 }

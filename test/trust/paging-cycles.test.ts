@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawnCli, tempDir } from '../helpers/cli.js';
+import { MAX_EMPTY_PAGES } from '../../src/api/paging.js';
 
 type Answer = (token: string, req: IncomingMessage) => unknown;
 let answer: Answer = () => ({});
@@ -234,4 +235,58 @@ describe('api --paginate', () => {
     expect(r.code, r.stderr).toBe(0);
     expect((JSON.parse(r.stdout) as Array<{ id: string }>).map((t) => t.id)).toEqual(['t0', 't1', 't2', 't3']);
   });
+});
+
+// New tokens are never "seen before": a service that answers empty pages with a fresh token each
+// time would be walked for ever. A run of MAX_EMPTY_PAGES empty pages stops the walk (exit 7); a
+// shorter run (the sandbox answers one for a filter that matched nothing in a stretch) is walked on.
+describe('empty pages with a new token every time', () => {
+  const endless = (token: string) => {
+    const k = token ? Number(token.slice(1)) : 0;
+    // one transaction first, then empty pages for ever
+    return { transactions: k === 0 ? [tx('first')] : [], nextPageToken: `e${k + 1}` };
+  };
+
+  for (const [name, args] of [
+    ['transactions list --all -o ndjson (the raw walk)', ['transactions', 'list', '--all', '-o', 'ndjson']],
+    ['transactions list --all -o json', ['transactions', 'list', '--all', '-o', 'json']],
+    ['api --paginate', ['api', 'GET', '/data/v2/transactions', '--paginate', '-o', 'ndjson']],
+  ] as const) {
+    test(`${name}: exit 7 after ${MAX_EMPTY_PAGES} empty pages in a row`, async () => {
+      answer = endless;
+      const r = await run([...args]);
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stderr).toContain(`${MAX_EMPTY_PAGES} empty pages in a row, each with a new nextPageToken`);
+      expect(r.stderr).toContain('what was printed is incomplete');
+      // the first page plus the empty run, give or take the page asked for ahead
+      expect(requests.length).toBeGreaterThanOrEqual(MAX_EMPTY_PAGES + 1);
+      expect(requests.length).toBeLessThanOrEqual(MAX_EMPTY_PAGES + 2);
+      expect(r.stdout).toContain('first');
+    }, 30_000);
+  }
+
+  test('accounts list --v2 --all stops the same way', async () => {
+    answer = (token) => ({ accounts: [], nextPageToken: `e${token ? Number(token.slice(1)) + 1 : 1}` });
+    const r = await run(['accounts', 'list', '--v2', '--all', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toContain('GET /data/v2/accounts answered');
+    expect(r.stderr).toContain(`${MAX_EMPTY_PAGES} empty pages in a row`);
+  }, 30_000);
+
+  test('a long run of empty pages that ends, then more transactions: walked whole (exit 0)', async () => {
+    const gap = MAX_EMPTY_PAGES - 1;
+    answer = (token) => {
+      const k = token ? Number(token.slice(1)) : 0;
+      const transactions = k === 0 || k === gap + 1 ? [tx(`t${k}`)] : [];
+      return { transactions, nextPageToken: k <= gap ? `g${k + 1}` : '' };
+    };
+    const r = await run(['transactions', 'list', '--all', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(['t0', `t${gap + 1}`]);
+  }, 30_000);
 });

@@ -67,7 +67,8 @@ async function readRange(
     if (problem) throw new ServerError(`GET /data/v2/transactions answered a page with ${problem.replace(/^a /, '')}`);
     return { transactions: page.transactions, nextPageToken: page.nextPageToken! };
   };
-  for await (const page of prefetchPages(read, { all: true, what: 'GET /data/v2/transactions' }))
+  const size = (p: { transactions: unknown[] }) => p.transactions.length;
+  for await (const page of prefetchPages(read, { all: true, what: 'GET /data/v2/transactions', size }))
     foldPage(out, page.transactions, samples);
 }
 

@@ -5,6 +5,7 @@ import {
   MAX_PAGE_SIZE,
   rawTransactionPages,
   ndjsonLines,
+  transactionEmptyPages,
   TRANSACTION_STATUSES,
   transactionPages,
   type TransactionFilter,
@@ -117,9 +118,12 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   if (format === 'ndjson' && !tty) {
     // NDJSON to a pipe or file: each transaction's own text, no parse and re-serialise
     streamingHeap();
+    // the pages' sizes are known once taken (transactionPages counts its own)
+    const empty = transactionEmptyPages();
     for await (const fetched of rawTransactionPages(api, filter, { all, startToken: o.pageToken })) {
       const page = fetched.take();
       next = page.nextPageToken;
+      if (all) empty.note(page.ends.length, next);
       const count = limit !== undefined ? Math.min(page.ends.length, limit - written) : page.ends.length;
       const bytes = page.ndjson.subarray(0, count > 0 ? page.ends[count - 1] : 0);
       await writer.writeNdjson(bytes, count, () => ndjsonLines({ ndjson: bytes, ends: page.ends.slice(0, count) }));
