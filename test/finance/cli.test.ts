@@ -224,6 +224,29 @@ describe('transfers and reports', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--source: the source may not be a se-bg:\/\/ URI/);
     const acc = [...t.sandbox.store.accounts.values()].find((a) => a.userId === userId && a.type === 'CHECKING')!;
+    const transfer = (amount: string) =>
+      cli([
+        'transfers',
+        'create',
+        '--source',
+        `platform://${acc.id}`,
+        '--destination',
+        'se://33001984',
+        '--amount',
+        amount,
+        '--currency',
+        'SEK',
+        '--wait',
+        '-o',
+        'json',
+      ]);
+    // more than the account holds: the bank refuses it when it executes
+    acc.balance = '1234567890.11';
+    const short = await transfer('1234567890.12');
+    expect(short.code, short.stderr).toBe(9);
+    expect(short.stderr).toContain('Insufficient funds: 1234567890.12 SEK is more than the balance');
+    expect(acc.balance).toBe('1234567890.11');
+    acc.balance = '1234567890.12';
     const ok = await cli([
       'transfers',
       'create',

@@ -178,7 +178,7 @@ describe('POST /api/v1/transfer (spec 2.7)', () => {
 
   test('a bank transfer from se:// becomes a SignableOperation that reaches EXECUTED, raising signable-operation:update', async () => {
     const u = await userWithToken(t.sandbox, SCOPES);
-    const acc = addAccount(t.sandbox.store, u.userId, { accountNumber: '8327-9234947790' });
+    const acc = addAccount(t.sandbox.store, u.userId, { accountNumber: '8327-9234947790', balance: '2000000.00' });
     const seen: string[] = [];
     const body =
       '{"sourceUri":"se://83279234947790","destinationUri":"se://33001984","amount":1234567.89,"currency":"SEK","destinationMessage":"rent"}';
@@ -207,9 +207,49 @@ describe('POST /api/v1/transfer (spec 2.7)', () => {
     expect(events.every((e) => e.userId === u.userId)).toBe(true);
     // the amount was kept exactly as written, and booked exactly on the source account
     expect(String(events.at(-1)!.content.statusMessage)).toContain('1234567.89 SEK');
-    expect(t.sandbox.store.accounts.get(acc.id)!.balance).toBe('-1224567.89');
+    expect(t.sandbox.store.accounts.get(acc.id)!.balance).toBe('765432.11');
     const booked = [...t.sandbox.store.transactions.values()].filter((x) => x.accountId === acc.id);
     expect(booked.map((x) => [x.amount, x.status, x.reference])).toEqual([['-1234567.89', 'BOOKED', 'rent']]);
+  });
+
+  test('more than the source account holds: FAILED when it executes, nothing booked, the balance kept', async () => {
+    const u = await userWithToken(t.sandbox, SCOPES);
+    const acc = addAccount(t.sandbox.store, u.userId, { balance: '100.00' });
+    const card = addAccount(t.sandbox.store, u.userId, {
+      type: 'CREDIT_CARD',
+      balance: '-50.00',
+      availableCredit: '500.00',
+    });
+    const send = async (source: string, amount: string) => {
+      const r = await raw(base, 'POST', '/api/v1/transfer', {
+        headers: bearer(u.token),
+        json: { sourceUri: `platform://${source}`, destinationUri: 'se://33001984', amount, currency: 'SEK' },
+      });
+      expect(r.status).toBe(200);
+      const id = r.json().underlyingId as string;
+      for (let i = 0; i < 200; i++) {
+        const s = (await raw(base, 'GET', `/api/v1/transfer/${id}/status`, { headers: bearer(u.token) })).json();
+        if (['EXECUTED', 'FAILED', 'CANCELLED'].includes(s.status))
+          return s as { status: string; statusMessage: string };
+        await new Promise((res) => setTimeout(res, 10));
+      }
+      throw new Error('the transfer did not end');
+    };
+    const over = await send(acc.id, '100.01');
+    expect(over.status).toBe('FAILED');
+    expect(over.statusMessage).toBe(
+      'Insufficient funds: 100.01 SEK is more than the balance of the source account, 100.00 SEK.',
+    );
+    expect(t.sandbox.store.accounts.get(acc.id)!.balance).toBe('100.00');
+    expect([...t.sandbox.store.transactions.values()].filter((x) => x.accountId === acc.id)).toEqual([]);
+    // all of it is fine
+    expect((await send(acc.id, '100.00')).status).toBe('EXECUTED');
+    expect(t.sandbox.store.accounts.get(acc.id)!.balance).toBe('0.00');
+    // a credit card spends its available credit, not its (negative) balance
+    expect((await send(card.id, '500.01')).statusMessage).toContain(
+      'the available credit of the source account, 500.00 SEK',
+    );
+    expect((await send(card.id, '499.99')).status).toBe('EXECUTED');
   });
 
   test('platform:// source, payment destinations need a message', async () => {

@@ -7,7 +7,7 @@ import type { SandboxContext } from '../context.js';
 import { plain } from '../http.js';
 import type { AccountRecord, MemoryStore } from '../store.js';
 import { plainJson } from './reports.js';
-import { add, dec, neg, parseDecimal, toStr } from '../../contract/decimal.js';
+import { add, cmp, dec, neg, parseDecimal, toStr } from '../../contract/decimal.js';
 import { readJson } from '../../contract/exact-json.js';
 import { categoryId } from '../categories.js';
 
@@ -232,6 +232,8 @@ function createTransfer({ ctx, store, move, book }: TransfersArea): Handler {
       move(t, 'EXECUTING', 'The transfer is being sent to your bank.');
       ctx.setTimeout(() => {
         if (!state(store).transfers.has(t.id)) return;
+        const short = shortOfFunds(store.accounts.get(t.sourceAccountId), t.amount);
+        if (short) return move(t, 'FAILED', `Insufficient funds: ${t.amount} ${currency} is more than ${short}.`);
         book(t);
         move(
           t,
@@ -242,6 +244,19 @@ function createTransfer({ ctx, store, move, book }: TransfersArea): Handler {
     }, delay);
     res.json(200, t.operation);
   };
+}
+
+/**
+ * Why the source account cannot pay `amount`, or undefined when it can: what it has available is
+ * its balance, or for a credit card or loan account with an available credit, that credit. Checked
+ * when the transfer executes (the balance may have moved since it was created), as a bank does.
+ */
+function shortOfFunds(account: AccountRecord | undefined, amount: string): string | undefined {
+  if (!account) return undefined;
+  const credit = account.availableCredit !== undefined && (account.type === 'CREDIT_CARD' || account.type === 'LOAN');
+  const available = credit ? account.availableCredit! : account.balance;
+  if (cmp(dec(amount), dec(available)) <= 0) return undefined;
+  return `the ${credit ? 'available credit' : 'balance'} of the source account, ${available} ${account.currencyCode}`;
 }
 
 function transferStatus({ store }: TransfersArea): Handler {
