@@ -247,25 +247,12 @@ describe('transfers and reports', () => {
     expect(short.stderr).toContain('Insufficient funds: 1234567890.12 SEK is more than the balance');
     expect(acc.balance).toBe('1234567890.11');
     acc.balance = '1234567890.12';
-    const ok = await cli([
-      'transfers',
-      'create',
-      '--source',
-      `platform://${acc.id}`,
-      '--destination',
-      'se://33001984',
-      '--amount',
-      '1234567890.12',
-      '--currency',
-      'SEK',
-      '--wait',
-      '-o',
-      'json',
-    ]);
+    const ok = await transfer('1234567890.12');
     expect(ok.code).toBe(0);
     const op = JSON.parse(ok.stdout);
     expect(op.status).toBe('EXECUTED');
     expect(op.statusMessage).toContain('1234567890.12 SEK');
+    expect(acc.balance).toBe('0.00');
   });
 
   test('reports create, then pdf byte for byte to a file and to stdout', async () => {

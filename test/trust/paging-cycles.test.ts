@@ -42,6 +42,13 @@ const run = (args: string[]) => {
   });
 };
 
+/** The ids of NDJSON lines. */
+const ids = (ndjson: string): string[] =>
+  ndjson
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).id);
+
 const tx = (id: string) => ({
   id,
   accountId: 'acc',
@@ -111,12 +118,7 @@ describe('transactions list --all', () => {
     };
     const r = await run(['transactions', 'list', '--all', '-o', 'ndjson']);
     expect(r.code, r.stderr).toBe(0);
-    expect(
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).id),
-    ).toEqual(Array.from({ length: 41 }, (_, k) => `t${k}`));
+    expect(ids(r.stdout)).toEqual(Array.from({ length: 41 }, (_, k) => `t${k}`));
     expect(requests.length).toBe(41);
   });
 });
@@ -167,12 +169,7 @@ describe('api --paginate', () => {
     answer = () => ({ transactions: [tx('x')], nextPageToken: 'same' });
     const r = await run([...args, '-o', 'ndjson']);
     expect(r.code, r.stderr).toBe(7);
-    expect(
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).id),
-    ).toEqual(['x', 'x']);
+    expect(ids(r.stdout)).toEqual(['x', 'x']);
   });
 
   test('an answer without a list (a single object) is exit 2, not [] with exit 0', async () => {
@@ -282,11 +279,6 @@ describe('empty pages with a new token every time', () => {
     };
     const r = await run(['transactions', 'list', '--all', '-o', 'ndjson']);
     expect(r.code, r.stderr).toBe(0);
-    expect(
-      r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l).id),
-    ).toEqual(['t0', `t${gap + 1}`]);
+    expect(ids(r.stdout)).toEqual(['t0', `t${gap + 1}`]);
   }, 30_000);
 });
