@@ -85,6 +85,14 @@ async function serveSandbox() {
  * a Map and checked for expiry and scope, and the same documents JSON.stringified per request.
  */
 async function serveBare() {
+  // BARE_WITH_SANDBOX=1: the bare server runs in a process that also holds an idle sandbox (the same
+  // modules and heap), to tell the cost of the sandbox's request path from that of its process
+  let idle;
+  if (process.env.BARE_WITH_SANDBOX === '1') {
+    const { startSandbox } = await import(SANDBOX_MODULE);
+    idle = await startSandbox({ port: 0 });
+    await setupUser(idle, USER);
+  }
   const it = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
   const { token, version, page } = JSON.parse((await it.next()).value);
   const tokens = new Map([[token, { userId: 'u', scopes: new Set(['transactions:read']), expiresAt: Infinity }]]);
@@ -117,6 +125,7 @@ async function serveBare() {
     if (r.value.trim() === 'cpu') process.stdout.write(`${JSON.stringify(process.cpuUsage())}\n`);
   }
   await new Promise((r) => (srv.closeAllConnections(), srv.close(r)));
+  await idle?.close();
 }
 
 // ---- the load generator -------------------------------------------------------------------------

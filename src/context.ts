@@ -336,6 +336,7 @@ export class Context {
       notice: (m) => this.notice(m),
       trace: (l) => this.trace(l),
       userSource: this.userSource(s),
+      clientShadowsSandbox: s.get('client-id')?.source === 'profile' && s.get('base-url')?.source === 'sandbox',
     });
     return this.tokenManager;
   }

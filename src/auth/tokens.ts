@@ -36,6 +36,11 @@ export interface TokenDeps {
   notice: (msg: string) => void;
   /** Where the acting user came from, when a setting named it: "profile prod" (for the hint of a 404). */
   userSource?: string;
+  /**
+   * The client id is the profile's own (an earlier `auth login`) while the base URL is the running
+   * local sandbox's, which has a client of its own: a refused client is then most likely that.
+   */
+  clientShadowsSandbox?: boolean;
   /** -v: a line on stderr when a cached token is reused. */
   trace?: (line: string) => void;
 }
@@ -88,17 +93,23 @@ export class TokenManager {
     const { clientId, clientSecret } = this.requireClient();
     const res = await (
       await this.d.http()
-    ).request<TokenResponse>({
-      method: 'POST',
-      path: EP.oauth.token.path,
-      form: {
-        client_id: clientId,
-        client_secret: clientSecret,
-        grant_type: 'client_credentials',
-        scope: scopes.join(','),
-      },
-      idempotent: true,
-    });
+    )
+      .request<TokenResponse>({
+        method: 'POST',
+        path: EP.oauth.token.path,
+        form: {
+          client_id: clientId,
+          client_secret: clientSecret,
+          grant_type: 'client_credentials',
+          scope: scopes.join(','),
+        },
+        idempotent: true,
+      })
+      .catch((err: unknown) => {
+        if (err instanceof BankctlError && statusOf(err) === 401 && this.d.clientShadowsSandbox)
+          err.hint = `the client id comes from profile "${this.d.profileName}" (an earlier \`auth login\`), and the running sandbox has a client of its own: \`bankctl auth logout${this.d.profileName === 'default' ? '' : ` --profile ${this.d.profileName}`}\` lets the sandbox's client take over`;
+        throw err;
+      });
     return checkTokenResponse(res.data);
   }
 

@@ -97,7 +97,7 @@ async function reachability(r: Run): Promise<void> {
     }
   } catch (err) {
     const msg = (err as Error).message;
-    add('base URL', 'fail', msg);
+    add('base URL', 'fail', withHint(err));
     if (baseUrl.startsWith('https:') && /TLS|certificate|pin/i.test(msg))
       add('TLS', 'fail', (err as { hint?: string }).hint ?? msg);
   }
@@ -115,8 +115,14 @@ async function clientCredentials({ ctx, add, reachable }: Run): Promise<void> {
   } catch (err) {
     if (err instanceof ApiError && err.status === 400)
       add('client credentials', 'ok', `client ${client} accepted (it may not hold authorization:grant)`);
-    else add('client credentials', 'fail', (err as Error).message);
+    else add('client credentials', 'fail', withHint(err));
   }
+}
+
+/** An error's message and, when it has one, its hint: what a failed command would have said. */
+function withHint(err: unknown): string {
+  const hint = (err as { hint?: string }).hint;
+  return `${(err as Error).message}${hint ? ` (${hint})` : ''}`;
 }
 
 async function connectorToken({ ctx, add, reachable }: Run): Promise<void> {

@@ -5,6 +5,7 @@ import { canPrompt } from '../../io.js';
 import { UsageError } from '../../errors.js';
 import { normalizeScopes } from '../../auth/tokens.js';
 import { examples, type Run } from '../util.js';
+import { resolve } from 'node:path';
 
 export interface LoginOptions {
   scope: string;
@@ -59,6 +60,26 @@ export async function loginRun(ctx: Context, o: LoginOptions): Promise<void> {
   const config = await ctx.config();
   config.set(profile, 'client-id', clientId);
   config.set(profile, 'client-secret', secret);
+  // where the client was checked goes with it: a profile holding a client secret must not fall back
+  // to the local sandbox's address (or 127.0.0.1:8787) on its next command
+  const settings = await ctx.settings();
+  const kept: string[] = [];
+  for (const key of WHERE) {
+    const set = settings.get(key);
+    if (!set || (set.source !== 'flag' && set.source !== 'env')) continue;
+    const value = key === 'ca-file' ? resolve(ctx.io.cwd, set.value) : set.value;
+    if (config.profile(profile)[key] === value) continue;
+    config.set(profile, key, value);
+    kept.push(`${key} ${value}`);
+  }
   config.clearTokens(profile);
-  ctx.notice(`stored in profile "${profile}" (${config.file})`);
+  ctx.notice(`stored in profile "${profile}" (${config.file})${kept.length ? `, with ${kept.join(', ')}` : ''}`);
+  const base = settings.get('base-url');
+  if (profile !== 'default' && base && (base.source === 'sandbox' || base.source === 'default'))
+    ctx.warn(
+      `profile "${profile}" has no base URL of its own: it goes to ${base.value}${base.source === 'sandbox' ? ' (the local sandbox)' : ''}; set one with \`bankctl config set base-url URL --profile ${profile}\``,
+    );
 }
+
+/** The settings that say where (and how) the client was checked, kept in the profile with it. */
+const WHERE = ['base-url', 'link-url', 'ca-file', 'pin'] as const;

@@ -197,11 +197,23 @@ async function printReady(ctx: Context, s: SandboxState): Promise<void> {
       `  connector token  ${s.connectorToken}`,
       ...(s.caFile ? [`  CA file          ${s.caFile}`, `  pin              sha256/${s.pin}`] : []),
       '',
-      'The default profile uses this client automatically while the sandbox runs.',
+      await whoUsesIt(ctx, s),
       s.pid === process.pid ? 'Press Ctrl-C to stop.' : 'Stop it with `bankctl sandbox stop`.',
       '',
     ].join('\n'),
   );
+}
+
+/** Whether the profile in use takes this sandbox and its client, or why not (and what to do). */
+async function whoUsesIt(ctx: Context, s: SandboxState): Promise<string> {
+  const name = ctx.profileName();
+  const own = (await ctx.config()).profile(name);
+  const flag = name === 'default' ? '' : ` --profile ${name}`;
+  if (own['base-url'] && own['base-url'] !== s.baseUrl)
+    return `The profile "${name}" points at ${own['base-url']}, not at this sandbox (\`bankctl config unset base-url${flag}\` makes it follow the sandbox).`;
+  if (own['client-id'] && own['client-id'] !== s.clientId)
+    return `The profile "${name}" has a client of its own (from \`auth login\`), which this sandbox does not know: \`bankctl auth logout${flag}\` lets it use the sandbox's client.`;
+  return `The profile "${name}" uses this client automatically while the sandbox runs.`;
 }
 
 async function detach(ctx: Context, o: StartOpts): Promise<void> {
