@@ -599,7 +599,7 @@ _bankctl_words() {
     'smoke') echo '' ;;
     'demo') echo '' ;;
     'doctor') echo '' ;;
-    'completion') echo '' ;;
+    'completion') echo 'bash zsh fish' ;;
     'help') echo '' ;;
   esac
 }
@@ -829,12 +829,14 @@ _bankctl_choices() {
     'auth logout|-o') echo 'table json ndjson csv' ;;
     'auth link|--output') echo 'table json ndjson csv' ;;
     'auth link|-o') echo 'table json ndjson csv' ;;
+    'auth link|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
     'auth link-session|--output') echo 'table json ndjson csv' ;;
     'auth link-session|-o') echo 'table json ndjson csv' ;;
     'users|--output') echo 'table json ndjson csv' ;;
     'users|-o') echo 'table json ndjson csv' ;;
     'users create|--output') echo 'table json ndjson csv' ;;
     'users create|-o') echo 'table json ndjson csv' ;;
+    'users create|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
     'users delete|--output') echo 'table json ndjson csv' ;;
     'users delete|-o') echo 'table json ndjson csv' ;;
     'users rm|--output') echo 'table json ndjson csv' ;;
@@ -853,16 +855,20 @@ _bankctl_choices() {
     'providers|-o') echo 'table json ndjson csv' ;;
     'providers list|--output') echo 'table json ndjson csv' ;;
     'providers list|-o') echo 'table json ndjson csv' ;;
+    'providers list|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
     'providers ls|--output') echo 'table json ndjson csv' ;;
     'providers ls|-o') echo 'table json ndjson csv' ;;
+    'providers ls|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
     'providers get|--output') echo 'table json ndjson csv' ;;
     'providers get|-o') echo 'table json ndjson csv' ;;
+    'providers get|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
     'providers markets|--output') echo 'table json ndjson csv' ;;
     'providers markets|-o') echo 'table json ndjson csv' ;;
     'credentials|--output') echo 'table json ndjson csv' ;;
     'credentials|-o') echo 'table json ndjson csv' ;;
     'credentials connect|--output') echo 'table json ndjson csv' ;;
     'credentials connect|-o') echo 'table json ndjson csv' ;;
+    'credentials connect|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
     'credentials list|--output') echo 'table json ndjson csv' ;;
     'credentials list|-o') echo 'table json ndjson csv' ;;
     'credentials ls|--output') echo 'table json ndjson csv' ;;
@@ -891,10 +897,13 @@ _bankctl_choices() {
     'accounts|-o') echo 'table json ndjson csv' ;;
     'accounts list|--output') echo 'table json ndjson csv' ;;
     'accounts list|-o') echo 'table json ndjson csv' ;;
+    'accounts list|--type') echo 'UNDEFINED CHECKING SAVINGS CREDIT_CARD' ;;
     'accounts ls|--output') echo 'table json ndjson csv' ;;
     'accounts ls|-o') echo 'table json ndjson csv' ;;
+    'accounts ls|--type') echo 'UNDEFINED CHECKING SAVINGS CREDIT_CARD' ;;
     'accounts update|--output') echo 'table json ndjson csv' ;;
     'accounts update|-o') echo 'table json ndjson csv' ;;
+    'accounts update|--type') echo 'CHECKING SAVINGS INVESTMENT MORTGAGE CREDIT_CARD LOAN DUMMY PENSION OTHER EXTERNAL' ;;
     'accounts balances|--output') echo 'table json ndjson csv' ;;
     'accounts balances|-o') echo 'table json ndjson csv' ;;
     'accounts get|--output') echo 'table json ndjson csv' ;;
@@ -911,16 +920,20 @@ _bankctl_choices() {
     'transactions|-o') echo 'table json ndjson csv' ;;
     'transactions list|--output') echo 'table json ndjson csv' ;;
     'transactions list|-o') echo 'table json ndjson csv' ;;
+    'transactions list|--status') echo 'BOOKED PENDING UNDEFINED' ;;
     'transactions ls|--output') echo 'table json ndjson csv' ;;
     'transactions ls|-o') echo 'table json ndjson csv' ;;
+    'transactions ls|--status') echo 'BOOKED PENDING UNDEFINED' ;;
     'transactions report|--output') echo 'table json ndjson csv' ;;
     'transactions report|-o') echo 'table json ndjson csv' ;;
     'tx|--output') echo 'table json ndjson csv' ;;
     'tx|-o') echo 'table json ndjson csv' ;;
     'tx list|--output') echo 'table json ndjson csv' ;;
     'tx list|-o') echo 'table json ndjson csv' ;;
+    'tx list|--status') echo 'BOOKED PENDING UNDEFINED' ;;
     'tx ls|--output') echo 'table json ndjson csv' ;;
     'tx ls|-o') echo 'table json ndjson csv' ;;
+    'tx ls|--status') echo 'BOOKED PENDING UNDEFINED' ;;
     'tx report|--output') echo 'table json ndjson csv' ;;
     'tx report|-o') echo 'table json ndjson csv' ;;
     'consents|--output') echo 'table json ndjson csv' ;;
@@ -935,6 +948,7 @@ _bankctl_choices() {
     'consents rm|-o') echo 'table json ndjson csv' ;;
     'consents update-link|--output') echo 'table json ndjson csv' ;;
     'consents update-link|-o') echo 'table json ndjson csv' ;;
+    'consents update-link|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
     'consents v2|--output') echo 'table json ndjson csv' ;;
     'consents v2|-o') echo 'table json ndjson csv' ;;
     'consents v2 create|--output') echo 'table json ndjson csv' ;;
@@ -1057,8 +1071,10 @@ _bankctl_choices() {
     'connector users|-o') echo 'table json ndjson csv' ;;
     'connector users create|--output') echo 'table json ndjson csv' ;;
     'connector users create|-o') echo 'table json ndjson csv' ;;
+    'connector users create|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
     'connector users update|--output') echo 'table json ndjson csv' ;;
     'connector users update|-o') echo 'table json ndjson csv' ;;
+    'connector users update|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
     'connector users delete|--output') echo 'table json ndjson csv' ;;
     'connector users delete|-o') echo 'table json ndjson csv' ;;
     'connector users rm|--output') echo 'table json ndjson csv' ;;
@@ -1067,8 +1083,10 @@ _bankctl_choices() {
     'connector accounts|-o') echo 'table json ndjson csv' ;;
     'connector accounts push|--output') echo 'table json ndjson csv' ;;
     'connector accounts push|-o') echo 'table json ndjson csv' ;;
+    'connector accounts push|--format') echo 'json ndjson csv' ;;
     'connector accounts update|--output') echo 'table json ndjson csv' ;;
     'connector accounts update|-o') echo 'table json ndjson csv' ;;
+    'connector accounts update|--type') echo 'CHECKING SAVINGS INVESTMENT MORTGAGE CREDIT_CARD LOAN DUMMY PENSION OTHER EXTERNAL' ;;
     'connector accounts delete|--output') echo 'table json ndjson csv' ;;
     'connector accounts delete|-o') echo 'table json ndjson csv' ;;
     'connector accounts rm|--output') echo 'table json ndjson csv' ;;
@@ -1077,8 +1095,10 @@ _bankctl_choices() {
     'connector transactions|-o') echo 'table json ndjson csv' ;;
     'connector transactions delete|--output') echo 'table json ndjson csv' ;;
     'connector transactions delete|-o') echo 'table json ndjson csv' ;;
+    'connector transactions delete|--type') echo 'REAL_TIME HISTORICAL BATCH' ;;
     'connector transactions rm|--output') echo 'table json ndjson csv' ;;
     'connector transactions rm|-o') echo 'table json ndjson csv' ;;
+    'connector transactions rm|--type') echo 'REAL_TIME HISTORICAL BATCH' ;;
     'connector transactions update|--output') echo 'table json ndjson csv' ;;
     'connector transactions update|-o') echo 'table json ndjson csv' ;;
     'connector batch|--output') echo 'table json ndjson csv' ;;
@@ -1087,8 +1107,11 @@ _bankctl_choices() {
     'connector token|-o') echo 'table json ndjson csv' ;;
     'connector push|--output') echo 'table json ndjson csv' ;;
     'connector push|-o') echo 'table json ndjson csv' ;;
+    'connector push|--type') echo 'REAL_TIME HISTORICAL BATCH' ;;
+    'connector push|--format') echo 'json ndjson csv' ;;
     'connector verify|--output') echo 'table json ndjson csv' ;;
     'connector verify|-o') echo 'table json ndjson csv' ;;
+    'connector verify|--format') echo 'json ndjson csv' ;;
     'connector webhooks|--output') echo 'table json ndjson csv' ;;
     'connector webhooks|-o') echo 'table json ndjson csv' ;;
     'connector webhooks list|--output') echo 'table json ndjson csv' ;;
@@ -1133,6 +1156,7 @@ _bankctl_choices() {
     'webhooks endpoints rm|-o') echo 'table json ndjson csv' ;;
     'webhooks deliveries|--output') echo 'table json ndjson csv' ;;
     'webhooks deliveries|-o') echo 'table json ndjson csv' ;;
+    'webhooks deliveries|--status') echo 'delivered failed pending' ;;
     'webhooks resend|--output') echo 'table json ndjson csv' ;;
     'webhooks resend|-o') echo 'table json ndjson csv' ;;
     'config|--output') echo 'table json ndjson csv' ;;
@@ -1195,6 +1219,7 @@ _bankctl_choices() {
     'sandbox logs|-o') echo 'table json ndjson csv' ;;
     'smoke|--output') echo 'table json ndjson csv' ;;
     'smoke|-o') echo 'table json ndjson csv' ;;
+    'smoke|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
     'demo|--output') echo 'table json ndjson csv' ;;
     'demo|-o') echo 'table json ndjson csv' ;;
     'doctor|--output') echo 'table json ndjson csv' ;;
@@ -1221,13 +1246,13 @@ _bankctl_dynamic() {
     'accounts update|') echo accounts ;;
     'accounts balances|') echo accounts ;;
     'balance-refresh create|') echo accounts ;;
+    'statistics query|--type') echo statistics-types ;;
     'config use|') echo profiles ;;
     *'|--provider') echo providers ;;
     *'|--account') echo accounts ;;
     *'|--credentials-id') echo credentials ;;
     *'|--profile') echo profiles ;;
     *'|--event') echo events ;;
-    *'|--type') echo statistics-types ;;
     *'|--resolution') echo resolutions ;;
   esac
 }

@@ -44,6 +44,8 @@ export const EXCLUSIONS = ['PFM_AND_SEARCH', 'PFM_DATA', 'NONE'] as const;
 // the reference's values (the spec's and DUMMY, TRAINING: a body written to the reference is accepted)
 export const TRANSACTION_TYPES = ['DEFAULT', 'CREDIT_CARD', 'TRANSFER', 'PAYMENT', 'WITHDRAWAL', 'TRAINING'] as const;
 export const INGEST_TYPES = ['REAL_TIME', 'HISTORICAL', 'BATCH'] as const;
+/** The input file formats of `connector push`, `verify` and `accounts push`. */
+export const INPUT_FORMATS = ['json', 'ndjson', 'csv'] as const;
 export const MAX_TRANSACTIONS_PER_REQUEST = 2500;
 export const MAX_BATCH_ENTITIES = 2500;
 export const MAX_TOKEN_TTL = 10800;

@@ -32,7 +32,49 @@ COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length 
     expect(complete(['bankctl', 'users', 'create', '--mar'])).toEqual(['--market']);
     expect(complete(['bankctl', 'users', 'create', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'csv']);
     expect(complete(['bankctl', '--profile', 'prod', 'sandbox', 'st'])).toEqual(['start', 'stop']);
-    expect(complete(['bankctl', 'completion', 'z'])).toEqual([]);
+    expect(complete(['bankctl', 'completion', 'z'])).toEqual(['zsh']);
+  });
+
+  test("bash: an option completes to its own command's values (--type is not the statistics types everywhere)", () => {
+    const accountTypes = [
+      'CHECKING',
+      'SAVINGS',
+      'CREDIT_CARD',
+      'LOAN',
+      'MORTGAGE',
+      'INVESTMENT',
+      'PENSION',
+      'OTHER',
+      'EXTERNAL',
+    ];
+    expect(complete(['bankctl', 'accounts', 'update', '--type', ''])).toEqual(expect.arrayContaining(accountTypes));
+    expect(complete(['bankctl', 'accounts', 'update', '--type', ''])).not.toContain('expenses-by-category');
+    expect(complete(['bankctl', 'connector', 'accounts', 'update', '--type', 'CH'])).toEqual(['CHECKING']);
+    expect(complete(['bankctl', 'accounts', 'list', '--type', ''])).toEqual([
+      'UNDEFINED',
+      'CHECKING',
+      'SAVINGS',
+      'CREDIT_CARD',
+    ]);
+    expect(complete(['bankctl', 'connector', 'push', '--type', ''])).toEqual(['REAL_TIME', 'HISTORICAL', 'BATCH']);
+    expect(complete(['bankctl', 'connector', 'transactions', 'delete', '--type', 'B'])).toEqual(['BATCH']);
+    for (const verb of [['push'], ['verify'], ['accounts', 'push']])
+      expect(complete(['bankctl', 'connector', ...verb, '--format', ''])).toEqual(['json', 'ndjson', 'csv']);
+    expect(complete(['bankctl', 'transactions', 'list', '--status', ''])).toEqual(['BOOKED', 'PENDING', 'UNDEFINED']);
+    expect(complete(['bankctl', 'tx', 'list', '--status', 'P'])).toEqual(['PENDING']);
+    expect(complete(['bankctl', 'webhooks', 'deliveries', '--status', ''])).toEqual(['delivered', 'failed', 'pending']);
+    expect(complete(['bankctl', 'users', 'create', '--market', 'S'])).toEqual(['SE', 'SG', 'SI', 'SK']);
+    expect(complete(['bankctl', 'providers', 'list', '--market', 'N'])).toEqual(['NL', 'NO', 'NZ']);
+    // the statistics types come from `bankctl __complete`, asked on statistics query only
+    const kind = (path: string, opt: string) =>
+      execFileSync(
+        'bash',
+        ['-c', `source ${JSON.stringify(join(ROOT, 'completions', FILES.bash))}; _bankctl_dynamic '${path}' '${opt}'`],
+        { encoding: 'utf8' },
+      ).trim();
+    expect(kind('statistics query', '--type')).toBe('statistics-types');
+    expect(kind('accounts update', '--type')).toBe('');
+    expect(kind('connector push', '--type')).toBe('');
   });
 
   test("bash: the api command's paths complete from the endpoint table", () => {

@@ -1,6 +1,7 @@
 // `accounts list --v2`: GET /data/v2/accounts (accounts:read) with its filters (typesIn, idIn) and
 // paging by nextPageToken, streamed a page at a time with flat memory.
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import { EP } from '../../contract/index.js';
 import { MAX_V2_PAGE_SIZE, pages, V2_ACCOUNT_TYPES } from '../../api/data-v2.js';
@@ -38,6 +39,7 @@ export interface V2Flags {
 
 /** The --v2 flags of `accounts list`. */
 export function addV2Flags(cmd: Command): Command {
+  completeOption(cmd, '--type', () => V2_ACCOUNT_TYPES);
   return cmd
     .option('--v2', 'read GET /data/v2/accounts (exact balances, filters, paging) instead of the v1 list')
     .option('--type <type>', `with --v2: only this type (repeatable): ${V2_ACCOUNT_TYPES.join(', ')}`, collect)

@@ -1,5 +1,6 @@
 // `accounts update ID`: change an account's name, number, type, exclusion or favored mark.
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import { ACCOUNT_EXCLUSIONS, ACCOUNT_TYPES, updateAccount, type AccountUpdate } from '../../api/accounts.js';
 import { UsageError } from '../../errors.js';
@@ -35,6 +36,7 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
     .option('--favored', 'mark the account as favored')
     .option('--no-favored', 'remove the favored mark')
     .action(async (id: string, o: Flags) => run(ctx, { id, update: updateFromFlags(o) }));
+  completeOption(cmd, '--type', () => ACCOUNT_TYPES);
   return examples(cmd, [
     'bankctl accounts update 8937fa00166946cbbcbbec569c9d6e90 --name "Bills" --favored',
     'bankctl accounts update $ACCOUNT --exclusion PFM_DATA',

@@ -1,12 +1,13 @@
 // connector push: stream a json/ndjson/csv file of transactions into the service (src/push/).
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../../context.js';
 import { ingestTransactions } from '../../api/connector.js';
-import { INGEST_TYPES, type ExactNumber } from '../../contract/connector-wire.js';
+import { INPUT_FORMATS, INGEST_TYPES, type ExactNumber } from '../../contract/connector-wire.js';
 import { BankctlError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { readAccounts } from '../../push/accounts.js';
 import { inferFormat, type InputFormat } from '../../push/input.js';
@@ -193,6 +194,8 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
     )
     .option('--verify', 'after the push, read the data back and compare counts and sums per account (exit 9 on drift)')
     .action((o: PushFlags) => pushAction(ctx, o));
+  completeOption(cmd, '--type', () => INGEST_TYPES);
+  completeOption(cmd, '--format', () => INPUT_FORMATS);
   examples(cmd, [
     'bankctl connector push --user alice --file transactions.ndjson --accounts accounts.ndjson',
     'bankctl connector push --user alice --file history.json --checkpoint push.ckpt --report push-report.json',

@@ -1,5 +1,7 @@
 // connector verify: read the pushed data back and compare counts and exact sums per account.
 import type { Command } from 'commander';
+import { INPUT_FORMATS } from '../../contract/connector-wire.js';
+import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import { generateToken, listAccounts, transactionsPageFast, type V1Account } from '../../api/connector.js';
 import { MAX_PAGE_SIZE } from '../../api/transactions.js';
@@ -160,6 +162,7 @@ export function registerConnectorVerify(connector: Command, ctx: Context): void 
       }
       await verifyPush(ctx, { file: o.file, displayName: o.file, format, user, concurrency });
     });
+  completeOption(cmd, '--format', () => INPUT_FORMATS);
   examples(cmd, [
     'bankctl connector verify --user alice --file transactions.ndjson',
     'BANKCTL_BASIC="alice:$ALICE_TOKEN" bankctl connector verify --user alice --file history.json',

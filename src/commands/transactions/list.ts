@@ -1,5 +1,6 @@
 // `transactions list`: the user's transactions, page after page, streamed with flat memory.
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import {
   MAX_PAGE_SIZE,
@@ -99,6 +100,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
     .option('--all', 'follow nextPageToken to the last page, streaming with constant memory')
     .option('--limit <n>', 'stop after n transactions (follows pages as needed)')
     .action(async (o: Flags) => run(ctx, { ...filterFromFlags(o), pageToken: o.pageToken }));
+  completeOption(cmd, '--status', () => TRANSACTION_STATUSES);
   return examples(cmd, [
     'bankctl transactions list --user $USER_ID',
     'bankctl transactions list --account $ACC1 --account $ACC2 --status BOOKED --from 2025-01-01 --to 2025-03-31',

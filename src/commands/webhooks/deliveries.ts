@@ -2,6 +2,7 @@
 // sandbox's webhook deliveries (v1 and Events v2), oldest first: event, endpoint URL, attempts, the
 // last status code, the next retry. Sandbox only (GET /sandbox/webhooks/deliveries).
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import { listDeliveries } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
@@ -46,6 +47,7 @@ export function newCmdDeliveries(parent: Command, ctx: Context, run: Run<Deliver
       if (o.endpoint !== undefined && o.endpoint.trim() === '') throw new UsageError('--endpoint must not be empty');
       await run(ctx, { event: o.event, status: o.status as DeliveriesOptions['status'], endpoint: o.endpoint });
     });
+  completeOption(cmd, '--status', () => DELIVERY_STATUSES);
   return examples(cmd, [
     'bankctl webhooks deliveries',
     'bankctl webhooks deliveries --status failed --event refresh:finished',

@@ -2,6 +2,8 @@
 // json ({"accounts": [...]} or an array), ndjson (one AccountEntity a line) or csv (a header row),
 // the same forms `connector push --accounts` reads; members bankctl does not know pass through.
 import type { Command } from 'commander';
+import { INPUT_FORMATS } from '../../../contract/connector-wire.js';
+import { completeOption } from '../../completion.js';
 import { mkdtempSync, rmSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,6 +73,7 @@ export function newCmdPush(parent: Command, ctx: Context, run: Run<PushOptions> 
       );
       await run(ctx, { user, body: { accounts: list.map((a) => a.wire) } });
     });
+  completeOption(cmd, '--format', () => INPUT_FORMATS);
   return examples(cmd, [
     'bankctl connector accounts push --user alice --file accounts.json',
     'bankctl connector accounts push --user alice --file accounts.csv',

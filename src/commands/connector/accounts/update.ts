@@ -1,5 +1,6 @@
 // `connector accounts update ID --user U`: rename, close, exclude, retype an account or set its credit.
 import type { Command } from 'commander';
+import { completeOption } from '../../completion.js';
 import type { Context } from '../../../context.js';
 import { updateConnectorAccount } from '../../../api/connector.js';
 import { ACCOUNT_TYPES, EXCLUSIONS } from '../../../contract/connector-wire.js';
@@ -60,6 +61,7 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
         });
       },
     );
+  completeOption(cmd, '--type', () => ACCOUNT_TYPES);
   return examples(cmd, [
     'bankctl connector accounts update acc-1 --user alice --name "Household"',
     'bankctl connector accounts update acc-1 --user alice --closed --exclusion PFM_DATA',

@@ -1,8 +1,9 @@
 // `connector transactions delete --user U`: delete pushed transactions (from flags or a container file).
 import type { Command } from 'commander';
+import { completeOption } from '../../completion.js';
 import type { Context } from '../../../context.js';
 import { deleteTransactions } from '../../../api/connector.js';
-import { ExactNumber } from '../../../contract/connector-wire.js';
+import { INGEST_TYPES, ExactNumber } from '../../../contract/connector-wire.js';
 import { UsageError } from '../../../errors.js';
 import { collect, examples, type Run } from '../../util.js';
 import { externalUser, jsonInput } from '../shared.js';
@@ -60,6 +61,7 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
       });
       await run(ctx, { user, body });
     });
+  completeOption(cmd, '--type', () => INGEST_TYPES);
   return examples(cmd, [
     'bankctl connector transactions delete --user alice --account acc-1 --balance 950.25 --transaction tx-17 --transaction tx-18',
     'bankctl connector transactions delete --user alice --file delete.json',
