@@ -377,7 +377,13 @@ function missing(f: SupplementalField, flag: '--answer' | '--field'): UsageError
   return new UsageError(
     `no value for the ${flag === '--field' ? 'credentials' : 'supplemental'} field "${f.name}" (${label}) and no terminal to ask on`,
     {
-      hint: flag === '--field' ? `pass --field ${f.name}=VALUE` : `pass --answer ${f.name}=VALUE or --answers FILE`,
+      hint:
+        flag === '--answer'
+          ? `pass --answer ${f.name}=VALUE or --answers FILE`
+          : f.masked || f.sensitive
+            ? // a secret on the command line is visible in the process list
+              `pass --field-stdin ${f.name} < FILE (or --field ${f.name}=VALUE)`
+            : `pass --field ${f.name}=VALUE`,
     },
   );
 }

@@ -184,7 +184,9 @@ describe('credentials connect, spawned', () => {
       connect(user, 'se-test-multi-supplemental', ['--field', 'username=test-user', '--answer', 'code1=12']),
     ]);
     expect(noPassword.code).toBe(2);
-    expect(noPassword.stderr).toMatch(/error: no value for the credentials field "password".*--field password=VALUE/);
+    expect(noPassword.stderr).toMatch(
+      /error: no value for the credentials field "password".*\(pass --field-stdin password < FILE \(or --field password=VALUE\)\)/,
+    );
     expect(noCode.code).toBe(2);
     expect(noCode.stderr).toMatch(
       /error: no value for the supplemental field "code2" \(Second code\).*--answer code2=VALUE/,

@@ -22,6 +22,12 @@ describe('exit codes (contract)', () => {
     const badFlag = await spawnCli(['users', 'create', '--market', 'SE', '--frobnicate'], { env: t.env });
     expect(badFlag.code).toBe(2);
     expect(badFlag.stderr).toMatch(/unknown option '--frobnicate'/);
+    expect(badFlag.stderr).toContain("see the command's --help for its options");
+    const badNoun = await spawnCli(['frobnicate'], { env: t.env });
+    expect(badNoun.code).toBe(2);
+    expect(badNoun.stderr).toBe(
+      "error: unknown command 'frobnicate'\nsee `bankctl --help` for the commands, `bankctl NOUN --help` for the verbs of a noun\n",
+    );
     const missing = await spawnCli(['users', 'create'], { env: t.env });
     expect(missing.code).toBe(2);
     const service400 = await spawnCli(['api', 'POST', '/api/v1/user/create', '-f', 'market=XX'], { env: t.env });

@@ -65,7 +65,8 @@ export function newCmdConnect(parent: Command, ctx: Context, run: Run<ConnectOpt
     'bankctl credentials connect --provider se-test-password --field username=test-user --field-stdin password < password.txt',
     'bankctl credentials connect --provider se-test-other-multi-supplemental --field username=test-user --answer code1=1234 --answer code2=5678',
     'bankctl credentials connect --provider se-test-other-eid-successful --field username=test-user --return-url https://example.com/back',
-    "bankctl credentials connect --provider se-test-other-password --field username=test-user --opt-in --answers answers.json --answer '*=true'   # share every account",
+    "bankctl credentials connect --provider se-test-other-password --field username=test-user --field-stdin password --opt-in --answer '*=true' < password.txt   # share every account",
+    'bankctl credentials connect --provider se-test-other-multi-supplemental --field username=test-user --answers answers.json   # answers.json: {"code1": "1234", "code2": "5678"}',
     'bankctl credentials connect --market SE --include-test        # pick a provider on a terminal',
   ]);
 }

@@ -86,7 +86,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE')
         throw new UsageError(`port ${port} on ${o.host} is already in use`, {
-          hint: 'is a sandbox already running? `bankctl sandbox stop`, or pick another --port',
+          hint: 'is a sandbox of this config already running? `bankctl sandbox stop`; or pick another --port (--port 0 takes any free one)',
         });
       if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${o.host}: ${code}`);
       if (o.data && /state file|EACCES|EISDIR/.test((err as Error).message))

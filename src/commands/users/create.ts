@@ -34,7 +34,7 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
   return examples(cmd, [
     'bankctl users create --market SE --locale sv_SE',
     'bankctl users create --market GB --external-id alice --use',
-    'USER=$(bankctl users create --market SE -o json | jq -r .user_id)',
+    'USER_ID=$(bankctl users create --market SE -o json | jq -r .user_id)',
   ]);
 }
 
