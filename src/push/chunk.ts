@@ -81,6 +81,11 @@ export class Chunk {
   readonly ids: string[] = [];
   readonly lines: number[] = [];
   readonly idSet = new Set<string>();
+  /**
+   * It replaces pending transactions (PENDING_IDS) that an earlier chunk holds: it is sent only once
+   * every chunk before it has been answered.
+   */
+  barrier = false;
 
   constructor(private readonly pool = new PartBuffers()) {}
 

@@ -45,6 +45,10 @@ async function addRecord(o: PushOptions, v: Validated, ch: Chunker, rec: InputRe
   const account = v.accounts.byKey.get(rec.account!);
   if (!account) throw changed(o, rec.line);
   await ch.room(ext);
+  const replaced = rec.pendingIds ?? rec.tx?.pendingIds;
+  // a replacement of pending transactions sent in an earlier chunk goes out only once that chunk
+  // has been answered: sent side by side, it could be stored first and leave the pending ones
+  if (replaced?.some((id) => !ch.current.idSet.has(id))) ch.current.barrier = true;
   ch.current.addJson(rec.json!, account.index, ext, rec.line);
 }
 

@@ -84,6 +84,7 @@ export function sendRecord(line: number, text: string): InputRecord {
   if (!members) return { line, error: CHANGED, text };
   let account: string | undefined;
   let externalId: string | undefined;
+  let pendingIds: string[] | undefined;
   const kept: string[] = [];
   for (const m of members) {
     if (m.key === 'account') account = stringMember(text, m);
@@ -93,11 +94,19 @@ export function sendRecord(line: number, text: string): InputRecord {
       kept.push(`"date":${dateFromText(stringMember(text, m)!).text}`);
     } else {
       if (m.key === 'externalId') externalId = stringMember(text, m);
+      else if (m.key === 'payload') pendingIds = pendingIdsOf(text.slice(m.vStart, m.end));
       kept.push(text.slice(m.start, m.end));
     }
   }
   if (account === undefined || externalId === undefined) return { line, error: CHANGED, text };
-  return { line, account, externalId, json: `{${kept.join(',')}}` };
+  return { line, account, externalId, json: `{${kept.join(',')}}`, ...(pendingIds ? { pendingIds } : {}) };
+}
+
+/** The PENDING_IDS of a payload's text (checked in the first pass), or undefined. */
+function pendingIdsOf(payload: string): string[] | undefined {
+  if (!payload.includes('PENDING_IDS')) return undefined;
+  const ids = (JSON.parse(payload) as { PENDING_IDS?: unknown }).PENDING_IDS;
+  return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : undefined;
 }
 
 /** ndjson records in batches: checked (validate) or cut for sending (send). */

@@ -33,6 +33,8 @@ export interface InputRecord {
   /** mode 'send': the transaction's externalId and its wire JSON (numbers as written). */
   externalId?: string;
   json?: string;
+  /** mode 'send', ndjson: the payload's PENDING_IDS (csv and json have them in tx). */
+  pendingIds?: string[];
 }
 
 /** The members of an ndjson line that belong to its account, not to the transaction. */

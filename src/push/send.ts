@@ -110,7 +110,9 @@ export class Sender {
 
   /** Sends chunk index once a slot is free (resolves when it is on its way, not when answered). */
   async dispatch(index: number, c: Chunk, r: ChunkResult): Promise<void> {
-    while (this.inflight.size >= this.o.concurrency) await Promise.race(this.inflight);
+    // chunks go out in order, so what is in flight is all before this one
+    const room = c.barrier ? 1 : this.o.concurrency;
+    while (this.inflight.size >= room) await Promise.race(this.inflight);
     if (this.stopped) {
       r.status = 'failed';
       return c.release();
