@@ -313,7 +313,10 @@ async function writeBody(ctx: Context, text: string | undefined): Promise<void> 
   const parsed = parseMaybe(text);
   if (ctx.globals.jq !== undefined && typeof parsed !== 'string') {
     const { runJq } = await import('../output/jq.js');
-    ctx.io.stdout.write(await runJq(writeJson(parsed), ctx.globals.jq, false, (t) => ctx.io.stderr.write(t)));
+    const { jqForStdout } = await import('../output/render.js');
+    ctx.io.stdout.write(
+      jqForStdout(ctx, await runJq(writeJson(parsed), ctx.globals.jq, false, (t) => ctx.io.stderr.write(t))),
+    );
     return;
   }
   // a body that is not JSON goes out as it came, but to a terminal without its control sequences:

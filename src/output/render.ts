@@ -79,6 +79,15 @@ function jsonText(ctx: Context, json: string): string {
   return ctx.io.stdoutIsTTY ? terminalJson(json) : json;
 }
 
+/**
+ * jq's output for stdout: on a terminal, its raw strings (as `gh --jq` prints them) are bank text
+ * like any cell, so they are stripped of escape sequences (a colour could hide part of a line);
+ * JSON in it has its controls escaped already.
+ */
+export function jqForStdout(ctx: Context, out: string): string {
+  return ctx.io.stdoutIsTTY ? stripControl(terminalJson(out)) : out;
+}
+
 function headStyle(ctx: Context): (s: string) => string {
   return ctx.color ? (s) => `\x1b[1m${s}\x1b[22m` : (s) => s;
 }
@@ -174,7 +183,7 @@ function projected(ctx: Context, items: unknown[]): unknown[] {
 
 async function jqText(ctx: Context, json: string, compact: boolean): Promise<string> {
   const { runJq } = await import('./jq.js');
-  return jsonText(ctx, await runJq(json, ctx.globals.jq!, compact, (t) => ctx.io.stderr.write(t)));
+  return jqForStdout(ctx, await runJq(json, ctx.globals.jq!, compact, (t) => ctx.io.stderr.write(t)));
 }
 
 export async function render(ctx: Context, data: unknown, spec: RenderSpec = {}): Promise<void> {

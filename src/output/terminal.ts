@@ -1,7 +1,7 @@
 // The terminal guard: whatever a command writes to a stream that is a terminal passes a filter
 // that removes control characters and escape sequences, whichever command wrote it and whatever
 // the network put in it (OSC window titles, clipboard writes and hyperlinks, ESC[2J, BEL, device
-// status queries whose answer would be typed into stdin, C1 controls). What a terminal UI needs
+// status queries whose answer would be typed into stdin, C1 controls, bidi overrides). What a terminal UI needs
 // passes: colours (SGR without "conceal") on both streams and, on stderr only, where prompts and
 // spinners draw, cursor moves and line erasing. Text from the network is also stripped of
 // everything at the output layer (render.ts) and in the error printer, before it gets here.
@@ -123,6 +123,9 @@ export class TerminalFilter {
           break;
       }
       if (c >= 0x20 && c !== 0x7f && !(c >= 0x80 && c <= 0x9f)) {
+        // the bidirectional embeddings, overrides and isolates that reorder what the terminal
+        // shows (Trojan Source) are dropped, whoever wrote them; LRM and RLM pass
+        if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)) continue;
         out += ch;
         continue;
       }

@@ -17,5 +17,8 @@ describe('the guard itself', () => {
     expect(run('ui', ['\x1b[2K\x1b[1G\x1b[?25l\r'])).toBe('\x1b[2K\x1b[1G\x1b[?25l\r');
     expect(run('ui', ['\x1b[2J\x1b[H\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\'])).toBe('link');
     expect(run('data', ['é ✓ 日本'])).toBe('é ✓ 日本');
+    // bidi embeddings, overrides and isolates (Trojan Source) are dropped in both modes; LRM/RLM pass
+    expect(run('data', ['a\u202eb\u2066c\u2069\u202cd\u200f'])).toBe('abcd\u200f');
+    expect(run('ui', ['\u202aé\u202b\u202d'])).toBe('é');
   });
 });

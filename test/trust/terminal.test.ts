@@ -14,7 +14,9 @@ const DANGER = /\x1b(?!\[[0-9;]*m)|\x07|[\x80-\x9f]/;
 
 let server: Server;
 let base = '';
-const providers = [{ name: `bank${EVIL}`, displayName: `Bank ${EVIL}`, [`key${EVIL}`]: `v${EVIL}` }];
+/** Colour that hides a part of the line (black on black), and a right-to-left override. */
+const HIDE = 'Salary \x1b[30;40mFRAUD-FEE 999.00\x1b[0m ok \u202egnp.exe\u202c';
+const providers = [{ name: `bank${EVIL}`, displayName: `Bank ${EVIL}`, [`key${EVIL}`]: `v${EVIL}`, note: HIDE }];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -93,6 +95,28 @@ describe('network text on a terminal', () => {
     // to a pipe the bytes are the service's own
     const piped = await runCli(['providers', 'list', '--market', 'SE', '-o', 'json'], { env: env() });
     expect(piped.stdout).toContain('\x9b2J');
+  });
+
+  test('--jq raw strings on a terminal: no colour from the bank, no bidi override (also through `api`)', async () => {
+    for (const args of [
+      ['providers', 'list', '--market', 'SE', '--jq', '.[0].note'],
+      ['api', 'GET', '/api/v1/providers', '--token', 'tok', '--jq', '.providers[0].note'],
+    ]) {
+      const r = await runCli(args, { env: env(), ...tty });
+      expect(r.code, r.stderr).toBe(0);
+      // the override shown as its escape, not applied
+      expect(r.stdout).toBe('Salary FRAUD-FEE 999.00 ok \\u202egnp.exe\\u202c\n');
+      // to a pipe, the bytes as sent
+      const piped = await runCli(args, { env: env() });
+      expect(piped.stdout).toBe(`${HIDE}\n`);
+    }
+  });
+
+  test('api on a terminal: a bidi override in the JSON is escaped, not shown', async () => {
+    const r = await runCli(['api', 'GET', '/api/v1/providers', '--token', 'tok'], { env: env(), ...tty });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(r.stdout).not.toMatch(DANGER);
   });
 
   test('error lines: a 404 whose message is hostile; the auth login notice with a hostile scope', async () => {

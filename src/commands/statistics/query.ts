@@ -10,16 +10,29 @@ import {
   type Statistic,
   type StatisticQuery,
 } from '../../api/statistics.js';
-import { UsageError } from '../../errors.js';
+import { ServerError, UsageError } from '../../errors.js';
+import { ExactNumber, writeJson } from '../../contract/exact-json.js';
+import { decimalText } from '../../contract/decimal.js';
+import { preview } from '../../api/client.js';
 import { decimalString } from '../../output/money.js';
 import { render } from '../../output/render.js';
 import { collect, examples, splitList, type Run } from '../util.js';
 import { bar, compareDecimal, maxDecimal } from './bars.js';
 
-/** The exact value of a statistic: the sandbox's exact amount, else the number as the JSON wrote it. */
+/**
+ * The exact value of a statistic: the sandbox's exact amount, else the number as the JSON wrote it
+ * (an ExactNumber for "1.10", "1200.00" or more digits than a double holds). A value that is not a
+ * number is the service's fault (exit 7), never a 0 shown in its place.
+ */
 export function statValue(s: Statistic): string {
   if (s.amount?.value) return decimalString(s.amount.value.unscaledValue, s.amount.value.scale);
-  return typeof s.value === 'number' ? String(s.value) : '0';
+  const v: unknown = s.value;
+  if (v instanceof ExactNumber) return decimalText(v.text);
+  if (typeof v === 'number' && Number.isFinite(v)) return decimalText(String(v));
+  throw new ServerError(
+    `POST /api/v1/statistics/query answered a statistic whose value is ${v === undefined ? 'missing' : `not a number (${preview(writeJson(v), 40)})`}`,
+    { hint: 'the service answered something that is not what the endpoint returns' },
+  );
 }
 
 export type QueryOptions = StatisticQuery;
