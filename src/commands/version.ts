@@ -22,9 +22,7 @@ export function registerVersion(version: Command, ctx: Context): void {
       const server = out.server as Record<string, unknown> | null;
       await render(ctx, {
         client: VERSION,
-        server: server
-          ? `${server.version} (commit ${server.commit}, ${new Date(Number(server.date)).toISOString()})`
-          : 'unreachable',
+        server: server ? serverLine(server) : 'unreachable',
         baseUrl: out.baseUrl ?? '',
       });
       return;
@@ -32,4 +30,16 @@ export function registerVersion(version: Command, ctx: Context): void {
     await render(ctx, out);
   });
   examples(cmd, ['bankctl version', 'bankctl version -o json | jq -r .server.version']);
+}
+
+/** The server's version as the table shows it: what it sent, whatever of commit and date is missing. */
+function serverLine(server: Record<string, unknown>): string {
+  const ms = typeof server.date === 'number' ? server.date : Number.NaN;
+  const date = Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : undefined;
+  const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
+  const details = [
+    text(server.commit) === undefined ? undefined : `commit ${text(server.commit)}`,
+    date ?? text(server.date),
+  ].filter((x) => x !== undefined);
+  return `${text(server.version) ?? '?'}${details.length ? ` (${details.join(', ')})` : ''}`;
 }

@@ -1,0 +1,44 @@
+// `bankctl version` on a terminal (the table) against servers whose /version is not the sandbox's:
+// no date, a date as text, nothing but a version. A troubleshooting command shows what it got; it
+// used to die with exit 1 ("Invalid time value") when the date was not a number.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+let body = '';
+let server: Server;
+let url = '';
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+const version = () =>
+  runCli(['version', '-o', 'table', '--no-color'], {
+    env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: url, BANKCTL_RETRIES: '0' },
+    stdoutIsTTY: true,
+  });
+
+describe('version, table', () => {
+  test.each([
+    ['no date, no commit', '{"version":"1.2","build":"b7"}', '1.2'],
+    ['a date as text', '{"version":"2.0","commit":"abc","date":"2026-01-01"}', '2.0 (commit abc, 2026-01-01)'],
+    [
+      'epoch milliseconds',
+      '{"version":"3","commit":"c","date":1767225600000}',
+      '3 (commit c, 2026-01-01T00:00:00.000Z)',
+    ],
+    ['no version', '{}', '?'],
+  ])('%s: exit 0 and what the server sent', async (_name, json, shown) => {
+    body = json;
+    const r = await version();
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`server\\s+${shown.replace(/[().]/g, '\\$&')}`));
+  });
+});
