@@ -71,7 +71,8 @@ export function truncateMiddle(s: string, width: number): string {
 
 type Kind = 'id' | 'number' | 'date' | 'text';
 
-const NUMBER = /^[+-]?\d+(?:\.\d+)?(?: [A-Z]{3})?$/;
+/** An amount, with a currency code of any shape (a bank's USDC, sek): an amount cell is never cut. */
+const NUMBER = /^[+-]?\d+(?:\.\d+)?(?: [A-Za-z0-9]{1,12})?$/;
 const ID = /^(?=.*\d)[0-9A-Za-z_-]{20,}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+Z?)?$/;
 

@@ -38,6 +38,23 @@ describe('Table', () => {
     expect(out).toMatch(/Max Burgers[^\n]*…/);
   });
 
+  test('an amount with an unusual currency code (USDC, sek) keeps its column an amount column, never cut', () => {
+    const odd = [
+      ['2026-01-01', 'Grocery store downtown', '-1234567.89 SEK', '3f1c2a9b8c7d6e5f4a3b2c1d0e9fa8b71'],
+      ['2026-01-01', 'Grocery store downtown', '-50.00 USDC', '3f1c2a9b8c7d6e5f4a3b2c1d0e9fa8b72'],
+      ['2026-01-01', 'Grocery store downtown', '987654321.01 sek', '3f1c2a9b8c7d6e5f4a3b2c1d0e9fa8b73'],
+      [
+        '2026-01-01',
+        'Grocery store downtown',
+        '0.0000000000000000000000000000000001 SEK',
+        '3f1c2a9b8c7d6e5f4a3b2c1d0e9fa8b74',
+      ],
+    ];
+    const out = new Table(head, odd, { width: 80, tty: true }).rows(odd);
+    for (const v of ['-1234567.89 SEK', '-50.00 USDC', '987654321.01 sek', '0.0000000000000000000000000000000001 SEK'])
+      expect(out).toContain(v);
+  });
+
   test('a narrow terminal shortens ids as 6f00d8…f9fded', () => {
     const out = new Table(head, rows, { width: 60, tty: true }).rows(rows);
     expect(out).toContain('6f00d8…f9fded');
