@@ -181,8 +181,23 @@ export class Context {
       'ca-file': g.caFile,
       pin: g.pin,
     };
+    this.settingsFlags = flags;
     this.settingsCache = new Settings(flags, this.env, config.profile(profileName), runningSandbox(this.configDir));
     return this.settingsCache;
+  }
+
+  private settingsFlags: Partial<Record<SettingKey, string>> = {};
+
+  /**
+   * The connector tokens as the profile and a running sandbox hold them now, read again: a token
+   * renewed while a push runs (`rotate-connector-token --save-next`) is found on its 401.
+   */
+  private freshConnectorTokens(): string[] {
+    const config = this.configStore;
+    if (!config) return [];
+    const profile = config.profile(this.profileName());
+    const s = new Settings(this.settingsFlags, this.env, profile, runningSandbox(this.configDir));
+    return [s.value('connector-token-next'), s.value('connector-token')].filter((t): t is string => Boolean(t));
   }
 
   /**
@@ -370,6 +385,7 @@ export class Context {
         basic: s.value('basic'),
         connectorToken: s.value('connector-token'),
         connectorTokenNext: s.value('connector-token-next'),
+        freshConnectorTokens: () => this.freshConnectorTokens(),
         user: await this.userRef(),
       },
       (m) => this.notice(m),

@@ -16,6 +16,8 @@ export interface Caller {
   basic?: string;
   connectorToken?: string;
   connectorTokenNext?: string;
+  /** The profile's (and a running sandbox's) connector tokens read again, for a renewal mid-run. */
+  freshConnectorTokens?: () => string[];
   user?: UserRef;
 }
 
@@ -145,14 +147,26 @@ export class ApiClient {
         const token = auth.scheme === 'Bearer' ? auth.token : '';
         if (tm.forget(token)) return await send((await this.authFor(what, kind, scopes)).auth);
       }
-      const next = this.caller.connectorTokenNext;
-      if (err instanceof ApiError && err.status === 401 && auth?.scheme === 'Token' && next && auth.token !== next) {
-        // a renewal: the next token takes over for the rest of this run (said once)
-        if (this.caller.connectorToken === auth.token) {
-          this.notice('the connector token was refused (401); retrying with the next connector token');
-          this.caller.connectorToken = next;
+      if (err instanceof ApiError && err.status === 401 && auth?.scheme === 'Token' && !userNotFound(err)) {
+        // a renewal: the next token (as the run started, or saved since) takes over for the rest of
+        // this run (said once); a 401 about the user is no token problem, and is not retried
+        const next = [this.caller.connectorTokenNext, ...(this.caller.freshConnectorTokens?.() ?? [])].find(
+          (t) => t && t !== auth.token,
+        );
+        if (next) {
+          if (this.caller.connectorToken === auth.token) {
+            this.notice('the connector token was refused (401); retrying with the next connector token');
+            this.caller.connectorToken = next;
+          }
+          try {
+            return await send({ scheme: 'Token', token: next });
+          } catch (again) {
+            if (!(again instanceof ApiError && again.status === 401)) throw again;
+            // the first answer is the one about the token the user gave
+            err.hint = `the next connector token (connector-token-next) was refused too${err.hint ? `; ${err.hint}` : ''}`;
+            throw err;
+          }
         }
-        return await send({ scheme: 'Token', token: next });
       }
       throw err;
     }
@@ -258,4 +272,10 @@ export function decodeResponse(ep: Endpoint, res: HttpResponse<string | Buffer>)
     default:
       return typeof body === 'string' ? body : body.toString('utf8');
   }
+}
+
+/** A connector 401 about the user, not the token (spec: "401 user not found"). */
+function userNotFound(err: ApiError): boolean {
+  const code = (err.body as { errorCode?: unknown } | undefined)?.errorCode;
+  return code === 'user.not_found' || /\buser\b[^.]*\bnot found\b/i.test(err.message);
 }

@@ -159,4 +159,96 @@ describe('a push across a connector token renewal', () => {
       await s.close();
     }
   }, 60_000);
+
+  test('a renewal saved while the push runs (rotate-connector-token --save-next) is found on the 401', async () => {
+    const s = await startTestSandbox({ latencyMs: 250 });
+    try {
+      const old = s.sandbox.connectorToken;
+      const hdr = { authorization: `Token ${old}` };
+      await raw(s.sandbox.baseUrl, 'POST', '/connector/users', {
+        headers: hdr,
+        json: { externalId: 'mid', token: 'mid-token-secret', market: 'SE' },
+      });
+      const acc = { externalId: 'mid-acc', name: 'Mid', number: '1', balance: 10, type: 'CHECKING' };
+      await raw(s.sandbox.baseUrl, 'POST', '/connector/users/mid/accounts', {
+        headers: hdr,
+        json: { accounts: [acc] },
+      });
+      const dir = tempDir();
+      const file = join(dir, 'tx.ndjson');
+      writeFileSync(
+        file,
+        Array.from({ length: 10_000 }, (_, i) =>
+          JSON.stringify({
+            account: 'mid-acc',
+            externalId: `m-${i}`,
+            amount: -1.25,
+            date: Date.UTC(2026, 3, 1) + i * 60_000,
+            description: `M ${i}`,
+            type: 'DEFAULT',
+            balance: 10,
+          }),
+        ).join('\n'),
+      );
+      // the profile has the current token and no next one when the push starts
+      const env = { PATH: process.env.PATH!, ...s.env, BANKCTL_CONFIG_DIR: dir };
+      expect(
+        (await runCli(['config', 'set', 'connector-token', old], { env: { ...env, BANKCTL_CONNECTOR_TOKEN: '' } }))
+          .code,
+      ).toBe(0);
+      const pushEnv = { ...env, BANKCTL_CONNECTOR_TOKEN: '' };
+      const child = spawn(
+        process.execPath,
+        [BIN, 'connector', 'push', '--file', file, '--user', 'mid', '--concurrency', '1'],
+        {
+          env: pushEnv,
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (c) => (stderr += c));
+      const exit = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+      const count = () =>
+        [...s.sandbox.store.transactions.values()].filter((x) => x.externalId?.startsWith('m-')).length;
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (count() > 0) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 5);
+      });
+      // the old token ends at once; the new one is saved as the profile's next token
+      const rotated = await runCli(['sandbox', 'rotate-connector-token', '--grace', '0', '--save-next', '--yes'], {
+        env: pushEnv,
+      });
+      expect(rotated.code, rotated.stderr).toBe(0);
+      expect(count()).toBeLessThan(10_000);
+      expect(await exit, stderr).toBe(0);
+      expect(stderr).toMatch(/retrying with the next connector token/);
+      expect(count()).toBe(10_000);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+
+  test('a stale next token does not hide a 401 about the user; both refused: the first answer, and why', async () => {
+    const s = await startTestSandbox();
+    try {
+      const env = { ...s.env, BANKCTL_CONFIG_DIR: tempDir() };
+      expect((await runCli(['config', 'set', 'connector-token-next', 'stale-next-token-000'], { env })).code).toBe(0);
+      const r = await runCli(['connector', 'users', 'delete', 'nobody-here', '--yes'], { env });
+      expect(r.code).toBe(3);
+      expect(r.stderr).not.toContain('retrying with the next connector token');
+      expect(r.stderr).toContain('user "nobody-here" not found');
+      // a refused token with a stale next one: the first refusal is reported, and that the next failed too
+      const bad = await runCli(['connector', 'webhooks', 'list'], {
+        env: { ...env, BANKCTL_CONNECTOR_TOKEN: 'wrong-token-1' },
+      });
+      expect(bad.code).toBe(3);
+      expect(bad.stderr).toContain('retrying with the next connector token');
+      expect(bad.stderr).toContain('the next connector token (connector-token-next) was refused too');
+    } finally {
+      await s.close();
+    }
+  });
 });
