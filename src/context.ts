@@ -108,6 +108,8 @@ export class Context {
     if (this.globals.color === false) return false;
     if (this.env.NO_COLOR !== undefined && this.env.NO_COLOR !== '') return false;
     if (this.env.FORCE_COLOR !== undefined) return this.env.FORCE_COLOR !== '0';
+    // a terminal that says it cannot draw attributes (as chalk's supports-color reads it)
+    if (this.env.TERM === 'dumb') return false;
     return this.io.stderrIsTTY;
   }
 

@@ -171,6 +171,8 @@ export async function* csvRecords(file: string, hash?: Hash): AsyncGenerator<Inp
       }
       continue;
     }
+    // a blank line (a spreadsheet's export often ends with one) holds no record
+    if (fields.length === 1 && fields[0]!.trim() === '') continue;
     try {
       if (bomIn(fields))
         throw new WireError('row', 'holds a byte order mark (U+FEFF): files joined together? Remove it');

@@ -69,8 +69,10 @@ describe('formats', () => {
       file,
       'account,externalId,amount,date,description,type,pending\r\n' +
         'acc-0,csv-1,-10.50,2024-01-02,"Coffee, large",DEFAULT,false\r\n' +
+        // a blank line between records, and one at the end (as spreadsheets export): no records
+        '\r\n' +
         'acc-1,csv-2,2500.00,1700000000000,"Salary\nJanuary",TRANSFER,\r\n' +
-        'acc-0,csv-3,-0.01,2024-01-03T10:00:00Z,"Say ""hi""",PAYMENT,true\r\n',
+        'acc-0,csv-3,-0.01,2024-01-03T10:00:00Z,"Say ""hi""",PAYMENT,true\r\n\r\n',
     );
     const accounts = join(dir, 'accounts.ndjson');
     writeFileSync(

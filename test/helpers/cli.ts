@@ -43,6 +43,7 @@ export async function runCli(
     stdin?: string;
     stdinIsTTY?: boolean;
     stdoutIsTTY?: boolean;
+    stderrIsTTY?: boolean;
     context?: ContextOptions;
   } = {},
 ): Promise<CliResult> {
@@ -51,6 +52,7 @@ export async function runCli(
     stdin: opts.stdin ?? '',
     stdinIsTTY: opts.stdinIsTTY,
     stdoutIsTTY: opts.stdoutIsTTY,
+    stderrIsTTY: opts.stderrIsTTY,
   });
   const code = await run(args, io, opts.context);
   return { code, stdout: io.out(), stderr: io.err() };

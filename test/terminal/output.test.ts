@@ -129,3 +129,28 @@ describe('search', () => {
     expect(compared).toBeGreaterThan(0);
   });
 });
+
+// Colour follows the usual conventions: --no-color, NO_COLOR, FORCE_COLOR, and a terminal that
+// says it cannot draw attributes (TERM=dumb, as chalk's supports-color reads it).
+describe('colour', () => {
+  const BOLD = '\x1b[1m';
+  const profiles = (env: Record<string, string>, args: string[] = []) =>
+    runCli(['config', 'profiles', '-o', 'table', ...args], {
+      env: { BANKCTL_CONFIG_DIR: s.env.BANKCTL_CONFIG_DIR!, ...env },
+      stdoutIsTTY: true,
+      stderrIsTTY: true,
+    });
+
+  test.each([
+    ['a terminal', {}, [], true],
+    ['--no-color', {}, ['--no-color'], false],
+    ['NO_COLOR', { NO_COLOR: '1' }, [], false],
+    ['TERM=dumb', { TERM: 'dumb' }, [], false],
+    ['TERM=dumb with FORCE_COLOR=1', { TERM: 'dumb', FORCE_COLOR: '1' }, [], true],
+    ['FORCE_COLOR=0', { FORCE_COLOR: '0' }, [], false],
+  ] as const)('%s', async (_name, env, args, bold) => {
+    const r = await profiles({ ...env }, [...args]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.includes(BOLD)).toBe(bold);
+  });
+});
