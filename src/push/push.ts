@@ -87,6 +87,8 @@ function accountResults(accounts: AccountInfo[]): AccountResult[] {
     gone: a.gone,
     balance: a.balance!,
     ...(a.reservedAmount !== undefined ? { reservedAmount: a.reservedAmount } : {}),
+    // whether a request the service took carried it (the report must not pass it off as applied)
+    balanceSent: a.delivered > 0,
   }));
 }
 
@@ -136,5 +138,13 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
   if (hooks.signal.aborted) summary.interrupted = true;
   if (summary.gone > 0)
     hooks.warn?.(`${summary.gone} transaction(s) were deleted earlier and not ingested again (410)`);
+  // the balance goes with an account's transactions: when the service took none of them (all
+  // already there, or deleted), no request that reached it carried the balance
+  if (!o.dryRun && sender.failure === undefined && !summary.interrupted)
+    for (const a of accounts)
+      if (a.delivered === 0 && a.duplicates + a.gone > 0)
+        hooks.warn?.(
+          `the balance of account ${a.externalId} (${a.balance}) was not sent: the service already had (or had deleted) every one of its transactions in this file, and a balance goes only with new ones; \`bankctl connector transactions update\` sends one with a transaction`,
+        );
   return { summary, chunks, accounts: accountResults(accounts), error: sender.failure };
 }

@@ -56,6 +56,8 @@ export interface AccountResult {
   gone: number;
   balance: string;
   reservedAmount?: string;
+  /** A request the service took in this run carried the balance (false: all its transactions were known). */
+  balanceSent: boolean;
 }
 
 export interface PushSummary {

@@ -71,9 +71,12 @@ describe('idempotent pushes', () => {
     expect(rep.summary).toMatchObject({ transactions: 5000, delivered: 2500, duplicates: 2500 });
     // acc-0 held the even ones (all of it), acc-1 none: each chunk mixed both and was split
     expect(rep.accounts).toEqual([
-      expect.objectContaining({ externalId: 'acc-0', delivered: 0, duplicates: 2500 }),
-      expect.objectContaining({ externalId: 'acc-1', delivered: 2500, duplicates: 0 }),
+      expect.objectContaining({ externalId: 'acc-0', delivered: 0, duplicates: 2500, balanceSent: false }),
+      expect.objectContaining({ externalId: 'acc-1', delivered: 2500, duplicates: 0, balanceSent: true }),
     ]);
+    // acc-0's balance went with no request the service took: said, not passed off as applied
+    expect(r.stderr).toContain('warning: the balance of account acc-0 (0) was not sent');
+    expect(r.stderr).not.toContain('account acc-1');
     expect(rep.chunks.every((c: { requests: number }) => c.requests === 2)).toBe(true);
     expect(userTxs(user)).toHaveLength(5000);
     // pushing it all again sends nothing new and still succeeds
