@@ -125,6 +125,12 @@ export class Table {
   private readonly head: string[];
   /** Text columns with spaces in them (descriptions, names) give way before single-word ones. */
   private readonly prose: boolean[] = [];
+  /**
+   * Text columns kept whole like amounts and dates: enum values (AWAITING_SUPPLEMENTAL_INFORMATION,
+   * whose cut "AWAITIN…" could be any of three) and a first column of single words, which names the
+   * row (two "availableBalance…" rows cannot be told apart).
+   */
+  private readonly keep: boolean[] = [];
   private started = false;
 
   constructor(
@@ -142,7 +148,11 @@ export class Table {
       const values = sample.map((r) => oneLine(r[i] ?? ''));
       const kind = kindOf(values);
       this.kinds.push(kind);
-      this.prose.push(kind === 'text' && values.some((v) => v.includes(' ')));
+      const prose = kind === 'text' && values.some((v) => v.includes(' '));
+      this.prose.push(prose);
+      this.keep.push(
+        kind === 'text' && !prose && (i === 0 || values.every((v) => v === '' || /^[A-Z][A-Z0-9_]*$/.test(v))),
+      );
       let w = textWidth(this.head[i]!);
       let iw = 0;
       let fw = 0;
@@ -173,7 +183,7 @@ export class Table {
     const minFor = (i: number) => {
       const h = textWidth(this.head[i]!);
       if (this.kinds[i] === 'id') return this.opts.tty ? Math.max(ID_MIN, h) : this.widths[i]!;
-      if (this.kinds[i] === 'text') return Math.max(Math.min(TEXT_MIN, this.widths[i]!), h);
+      if (this.kinds[i] === 'text' && !this.keep[i]) return Math.max(Math.min(TEXT_MIN, this.widths[i]!), h);
       return this.widths[i]!;
     };
     // ids first, down to 6…6

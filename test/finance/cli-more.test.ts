@@ -49,7 +49,7 @@ describe('budgets commands', () => {
     expect(b.oneOffPeriodicity).toEqual({ start: Date.UTC(2026, 2, 1), end: Date.UTC(2026, 3, 1) - 1 });
     const d = await cli(['budgets', 'details', b.id, '-o', 'table']);
     expect(d.code).toBe(0);
-    expect(d.stdout).toMatch(/2026-03-01 to 2026-03-31 .*75\.75 SEK.*100 SEK.*\[███████████████░░░░░\] 75%/);
+    expect(d.stdout).toMatch(/2026-03-01 to 2026-03-31 .*75\.75 SEK.*100 SEK.*75% \[███████████████░░░░░\]/);
     expect(d.stderr).toContain('total 75.75 SEK');
     const tx = await cli([
       'budgets',

@@ -55,6 +55,41 @@ describe('Table', () => {
       expect(out).toContain(v);
   });
 
+  test('an enum column (a status) and a first column of single words (what names the row) are not cut', () => {
+    const credHead = ['id', 'providerName', 'status', 'statusUpdated', 'statusPayload', 'updated'];
+    const creds = [
+      [
+        'e042502de73f5eaf6802f86c5854a3f5',
+        'se-test-other-password',
+        'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
+        '2026-11-29T12:16:20.849Z',
+        '',
+        '2026-11-29T12:02:58.914Z',
+      ],
+      [
+        'f042502de73f5eaf6802f86c5854a3f6',
+        'se-test-password',
+        'AWAITING_SUPPLEMENTAL_INFORMATION',
+        '2026-11-29T12:16:20.849Z',
+        '',
+        '2026-11-29T12:02:58.914Z',
+      ],
+    ];
+    const out = new Table(credHead, creds, { width: 80, tty: true }).rows(creds);
+    expect(out).toContain('AWAITING_THIRD_PARTY_APP_AUTHENTICATION');
+    expect(out).toContain('AWAITING_SUPPLEMENTAL_INFORMATION');
+    const kinds = [
+      ['availableBalanceExcludingCredit', '90071992547409.93 SEK', '9007199254740993', '2026-11-29T12:00:31Z'],
+      ['availableBalanceIncludingCredit', '90071992547409.93 SEK', '9007199254740993', '2026-11-29T12:00:31Z'],
+      ['bookedBalance', '90071992547409.93 SEK', '9007199254740993', '2026-11-29T12:00:31Z'],
+    ];
+    const balances = new Table(['kind', 'amount', 'minorUnits', 'refreshed'], kinds, { width: 80, tty: true }).rows(
+      kinds,
+    );
+    expect(balances).toContain('availableBalanceExcludingCredit');
+    expect(balances).toContain('availableBalanceIncludingCredit');
+  });
+
   test('a narrow terminal shortens ids as 6f00d8…f9fded', () => {
     const out = new Table(head, rows, { width: 60, tty: true }).rows(rows);
     expect(out).toContain('6f00d8…f9fded');

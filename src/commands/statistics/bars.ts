@@ -32,9 +32,10 @@ export function progress(spent: string, target: string, width = 20): string {
   if (t <= 0n) return '';
   const filled = Number(v >= t ? BigInt(width) : (v * BigInt(width)) / t);
   const bar = `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}]`;
-  if (v <= t) return `${bar} ${(v * 100n) / t}%`;
+  // the words first: a table too narrow cuts the end of a cell, and "5% over" must not become "5% …"
+  if (v <= t) return `${(v * 100n) / t}% ${bar}`;
   const over = ((v - t) * 100n) / t;
-  return `${bar} ${over === 0n ? '<1' : over}% over`;
+  return `${over === 0n ? '<1' : over}% over ${bar}`;
 }
 
 /** Compares two decimal strings exactly. */

@@ -59,7 +59,7 @@ describe('budgets details: output', () => {
       },
       args: () => [id, '-o', 'table'],
       code: 0,
-      stdout: ['2026-03-01 to 2026-03-31', '75.75 SEK', '100 SEK', /\[█{15}░{5}\] 75%/],
+      stdout: ['2026-03-01 to 2026-03-31', '75.75 SEK', '100 SEK', /75% \[█{15}░{5}\]/],
       stderr: /March coffee \(expenses:food\.coffee\): total 75\.75 SEK/,
     },
     {

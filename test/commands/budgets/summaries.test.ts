@@ -54,15 +54,15 @@ test('a budget overspent: the table says by how much it is over (spawned)', asyn
   const row = r.stdout.split('\n').find((l) => l.includes('Coffee'))!;
   expect(row).toContain('20466.00 SEK');
   expect(row).toContain('5000 SEK');
-  expect(row).toMatch(/\[█{20}\] 309% over/);
+  expect(row).toMatch(/309% over \[█{20}\]/);
   expect(row).not.toContain('409% over');
 });
 
 test('progress: under, at, just over and far over the target', () => {
-  expect(progress('2500', '5000', 10)).toBe('[█████░░░░░] 50%');
-  expect(progress('5000.00', '5000', 10)).toBe('[██████████] 100%');
-  expect(progress('5001', '5000', 10)).toBe('[██████████] <1% over');
-  expect(progress('5050', '5000', 10)).toBe('[██████████] 1% over');
-  expect(progress('20466.00', '5000', 10)).toBe('[██████████] 309% over');
+  expect(progress('2500', '5000', 10)).toBe('50% [█████░░░░░]');
+  expect(progress('5000.00', '5000', 10)).toBe('100% [██████████]');
+  expect(progress('5001', '5000', 10)).toBe('<1% over [██████████]');
+  expect(progress('5050', '5000', 10)).toBe('1% over [██████████]');
+  expect(progress('20466.00', '5000', 10)).toBe('309% over [██████████]');
   expect(progress('1', '0', 10)).toBe('');
 });
