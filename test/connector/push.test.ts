@@ -180,3 +180,34 @@ describe('a service that does not say which transactions exist', () => {
     }
   });
 });
+
+describe('a push that fails part-way', () => {
+  test('the summary says it failed and how much was answered for, not "pushed"', async () => {
+    const { createServer } = await import('node:http');
+    let n = 0;
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        // the first chunk lands; the service fails on the second for good
+        if (n++ === 0) res.writeHead(204).end();
+        else res.writeHead(500, { 'content-type': 'application/json' }).end('{"errorMessage":"down"}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const file = writeNdjson(dir, 'partway.ndjson', makeTxs(5000));
+      const r = await runCli(['connector', 'push', '--user', 'x', '--file', file, '--concurrency', '1'], {
+        env: {
+          ...env.env,
+          BANKCTL_BASE_URL: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+          BANKCTL_RETRIES: '0',
+        },
+      });
+      expect(r.code).toBe(7);
+      expect(r.stderr).toContain(`push of ${file} failed: 2500 of 5000 transaction(s) answered for`);
+      expect(r.stderr).not.toMatch(/^pushed /m);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});

@@ -84,13 +84,15 @@ async function balancesOf(
   }
 }
 
-function summaryLine(o: PushFlags, s: PushSummary): string {
+function summaryLine(o: PushFlags, s: PushSummary, failed: boolean): string {
   if (o.dryRun)
     return `dry run: ${s.transactions} transaction(s) valid in ${s.chunks} chunk(s) of at most 2500, ${s.rejected} rejected; nothing sent`;
   const rate = s.elapsedMs > 0 ? Math.round((s.sent / s.elapsedMs) * 1000) : 0;
   const head = s.interrupted
     ? `push of ${o.file} interrupted: ${s.delivered + s.duplicates + s.gone} of ${s.transactions} transaction(s) answered for`
-    : `pushed ${o.file}: ${s.transactions} transaction(s) in ${s.chunks} chunk(s)${s.resumedChunks ? ` (${s.resumedChunks} delivered before, skipped)` : ''}`;
+    : failed
+      ? `push of ${o.file} failed: ${s.delivered + s.duplicates + s.gone} of ${s.transactions} transaction(s) answered for`
+      : `pushed ${o.file}: ${s.transactions} transaction(s) in ${s.chunks} chunk(s)${s.resumedChunks ? ` (${s.resumedChunks} delivered before, skipped)` : ''}`;
   return `${head}: sent ${s.sent}, delivered ${s.delivered}, duplicates ${s.duplicates}, rejected ${s.rejected}${s.gone ? `, deleted before ${s.gone}` : ''} in ${(s.elapsedMs / 1000).toFixed(1)}s (${rate}/s)`;
 }
 
@@ -165,7 +167,7 @@ async function pushAction(ctx: Context, o: PushFlags): Promise<void> {
     progress.stop();
     release();
   }
-  ctx.notice(summaryLine(o, result.summary));
+  ctx.notice(summaryLine(o, result.summary, result.error !== undefined));
   outcome(o, result, abort.signal.aborted);
   if (o.verify && !o.dryRun) await verifyPush(ctx, { file, displayName: o.file, format, user, concurrency });
 }
