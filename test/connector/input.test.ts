@@ -97,6 +97,12 @@ describe('formats', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(stored('stdin-')).toHaveLength(3);
+    // and read back from stdin too (verify reads its input more than once: it is spooled)
+    const v = await runCli(['connector', 'verify', '--user', 'fmt', '--file', '-', '-o', 'json'], {
+      env: env.env,
+      stdin: lines.join('\n'),
+    });
+    expect(v.code, v.stderr).toBe(0);
   });
 });
 

@@ -1,10 +1,7 @@
 // connector push: stream a json/ndjson/csv file of transactions into the service (src/push/).
 import type { Command } from 'commander';
 import { completeOption } from '../completion.js';
-import { createWriteStream, mkdtempSync, rmSync, writeFileSync, renameSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { rmSync, writeFileSync, renameSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { ingestTransactions } from '../../api/connector.js';
 import { INPUT_FORMATS, INGEST_TYPES, type ExactNumber } from '../../contract/connector-wire.js';
@@ -13,7 +10,7 @@ import { readAccounts } from '../../push/accounts.js';
 import { inferFormat, type InputFormat } from '../../push/input.js';
 import { pushTransactions, type IngestType, type PushResult, type PushSummary } from '../../push/push.js';
 import { examples, parseIntArg } from '../util.js';
-import { inputFailure, externalUser, readableFile, writableFile } from './shared.js';
+import { inputFailure, externalUser, readableFile, spooledInput, writableFile } from './shared.js';
 import { verifyPush } from './verify.js';
 import { Progress } from './progress.js';
 
@@ -55,15 +52,6 @@ function checkFlags(o: PushFlags): { concurrency: number; format: InputFormat } 
   return { concurrency, format };
 }
 
-/** Two passes need the input twice: stdin is spooled to a private temp file. */
-async function inputFile(ctx: Context, o: PushFlags, format: InputFormat): Promise<string> {
-  if (o.file !== '-') return o.file;
-  const spool = mkdtempSync(join(tmpdir(), 'bankctl-push-'));
-  ctx.onCleanup(() => rmSync(spool, { recursive: true, force: true }));
-  const file = join(spool, `stdin.${format}`);
-  await pipeline(ctx.io.stdin, createWriteStream(file, { mode: 0o600 }));
-  return file;
-}
 
 /** --accounts FILE: AccountEntity as ndjson, json or csv (the forms `connector accounts push` reads). */
 async function balancesOf(
@@ -135,7 +123,7 @@ function outcome(o: PushFlags, result: PushResult, aborted: boolean): void {
 async function pushAction(ctx: Context, o: PushFlags): Promise<void> {
   const user = await externalUser(ctx, o.user);
   const { concurrency, format } = checkFlags(o);
-  const file = await inputFile(ctx, o, format);
+  const file = await spooledInput(ctx, o.file, format);
   const accounts = await balancesOf(o.accounts);
   const api = await ctx.api();
   const abort = new AbortController();

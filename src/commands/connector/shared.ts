@@ -1,7 +1,9 @@
 // Helpers of the connector commands: which external user, reading a JSON body from --file/--data
 // with numbers kept exact and errors as FILE:LINE.
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { WireError } from '../../contract/connector-wire.js';
@@ -87,4 +89,17 @@ export function writableFile(path: string, flag: string): void {
   } catch (err) {
     throw new UsageError(`${flag}: cannot write ${path}: ${errnoReason(err)}`);
   }
+}
+
+/**
+ * The input as a file: "-" (stdin) is spooled to a private temp file, removed when the command
+ * ends, since a push and a verify read their input more than once.
+ */
+export async function spooledInput(ctx: Context, file: string, format: string): Promise<string> {
+  if (file !== '-') return file;
+  const spool = mkdtempSync(join(tmpdir(), 'bankctl-push-'));
+  ctx.onCleanup(() => rmSync(spool, { recursive: true, force: true }));
+  const path = join(spool, `stdin.${format}`);
+  await pipeline(ctx.io.stdin, createWriteStream(path, { mode: 0o600 }));
+  return path;
 }

@@ -22,7 +22,7 @@ import {
 } from '../../push/verify.js';
 import { render } from '../../output/render.js';
 import { examples, parseIntArg } from '../util.js';
-import { externalUser, inputFailure, readableFile } from './shared.js';
+import { externalUser, inputFailure, readableFile, spooledInput } from './shared.js';
 import type { ApiClient } from '../../api/client.js';
 import { streamingHeap } from '../../heap.js';
 
@@ -146,21 +146,23 @@ export function registerConnectorVerify(connector: Command, ctx: Context): void 
     .description(
       'read pushed data back (/data/v2/transactions) and compare counts and exact sums per account; exit 9 on drift',
     )
-    .requiredOption('--file <file>', 'the file that was pushed')
+    .requiredOption('--file <file>', 'the file that was pushed ("-" for stdin)')
     .option('--format <format>', 'json, ndjson or csv (default: from the extension)')
     .option('--user <externalUserId>', 'the user')
     .option('--concurrency <n>', 'date ranges of the file read back side by side (default 4)')
     .action(async (o: { file: string; format?: string; user?: string; concurrency?: string }) => {
       const concurrency = parseIntArg(o.concurrency, '--concurrency', { min: 1, max: 64 }) ?? 4;
       const user = await externalUser(ctx, o.user);
-      readableFile(o.file, '--file');
+      const stdin = o.file === '-';
+      if (!stdin) readableFile(o.file, '--file');
       let format: InputFormat;
       try {
-        format = inferFormat(o.file, o.format);
+        format = inferFormat(stdin ? '' : o.file, o.format ?? (stdin ? 'ndjson' : undefined));
       } catch (err) {
         throw inputFailure(err);
       }
-      await verifyPush(ctx, { file: o.file, displayName: o.file, format, user, concurrency });
+      const file = await spooledInput(ctx, o.file, format);
+      await verifyPush(ctx, { file, displayName: stdin ? 'stdin' : o.file, format, user, concurrency });
     });
   completeOption(cmd, '--format', () => INPUT_FORMATS);
   examples(cmd, [
