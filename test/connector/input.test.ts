@@ -90,19 +90,35 @@ describe('formats', () => {
   });
 
   test('ndjson from stdin ("-")', async () => {
+    // a user of its own: verify compares the whole account with the file
+    await userWithAccounts(env, 'stdin-user');
     const lines = makeTxs(3, { prefix: 'stdin' }).map((t) => ndjsonLine(t, '7'));
-    const r = await runCli(['connector', 'push', '--user', 'fmt', '--file', '-'], {
+    const r = await runCli(['connector', 'push', '--user', 'stdin-user', '--file', '-'], {
       env: env.env,
       stdin: lines.join('\n'),
     });
     expect(r.code, r.stderr).toBe(0);
     expect(stored('stdin-')).toHaveLength(3);
     // and read back from stdin too (verify reads its input more than once: it is spooled)
-    const v = await runCli(['connector', 'verify', '--user', 'fmt', '--file', '-', '-o', 'json'], {
+    const v = await runCli(['connector', 'verify', '--user', 'stdin-user', '--file', '-', '-o', 'json'], {
       env: env.env,
       stdin: lines.join('\n'),
     });
     expect(v.code, v.stderr).toBe(0);
+  });
+});
+
+describe('which user', () => {
+  test('a user id from the profile or BANKCTL_USER is no connector externalId: exit 2, nothing sent', async () => {
+    const file = join(dir, 'who.ndjson');
+    writeFileSync(file, `${makeTxs(1, { prefix: 'who' }).map((t) => ndjsonLine(t, '1'))[0]}\n`);
+    const r = await runCli(['connector', 'push', '--file', file], {
+      env: { ...env.env, BANKCTL_USER: 'e06c7b711818a82890aa24e85c26b5c7' },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('which user? pass --user EXTERNAL_USER_ID');
+    expect(r.stderr).toContain("the profile's user e06c7b711818a82890aa24e85c26b5c7 is the service's user id");
+    expect(stored('who-')).toHaveLength(0);
   });
 });
 

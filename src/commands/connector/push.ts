@@ -52,7 +52,6 @@ function checkFlags(o: PushFlags): { concurrency: number; format: InputFormat } 
   return { concurrency, format };
 }
 
-
 /** --accounts FILE: AccountEntity as ndjson, json or csv (the forms `connector accounts push` reads). */
 async function balancesOf(
   file: string | undefined,

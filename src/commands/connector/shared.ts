@@ -16,10 +16,15 @@ import { assertWritableDir } from '../../fs/writable.js';
 export async function externalUser(ctx: Context, given?: string): Promise<string> {
   const u = given ?? ctx.globals.externalUser ?? ctx.globals.user;
   if (u) return u;
+  // a user id from the profile or BANKCTL_USER is the service's own id (`users create --use`), not
+  // the externalId the connector's paths take: only an external user setting stands in for --user
   const ref = await ctx.userRef();
-  const id = ref?.externalUserId ?? ref?.userId;
-  if (!id) throw new UsageError('which user? pass --user EXTERNAL_USER_ID (the externalId given at activation)');
-  return id;
+  if (ref?.externalUserId) return ref.externalUserId;
+  throw new UsageError('which user? pass --user EXTERNAL_USER_ID (the externalId given at activation)', {
+    hint: ref?.userId
+      ? `the profile's user ${ref.userId} is the service's user id, not a connector externalId; connector commands do not take it`
+      : undefined,
+  });
 }
 
 /** A JSON body from --file FILE (or - for stdin) or --data TEXT, parsed with exact numbers. */
