@@ -3,7 +3,11 @@
 // and the bidirectional embeddings, overrides and isolates that reorder what a terminal shows
 // (Trojan Source); the plain marks LRM and RLM, which right-to-left text needs, are kept.
 
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[@-Z\\-_]/g;
+// CSI (7-bit and the C1 byte 0x9b, with its parameters), OSC, DCS/SOS/PM/APC strings, and the
+// two-byte escapes with their intermediates (ESC c, ESC ( B, ESC 7...), so nothing of them is left
+// behind as letters ("cRent", "31mRED")
+const ANSI =
+  /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[PX^_][^\x1b]*\x1b\\|\x1b[ -/]*[0-~]/g;
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 
 export function stripControl(text: string): string {

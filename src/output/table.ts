@@ -111,8 +111,9 @@ export interface TableOptions {
   headStyle?: (s: string) => string;
 }
 
+/** A cell on one line: line breaks and tabs (which would throw the columns after it) as spaces. */
 function oneLine(s: string): string {
-  return s.includes('\n') || s.includes('\r') ? s.replace(/\r?\n|\r/g, ' ') : s;
+  return s.includes('\n') || s.includes('\r') || s.includes('\t') ? s.replace(/\r?\n|\r|\t/g, ' ') : s;
 }
 
 /** Draws rows as they come, in the layout the header and the first rows gave. */

@@ -123,3 +123,10 @@ describe('Table', () => {
     expect(v).toMatch(/^id\s+6f00d8a1b2c3d4e5f6a7b8c9d0f9fded\nstatus\s+UPDATED\n$/);
   });
 });
+
+test('a tab in a cell is a space, so the columns after it stay where they are', () => {
+  const tabbed = [['a\tb\tc', 'x']];
+  const out = new Table(['text', 'next'], tabbed, { width: Infinity }).rows(tabbed);
+  expect(out).not.toContain('\t');
+  expect(out.split('\n')[1]).toBe('a b c  x');
+});

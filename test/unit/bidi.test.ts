@@ -21,3 +21,17 @@ describe('bidirectional controls', () => {
     expect(JSON.parse(shown)).toEqual(data);
   });
 });
+
+// What the stripper removes, it removes whole: a sequence it half-knew left its tail behind as
+// letters in the cell ("cRent" from ESC c, "31mRED0m" from the single-byte C1 CSI).
+describe('escape sequences leave nothing behind', () => {
+  test.each([
+    ['\x1b[2J\x1bcRent', 'Rent'],
+    ['\x9b31mRED\x9b0m C1', 'RED C1'],
+    ['\x1b(BA\x1b)0B', 'AB'],
+    ['ok\x1b7 \x1b8done', 'ok done'],
+    ['\x1b]0;title\x07x\x1b]8;;http://e\x1b\\link', 'xlink'],
+  ])('%j', (text, shown) => {
+    expect(stripControl(text)).toBe(shown);
+  });
+});
