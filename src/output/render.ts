@@ -254,7 +254,7 @@ function tableText(ctx: Context, data: unknown, spec: RenderSpec): string {
     return verticalTable(entries, opts);
   }
   const items = Array.isArray(data) ? data : [data];
-  if (items.length === 0) return '';
+  if (items.length === 0) return noRows(ctx);
   const cols = columnsFor(ctx, items, spec);
   const rows = items.map((it) => cols.map((c) => cell(it, c)));
   const t = new Table(
@@ -263,6 +263,15 @@ function tableText(ctx: Context, data: unknown, spec: RenderSpec): string {
     opts,
   );
   return t.rows(rows) + t.end();
+}
+
+/**
+ * An empty table prints nothing on stdout; on a terminal a person is told so on stderr (as gh says
+ * "no open pull requests"), or an empty screen could be a filter that matched nothing or a hang.
+ */
+function noRows(ctx: Context): string {
+  if (ctx.io.stdoutIsTTY) ctx.notice('no results');
+  return '';
 }
 
 /**
@@ -437,6 +446,7 @@ export class StreamWriter {
     } else if (this.format === 'table') {
       if (!this.table && this.buffered.length > 0) await this.emit(this.startTable());
       if (this.table) await this.emit(this.table.end());
+      else if (this.count === 0) noRows(this.ctx);
     }
     await this.out.end();
     return this.count;

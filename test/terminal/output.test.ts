@@ -154,3 +154,21 @@ describe('colour', () => {
     expect(r.stdout.includes(BOLD)).toBe(bold);
   });
 });
+
+// An empty table prints nothing on stdout; on a terminal a person is told so on stderr.
+describe('an empty list', () => {
+  test('on a terminal: "no results" on stderr, nothing on stdout; to a pipe: nothing', async () => {
+    const env = { ...s.env, BANKCTL_USER: '' };
+    const created = await runCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env });
+    const user = JSON.parse(created.stdout).user_id as string;
+    const onTty = await runCli(['transactions', 'list', '--user', user, '-o', 'table'], { env, stdoutIsTTY: true });
+    expect(onTty.code, onTty.stderr).toBe(0);
+    expect(onTty.stdout).toBe('');
+    expect(onTty.stderr).toContain('no results');
+    const accounts = await runCli(['accounts', 'list', '--user', user, '-o', 'table'], { env, stdoutIsTTY: true });
+    expect(accounts.stderr).toContain('no results');
+    const piped = await runCli(['transactions', 'list', '--user', user, '-o', 'table'], { env });
+    expect(piped.stdout).toBe('');
+    expect(piped.stderr).not.toContain('no results');
+  });
+});

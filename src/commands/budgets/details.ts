@@ -46,8 +46,8 @@ export async function detailsRun(ctx: Context, o: DetailsOptions): Promise<void>
         path: '',
         format: (_v, p) => `${isoDay((p as BudgetPeriod).start)} to ${isoDay((p as BudgetPeriod).end)}`,
       },
-      { header: 'spent', path: 'spentAmount', format: (v) => denominatedText(v as Budget['amount']) },
-      { header: 'target', path: '', format: () => denominatedText(target) },
+      { header: 'spent', path: 'spentAmount', format: (v) => denominatedText(v as Budget['amount']), money: true },
+      { header: 'target', path: '', format: () => denominatedText(target), money: true },
       {
         header: 'progress',
         path: 'spentAmount',

@@ -26,7 +26,7 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
     columns: [
       { header: 'id', path: 'id' },
       { header: 'name', path: 'name' },
-      { header: 'target', path: 'amount', format: (v) => denominatedText(v as Budget['amount']) },
+      { header: 'target', path: 'amount', format: (v) => denominatedText(v as Budget['amount']), money: true },
       { header: 'period', path: '', format: (_v, b) => periodicityText(b as Budget) },
       { header: 'filter', path: 'filter', format: (v) => filterText(v as Budget['filter']) },
       { header: 'archived', path: 'archived' },

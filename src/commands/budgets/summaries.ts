@@ -34,11 +34,17 @@ export async function summariesRun(ctx: Context, o: SummariesOptions): Promise<v
         path: 'budgetPeriods',
         format: (v) => `${isoDay((v as { start?: number })?.start)} to ${isoDay((v as { end?: number })?.end)}`,
       },
-      { header: 'spent', path: 'budgetPeriods.spentAmount', format: (v) => denominatedText(v as Budget['amount']) },
+      {
+        header: 'spent',
+        path: 'budgetPeriods.spentAmount',
+        format: (v) => denominatedText(v as Budget['amount']),
+        money: true,
+      },
       {
         header: 'target',
         path: 'budgetSpecification.amount',
         format: (v) => denominatedText(v as Budget['amount']),
+        money: true,
       },
       {
         header: 'progress',

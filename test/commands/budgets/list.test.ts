@@ -13,6 +13,12 @@ describe('budgets list', () => {
   ]);
   cliCases('budgets list', () => sb.env, [
     {
+      name: 'csv with no budgets yet: the same header as with some (target and its currency)',
+      args: ['-o', 'csv'],
+      code: 0,
+      stdout: (out) => expect(out).toBe('id,name,target,currency,period,filter,archived\r\n'),
+    },
+    {
       name: 'a table with the target and the period',
       before: async () => {
         await runCli(
@@ -51,6 +57,12 @@ describe('budgets list', () => {
             .map((b: { name: string }) => b.name)
             .sort(),
         ).toEqual(['Food', 'Old']),
+    },
+    {
+      name: 'csv with budgets: the same header',
+      args: ['-o', 'csv'],
+      code: 0,
+      stdout: (out) => expect(out.split('\r\n')[0]).toBe('id,name,target,currency,period,filter,archived'),
     },
     {
       name: 'without: the current ones',
