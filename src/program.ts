@@ -269,6 +269,8 @@ export function rootCommand(ctx: Context): Command {
     .option(
       '--fields [paths]',
       'only these comma-separated dotted paths, in every format (alone or "help": list the paths)',
+      // repeated, the paths add up (as --status does), rather than the last one winning unseen
+      (value: string, previous: unknown) => (typeof previous === 'string' ? `${previous},${value}` : value),
     )
     .option('--jq <expr>', 'filter json output with a jq expression (implies -o json; per line with -o ndjson)')
     .option('--wide', 'tables show full values: nothing shortened to fit the terminal')

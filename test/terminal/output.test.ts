@@ -172,3 +172,14 @@ describe('an empty list', () => {
     expect(piped.stderr).not.toContain('no results');
   });
 });
+
+test('--fields given twice: the paths add up', async () => {
+  const r = await runCli(
+    ['transactions', 'list', '--limit', '2', '--fields', 'id', '--fields', 'status', '-o', 'csv'],
+    {
+      env: s.env,
+    },
+  );
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout.split('\r\n')[0]).toBe('id,status');
+});
