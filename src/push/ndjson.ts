@@ -3,7 +3,7 @@
 // of `connector verify` when it needs the parsed records.
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { JsonSyntaxError, obj, parseExactJson } from '../contract/connector-wire.js';
+import { JsonSyntaxError, obj, parseExactJson, WireError } from '../contract/connector-wire.js';
 import { dateFromText } from './dates.js';
 import { stringMember, topLevelMembers } from './members.js';
 import { ACCOUNT_FIELDS, lineRecord, message, type InputRecord } from './records.js';
@@ -70,10 +70,28 @@ export function validateLine(line: number, text: string): InputRecord {
         throw new JsonSyntaxError(`malformed JSON: ${err.message}`);
       throw err;
     }
+    const twice = repeatedKey(text);
+    if (twice !== undefined)
+      throw new WireError(
+        'line',
+        `"${twice.slice(0, 40)}" appears twice in the line: readers differ on which one counts, so it is refused`,
+      );
     return lineRecord(line, obj(v, 'line'));
   } catch (err) {
     return { line, error: message(err), text };
   }
+}
+
+/** A member name the line's object has twice (a value would silently replace the other), if any. */
+function repeatedKey(text: string): string | undefined {
+  const members = topLevelMembers(text);
+  if (!members || members.length < 2) return undefined;
+  const seen = new Set<string>();
+  for (const m of members) {
+    if (seen.has(m.key)) return m.key;
+    seen.add(m.key);
+  }
+  return undefined;
 }
 
 const CHANGED = 'the line changed since it was checked';

@@ -137,6 +137,17 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
     expect(stored('bad-nd')).toHaveLength(0);
   });
 
+  test('ndjson: a member given twice in a line (the last would win unseen) is refused, naming it', async () => {
+    const lines = good('twice-nd', 4);
+    lines[2] = lines[2]!.replace(/"amount":([^,]+)/, '"amount":$1,"amount":-99999.00');
+    const file = join(dir, 'twice.ndjson');
+    writeFileSync(file, lines.join('\n'));
+    const r = await push(['--file', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:3: line: "amount" appears twice in the line`);
+    expect(stored('twice-nd')).toHaveLength(0);
+  });
+
   test('ndjson: broken JSON on line 2 (after the first chunk would already be full)', async () => {
     const lines = good('bad-js', 3000);
     lines[2600] = '{"externalId": "x", ';
