@@ -1,23 +1,21 @@
 // `bankctl version` on a terminal (the table) against servers whose /version is not the sandbox's:
 // no date, a date as text, nothing but a version. A troubleshooting command shows what it got; it
 // used to die with exit 1 ("Invalid time value") when the date was not a number.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { scriptedServer } from '../helpers/scripted-server.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
 let body = '';
-let server: Server;
+let server: Awaited<ReturnType<typeof scriptedServer>>;
 let url = '';
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { 'content-type': 'application/json' }).end(body);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // every request answered with the body of the moment, as JSON
+  server = await scriptedServer(
+    () => (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+  );
+  url = server.url;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => server.close());
 
 const version = () =>
   runCli(['version', '-o', 'table', '--no-color'], {

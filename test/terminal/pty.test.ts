@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { BIN, spawnCli, tempDir } from '../helpers/cli.js';
 import { requires } from '../helpers/requires.js';
+import { waitForScreen } from '../helpers/screen.js';
 import { useSandbox } from '../helpers/commands.js';
 
 const needs = requires({ tools: ['tmux'] });
@@ -47,15 +48,8 @@ function start(args: string[], env: Record<string, string> = {}, cols = 80): str
 
 const screen = (name: string) => tmux('capture-pane', '-p', '-t', name, '-S', '-200');
 
-async function waitFor(name: string, re: RegExp, timeoutMs = 20_000): Promise<string> {
-  const t0 = Date.now();
-  for (;;) {
-    const sc = screen(name);
-    if (re.test(sc)) return sc;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${re}; the screen shows:\n${sc}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = (name: string, re: RegExp, timeoutMs = 20_000): Promise<string> =>
+  waitForScreen(() => screen(name), re, timeoutMs);
 
 needs.describe('on a terminal of 80 columns', () => {
   needs.test(

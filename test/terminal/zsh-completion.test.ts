@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { BIN, ROOT, tempDir } from '../helpers/cli.js';
 import { requires } from '../helpers/requires.js';
+import { waitForScreen } from '../helpers/screen.js';
 
 const needs = requires({ tools: ['tmux', 'zsh'] });
 let home = '';
@@ -48,15 +49,8 @@ function shell(): string {
   return name;
 }
 
-async function waitFor(name: string, re: RegExp, timeoutMs = 15_000): Promise<string> {
-  const t0 = Date.now();
-  for (;;) {
-    const screen = tmux('capture-pane', '-p', '-t', name);
-    if (re.test(screen)) return screen;
-    if (Date.now() - t0 > timeoutMs) throw new Error(`timed out waiting for ${re}; the screen shows:\n${screen}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const waitFor = (name: string, re: RegExp, timeoutMs = 15_000): Promise<string> =>
+  waitForScreen(() => tmux('capture-pane', '-p', '-t', name), re, timeoutMs);
 
 needs.describe('zsh completion from $fpath', () => {
   needs.test(

@@ -2,24 +2,21 @@
 // written (1.10, 1200.00, more digits than a double holds): each shown with the digits sent, in the
 // table (and its bars) and in csv. Before, every value a double would not give back unchanged was
 // shown as 0 and the bars scaled to the one value left. A value that is not a number is exit 7.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { scriptedServer } from '../helpers/scripted-server.js';
 import { spawnCli, tempDir } from '../helpers/cli.js';
 
 let body = '';
-let server: Server;
+let server: Awaited<ReturnType<typeof scriptedServer>>;
 let url = '';
-
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(body));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // every request answered with the body of the moment, as JSON
+  server = await scriptedServer(
+    () => (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+  );
+  url = server.url;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => server.close());
 
 const stat = (description: string, value: string) =>
   `{"type":"expenses-by-category","period":"2026-01","resolution":"MONTHLY","description":"${description}","payload":"p-${description}","value":${value}}`;
