@@ -2,24 +2,18 @@
 // no date, a date as text, nothing but a version. A troubleshooting command shows what it got; it
 // used to die with exit 1 ("Invalid time value") when the date was not a number.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { scriptedServer } from '../helpers/scripted-server.js';
+import { jsonAnswerServer } from '../helpers/scripted-server.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
-let body = '';
-let server: Awaited<ReturnType<typeof scriptedServer>>;
-let url = '';
+let server: Awaited<ReturnType<typeof jsonAnswerServer>>;
 beforeAll(async () => {
-  // every request answered with the body of the moment, as JSON
-  server = await scriptedServer(
-    () => (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
-  );
-  url = server.url;
+  server = await jsonAnswerServer();
 });
 afterAll(() => server.close());
 
 const version = () =>
   runCli(['version', '-o', 'table', '--no-color'], {
-    env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: url, BANKCTL_RETRIES: '0' },
+    env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: server.url, BANKCTL_RETRIES: '0' },
     stdoutIsTTY: true,
   });
 
@@ -34,7 +28,7 @@ describe('version, table', () => {
     ],
     ['no version', '{}', '?'],
   ])('%s: exit 0 and what the server sent', async (_name, json, shown) => {
-    body = json;
+    server.body = json;
     const r = await version();
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`server\\s+${shown.replace(/[().]/g, '\\$&')}`));

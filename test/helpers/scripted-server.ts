@@ -47,3 +47,14 @@ export const reply =
 
 export const hangUp: Step = (req) => req.socket.destroy();
 export const never: Step = () => undefined;
+
+/** A server answering every request with the JSON text of the moment (`answer.body`, set by the test). */
+export async function jsonAnswerServer(): Promise<{ url: string; body: string; close(): Promise<void> }> {
+  const answer: { url: string; body: string; close(): Promise<void> } = { url: '', body: '', close: async () => {} };
+  const s = await scriptedServer(
+    () => (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(answer.body),
+  );
+  answer.url = s.url;
+  answer.close = s.close;
+  return answer;
+}

@@ -3,18 +3,12 @@
 // table (and its bars) and in csv. Before, every value a double would not give back unchanged was
 // shown as 0 and the bars scaled to the one value left. A value that is not a number is exit 7.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { scriptedServer } from '../helpers/scripted-server.js';
+import { jsonAnswerServer } from '../helpers/scripted-server.js';
 import { spawnCli, tempDir } from '../helpers/cli.js';
 
-let body = '';
-let server: Awaited<ReturnType<typeof scriptedServer>>;
-let url = '';
+let server: Awaited<ReturnType<typeof jsonAnswerServer>>;
 beforeAll(async () => {
-  // every request answered with the body of the moment, as JSON
-  server = await scriptedServer(
-    () => (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
-  );
-  url = server.url;
+  server = await jsonAnswerServer();
 });
 afterAll(() => server.close());
 
@@ -23,12 +17,12 @@ const stat = (description: string, value: string) =>
 
 const run = (args: string[]) =>
   spawnCli(['statistics', 'query', '--type', 'expenses-by-category', '--resolution', 'MONTHLY', ...args], {
-    env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: url, BANKCTL_TOKEN: 'tok', BANKCTL_RETRIES: '0' },
+    env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: server.url, BANKCTL_TOKEN: 'tok', BANKCTL_RETRIES: '0' },
   });
 
 describe('statistics values as the service writes them', () => {
   test('csv and table show every value with its digits', async () => {
-    body = `[${stat('a', '1.10')},${stat('b', '90071992547409.93')},${stat('c', '250.5')},${stat('d', '1200.00')},${stat('e', '1.5e3')}]`;
+    server.body = `[${stat('a', '1.10')},${stat('b', '90071992547409.93')},${stat('c', '250.5')},${stat('d', '1200.00')},${stat('e', '1.5e3')}]`;
     const csv = await run(['-o', 'csv']);
     expect(csv.code, csv.stderr).toBe(0);
     const values = csv.stdout
@@ -44,11 +38,11 @@ describe('statistics values as the service writes them', () => {
   });
 
   test('a value that is not a number is exit 7, not 0', async () => {
-    body = `[${stat('a', '1.10')},${stat('b', '"12.50"')}]`;
+    server.body = `[${stat('a', '1.10')},${stat('b', '"12.50"')}]`;
     const r = await run(['-o', 'csv']);
     expect(r.code).toBe(7);
     expect(r.stderr).toContain('answered a statistic whose value is not a number ("12.50")');
-    body = `[{"type":"expenses-by-category","period":"2026-01","description":"x","payload":"p"}]`;
+    server.body = `[{"type":"expenses-by-category","period":"2026-01","description":"x","payload":"p"}]`;
     const missing = await run(['-o', 'csv']);
     expect(missing.code).toBe(7);
     expect(missing.stderr).toContain('whose value is missing');
