@@ -22,7 +22,20 @@ export function isExactAmount(v: unknown): v is ExactAmount {
 /** A v2 amount as "-0.05 SEK": exactly, or a ServerError naming `field` (exactValue's bounds). */
 export function formatAmount(a: ExactAmount, withCurrency = true, field = 'amount'): string {
   const n = withMinorUnits(exactValue(a.value.unscaledValue, a.value.scale, `${field}.value`), a.currencyCode);
-  return withCurrency && a.currencyCode ? `${n} ${a.currencyCode}` : n;
+  return withCurrency && a.currencyCode ? `${n} ${visibleCode(a.currencyCode)}` : n;
+}
+
+/**
+ * A currency code as sent, or, when it holds control characters, escape sequences or bidi
+ * controls, its JSON-escaped text in quotes: stripped, "ESC]0;x BEL SE RLO K" would read as a valid
+ * SEK that the service never sent.
+ */
+export function visibleCode(code: string): string {
+  if (!/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/.test(code)) return code;
+  return JSON.stringify(code).replace(
+    /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** The largest scale an {unscaledValue, scale} amount may have: beyond it, it is no amount (and no cell). */

@@ -114,7 +114,8 @@ export function csvRow(values: string[]): string {
   return `${values.map(csvEscape).join(',')}\r\n`;
 }
 
-const MONEY = /^([+-]?\d+(?:\.\d+)?) ([A-Z]{3})$/;
+/** An amount and its currency code (any code of letters and digits, as the table takes it). */
+const MONEY = /^([+-]?\d+(?:\.\d+)?) ([A-Za-z0-9]{1,12})$/;
 
 /**
  * csv columns: a money column (an amount with its currency, "-13.07 SEK") becomes two, the plain

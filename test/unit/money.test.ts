@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { addDecimals, decimalString, formatAmount, parseDecimal } from '../../src/output/money.js';
+import { stripControl } from '../../src/output/sanitize.js';
 
 describe('exact decimal amounts', () => {
   test('unscaledValue / 10^scale on the digits', () => {
@@ -34,5 +35,19 @@ describe('exact decimal amounts', () => {
     expect(addDecimals(['0.1', '0.2'])).toBe('0.3');
     expect(addDecimals(['-98.5', '100', '0.005'])).toBe('1.505');
     expect(() => parseDecimal('1e5')).toThrow();
+  });
+});
+
+// A currency code with control characters is shown escaped, never repaired into a valid code:
+// stripped, "ESC]0;x BEL SE RLO K" read as SEK, a value the service did not send.
+describe('a garbage currency code', () => {
+  test('shown as its escaped text in quotes; a plain code as it is', () => {
+    const amount = (currencyCode: string) => ({ currencyCode, value: { unscaledValue: '500', scale: '2' } });
+    expect(formatAmount(amount('SEK'))).toBe('5.00 SEK');
+    const shown = formatAmount(amount('\x1b]0;x\x07SE\u202eK'));
+    expect(shown).toBe('5.00 "\\u001b]0;x\\u0007SE\\u202eK"');
+    expect(shown).not.toMatch(/ SEK$/);
+    expect(stripControl(shown)).toBe(shown);
+    expect(formatAmount(amount('USDC'))).toBe('5.00 USDC');
   });
 });
