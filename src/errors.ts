@@ -85,6 +85,12 @@ function pathOf(url: string): string {
   }
 }
 
+/** An error as a line says it: its message and, when it has one, its hint in parentheses. */
+export function withHint(err: unknown): string {
+  const hint = (err as { hint?: string }).hint;
+  return `${(err as Error).message}${hint ? ` (${hint})` : ''}`;
+}
+
 export function exitCodeForStatus(status: number): number {
   if (status === 400 || status === 413 || status === 415 || status === 422) return ExitCode.USAGE;
   if (status === 401 || status === 403) return ExitCode.AUTH;

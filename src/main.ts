@@ -2,7 +2,7 @@
 // Only bin/bankctl.js turns the number into the process exit code.
 import { processIO, type IO } from './io.js';
 import type { Context, ContextOptions } from './context.js';
-import { BankctlError, ExitCode, exitCodeFor } from './errors.js';
+import { BankctlError, ExitCode, exitCodeFor, withHint } from './errors.js';
 import { VERSION } from './version.js';
 import { stripControl } from './output/sanitize.js';
 import { errnoReason, isFileSystemError } from './fs/errors.js';
@@ -80,8 +80,7 @@ export function reportError(ctx: Context, err: unknown): number {
     return ExitCode.INTERRUPTED;
   }
   if (err instanceof BankctlError) {
-    const hint = err.hint ? ` (${err.hint})` : '';
-    line(`${err.message}${hint}`);
+    line(withHint(err));
     if (ctx.verbose && err.cause instanceof Error && err.cause.stack) ctx.io.stderr.write(`${err.cause.stack}\n`);
     return exitCodeFor(err);
   }

@@ -5,6 +5,7 @@
 import { endpointFor, expandPath, type Endpoint, type TokenKind } from '../contract/index.js';
 import { readJson, writeJson } from '../contract/exact-json.js';
 import { ApiError, ServerError, UsageError } from '../errors.js';
+import { envelopeCode } from '../http/error-body.js';
 import type { Auth, HttpClient, HttpResponse, QueryValue, RequestOptions } from '../http/client.js';
 import { requestIdText } from '../http/client.js';
 import type { TokenManager, UserRef } from '../auth/tokens.js';
@@ -276,6 +277,5 @@ export function decodeResponse(ep: Endpoint, res: HttpResponse<string | Buffer>)
 
 /** A connector 401 about the user, not the token (spec: "401 user not found"). */
 function userNotFound(err: ApiError): boolean {
-  const code = (err.body as { errorCode?: unknown } | undefined)?.errorCode;
-  return code === 'user.not_found' || /\buser\b[^.]*\bnot found\b/i.test(err.message);
+  return envelopeCode(err.body) === 'user.not_found' || /\buser\b[^.]*\bnot found\b/i.test(err.message);
 }

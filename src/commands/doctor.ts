@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { serverVersion } from '../api/general.js';
 import { listConnectorWebhooks } from '../api/webhooks.js';
 import type { Context } from '../context.js';
-import { ApiError, FlowFailedError } from '../errors.js';
+import { ApiError, FlowFailedError, withHint } from '../errors.js';
 import { examples, parseIntArg } from './util.js';
 
 export const DEFAULT_LISTEN_PORT = 8080;
@@ -117,12 +117,6 @@ async function clientCredentials({ ctx, add, reachable }: Run): Promise<void> {
       add('client credentials', 'ok', `client ${client} accepted (it may not hold authorization:grant)`);
     else add('client credentials', 'fail', withHint(err));
   }
-}
-
-/** An error's message and, when it has one, its hint: what a failed command would have said. */
-function withHint(err: unknown): string {
-  const hint = (err as { hint?: string }).hint;
-  return `${(err as Error).message}${hint ? ` (${hint})` : ''}`;
 }
 
 async function connectorToken({ ctx, add, reachable }: Run): Promise<void> {

@@ -4,6 +4,7 @@
 import { decimalString } from '../contract/decimal.js';
 import { ExactNumber, writeJson } from '../contract/exact-json.js';
 import { ServerError } from '../errors.js';
+import { terminalJson } from './terminal.js';
 import { stripControl } from './sanitize.js';
 
 export { addDecimals, decimalString, parseDecimal } from '../contract/decimal.js';
@@ -32,10 +33,7 @@ export function formatAmount(a: ExactAmount, withCurrency = true, field = 'amoun
  */
 export function visibleCode(code: string): string {
   if (!/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/.test(code)) return code;
-  return JSON.stringify(code).replace(
-    /[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return terminalJson(JSON.stringify(code));
 }
 
 /** The largest scale an {unscaledValue, scale} amount may have: beyond it, it is no amount (and no cell). */

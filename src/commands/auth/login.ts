@@ -64,11 +64,12 @@ export async function loginRun(ctx: Context, o: LoginOptions): Promise<void> {
   // to the local sandbox's address (or 127.0.0.1:8787) on its next command
   const settings = await ctx.settings();
   const kept: string[] = [];
+  const saved = config.profile(profile);
   for (const key of WHERE) {
     const set = settings.get(key);
     if (!set || (set.source !== 'flag' && set.source !== 'env')) continue;
     const value = key === 'ca-file' ? resolve(ctx.io.cwd, set.value) : set.value;
-    if (config.profile(profile)[key] === value) continue;
+    if (saved[key] === value) continue;
     config.set(profile, key, value);
     kept.push(`${key} ${value}`);
   }

@@ -71,13 +71,13 @@ function human(ms: number): string {
 export async function clockRun(ctx: Context, o: ClockOptions): Promise<void> {
   const api = await sandboxApi(ctx, '`sandbox clock`');
   const { getClock, setClock } = await import('../../../api/sandbox.js');
-  if (o.action === 'show') {
-    const c = await getClock(api);
-    return render(ctx, { ...c, offset: human(c.offsetMs) }, { columns: COLUMNS });
-  }
+  // an advance moves the clock by what it says, a set by the difference of the offsets
   const before = o.action === 'set' ? (await getClock(api)).offsetMs : undefined;
-  const c = await setClock(api, o.action === 'advance' ? { advanceMs: o.advanceMs } : { time: o.time });
-  await shiftCachedTokens(ctx, before === undefined ? o.advanceMs! : c.offsetMs - before);
+  const c =
+    o.action === 'show'
+      ? await getClock(api)
+      : await setClock(api, o.action === 'advance' ? { advanceMs: o.advanceMs } : { time: o.time });
+  if (o.action !== 'show') await shiftCachedTokens(ctx, before === undefined ? o.advanceMs! : c.offsetMs - before);
   await render(ctx, { ...c, offset: human(c.offsetMs) }, { columns: COLUMNS });
 }
 
