@@ -52,25 +52,13 @@ function isCommanderError(err: unknown): err is CommanderLikeError {
   );
 }
 
-/** After commander's own message: where to look (its "Did you mean" covers only near misses). */
-const USAGE_POINTERS: Record<string, string> = {
-  'commander.unknownCommand': 'see `bankctl --help` for the commands, `bankctl NOUN --help` for the verbs of a noun',
-  'commander.unknownOption': "see the command's --help for its options",
-  'commander.excessArguments': "see the command's --help for its arguments",
-  'commander.missingArgument': "see the command's --help for its arguments",
-};
-
 /** The one error printer: one line on stderr, network text in it stripped of control sequences. */
 export function reportError(ctx: Context, err: unknown): number {
   if (isCommanderError(err)) {
     // commander has already printed its message (help, version or a usage error)
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version')
       return ExitCode.OK;
-    if (err.exitCode === 0) return ExitCode.OK;
-    // commander says what was wrong; where the right words are, it does not
-    const pointer = USAGE_POINTERS[err.code];
-    if (pointer) ctx.io.stderr.write(`${pointer}\n`);
-    return ExitCode.USAGE;
+    return err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
   }
   const line = (msg: string) => ctx.io.stderr.write(`error: ${oneLine(msg)}\n`);
   // Ctrl-C at a prompt that nothing above caught (inquirer's own error): an interruption

@@ -232,6 +232,21 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
 }
 
 /** The root command with the global options and their checks, and no nouns (tests add one verb to it). */
+/** Where the right words are, for commander's usage errors that do not say (its suggestion does). */
+const USAGE_POINTERS: Array<[RegExp, string]> = [
+  [/^error: unknown command /, 'see `bankctl --help` for the commands, `bankctl NOUN --help` for the verbs of a noun'],
+  [/^error: unknown option /, "see the command's --help for its options"],
+  [/^error: (too many arguments|missing required argument)/, "see the command's --help for its arguments"],
+];
+
+/** commander's error with its pointer as the hint of the same line: an error is one line. */
+function withUsagePointer(s: string): string {
+  const pointer = USAGE_POINTERS.find(([re]) => re.test(s))?.[1];
+  if (!pointer || s.includes('(Did you mean')) return s;
+  const nl = s.indexOf('\n');
+  return nl < 0 ? `${s} (${pointer})` : `${s.slice(0, nl)} (${pointer})${s.slice(nl)}`;
+}
+
 export function rootCommand(ctx: Context): Command {
   const program = new Command('bankctl');
   program
@@ -255,7 +270,7 @@ export function rootCommand(ctx: Context): Command {
     .configureOutput({
       writeOut: (s) => ctx.io.stdout.write(s),
       writeErr: (s) => ctx.io.stderr.write(s),
-      outputError: (s, write) => write(s.startsWith('error:') ? s : `error: ${s}`),
+      outputError: (s, write) => write(withUsagePointer(s.startsWith('error:') ? s : `error: ${s}`)),
     })
     .option('--profile <name>', 'saved profile to use (env BANKCTL_PROFILE)')
     .option('--base-url <url>', 'API base URL (env BANKCTL_BASE_URL; default http://127.0.0.1:8787, the local sandbox)')
