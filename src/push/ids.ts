@@ -69,6 +69,22 @@ export class IdRuns {
     if (this.n > 0) this.seal();
     return this.sealed;
   }
+
+  /**
+   * Done with: the runs' memory (8 bytes a transaction) goes back now. Dropped, it would wait for
+   * the next full GC, which a push that allocates little may not run before it ends: 8 MB of a
+   * million's peak RSS. Each buffer is moved (transferred) into a clone nothing keeps, which the
+   * next young-generation GC frees; the runs are then empty.
+   */
+  dispose(): void {
+    const buffers = new Set<ArrayBufferLike>();
+    for (const run of this.sealed) buffers.add(run.buffer);
+    buffers.add(this.current.buffer);
+    for (const b of buffers) if (b instanceof ArrayBuffer && b.byteLength > 0) structuredClone(b, { transfer: [b] });
+    this.sealed.length = 0;
+    this.current = new Uint32Array(0);
+    this.n = 0;
+  }
 }
 
 /**
@@ -78,44 +94,54 @@ export class IdRuns {
 export function repeatedHashes(runs: readonly Uint32Array[]): Set<string> {
   const out = new Set<string>();
   const list = runs.filter((r) => r.length > 0);
-  const pos = new Array<number>(list.length).fill(0);
-  const less = (a: number, b: number): boolean => {
-    const ra = list[a]!;
-    const rb = list[b]!;
-    const pa = pos[a]!;
-    const pb = pos[b]!;
-    const ha = ra[pa + HIGH]!;
-    const hb = rb[pb + HIGH]!;
-    return ha !== hb ? ha < hb : ra[pa + LOW]! < rb[pb + LOW]!;
+  const k = list.length;
+  const pos = new Int32Array(k);
+  // each run's next pair as signed words that order as the unsigned ones (x ^ 2^31): plain int32
+  // compares, no number boxed on the way (this loop runs once per transaction)
+  const high = new Int32Array(k);
+  const low = new Int32Array(k);
+  const load = (r: number): void => {
+    const run = list[r]!;
+    high[r] = run[pos[r]! + HIGH]! ^ 0x80000000;
+    low[r] = run[pos[r]! + LOW]! ^ 0x80000000;
   };
-  const heap = list.map((_, i) => i);
+  const less = (a: number, b: number): boolean => high[a]! < high[b]! || (high[a] === high[b] && low[a]! < low[b]!);
+  const heap = new Int32Array(k);
+  let size = k;
+  for (let r = 0; r < k; r++) {
+    heap[r] = r;
+    load(r);
+  }
   const down = (i: number): void => {
     for (;;) {
       const l = 2 * i + 1;
-      if (l >= heap.length) return;
-      const c = l + 1 < heap.length && less(heap[l + 1]!, heap[l]!) ? l + 1 : l;
+      if (l >= size) return;
+      const c = l + 1 < size && less(heap[l + 1]!, heap[l]!) ? l + 1 : l;
       if (!less(heap[c]!, heap[i]!)) return;
-      [heap[c], heap[i]] = [heap[i]!, heap[c]!];
+      const t = heap[c]!;
+      heap[c] = heap[i]!;
+      heap[i] = t;
       i = c;
     }
   };
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
-  let lastHigh = -1;
-  let lastLow = -1;
-  while (heap.length > 0) {
+  for (let i = (size >> 1) - 1; i >= 0; i--) down(i);
+  let seen = false;
+  let lastHigh = 0;
+  let lastLow = 0;
+  while (size > 0) {
     const r = heap[0]!;
-    const run = list[r]!;
-    const p = pos[r]!;
-    const high = run[p + HIGH]!;
-    const low = run[p + LOW]!;
-    if (high === lastHigh && low === lastLow) out.add(hashKey(run[p]!, run[p + 1]!));
-    lastHigh = high;
-    lastLow = low;
-    pos[r] = p + 2;
-    if (p + 2 === run.length) {
-      heap[0] = heap[heap.length - 1]!;
-      heap.pop();
+    const h = high[r]!;
+    const l = low[r]!;
+    if (seen && h === lastHigh && l === lastLow) {
+      const run = list[r]!;
+      out.add(hashKey(run[pos[r]!]!, run[pos[r]! + 1]!));
     }
+    seen = true;
+    lastHigh = h;
+    lastLow = l;
+    pos[r] = pos[r]! + 2;
+    if (pos[r] === list[r]!.length) heap[0] = heap[--size]!;
+    else load(r);
     down(0);
   }
   return out;

@@ -219,6 +219,7 @@ export async function validate(o: PushOptions, signal: AbortSignal, hashed: bool
     const dups = await duplicates(o, ids.runs(), problems, reject);
     found.valid -= reject ? dups : 0;
   } finally {
+    ids.dispose();
     await reject?.close();
   }
   if (problems.count > 0) {
