@@ -39,6 +39,8 @@ export interface CallParams {
   retries?: number;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** See RequestOptions.onBodyDone: the body's buffer may be reused. */
+  onBodyDone?: () => void;
 }
 
 /** A request the table may not know: the raw `api` command. */
@@ -119,6 +121,7 @@ export class ApiClient {
       timeoutMs: p.timeoutMs,
       signal: p.signal,
       responseType,
+      onBodyDone: p.onBodyDone,
     };
     if (p.json !== undefined) {
       o.body = writeJson(p.json);

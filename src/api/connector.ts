@@ -62,8 +62,15 @@ export async function ingestTransactions(
   externalUserId: string,
   body: string | Buffer,
   signal?: AbortSignal,
+  onBodyDone?: () => void,
 ): Promise<void> {
-  await api.call(EP.connector.ingestTransactions, { path: { externalUserId }, body, idempotent: true, signal });
+  await api.call(EP.connector.ingestTransactions, {
+    path: { externalUserId },
+    body,
+    idempotent: true,
+    signal,
+    onBodyDone,
+  });
 }
 
 export async function deleteTransactions(api: ApiClient, externalUserId: string, body: unknown): Promise<void> {

@@ -37,6 +37,12 @@ export interface RequestOptions {
   /** Statuses that are returned instead of thrown. */
   acceptStatus?: number[];
   signal?: AbortSignal;
+  /**
+   * Called when a 2xx answer has been read and no attempt of this request was abandoned (a
+   * timeout, an abort, a network failure): nothing holds the body any more, so its buffer may be
+   * reused. Never called otherwise.
+   */
+  onBodyDone?: () => void;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -187,6 +193,8 @@ export class HttpClient {
       await this.sleep(d.delayMs);
     };
     let lastSentId: string | undefined;
+    // an attempt that ended without an answer may still be queued in undici with the body
+    let abandoned = false;
     const givenId = Object.entries(headers).find(([k]) => k.toLowerCase() === 'x-request-id')?.[1];
     for (let attempt = 0; ; attempt++) {
       const started = this.now();
@@ -212,6 +220,7 @@ export class HttpClient {
         if (ok) {
           const limit = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
           const data = await readBody(res, o.responseType ?? 'json', limit, () => this.tooLarge(method, url, limit));
+          if (!abandoned) o.onBodyDone?.();
           return { status, headers: res.headers, data: data as T, url, requestId: sentId };
         }
         const text =
@@ -220,6 +229,7 @@ export class HttpClient {
       } catch (err) {
         // a body over the limit is not fetched again: a retry would only download it once more
         if (err instanceof ResponseTooLargeError) throw err;
+        abandoned = true;
         if (o.signal?.aborted) throw err;
         failure = err;
         errorCode = networkCode(err);

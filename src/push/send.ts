@@ -3,7 +3,7 @@
 // points at; each answered chunk is recorded in the checkpoint. Data flows one way: Chunk -> service.
 import { ApiError } from '../errors.js';
 import type { Checkpoint } from './checkpoint.js';
-import type { Chunk } from './chunk.js';
+import { BodyBuffers, type Chunk } from './chunk.js';
 import type { AccountInfo, ChunkResult, PushHooks, PushOptions, PushSummary } from './types.js';
 
 /** The transactionAccounts[i].transactions[j] a 400 points at, from its field or its message. */
@@ -17,16 +17,17 @@ function lineOf400(err: ApiError, c: Chunk, items: number[]): number | undefined
   const byAccount = new Map<number, number[]>();
   if (items.length === c.size) for (const acc of c.parts.keys()) byAccount.set(acc, []);
   for (const i of items) {
-    const acc = c.account[i]!;
+    const acc = c.accountOf(i);
     if (!byAccount.has(acc)) byAccount.set(acc, []);
     byAccount.get(acc)!.push(i);
   }
   const item = [...byAccount.values()][Number(m[1])]?.[Number(m[2])];
-  return item === undefined ? undefined : c.lines[item];
+  return item === undefined ? undefined : c.lineOf(item);
 }
 
 export class Sender {
   private readonly inflight = new Set<Promise<void>>();
+  private readonly bodies = new BodyBuffers();
   failure: unknown;
   /** Transactions answered for (delivered, duplicates, gone), resumed ones included. */
   done: number;
@@ -53,17 +54,17 @@ export class Sender {
     const named = (err.body as { errorDetails?: { externalIds?: unknown } } | undefined)?.errorDetails?.externalIds;
     if (Array.isArray(named) && named.length > 0) {
       const set = new Set(named.filter((x): x is string => typeof x === 'string'));
-      const known = items.filter((i) => set.has(c.ids[i]!));
+      const known = items.filter((i) => set.has(c.idOf(i)));
       if (known.length > 0) {
-        for (const i of known) this.accounts[c.account[i]!]![kind]++;
+        for (const i of known) this.accounts[c.accountOf(i)]![kind]++;
         r[kind] += known.length;
-        const rest = items.filter((i) => !set.has(c.ids[i]!));
+        const rest = items.filter((i) => !set.has(c.idOf(i)));
         if (rest.length > 0) await this.deliver(c, rest, r, resent);
         return;
       }
     }
     if (items.length === 1) {
-      this.accounts[c.account[items[0]!]!]![kind]++;
+      this.accounts[c.accountOf(items[0]!)]![kind]++;
       r[kind]++;
       return;
     }
@@ -77,8 +78,9 @@ export class Sender {
     r.requests++;
     this.summary.requests++;
     try {
-      await this.hooks.send(c.body(this.bodyHead, this.accounts, items), this.hooks.signal);
-      for (const i of items) this.accounts[c.account[i]!]!.delivered++;
+      const body = c.body(this.bodyHead, this.accounts, items, this.bodies);
+      await this.hooks.send(body, this.hooks.signal, () => this.bodies.put(body));
+      for (const i of items) this.accounts[c.accountOf(i)]!.delivered++;
       r.delivered += items.length;
     } catch (err) {
       if (err instanceof ApiError && (err.status === 409 || err.status === 410))

@@ -24,7 +24,8 @@ export interface PushOptions {
 }
 
 export interface PushHooks {
-  send(body: Buffer, signal: AbortSignal): Promise<void>;
+  /** done: called when nothing holds body any more (its buffer is then reused); never on failure. */
+  send(body: Buffer, signal: AbortSignal, done?: () => void): Promise<void>;
   signal: AbortSignal;
   now(): number;
   /** Called after the first pass with the number of transactions to push. */

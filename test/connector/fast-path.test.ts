@@ -24,14 +24,13 @@ function fast(
   const end = b.length - 1;
   if (!scanLine(b, 0, end, sc)) return undefined;
   const c = new Chunk();
-  const externalId = b.toString('latin1', sc.externalIdStart, sc.externalIdEnd);
-  c.addScanned(b, sc, 0, externalId, 1);
+  c.addScanned(b, sc, 0, 1);
   return {
     account: b.toString('latin1', sc.accountStart, sc.accountEnd),
     balance: sc.balanceStart >= 0 ? b.toString('latin1', sc.balanceStart, sc.balanceEnd) : undefined,
     reserved: sc.reservedStart >= 0 ? b.toString('latin1', sc.reservedStart, sc.reservedEnd) : undefined,
-    externalId,
-    wire: c.parts.get(0)!.data.toString('utf8', c.start[0], c.end[0]),
+    externalId: c.idOf(0),
+    wire: c.wireOf(0),
   };
 }
 

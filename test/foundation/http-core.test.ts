@@ -109,6 +109,22 @@ describe('the HTTP core against a real loopback server', () => {
     expect(err.message).toMatch(/timed out/);
   });
 
+  test('a body is handed back only when nothing can still hold it: a 2xx read with no attempt abandoned', async () => {
+    // answered (even after a 503 retried) -> handed back; a timed-out attempt -> never, though a
+    // later attempt succeeds: undici may still hold the abandoned one's body
+    const s = await server([reply(503), reply(204), never, reply(204), reply(400, '{"errorMessage":"no"}')]);
+    const { c } = client(s.url, { timeoutMs: 300 });
+    const body = Buffer.from('{"a":1}');
+    const done: string[] = [];
+    const post = (name: string) =>
+      c.request({ method: 'POST', path: '/in', body, idempotent: true, onBodyDone: () => done.push(name) });
+    await post('retried after 503');
+    await post('retried after a timeout');
+    await expect(post('refused')).rejects.toBeInstanceOf(ApiError);
+    expect(done).toEqual(['retried after 503']);
+    expect(s.seen).toHaveLength(5);
+  });
+
   test('connection refused is a network error with a hint', async () => {
     const s = await server([reply(200)]);
     await s.close();

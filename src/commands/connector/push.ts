@@ -140,7 +140,7 @@ async function pushAction(ctx: Context, o: PushFlags): Promise<void> {
         rejectsFile: o.skipInvalid,
       },
       {
-        send: (body, signal) => ingestTransactions(api, user, body, signal),
+        send: (body, signal, done) => ingestTransactions(api, user, body, signal, done),
         signal: abort.signal,
         now: () => ctx.clock.now(),
         onPlanned: (n) => progress.start(n),
