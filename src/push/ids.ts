@@ -74,16 +74,22 @@ export class IdRuns {
    * Done with: the runs' memory (8 bytes a transaction) goes back now. Dropped, it would wait for
    * the next full GC, which a push that allocates little may not run before it ends: 8 MB of a
    * million's peak RSS. Each buffer is moved (transferred) into a clone nothing keeps, which the
-   * next young-generation GC frees; the runs are then empty.
+   * next young-generation GC frees; the runs are then empty. Answers how many bytes went.
    */
-  dispose(): void {
+  dispose(): number {
     const buffers = new Set<ArrayBufferLike>();
+    let bytes = 0;
     for (const run of this.sealed) buffers.add(run.buffer);
     buffers.add(this.current.buffer);
-    for (const b of buffers) if (b instanceof ArrayBuffer && b.byteLength > 0) structuredClone(b, { transfer: [b] });
+    for (const b of buffers)
+      if (b instanceof ArrayBuffer && b.byteLength > 0) {
+        bytes += b.byteLength;
+        structuredClone(b, { transfer: [b] });
+      }
     this.sealed.length = 0;
     this.current = new Uint32Array(0);
     this.n = 0;
+    return bytes;
   }
 }
 

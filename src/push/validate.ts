@@ -14,6 +14,10 @@ import { validateLine } from './ndjson.js';
 import { Problems } from './problems.js';
 import { merge, scanFile, Tally, type SegmentAccount, type SegmentResult } from './scan-segment.js';
 import type { AccountInfo, IngestType, PushOptions } from './types.js';
+import { collectYoung } from '../heap.js';
+
+/** Hash runs this large are handed back by a young GC at once (heap.ts collectYoung), not left for later. */
+const LARGE_RUNS = 2 * 1024 * 1024;
 
 export interface Validated {
   accounts: ByBytes<AccountInfo>;
@@ -219,7 +223,7 @@ export async function validate(o: PushOptions, signal: AbortSignal, hashed: bool
     const dups = await duplicates(o, ids.runs(), problems, reject);
     found.valid -= reject ? dups : 0;
   } finally {
-    ids.dispose();
+    if (ids.dispose() >= LARGE_RUNS) collectYoung();
     await reject?.close();
   }
   if (problems.count > 0) {

@@ -69,3 +69,17 @@ describe('duplicate externalIds by sorted hash runs', () => {
     expect(repeatedHashes([]).size).toBe(0);
   });
 });
+
+describe('disposing of the runs', () => {
+  it('hands every run buffer back (detached) and counts its bytes; the runs are then empty', () => {
+    const ids = new IdRuns();
+    for (let i = 0; i < RUN_IDS + 5; i++) idOfString(`tx-${i}`, ids.sink);
+    const runs = ids.runs();
+    expect(runs).toHaveLength(2);
+    const buffers = runs.map((r) => r.buffer);
+    expect(ids.dispose()).toBe(2 * (2 * RUN_IDS * 4));
+    for (const b of buffers) expect(b.byteLength).toBe(0);
+    expect(ids.runs()).toEqual([]);
+    expect(repeatedHashes(ids.runs()).size).toBe(0);
+  });
+});
