@@ -11,7 +11,7 @@ import {
   WireError,
   type Obj,
 } from '../contract/connector-wire.js';
-import { csvRows } from './csv.js';
+import { csvRows, namedTwice } from './csv.js';
 import { JsonLineError, parseLineJson } from './json.js';
 import { lines, openInput } from './ndjson.js';
 import { message } from './records.js';
@@ -100,6 +100,8 @@ async function fromCsv(file: string): Promise<AccountInput[]> {
         header = fields.map((f) => f.trim());
         const missing = CSV_REQUIRED.filter((h) => !header!.includes(h));
         if (missing.length > 0) throw new AccountsError(line, `the header row lacks ${missing.join(', ')}`);
+        const twice = namedTwice(header);
+        if (twice) throw new AccountsError(line, twice);
         continue;
       }
       if (fields.length !== header.length)

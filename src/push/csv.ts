@@ -110,6 +110,24 @@ function csvNumber(v: string, field: string): ExactNumber {
 }
 
 const REQUIRED = ['account', 'externalId', 'amount', 'date', 'description', 'type'];
+const OPTIONAL = ['pending', 'balance', 'reservedAmount', 'payload', 'platformId'];
+const KNOWN = new Set([...REQUIRED, ...OPTIONAL]);
+
+/** What is wrong with a header row: a required column missing, one unknown (its values would be dropped) or twice. */
+function headerProblem(header: string[]): string | undefined {
+  const missing = REQUIRED.filter((h) => !header.includes(h));
+  if (missing.length > 0) return `the header row lacks ${missing.join(', ')}`;
+  const unknown = header.filter((h) => !KNOWN.has(h));
+  if (unknown.length > 0)
+    return `the header row names ${unknown.map((h) => JSON.stringify(h.slice(0, 40))).join(', ')}, not a column bankctl sends (its values would be dropped): the columns are ${[...REQUIRED, ...OPTIONAL].join(', ')}`;
+  return namedTwice(header);
+}
+
+/** A header row that names a column twice (the later cell would win unseen). */
+export function namedTwice(header: string[]): string | undefined {
+  const twice = header.filter((h, i) => header.indexOf(h) !== i);
+  return twice.length > 0 ? `the header row names ${twice.join(', ')} twice` : undefined;
+}
 
 /** A row (by header) as the wire's transaction, with the account's members. */
 function rowRecord(line: number, row: Record<string, string>): InputRecord {
@@ -164,9 +182,9 @@ export async function* csvRecords(file: string, hash?: Hash): AsyncGenerator<Inp
     const { line, fields } = next.value;
     if (!header) {
       header = fields.map((f) => f.trim());
-      const missing = REQUIRED.filter((h) => !header!.includes(h));
-      if (missing.length > 0) {
-        yield { line, error: `the header row lacks ${missing.join(', ')}`, text: fields.join(',') };
+      const problem = headerProblem(header);
+      if (problem) {
+        yield { line, error: problem, text: fields.join(',') };
         return;
       }
       continue;

@@ -196,6 +196,26 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
     expect(stored('bad-csv')).toHaveLength(0);
   });
 
+  test('csv: a header column bankctl does not send (a typo, a currency) is refused, not dropped; so is one given twice', async () => {
+    const file = join(dir, 'odd-header.csv');
+    writeFileSync(
+      file,
+      'account,externalId,amount,date,description,type,balance,currency\nacc-0,odd-csv-1,1.00,1700000000000,x,DEFAULT,5,EUR\n',
+    );
+    const r = await push(['--file', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:1: the header row names "currency", not a column bankctl sends`);
+    const twice = join(dir, 'twice-header.csv');
+    writeFileSync(
+      twice,
+      'account,externalId,amount,date,description,type,amount\nacc-0,odd-csv-2,1.00,1700000000000,x,DEFAULT,2.00\n',
+    );
+    const t = await push(['--file', twice]);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toContain(`${twice}:1: the header row names amount twice`);
+    expect(stored('odd-csv')).toHaveLength(0);
+  });
+
   test('an account without a balance is named with the line it first appears on', async () => {
     const file = join(dir, 'nobalance.ndjson');
     writeFileSync(

@@ -23,6 +23,8 @@ writeFileSync(
   twice,
   '{"accounts": [\n  {"externalId": "a", "name": "A", "number": "1", "balance": 1, "type": "CHECKING"},\n  {"externalId": "a", "name": "A", "number": "1", "balance": 1, "type": "CHECKING"}\n]}\n',
 );
+const twiceColumn = join(dir, 'twice-column.csv');
+writeFileSync(twiceColumn, 'externalId,name,number,balance,type,balance\na,Main,1,10.05,CHECKING,99\n');
 
 describe('connector accounts push: flags', () => {
   optionCases('connector accounts push', newCmdPush, [
@@ -42,6 +44,12 @@ describe('connector accounts push: flags', () => {
       args: ['--user', 'u', '--file', twice],
       code: 2,
       stderr: `${twice}:3: account "a" appears twice`,
+    },
+    {
+      name: 'a csv column named twice (the later cell would win unseen)',
+      args: ['--user', 'u', '--file', twiceColumn],
+      code: 2,
+      stderr: `${twiceColumn}:1: the header row names balance twice`,
     },
     {
       name: 'not the accounts shape',
