@@ -2,7 +2,6 @@
 // account,externalId,amount,date,description,type[,pending,balance,reservedAmount,payload,platformId].
 import { WireError, parseExactJson, type Obj } from '../contract/connector-wire.js';
 import { ExactNumber } from '../contract/connector-wire.js';
-import { dateFromText } from './dates.js';
 import { textChunks } from './text.js';
 import { checkTransaction, message, type InputRecord } from './records.js';
 import type { Hash } from 'node:crypto';
@@ -134,7 +133,8 @@ function rowRecord(line: number, row: Record<string, string>): InputRecord {
   const wire: Obj = {
     externalId: row.externalId,
     amount: csvNumber(row.amount!, 'amount'),
-    date: dateFromText(row.date!),
+    // a string: checkTransaction reads it (an ISO date) or checks it (epoch milliseconds)
+    date: row.date!,
     description: row.description,
     type: row.type?.trim(),
   };
@@ -152,8 +152,9 @@ function rowRecord(line: number, row: Record<string, string>): InputRecord {
       throw new WireError('payload', `is not JSON: ${(err as Error).message}`);
     }
   }
-  const { tx } = checkTransaction(wire);
-  const rec: InputRecord = { line, account: row.account?.trim(), tx, wire };
+  // checkTransaction's wire has the date as epoch milliseconds
+  const checked = checkTransaction(wire);
+  const rec: InputRecord = { line, account: row.account?.trim(), tx: checked.tx, wire: checked.wire };
   if (!rec.account) throw new WireError('account', 'is required');
   if (row.balance !== undefined && row.balance.trim() !== '') rec.balance = csvNumber(row.balance, 'balance');
   if (row.reservedAmount !== undefined && row.reservedAmount.trim() !== '')

@@ -35,10 +35,27 @@ export function isoDateMs(text: string): number | string {
   return Date.UTC(y!, mo! - 1, d!, h, mi, s, ms) - offset * 60_000;
 }
 
+/**
+ * Epoch milliseconds below this are before 1973-03-03: a bank transaction dated then is almost surely
+ * a date in epoch seconds (1700000000 is 2023 in seconds, 1970-01-20 in milliseconds), which the
+ * service would store as 1970 without a word. An ISO-8601 date can still say 1970 on purpose.
+ */
+export const MIN_EPOCH_MS = 100_000_000_000;
+
+/** What is wrong with whole epoch milliseconds that look like seconds; undefined when they do not. */
+export function secondsLike(text: string): string | undefined {
+  if (Math.abs(Number(text)) >= MIN_EPOCH_MS) return undefined;
+  return `is ${text.slice(0, 20)}, which as epoch milliseconds is before 1973: epoch seconds? Give milliseconds${/^\d{9,10}$/.test(text) ? ` (${text}000)` : ''} or an ISO-8601 date`;
+}
+
 /** A date given as a string (csv always, json and ndjson when quoted) as epoch milliseconds; throws the message. */
 export function dateFromText(text: string): ExactNumber {
   const t = text.trim();
-  if (EPOCH_MS.test(t)) return new ExactNumber(t);
+  if (EPOCH_MS.test(t)) {
+    const odd = secondsLike(t);
+    if (odd) throw new DateError(odd);
+    return new ExactNumber(t);
+  }
   const ms = isoDateMs(t);
   if (typeof ms === 'string') throw new DateError(ms);
   return new ExactNumber(String(ms));

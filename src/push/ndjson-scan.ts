@@ -198,7 +198,8 @@ function numberValue(b: Uint8Array, i: number, e: number, kind: number, out: Lin
       out.reservedEnd = i;
       break;
     case F_DATE:
-      if (fraction) return DECLINE;
+      // under 12 digits is before 1973 in milliseconds: the general path says why (epoch seconds?)
+      if (fraction || digits < 12) return DECLINE;
       out.dateStart = ns;
       out.dateEnd = i;
       break;

@@ -10,7 +10,7 @@ import {
   type Obj,
   type TransactionEntity,
 } from '../contract/connector-wire.js';
-import { DateError, dateFromText } from './dates.js';
+import { DateError, dateFromText, secondsLike } from './dates.js';
 
 export interface InputRecord {
   line: number;
@@ -59,6 +59,10 @@ export function checkTransaction(o: Obj, strip = true): { tx: TransactionEntity;
     wire = {};
     for (const k in o) if (!ACCOUNT_FIELDS.has(k)) wire[k] = o[k];
   }
+  const d = wire.date;
+  const given = d instanceof ExactNumber ? d.text : typeof d === 'number' ? String(d) : undefined;
+  const odd = given !== undefined && /^-?\d+$/.test(given) ? secondsLike(given) : undefined;
+  if (odd) throw new WireError('date', odd);
   normaliseDate(wire);
   return { tx: validateTransaction(wire), wire };
 }

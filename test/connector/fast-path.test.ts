@@ -177,7 +177,7 @@ describe('ndjson fast path', () => {
   test('takes the plain lines, numbers and spacing as written', () => {
     const lines = [
       '{"account":"acc-0","balance":1000.25,"externalId":"tx-1","amount":-12.50,"date":1600000000000,"description":"Merchant 1","type":"DEFAULT"}',
-      '  { "externalId" : "tx 2" , "amount" : 0.10 , "date" : 0 , "description" : "a b" , "type" : "PAYMENT" , "pending" : false , "account" : "A" , "platformId" : null , "payload" : null , "x" : [] }',
+      '  { "externalId" : "tx 2" , "amount" : 0.10 , "date" : 1600000000000 , "description" : "a b" , "type" : "PAYMENT" , "pending" : false , "account" : "A" , "platformId" : null , "payload" : null , "x" : [] }',
     ];
     const accepted = lines.map((l) => fast(l));
     expect(accepted[0]).toEqual({
@@ -191,19 +191,19 @@ describe('ndjson fast path', () => {
     expect(accepted[1]).toBeUndefined();
     const second = fast(lines[1]!.replace(', "x" : []', ''))!;
     expect(second.wire).toBe(
-      '{"externalId" : "tx 2" , "amount" : 0.10 , "date" : 0 , "description" : "a b" , "type" : "PAYMENT" , "pending" : false,"platformId" : null , "payload" : null}',
+      '{"externalId" : "tx 2" , "amount" : 0.10 , "date" : 1600000000000 , "description" : "a b" , "type" : "PAYMENT" , "pending" : false,"platformId" : null , "payload" : null}',
     );
     for (const declined of [
-      '{"account":"a","externalId":"t","amount":1e3,"date":1,"description":"d","type":"DEFAULT"}',
-      '{"account":"a","externalId":"t\\u0041","amount":1,"date":1,"description":"d","type":"DEFAULT"}',
-      '{"account":"a","externalId":"t","amount":1,"date":1,"description":"é","type":"DEFAULT"}',
+      '{"account":"a","externalId":"t","amount":1e3,"date":1600000000000,"description":"d","type":"DEFAULT"}',
+      '{"account":"a","externalId":"t\\u0041","amount":1,"date":1600000000000,"description":"d","type":"DEFAULT"}',
+      '{"account":"a","externalId":"t","amount":1,"date":1600000000000,"description":"é","type":"DEFAULT"}',
     ]) {
       expect(fast(declined)).toBeUndefined();
       expect(validateLine(1, declined).error).toBeUndefined();
     }
     // a member given twice: declined here, and refused the general way (the last would win unseen)
     const twice =
-      '{"account":"a","account":"b","externalId":"t","amount":1,"date":1,"description":"d","type":"DEFAULT"}';
+      '{"account":"a","account":"b","externalId":"t","amount":1,"date":1600000000000,"description":"d","type":"DEFAULT"}';
     expect(fast(twice)).toBeUndefined();
     expect(validateLine(1, twice).error).toContain('"account" appears twice in the line');
   });
@@ -230,14 +230,14 @@ describe('ndjson fast path', () => {
   test('a file scanned in ranges and merged gives what one scan from the top gives, cut at every line', async () => {
     const dir = tempDir();
     const lines = [
-      '{"account":"a","balance":1.00,"externalId":"t1","amount":1,"date":1,"description":"d","type":"DEFAULT"}',
+      '{"account":"a","balance":1.00,"externalId":"t1","amount":1,"date":1600000000000,"description":"d","type":"DEFAULT"}',
       '',
-      '{"account":"b","externalId":"t2","amount":2,"date":1,"description":"d","type":"DEFAULT"}\r',
-      '{"account":"a","balance":2.50,"reservedAmount":0.10,"externalId":"t3","amount":3,"date":1,"description":"caf\u00e9","type":"DEFAULT"}',
+      '{"account":"b","externalId":"t2","amount":2,"date":1600000000000,"description":"d","type":"DEFAULT"}\r',
+      '{"account":"a","balance":2.50,"reservedAmount":0.10,"externalId":"t3","amount":3,"date":1600000000000,"description":"caf\u00e9","type":"DEFAULT"}',
       '   ',
-      '{"account":"c","balance":-7,"externalId":"t4","amount":4,"date":1,"description":"é","type":"DEFAULT"}',
-      '{"account":"b","balance":9.99,"externalId":"t5","amount":5,"date":1,"description":"d","type":"DEFAULT"}',
-      '{"account":"a","externalId":"t6","amount":6,"date":1,"description":"d","type":"DEFAULT"}',
+      '{"account":"c","balance":-7,"externalId":"t4","amount":4,"date":1600000000000,"description":"é","type":"DEFAULT"}',
+      '{"account":"b","balance":9.99,"externalId":"t5","amount":5,"date":1600000000000,"description":"d","type":"DEFAULT"}',
+      '{"account":"a","externalId":"t6","amount":6,"date":1600000000000,"description":"d","type":"DEFAULT"}',
     ];
     for (const bad of [undefined, 4, 7]) {
       const text = lines.map((l, i) => (i + 1 === bad ? '{"account":"a","amount":"x"}' : l)).join('\n');

@@ -216,6 +216,35 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
     expect(stored('odd-csv')).toHaveLength(0);
   });
 
+  test('a date in epoch seconds is refused with the milliseconds it probably means; an ISO date of 1970 is taken', async () => {
+    const nd = join(dir, 'seconds.ndjson');
+    writeFileSync(
+      nd,
+      '{"account":"acc-0","balance":1,"externalId":"sec-1","amount":1.00,"date":1700000000000,"description":"ok","type":"DEFAULT"}\n' +
+        '{"account":"acc-0","balance":1,"externalId":"sec-2","amount":1.00,"date":1700000000,"description":"seconds","type":"DEFAULT"}\n',
+    );
+    const r = await push(['--file', nd]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `${nd}:2: date: is 1700000000, which as epoch milliseconds is before 1973: epoch seconds? Give milliseconds (1700000000000) or an ISO-8601 date`,
+    );
+    const csv = join(dir, 'seconds.csv');
+    writeFileSync(
+      csv,
+      'account,externalId,amount,date,description,type,balance\nacc-0,sec-3,1.00,1700000000,x,DEFAULT,5\n',
+    );
+    const c = await push(['--file', csv]);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toContain(`${csv}:2: date: is 1700000000, which as epoch milliseconds is before 1973`);
+    expect(stored('sec-')).toHaveLength(0);
+
+    const iso = join(dir, 'iso-1970.csv');
+    writeFileSync(iso, 'account,externalId,amount,date,description,type,balance\nacc-0,iso70-1,1.00,1970-01-02,x,DEFAULT,5\n');
+    const ok = await push(['--file', iso]);
+    expect(ok.code).toBe(0);
+    expect(stored('iso70-').map((t) => t.bookedDate)).toEqual(['1970-01-02']);
+  });
+
   test('an account without a balance is named with the line it first appears on', async () => {
     const file = join(dir, 'nobalance.ndjson');
     writeFileSync(
@@ -293,7 +322,7 @@ describe('a large ndjson file, checked in ranges by worker threads', () => {
   test('a bad record late in the file and an account first seen late without a balance are named by their lines', async () => {
     const bad = big(120_000, (i) =>
       i === 100_001
-        ? '{"account":"acc-0","externalId":"late","amount":"12","date":1,"description":"d","type":"DEFAULT"}'
+        ? '{"account":"acc-0","externalId":"late","amount":"12","date":1600000000000,"description":"d","type":"DEFAULT"}'
         : tx(i, '"balance":1.00,'),
     );
     const r = await spawnCli(['connector', 'push', '--user', 'fmt', '--file', bad, '--dry-run'], { env: env.env });

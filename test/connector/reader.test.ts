@@ -25,7 +25,7 @@ const txLine = fc.record({
   amount,
   balance: amount,
   description: text.filter((s) => s.trim() !== ''),
-  date: fc.integer({ min: 0, max: 2_000_000_000_000 }),
+  date: fc.integer({ min: 100_000_000_000, max: 2_000_000_000_000 }),
   pending: fc.option(fc.boolean(), { nil: undefined }),
   payload: fc.option(fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 })), { nil: undefined }),
   spacing: fc.constantFrom('', ' ', '  ', '\t'),
