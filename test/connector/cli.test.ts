@@ -189,7 +189,14 @@ describe('exit codes follow the service status', () => {
       writeFileSync(
         f,
         ndjsonLine(
-          { account: 'acc-0', externalId: 'x-1', amount: '1', date: 1_700_000_000_000, description: 'x', type: 'DEFAULT' },
+          {
+            account: 'acc-0',
+            externalId: 'x-1',
+            amount: '1',
+            date: 1_700_000_000_000,
+            description: 'x',
+            type: 'DEFAULT',
+          },
           '1',
         ),
       );

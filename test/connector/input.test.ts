@@ -239,7 +239,10 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
     expect(stored('sec-')).toHaveLength(0);
 
     const iso = join(dir, 'iso-1970.csv');
-    writeFileSync(iso, 'account,externalId,amount,date,description,type,balance\nacc-0,iso70-1,1.00,1970-01-02,x,DEFAULT,5\n');
+    writeFileSync(
+      iso,
+      'account,externalId,amount,date,description,type,balance\nacc-0,iso70-1,1.00,1970-01-02,x,DEFAULT,5\n',
+    );
     const ok = await push(['--file', iso]);
     expect(ok.code).toBe(0);
     expect(stored('iso70-').map((t) => t.bookedDate)).toEqual(['1970-01-02']);
