@@ -38,9 +38,9 @@ export interface RequestOptions {
   acceptStatus?: number[];
   signal?: AbortSignal;
   /**
-   * Called when a 2xx answer has been read and no attempt of this request was abandoned (a
-   * timeout, an abort, a network failure): nothing holds the body any more, so its buffer may be
-   * reused. Never called otherwise.
+   * Called when a 2xx answer has been read whole (not a stream) and no attempt of this request was
+   * abandoned (a timeout, an abort, a network failure): nothing holds the body any more, so its
+   * buffer may be reused. Never called otherwise.
    */
   onBodyDone?: () => void;
 }
@@ -220,7 +220,8 @@ export class HttpClient {
         if (ok) {
           const limit = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
           const data = await readBody(res, o.responseType ?? 'json', limit, () => this.tooLarge(method, url, limit));
-          if (!abandoned) o.onBodyDone?.();
+          // a stream answer is not read yet: the exchange may still be going on
+          if (!abandoned && o.responseType !== 'stream') o.onBodyDone?.();
           return { status, headers: res.headers, data: data as T, url, requestId: sentId };
         }
         const text =
