@@ -41,29 +41,33 @@ function sameBytesAt(a: Uint8Array, s: number, b: Uint8Array, t: number, len: nu
   return true;
 }
 
+/** A free buffer of at least n bytes, taken out of free; undefined when none is that large. */
+function takeFit(free: Buffer[], n: number): Buffer | undefined {
+  for (let i = free.length - 1; i >= 0; i--) {
+    if (free[i]!.length < n) continue;
+    const b = free[i]!;
+    free[i] = free[free.length - 1]!;
+    free.pop();
+    return b;
+  }
+  return undefined;
+}
+
 /** An empty Slots for a released chunk: anything read from it after release is plainly missing. */
 const RELEASED = new Slots(0);
 
 /**
  * The buffers of chunk parts and the chunks' per-transaction slots, handed back when a chunk is
  * done: a push cycles through a few of them instead of allocating (and growing) fresh ones per
- * chunk, which kept the peak RSS up. Request bodies are never pooled: the HTTP client may hold one
- * after the answer.
+ * chunk, which kept the peak RSS up. Request bodies have their own pool (BodyBuffers): the HTTP
+ * client may hold one after the answer, so only it says when one is free.
  */
 export class PartBuffers {
   private readonly free: Buffer[] = [];
   private readonly freeSlots: Slots[] = [];
 
   get(n: number): Buffer {
-    const free = this.free;
-    for (let i = free.length - 1; i >= 0; i--) {
-      if (free[i]!.length < n) continue;
-      const b = free[i]!;
-      free[i] = free[free.length - 1]!;
-      free.pop();
-      return b;
-    }
-    return Buffer.allocUnsafe(Math.max(n, 4096));
+    return takeFit(this.free, n) ?? Buffer.allocUnsafe(Math.max(n, 4096));
   }
 
   put(b: Buffer): void {
@@ -94,14 +98,8 @@ export class BodyBuffers {
 
   /** A buffer of at least n bytes, its own memory (never a slice of Node's shared pool). */
   get(n: number): Buffer {
-    const free = this.free;
-    for (let i = free.length - 1; i >= 0; i--) {
-      if (free[i]!.length < n) continue;
-      const b = free[i]!;
-      free[i] = free[free.length - 1]!;
-      free.pop();
-      return b;
-    }
+    const reused = takeFit(this.free, n);
+    if (reused) return reused;
     const b = Buffer.allocUnsafeSlow(n + (n >> 3));
     this.owned.add(b.buffer);
     return b;

@@ -196,46 +196,43 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
     expect(stored('bad-csv')).toHaveLength(0);
   });
 
-  test('csv: a header column bankctl does not send (a typo, a currency) is refused, not dropped; so is one given twice', async () => {
-    const file = join(dir, 'odd-header.csv');
-    writeFileSync(
-      file,
-      'account,externalId,amount,date,description,type,balance,currency\nacc-0,odd-csv-1,1.00,1700000000000,x,DEFAULT,5,EUR\n',
-    );
+  /** Pushes content as the file name: exit 2 with what message(file) says on stderr. */
+  async function refused(name: string, content: string, message: (file: string) => string): Promise<void> {
+    const file = join(dir, name);
+    writeFileSync(file, content);
     const r = await push(['--file', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${file}:1: the header row names "currency", not a column bankctl sends`);
-    const twice = join(dir, 'twice-header.csv');
-    writeFileSync(
-      twice,
-      'account,externalId,amount,date,description,type,amount\nacc-0,odd-csv-2,1.00,1700000000000,x,DEFAULT,2.00\n',
+    expect(r.stderr).toContain(message(file));
+  }
+  const CSV_HEAD = 'account,externalId,amount,date,description,type';
+
+  test('csv: a header column bankctl does not send (a typo, a currency) is refused, not dropped; so is one given twice', async () => {
+    await refused(
+      'odd-header.csv',
+      `${CSV_HEAD},balance,currency\nacc-0,odd-csv-1,1.00,1700000000000,x,DEFAULT,5,EUR\n`,
+      (f) => `${f}:1: the header row names "currency", not a column bankctl sends`,
     );
-    const t = await push(['--file', twice]);
-    expect(t.code).toBe(2);
-    expect(t.stderr).toContain(`${twice}:1: the header row names amount twice`);
+    await refused(
+      'twice-header.csv',
+      `${CSV_HEAD},amount\nacc-0,odd-csv-2,1.00,1700000000000,x,DEFAULT,2.00\n`,
+      (f) => `${f}:1: the header row names amount twice`,
+    );
     expect(stored('odd-csv')).toHaveLength(0);
   });
 
   test('a date in epoch seconds is refused with the milliseconds it probably means; an ISO date of 1970 is taken', async () => {
-    const nd = join(dir, 'seconds.ndjson');
-    writeFileSync(
-      nd,
+    await refused(
+      'seconds.ndjson',
       '{"account":"acc-0","balance":1,"externalId":"sec-1","amount":1.00,"date":1700000000000,"description":"ok","type":"DEFAULT"}\n' +
         '{"account":"acc-0","balance":1,"externalId":"sec-2","amount":1.00,"date":1700000000,"description":"seconds","type":"DEFAULT"}\n',
+      (f) =>
+        `${f}:2: date: is 1700000000, which as epoch milliseconds is before 1973: epoch seconds? Give milliseconds (1700000000000) or an ISO-8601 date`,
     );
-    const r = await push(['--file', nd]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(
-      `${nd}:2: date: is 1700000000, which as epoch milliseconds is before 1973: epoch seconds? Give milliseconds (1700000000000) or an ISO-8601 date`,
+    await refused(
+      'seconds.csv',
+      `${CSV_HEAD},balance\nacc-0,sec-3,1.00,1700000000,x,DEFAULT,5\n`,
+      (f) => `${f}:2: date: is 1700000000, which as epoch milliseconds is before 1973`,
     );
-    const csv = join(dir, 'seconds.csv');
-    writeFileSync(
-      csv,
-      'account,externalId,amount,date,description,type,balance\nacc-0,sec-3,1.00,1700000000,x,DEFAULT,5\n',
-    );
-    const c = await push(['--file', csv]);
-    expect(c.code).toBe(2);
-    expect(c.stderr).toContain(`${csv}:2: date: is 1700000000, which as epoch milliseconds is before 1973`);
     expect(stored('sec-')).toHaveLength(0);
 
     const iso = join(dir, 'iso-1970.csv');
