@@ -41,6 +41,8 @@ export interface CallParams {
   signal?: AbortSignal;
   /** See RequestOptions.onBodyDone: the body's buffer may be reused. */
   onBodyDone?: () => void;
+  /** See RequestOptions.onAttempt. */
+  onAttempt?: () => void;
 }
 
 /** A request the table may not know: the raw `api` command. */
@@ -122,6 +124,7 @@ export class ApiClient {
       signal: p.signal,
       responseType,
       onBodyDone: p.onBodyDone,
+      onAttempt: p.onAttempt,
     };
     if (p.json !== undefined) {
       o.body = writeJson(p.json);

@@ -61,16 +61,9 @@ export async function ingestTransactions(
   api: ApiClient,
   externalUserId: string,
   body: string | Buffer,
-  signal?: AbortSignal,
-  onBodyDone?: () => void,
+  o: { signal?: AbortSignal; onBodyDone?: () => void; onAttempt?: () => void } = {},
 ): Promise<void> {
-  await api.call(EP.connector.ingestTransactions, {
-    path: { externalUserId },
-    body,
-    idempotent: true,
-    signal,
-    onBodyDone,
-  });
+  await api.call(EP.connector.ingestTransactions, { path: { externalUserId }, body, idempotent: true, ...o });
 }
 
 export async function deleteTransactions(api: ApiClient, externalUserId: string, body: unknown): Promise<void> {

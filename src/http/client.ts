@@ -43,6 +43,8 @@ export interface RequestOptions {
    * buffer may be reused. Never called otherwise.
    */
   onBodyDone?: () => void;
+  /** Called as each attempt (the first and every retry) goes out: what a report counts as requests. */
+  onAttempt?: () => void;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -197,6 +199,7 @@ export class HttpClient {
     let abandoned = false;
     const givenId = Object.entries(headers).find(([k]) => k.toLowerCase() === 'x-request-id')?.[1];
     for (let attempt = 0; ; attempt++) {
+      o.onAttempt?.();
       const started = this.now();
       // a fresh id per attempt (or the caller's own), so each try can be found in the service's logs
       const sentId = givenId ?? randomUUID();

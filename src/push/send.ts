@@ -79,11 +79,18 @@ export class Sender {
    * has (or had) and sends the rest.
    */
   private async deliver(c: Chunk, items: number[] | undefined, r: ChunkResult, resent: boolean): Promise<void> {
-    r.requests++;
-    this.summary.requests++;
+    // each HTTP attempt counts, retries included; a sender that reports none made one
+    let attempts = 0;
+    const attempt = (): void => {
+      attempts++;
+      r.requests++;
+      this.summary.requests++;
+    };
     try {
       const body = c.body(this.bodyHead, this.accounts, items, this.bodies);
-      await this.hooks.send(body, this.hooks.signal, () => this.bodies.put(body));
+      await this.hooks
+        .send(body, this.hooks.signal, { done: () => this.bodies.put(body), attempt })
+        .finally(() => attempts === 0 && attempt());
       if (items) for (const i of items) this.accounts[c.accountOf(i)]!.delivered++;
       else for (let i = 0; i < c.size; i++) this.accounts[c.accountOf(i)]!.delivered++;
       r.delivered += items ? items.length : c.size;

@@ -24,8 +24,11 @@ export interface PushOptions {
 }
 
 export interface PushHooks {
-  /** done: called when nothing holds body any more (its buffer is then reused); never on failure. */
-  send(body: Buffer, signal: AbortSignal, done?: () => void): Promise<void>;
+  /**
+   * events.done: called when nothing holds body any more (its buffer is then reused), never on
+   * failure; events.attempt: as each HTTP attempt goes out (retries included).
+   */
+  send(body: Buffer, signal: AbortSignal, events?: { done?: () => void; attempt?: () => void }): Promise<void>;
   signal: AbortSignal;
   now(): number;
   /** Called after the first pass with the number of transactions to push. */

@@ -118,13 +118,24 @@ describe('idempotent pushes', () => {
       expect(made.code, made.stderr).toBe(0);
       const txs = makeTxs(12_000, { accounts: 2 });
       const file = writeNdjson(dir, 'faults.ndjson', txs);
-      const r = await runCli(['connector', 'push', '--user', user, '--file', file, '--concurrency', '3'], {
-        env: e,
-        context: { sleep: async () => undefined },
-      });
+      const report = join(dir, 'faults.report.json');
+      const pushes = () =>
+        faulty.sandbox.context
+          .bench!.requests.entries()
+          .entries.filter((x) => x.method === 'POST' && x.path === `/connector/users/${user}/transactions`);
+      const before = pushes().length;
+      const r = await runCli(
+        ['connector', 'push', '--user', user, '--file', file, '--concurrency', '3', '--report', report],
+        { env: e, context: { sleep: async () => undefined } },
+      );
       expect(r.code, r.stderr).toBe(0);
       const injected = Object.values(faulty.sandbox.faultCounts).reduce((a, b) => a + b, 0);
       expect(injected).toBeGreaterThan(0);
+      // the report counts every HTTP request the push made, retries included: what the service saw
+      const rep = JSON.parse(readFileSync(report, 'utf8'));
+      expect(rep.summary.requests).toBe(pushes().length - before);
+      expect(rep.summary.requests).toBeGreaterThan(rep.summary.chunks);
+      expect(rep.chunks.reduce((n: number, c: { requests: number }) => n + c.requests, 0)).toBe(rep.summary.requests);
       const u = faulty.sandbox.store.userByExternalId(user)!;
       const ids = [...faulty.sandbox.store.transactions.values()]
         .filter((t) => t.userId === u.id)

@@ -140,7 +140,8 @@ async function pushAction(ctx: Context, o: PushFlags): Promise<void> {
         rejectsFile: o.skipInvalid,
       },
       {
-        send: (body, signal, done) => ingestTransactions(api, user, body, signal, done),
+        send: (body, signal, events) =>
+          ingestTransactions(api, user, body, { signal, onBodyDone: events?.done, onAttempt: events?.attempt }),
         signal: abort.signal,
         now: () => ctx.clock.now(),
         onPlanned: (n) => progress.start(n),
