@@ -105,9 +105,11 @@ export class BodyBuffers {
     return b;
   }
 
-  /** A body (or a slice of one) that get() gave: its whole buffer may be handed out again. */
+  /** A body (or a slice of one) that get() gave: its whole buffer may be handed out again (once). */
   put(body: Buffer): void {
     if (!this.owned.has(body.buffer) || this.free.length >= 8) return;
+    // handed back twice, it would be given to two chunks at once
+    if (this.free.some((b) => b.buffer === body.buffer)) return;
     this.free.push(Buffer.from(body.buffer, 0, body.buffer.byteLength));
   }
 }
