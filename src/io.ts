@@ -16,7 +16,39 @@ export interface IO {
   onInterrupt(handler: () => void): () => void;
 }
 
+/** Set by the first Ctrl-C (or SIGTERM) of this process. */
+let stopping = false;
+let guarded = false;
+
+/**
+ * What an interrupted command leaves behind: work in flight (a chunk waiting out a retry, a
+ * connection pool closing) ends with the abort's own rejection after the command has answered, with
+ * nothing left to await it. Once Ctrl-C has been pressed those are the shutdown, not a failure:
+ * without this, Node printed their stack and exited 1 after (or instead of) the command's
+ * "interrupted" summary and its exit 130. Anything else stays as fatal as Node makes it.
+ */
+function isShutdownRejection(reason: unknown): boolean {
+  const r = reason as { name?: unknown; code?: unknown } | undefined;
+  return (
+    r?.name === 'AbortError' ||
+    r?.code === 'ABORT_ERR' ||
+    r?.code === 'UND_ERR_ABORTED' ||
+    r?.code === 'UND_ERR_DESTROYED' ||
+    r?.name === 'ClientDestroyedError'
+  );
+}
+
+function guardShutdown(): void {
+  if (guarded) return;
+  guarded = true;
+  process.on('unhandledRejection', (reason) => {
+    if (stopping && isShutdownRejection(reason)) return;
+    throw reason;
+  });
+}
+
 export function processIO(): IO {
+  guardShutdown();
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -28,11 +60,15 @@ export function processIO(): IO {
     cwd: process.cwd(),
     columns: process.stdout.columns || process.stderr.columns || 100,
     onInterrupt(handler) {
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
+      const h = (): void => {
+        stopping = true;
+        handler();
+      };
+      process.on('SIGINT', h);
+      process.on('SIGTERM', h);
       return () => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
+        process.off('SIGINT', h);
+        process.off('SIGTERM', h);
       };
     },
   };

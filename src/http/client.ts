@@ -192,7 +192,8 @@ export class HttpClient {
       this.notice(
         `${method} ${this.redactor.url(url)}: ${d.reason}, retrying in ${formatDelay(d.delayMs)} (retry ${attempt + 1} of ${retries})`,
       );
-      await this.sleep(d.delayMs);
+      // Ctrl-C ends the wait at once: a Retry-After of 30 s held an interrupted push for 30 s
+      await (o.signal ? untilAborted(o.signal, this.sleep(d.delayMs)) : this.sleep(d.delayMs));
     };
     let lastSentId: string | undefined;
     // an attempt that ended without an answer may still be queued in undici with the body

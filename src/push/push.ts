@@ -19,7 +19,7 @@ import type {
   PushResult,
   PushSummary,
 } from './types.js';
-import { validate } from './validate.js';
+import { validate, ValidationInterrupted, type Validated } from './validate.js';
 
 export type {
   IngestType,
@@ -99,7 +99,16 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
     o.checkpoint && !o.dryRun
       ? Checkpoint.load(o.checkpoint, { service: o.service ?? '', user: o.user, options: chunkOptions(o) })
       : undefined;
-  const v = await validate(o, hooks.signal, checkpoint !== undefined);
+  let v: Validated;
+  try {
+    v = await validate(o, hooks.signal, checkpoint !== undefined);
+  } catch (err) {
+    if (!(err instanceof ValidationInterrupted)) throw err;
+    const summary = newSummary(o, o.type ?? 'HISTORICAL', 0, 0, checkpoint);
+    summary.interrupted = true;
+    summary.elapsedMs = hooks.now() - started;
+    return { summary, chunks: [], accounts: [], error: undefined };
+  }
   if (checkpoint) checkpoint.bindContent(v.contentHash!);
   const accounts = v.accounts.list;
   accountHeads(accounts);

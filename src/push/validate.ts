@@ -211,6 +211,13 @@ function typeOf(o: PushOptions, found: Found): IngestType {
   return (found.type as IngestType | undefined) ?? 'HISTORICAL';
 }
 
+/** Ctrl-C while the input was being checked: nothing was sent, the push ends as interrupted. */
+export class ValidationInterrupted extends Error {
+  constructor() {
+    super('interrupted while checking the input');
+  }
+}
+
 /** Stage 1: the whole input checked; throws an InputError listing the problems (without --skip-invalid). */
 export async function validate(o: PushOptions, signal: AbortSignal, hashed: boolean): Promise<Validated> {
   const problems = new Problems();
@@ -219,7 +226,11 @@ export async function validate(o: PushOptions, signal: AbortSignal, hashed: bool
   let found: Found;
   try {
     const pass = o.format === 'ndjson' ? validateNdjson : validateRecords;
-    found = await pass(o, problems, ids, reject, signal, hashed);
+    // a stopped scan (a worker terminated, a read cut short) says nothing about the input
+    found = await pass(o, problems, ids, reject, signal, hashed).catch((err: unknown) => {
+      throw signal.aborted ? new ValidationInterrupted() : err;
+    });
+    if (signal.aborted) throw new ValidationInterrupted();
     const dups = await duplicates(o, ids.runs(), problems, reject);
     found.valid -= reject ? dups : 0;
   } finally {

@@ -124,6 +124,65 @@ describe('Ctrl-C', () => {
   }, 60_000);
 });
 
+describe('Ctrl-C at other moments: exit 130 and the interrupted summary, never a stack trace', () => {
+  /** Runs push with args against env, presses Ctrl-C once stderr matches ready (or after ready ms); the result. */
+  async function interrupted(args: string[], e: Record<string, string | undefined>, ready: RegExp | number) {
+    const child = spawn(process.execPath, [BIN, 'connector', 'push', ...args], {
+      env: { PATH: process.env.PATH, ...e },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    let sent = false;
+    if (typeof ready === 'number')
+      setTimeout(() => {
+        sent = true;
+        child.kill('SIGINT');
+      }, ready);
+    child.stderr.on('data', (c) => {
+      stderr += c;
+      if (!sent && typeof ready !== 'number' && ready.test(stderr)) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    return { code, stderr, sent };
+  }
+
+  test('while a chunk waits out a retry (429 with Retry-After)', async () => {
+    // every request is answered 429 with a long wait: the push sits in its retry wait
+    const s = await scriptedServer(() => (_req, res) => res.writeHead(429, { 'retry-after': '30' }).end('{}'));
+    try {
+      const file = writeNdjson(dir, 'retry-wait.ndjson', makeTxs(6000, { prefix: 'rw' }), { 'acc-0': '5' });
+      const r = await interrupted(
+        ['--user', 'u', '--file', file, '--checkpoint', join(dir, 'retry-wait.ckpt')],
+        { BANKCTL_BASE_URL: s.url, BANKCTL_CONNECTOR_TOKEN: 'tok', BANKCTL_CONFIG_DIR: tempDir() },
+        /retrying in/,
+      );
+      expect(r.sent).toBe(true);
+      expect(r.code, r.stderr).toBe(130);
+      expect(r.stderr).toContain('interrupted');
+      expect(r.stderr).not.toMatch(/AbortError|ClientDestroyedError|node:internal|\n\s+at /);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+
+  test('while a large file is checked by the scan workers', async () => {
+    const big = join(dir, 'interrupt-big.ndjson');
+    // an escape in each line: the general reader (JSON.parse a line), slow enough to be stopped in
+    const line = (i: number) =>
+      `{"account":"acc-0","balance":1,"externalId":"ib-${i}","amount":-1.25,"date":1700000000000,"description":"caf\\u00e9 ${'d'.repeat(60)}","type":"DEFAULT"}`;
+    writeFileSync(big, `${Array.from({ length: 400_000 }, (_, i) => line(i)).join('\n')}\n`);
+    const r = await interrupted(['--user', 'u', '--file', big, '--dry-run', '-v'], env.env, 500);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('interrupted');
+    expect(r.stderr).not.toMatch(/unexpected|scan worker stopped|\n\s+at /);
+    // stopped while checking, not after a finished dry run
+    expect(r.stderr).toContain('interrupted while checking the input; nothing sent');
+  }, 60_000);
+});
+
 describe('verify', () => {
   test('counts and exact sums per account match after a push, read back with a generated token or HTTP Basic; drift exits 9', async () => {
     await userWithAccounts(env, 'ver', 2);

@@ -72,6 +72,8 @@ async function balancesOf(
 }
 
 function summaryLine(o: PushFlags, s: PushSummary, failed: boolean): string {
+  if (s.interrupted && s.transactions === 0 && s.chunks === 0)
+    return `${o.dryRun ? 'dry run' : 'push'} of ${o.file} interrupted while checking the input; nothing sent`;
   if (o.dryRun)
     return `dry run: ${s.transactions} transaction(s) valid in ${s.chunks} chunk(s) of at most 2500, ${s.rejected} rejected; nothing sent`;
   const rate = s.elapsedMs > 0 ? Math.round((s.sent / s.elapsedMs) * 1000) : 0;
