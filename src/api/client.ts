@@ -43,6 +43,8 @@ export interface CallParams {
   onBodyDone?: () => void;
   /** See RequestOptions.onAttempt. */
   onAttempt?: () => void;
+  /** See RequestOptions.onAbandoned. */
+  onAbandoned?: () => void;
 }
 
 /** A request the table may not know: the raw `api` command. */
@@ -125,6 +127,7 @@ export class ApiClient {
       responseType,
       onBodyDone: p.onBodyDone,
       onAttempt: p.onAttempt,
+      onAbandoned: p.onAbandoned,
     };
     if (p.json !== undefined) {
       o.body = writeJson(p.json);

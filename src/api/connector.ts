@@ -61,7 +61,7 @@ export async function ingestTransactions(
   api: ApiClient,
   externalUserId: string,
   body: string | Buffer,
-  o: { signal?: AbortSignal; onBodyDone?: () => void; onAttempt?: () => void } = {},
+  o: { signal?: AbortSignal; onBodyDone?: () => void; onAttempt?: () => void; onAbandoned?: () => void } = {},
 ): Promise<void> {
   await api.call(EP.connector.ingestTransactions, { path: { externalUserId }, body, idempotent: true, ...o });
 }
@@ -102,7 +102,8 @@ export async function generateToken(
   api: ApiClient,
   req: { userId: string; scopes: string[]; ttl?: number; origin?: string },
 ): Promise<GeneratedToken> {
-  return readObject<GeneratedToken>(api, EP.connector.generateToken, { json: req });
+  // a token more or less has no effect: safe to send again after a 5xx or a dropped connection
+  return readObject<GeneratedToken>(api, EP.connector.generateToken, { json: req, idempotent: true });
 }
 
 export interface V2Transaction {

@@ -45,6 +45,8 @@ export interface RequestOptions {
   onBodyDone?: () => void;
   /** Called as each attempt (the first and every retry) goes out: what a report counts as requests. */
   onAttempt?: () => void;
+  /** Called when an attempt ends without an answer (a timeout, a network failure): it may have arrived. */
+  onAbandoned?: () => void;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -235,6 +237,7 @@ export class HttpClient {
         // a body over the limit is not fetched again: a retry would only download it once more
         if (err instanceof ResponseTooLargeError) throw err;
         abandoned = true;
+        o.onAbandoned?.();
         if (o.signal?.aborted) throw err;
         failure = err;
         errorCode = networkCode(err);

@@ -49,7 +49,8 @@ export class Sender {
 
   /** A 409/410 answer: what the service named (or, split in halves, found) is counted, the rest resent. */
   private async known(err: ApiError, c: Chunk, items: number[], r: ChunkResult, resent: boolean): Promise<void> {
-    // a 409 on a chunk an interrupted run sent without recording it is that run's delivery
+    // a 409 on a chunk an interrupted run sent without recording it is that run's delivery, and so
+    // is one after this run's own attempt that ended without an answer (resent is then true)
     const kind = err.status === 410 ? 'gone' : resent ? 'delivered' : 'duplicates';
     const named = (err.body as { errorDetails?: { externalIds?: unknown } } | undefined)?.errorDetails?.externalIds;
     if (Array.isArray(named) && named.length > 0) {
@@ -81,6 +82,8 @@ export class Sender {
   private async deliver(c: Chunk, items: number[] | undefined, r: ChunkResult, resent: boolean): Promise<void> {
     // each HTTP attempt counts, retries included; a sender that reports none made one
     let attempts = 0;
+    // an attempt that ended without an answer may have been stored: a 409 after it is this push's own
+    let lost = false;
     const attempt = (): void => {
       attempts++;
       r.requests++;
@@ -89,7 +92,7 @@ export class Sender {
     try {
       const body = c.body(this.bodyHead, this.accounts, items, this.bodies);
       await this.hooks
-        .send(body, this.hooks.signal, { done: () => this.bodies.put(body), attempt })
+        .send(body, this.hooks.signal, { done: () => this.bodies.put(body), attempt, lost: () => (lost = true) })
         .finally(() => attempts === 0 && attempt());
       if (items) for (const i of items) this.accounts[c.accountOf(i)]!.delivered++;
       else for (let i = 0; i < c.size; i++) this.accounts[c.accountOf(i)]!.delivered++;
@@ -97,7 +100,7 @@ export class Sender {
     } catch (err) {
       const places = items ?? Array.from({ length: c.size }, (_, i) => i);
       if (err instanceof ApiError && (err.status === 409 || err.status === 410))
-        return this.known(err, c, places, r, resent);
+        return this.known(err, c, places, r, resent || lost);
       const line = err instanceof ApiError && err.status === 400 ? lineOf400(err, c, places) : undefined;
       // the exit code and the service's answer stay; the message leads with the input line
       if (line !== undefined)

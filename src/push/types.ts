@@ -26,9 +26,14 @@ export interface PushOptions {
 export interface PushHooks {
   /**
    * events.done: called when nothing holds body any more (its buffer is then reused), never on
-   * failure; events.attempt: as each HTTP attempt goes out (retries included).
+   * failure; events.attempt: as each HTTP attempt goes out (retries included); events.lost: when an
+   * attempt ended without an answer (it may have been stored).
    */
-  send(body: Buffer, signal: AbortSignal, events?: { done?: () => void; attempt?: () => void }): Promise<void>;
+  send(
+    body: Buffer,
+    signal: AbortSignal,
+    events?: { done?: () => void; attempt?: () => void; lost?: () => void },
+  ): Promise<void>;
   signal: AbortSignal;
   now(): number;
   /** Called after the first pass with the number of transactions to push. */

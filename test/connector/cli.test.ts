@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { call, ndjsonLine, userWithAccounts } from './helpers.js';
+import { hangUp, reply, scriptedServer, type Step } from '../helpers/scripted-server.js';
 
 let env: TestEnv;
 let dir: string;
@@ -222,6 +223,70 @@ describe('exit codes follow the service status', () => {
       ).toBe(8);
     } finally {
       server.close();
+    }
+  });
+});
+
+describe('a 409 after an answer that was lost', () => {
+  test("is this push's own delivery (the dropped attempt was stored), not duplicates; after a 503 it is duplicates", async () => {
+    const ids = ['lost-1', 'lost-2', 'lost-3'];
+    const conflict = JSON.stringify({ errorMessage: 'exists', errorDetails: { externalIds: ids } });
+    const f = join(dir, 'lost.ndjson');
+    writeFileSync(
+      f,
+      ids
+        .map((externalId) =>
+          ndjsonLine(
+            {
+              account: 'acc-0',
+              externalId,
+              amount: '1.10',
+              date: 1_700_000_000_000,
+              description: 'x',
+              type: 'DEFAULT',
+            },
+            '1',
+          ),
+        )
+        .join('\n'),
+    );
+    const push = async (first: Step) => {
+      const s = await scriptedServer([first, reply(409, conflict)]);
+      try {
+        const e = { ...env.env, BANKCTL_BASE_URL: s.url, BANKCTL_RETRIES: '2' };
+        return await runCli(['connector', 'push', '--user', 'u', '--file', f], {
+          env: e,
+          context: { sleep: async () => undefined },
+        });
+      } finally {
+        await s.close();
+      }
+    };
+    // the connection dropped after the request went out: the service may well have stored it
+    const lost = await push(hangUp);
+    expect(lost.code, lost.stderr).toBe(0);
+    expect(lost.stderr).toContain('delivered 3, duplicates 0');
+    // a 503 is an answer: nothing was stored, so the 409 means the service had them before
+    const answered = await push(reply(503));
+    expect(answered.code, answered.stderr).toBe(0);
+    expect(answered.stderr).toContain('delivered 0, duplicates 3');
+  });
+});
+
+describe('generating a read token', () => {
+  test('is sent again after a 503 or a dropped connection (it has no effect to repeat): verify no longer dies of one', async () => {
+    const token = JSON.stringify({ token: 'read-tok-1', expiry: 1_900_000_000_000 });
+    const s = await scriptedServer([reply(503), hangUp, reply(200, token)]);
+    try {
+      const r = await runCli(['connector', 'token', '--user', 'u', '--scope', 'transactions:read'], {
+        env: { ...env.env, BANKCTL_BASE_URL: s.url, BANKCTL_RETRIES: '3' },
+        context: { sleep: async () => undefined },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trim()).toBe('read-tok-1');
+      expect(s.seen).toHaveLength(3);
+    } finally {
+      await s.close();
     }
   });
 });

@@ -143,7 +143,12 @@ async function pushAction(ctx: Context, o: PushFlags): Promise<void> {
       },
       {
         send: (body, signal, events) =>
-          ingestTransactions(api, user, body, { signal, onBodyDone: events?.done, onAttempt: events?.attempt }),
+          ingestTransactions(api, user, body, {
+            signal,
+            onBodyDone: events?.done,
+            onAttempt: events?.attempt,
+            onAbandoned: events?.lost,
+          }),
         signal: abort.signal,
         now: () => ctx.clock.now(),
         onPlanned: (n) => progress.start(n),
