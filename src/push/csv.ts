@@ -115,8 +115,9 @@ const KNOWN = new Set([...REQUIRED, ...OPTIONAL]);
 /** What is wrong with a header row: a required column missing, one unknown (its values would be dropped) or twice. */
 function headerProblem(header: string[]): string | undefined {
   const missing = REQUIRED.filter((h) => !header.includes(h));
-  if (missing.length > 0) return `the header row lacks ${missing.join(', ')}`;
   const unknown = header.filter((h) => !KNOWN.has(h));
+  if (missing.length > 0)
+    return `the header row lacks ${missing.join(', ')}${unknown.length > 0 ? ` and names ${unknown.map((h) => JSON.stringify(h.slice(0, 40))).join(', ')} instead (column names are case-sensitive)` : ''}`;
   if (unknown.length > 0)
     return `the header row names ${unknown.map((h) => JSON.stringify(h.slice(0, 40))).join(', ')}, not a column bankctl sends (its values would be dropped): the columns are ${[...REQUIRED, ...OPTIONAL].join(', ')}`;
   return namedTwice(header);

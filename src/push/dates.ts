@@ -45,6 +45,9 @@ export const MIN_EPOCH_MS = 100_000_000_000;
 /** What is wrong with whole epoch milliseconds that look like seconds; undefined when they do not. */
 export function secondsLike(text: string): string | undefined {
   if (Math.abs(Number(text)) >= MIN_EPOCH_MS) return undefined;
+  const compact = /^(\d{4})(\d{2})(\d{2})$/.exec(text);
+  if (compact && typeof isoDateMs(`${compact[1]}-${compact[2]}-${compact[3]}`) === 'number')
+    return `is ${text}: a date without its dashes? Write ${compact[1]}-${compact[2]}-${compact[3]} (ISO-8601) or epoch milliseconds`;
   return `is ${text.slice(0, 20)}, which as epoch milliseconds is before 1973: epoch seconds? Give milliseconds${/^\d{9,10}$/.test(text) ? ` (${text}000)` : ''} or an ISO-8601 date`;
 }
 

@@ -92,7 +92,13 @@ export class Sender {
     try {
       const body = c.body(this.bodyHead, this.accounts, items, this.bodies);
       await this.hooks
-        .send(body, this.hooks.signal, { done: () => this.bodies.put(body), attempt, lost: () => (lost = true) })
+        .send(body, this.hooks.signal, {
+          // not after a lost attempt, even one of an earlier core call (a 401's resend): undici may
+          // still hold that attempt's body
+          done: () => void (lost || this.bodies.put(body)),
+          attempt,
+          lost: () => (lost = true),
+        })
         .finally(() => attempts === 0 && attempt());
       if (items) for (const i of items) this.accounts[c.accountOf(i)]!.delivered++;
       else for (let i = 0; i < c.size; i++) this.accounts[c.accountOf(i)]!.delivered++;

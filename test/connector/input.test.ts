@@ -217,6 +217,13 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
       `${CSV_HEAD},amount\nacc-0,odd-csv-2,1.00,1700000000000,x,DEFAULT,2.00\n`,
       (f) => `${f}:1: the header row names amount twice`,
     );
+    // the typo in place of the column: both are named
+    await refused(
+      'typo-header.csv',
+      'account,externalId,amout,date,description,Type\nacc-0,odd-csv-3,1.00,1700000000000,x,DEFAULT\n',
+      (f) =>
+        `${f}:1: the header row lacks amount, type and names "amout", "Type" instead (column names are case-sensitive)`,
+    );
     expect(stored('odd-csv')).toHaveLength(0);
   });
 
@@ -232,6 +239,11 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
       'seconds.csv',
       `${CSV_HEAD},balance\nacc-0,sec-3,1.00,1700000000,x,DEFAULT,5\n`,
       (f) => `${f}:2: date: is 1700000000, which as epoch milliseconds is before 1973`,
+    );
+    await refused(
+      'compact.csv',
+      `${CSV_HEAD},balance\nacc-0,sec-4,1.00,20231114,x,DEFAULT,5\n`,
+      (f) => `${f}:2: date: is 20231114: a date without its dashes? Write 2023-11-14 (ISO-8601) or epoch milliseconds`,
     );
     expect(stored('sec-')).toHaveLength(0);
 
