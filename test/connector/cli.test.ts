@@ -464,6 +464,10 @@ describe('user mistakes are one-line errors with exit 2', () => {
         '--report: cannot write',
       ],
       [
+        ['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--report', dir],
+        `--report: ${dir} is a directory; give a file name`,
+      ],
+      [
         ['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--skip-invalid', join(dir, 'no', 'rej')],
         '--skip-invalid: cannot write',
       ],

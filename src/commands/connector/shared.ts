@@ -94,6 +94,14 @@ export function writableFile(path: string, flag: string): void {
   } catch (err) {
     throw new UsageError(`${flag}: cannot write ${path}: ${errnoReason(err)}`);
   }
+  // a directory there would be found only when the file is written, after the push
+  let dir = false;
+  try {
+    dir = statSync(path).isDirectory();
+  } catch {
+    // not there yet: it will be made
+  }
+  if (dir) throw new UsageError(`${flag}: ${path} is a directory; give a file name`);
 }
 
 /**

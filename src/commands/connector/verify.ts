@@ -134,7 +134,7 @@ export async function verifyPush(ctx: Context, o: VerifyInput): Promise<void> {
   if (drift.length > 0) {
     const d = drift[0]!;
     throw new FlowFailedError(
-      `verify: ${drift.length} of ${rows.length} account(s) differ from ${o.displayName}; first: ${d.account} expected ${d.expectedCount} transactions summing ${d.expectedSum}, the service has ${d.actualCount} summing ${d.actualSum}`,
+      `verify: ${drift.length} of ${rows.length} account(s) differ from ${o.displayName}; first: ${d.account} expected ${d.expectedCount} transaction(s) summing ${d.expectedSum}, the service has ${d.actualCount} summing ${d.actualSum}`,
     );
   }
   ctx.notice(`verify: ${rows.length} account(s) match ${o.displayName}: counts and sums`);
