@@ -96,7 +96,12 @@ function writeReport(path: string, r: PushResult): void {
     );
     renameSync(tmp, path);
   } catch (err) {
-    rmSync(tmp, { force: true });
+    // the clean-up may fail the same way (a name too long): the report's own error is the one to tell
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // nothing was written under that name
+    }
     const s = r.summary;
     const state =
       r.error === undefined && !s.interrupted && !s.dryRun
