@@ -116,10 +116,11 @@ const KNOWN = new Set([...REQUIRED, ...OPTIONAL]);
 function headerProblem(header: string[]): string | undefined {
   const missing = REQUIRED.filter((h) => !header.includes(h));
   const unknown = header.filter((h) => !KNOWN.has(h));
+  const stray = unknown.map((h) => JSON.stringify(h.slice(0, 40))).join(', ');
   if (missing.length > 0)
-    return `the header row lacks ${missing.join(', ')}${unknown.length > 0 ? ` and names ${unknown.map((h) => JSON.stringify(h.slice(0, 40))).join(', ')} instead (column names are case-sensitive)` : ''}`;
-  if (unknown.length > 0)
-    return `the header row names ${unknown.map((h) => JSON.stringify(h.slice(0, 40))).join(', ')}, not a column bankctl sends (its values would be dropped): the columns are ${[...REQUIRED, ...OPTIONAL].join(', ')}`;
+    return `the header row lacks ${missing.join(', ')}${stray ? ` and names ${stray} instead (column names are case-sensitive)` : ''}`;
+  if (stray)
+    return `the header row names ${stray}, not a column bankctl sends (its values would be dropped): the columns are ${[...KNOWN].join(', ')}`;
   return namedTwice(header);
 }
 

@@ -3,7 +3,8 @@
 import { ExactNumber } from '../contract/connector-wire.js';
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-const EPOCH_MS = /^-?\d+$/;
+/** Whole epoch milliseconds, as the input writes them. */
+export const EPOCH_MS = /^-?\d+$/;
 
 const leap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

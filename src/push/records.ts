@@ -10,7 +10,7 @@ import {
   type Obj,
   type TransactionEntity,
 } from '../contract/connector-wire.js';
-import { DateError, dateFromText, secondsLike } from './dates.js';
+import { DateError, dateFromText, EPOCH_MS, secondsLike } from './dates.js';
 
 export interface InputRecord {
   line: number;
@@ -61,7 +61,7 @@ export function checkTransaction(o: Obj, strip = true): { tx: TransactionEntity;
   }
   const d = wire.date;
   const given = d instanceof ExactNumber ? d.text : typeof d === 'number' ? String(d) : undefined;
-  const odd = given !== undefined && /^-?\d+$/.test(given) ? secondsLike(given) : undefined;
+  const odd = given !== undefined && EPOCH_MS.test(given) ? secondsLike(given) : undefined;
   if (odd) throw new WireError('date', odd);
   normaliseDate(wire);
   return { tx: validateTransaction(wire), wire };

@@ -125,6 +125,16 @@ describe('which user', () => {
 describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
   const good = (p: string, n: number) => makeTxs(n, { prefix: p }).map((t) => ndjsonLine(t, '1'));
 
+  /** Pushes content as the file name: exit 2 with what message(file) says on stderr. */
+  async function refused(name: string, content: string, message: (file: string) => string): Promise<void> {
+    const file = join(dir, name);
+    writeFileSync(file, content);
+    const r = await push(['--file', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message(file));
+  }
+  const CSV_HEAD = 'account,externalId,amount,date,description,type';
+
   test('ndjson: a bad amount on line 4', async () => {
     const lines = good('bad-nd', 6);
     lines[3] = lines[3]!.replace(/"amount":[^,]+/, '"amount":"12,50"');
@@ -174,37 +184,21 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
   });
 
   test('json: a syntax error names its line', async () => {
-    const file = join(dir, 'syntax.json');
-    writeFileSync(
-      file,
+    await refused(
+      'syntax.json',
       '{\n  "type": "BATCH",\n  "transactionAccounts": [\n    {"externalId": "acc-0" "balance": 1}\n  ]\n}\n',
+      (f) => `${f}:4: malformed JSON`,
     );
-    const r = await push(['--file', file]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${file}:4: malformed JSON`);
   });
 
   test('csv: a missing description on the record that starts on line 4 (a quoted newline before it)', async () => {
-    const file = join(dir, 'bad.csv');
-    writeFileSync(
-      file,
-      'account,externalId,amount,date,description,type,balance\nacc-0,bad-csv-1,1.00,1700000000000,"two\nlines",DEFAULT,5\nacc-0,bad-csv-2,1.00,1700000000000,,DEFAULT,5\n',
+    await refused(
+      'bad.csv',
+      `${CSV_HEAD},balance\nacc-0,bad-csv-1,1.00,1700000000000,"two\nlines",DEFAULT,5\nacc-0,bad-csv-2,1.00,1700000000000,,DEFAULT,5\n`,
+      (f) => `${f}:4: description: must not be empty`,
     );
-    const r = await push(['--file', file]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${file}:4: description: must not be empty`);
     expect(stored('bad-csv')).toHaveLength(0);
   });
-
-  /** Pushes content as the file name: exit 2 with what message(file) says on stderr. */
-  async function refused(name: string, content: string, message: (file: string) => string): Promise<void> {
-    const file = join(dir, name);
-    writeFileSync(file, content);
-    const r = await push(['--file', file]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(message(file));
-  }
-  const CSV_HEAD = 'account,externalId,amount,date,description,type';
 
   test('csv: a header column bankctl does not send (a typo, a currency) is refused, not dropped; so is one given twice', async () => {
     await refused(
