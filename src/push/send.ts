@@ -49,8 +49,8 @@ export class Sender {
 
   /** A 409/410 answer: what the service named (or, split in halves, found) is counted, the rest resent. */
   private async known(err: ApiError, c: Chunk, items: number[], r: ChunkResult, resent: boolean): Promise<void> {
-    // a 409 on a chunk an interrupted run sent without recording it is that run's delivery, and so
-    // is one after this run's own attempt that ended without an answer (resent is then true)
+    // a 409 on a resent chunk is this push's own delivery (resent is then true): one that an
+    // interrupted run sent without recording, or one this run sent again (a lost answer, a 429/5xx)
     const kind = err.status === 410 ? 'gone' : resent ? 'delivered' : 'duplicates';
     const named = (err.body as { errorDetails?: { externalIds?: unknown } } | undefined)?.errorDetails?.externalIds;
     if (Array.isArray(named) && named.length > 0) {
@@ -106,7 +106,7 @@ export class Sender {
     } catch (err) {
       const places = items ?? Array.from({ length: c.size }, (_, i) => i);
       if (err instanceof ApiError && (err.status === 409 || err.status === 410))
-        return this.known(err, c, places, r, resent || lost);
+        return this.known(err, c, places, r, resent || lost || attempts > 1);
       const line = err instanceof ApiError && err.status === 400 ? lineOf400(err, c, places) : undefined;
       // the exit code and the service's answer stay; the message leads with the input line
       if (line !== undefined)
