@@ -45,6 +45,8 @@ export interface CallParams {
   onAttempt?: () => void;
   /** See RequestOptions.onAbandoned. */
   onAbandoned?: () => void;
+  /** See RequestOptions.onAnswer. */
+  onAnswer?: (status: number) => void;
 }
 
 /** A request the table may not know: the raw `api` command. */
@@ -128,6 +130,7 @@ export class ApiClient {
       onBodyDone: p.onBodyDone,
       onAttempt: p.onAttempt,
       onAbandoned: p.onAbandoned,
+      onAnswer: p.onAnswer,
     };
     if (p.json !== undefined) {
       o.body = writeJson(p.json);

@@ -5,6 +5,7 @@ import type { UserEntity } from '../contract/connector-wire.js';
 import { decodeResponse, notWhatItReturns, type ApiClient, type CallParams } from './client.js';
 import type { HttpResponse } from '../http/client.js';
 import { ExactNumber } from '../contract/exact-json.js';
+import { ApiError } from '../errors.js';
 import { scanTransactionsPage, type SlimPage, type SlimTransaction } from './page-scan.js';
 import { readList, readObject } from './shape.js';
 
@@ -28,9 +29,50 @@ export async function deleteConnectorUser(api: ApiClient, externalUserId: string
   await api.call(EP.connector.deleteUser, { path: { externalUserId } });
 }
 
-/** POST the user's accounts in one batch ({accounts: [AccountEntity...]}, as text or object). */
-export async function pushAccounts(api: ApiClient, externalUserId: string, body: unknown): Promise<void> {
-  await api.call(EP.connector.createAccounts, { path: { externalUserId }, ...exact(body) });
+/**
+ * POST the user's accounts in one batch ({accounts: [AccountEntity...]}, as text or object). Sent
+ * again after a 429, a 5xx or a dropped connection: an attempt that stored them makes the next one
+ * a 409, which pushAccountsOnce below tells from accounts that were there before where it can.
+ */
+export async function pushAccounts(
+  api: ApiClient,
+  externalUserId: string,
+  body: unknown,
+  o: Pick<CallParams, 'onAbandoned' | 'onAnswer'> = {},
+): Promise<void> {
+  await api.call(EP.connector.createAccounts, { path: { externalUserId }, ...exact(body), idempotent: true, ...o });
+}
+
+/**
+ * pushAccounts, where a 409 after an attempt that may have stored the accounts (one that got no
+ * answer, or a 5xx) can be that attempt's own doing: 'maybe-earlier'. Not after a 429 (it stored
+ * nothing), not when the 409 names only some of the accounts sent (one call stores all or none, so
+ * a part that is there was there before), and never on the first attempt: those stay the 409.
+ */
+export async function pushAccountsOnce(
+  api: ApiClient,
+  externalUserId: string,
+  body: { accounts: unknown[] },
+): Promise<'sent' | 'maybe-earlier'> {
+  let mayHaveStored = false;
+  const answers: number[] = [];
+  try {
+    await pushAccounts(api, externalUserId, body, {
+      onAbandoned: () => (mayHaveStored = true),
+      onAnswer: (status) => void answers.push(status),
+    });
+    return 'sent';
+  } catch (err) {
+    // the answers before the last one: the attempts that were sent again
+    if (answers.slice(0, -1).some((s) => s >= 500)) mayHaveStored = true;
+    if (!(err instanceof ApiError) || err.status !== 409 || !mayHaveStored) throw err;
+    const named = (err.body as { errorDetails?: { externalIds?: unknown } } | undefined)?.errorDetails?.externalIds;
+    if (Array.isArray(named) && named.length > 0) {
+      const there = new Set(named);
+      if (!body.accounts.every((a) => there.has((a as { externalId?: unknown }).externalId))) throw err;
+    }
+    return 'maybe-earlier';
+  }
 }
 
 export async function updateConnectorAccount(

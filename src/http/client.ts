@@ -47,6 +47,8 @@ export interface RequestOptions {
   onAttempt?: () => void;
   /** Called when an attempt ends without an answer (a timeout, a network failure): it may have arrived. */
   onAbandoned?: () => void;
+  /** Called with the status of each answered attempt, a retried one (429, 5xx) included. */
+  onAnswer?: (status: number) => void;
 }
 
 export interface HttpResponse<T = unknown> {
@@ -220,6 +222,7 @@ export class HttpClient {
           o.timeoutMs ?? this.timeoutMs,
         );
         const status = res.statusCode;
+        o.onAnswer?.(status);
         const ok = (status >= 200 && status < 300) || (o.acceptStatus ?? []).includes(status);
         const ids = requestIdText(sentId, res.headers['x-request-id']);
         this.traceLine(`${method} ${this.redactor.url(url)}${via} -> ${status} (${this.now() - started} ms) ${ids}`);

@@ -277,6 +277,57 @@ describe('a 409 after an answer that was lost', () => {
   });
 });
 
+describe('connector accounts push after an answer that was lost', () => {
+  test('is sent again; a 409 after no answer or a 5xx may be its own doing (exit 0), after a 429, naming fewer accounts or on the first attempt it is exit 5', async () => {
+    const f = join(dir, 'accounts-lost.json');
+    const account = (externalId: string) =>
+      `{"externalId":"${externalId}","name":"Main","number":"1","balance":10.05,"type":"CHECKING"}`;
+    writeFileSync(f, `{"accounts":[${account('acc-a')},${account('acc-b')}]}`);
+    const conflict = (...ids: string[]) =>
+      JSON.stringify({ errorMessage: 'account already exists', errorDetails: { externalIds: ids } });
+    const push = async (...steps: Step[]) => {
+      const s = await scriptedServer(steps);
+      try {
+        const r = await runCli(['connector', 'accounts', 'push', '--user', 'u', '--file', f], {
+          env: { ...env.env, BANKCTL_BASE_URL: s.url, BANKCTL_RETRIES: '2' },
+          context: { sleep: async () => undefined },
+        });
+        return { ...r, requests: s.seen.length, bodies: s.seen.map((x) => x.body) };
+      } finally {
+        await s.close();
+      }
+    };
+    // the connection dropped after the request went out, and the service had stored both
+    const lost = await push(hangUp, reply(409, conflict('acc-a', 'acc-b')));
+    expect(lost.code, lost.stderr).toBe(0);
+    expect(lost.requests).toBe(2);
+    expect(lost.bodies[1]).toBe(lost.bodies[0]);
+    expect(lost.stderr).toContain(
+      'the 2 account(s) of user u are on the service: an attempt that got no answer (or a 5xx) may have stored them',
+    );
+    // so may a 5xx
+    const after500 = await push(reply(500), reply(409, conflict('acc-a', 'acc-b')));
+    expect(after500.code, after500.stderr).toBe(0);
+    expect(after500.stderr).toContain('the 2 account(s) of user u are on the service');
+    // a 429 stored nothing: the 409 after it is about accounts that were there before
+    const after429 = await push(reply(429, '', { 'retry-after': '0' }), reply(409, conflict('acc-a', 'acc-b')));
+    expect(after429.requests).toBe(2);
+    expect(after429.code).toBe(5);
+    // a 503, then stored
+    const after503 = await push(reply(503), reply(204));
+    expect(after503.code, after503.stderr).toBe(0);
+    expect(after503.stderr).toMatch(/^pushed 2 account\(s\) for user u$/m);
+    // the retry's 409 names one of the two: one call stores all or none, so that one was there before
+    const partial = await push(hangUp, reply(409, conflict('acc-a')));
+    expect(partial.code).toBe(5);
+    expect(partial.stderr).toContain('409');
+    // a 409 on the first attempt: the accounts were there before this push
+    const before = await push(reply(409, conflict('acc-a', 'acc-b')));
+    expect(before.code).toBe(5);
+    expect(before.requests).toBe(1);
+  });
+});
+
 describe('generating a read token', () => {
   test('is sent again after a 503 or a dropped connection (it has no effect to repeat): verify no longer dies of one', async () => {
     const token = JSON.stringify({ token: 'read-tok-1', expiry: 1_900_000_000_000 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../../../context.js';
-import { pushAccounts } from '../../../api/connector.js';
+import { pushAccountsOnce } from '../../../api/connector.js';
 import { UsageError } from '../../../errors.js';
 import { readAccounts } from '../../../push/accounts.js';
 import { inferFormat, type InputFormat } from '../../../push/input.js';
@@ -82,6 +82,11 @@ export function newCmdPush(parent: Command, ctx: Context, run: Run<PushOptions> 
 }
 
 export async function pushRun(ctx: Context, o: PushOptions): Promise<void> {
-  await pushAccounts(await ctx.api(), o.user, o.body);
-  ctx.notice(`pushed ${o.body.accounts.length} account(s) for user ${o.user}`);
+  const how = await pushAccountsOnce(await ctx.api(), o.user, o.body);
+  const n = o.body.accounts.length;
+  ctx.notice(
+    how === 'sent'
+      ? `pushed ${n} account(s) for user ${o.user}`
+      : `the ${n} account(s) of user ${o.user} are on the service: an attempt that got no answer (or a 5xx) may have stored them, and the one sent after it was answered 409 (they exist)`,
+  );
 }
