@@ -1,6 +1,7 @@
-// `connector verify`: counts and exact sums per account from the input file, compared with what the
-// service returns through /data/v2/transactions. The file is read with the push's byte scanner
-// (ndjson); sums are exact (integers per scale, carried into a bigint before they could round).
+// `connector verify`: counts, exact sums and a fingerprint of the transactions (externalId and
+// amount, fingerprint.ts) per account from the input file, compared with what the service returns
+// through /data/v2/transactions. The file is read with the push's byte scanner (ndjson); sums are
+// exact (integers per scale, carried into a bigint before they could round).
 import { decimalString, parseDecimal } from '../output/money.js';
 import type { V1Account } from '../api/connector.js';
 import type { SlimTransaction } from '../api/page-scan.js';
@@ -10,6 +11,8 @@ import { declinedText, LineScan, scanLine } from './ndjson-scan.js';
 import { validateLine } from './ndjson.js';
 import type { InputRecord } from './records.js';
 import { DIGIT_0, DOT, MINUS } from './bytes.js';
+import { Fingerprint, TermHash } from './fingerprint.js';
+import { parseDecimal as exactDecimal } from '../contract/decimal.js';
 
 /** Below this a sum of plain numbers is still exact (with room for one more 15-digit amount). */
 const SAFE = 2 ** 53 - 1e15;
@@ -75,8 +78,8 @@ export function sumTexts(a: ExactSum, b: ExactSum | undefined): [string, string]
   return [at(x), at(y)];
 }
 
-/** A plain decimal of at most 15 digits in b[s, e) (what the scanner accepts) into sum. */
-function addBytes(sum: ExactSum, b: Buffer, s: number, e: number): void {
+/** A plain decimal of at most 15 digits in b[s, e) (what the scanner accepts) into sum and the term. */
+function addBytes(sum: ExactSum, b: Buffer, s: number, e: number, term: TermHash): void {
   let i = s;
   const negative = b[i] === MINUS;
   if (negative) i++;
@@ -91,11 +94,16 @@ function addBytes(sum: ExactSum, b: Buffer, s: number, e: number): void {
     }
   }
   sum.addSmall(negative ? -v : v, Math.max(scale, 0));
+  term.amount(negative ? -v : v, Math.max(scale, 0));
 }
 
 export interface AccountTotals {
   count: number;
   sum: ExactSum;
+  /** Which transactions (externalId and amount), in any order. */
+  fp: Fingerprint;
+  /** A read-back transaction without a providerTransactionId: the fingerprint cannot be compared. */
+  unkeyed?: boolean;
   /** One transaction's providerTransactionId (the connector's externalId), to find the account in the file. */
   sample?: string;
   /** The file's account one of its transactions is a sample of (ExpectedTotals.samples), once seen. */
@@ -142,10 +150,18 @@ class Expected {
     this.sampled.set(account, n + 1);
   }
 
+  private readonly term = new TermHash();
+
   totals(account: string): AccountTotals {
     let a = this.accounts.get(account);
-    if (!a) this.accounts.set(account, (a = { count: 0, sum: new ExactSum() }));
+    if (!a) this.accounts.set(account, (a = { count: 0, sum: new ExactSum(), fp: new Fingerprint() }));
     return a;
+  }
+
+  /** The term of a transaction known by its externalId and decimal text. */
+  private termOf(externalId: string, amount: string): TermHash {
+    const p = exactDecimal(amount);
+    return this.term.start().id(externalId).amountBig(p.unscaledValue, p.scale);
   }
 
   date(d: number): void {
@@ -161,6 +177,7 @@ class Expected {
     const a = this.totals(r.account!);
     a.count++;
     a.sum.addText(t.amount);
+    a.fp.apply(this.termOf(t.externalId, t.amount), 1);
     if (t.pending) this.pending.set(t.externalId, { account: r.account!, amount: t.amount });
     else this.sample(r.account!, () => t.externalId);
     for (const id of t.pendingIds ?? []) this.replaced.add(id);
@@ -171,7 +188,11 @@ class Expected {
     const account = b.toString('utf8', sc.accountStart, sc.accountEnd);
     const a = this.totals(account);
     a.count++;
-    addBytes(a.sum, b, sc.amountStart, sc.amountEnd);
+    const term = this.term.start();
+    if (!term.idAscii(b, sc.externalIdStart, sc.externalIdEnd))
+      term.id(b.toString('utf8', sc.externalIdStart, sc.externalIdEnd));
+    addBytes(a.sum, b, sc.amountStart, sc.amountEnd, term);
+    a.fp.apply(term, 1);
     if (sc.pending)
       this.pending.set(b.toString('utf8', sc.externalIdStart, sc.externalIdEnd), {
         account,
@@ -189,6 +210,7 @@ class Expected {
       const a = this.accounts.get(p.account)!;
       a.count--;
       a.sum.sub(p.amount);
+      a.fp.apply(this.termOf(id, p.amount), -1);
     }
     return {
       accounts: this.accounts,
@@ -238,15 +260,29 @@ export interface VerifyRow {
   actualCount: number;
   expectedSum: string;
   actualSum: string;
+  /**
+   * Whether the service holds the file's transactions (externalId and amount), not only as many
+   * with the same sum; null when its transactions carry no providerTransactionId to tell.
+   */
+  sameTransactions: boolean | null;
   ok: boolean;
 }
 
-/** A v2 amount's unscaled value into sum: a plain number when it is one (no bigint per transaction). */
-function addAmount(sum: ExactSum, unscaled: string | number, scale: number): void {
+/** A v2 amount's unscaled value into sum and the term: plain numbers when they are (no bigint per transaction). */
+function addAmount(sum: ExactSum, unscaled: string | number, scale: number, term: TermHash | undefined): void {
   const n = typeof unscaled === 'number' ? unscaled : unscaled.length <= 15 ? Number(unscaled) : NaN;
-  if (Number.isSafeInteger(n)) sum.addSmall(n, scale);
-  else sum.add(BigInt(String(unscaled)), scale);
+  if (Number.isSafeInteger(n)) {
+    sum.addSmall(n, scale);
+    if (scale >= 0) term?.amount(n, scale);
+    else term?.amountBig(BigInt(n), scale);
+    return;
+  }
+  const big = BigInt(String(unscaled));
+  sum.add(big, scale);
+  term?.amountBig(big, scale);
 }
+
+const pageTerm = new TermHash();
 
 /**
  * One page folded into per-account totals (constant memory per account). With the file's samples,
@@ -259,9 +295,16 @@ export function foldPage(
 ): void {
   for (const t of page) {
     let a = out.get(t.accountId);
-    if (!a) out.set(t.accountId, (a = { count: 0, sum: new ExactSum(), sample: t.providerTransactionId }));
+    if (!a)
+      out.set(
+        t.accountId,
+        (a = { count: 0, sum: new ExactSum(), fp: new Fingerprint(), sample: t.providerTransactionId }),
+      );
     a.count++;
-    addAmount(a.sum, t.unscaledValue, Number(t.scale));
+    const id = t.providerTransactionId;
+    if (id === undefined) a.unkeyed = true;
+    addAmount(a.sum, t.unscaledValue, Number(t.scale), id === undefined ? undefined : pageTerm.start().id(id));
+    if (id !== undefined) a.fp.apply(pageTerm, 1);
     if (a.fileAccount === undefined && samples !== undefined && t.providerTransactionId !== undefined)
       a.fileAccount = samples.get(t.providerTransactionId);
   }
@@ -383,8 +426,9 @@ export function compare(
     const a = id !== undefined ? actual.get(id) : undefined;
     const actualCount = a?.count ?? 0;
     const [expectedSum, actualSum] = sumTexts(e.sum, a?.sum);
-    const ok = e.count === actualCount && expectedSum === actualSum;
-    rows.push({ account: ext, expectedCount: e.count, actualCount, expectedSum, actualSum, ok });
+    const sameTransactions = a?.unkeyed ? null : e.fp.equals(a?.fp ?? new Fingerprint());
+    const ok = e.count === actualCount && expectedSum === actualSum && sameTransactions !== false;
+    rows.push({ account: ext, expectedCount: e.count, actualCount, expectedSum, actualSum, sameTransactions, ok });
   }
   return rows;
 }

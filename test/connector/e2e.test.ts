@@ -213,13 +213,33 @@ describe('verify', () => {
     expect(pushed.code, pushed.stderr).toBe(0);
     const rows = JSON.parse(pushed.stdout);
     expect(rows).toHaveLength(2);
-    expect(rows.every((x: { ok: boolean }) => x.ok)).toBe(true);
+    expect(rows.every((x: { ok: boolean; sameTransactions: boolean }) => x.ok && x.sameTransactions)).toBe(true);
     expect(rows.find((x: { account: string }) => x.account === 'acc-1').expectedCount).toBe(126);
+    expect(pushed.stderr).toMatch(
+      /2 account\(s\) match \S*verify\.ndjson: counts, sums and each transaction's externalId and amount/,
+    );
 
     const basic = await spawnCli(['connector', 'verify', '--user', 'ver', '--file', file, '-o', 'json'], {
       env: { ...env.env, BANKCTL_BASIC: 'ver:ver-token' },
     });
     expect(basic.code, basic.stderr).toBe(0);
+
+    // two transactions of one account swap their amounts on the service: the same count and sum,
+    // not the same transactions
+    const [t0, t2] = ['ver-0', 'ver-2'].map((id) =>
+      [...env.sandbox.store.transactions.values()].find((t) => t.externalId === id)!,
+    );
+    expect(t0!.amount).not.toBe(t2!.amount);
+    [t0!.amount, t2!.amount] = [t2!.amount, t0!.amount];
+    const swapped = await spawnCli(['connector', 'verify', '--user', 'ver', '--file', file, '-o', 'json'], {
+      env: env.env,
+    });
+    expect(swapped.code).toBe(9);
+    const acc0 = JSON.parse(swapped.stdout).find((x: { account: string }) => x.account === 'acc-0');
+    expect(acc0).toMatchObject({ sameTransactions: false, ok: false });
+    expect(acc0.expectedSum).toBe(acc0.actualSum);
+    expect(swapped.stderr).toContain('but not the same transactions (an externalId or an amount differs)');
+    [t0!.amount, t2!.amount] = [t2!.amount, t0!.amount];
 
     // the service loses one transaction: drift, exit 9, named account
     const lost = [...env.sandbox.store.transactions.values()].find((t) => t.externalId === 'ver-7')!;

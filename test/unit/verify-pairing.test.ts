@@ -60,7 +60,7 @@ describe('pairing in the read-back', () => {
     providerTransactionId: id,
   });
   const expected = (accounts: string[], samples: Array<[string, string]>) => ({
-    accounts: new Map(accounts.map((a) => [a, { count: 0, sum: undefined as never }])),
+    accounts: new Map(accounts.map((a) => [a, { count: 0, sum: undefined as never, fp: undefined as never }])),
     samples: new Map(samples),
     invalid: 0,
     minDate: 0,

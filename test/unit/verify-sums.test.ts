@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ExactSum, compare, expectedFromFile, sumTexts } from '../../src/push/verify.js';
+import { ExactSum, compare, expectedFromFile, foldPage, sumTexts, type AccountTotals } from '../../src/push/verify.js';
 
 const sum = (...amounts: string[]) => {
   const s = new ExactSum();
@@ -30,18 +30,71 @@ describe('sumTexts', () => {
   });
 });
 
-test('a verify row of cent amounts shows the cents, and ok compares the amounts', async () => {
+const slim = (id: string | undefined, unscaledValue: string | number, scale: string | number) => ({
+  accountId: 'svc-a',
+  unscaledValue,
+  scale,
+  ...(id === undefined ? {} : { providerTransactionId: id }),
+});
+const readBack = (...page: ReturnType<typeof slim>[]) => {
+  const out = new Map<string, AccountTotals>();
+  foldPage(out, page);
+  return out;
+};
+const listed = [{ id: 'svc-a', externalId: 'A' } as never];
+
+/** A file of account A's transactions (externalId, amount as JSON text, more members). */
+async function fileOf(...lines: Array<[string, string, string?]>) {
   const dir = mkdtempSync(join(tmpdir(), 'bankctl-sums-'));
   const file = join(dir, 'a.ndjson');
-  const line = (id: string, amount: string) =>
-    `{"account":"A","externalId":"${id}","amount":${amount},"date":1700000000000,"description":"x","type":"DEFAULT"}`;
-  writeFileSync(file, `${line('t1', '10.25')}\n${line('t2', '0.25')}\n`);
-  const expected = await expectedFromFile(file, 'ndjson');
-  const actual = new Map([['svc-a', { count: 2, sum: sum('10.5') }]]);
-  const [row] = compare(expected, actual, [{ id: 'svc-a', externalId: 'A' } as never]);
-  expect(row).toMatchObject({ expectedSum: '10.50', actualSum: '10.50', ok: true });
-  const [drift] = compare(expected, new Map([['svc-a', { count: 2, sum: sum('10.4') }]]), [
-    { id: 'svc-a', externalId: 'A' } as never,
-  ]);
+  const line = ([id, amount, more]: [string, string, string?]) =>
+    `{"account":"A","externalId":"${id}","amount":${amount},"date":1700000000000,"description":"x","type":"DEFAULT"${more ?? ''}}`;
+  writeFileSync(file, `${lines.map(line).join('\n')}\n`);
+  return expectedFromFile(file, 'ndjson');
+}
+
+test('a verify row of cent amounts shows the cents, and ok compares the amounts', async () => {
+  const expected = await fileOf(['t1', '10.25'], ['t2', '0.25']);
+  // the service writes 0.25 as 25 at scale 2 and 10.25 as a string: the same transactions
+  const [row] = compare(expected, readBack(slim('t1', '1025', '2'), slim('t2', 25, 2)), listed);
+  expect(row).toMatchObject({ expectedSum: '10.50', actualSum: '10.50', sameTransactions: true, ok: true });
+  const [drift] = compare(expected, readBack(slim('t1', '1015', '2'), slim('t2', 25, 2)), listed);
   expect(drift).toMatchObject({ expectedSum: '10.50', actualSum: '10.40', ok: false });
+});
+
+describe('the same transactions, not only the same count and sum', () => {
+  test('two amounts swapped between transactions of one account: a drift', async () => {
+    const expected = await fileOf(['t1', '10.25'], ['t2', '0.25']);
+    const [row] = compare(expected, readBack(slim('t1', 25, 2), slim('t2', 1025, 2)), listed);
+    expect(row).toMatchObject({ expectedCount: 2, actualCount: 2, expectedSum: '10.50', actualSum: '10.50' });
+    expect(row).toMatchObject({ sameTransactions: false, ok: false });
+  });
+  test('a cent moved from one transaction to another, or another externalId: a drift', async () => {
+    const expected = await fileOf(['t1', '10.25'], ['t2', '0.25']);
+    expect(compare(expected, readBack(slim('t1', 1026, 2), slim('t2', 24, 2)), listed)[0]!.ok).toBe(false);
+    expect(compare(expected, readBack(slim('t1', 1025, 2), slim('t3', 25, 2)), listed)[0]!.ok).toBe(false);
+  });
+  test('in any order, at any scale, beyond a double, and a pending one replaced later in the file taken out', async () => {
+    const expected = await fileOf(
+      ['t1', '10.250'],
+      ['big', '90071992547409931.5'],
+      ['p1', '-5.00', ',"pending":true'],
+      ['b1', '-5.00', ',"payload":{"PENDING_IDS":["p1"]}'],
+    );
+    const all = readBack(slim('big', '900719925474099315', '1'), slim('b1', -500, 2), slim('t1', 1025, 2));
+    expect(compare(expected, all, listed)[0]).toMatchObject({ expectedCount: 3, sameTransactions: true, ok: true });
+    // the service kept the pending one beside the booked one: one more, and not the same transactions
+    const kept = readBack(
+      slim('big', '900719925474099315', '1'),
+      slim('b1', -500, 2),
+      slim('t1', 1025, 2),
+      slim('p1', -5, 0),
+    );
+    expect(compare(expected, kept, listed)[0]).toMatchObject({ actualCount: 4, sameTransactions: false, ok: false });
+  });
+  test("the service's transactions carry no providerTransactionId: compared by counts and sums (null)", async () => {
+    const expected = await fileOf(['t1', '10.25'], ['t2', '0.25']);
+    const [row] = compare(expected, readBack(slim(undefined, 25, 2), slim(undefined, 1025, 2)), listed);
+    expect(row).toMatchObject({ sameTransactions: null, ok: true });
+  });
 });

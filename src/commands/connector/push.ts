@@ -194,7 +194,10 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
       '--skip-invalid <rejectsFile>',
       'send the valid records and write the malformed ones (NDJSON: line, error) here',
     )
-    .option('--verify', 'after the push, read the data back and compare counts and sums per account (exit 9 on drift)')
+    .option(
+      '--verify',
+      "after the push, read the data back and compare per account: counts, sums, each transaction's externalId and amount (exit 9 on drift)",
+    )
     .action((o: PushFlags) => pushAction(ctx, o));
   completeOption(cmd, '--type', () => INGEST_TYPES);
   completeOption(cmd, '--format', () => INPUT_FORMATS);

@@ -1,4 +1,5 @@
-// connector verify: read the pushed data back and compare counts and exact sums per account.
+// connector verify: read the pushed data back and compare counts, exact sums and which transactions
+// (externalId and amount, as a fingerprint) per account.
 import type { Command } from 'commander';
 import { INPUT_FORMATS } from '../../contract/connector-wire.js';
 import { completeOption } from '../completion.js';
@@ -128,23 +129,29 @@ export async function verifyPush(ctx: Context, o: VerifyInput): Promise<void> {
     ? undefined
     : (pairedByReadBack(expected, actual, accounts) ?? (await pairBySamples(o.file, o.format, actual)));
   const rows = compare(expected, actual, accounts, paired);
-  const columns = ['account', 'expectedCount', 'actualCount', 'expectedSum', 'actualSum', 'ok'];
+  const columns = ['account', 'expectedCount', 'actualCount', 'expectedSum', 'actualSum', 'sameTransactions', 'ok'];
   await render(ctx, rows, { columns: columns.map((k) => ({ header: k, path: k })) });
   const drift = rows.filter((r) => !r.ok);
   if (drift.length > 0) {
     const d = drift[0]!;
+    const same = d.expectedCount === d.actualCount && d.expectedSum === d.actualSum;
     throw new FlowFailedError(
-      `verify: ${drift.length} of ${rows.length} account(s) differ from ${o.displayName}; first: ${d.account} expected ${d.expectedCount} transaction(s) summing ${d.expectedSum}, the service has ${d.actualCount} summing ${d.actualSum}`,
+      `verify: ${drift.length} of ${rows.length} account(s) differ from ${o.displayName}; first: ${d.account} expected ${d.expectedCount} transaction(s) summing ${d.expectedSum}, the service has ${d.actualCount} summing ${d.actualSum}${same ? ', but not the same transactions (an externalId or an amount differs)' : ''}`,
     );
   }
-  ctx.notice(`verify: ${rows.length} account(s) match ${o.displayName}: counts and sums`);
+  const unchecked = rows.filter((r) => r.sameTransactions === null).length;
+  ctx.notice(
+    unchecked === 0
+      ? `verify: ${rows.length} account(s) match ${o.displayName}: counts, sums and each transaction's externalId and amount`
+      : `verify: ${rows.length} account(s) match ${o.displayName}: counts and sums, and each transaction's externalId and amount except in ${unchecked} account(s) whose transactions on the service carry no providerTransactionId`,
+  );
 }
 
 export function registerConnectorVerify(connector: Command, ctx: Context): void {
   const cmd = connector
     .command('verify')
     .description(
-      'read pushed data back (/data/v2/transactions) and compare counts and exact sums per account; exit 9 on drift',
+      "read pushed data back (/data/v2/transactions) and compare per account: counts, exact sums, and each transaction's externalId and amount; exit 9 on drift",
     )
     .requiredOption('--file <file>', 'the file that was pushed ("-" for stdin)')
     .option('--format <format>', 'json, ndjson or csv (default: from the extension)')
