@@ -6,6 +6,7 @@ import { searchTransactions } from '../api/search.js';
 import { decimalString } from '../output/money.js';
 import { render } from '../output/render.js';
 import { examples, parseIntArg, type Run } from './util.js';
+import { visibleCode } from '../output/sanitize.js';
 
 type Amount = { unscaledValue: number | string; scale: number; currencyCode: string };
 
@@ -72,9 +73,10 @@ export async function searchRun(ctx: Context, o: SearchOptions): Promise<void> {
         format: (v, t) => {
           const a = v as Amount | undefined;
           return a
-            ? `${decimalString(String(a.unscaledValue), a.scale)} ${a.currencyCode}`
+            ? `${decimalString(String(a.unscaledValue), a.scale)} ${visibleCode(String(a.currencyCode))}`
             : String((t as { amount?: number }).amount ?? '');
         },
+        money: true,
       },
       { header: 'category', path: 'categoryId', format: (v) => names.get(String(v)) ?? String(v ?? '') },
       { header: 'account', path: 'accountId' },

@@ -63,7 +63,13 @@ function fieldsOf(ctx: Context): FieldsRequest {
 
 export function columnsFor(ctx: Context, items: unknown[], spec: RenderSpec): Column[] {
   const f = fieldsOf(ctx);
-  if (f.kind === 'paths') return f.paths.map((p) => ({ header: stripControl(p), path: p }));
+  if (f.kind === 'paths')
+    // a path the command has a column for is shown as that column is (an amount with its currency,
+    // two csv columns even when there is no row); any other as the value at that path
+    return f.paths.map((p) => {
+      const own = spec.columns?.find((c) => c.path === p && p !== '');
+      return own ? { ...own, header: stripControl(p) } : { header: stripControl(p), path: p };
+    });
   if (spec.columns && spec.columns.length > 0) return spec.columns;
   const keys = new Set<string>();
   for (const item of items.slice(0, 50)) {

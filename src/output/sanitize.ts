@@ -13,3 +13,14 @@ const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 export function stripControl(text: string): string {
   return text.replace(ANSI, '').replace(CONTROL, '');
 }
+
+/**
+ * A short code from the network (a currency) as is when it has no control text, else escaped like
+ * JSON: stripped, "\x1b]0;x\x07SE\u202eK" would show as "SEK" beside an amount, a currency it is not.
+ */
+export function visibleCode(code: string): string {
+  if (stripControl(code) === code) return code;
+  return JSON.stringify(code)
+    .slice(1, -1)
+    .replace(/[\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

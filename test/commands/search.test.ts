@@ -42,6 +42,12 @@ describe('search: output', () => {
       stderr: /^2 of \d+ matching transactions, net -\d+(\.\d+)?$/m,
     },
     {
+      name: 'csv of no match still has the currency column (columns do not move on an empty result)',
+      args: ['zzzqqq', '-o', 'csv'],
+      code: 0,
+      stdout: (out) => expect(out.split('\r\n')[0]).toBe('date,description,amount,currency,category,account,id'),
+    },
+    {
       name: 'ndjson: one transaction a line',
       args: ['coffee', '--limit', '3', '-o', 'ndjson'],
       code: 0,

@@ -43,5 +43,25 @@ describe('csv amounts with unusual currency codes', () => {
     expect(garbage.code, garbage.stderr).toBe(0);
     expect(garbage.stdout).not.toMatch(/,SEK\r?$/m);
     expect(garbage.stdout).toContain('\\u001b]0;x\\u0007SE\\u202eK');
+    // the command's own columns too, in csv and in a table: stripped, that code would read "SEK"
+    for (const format of ['csv', 'table']) {
+      const r = await runCli(['transactions', 'list', '-o', format], {
+        env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: server.url, BANKCTL_TOKEN: 'tok' },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(/5\.00[ ,]SEK/);
+      expect(r.stdout).toContain('5.00 \\u001b]0;x\\u0007SE\\u202eK');
+    }
+  });
+
+  test('an empty answer keeps the currency column of an amount, so columns do not move on an empty day', async () => {
+    server.body = JSON.stringify({ transactions: [], nextPageToken: '' });
+    for (const fields of [[], ['--fields', 'id,amount']]) {
+      const r = await runCli(['transactions', 'list', ...fields, '-o', 'csv'], {
+        env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: server.url, BANKCTL_TOKEN: 'tok' },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.split('\r\n')[0]).toContain('amount,currency');
+    }
   });
 });

@@ -74,8 +74,10 @@ describe("the sandbox's answers read as before", () => {
     expect(json.stdout).toMatch(new RegExp(`"id": "${excluded.id}",[^}]*"balance": null,`));
     const csv = await spawnCli(['accounts', 'list', '-o', 'csv', '--fields', 'id,balance'], { env: sb.env });
     expect(csv.code, csv.stderr).toBe(0);
-    expect(csv.stdout).toContain(`${excluded.id},\r\n`);
-    expect(csv.stdout).toMatch(new RegExp(`${exact.id},12345678901234567.10`));
+    // --fields balance is the command's balance column: with its currency column, both empty here
+    expect(csv.stdout.split('\r\n')[0]).toBe('id,balance,currency');
+    expect(csv.stdout).toContain(`${excluded.id},,\r\n`);
+    expect(csv.stdout).toMatch(new RegExp(`${exact.id},12345678901234567.10,SEK`));
     const table = await spawnCli(['accounts', 'list', '-o', 'table'], { env: sb.env });
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toContain('Hidden');

@@ -21,7 +21,7 @@ export async function balancesV2Run(ctx: Context, o: { id: string }): Promise<vo
   await render(ctx, rows, {
     columns: [
       { header: 'kind', path: 'kind' },
-      { header: 'amount', path: 'amount', format: (v) => v2Money(v) },
+      { header: 'amount', path: 'amount', format: (v) => v2Money(v), money: true },
       { header: 'minorUnits', path: 'minorUnits', format: (v) => exactText(v) },
       { header: 'refreshed', path: 'refreshed' },
     ],

@@ -42,7 +42,7 @@ export async function balancesRun(ctx: Context, o: BalancesOptions): Promise<voi
   await render(ctx, rows, {
     columns: [
       { header: 'kind', path: 'kind' },
-      { header: 'amount', path: 'amount', format: (v) => balanceAmountCell(v) },
+      { header: 'amount', path: 'amount', format: (v) => balanceAmountCell(v), money: true },
     ],
   });
 }

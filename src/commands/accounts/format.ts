@@ -5,7 +5,7 @@
 // null balance for an account excluded from aggregation).
 import { exactDecimal } from '../../contract/decimal.js';
 import { ExactNumber } from '../../contract/exact-json.js';
-import { stripControl } from '../../output/sanitize.js';
+import { visibleCode } from '../../output/sanitize.js';
 import { isObject } from '../../api/shape.js';
 import { exactValue, MAX_DIGITS, MAX_EXPONENT, unreadable, withMinorUnits } from '../../output/money.js';
 import type { Column } from '../../output/render.js';
@@ -16,7 +16,7 @@ const absent = (v: unknown): v is undefined | null => v === undefined || v === n
 function currencyOf(v: unknown, field: string): string | undefined {
   if (absent(v)) return undefined;
   if (typeof v !== 'string') throw unreadable(field, v, 'not a currency code');
-  return v;
+  return visibleCode(v);
 }
 
 const NUMBER_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?$/;
@@ -68,7 +68,7 @@ export function balanceAmountCell(v: unknown, field = 'balance'): string {
   if (absent(v.unscaledValue) && absent(v.scale)) return '';
   const currency = currencyOf(v.currencyCode, `${field}.currencyCode`);
   const n = exactValue(v.unscaledValue, v.scale, field);
-  return currency ? `${n} ${stripControl(currency)}` : n;
+  return currency ? `${n} ${currency}` : n;
 }
 
 /**

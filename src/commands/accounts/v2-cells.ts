@@ -3,6 +3,7 @@
 import type { Context } from '../../context.js';
 import { cellText, getPath, render, type Column } from '../../output/render.js';
 import { exactValue } from '../../output/money.js';
+import { visibleCode } from '../../output/sanitize.js';
 
 /** '' for no amount; an amount that cannot be read exactly is a ServerError (exit 7), never a blank cell. */
 export function v2Money(v: unknown, field = 'amount'): string {
@@ -11,7 +12,7 @@ export function v2Money(v: unknown, field = 'amount'): string {
   if (!a.value || a.value.scale === undefined || a.value.unscaledValue === undefined) return '';
   const n = exactValue(a.value.unscaledValue, a.value.scale, `${field}.value`);
   const cur = typeof a.currencyCode === 'string' ? a.currencyCode : typeof a.currency === 'string' ? a.currency : '';
-  return cur ? `${n} ${cur}` : n;
+  return cur ? `${n} ${visibleCode(cur)}` : n;
 }
 
 export const moneyCol = (header: string, path: string): Column => ({ header, path, format: (v) => v2Money(v) });

@@ -2,6 +2,7 @@
 import { UsageError } from '../../errors.js';
 import { beyondMinorUnits, decimalString, parseDecimal } from '../../output/money.js';
 import type { BudgetFilter, DenominatedAmount } from '../../api/budgets.js';
+import { visibleCode } from '../../output/sanitize.js';
 
 /** --amount 1500.50 --currency SEK -> {unscaledValue: 150050, scale: 2, currencyCode: 'SEK'}, exactly. */
 export function amountFlag(amount: string, currency: string, flag = '--amount'): DenominatedAmount {
@@ -27,7 +28,7 @@ export function currencyFlag(c: string): string {
 export function denominatedText(a: DenominatedAmount | undefined, withCurrency = true): string {
   if (!a) return '';
   const n = decimalString(String(a.unscaledValue), a.scale);
-  return withCurrency ? `${n} ${a.currencyCode}` : n;
+  return withCurrency ? `${n} ${visibleCode(String(a.currencyCode))}` : n;
 }
 
 export function denominatedDecimal(a: DenominatedAmount | undefined): string {

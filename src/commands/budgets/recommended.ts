@@ -17,7 +17,10 @@ export function newCmdRecommended(
     .command('recommended')
     .description('budgets recommended from your spending patterns (GET /api/v1/budgets/recommended)')
     .action(async () => run(ctx, {}));
-  return examples(cmd, ['bankctl budgets recommended --user $USER', 'bankctl budgets recommended -o json | jq ".[0]"']);
+  return examples(cmd, [
+    'bankctl budgets recommended --user $USER_ID',
+    'bankctl budgets recommended -o json | jq ".[0]"',
+  ]);
 }
 
 export async function recommendedRun(ctx: Context): Promise<void> {
@@ -25,12 +28,13 @@ export async function recommendedRun(ctx: Context): Promise<void> {
   await render(ctx, list, {
     columns: [
       { header: 'name', path: 'name' },
-      { header: 'amount', path: 'amount', format: (v) => denominatedText(v as Budget['amount']) },
+      { header: 'amount', path: 'amount', format: (v) => denominatedText(v as Budget['amount']), money: true },
       { header: 'per', path: 'recurringPeriodicity.periodUnit' },
       {
         header: 'average spent',
         path: 'averageSpentAmount',
         format: (v) => denominatedText(v as Budget['amount']),
+        money: true,
       },
       { header: 'filter', path: 'filter', format: (v) => filterText(v as Budget['filter']) },
     ],

@@ -39,7 +39,7 @@ export async function transactionsRun(ctx: Context, o: TransactionsOptions): Pro
     columns: [
       { header: 'date', path: 'date', format: (v) => isoDay(v as number) },
       { header: 'description', path: 'description' },
-      { header: 'amount', path: 'amount', format: (v) => denominatedText(v as Budget['amount']) },
+      { header: 'amount', path: 'amount', format: (v) => denominatedText(v as Budget['amount']), money: true },
       { header: 'category', path: 'categoryCode' },
       { header: 'account', path: 'accountId' },
       { header: 'id', path: 'id' },

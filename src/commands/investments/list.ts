@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { collect, examples, splitList, type Run } from '../util.js';
 import { exactText } from '../accounts/format.js';
+import { visibleCode } from '../../output/sanitize.js';
 
 export interface ListOptions {
   portfolioTypes: string[];
@@ -32,7 +33,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 /** " SEK": the currency of a portfolio's first instrument, for its value cells. */
 function currency(p: Record<string, unknown>): string {
   const i = (p.instruments as Array<{ currency?: string }> | undefined)?.[0];
-  return i?.currency ? ` ${i.currency}` : '';
+  return i?.currency ? ` ${visibleCode(String(i.currency))}` : '';
 }
 
 export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
@@ -46,11 +47,13 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
         header: 'totalValue',
         path: 'totalValue',
         format: (v, p) => `${exactText(v)}${currency(p as Record<string, unknown>)}`,
+        money: true,
       },
       {
         header: 'cash',
         path: 'cashValue',
         format: (v, p) => `${exactText(v)}${currency(p as Record<string, unknown>)}`,
+        money: true,
       },
       {
         header: 'instruments',

@@ -12,6 +12,7 @@ export const CONSENT_COLUMNS: Column[] = [
     header: 'maxAmount',
     path: 'financialServiceParameters.userParameters.controlParameters.maximumIndividualAmount',
     format: (v) => v2Money(v),
+    money: true,
   },
   { header: 'created', path: 'createdAt' },
   { header: 'authorized', path: 'authorizedAt' },
