@@ -17,7 +17,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
     .description('list budgets (GET /api/v1/budgets)')
     .option('--include-archived', 'archived budgets too')
     .action(async (o: { includeArchived?: boolean }) => run(ctx, { includeArchived: Boolean(o.includeArchived) }));
-  return examples(cmd, ['bankctl budgets list --user $USER', 'bankctl budgets list --include-archived -o json']);
+  return examples(cmd, ['bankctl budgets list --user $USER_ID', 'bankctl budgets list --include-archived -o json']);
 }
 
 export async function listRun(ctx: Context, o: ListOptions): Promise<void> {

@@ -18,7 +18,7 @@ export function newCmdSummaries(parent: Command, ctx: Context, run: Run<Summarie
     .option('--include-archived', 'archived budgets too')
     .action(async (o: { includeArchived?: boolean }) => run(ctx, { includeArchived: Boolean(o.includeArchived) }));
   return examples(cmd, [
-    'bankctl budgets summaries --user $USER',
+    'bankctl budgets summaries --user $USER_ID',
     'bankctl budgets summaries -o json | jq ".[].budgetPeriods.spentAmount"',
   ]);
 }

@@ -12,7 +12,7 @@ export function newCmdArchived(parent: Command, ctx: Context, run: Run<ArchivedO
     .command('archived')
     .description('archived insights (GET /api/v1/insights/archived)')
     .action(async () => run(ctx, {}));
-  return examples(cmd, ['bankctl insights archived --user $USER']);
+  return examples(cmd, ['bankctl insights archived --user $USER_ID']);
 }
 
 export async function archivedRun(ctx: Context): Promise<void> {

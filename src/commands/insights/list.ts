@@ -25,7 +25,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
     .description('active insights (GET /api/v1/insights)')
     .action(async () => run(ctx, {}));
   return examples(cmd, [
-    'bankctl insights list --user $USER',
+    'bankctl insights list --user $USER_ID',
     'bankctl insights list -o json | jq -r ".[] | select(.type==\\"DOUBLE_CHARGE\\") | .id"',
   ]);
 }

@@ -20,7 +20,7 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
     .action(async (o: { account?: string[]; externalReference?: string }) =>
       run(ctx, { accountIds: splitList(o.account), externalReference: o.externalReference }),
     );
-  return examples(cmd, ['bankctl reports create --user $USER', 'ID=$(bankctl reports create -o json | jq -r .id)']);
+  return examples(cmd, ['bankctl reports create --user $USER_ID', 'ID=$(bankctl reports create -o json | jq -r .id)']);
 }
 
 export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
