@@ -158,7 +158,10 @@ export class TokenManager {
         // the user a profile names is gone (a sandbox restarted, the user deleted): say where it comes from
         if (err instanceof BankctlError && statusOf(err) === 404 && this.d.userSource) {
           const key = user.userId ? 'user' : 'external-user';
-          err.hint = `the user comes from the ${this.d.userSource} setting "${key}"; clear it with \`bankctl config unset ${key}${this.d.userSource.startsWith('profile ') ? ` --profile ${this.d.userSource.slice(8)}` : ''}\`, or pass --user`;
+          const source = this.d.userSource;
+          err.hint = source.startsWith('profile ')
+            ? `the user comes from the ${source} setting "${key}"; clear it with \`bankctl config unset ${key} --profile ${source.slice(8)}\`, or pass --user`
+            : 'the user comes from BANKCTL_USER in the environment; unset it, or pass --user';
         }
         throw err;
       });

@@ -4,7 +4,9 @@ import { SECRET_KEYS } from './store.js';
 
 export function maskSetting(key: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (SECRET_KEYS.has(key)) return `${value.slice(0, 4)}…(${value.length} chars)`;
+  // the first four characters only of a long secret: of a short one they would be most of it
+  if (SECRET_KEYS.has(key))
+    return value.length >= 16 ? `${value.slice(0, 4)}…(${value.length} chars)` : `…(${value.length} chars)`;
   return maskUrlPassword(value);
 }
 

@@ -173,6 +173,14 @@ describe('hints that point the right way', () => {
     );
   });
 
+  test('the user of BANKCTL_USER no longer exists: the hint says to unset it, not `config unset`', async () => {
+    const env = { ...s.env, BANKCTL_CONFIG_DIR: tempDir('bankctl-cfg-'), BANKCTL_USER: 'b'.repeat(32) };
+    const r = await spawnCli(['accounts', 'list', '-o', 'json'], { env });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('the user comes from BANKCTL_USER in the environment; unset it, or pass --user');
+    expect(r.stderr).not.toContain('config unset');
+  });
+
   test('-v says when a cached token is reused', async () => {
     const env = { ...s.env, BANKCTL_CONFIG_DIR: tempDir('bankctl-cfg-') };
     await spawnCli(['accounts', 'list', '-o', 'json'], { env });

@@ -42,5 +42,13 @@ describe('config list', () => {
         ]),
     },
     { name: 'a table', args: ['-o', 'table'], code: 0, stdout: ['PROFILE', 'https://api.example.com', not(secret)] },
+    {
+      name: 'a short secret: its length only (its first four characters would be most of it)',
+      before: async () =>
+        void (await runCli(['config', 'set', 'client-secret', 'abcdef', '--profile', 'short'], { env })),
+      args: ['--profile', 'short', '-o', 'json'],
+      code: 0,
+      stdout: [json([{ profile: 'short', key: 'client-secret', value: '…(6 chars)' }]), not('abcd')],
+    },
   ]);
 });
