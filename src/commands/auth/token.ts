@@ -1,5 +1,6 @@
 // `auth token`: a bare access token and a newline, for $(...): a client token, or a user token.
 import type { Command } from 'commander';
+import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import { examples, splitList, type Run } from '../util.js';
 
@@ -30,10 +31,27 @@ export async function tokenRun(ctx: Context, o: TokenOptions): Promise<void> {
   // a user from the profile or the environment does not make `--scope user:create` a user token:
   // the service takes that scope from a client token only (it would answer wrong_token_type)
   const user = named || !(await clientScopesOnly(o.scopes)) ? await ctx.userRef() : undefined;
+  if (!user) {
+    // a client token with accounts:read would be printed, and refused by every endpoint that reads accounts
+    const userOnly = await userScopes(o.scopes);
+    if (userOnly.length > 0)
+      throw new UsageError(
+        `${userOnly.join(', ')} ${userOnly.length === 1 ? 'is a scope' : 'are scopes'} of user tokens: which user? pass --user ID or --external-user ID (or set BANKCTL_USER)`,
+      );
+  }
   const token = user
     ? await tm.userToken(user, o.scopes.length ? o.scopes : ['user:read'])
     : await tm.clientToken(o.scopes.length ? o.scopes : ['authorization:grant']);
   ctx.io.stdout.write(`${token}\n`);
+}
+
+/** The scopes that only user-token endpoints use (accounts:read, transactions:read, ...). */
+async function userScopes(scopes: string[]): Promise<string[]> {
+  const { ENDPOINTS } = await import('../../contract/index.js');
+  return scopes.filter((scope) => {
+    const using = ENDPOINTS.filter((e) => e.scopes.includes(scope) && e.token !== 'connector' && e.token !== 'none');
+    return using.length > 0 && using.every((e) => e.token === 'user');
+  });
 }
 
 /** Whether every scope is one that only client-token endpoints use (user:create, authorization:grant, ...). */

@@ -24,6 +24,13 @@ describe('auth token', () => {
       stdout: [/^\S+\n$/, async (out) => expect(await works(out.trim(), '/api/v1/providers/SE')).toBe(200)],
       stderr: /^$/,
     },
+    {
+      name: 'a user-token scope without a user: exit 2 asking which user, no token printed',
+      args: ['--scope', 'transactions:read,providers:read'],
+      code: 2,
+      stdout: /^$/,
+      stderr: 'transactions:read is a scope of user tokens: which user? pass --user ID or --external-user ID',
+    },
   ]);
   cliCases('auth token', () => sb.env, [
     {
