@@ -187,7 +187,7 @@ describe('parallel processes lose no write', () => {
     // twenty saved profiles (a profile that is not saved is refused), each with its own cache entry
     const profiles = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`p${i}`, {}]));
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles }), { mode: 0o600 });
-    const scopes = ['user:create', 'providers:read', 'authorization:grant', 'user:delete', 'user:read'];
+    const scopes = ['user:create', 'providers:read', 'authorization:grant', 'user:create,providers:read', 'user:read'];
     const runs = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         spawnCli(['auth', 'token', '--scope', scopes[i % scopes.length]!, '--profile', `p${i}`], { env }),
