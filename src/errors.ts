@@ -74,6 +74,16 @@ export class ApiError extends BankctlError {
 
   /** The answer's headers as the service sent them (`api -i` shows them, redacted). */
   readonly headers: Record<string, string | string[] | undefined>;
+
+  /**
+   * The externalIds a connector 409/410 names (errorDetails.externalIds, the strings of it):
+   * undefined when it names none, the list being absent or empty.
+   */
+  namedExternalIds(): Set<string> | undefined {
+    const named = (this.body as { errorDetails?: { externalIds?: unknown } } | undefined)?.errorDetails?.externalIds;
+    if (!Array.isArray(named) || named.length === 0) return undefined;
+    return new Set(named.filter((x): x is string => typeof x === 'string'));
+  }
 }
 
 function pathOf(url: string): string {

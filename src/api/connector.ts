@@ -54,23 +54,20 @@ export async function pushAccountsOnce(
   externalUserId: string,
   body: { accounts: unknown[] },
 ): Promise<'sent' | 'maybe-earlier'> {
+  // an attempt without an answer, or answered 5xx (the 409 that ends the call is not one)
   let mayHaveStored = false;
-  const answers: number[] = [];
   try {
     await pushAccounts(api, externalUserId, body, {
       onAbandoned: () => (mayHaveStored = true),
-      onAnswer: (status) => void answers.push(status),
+      onAnswer: (status) => {
+        if (status >= 500) mayHaveStored = true;
+      },
     });
     return 'sent';
   } catch (err) {
-    // the answers before the last one: the attempts that were sent again
-    if (answers.slice(0, -1).some((s) => s >= 500)) mayHaveStored = true;
     if (!(err instanceof ApiError) || err.status !== 409 || !mayHaveStored) throw err;
-    const named = (err.body as { errorDetails?: { externalIds?: unknown } } | undefined)?.errorDetails?.externalIds;
-    if (Array.isArray(named) && named.length > 0) {
-      const there = new Set(named);
-      if (!body.accounts.every((a) => there.has((a as { externalId?: unknown }).externalId))) throw err;
-    }
+    const there = err.namedExternalIds();
+    if (there && !body.accounts.every((a) => there.has((a as { externalId: string }).externalId))) throw err;
     return 'maybe-earlier';
   }
 }

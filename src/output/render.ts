@@ -67,7 +67,7 @@ export function columnsFor(ctx: Context, items: unknown[], spec: RenderSpec): Co
     // a path the command has a column for is shown as that column is (an amount with its currency,
     // two csv columns even when there is no row); any other as the value at that path
     return f.paths.map((p) => {
-      const own = spec.columns?.find((c) => c.path === p && p !== '');
+      const own = spec.columns?.find((c) => c.path === p);
       return own ? { ...own, header: stripControl(p) } : { header: stripControl(p), path: p };
     });
   if (spec.columns && spec.columns.length > 0) return spec.columns;

@@ -61,10 +61,16 @@ export class TermHash {
     return this;
   }
 
-  /** The id from bytes b[s, e): false (nothing hashed) when one is not ASCII; then id(string). */
+  /**
+   * The id from bytes b[s, e), in one pass: false when a byte is not ASCII, the hash then half made
+   * (start() again and give the id as a string).
+   */
   idAscii(b: Uint8Array, s: number, e: number): boolean {
-    for (let i = s; i < e; i++) if (b[i]! >= 0x80) return false;
-    for (let i = s; i < e; i++) this.unit(b[i]!);
+    for (let i = s; i < e; i++) {
+      const c = b[i]!;
+      if (c >= 0x80) return false;
+      this.unit(c);
+    }
     this.unit(0x10000 | (e - s));
     return true;
   }

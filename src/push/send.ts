@@ -52,9 +52,8 @@ export class Sender {
     // a 409 on a resent chunk is this push's own delivery (resent is then true): one that an
     // interrupted run sent without recording, or one this run sent again (a lost answer, a 429/5xx)
     const kind = err.status === 410 ? 'gone' : resent ? 'delivered' : 'duplicates';
-    const named = (err.body as { errorDetails?: { externalIds?: unknown } } | undefined)?.errorDetails?.externalIds;
-    if (Array.isArray(named) && named.length > 0) {
-      const set = new Set(named.filter((x): x is string => typeof x === 'string'));
+    const set = err.namedExternalIds();
+    if (set) {
       const known = items.filter((i) => set.has(c.idOf(i)));
       if (known.length > 0) {
         for (const i of known) this.accounts[c.accountOf(i)]![kind]++;

@@ -12,7 +12,6 @@ import { validateLine } from './ndjson.js';
 import type { InputRecord } from './records.js';
 import { DIGIT_0, DOT, MINUS } from './bytes.js';
 import { Fingerprint, TermHash } from './fingerprint.js';
-import { parseDecimal as exactDecimal } from '../contract/decimal.js';
 
 /** Below this a sum of plain numbers is still exact (with room for one more 15-digit amount). */
 const SAFE = 2 ** 53 - 1e15;
@@ -160,7 +159,7 @@ class Expected {
 
   /** The term of a transaction known by its externalId and decimal text. */
   private termOf(externalId: string, amount: string): TermHash {
-    const p = exactDecimal(amount);
+    const p = parseDecimal(amount);
     return this.term.start().id(externalId).amountBig(p.unscaledValue, p.scale);
   }
 
@@ -190,7 +189,7 @@ class Expected {
     a.count++;
     const term = this.term.start();
     if (!term.idAscii(b, sc.externalIdStart, sc.externalIdEnd))
-      term.id(b.toString('utf8', sc.externalIdStart, sc.externalIdEnd));
+      term.start().id(b.toString('utf8', sc.externalIdStart, sc.externalIdEnd));
     addBytes(a.sum, b, sc.amountStart, sc.amountEnd, term);
     a.fp.apply(term, 1);
     if (sc.pending)

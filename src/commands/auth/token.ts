@@ -32,7 +32,7 @@ export async function tokenRun(ctx: Context, o: TokenOptions): Promise<void> {
   // the service takes that scope from a client token only (it would answer wrong_token_type)
   const user = named || !(await clientScopesOnly(o.scopes)) ? await ctx.userRef() : undefined;
   if (!user) {
-    // a client token with accounts:read would be printed, and refused by every endpoint that reads accounts
+    // a client token with transactions:read would be printed, and refused by every endpoint that asks for it
     const userOnly = await userScopes(o.scopes);
     if (userOnly.length > 0)
       throw new UsageError(
@@ -45,22 +45,29 @@ export async function tokenRun(ctx: Context, o: TokenOptions): Promise<void> {
   ctx.io.stdout.write(`${token}\n`);
 }
 
-/** The scopes that only user-token endpoints use (accounts:read, transactions:read, ...). */
-async function userScopes(scopes: string[]): Promise<string[]> {
+/**
+ * Per scope, the one token kind every bearer endpoint that asks for it takes ('client', 'user'...);
+ * undefined when they differ or none asks for it (the connector API's take a connector token).
+ */
+async function soleTokenKinds(scopes: string[]): Promise<Array<string | undefined>> {
   const { ENDPOINTS } = await import('../../contract/index.js');
-  return scopes.filter((scope) => {
-    const using = ENDPOINTS.filter((e) => e.scopes.includes(scope) && e.token !== 'connector' && e.token !== 'none');
-    return using.length > 0 && using.every((e) => e.token === 'user');
+  return scopes.map((scope) => {
+    const kinds = new Set(
+      ENDPOINTS.filter((e) => e.scopes.includes(scope) && e.token !== 'connector' && e.token !== 'none').map(
+        (e) => e.token,
+      ),
+    );
+    return kinds.size === 1 ? [...kinds][0] : undefined;
   });
+}
+
+/** The scopes that only user-token endpoints use (transactions:read, user:delete, ...). */
+async function userScopes(scopes: string[]): Promise<string[]> {
+  const kinds = await soleTokenKinds(scopes);
+  return scopes.filter((_, i) => kinds[i] === 'user');
 }
 
 /** Whether every scope is one that only client-token endpoints use (user:create, authorization:grant, ...). */
 async function clientScopesOnly(scopes: string[]): Promise<boolean> {
-  if (scopes.length === 0) return false;
-  const { ENDPOINTS } = await import('../../contract/index.js');
-  return scopes.every((scope) => {
-    // the bearer endpoints that ask for it (the connector API's take a connector token)
-    const using = ENDPOINTS.filter((e) => e.scopes.includes(scope) && e.token !== 'connector' && e.token !== 'none');
-    return using.length > 0 && using.every((e) => e.token === 'client');
-  });
+  return scopes.length > 0 && (await soleTokenKinds(scopes)).every((k) => k === 'client');
 }
