@@ -19,6 +19,20 @@ beforeAll(async () => {
 afterAll(async () => env.close());
 
 const cli = (args: string[], stdin?: string) => runCli(['connector', ...args], { env: env.env, stdin });
+
+/** bankctl connector ARGS against a scripted server (retries without waiting), and what it was sent. */
+async function againstScript(steps: Step[], args: string[], retries: string) {
+  const s = await scriptedServer(steps);
+  try {
+    const r = await runCli(['connector', ...args], {
+      env: { ...env.env, BANKCTL_BASE_URL: s.url, BANKCTL_RETRIES: retries },
+      context: { sleep: async () => undefined },
+    });
+    return { ...r, requests: s.seen.length, bodies: s.seen.map((x) => x.body) };
+  } finally {
+    await s.close();
+  }
+}
 const txJson = (externalId: string, extra = '') =>
   `{"externalId":"${externalId}","amount":-12.30,"date":1700000000000,"description":"Shop","type":"DEFAULT"${extra}}`;
 const update = (externalId: string, extra = '') =>
@@ -250,18 +264,8 @@ describe('a 409 after an answer that was lost', () => {
         )
         .join('\n'),
     );
-    const push = async (...first: Step[]) => {
-      const s = await scriptedServer([...first, reply(409, conflict)]);
-      try {
-        const e = { ...env.env, BANKCTL_BASE_URL: s.url, BANKCTL_RETRIES: '2' };
-        return await runCli(['connector', 'push', '--user', 'u', '--file', f], {
-          env: e,
-          context: { sleep: async () => undefined },
-        });
-      } finally {
-        await s.close();
-      }
-    };
+    const push = (...first: Step[]) =>
+      againstScript([...first, reply(409, conflict)], ['push', '--user', 'u', '--file', f], '2');
     // the connection dropped after the request went out: the service may well have stored it
     const lost = await push(hangUp);
     expect(lost.code, lost.stderr).toBe(0);
@@ -285,18 +289,7 @@ describe('connector accounts push after an answer that was lost', () => {
     writeFileSync(f, `{"accounts":[${account('acc-a')},${account('acc-b')}]}`);
     const conflict = (...ids: string[]) =>
       JSON.stringify({ errorMessage: 'account already exists', errorDetails: { externalIds: ids } });
-    const push = async (...steps: Step[]) => {
-      const s = await scriptedServer(steps);
-      try {
-        const r = await runCli(['connector', 'accounts', 'push', '--user', 'u', '--file', f], {
-          env: { ...env.env, BANKCTL_BASE_URL: s.url, BANKCTL_RETRIES: '2' },
-          context: { sleep: async () => undefined },
-        });
-        return { ...r, requests: s.seen.length, bodies: s.seen.map((x) => x.body) };
-      } finally {
-        await s.close();
-      }
-    };
+    const push = (...steps: Step[]) => againstScript(steps, ['accounts', 'push', '--user', 'u', '--file', f], '2');
     // the connection dropped after the request went out, and the service had stored both
     const lost = await push(hangUp, reply(409, conflict('acc-a', 'acc-b')));
     expect(lost.code, lost.stderr).toBe(0);
@@ -331,18 +324,14 @@ describe('connector accounts push after an answer that was lost', () => {
 describe('generating a read token', () => {
   test('is sent again after a 503 or a dropped connection (it has no effect to repeat): verify no longer dies of one', async () => {
     const token = JSON.stringify({ token: 'read-tok-1', expiry: 1_900_000_000_000 });
-    const s = await scriptedServer([reply(503), hangUp, reply(200, token)]);
-    try {
-      const r = await runCli(['connector', 'token', '--user', 'u', '--scope', 'transactions:read'], {
-        env: { ...env.env, BANKCTL_BASE_URL: s.url, BANKCTL_RETRIES: '3' },
-        context: { sleep: async () => undefined },
-      });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout.trim()).toBe('read-tok-1');
-      expect(s.seen).toHaveLength(3);
-    } finally {
-      await s.close();
-    }
+    const r = await againstScript(
+      [reply(503), hangUp, reply(200, token)],
+      ['token', '--user', 'u', '--scope', 'transactions:read'],
+      '3',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('read-tok-1');
+    expect(r.requests).toBe(3);
   });
 });
 
