@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import type { MemoryStore, TransactionRecord } from '../store.js';
 import { badRequest } from '../http.js';
-import { isoDateParam, listParam, pageSizeParam, todayIso, v2Transaction } from './read-views.js';
+import { isoDateParam, listParam, pageSizeParam, todayIso, v2TransactionView } from './read-views.js';
 
 interface Entry {
   rec: TransactionRecord;
@@ -297,7 +297,7 @@ export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
       list = index.entries(user.id);
     }
     const locale = user.locale;
-    res.json(200, { transactions: out.map((t) => v2Transaction(t, locale)), nextPageToken: next });
+    res.json(200, { transactions: out.map((t) => v2TransactionView(t, locale)), nextPageToken: next });
   });
   return index;
 }
