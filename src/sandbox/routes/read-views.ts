@@ -277,37 +277,48 @@ interface KeptView {
   view: Record<string, unknown>;
 }
 
-/** Records read once lately (a view is kept from the second read on) and the views kept. */
-const readOnce = new Set<TransactionRecord>();
-const keptViews = new Map<TransactionRecord, KeptView>();
 /** Each bounded: a walk over a million transactions keeps nothing, and pages read again are few. */
 const KEPT_MAX = 20_000;
 
 /**
- * The v2 view of a record for a response that only serialises it (a page of GET /data/v2/transactions):
- * the same object as long as the record holds what it was built from, so a page read again (a client
- * polling its first page) builds no view. Read-only: the caller must not change what it gets.
+ * The v2 views of one sandbox's records for responses that only serialise them (the pages of GET
+ * /data/v2/transactions): the same object for a record as long as it holds what its view was built
+ * from, so a page read again (a client polling its first page) builds no views. Read-only: a caller
+ * must not change what it gets.
  *
  * Why: building a page's 100 views (about 1,400 objects) and collecting them was most of what the
  * sandbox did per page beyond the serialisation a bare server does. Each use compares the record's
  * fields with those the view was built from, so a record changed in place anywhere (a connector
  * update, a category change) gets a new view at once. A record read once is only noted, not kept:
- * a walk over all of a large user's transactions (connector verify) keeps no views alive.
+ * a walk over all of a large user's transactions (connector verify) keeps no views alive. One per
+ * sandbox (routes/transactions-v2.ts), so a stopped sandbox's records go with it.
  */
-export function v2TransactionView(t: TransactionRecord, locale: string): Record<string, unknown> {
-  const k = keptViews.get(t);
-  if (k !== undefined) {
-    if (sameInputs(k.inputs, t, locale)) return k.view;
-    keptViews.delete(t);
-  } else if (!readOnce.has(t)) {
-    if (readOnce.size >= KEPT_MAX) readOnce.clear();
-    readOnce.add(t);
-    return v2Transaction(t, locale);
+export class V2TransactionViews {
+  /** Records read once lately: a view is kept from the second read on. */
+  private readonly readOnce = new Set<TransactionRecord>();
+  private readonly kept = new Map<TransactionRecord, KeptView>();
+
+  view(t: TransactionRecord, locale: string): Record<string, unknown> {
+    const k = this.kept.get(t);
+    if (k !== undefined) {
+      if (sameInputs(k.inputs, t, locale)) return k.view;
+      this.kept.delete(t);
+    } else if (!this.readOnce.has(t)) {
+      if (this.readOnce.size >= KEPT_MAX) this.readOnce.clear();
+      this.readOnce.add(t);
+      return v2Transaction(t, locale);
+    }
+    const view = v2Transaction(t, locale);
+    if (this.kept.size >= KEPT_MAX) this.kept.clear();
+    this.kept.set(t, { inputs: viewInputs(t, locale), view });
+    return view;
   }
-  const view = v2Transaction(t, locale);
-  if (keptViews.size >= KEPT_MAX) keptViews.clear();
-  keptViews.set(t, { inputs: viewInputs(t, locale), view });
-  return view;
+
+  /** Forgets every record (the store's transactions were cleared or replaced). */
+  clear(): void {
+    this.readOnce.clear();
+    this.kept.clear();
+  }
 }
 
 /** types.type of a v2 transaction; another connector type (TRAINING) is DEFAULT there, as sent in the code. */

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import type { MemoryStore, TransactionRecord } from '../store.js';
 import { badRequest } from '../http.js';
-import { isoDateParam, listParam, pageSizeParam, todayIso, v2TransactionView } from './read-views.js';
+import { isoDateParam, listParam, pageSizeParam, todayIso, V2TransactionViews } from './read-views.js';
 
 interface Entry {
   rec: TransactionRecord;
@@ -49,7 +49,11 @@ export class TransactionIndex {
   /** In-place changes since the user's index was last read. */
   private readonly changes = new Map<string, number>();
 
-  constructor(private readonly store: MemoryStore) {}
+  /** `onForget`: called when the store's transactions are cleared or the map replaced (a reset, a restore). */
+  constructor(
+    private readonly store: MemoryStore,
+    private readonly onForget: () => void = () => undefined,
+  ) {}
 
   /** Watches the store's map (again after a restore replaced it). */
   private attach(): void {
@@ -58,6 +62,7 @@ export class TransactionIndex {
     this.watched = m;
     this.byUser.clear();
     this.sorted.clear();
+    this.onForget();
     for (const t of m.values()) this.add(t);
     const set = Map.prototype.set;
     const del = Map.prototype.delete;
@@ -68,6 +73,7 @@ export class TransactionIndex {
     const forget = () => {
       this.byUser.clear();
       this.sorted.clear();
+      this.onForget();
     };
     Object.defineProperties(m, {
       set: {
@@ -223,7 +229,8 @@ function decodeToken(token: string, fp: string): Cursor {
 
 export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
   const { store, handle } = ctx;
-  const index = new TransactionIndex(store);
+  const views = new V2TransactionViews();
+  const index = new TransactionIndex(store, () => views.clear());
   ctx.events.subscribe(
     (e) => {
       if (e.event === 'transaction:update') index.invalidate(e.userId);
@@ -297,7 +304,7 @@ export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
       list = index.entries(user.id);
     }
     const locale = user.locale;
-    res.json(200, { transactions: out.map((t) => v2TransactionView(t, locale)), nextPageToken: next });
+    res.json(200, { transactions: out.map((t) => views.view(t, locale)), nextPageToken: next });
   });
   return index;
 }
