@@ -25,6 +25,16 @@ function lineOf400(err: ApiError, c: Chunk, items: number[]): number | undefined
   return item === undefined ? undefined : c.lineOf(item);
 }
 
+/**
+ * The service has none of the user's accounts (412, spec: "no accounts found for the user") or not the
+ * chunk's (a 400 saying an account does not exist): `connector push` sends transactions into accounts
+ * that `connector accounts push` made.
+ */
+function missingAccounts(err: ApiError): boolean {
+  if (err.status === 412) return true;
+  return err.status === 400 && /\baccount\b[^]*\bdoes not exist\b/i.test(err.serviceMessage);
+}
+
 export class Sender {
   private readonly inflight = new Set<Promise<void>>();
   private readonly bodies = new BodyBuffers();
@@ -106,6 +116,8 @@ export class Sender {
       const places = items ?? Array.from({ length: c.size }, (_, i) => i);
       if (err instanceof ApiError && (err.status === 409 || err.status === 410))
         return this.known(err, c, places, r, resent || lost || attempts > 1);
+      if (err instanceof ApiError && missingAccounts(err))
+        err.hint ??= `create the accounts first with: bankctl connector accounts push --user ${this.o.user} --file ACCOUNTS; --accounts gives only their balances`;
       const line = err instanceof ApiError && err.status === 400 ? lineOf400(err, c, places) : undefined;
       // the exit code and the service's answer stay; the message leads with the input line
       if (line !== undefined)

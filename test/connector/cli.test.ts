@@ -121,6 +121,10 @@ describe('exit codes follow the service status', () => {
     const noAccounts = await cli(['push', '--user', 'c-empty', '--file', f]);
     expect(noAccounts.code).toBe(5);
     expect(noAccounts.stderr).toContain('412');
+    // and what to do about it: the accounts come from `connector accounts push`, not from --accounts
+    expect(noAccounts.stderr).toContain(
+      'create the accounts first with: bankctl connector accounts push --user c-empty',
+    );
     // an account the service does not know: its 400
     const f2 = join(dir, 'unknown-account.ndjson');
     writeFileSync(
@@ -137,7 +141,9 @@ describe('exit codes follow the service status', () => {
         '1',
       ),
     );
-    expect((await cli(['push', '--user', 'cli', '--file', f2])).code).toBe(2);
+    const unknown = await cli(['push', '--user', 'cli', '--file', f2]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('create the accounts first with: bankctl connector accounts push --user cli');
     expect((await cli(['push', '--user', 'cli', '--file', f])).code).toBe(0);
     expect(
       (
