@@ -163,7 +163,11 @@ function subtract(
 
 // ---- transactions ---------------------------------------------------------------------------
 
-/** A transaction as GET /data/v2/transactions shows it: every field of spec 2.4 and the reference's additions. */
+/**
+ * A transaction as GET /data/v2/transactions shows it: every field of spec 2.4 and the reference's
+ * additions. Every record field read here (and in counterparty()) must be in ViewInputs below:
+ * V2TransactionViews reuses a view only while those fields are unchanged.
+ */
 export function v2Transaction(t: TransactionRecord, locale: string): Record<string, unknown> {
   const cat = t.categoryId ? categoryById(t.categoryId) : undefined;
   const value = t.valueDate || t.bookedDate;
@@ -198,28 +202,28 @@ export function v2Transaction(t: TransactionRecord, locale: string): Record<stri
 }
 
 /** The record's fields a v2 view is made of, as they were when the view was built. */
-interface ViewInputs {
-  locale: string;
-  id: string;
-  accountId: string;
-  amount: string;
-  currencyCode: string;
-  categoryId: string;
-  bookedDate: string;
-  valueDate: string;
-  description: string;
-  originalDescription: string;
-  providerTransactionId: string | undefined;
-  externalId: string | undefined;
-  merchantCategoryCode: string | undefined;
-  merchantName: string | undefined;
-  status: string;
-  reference: string | undefined;
-  type: string;
-  counterparties: unknown;
-  payload: unknown;
-  notes: string | undefined;
-}
+type ViewInputs = { locale: string } & Pick<
+  TransactionRecord,
+  | 'id'
+  | 'accountId'
+  | 'amount'
+  | 'currencyCode'
+  | 'categoryId'
+  | 'bookedDate'
+  | 'valueDate'
+  | 'description'
+  | 'originalDescription'
+  | 'providerTransactionId'
+  | 'externalId'
+  | 'merchantCategoryCode'
+  | 'merchantName'
+  | 'status'
+  | 'reference'
+  | 'type'
+  | 'counterparties'
+  | 'payload'
+  | 'notes'
+>;
 
 function viewInputs(t: TransactionRecord, locale: string): ViewInputs {
   return {
@@ -302,7 +306,7 @@ export class V2TransactionViews {
     const k = this.kept.get(t);
     if (k !== undefined) {
       if (sameInputs(k.inputs, t, locale)) return k.view;
-      this.kept.delete(t);
+      // changed: built again below, in its place
     } else if (!this.readOnce.has(t)) {
       if (this.readOnce.size >= KEPT_MAX) this.readOnce.clear();
       this.readOnce.add(t);
