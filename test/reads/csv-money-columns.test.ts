@@ -1,9 +1,10 @@
 // csv columns do not depend on the data: a money column is two columns (the decimal, the currency)
 // whether or not the first row has an amount, so a script reading `balance` always reads a number,
 // and an empty answer has the same header as a full one.
-import { describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/commands.js';
+import { userWithToken } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ months: 1, sandbox: { seed: 11 } });
 
@@ -49,5 +50,50 @@ describe('csv money columns', () => {
     )[0];
     expect(full).toContain('currency');
     expect(none).toEqual(full);
+  });
+});
+
+describe('csv money columns of the v2 and loan reads', () => {
+  // a second user with nothing at all: the empty answers
+  let emptyUser = '';
+  beforeAll(async () => {
+    emptyUser = (await userWithToken(sb.t.sandbox, ['user:read'])).userId;
+  });
+  const header = async (args: string[], user?: string) => {
+    const r = await spawnCli([...args, '-o', 'csv'], { env: user ? { ...sb.env, BANKCTL_USER: user } : sb.env });
+    expect(r.code, `bankctl ${args.join(' ')}\n${r.stderr}`).toBe(0);
+    return { header: rows(r.stdout)[0]!, rows: rows(r.stdout).slice(1) };
+  };
+
+  test.each([
+    [
+      ['accounts', 'list', '--v2'],
+      ['booked', 'booked_currency', 'available', 'available_currency'],
+    ],
+    [
+      ['loans', 'list'],
+      ['balance', 'currency'],
+    ],
+    [
+      ['loans', 'accounts'],
+      ['principal', 'principal_currency', 'initial', 'initial_currency', 'paid', 'paid_currency'],
+    ],
+    [
+      ['investments', 'accounts'],
+      ['booked', 'booked_currency', 'cash', 'cash_currency', 'holdings', 'holdings_currency'],
+    ],
+  ])('bankctl %j -o csv: the amount columns and their currencies, with rows and without', async (args, money) => {
+    const full = await header(args);
+    const none = await header(args, emptyUser);
+    expect(none.rows).toEqual([]);
+    expect(full.rows.length).toBeGreaterThan(0);
+    for (const h of money) expect(full.header).toContain(h);
+    expect(none.header).toEqual(full.header);
+    // where the user has rows, each amount is a plain decimal with its currency in the next column
+    const first = full.header.indexOf(money[0]!);
+    for (const r of full.rows) {
+      expect(r).toHaveLength(full.header.length);
+      if (r[first] !== '') expect([r[first], r[first + 1]]).toEqual([expect.stringMatching(/^-?\d+(\.\d+)?$/), 'SEK']);
+    }
   });
 });

@@ -89,10 +89,12 @@ export function balanceCell(item: Record<string, unknown>): string {
   return exactText(item.balance, 'balance');
 }
 
+/** An amount column; with currencyPath, two csv columns (the decimal, the currency) even for no rows. */
 export function moneyColumn(header: string, path: string, currencyPath?: string): Column {
   return {
     header,
     path,
+    money: currencyPath !== undefined,
     format: (v, item) => {
       const text = exactText(v, path);
       const cur = currencyPath ? (item as Record<string, unknown>)[currencyPath] : undefined;

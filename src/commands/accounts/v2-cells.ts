@@ -15,7 +15,13 @@ export function v2Money(v: unknown, field = 'amount'): string {
   return cur ? `${n} ${visibleCode(cur)}` : n;
 }
 
-export const moneyCol = (header: string, path: string): Column => ({ header, path, format: (v) => v2Money(v) });
+/** An amount column: two csv columns (the decimal, the currency) whatever the rows hold, even none. */
+export const moneyCol = (header: string, path: string): Column => ({
+  header,
+  path,
+  format: (v) => v2Money(v),
+  money: true,
+});
 
 /**
  * One record: a table shows the columns' cells one per line (header, value), so that amounts read
