@@ -298,10 +298,13 @@ export async function collectAnswers(
   const answerOf = (f: SupplementalField) => given[f.name] ?? (f.checkbox ? given[ALL_CHECKBOXES] : undefined);
   const checkboxes = fields.filter((f) => f.checkbox && !f.immutable);
   const askCheckboxes = checkboxes.filter((f) => answerOf(f) === undefined);
+  // -q shows an instruction only to someone about to be asked: answered by flags, it is noise
+  const asking = prompter !== undefined && fields.some((f) => !f.immutable && answerOf(f) === undefined);
+  const instruct = !ctx.quiet || asking;
   for (const f of fields) {
     if (f.immutable) {
       // a read-only field is an instruction (a card reader's challenge): its text is shown, not asked
-      for (const line of instructionLines(f)) ctx.io.stderr.write(`${clean(line)}\n`);
+      if (instruct) for (const line of instructionLines(f)) ctx.io.stderr.write(`${clean(line)}\n`);
       if (f.value !== undefined && f.value !== null) out[f.name] = String(f.value);
       continue;
     }

@@ -362,4 +362,32 @@ describe('walker: prompts on a terminal (scripted prompter)', () => {
     ]);
     expect(r.stderr).not.toContain('9999');
   });
+
+  test('-q still shows a challenge to someone about to be asked for its answer', async () => {
+    const f = await fakeService([
+      {
+        state: {
+          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+          statusUpdated: 1,
+          supplementalInformation: JSON.stringify([
+            { name: 'challenge', description: 'Challenge', value: '4711', immutable: true },
+            { name: 'code', description: 'Response code' },
+          ]),
+        },
+        await: true,
+      },
+      { state: { status: 'UPDATED', statusUpdated: 2 } },
+    ]);
+    const prompter = new ScriptedPrompter(['87654321']);
+    const r = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '-q', '-o', 'json'], {
+      env: env(f),
+      stdinIsTTY: true,
+      stdoutIsTTY: true,
+      context: { prompter },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(prompter.asked.map((a) => a.message)).toEqual(['Response code']);
+    expect(r.stderr).toContain('Challenge: 4711');
+    expect(f.posts).toEqual([{ information: { challenge: '4711', code: '87654321' } }]);
+  });
 });

@@ -5,6 +5,7 @@ import { canPrompt } from '../../io.js';
 import { UsageError } from '../../errors.js';
 import { collect, examples, type Run } from '../util.js';
 import { loadAnswers } from './shared.js';
+import { stripControl } from '../../output/sanitize.js';
 
 export interface SupplementOptions {
   id: string;
@@ -47,5 +48,11 @@ export async function supplementRun(ctx: Context, o: SupplementOptions): Promise
     );
   }
   await supplementInformation(api, o.id, information);
-  ctx.notice(`sent ${Object.keys(information).length} answer(s) to ${o.id}`);
+  // a read-only field (a challenge shown) goes back as the service gave it, but is nobody's answer
+  const shown = new Set(sup?.kind === 'fields' ? sup.fields.filter((f) => f.immutable).map((f) => f.name) : []);
+  const answered = Object.keys(information).filter((k) => !shown.has(k));
+  const names = answered.map((k) => stripControl(k)).join(', ');
+  ctx.notice(
+    `sent ${answered.length === 1 ? 'the answer' : `${answered.length} answers`}${names ? ` (${names})` : ''} to ${o.id}`,
+  );
 }

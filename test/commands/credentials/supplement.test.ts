@@ -52,8 +52,25 @@ describe('credentials supplement', () => {
       before: awaitingSupplemental,
       args: () => [waiting, '--answer', 'code1=1234'],
       code: 0,
-      // the challenge shown (an immutable field) goes back with the code
-      stderr: [/Challenge: \d+/, /sent 2 answer\(s\) to [0-9a-f]{32}/],
+      // the challenge shown (an immutable field) goes back with the code, but is not an answer
+      stderr: [/Challenge: \d+/, /sent the answer \(code1\) to [0-9a-f]{32}/],
+    },
+    {
+      name: '-q: every field answered by flag, so neither the challenge nor the notice',
+      before: awaitingSupplemental,
+      args: () => [waiting, '--answer', 'code1=1234', '-q'],
+      code: 0,
+      stderr: (text) => expect(text).toBe(''),
+      after: async () => {
+        // the answer did go: the credentials come to the second round of codes
+        let info = '';
+        for (let i = 0; i < 100 && !info.includes('code2'); i++) {
+          const c = await runCli(['credentials', 'get', waiting, '-o', 'json'], { env: sb.env });
+          info = JSON.stringify(JSON.parse(c.stdout).supplementalInformation ?? null);
+          if (!info.includes('code2')) await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(info).toContain('code2');
+      },
     },
     {
       name: 'a missing answer without a terminal names the flag',
