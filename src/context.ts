@@ -10,6 +10,7 @@ import type { HttpClient } from './http/client.js';
 import type { TokenManager, UserRef } from './auth/tokens.js';
 import type { ApiClient } from './api/client.js';
 import { UsageError } from './errors.js';
+import { checkedId } from './ids.js';
 import { VERSION } from './version.js';
 import type { Prompter } from './prompts/prompter.js';
 import { guardIO } from './output/terminal.js';
@@ -366,13 +367,15 @@ export class Context {
   }
 
   async userRef(): Promise<UserRef | undefined> {
-    if (this.globals.user) return { userId: this.globals.user };
-    if (this.globals.externalUser) return { externalUserId: this.globals.externalUser };
+    const byId = (id: string): UserRef => ({ userId: checkedId('user id', id) });
+    const byExternal = (id: string): UserRef => ({ externalUserId: checkedId('external user id', id) });
+    if (this.globals.user) return byId(this.globals.user);
+    if (this.globals.externalUser) return byExternal(this.globals.externalUser);
     const s = await this.settings();
     const id = s.value('user');
-    if (id) return { userId: id };
+    if (id) return byId(id);
     const ext = s.value('external-user');
-    return ext ? { externalUserId: ext } : undefined;
+    return ext ? byExternal(ext) : undefined;
   }
 
   async api(): Promise<ApiClient> {
