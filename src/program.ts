@@ -5,6 +5,7 @@ import { OUTPUT_FORMATS } from './context.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';
 import { examples } from './commands/util.js';
+import { checkedId } from './ids.js';
 
 /** What a command may need from the program beyond the context (demo runs command lines in-process). */
 export interface ProgramDeps {
@@ -316,6 +317,12 @@ export function rootCommand(ctx: Context): Command {
 
   program.hook('preAction', async (_this, actionCommand) => {
     ctx.globals = actionCommand.optsWithGlobals();
+    // a positional value (an id, a path) with a control character: a user's slip, named before anything
+    // is sent (the usual one is the CR of a csv line); --user and --external-user are checked in userRef
+    actionCommand.registeredArguments.forEach((arg, i) => {
+      const v: unknown = actionCommand.processedArgs[i];
+      for (const one of Array.isArray(v) ? v : [v]) if (typeof one === 'string') checkedId(arg.name(), one);
+    });
     // a protected profile: data-changing verbs (and `api` with a method other than GET) ask first
     const verb = actionCommand.name();
     const apiWrite = verb === 'api' && !/^(GET|HEAD)$/i.test(String(actionCommand.args[0] ?? 'GET'));

@@ -5,7 +5,6 @@
 import { endpointFor, expandPath, type Endpoint, type TokenKind } from '../contract/index.js';
 import { readJson, writeJson } from '../contract/exact-json.js';
 import { ApiError, ServerError, UsageError } from '../errors.js';
-import { checkedId } from '../ids.js';
 import { envelopeCode } from '../http/error-body.js';
 import type { Auth, HttpClient, HttpResponse, QueryValue, RequestOptions } from '../http/client.js';
 import { requestIdText } from '../http/client.js';
@@ -115,10 +114,8 @@ export class ApiClient {
   private async send<T>(ep: Endpoint, p: CallParams, responseType: 'text' | 'buffer'): Promise<HttpResponse<T>> {
     // an id of "." or ".." is no id: a URL reads it as a path step (even percent-encoded), and
     // `accounts get ..` would ask for the parent path instead
-    for (const [name, v] of Object.entries(p.path ?? {})) {
+    for (const [name, v] of Object.entries(p.path ?? {}))
       if (v === '.' || v === '..') throw new UsageError(`"${v}" is not a valid ${name}: a URL reads it as a path step`);
-      checkedId(name, v);
-    }
     const o: RequestOptions = {
       method: ep.method,
       path: expandPath(ep, p.path),

@@ -1,7 +1,8 @@
-// An id or user handed over with a control character is refused before anything is sent (exit 2),
-// naming it escaped: the usual one is the carriage return a csv line (CRLF, RFC 4180) leaves on
-// `$(bankctl ... -o csv | tail -1)`, which the service would answer with a 404 that shows the id
-// without it.
+// A positional value (an id), --user or --external-user handed over with a control character is
+// refused before anything is sent (exit 2), naming it escaped: the usual one is the carriage return
+// a csv line (CRLF, RFC 4180) leaves on `$(bankctl ... -o csv | tail -1)`, which the service would
+// answer with a 404 that shows the id without it. What the service hands back (a next page token,
+// an id) is not checked here: a control character there is the service's fault (exit 7).
 import { describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { cliCases, useSandbox } from '../helpers/commands.js';
