@@ -255,32 +255,36 @@ describe('walker: shapes and rounds', () => {
   });
 });
 
+/** A supplemental round that waits for its answers, the card reader's challenge first. */
+const CHALLENGE = { name: 'challenge', description: 'Challenge', value: '4711', immutable: true };
+const round = (statusUpdated: number, fields: unknown[]): Step => ({
+  state: {
+    status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+    statusUpdated,
+    supplementalInformation: JSON.stringify(fields),
+  },
+  await: true,
+});
+
 describe('walker: prompts on a terminal (scripted prompter)', () => {
   test('every field kind: immutable shown, helpText and hint, pattern rejected with patternError then accepted, masked as a password, optional skipped, checkboxes as one checklist', async () => {
     const f = await fakeService([
-      {
-        state: {
-          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
-          statusUpdated: 1,
-          supplementalInformation: JSON.stringify([
-            { name: 'challenge', description: 'Challenge', value: '4711', immutable: true },
-            {
-              name: 'code',
-              description: 'Response code',
-              helpText: 'From your card reader.',
-              hint: '12345678',
-              numeric: true,
-              minLength: 8,
-              maxLength: 8,
-              pattern: '[0-9]{8}',
-              patternError: 'Eight digits, please.',
-            },
-            { name: 'pin', description: 'PIN', masked: true, minLength: 4 },
-            { name: 'nickname', description: 'Nickname', optional: true },
-          ]),
+      round(1, [
+        CHALLENGE,
+        {
+          name: 'code',
+          description: 'Response code',
+          helpText: 'From your card reader.',
+          hint: '12345678',
+          numeric: true,
+          minLength: 8,
+          maxLength: 8,
+          pattern: '[0-9]{8}',
+          patternError: 'Eight digits, please.',
         },
-        await: true,
-      },
+        { name: 'pin', description: 'PIN', masked: true, minLength: 4 },
+        { name: 'nickname', description: 'Nickname', optional: true },
+      ]),
       {
         state: {
           status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
@@ -365,17 +369,7 @@ describe('walker: prompts on a terminal (scripted prompter)', () => {
 
   test('-q still shows a challenge to someone about to be asked for its answer', async () => {
     const f = await fakeService([
-      {
-        state: {
-          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
-          statusUpdated: 1,
-          supplementalInformation: JSON.stringify([
-            { name: 'challenge', description: 'Challenge', value: '4711', immutable: true },
-            { name: 'code', description: 'Response code' },
-          ]),
-        },
-        await: true,
-      },
+      round(1, [CHALLENGE, { name: 'code', description: 'Response code' }]),
       { state: { status: 'UPDATED', statusUpdated: 2 } },
     ]);
     const prompter = new ScriptedPrompter(['87654321']);
