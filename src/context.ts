@@ -367,15 +367,14 @@ export class Context {
   }
 
   async userRef(): Promise<UserRef | undefined> {
-    const byId = (id: string): UserRef => ({ userId: checkedId('user id', id) });
-    const byExternal = (id: string): UserRef => ({ externalUserId: checkedId('external user id', id) });
-    if (this.globals.user) return byId(this.globals.user);
-    if (this.globals.externalUser) return byExternal(this.globals.externalUser);
+    // the flags were checked for control characters where they were read (program.ts, preAction)
+    if (this.globals.user) return { userId: this.globals.user };
+    if (this.globals.externalUser) return { externalUserId: this.globals.externalUser };
     const s = await this.settings();
     const id = s.value('user');
-    if (id) return byId(id);
+    if (id) return { userId: checkedId('user id', id) };
     const ext = s.value('external-user');
-    return ext ? byExternal(ext) : undefined;
+    return ext ? { externalUserId: checkedId('external user id', ext) } : undefined;
   }
 
   async api(): Promise<ApiClient> {

@@ -1,4 +1,4 @@
-// Ids and names the user hands over (path parameters, --user): a control character is never part
+// Ids and names the user hands over (positional values, --user): a control character is never part
 // of one. A carriage return at the end is the usual case: csv lines end in CRLF (RFC 4180), so
 // `$(bankctl ... -o csv | tail -1)` keeps it, and the service would answer a confusing 404.
 import { UsageError } from './errors.js';

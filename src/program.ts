@@ -317,12 +317,16 @@ export function rootCommand(ctx: Context): Command {
 
   program.hook('preAction', async (_this, actionCommand) => {
     ctx.globals = actionCommand.optsWithGlobals();
-    // a positional value (an id, a path) with a control character: a user's slip, named before anything
-    // is sent (the usual one is the CR of a csv line); --user and --external-user are checked in userRef
+    // a positional value (an id, a path) or a --user with a control character: a user's slip, named
+    // before anything is sent (the usual one is the CR of a csv line). Every reader of --user (userRef,
+    // the connector's externalUser, sandbox logs) sees it checked; a user from the environment or the
+    // profile is checked in userRef.
     actionCommand.registeredArguments.forEach((arg, i) => {
       const v: unknown = actionCommand.processedArgs[i];
       for (const one of Array.isArray(v) ? v : [v]) if (typeof one === 'string') checkedId(arg.name(), one);
     });
+    if (typeof ctx.globals.user === 'string') checkedId('user id', ctx.globals.user);
+    if (typeof ctx.globals.externalUser === 'string') checkedId('external user id', ctx.globals.externalUser);
     // a protected profile: data-changing verbs (and `api` with a method other than GET) ask first
     const verb = actionCommand.name();
     const apiWrite = verb === 'api' && !/^(GET|HEAD)$/i.test(String(actionCommand.args[0] ?? 'GET'));

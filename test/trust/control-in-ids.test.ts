@@ -49,6 +49,13 @@ describe('control characters in ids', () => {
       ...none,
     },
     {
+      name: "a connector verb's --user (an external id, read apart from userRef) with the CR of a csv line",
+      args: ['connector', 'token', '--user', 'ext-1\r'],
+      code: 2,
+      stderr: ['the user id "ext-1\\r"', CR],
+      ...none,
+    },
+    {
       name: '--external-user with a newline inside',
       args: ['accounts', 'list', '--external-user', 'a\nb'],
       code: 2,
