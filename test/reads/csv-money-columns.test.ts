@@ -8,8 +8,8 @@ import { userWithToken } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ months: 1, sandbox: { seed: 11 } });
 
-async function cli(args: string[]): Promise<string> {
-  const r = await spawnCli(args, { env: sb.env });
+async function cli(args: string[], env: Record<string, string> = sb.env): Promise<string> {
+  const r = await spawnCli(args, { env });
   expect(r.code, `bankctl ${args.join(' ')}\n${r.stderr}`).toBe(0);
   return r.stdout;
 }
@@ -60,9 +60,8 @@ describe('csv money columns of the v2 and loan reads', () => {
     emptyUser = (await userWithToken(sb.t.sandbox, ['user:read'])).userId;
   });
   const header = async (args: string[], user?: string) => {
-    const r = await spawnCli([...args, '-o', 'csv'], { env: user ? { ...sb.env, BANKCTL_USER: user } : sb.env });
-    expect(r.code, `bankctl ${args.join(' ')}\n${r.stderr}`).toBe(0);
-    return { header: rows(r.stdout)[0]!, rows: rows(r.stdout).slice(1) };
+    const all = rows(await cli([...args, '-o', 'csv'], user ? { ...sb.env, BANKCTL_USER: user } : sb.env));
+    return { header: all[0]!, rows: all.slice(1) };
   };
 
   test.each([
