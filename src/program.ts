@@ -214,6 +214,7 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
     }
   }
   addHelpCommand(program, ctx);
+  suggestByPrefix(program);
   if (invoked === '__complete') {
     const { registerComplete } = await import('./commands/complete.js');
     registerComplete(program, ctx);
@@ -242,6 +243,8 @@ const USAGE_POINTERS: Array<[RegExp, string]> = [
 
 /** commander's error with its pointer as the hint of the same line: an error is one line. */
 function withUsagePointer(s: string): string {
+  // commander puts its suggestion on a line of its own: it is the hint of the error's line
+  if (s.includes('\n(Did you mean')) return s.replace('\n(Did you mean', ' (Did you mean');
   const pointer = USAGE_POINTERS.find(([re]) => re.test(s))?.[1];
   if (!pointer || s.includes('(Did you mean')) return s;
   const nl = s.indexOf('\n');
@@ -357,6 +360,26 @@ export function rootCommand(ctx: Context): Command {
 }
 
 /** Verb aliases gh users type: `ls` for list, `rm` for delete (where no sibling has the name). */
+/**
+ * An unknown command that begins the names of some: those are the suggestion (`budgets create`:
+ * create-one-off or create-recurring), where commander's nearest spelling would be `update`.
+ */
+function suggestByPrefix(cmd: Command): void {
+  if (cmd.commands.length === 0) return;
+  cmd.on('command:*', (operands: string[]) => {
+    const word = operands[0] ?? '';
+    const names =
+      word.length < 2
+        ? []
+        : cmd.commands.map((c) => c.name()).filter((n) => n.startsWith(word) && n !== 'help' && !n.startsWith('_'));
+    // commander's own error and nearest spelling (a method its typings leave out)
+    if (names.length === 0) return (cmd as unknown as { unknownCommand(): void }).unknownCommand();
+    const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+    cmd.error(`error: unknown command '${word}' (Did you mean ${list}?)`, { code: 'commander.unknownCommand' });
+  });
+  for (const sub of cmd.commands) suggestByPrefix(sub);
+}
+
 const VERB_ALIASES: Record<string, string> = { list: 'ls', delete: 'rm' };
 
 function addVerbAliases(cmd: Command): void {

@@ -29,6 +29,13 @@ describe('exit codes (contract)', () => {
     expect(badNoun.stderr).toBe(
       "error: unknown command 'frobnicate' (see `bankctl --help` for the commands, `bankctl NOUN --help` for the verbs of a noun)\n",
     );
+    // a verb that begins some verbs' names: those are the hint, on the error's own line
+    const prefix = await spawnCli(['budgets', 'create'], { env: t.env });
+    expect(prefix.code).toBe(2);
+    expect(prefix.stderr).toBe("error: unknown command 'create' (Did you mean create-one-off or create-recurring?)\n");
+    const typo = await spawnCli(['users', 'crate'], { env: t.env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("error: unknown command 'crate' (Did you mean create?)\n");
     const missing = await spawnCli(['users', 'create'], { env: t.env });
     expect(missing.code).toBe(2);
     const service400 = await spawnCli(['api', 'POST', '/api/v1/user/create', '-f', 'market=XX'], { env: t.env });
