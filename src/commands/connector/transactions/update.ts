@@ -22,11 +22,16 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
       'update one transaction, e.g. book a pending one with "pending": false (PUT /connector/users/{externalUserId}/transactions/{id}; REAL_TIME only)',
     )
     .option('--user <externalUserId>', 'the user')
-    .option('--file <file>', 'an UpdateTransactionAccountContainer holding the one transaction ("-" for stdin)')
+    .option(
+      '--file <file>',
+      'an UpdateTransactionAccountContainer holding the one transaction ("-" for stdin); "type" may be left out (REAL_TIME)',
+    )
     .option('--data <json>', 'the same JSON inline')
     .action(async (transactionId: string, o: { user?: string; file?: string; data?: string }) => {
       const user = await externalUser(ctx, o.user);
       const input = await jsonInput(ctx, o, 'the UpdateTransactionAccountContainer');
+      // an update is REAL_TIME, always: the service wants it said, the user need not say it
+      if (isObj(input.value) && input.value.type === undefined) input.value.type = 'REAL_TIME';
       checkContainer(input.name, input.lineOf, input.value, 'update');
       if (isObj(input.value) && Array.isArray(input.value.transactionAccounts)) {
         const n = input.value.transactionAccounts.reduce(
@@ -38,7 +43,7 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
       await run(ctx, { user, transactionId, body: input.value });
     });
   return examples(cmd, [
-    `bankctl connector transactions update tx-1 --user alice --data '{"type":"REAL_TIME","transactionAccounts":[{"externalId":"acc-1","balance":900,"transactions":[{"externalId":"tx-1","amount":-100,"date":1700000000000,"description":"Coffee","type":"DEFAULT","pending":false}]}]}'`,
+    `bankctl connector transactions update tx-1 --user alice --data '{"transactionAccounts":[{"externalId":"acc-1","balance":900,"transactions":[{"externalId":"tx-1","amount":-100,"date":1700000000000,"description":"Coffee","type":"DEFAULT","pending":false}]}]}'`,
     'bankctl connector transactions update tx-1 --user alice --file booked.json',
   ]);
 }

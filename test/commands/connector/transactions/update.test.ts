@@ -26,6 +26,17 @@ describe('connector transactions update: flags', () => {
       stderr: 'an update holds exactly one transaction, got 2',
     },
     { name: 'not JSON', args: ['t1', '--user', 'u', '--data', '{oops'], code: 2, stderr: '--data' },
+    {
+      name: 'no "type": REAL_TIME is sent',
+      args: ['t1', '--user', 'u', '--data', container(tx('t1')).replace('"type":"REAL_TIME",', '')],
+      options: { body: { type: 'REAL_TIME' } },
+    },
+    {
+      name: 'another type is refused',
+      args: ['t1', '--user', 'u', '--data', container(tx('t1')).replace('REAL_TIME', 'HISTORICAL')],
+      code: 2,
+      stderr: 'an update must be REAL_TIME',
+    },
   ]);
 });
 
@@ -49,6 +60,18 @@ describe('connector transactions update: output', () => {
         expect((await runCli(['connector', 'push', '--user', 'upd-1', '--file', f], { env: sb.t.env })).code).toBe(0);
       },
       args: ['p-1', '--user', 'upd-1', '--data', container(tx('p-1', ',"pending":false'))],
+      code: 0,
+      stderr: 'updated transaction p-1',
+    },
+    {
+      name: 'booked again without "type" in the container: the service takes it',
+      args: [
+        'p-1',
+        '--user',
+        'upd-1',
+        '--data',
+        container(tx('p-1', ',"pending":false')).replace('"type":"REAL_TIME",', ''),
+      ],
       code: 0,
       stderr: 'updated transaction p-1',
     },
