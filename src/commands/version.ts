@@ -9,8 +9,10 @@ import { examples } from './util.js';
 export function registerVersion(version: Command, ctx: Context): void {
   const cmd = version.action(async () => {
     const out: Record<string, unknown> = { client: VERSION, node: process.versions.node };
+    // the settings are the user's to get right (a bad --timeout is exit 2 here as anywhere); only
+    // the request may fail, and then the server is shown as unreachable
+    const api = await ctx.api();
     try {
-      const api = await ctx.api();
       out.server = (await serverVersion(api, { timeoutMs: 3000 })).version;
       out.baseUrl = api.http.baseUrl;
     } catch (err) {

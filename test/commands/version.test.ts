@@ -34,3 +34,30 @@ describe('version, table', () => {
     expect(r.stdout).toMatch(new RegExp(`server\\s+${shown.replace(/[().]/g, '\\$&')}`));
   });
 });
+
+describe('version, settings', () => {
+  test.each([
+    [['--timeout', 'abc'], {}, 'timeout must be a number of seconds'],
+    [[], { BANKCTL_RETRIES: '-1' }, 'retries must be a whole number'],
+    [['--base-url', 'ftp://x'], {}, 'is not an http(s) URL'],
+    [['--profile', 'nope'], {}, 'no profile named "nope"'],
+  ])('%j %j: exit 2, one error, nothing on stdout', async (flags, env, message) => {
+    server.body = '{"version":"1.2"}';
+    const r = await runCli([...flags, 'version'], {
+      env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: server.url, ...env },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toContain('server version unavailable');
+    expect(r.stdout).toBe('');
+  });
+
+  test('an unreachable server is not an error: exit 0, server null', async () => {
+    const r = await runCli(['version', '-o', 'json'], {
+      env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: 'http://127.0.0.1:9', BANKCTL_RETRIES: '0' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).server).toBeNull();
+    expect(r.stderr).toContain('server version unavailable');
+  });
+});
