@@ -246,6 +246,13 @@ export class TokenManager {
     return n;
   }
 
+  /** Cached user tokens of no known user (auth exchange, link, refresh keep them under a label). */
+  unattributedUserTokens(): number {
+    return Object.values(this.d.config.cachedTokens(this.d.profileName)).filter(
+      (t) => t.kind === 'user' && !t.user?.startsWith('id:') && !t.user?.startsWith('ext:'),
+    ).length;
+  }
+
   isCached(accessToken: string): boolean {
     return Object.values(this.d.config.cachedTokens(this.d.profileName)).some((t) => t.accessToken === accessToken);
   }

@@ -29,6 +29,14 @@ export function newCmdRevokeAll(parent: Command, ctx: Context, run: Run<RevokeAl
 export async function revokeAllRun(ctx: Context, { user }: RevokeAllOptions): Promise<void> {
   const { revokeAllTokens } = await import('../../api/users.js');
   await revokeAllTokens(await ctx.api(), user);
-  (await ctx.tokens()).forgetUser(user);
-  ctx.notice(`revoked all tokens of user ${user.userId ?? user.externalUserId}`);
+  const tokens = await ctx.tokens();
+  tokens.forgetUser(user);
+  // a token from auth exchange, link or refresh is cached without its user: it may be one of the
+  // revoked ones, and `auth status` still lists it, so say that it was kept
+  const kept = tokens.unattributedUserTokens();
+  const note =
+    kept === 0
+      ? ''
+      : `; ${kept} cached user token${kept === 1 ? '' : 's'} from auth exchange, link or refresh kept (bankctl cannot tell whose ${kept === 1 ? 'it is' : 'they are'})`;
+  ctx.notice(`revoked all tokens of user ${user.userId ?? user.externalUserId}${note}`);
 }
