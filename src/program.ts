@@ -359,7 +359,6 @@ export function rootCommand(ctx: Context): Command {
   return program;
 }
 
-/** Verb aliases gh users type: `ls` for list, `rm` for delete (where no sibling has the name). */
 /**
  * An unknown command that begins the names of some: those are the suggestion (`budgets create`:
  * create-one-off or create-recurring), where commander's nearest spelling would be `update`.
@@ -380,6 +379,7 @@ function suggestByPrefix(cmd: Command): void {
   for (const sub of cmd.commands) suggestByPrefix(sub);
 }
 
+/** Verb aliases gh users type: `ls` for list, `rm` for delete (where no sibling has the name). */
 const VERB_ALIASES: Record<string, string> = { list: 'ls', delete: 'rm' };
 
 function addVerbAliases(cmd: Command): void {
