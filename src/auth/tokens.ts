@@ -54,6 +54,11 @@ export function userKey(u: UserRef): string {
   return u.userId ? `id:${u.userId}` : `ext:${u.externalUserId}`;
 }
 
+/** Whether a cached token's `user` is a userKey (a token of a known user), not a label. */
+function isUserKey(user: string | undefined): boolean {
+  return user !== undefined && (user.startsWith('id:') || user.startsWith('ext:'));
+}
+
 export class TokenManager {
   constructor(private readonly d: TokenDeps) {}
 
@@ -249,7 +254,7 @@ export class TokenManager {
   /** Cached user tokens of no known user (auth exchange, link, refresh keep them under a label). */
   unattributedUserTokens(): number {
     return Object.values(this.d.config.cachedTokens(this.d.profileName)).filter(
-      (t) => t.kind === 'user' && !t.user?.startsWith('id:') && !t.user?.startsWith('ext:'),
+      (t) => t.kind === 'user' && !isUserKey(t.user),
     ).length;
   }
 
