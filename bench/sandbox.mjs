@@ -260,7 +260,7 @@ export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_R
       const b = await fetch(`${bareInfo.baseUrl}${path}`, { headers: auth }).then((r) => r.text());
       if (b !== text) throw new Error(`the bare server's ${path} differs from the sandbox's`);
     }
-    const cases = [
+    const allCases = [
       { name: 'GET /version', path: '/version', headers: {}, expectBytes: Buffer.byteLength(version) },
       {
         name: 'GET /data/v2/transactions (Bearer, 100 per page)',
@@ -269,6 +269,9 @@ export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_R
         expectBytes: Buffer.byteLength(page),
       },
     ];
+    // RATE_CASES=version (or transactions): only the cases whose path holds it, for profiling one
+    const only = process.env.RATE_CASES;
+    const cases = only ? allCases.filter((c) => c.path.includes(only)) : allCases;
     const servers = [
       { name: 'bare', proc: bare, baseUrl: bareInfo.baseUrl },
       { name: 'sandbox', proc: sandbox, baseUrl: sandbox.first.baseUrl },
