@@ -63,12 +63,25 @@ export interface Compiled {
   literals: number;
 }
 
+/** What a lookup finds: the entry, and its path parameters' values from match[1] on. */
+export interface Found {
+  readonly endpoint: Endpoint;
+  readonly match: readonly string[];
+}
+
 /** The endpoints of a table compiled for matching, bucketed by segment count, literal-first. */
 export class EndpointIndex {
   /** By segment count: every method's entries (for a 405). */
   private readonly bySegments: Compiled[][] = [];
   /** By method, then segment count: what a lookup searches (no string built per request). */
   private readonly byMethod = new Map<string, Compiled[][]>();
+  /**
+   * By method, then path: the entries without a parameter, each with the answer find() gives for
+   * it, made once. A static path has every segment literal, so the bucket's literal-first order
+   * would try it before any template of its length: looking it up first answers the same, without
+   * a regular expression run or a match array per request.
+   */
+  private readonly statics = new Map<string, Map<string, Found>>();
 
   constructor(readonly table: readonly Endpoint[]) {
     const ids = new Set<string>();
@@ -89,12 +102,20 @@ export class EndpointIndex {
       let m = this.byMethod.get(endpoint.method);
       if (!m) this.byMethod.set(endpoint.method, (m = []));
       add(m, n, c);
+      if (!endpoint.path.includes('{')) {
+        let byPath = this.statics.get(endpoint.method);
+        if (!byPath) this.statics.set(endpoint.method, (byPath = new Map()));
+        byPath.set(endpoint.path, { endpoint, match: [endpoint.path] });
+      }
     }
   }
 
   /** The entry for a concrete method and path (without its query), or undefined. HEAD finds GET. */
-  find(method: string, path: string): { endpoint: Endpoint; match: RegExpExecArray } | undefined {
-    const list = this.byMethod.get(method === 'HEAD' ? 'GET' : method)?.[segmentCount(path)];
+  find(method: string, path: string): Found | undefined {
+    const m = method === 'HEAD' ? 'GET' : method;
+    const known = this.statics.get(m)?.get(path);
+    if (known) return known;
+    const list = this.byMethod.get(m)?.[segmentCount(path)];
     if (!list) return undefined;
     for (const c of list) {
       const match = c.regex.exec(path);

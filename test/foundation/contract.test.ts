@@ -5,7 +5,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
+  compileTemplate,
   defineArea,
+  EndpointIndex,
   endpointFor,
   ENDPOINTS,
   EP,
@@ -77,6 +79,32 @@ describe('the table', () => {
     // the vendor reference's scope for the providers list (issue 21)
     expect(scopeFor('GET', '/api/v1/providers')).toEqual(['credentials:read']);
     expect(scopeFor('POST', '/api/v1/oauth/token')).toEqual([]);
+  });
+
+  test('the lookup of a path without parameters answers what the literal-first scan of the templates answers', () => {
+    // find() looks static paths up in a map before it runs any template's expression: for every
+    // entry, and for paths that a template takes but no static entry spells, both give one answer
+    const index = new EndpointIndex(ENDPOINTS);
+    const scan = (method: string, path: string) => {
+      const m = method === 'HEAD' ? 'GET' : method;
+      const candidates = ENDPOINTS.filter((e) => e.method === m && compileTemplate(e.path).test(path));
+      const literals = (e: Endpoint) => e.path.split('/').filter((x) => x && !x.startsWith('{')).length;
+      return candidates.sort((a, b) => literals(b) - literals(a))[0];
+    };
+    let statics = 0;
+    for (const e of ENDPOINTS) {
+      const concrete = e.path.replace(/\{\w+\}/g, 'x1');
+      if (concrete === e.path) statics++;
+      for (const method of e.method === 'GET' ? ['GET', 'HEAD'] : [e.method]) {
+        const found = index.find(method, concrete);
+        expect(found?.endpoint, `${method} ${concrete}`).toBe(scan(method, concrete));
+        if (concrete === e.path) expect(found?.endpoint).toBe(e);
+      }
+    }
+    expect(statics).toBeGreaterThan(20);
+    expect(index.find('GET', '/api/v1/credentials/list')?.match).toEqual(['/api/v1/credentials/list']);
+    expect(index.find('GET', '/api/v1/credentials/abc')?.match[1]).toBe('abc');
+    expect(index.find('GET', '/version/')).toBeUndefined();
   });
 
   test('paths are built from the template, each parameter percent-encoded', () => {
