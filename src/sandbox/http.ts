@@ -125,6 +125,13 @@ function decodeUtf8(buf: Buffer): string {
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 /** A response whose request has an id to answer with (set by the request log). */
 export type ResponseWithId = ServerResponse & { requestId?: string };
+/**
+ * The response being answered synchronously, with its request id (set by the request log's
+ * begin). send() takes the id from here when it answers that response: a property added to every
+ * ServerResponse made it grow a property store per request. A handler that waits has the id set
+ * on its response (requestId) before it resumes.
+ */
+export const answering: { res: ServerResponse | undefined; id: string } = { res: undefined, id: '' };
 const JSON_UTF8 = 'application/json; charset=utf-8';
 
 export function send(
@@ -143,17 +150,27 @@ export function send(
   else payload = JSON.stringify(body);
   // the request's X-Request-ID (request-log.ts) rides in the head given here: a header set before
   // writeHead takes Node's slower merging path, a measurable share of a small answer's cost
-  const rid = (res as ResponseWithId).requestId;
-  const h: Record<string, string | number> = rid === undefined ? {} : { 'x-request-id': rid };
-  if (headers !== NO_HEADERS) Object.assign(h, headers);
-  if (payload !== undefined) {
-    h['content-type'] =
-      contentType === 'application/json'
-        ? JSON_UTF8
-        : json && !contentType.includes('charset')
-          ? `${contentType}; charset=utf-8`
-          : contentType;
-    h['content-length'] = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+  const rid = res === answering.res ? answering.id : (res as ResponseWithId).requestId;
+  let h: Record<string, string | number>;
+  if (rid !== undefined && headers === NO_HEADERS && payload !== undefined && contentType === 'application/json') {
+    // the common answer, its head made as one literal (one shape, no property added after)
+    h = {
+      'x-request-id': rid,
+      'content-type': JSON_UTF8,
+      'content-length': typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length,
+    };
+  } else {
+    h = rid === undefined ? {} : { 'x-request-id': rid };
+    if (headers !== NO_HEADERS) Object.assign(h, headers);
+    if (payload !== undefined) {
+      h['content-type'] =
+        contentType === 'application/json'
+          ? JSON_UTF8
+          : json && !contentType.includes('charset')
+            ? `${contentType}; charset=utf-8`
+            : contentType;
+      h['content-length'] = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+    }
   }
   res.writeHead(status, h);
   const slowMs = (res as ServerResponse & { slowBodyMs?: number }).slowBodyMs;

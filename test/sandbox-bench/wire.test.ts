@@ -1,5 +1,7 @@
 // The test bench's /sandbox/* endpoints on the wire: what they do to the state, X-Request-ID, the
 // request log, 401 for credentials the sandbox does not know, 400 with a body for bad input.
+import { connect } from 'node:net';
+import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { raw, startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 import { ALL_SCOPES } from '../../src/contract/index.js';
@@ -249,6 +251,35 @@ describe('clock', () => {
 });
 
 describe('request log and X-Request-ID', () => {
+  test('a handler that waits for its body answers with its own request id, though others began meanwhile', async () => {
+    // a POST whose body comes late: while its handler waits, GETs are answered; each answer
+    // carries the id the log has for that request, none another's
+    const { hostname, port } = new URL(t.sandbox.baseUrl);
+    const form = 'grant_type=client_credentials&client_id=nobody&client_secret=x';
+    const sock = connect(Number(port), hostname);
+    await once(sock, 'connect');
+    let text = '';
+    sock.on('data', (c: Buffer) => (text += c.toString('latin1')));
+    sock.write(
+      `POST /api/v1/oauth/token HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n`,
+    );
+    const gets = [];
+    for (let i = 0; i < 3; i++) gets.push(await raw(t.sandbox.baseUrl, 'GET', '/version'));
+    sock.end(form);
+    await once(sock, 'close');
+    const postId = /^x-request-id: (.*)\r$/im.exec(text)?.[1];
+    expect(text.slice(0, 12)).toBe('HTTP/1.1 401');
+    const ids = [postId, ...gets.map((g) => g.headers.get('x-request-id'))];
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Set(ids).size).toBe(4);
+    const logs = await raw(t.sandbox.baseUrl, 'GET', '/sandbox/logs?limit=50', { headers: admin });
+    const entries = logs.json().entries as Array<{ requestId: string; path: string; status: number }>;
+    const entry = (id: string | null | undefined) => entries.find((e) => e.requestId === id);
+    expect(entry(postId)).toMatchObject({ path: '/api/v1/oauth/token', status: 401 });
+    for (const g of gets) expect(entry(g.headers.get('x-request-id'))).toMatchObject({ path: '/version', status: 200 });
+  });
+
   test('every response has an X-Request-ID; a sensible incoming one is kept', async () => {
     const a = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/providers/SE');
     expect(a.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

@@ -3,10 +3,12 @@
 // the bodies are captured too (at most BODY_MAX bytes each) and redacted when read.
 // Every response carries an X-Request-ID: the client's own when it sent a sensible one.
 import { randomUUID } from 'node:crypto';
+// the module's binding, not the global: globalThis.performance is a getter, called on every use
+import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Store } from '../store.js';
 import { redactBody } from './redact.js';
-import type { ResponseWithId } from '../http.js';
+import { answering } from '../http.js';
 import type { LogEntry } from '../../contract/wire.js';
 
 export type { LogEntry };
@@ -30,6 +32,8 @@ const BODY_MAX = 64 * 1024;
 const REQUEST_ID = /^[\w.:@/+=-]{1,200}$/;
 /** Paths seen lately, each kept once: the ring holds the first copy, and each request's own dies young. */
 const PATHS_MAX = 4096;
+/** 000 to fff: a request id's last three hex digits. */
+const HEX3 = Array.from({ length: 4096 }, (_, i) => i.toString(16).padStart(3, '0'));
 
 /**
  * The log is a ring of columns, not of objects: an entry object per request lived for 10,000
@@ -78,8 +82,20 @@ export class RequestLog {
     this.bodyText = column();
   }
 
+  /** The id's first 33 characters for the current block of 4096 counters, remade when it moves on. */
+  private idBlock = -1;
+  private idHead = '';
+
   private idOf(given: string | undefined, counter: number): string {
-    return given ?? `${this.idPrefix}-${counter.toString(16).padStart(12, '0')}`;
+    if (given !== undefined) return given;
+    // one concatenation per request: a number's toString(16) and padStart cost more than the rest
+    // of the log's work together
+    const block = Math.floor(counter / 4096);
+    if (block !== this.idBlock) {
+      this.idBlock = block;
+      this.idHead = `${this.idPrefix}-${block.toString(16).padStart(9, '0')}`;
+    }
+    return this.idHead + HEX3[counter % 4096]!;
   }
 
   /** At the start of a request: sets X-Request-ID and notes who is calling. */
@@ -88,7 +104,8 @@ export class RequestLog {
     const given = typeof h === 'string' && REQUEST_ID.test(h) ? h : undefined;
     const counter = given === undefined ? ++this.idCounter : 0;
     // answered in X-Request-ID by send() (http.ts), with the rest of the head
-    (res as ResponseWithId).requestId = this.idOf(given, counter);
+    answering.res = res;
+    answering.id = this.idOf(given, counter);
     const p: Pending = { t0: performance.now(), time: this.store.clock.now(), given, counter, kind: 'none' };
     const auth = req.headers.authorization;
     if (auth) this.who(auth, p);
