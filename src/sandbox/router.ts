@@ -70,6 +70,8 @@ export function handleAll<A>(
 }
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
+/** The params of an endpoint without any: one object for all its requests. */
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export class Router {
   private readonly index: EndpointIndex;
@@ -111,7 +113,8 @@ export class Router {
    * or thrown): the hot path makes no promise of its own.
    */
   dispatch(raw: IncomingMessage, res: ServerResponse, path: string, search: string): Promise<void> | undefined {
-    if (path.length > 1 && path.endsWith('/') && !path.startsWith('/link')) path = path.replace(/\/+$/, '');
+    if (path.length > 1 && path.charCodeAt(path.length - 1) === 47 && !path.startsWith('/link'))
+      path = path.replace(/\/+$/, '');
     const m = raw.method ?? 'GET';
     const method = m === 'GET' || m === 'POST' ? m : m.toUpperCase();
     const found = this.index.find(method, path);
@@ -122,8 +125,8 @@ export class Router {
       throw envelope(404, 'resource.not_found', `no such endpoint: ${method} ${path}`);
     }
     const { endpoint, match } = found;
-    const params: Record<string, string> = {};
     const names = endpoint.params;
+    const params: Record<string, string> = names.length === 0 ? NO_PARAMS : {};
     for (let i = 0; i < names.length; i++) {
       try {
         params[names[i]!] = decodeURIComponent(match[i + 1]!);
