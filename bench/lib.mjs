@@ -95,11 +95,13 @@ export async function setupUser(sb, user) {
 // ---- child processes of a bench file in a role ---------------------------------------------------
 
 /**
- * Starts `node [nodeArgs] file [args]` with a line protocol: each stdout line is one JSON value.
+ * Starts `[wrap] node [nodeArgs] file [args]` with a line protocol: each stdout line is one JSON value.
  * `first` is its first line (unless firstLine is false); ask(line) writes a line and reads one.
  */
-export async function childRole(file, args, nodeArgs = [], { firstLine = true, env = process.env } = {}) {
-  const proc = spawn(process.execPath, [...nodeArgs, file, ...args], { stdio: ['pipe', 'pipe', 'inherit'], env });
+export async function childRole(file, args, nodeArgs = [], { firstLine = true, env = process.env, wrap = [] } = {}) {
+  // wrap: a command that runs node (valgrind ... for bench/instructions.mjs)
+  const argv = [...wrap, process.execPath, ...nodeArgs, file, ...args];
+  const proc = spawn(argv[0], argv.slice(1), { stdio: ['pipe', 'pipe', 'inherit'], env });
   const it = createInterface({ input: proc.stdout })[Symbol.asyncIterator]();
   const exited = new Promise((_, reject) =>
     proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`))),

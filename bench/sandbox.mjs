@@ -41,10 +41,24 @@ async function post(url, body, headers) {
   return res.status === 204 ? undefined : res.json();
 }
 
-/** The sandbox, with a connector user of TRANSACTIONS transactions and a user token to read them. */
+/**
+ * The sandbox as `bankctl sandbox start` runs it: a process that only serves. Its data is put in by
+ * the parent over HTTP (populate), as clients do: a sandbox process that made the set-up requests
+ * itself ran fetch (undici) beside its server, and the Node stream and event code both share then
+ * saw more object shapes: 68,400 instructions per GET /version against 65,900 when populated from
+ * outside (bench/instructions.mjs, most of it in megamorphic property lookups), a cost no real
+ * sandbox pays.
+ */
 async function serveSandbox() {
   const { startSandbox } = await import(SANDBOX_MODULE);
   const sb = await startSandbox({ port: 0 });
+  const { baseUrl, connectorToken, clientId, clientSecret } = sb;
+  process.stdout.write(`${JSON.stringify({ baseUrl, connectorToken, clientId, clientSecret })}\n`);
+  await answerCpu(() => sb.close());
+}
+
+/** A connector user of TRANSACTIONS transactions on the sandbox, and a user token to read them. */
+async function populate(sb) {
   const base = sb.baseUrl;
   await setupUser(sb, USER);
   const txs = Array.from({ length: TRANSACTIONS }, (_, i) => `{${benchTransaction(i)}}`);
@@ -76,8 +90,7 @@ async function serveSandbox() {
     new URLSearchParams({ ...client, grant_type: 'authorization_code', code }),
     form,
   );
-  process.stdout.write(`${JSON.stringify({ baseUrl: base, token: ut.access_token })}\n`);
-  await answerCpu(() => sb.close());
+  return ut.access_token;
 }
 
 /**
@@ -234,18 +247,24 @@ async function measure(gen, server, opts) {
   return { rps: r.requests / (r.ms / 1000), cpuUs: (cpuMs(cpu0, cpu1) * 1000) / r.requests };
 }
 
-export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_RUN ?? 2), rounds = 5 } = {}) {
+/**
+ * The three processes of a rate measurement (sandbox, bare server, load generator), the bare server
+ * given the sandbox's own /version and first page and checked to answer the same bytes, and the
+ * cases (RATE_CASES=version or transactions: only the cases whose path holds it, to profile one).
+ * `wrap`: a command each server runs under (bench/instructions.mjs runs them under callgrind).
+ */
+export async function startRateServers({ wrap = [] } = {}) {
   const nodeArgs = ['--max-old-space-size=4096'];
   // SANDBOX_NODE_ARGS, BARE_NODE_ARGS: extra node options for the sandbox's or the bare server's
   // process (--cpu-prof, --heap-prof...)
   const extra = (process.env.SANDBOX_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const sandbox = await childRole(SELF, ['--serve-sandbox'], [...nodeArgs, ...extra]);
+  const sandbox = await childRole(SELF, ['--serve-sandbox'], [...nodeArgs, ...extra], { wrap });
   const bareExtra = (process.env.BARE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const bare = await childRole(SELF, ['--serve-bare'], [...nodeArgs, ...bareExtra], { firstLine: false });
+  const bare = await childRole(SELF, ['--serve-bare'], [...nodeArgs, ...bareExtra], { firstLine: false, wrap });
   const gen = await childRole(SELF, ['--load'], nodeArgs);
-  const rows = [];
+  const stop = () => Promise.all([sandbox.stop(), bare.stop(), gen.stop()]);
   try {
-    const { token } = sandbox.first;
+    const token = await populate(sandbox.first);
     const auth = { authorization: `Bearer ${token}` };
     const version = await fetch(`${sandbox.first.baseUrl}/version`).then((r) => r.text());
     const page = await fetch(`${sandbox.first.baseUrl}/data/v2/transactions`, { headers: auth }).then((r) => r.text());
@@ -269,23 +288,35 @@ export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_R
         expectBytes: Buffer.byteLength(page),
       },
     ];
-    // RATE_CASES=version (or transactions): only the cases whose path holds it, for profiling one
     const only = process.env.RATE_CASES;
     const cases = only ? allCases.filter((c) => c.path.includes(only)) : allCases;
     const servers = [
       { name: 'bare', proc: bare, baseUrl: bareInfo.baseUrl },
       { name: 'sandbox', proc: sandbox, baseUrl: sandbox.first.baseUrl },
     ];
+    /** What the load generator is asked for: case c against server s for ms milliseconds. */
+    const loadOf = (c, s, ms) => ({
+      baseUrl: s.baseUrl,
+      path: c.path,
+      headers: c.headers,
+      ms,
+      connections: CONNECTIONS,
+      expectBytes: c.expectBytes,
+    });
+    return { servers, cases, gen, loadOf, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_RUN ?? 2), rounds = 5 } = {}) {
+  const { servers, cases, gen, loadOf, stop } = await startRateServers();
+  const rows = [];
+  try {
     const ms = seconds * 1000;
     for (const c of cases) {
-      const opts = (s, t) => ({
-        baseUrl: s.baseUrl,
-        path: c.path,
-        headers: c.headers,
-        ms: t,
-        connections: CONNECTIONS,
-        expectBytes: c.expectBytes,
-      });
+      const opts = (s, t) => loadOf(c, s, t);
       // warm both (JIT, the sandbox's index) before anything counts
       for (const s of servers) await measure(gen, s.proc, opts(s, Math.min(ms, 1000)));
       const runs = { bare: [], sandbox: [] };
@@ -322,7 +353,7 @@ export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_R
       );
     }
   } finally {
-    await Promise.all([sandbox.stop(), bare.stop(), gen.stop()]);
+    await stop();
   }
   printTable(
     `Sandbox request rate (${CONNECTIONS} keep-alive connections from a node:net load process, ${rounds} x ${seconds}s per side interleaved; ratio = median of the rounds' sandbox/bare req/s, spread = min-max, CPU = bare/sandbox server CPU per request)`,
