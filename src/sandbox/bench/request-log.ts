@@ -88,8 +88,7 @@ export class RequestLog {
 
   private idOf(given: string | undefined, counter: number): string {
     if (given !== undefined) return given;
-    // one concatenation per request: a number's toString(16) and padStart cost more than the rest
-    // of the log's work together
+    // one concatenation per request, not a number's toString(16) and a padStart each time
     const block = Math.floor(counter / 4096);
     if (block !== this.idBlock) {
       this.idBlock = block;
