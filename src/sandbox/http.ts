@@ -151,26 +151,16 @@ export function send(
   // the request's X-Request-ID (request-log.ts) rides in the head given here: a header set before
   // writeHead takes Node's slower merging path, a measurable share of a small answer's cost
   const rid = res === answering.res ? answering.id : (res as ResponseWithId).requestId;
-  let h: Record<string, string | number>;
-  if (rid !== undefined && headers === NO_HEADERS && payload !== undefined && contentType === 'application/json') {
-    // the common answer, its head made as one literal (one shape, no property added after)
-    h = {
-      'x-request-id': rid,
-      'content-type': JSON_UTF8,
-      'content-length': typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length,
-    };
-  } else {
-    h = rid === undefined ? {} : { 'x-request-id': rid };
-    if (headers !== NO_HEADERS) Object.assign(h, headers);
-    if (payload !== undefined) {
-      h['content-type'] =
-        contentType === 'application/json'
-          ? JSON_UTF8
-          : json && !contentType.includes('charset')
-            ? `${contentType}; charset=utf-8`
-            : contentType;
-      h['content-length'] = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-    }
+  const h: Record<string, string | number> = rid === undefined ? {} : { 'x-request-id': rid };
+  if (headers !== NO_HEADERS) Object.assign(h, headers);
+  if (payload !== undefined) {
+    h['content-type'] =
+      contentType === 'application/json'
+        ? JSON_UTF8
+        : json && !contentType.includes('charset')
+          ? `${contentType}; charset=utf-8`
+          : contentType;
+    h['content-length'] = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   }
   res.writeHead(status, h);
   const slowMs = (res as ServerResponse & { slowBodyMs?: number }).slowBodyMs;
