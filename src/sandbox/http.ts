@@ -132,6 +132,11 @@ export type ResponseWithId = ServerResponse & { requestId?: string };
  * on its response (requestId) before it resumes.
  */
 export const answering: { res: ServerResponse | undefined; id: string } = { res: undefined, id: '' };
+
+/** For a handler that waits: its response keeps its id, which `answering` will not hold by then. */
+export function keepRequestId(res: ServerResponse): void {
+  if (answering.res === res) (res as ResponseWithId).requestId = answering.id;
+}
 const JSON_UTF8 = 'application/json; charset=utf-8';
 
 export function send(

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { ALL_SCOPES } from '../contract/index.js';
-import { answering, envelope, HttpFailure, send, type ResponseWithId } from './http.js';
+import { envelope, HttpFailure, keepRequestId, send } from './http.js';
 import { ConnectorTokens, Router, splitTarget } from './router.js';
 import { IdSource, MemoryStore, SandboxClock } from './store.js';
 import { EventBus, type SandboxContext, type SandboxOptions } from './context.js';
@@ -165,8 +165,8 @@ function requestHandler(
       if (persister && req.method !== 'GET' && req.method !== 'HEAD') res.once('finish', () => persister.markDirty());
       const pending = router.dispatch(req, res, split.path, split.search);
       if (pending) {
-        // it answers later, after other requests have begun: its id goes with its response
-        if (answering.res === res) (res as ResponseWithId).requestId = answering.id;
+        // it answers later, after other requests have begun
+        keepRequestId(res);
         void pending.catch((err: unknown) => fail(req, res, err)).finally(() => requests.end(req, res, entry));
         return;
       }
