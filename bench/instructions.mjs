@@ -46,8 +46,7 @@ function dumped(pid, part) {
 const { servers, cases, gen, loadOf, stop } = await startRateServers({ wrap });
 const rows = [];
 try {
-  const parts = new Map(servers.map((s) => [s.name, 0]));
-  for (const c of cases) {
+  for (const [k, c] of cases.entries()) {
     const counts = {};
     for (const s of servers) {
       const run = async (seconds) => {
@@ -59,8 +58,8 @@ try {
       execFileSync('callgrind_control', ['-z', String(s.proc.pid)], { stdio: 'ignore' });
       const requests = await run(countS);
       execFileSync('callgrind_control', ['-d', String(s.proc.pid)], { stdio: 'ignore' });
-      parts.set(s.name, parts.get(s.name) + 1);
-      counts[s.name] = { requests, perRequest: dumped(s.proc.pid, parts.get(s.name)) / requests };
+      // each server's k-th case is its dump k + 1
+      counts[s.name] = { requests, perRequest: dumped(s.proc.pid, k + 1) / requests };
     }
     for (const s of servers)
       rows.push({
