@@ -60,9 +60,12 @@ export const ACCOUNTS = 3;
 export const CONCURRENCY = 4;
 export const CHUNK = 2500;
 
+/** The date (epoch ms) of transaction i of the push benchmarks: one a second. */
+export const benchDate = (i) => 1_600_000_000_000 + i * 1000;
+
 /** Transaction i of the push benchmarks, as its wire JSON: on account acc-(i % ACCOUNTS). */
 export function benchTransaction(i) {
-  return `"externalId":"tx-${i}","amount":${i % 2 ? '-' : ''}${(i % 997) + 1}.${String(i % 100).padStart(2, '0')},"date":${1_600_000_000_000 + i * 1000},"description":"Merchant ${i % 500}","type":"DEFAULT"`;
+  return `"externalId":"tx-${i}","amount":${i % 2 ? '-' : ''}${(i % 997) + 1}.${String(i % 100).padStart(2, '0')},"date":${benchDate(i)},"description":"Merchant ${i % 500}","type":"DEFAULT"`;
 }
 
 export const benchAccount = (i) => `acc-${i % ACCOUNTS}`;

@@ -7,7 +7,8 @@
 // - into a sink that reads and drops the bodies: the client side alone, beside the sandbox's own
 //   CPU for the same transactions, so it shows which side limits the push.
 // - `connector verify` of the largest N after its push: at most 1.2x the push's own time, peak RSS
-//   at most 150 MB;
+//   at most 150 MB; beside it (no limit) a bare read-back of the same pages that only drops them, the
+//   floor of any read-back: what the sandbox and the transport cost alone;
 // - a push into the sink against a --dry-run of the same file: sending costs at most 0.2x reading.
 // Runnable alone: node bench/push.mjs [N ...] [--rounds R] [--against DIR]   (default 100000
 // 1000000, 3 rounds); needs `node scripts/build.mjs`. --against DIR adds the CLI of another
@@ -26,6 +27,7 @@ import {
   ROOT,
   benchAccount,
   benchBalance,
+  benchDate,
   benchTransaction,
   median,
   printTable,
@@ -156,6 +158,75 @@ async function bareLoop(baseUrl, token, file, user, concurrency) {
   await dispatcher.close();
 }
 
+/**
+ * The date ranges `connector verify` reads side by side for the bench file of n transactions: whole
+ * days cut into `parts` ranges of about equal counts (push/verify.ts dateRanges, on the file's dates).
+ */
+function benchDateRanges(n, parts) {
+  const perDay = new Map();
+  for (let i = 0; i < n; i++) {
+    const day = Math.floor(benchDate(i) / 86_400_000);
+    perDay.set(day, (perDay.get(day) ?? 0) + 1);
+  }
+  const iso = (day) => new Date(day * 86_400_000).toISOString().slice(0, 10);
+  const days = [...perDay].sort((a, b) => a[0] - b[0]);
+  const last = days[days.length - 1][0];
+  const out = [];
+  let start = days[0][0];
+  let seen = 0;
+  for (const [day, count] of days) {
+    seen += count;
+    if (out.length === parts - 1 || day >= last) break;
+    if (seen >= (n * (out.length + 1)) / parts) {
+      out.push({ gte: iso(start), lte: iso(day) });
+      start = day + 1;
+    }
+  }
+  out.push({ gte: iso(start), lte: iso(last) });
+  return out;
+}
+
+const NEXT = Buffer.from('"nextPageToken":"');
+const ONE_TRANSACTION = Buffer.from('"accountId":"');
+
+/**
+ * The least a read-back costs: the same pages `connector verify` reads (100 each, its date ranges
+ * side by side, a user token generated through the connector), each body read whole and dropped;
+ * only the next page's token is taken from the bytes and the transactions counted. No checking and
+ * no folding, so the time left is the service's and the transport's: a floor for verify.
+ */
+async function bareReadBack(baseUrl, connectorToken, user, n, concurrency) {
+  const { request, Agent } = await import(pathToFileURL(`${ROOT}node_modules/undici/index.js`).href);
+  const dispatcher = new Agent({ connections: concurrency });
+  const g = await request(`${baseUrl}/connector/v2/tokens/generate`, {
+    method: 'POST',
+    headers: { authorization: `Token ${connectorToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ userId: user, scopes: ['transactions:read', 'accounts:read'], ttl: 900 }),
+    dispatcher,
+  });
+  if (g.statusCode !== 200) throw new Error(`bare read-back: token: HTTP ${g.statusCode}`);
+  const headers = { authorization: `Bearer ${(await g.body.json()).token}` };
+  let transactions = 0;
+  const range = async ({ gte, lte }) => {
+    let token = '';
+    for (;;) {
+      const q = `pageSize=100&bookedDateGte=${gte}&bookedDateLte=${lte}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`;
+      const res = await request(`${baseUrl}/data/v2/transactions?${q}`, { headers, dispatcher });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      if (res.statusCode !== 200)
+        throw new Error(`bare read-back: HTTP ${res.statusCode}: ${body.toString().slice(0, 200)}`);
+      for (let i = body.indexOf(ONE_TRANSACTION); i >= 0; i = body.indexOf(ONE_TRANSACTION, i + 1)) transactions++;
+      const at = body.lastIndexOf(NEXT);
+      const end = at < 0 ? -1 : body.indexOf(0x22, at + NEXT.length);
+      token = end < 0 ? '' : body.toString('latin1', at + NEXT.length, end);
+      if (!token) return;
+    }
+  };
+  await Promise.all(benchDateRanges(n, concurrency).map(range));
+  await dispatcher.close();
+  if (transactions !== n) throw new Error(`bare read-back: read ${transactions} of ${n} transactions`);
+}
+
 /** Wall time, peak RSS and CPU seconds of a child, by GNU time. */
 function timeChild(args, env) {
   return new Promise((resolve, reject) => {
@@ -198,9 +269,28 @@ async function runOnce({ client, server, file, n, concurrency, dir, heap = false
         : [...push, '--type', 'HISTORICAL', '-q', ...extra];
     const r = await timeChild(args, env);
     if (client === 'verify') {
-      // the push above filled the sandbox; now the read-back of the same file, timed on its own
+      // the push above filled the sandbox; now the read-back of the same file, timed on its own, and
+      // after it the bare read-back of the same pages (the sandbox's read index is built by then, so
+      // the floor it measures is, if anything, low)
+      const c0 = await sv.ask('cpu');
       const v = await timeChild([bin, 'connector', 'verify', '--user', user, '--file', file, '-q', '-o', 'json'], env);
-      return { ...r, verifyMs: v.ms, verifyRssMb: v.rssMb, serverCpuS: 0 };
+      const c1 = await sv.ask('cpu');
+      const b = await timeChild(
+        [SELF, '--read-back', sv.baseUrl, sv.connectorToken, user, String(n), String(concurrency)],
+        env,
+      );
+      const c2 = await sv.ask('cpu');
+      return {
+        ...r,
+        verifyMs: v.ms,
+        verifyRssMb: v.rssMb,
+        verifyCpuS: v.cpuS,
+        verifyServerCpuS: c1 - c0,
+        readBackMs: b.ms,
+        readBackCpuS: b.cpuS,
+        readBackServerCpuS: c2 - c1,
+        serverCpuS: 0,
+      };
     }
     const serverCpuS = (await sv.ask('cpu')) - cpu0;
     if (server === 'sandbox') {
@@ -228,6 +318,14 @@ async function rounds(count, configs) {
       rssMb: Math.max(...list.map((x) => x.rssMb)),
       verifyMs: list[0].verifyMs === undefined ? undefined : median(list.map((x) => x.verifyMs)),
       verifyRssMb: list[0].verifyRssMb === undefined ? undefined : Math.max(...list.map((x) => x.verifyRssMb)),
+      ...(list[0].readBackMs === undefined
+        ? {}
+        : Object.fromEntries(
+            ['verifyCpuS', 'verifyServerCpuS', 'readBackMs', 'readBackCpuS', 'readBackServerCpuS'].map((k) => [
+              k,
+              median(list.map((x) => x[k])),
+            ]),
+          )),
       bytesPerTx: list[0].bytesPerTx,
     };
   }
@@ -309,24 +407,42 @@ function extraRows(m) {
 }
 
 function limitRows(n, m) {
-  const verifyRatio = m.verify.verifyMs / m.verify.ms;
+  const v = m.verify;
+  const verifyRatio = v.verifyMs / v.ms;
   const sinkRatio = m.cliSink.ms / m.cliDry.ms;
   return [
     {
       case: `connector verify of ${n}, beside its push`,
-      s: s(m.verify.verifyMs),
-      'vs s': s(m.verify.ms),
+      s: s(v.verifyMs),
+      'vs s': s(v.ms),
       ratio: verifyRatio.toFixed(2),
+      'client cpu s': v.verifyCpuS.toFixed(2),
+      'server cpu s': v.verifyServerCpuS.toFixed(2),
       limit: `<= ${VERIFY_RATIO_LIMIT}`,
-      'peak RSS MB': m.verify.verifyRssMb.toFixed(1),
+      'peak RSS MB': v.verifyRssMb.toFixed(1),
       'RSS limit MB': `<= ${RSS_LIMIT_MB}`,
-      ok: verifyRatio <= VERIFY_RATIO_LIMIT && m.verify.verifyRssMb <= RSS_LIMIT_MB ? 'yes' : 'NO',
+      ok: verifyRatio <= VERIFY_RATIO_LIMIT && v.verifyRssMb <= RSS_LIMIT_MB ? 'yes' : 'NO',
+    },
+    {
+      // context, no limit: the same pages read by a loop that only drops them, after the verify
+      case: `bare read-back of the same pages (read and dropped), beside the push`,
+      s: s(v.readBackMs),
+      'vs s': s(v.ms),
+      ratio: (v.readBackMs / v.ms).toFixed(2),
+      'client cpu s': v.readBackCpuS.toFixed(2),
+      'server cpu s': v.readBackServerCpuS.toFixed(2),
+      limit: '',
+      'peak RSS MB': '',
+      'RSS limit MB': '',
+      ok: '',
     },
     {
       case: `push of ${n} into a sink, beside a --dry-run`,
       s: s(m.cliSink.ms),
       'vs s': s(m.cliDry.ms),
       ratio: sinkRatio.toFixed(2),
+      'client cpu s': m.cliSink.cpuS.toFixed(2),
+      'server cpu s': m.cliSink.serverCpuS.toFixed(2),
       limit: `<= ${SINK_RATIO_LIMIT}`,
       'peak RSS MB': m.cliSink.rssMb.toFixed(1),
       'RSS limit MB': '',
@@ -349,7 +465,11 @@ function printAll(count, sizes, main, extra, limits) {
       `connector push of ${Math.max(...sizes)}: concurrency, and each side alone (a sink reads and drops the bodies; server cpu is the receiving process's)`,
       extra,
     );
-  if (limits.length) printTable('connector verify and the cost of sending, with their limits', limits);
+  if (limits.length)
+    printTable(
+      'connector verify and the cost of sending, with their limits (server cpu s: the sandbox during that read, or the sink)',
+      limits,
+    );
 }
 
 export async function runPush({
@@ -383,7 +503,10 @@ export async function runPush({
 
 if (process.argv[2] === '--serve-sandbox') await serveSandbox();
 else if (process.argv[2] === '--serve-sink') await serveSink();
-else if (process.argv[2] === '--bare') {
+else if (process.argv[2] === '--read-back') {
+  const [baseUrl, token, user, n, concurrency] = process.argv.slice(3);
+  await bareReadBack(baseUrl, token, user, Number(n), Number(concurrency));
+} else if (process.argv[2] === '--bare') {
   const [baseUrl, token, file, user, concurrency] = process.argv.slice(3);
   await bareLoop(baseUrl, token, file, user, Number(concurrency));
 } else if (process.argv[1] && fileURLToPath(pathToFileURL(process.argv[1])) === SELF) {
