@@ -29,6 +29,16 @@ function start() {
     if (process.stdout.listenerCount('error') > 1) return;
     outputFailed(err);
   });
+  // Ctrl-C (or a TERM) while the program loads, before run() listens: the line and exit code of a
+  // command stopped later, not death by the signal. Once run() or a command listens, this one steps
+  // aside, as the stdout handler above does.
+  const early = (signal) => {
+    if (process.listenerCount(signal) > 1) return;
+    process.stderr.write('\ninterrupted\n');
+    process.exit(130);
+  };
+  process.on('SIGINT', early);
+  process.on('SIGTERM', early);
   import('../dist/main.js').then(async ({ run }) => {
     const code = await run(argv);
     process.exitCode = code;

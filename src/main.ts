@@ -18,9 +18,11 @@ export async function run(argv: string[], io: IO = processIO(), opts: ContextOpt
   // Ctrl-C: commands that own their shutdown (servers, the connect walker, push) claim it with
   // ctx.claimInterrupt(); anything else stops at once with 130.
   let offInterrupt: () => void = () => undefined;
+  let stopped = false;
   const interrupted = new Promise<number>((resolve) => {
     offInterrupt = io.onInterrupt(() => {
       if (ctx.interruptClaimed) return;
+      stopped = true;
       io.stderr.write('\ninterrupted\n');
       resolve(ExitCode.INTERRUPTED);
     });
@@ -28,6 +30,8 @@ export async function run(argv: string[], io: IO = processIO(), opts: ContextOpt
   try {
     const { createProgram } = await import('./program.js');
     const program = await createProgram(ctx, argv, { runCommandLine: run });
+    // Ctrl-C while the program was being built: the command is not started at all
+    if (stopped) return ExitCode.INTERRUPTED;
     return await Promise.race([program.parseAsync(argv, { from: 'user' }).then(() => ctx.exitCode), interrupted]);
   } catch (err) {
     return reportError(ctx, err);
