@@ -152,17 +152,19 @@ describe('exit codes (contract)', () => {
     }
   });
 
-  test('130 too when Ctrl-C comes while the program is still loading, not death by the signal', async () => {
-    // NODE_DEBUG=esm: node's module loader says when it begins loading the program (the first line
-    // on stderr), so the Ctrl-C lands while modules load, before the command's own handler exists
-    const child = spawn(process.execPath, [BIN, 'api', 'GET', '/version'], {
+  /**
+   * Runs bankctl with node's module loader tracing on stderr (NODE_DEBUG=esm) and presses Ctrl-C the
+   * moment a trace line matches `when`: a Ctrl-C that lands while the program's modules load.
+   */
+  async function ctrlCWhileLoading(args: string[], when: RegExp) {
+    const child = spawn(process.execPath, [BIN, ...args], {
       env: { PATH: process.env.PATH, ...t.env, NODE_DEBUG: 'esm' },
     });
     let stderr = '';
     let sent = false;
     child.stderr.on('data', (c) => {
       stderr += c;
-      if (!sent && /^ESM \d+:/m.test(stderr)) {
+      if (!sent && when.test(stderr)) {
         sent = true;
         child.kill('SIGINT');
       }
@@ -170,32 +172,29 @@ describe('exit codes (contract)', () => {
     const [code, signal] = await new Promise<[number | null, string | null]>((r) =>
       child.on('exit', (c, s) => r([c, s])),
     );
-    expect(sent).toBe(true);
-    expect({ code, signal }).toEqual({ code: 130, signal: null });
-    expect(stderr).toMatch(/^interrupted$/m);
-    expect(stderr).not.toMatch(/\n\s+at /);
+    // bankctl's own lines among the loader's
+    return {
+      sent,
+      code,
+      signal,
+      lines: stderr.split('\n').filter((l) => /^(interrupted|error:|warning:|\s+at )/.test(l)),
+    };
+  }
+
+  test('130 too when Ctrl-C comes while the program is still loading, not death by the signal', async () => {
+    // the loader's first line: it begins loading the program, before the command's own handler exists
+    const r = await ctrlCWhileLoading(['api', 'GET', '/version'], /^ESM \d+:/m);
+    expect(r.sent).toBe(true);
+    expect({ code: r.code, signal: r.signal }).toEqual({ code: 130, signal: null });
+    expect(r.lines).toEqual(['interrupted']);
   });
 
   test('a Ctrl-C while the command line is being read stops before the command starts', async () => {
-    // the Ctrl-C lands as the program's module loads (NODE_DEBUG=esm names it); `users list` is no
-    // command, so a command line read after the Ctrl-C would say so after "interrupted"
-    const child = spawn(process.execPath, [BIN, 'users', 'list'], {
-      env: { PATH: process.env.PATH, ...t.env, NODE_DEBUG: 'esm' },
-    });
-    let stderr = '';
-    let sent = false;
-    child.stderr.on('data', (c) => {
-      stderr += c;
-      if (!sent && /dist\/chunks\/program-/.test(stderr)) {
-        sent = true;
-        child.kill('SIGINT');
-      }
-    });
-    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    expect(sent).toBe(true);
-    expect(code).toBe(130);
-    // bankctl's own lines among the loader's debug output
-    expect(stderr.split('\n').filter((l) => /^(interrupted|error:|warning:)/.test(l))).toEqual(['interrupted']);
+    // `users list` is no command: a command line read after the Ctrl-C would say so after "interrupted"
+    const r = await ctrlCWhileLoading(['users', 'list'], /dist\/chunks\/program-/);
+    expect(r.sent).toBe(true);
+    expect(r.code).toBe(130);
+    expect(r.lines).toEqual(['interrupted']);
   });
 
   test('3 again: a token endpoint that answers 200 without an access token', async () => {
