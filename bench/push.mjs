@@ -304,6 +304,16 @@ async function runOnce({ client, server, file, n, concurrency, dir, heap = false
   }
 }
 
+/** What a verify round measures beyond its push (runOnce), each reported as the rounds' median. */
+const VERIFY_MEDIANS = [
+  'verifyMs',
+  'verifyCpuS',
+  'verifyServerCpuS',
+  'readBackMs',
+  'readBackCpuS',
+  'readBackServerCpuS',
+];
+
 /** Medians of rounds of interleaved runs, one series per named configuration. */
 async function rounds(count, configs) {
   const runs = Object.fromEntries(Object.keys(configs).map((k) => [k, []]));
@@ -316,17 +326,14 @@ async function rounds(count, configs) {
       cpuS: median(list.map((x) => x.cpuS)),
       serverCpuS: median(list.map((x) => x.serverCpuS)),
       rssMb: Math.max(...list.map((x) => x.rssMb)),
-      verifyMs: list[0].verifyMs === undefined ? undefined : median(list.map((x) => x.verifyMs)),
-      verifyRssMb: list[0].verifyRssMb === undefined ? undefined : Math.max(...list.map((x) => x.verifyRssMb)),
-      ...(list[0].readBackMs === undefined
-        ? {}
-        : Object.fromEntries(
-            ['verifyCpuS', 'verifyServerCpuS', 'readBackMs', 'readBackCpuS', 'readBackServerCpuS'].map((k) => [
-              k,
-              median(list.map((x) => x[k])),
-            ]),
-          )),
       bytesPerTx: list[0].bytesPerTx,
+      // a verify round's own figures: medians, and the largest peak RSS
+      ...(list[0].verifyMs === undefined
+        ? {}
+        : {
+            ...Object.fromEntries(VERIFY_MEDIANS.map((key) => [key, median(list.map((x) => x[key]))])),
+            verifyRssMb: Math.max(...list.map((x) => x.verifyRssMb)),
+          }),
     };
   }
   return med;
