@@ -11,18 +11,6 @@ export type { ExactAmountWire } from '../contract/decimal.js';
 /** A JSON number as read: a plain number when a double holds its digits, else its literal. */
 export type JsonNumber = number | ExactNumber;
 
-export const ACCOUNT_TYPES = [
-  'CHECKING',
-  'SAVINGS',
-  'INVESTMENT',
-  'MORTGAGE',
-  'CREDIT_CARD',
-  'LOAN',
-  'DUMMY',
-  'PENSION',
-  'OTHER',
-  'EXTERNAL',
-] as const;
 export const ACCOUNT_EXCLUSIONS = ['NONE', 'AGGREGATION', 'PFM_AND_SEARCH', 'PFM_DATA'] as const;
 
 export interface Account {

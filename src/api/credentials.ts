@@ -44,23 +44,6 @@ export interface Credentials {
   [k: string]: unknown;
 }
 
-export const ITEMS = [
-  'CHECKING_ACCOUNTS',
-  'CHECKING_TRANSACTIONS',
-  'SAVING_ACCOUNTS',
-  'SAVING_TRANSACTIONS',
-  'CREDITCARD_ACCOUNTS',
-  'CREDITCARD_TRANSACTIONS',
-  'LOAN_ACCOUNTS',
-  'LOAN_TRANSACTIONS',
-  'INVESTMENT_ACCOUNTS',
-  'INVESTMENT_TRANSACTIONS',
-  'EINVOICES',
-  'TRANSFER_DESTINATIONS',
-  'IDENTITY_DATA',
-  'LIST_BENEFICIARIES',
-];
-
 export interface CreateCredentialsRequest {
   providerName: string;
   fields: Record<string, string>;

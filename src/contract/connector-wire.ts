@@ -4,6 +4,7 @@
 import { numberTextToDecimal } from './decimal.js';
 import { ExactNumber } from './exact-json.js';
 import { MARKETS } from './markets.js';
+import { ACCOUNT_TYPES, type AccountType } from './vocabulary.js';
 
 export { ExactNumber, JsonSyntaxError, parseExactJson, stringifyExact } from './exact-json.js';
 
@@ -28,18 +29,6 @@ export function decimalOf(v: unknown): string | undefined {
 
 // ---- validation -----------------------------------------------------------------------------
 
-export const ACCOUNT_TYPES = [
-  'CHECKING',
-  'SAVINGS',
-  'INVESTMENT',
-  'MORTGAGE',
-  'CREDIT_CARD',
-  'LOAN',
-  'DUMMY',
-  'PENSION',
-  'OTHER',
-  'EXTERNAL',
-] as const;
 export const EXCLUSIONS = ['PFM_AND_SEARCH', 'PFM_DATA', 'NONE'] as const;
 // the reference's values (the spec's and DUMMY, TRAINING: a body written to the reference is accepted)
 export const TRANSACTION_TYPES = ['DEFAULT', 'CREDIT_CARD', 'TRANSFER', 'PAYMENT', 'WITHDRAWAL', 'TRAINING'] as const;
@@ -177,7 +166,7 @@ export interface AccountEntity {
   name: string;
   number: string;
   balance: string;
-  type: (typeof ACCOUNT_TYPES)[number];
+  type: AccountType;
   availableCredit?: string;
   reservedAmount?: string;
   closed?: boolean;

@@ -53,3 +53,51 @@ export function isMarket(m: string): boolean {
 export function isLocale(l: string): boolean {
   return LOCALES.includes(l);
 }
+
+/** Markets whose currency is the euro. */
+export const EURO_MARKETS: ReadonlySet<string> = new Set([
+  'AT',
+  'BE',
+  'CY',
+  'DE',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'IE',
+  'IT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'PT',
+  'SI',
+  'SK',
+]);
+const OTHER_CURRENCIES: Record<string, string> = {
+  AU: 'AUD',
+  BG: 'BGN',
+  BR: 'BRL',
+  CA: 'CAD',
+  CZ: 'CZK',
+  DK: 'DKK',
+  GB: 'GBP',
+  UK: 'GBP',
+  HU: 'HUF',
+  IN: 'INR',
+  MX: 'MXN',
+  NO: 'NOK',
+  NZ: 'NZD',
+  PL: 'PLN',
+  RO: 'RON',
+  SE: 'SEK',
+  SG: 'SGD',
+  US: 'USD',
+};
+
+/** A market's own currency (the spec names none): the euro where the market is not listed. */
+export function marketCurrency(market: string): string {
+  return Object.hasOwn(OTHER_CURRENCIES, market) ? OTHER_CURRENCIES[market]! : 'EUR';
+}

@@ -8,7 +8,8 @@
 // new days add transactions. Amounts are integer cents until they are written as decimal strings.
 import { seededRandom } from './faults.js';
 import { createHash } from 'node:crypto';
-import type { AccountRecord, AccountType, MemoryStore, TransactionRecord } from './store.js';
+import type { AccountType } from '../contract/vocabulary.js';
+import type { AccountRecord, MemoryStore, TransactionRecord } from './store.js';
 import { categoryId } from './categories.js';
 import { addDecimals } from '../contract/decimal.js';
 

@@ -1,6 +1,7 @@
 // The sandbox's state behind an interface. In memory; every area keeps its records here so that
 // deleting a user or resetting the sandbox reaches everything.
 import { createHash, randomBytes } from 'node:crypto';
+import type { AccountType } from '../contract/vocabulary.js';
 
 export interface Clock {
   now(): number;
@@ -135,29 +136,6 @@ export interface RefreshRecord {
   expiresAt: number;
 }
 
-export type AccountType =
-  | 'CHECKING'
-  | 'SAVINGS'
-  | 'INVESTMENT'
-  | 'MORTGAGE'
-  | 'CREDIT_CARD'
-  | 'LOAN'
-  | 'DUMMY'
-  | 'PENSION'
-  | 'OTHER'
-  | 'EXTERNAL';
-export const ACCOUNT_TYPES: AccountType[] = [
-  'CHECKING',
-  'SAVINGS',
-  'INVESTMENT',
-  'MORTGAGE',
-  'CREDIT_CARD',
-  'LOAN',
-  'DUMMY',
-  'PENSION',
-  'OTHER',
-  'EXTERNAL',
-];
 export type AccountExclusion = 'NONE' | 'AGGREGATION' | 'PFM_AND_SEARCH' | 'PFM_DATA';
 
 export interface AccountRecord {

@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
-import { ACCOUNT_EXCLUSIONS, ACCOUNT_TYPES, updateAccount, type AccountUpdate } from '../../api/accounts.js';
+import { ACCOUNT_TYPES, isAccountType } from '../../contract/vocabulary.js';
+import { ACCOUNT_EXCLUSIONS, updateAccount, type AccountUpdate } from '../../api/accounts.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
@@ -56,8 +57,7 @@ function updateFromFlags(o: Flags): AccountUpdate {
   }
   if (o.type !== undefined) {
     const t = o.type.toUpperCase();
-    if (!(ACCOUNT_TYPES as readonly string[]).includes(t))
-      throw new UsageError(`--type must be one of ${ACCOUNT_TYPES.join(', ')}, got "${o.type}"`);
+    if (!isAccountType(t)) throw new UsageError(`--type must be one of ${ACCOUNT_TYPES.join(', ')}, got "${o.type}"`);
     update.type = t;
   }
   if (o.exclusion !== undefined) {

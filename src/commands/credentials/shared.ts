@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Column } from '../../output/render.js';
 import { collect, parseIntArg, parseKeyValue, splitList } from '../util.js';
-import { ITEMS } from '../../api/credentials.js';
+import { isRefreshItem, REFRESH_ITEMS } from '../../contract/vocabulary.js';
 import type { WalkOptions } from '../../flows/connect.js';
 import { errnoReason } from '../../fs/errors.js';
 
@@ -146,9 +146,9 @@ export async function loadAnswers(
 
 export function parseItems(values: string[] | undefined): string[] | undefined {
   const items = splitList(values).map((i) => i.toUpperCase());
-  const bad = items.filter((i) => !ITEMS.includes(i));
+  const bad = items.filter((i) => !isRefreshItem(i));
   if (bad.length > 0)
-    throw new UsageError(`--items: unknown item ${bad.join(', ')}`, { hint: `one of ${ITEMS.join(', ')}` });
+    throw new UsageError(`--items: unknown item ${bad.join(', ')}`, { hint: `one of ${REFRESH_ITEMS.join(', ')}` });
   return items.length > 0 ? items : undefined;
 }
 

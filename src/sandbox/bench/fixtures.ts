@@ -12,7 +12,8 @@ import { EVENT_NAMES } from '../context.js';
 import { asObject, HttpFailure } from '../http.js';
 import { ConnectorTokens, type Handler } from '../router.js';
 import { ExactNumber, writeJson } from '../../contract/exact-json.js';
-import { ACCOUNT_TYPES, type AccountRecord, type UserRecord } from '../store.js';
+import { ACCOUNT_TYPES, isAccountType } from '../../contract/vocabulary.js';
+import type { AccountRecord, UserRecord } from '../store.js';
 import { categoryByCode } from '../categories.js';
 import { CredentialsState, type CredRecord } from '../providers/engine.js';
 import { providerByName, type ProviderDef } from '../providers/catalogue.js';
@@ -233,13 +234,8 @@ function accountPlan(c: Checker, v: unknown, p: string): AccountPlan | undefined
   c.keys(o, p, ['name', 'id', 'type', 'currency', 'balance', 'displayName', 'transactions']);
   const name = c.name(o, p, 'accounts');
   const id = c.str(o, 'id', p, (s) => HEX32.test(s), '32 lowercase hex digits');
-  const type = (c.str(
-    o,
-    'type',
-    p,
-    (s) => (ACCOUNT_TYPES as string[]).includes(s),
-    `one of ${ACCOUNT_TYPES.join(', ')}`,
-  ) ?? 'CHECKING') as AccountRecord['type'];
+  const type = (c.str(o, 'type', p, isAccountType, `one of ${ACCOUNT_TYPES.join(', ')}`) ??
+    'CHECKING') as AccountRecord['type'];
   const currency = c.str(o, 'currency', p, (s) => /^[A-Z]{3}$/.test(s), 'a currency code such as SEK');
   const balance = c.str(o, 'balance', p, isDecimal, 'an exact decimal amount as a string, such as "1250.00"', true);
   const displayName = c.str(o, 'displayName', p, (s) => s.length > 0 && s.length <= 100, '1 to 100 characters');

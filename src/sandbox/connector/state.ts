@@ -67,52 +67,6 @@ export function connectorState(store: MemoryStore): ConnectorState {
   return store.area('connector', () => new ConnectorState(store));
 }
 
-/** Market -> currency of connector accounts (the spec gives none; the market's own currency). */
-const EURO = new Set([
-  'AT',
-  'BE',
-  'CY',
-  'DE',
-  'EE',
-  'ES',
-  'FI',
-  'FR',
-  'GR',
-  'HR',
-  'IE',
-  'IT',
-  'LU',
-  'LV',
-  'MT',
-  'NL',
-  'PT',
-  'SI',
-  'SK',
-]);
-const OTHER: Record<string, string> = {
-  AU: 'AUD',
-  BG: 'BGN',
-  BR: 'BRL',
-  CA: 'CAD',
-  CZ: 'CZK',
-  DK: 'DKK',
-  GB: 'GBP',
-  UK: 'GBP',
-  HU: 'HUF',
-  IN: 'INR',
-  MX: 'MXN',
-  NO: 'NOK',
-  NZ: 'NZD',
-  PL: 'PLN',
-  RO: 'RON',
-  SE: 'SEK',
-  SG: 'SGD',
-  US: 'USD',
-};
-export function currencyOf(market: string): string {
-  return EURO.has(market) ? 'EUR' : (OTHER[market] ?? 'EUR');
-}
-
 /** Category of a connector transaction before any categorisation: uncategorised expense or income. */
 export const UNCATEGORIZED_EXPENSE = '0e1bade6a7e3459eb794e3b5a4f3c2e1';
 export const UNCATEGORIZED_INCOME = '0e1bade6a7e3459eb794e3b5a4f3c2e2';

@@ -15,6 +15,7 @@ import {
   type Tx,
 } from './data.js';
 import { plain } from '../http.js';
+import { marketCurrency } from '../../contract/markets.js';
 import type { BudgetFilter } from '../../contract/wire.js';
 
 export type PeriodUnit = 'WEEK' | 'MONTH' | 'YEAR';
@@ -52,31 +53,10 @@ export function budgetJson(b: BudgetRecord): Record<string, unknown> {
   return out;
 }
 
-const CURRENCY_BY_MARKET: Record<string, string> = {
-  SE: 'SEK',
-  NO: 'NOK',
-  DK: 'DKK',
-  GB: 'GBP',
-  UK: 'GBP',
-  US: 'USD',
-  PL: 'PLN',
-  CZ: 'CZK',
-  HU: 'HUF',
-  RO: 'RON',
-  BG: 'BGN',
-  CA: 'CAD',
-  AU: 'AUD',
-  NZ: 'NZD',
-  IN: 'INR',
-  MX: 'MXN',
-  BR: 'BRL',
-  SG: 'SGD',
-};
-
 /** The user's currency: that of most of their accounts, else their market's. */
 export function userCurrency(store: MemoryStore, userId: string): string {
   const u = store.users.get(userId);
-  return mainCurrency(userAccounts(store, userId), CURRENCY_BY_MARKET[u?.market ?? ''] ?? 'EUR');
+  return mainCurrency(userAccounts(store, userId), marketCurrency(u?.market ?? ''));
 }
 
 // ---- request parsing (400 with a plain string) ----

@@ -1,7 +1,7 @@
 // The sandbox's providers (spec 2.2): every test provider of the spec's table, the
 // `<market>-test-password` and `<market>-test-multi-supplemental` variants for every market of the
 // connector's list, and a handful of realistic banks per market. Each names the flow it runs.
-import { MARKETS } from '../../contract/markets.js';
+import { EURO_MARKETS, MARKETS, marketCurrency } from '../../contract/markets.js';
 import type { ProviderField as WireProviderField } from '../../contract/wire.js';
 import { PERSONAL_NUMBER_HELP } from './identities.js';
 
@@ -43,51 +43,6 @@ export interface ProviderDef {
   /** Sandbox only (not on the wire): the flow script and how it fails. */
   flow: FlowKind;
   failure?: Failure;
-}
-
-const EURO = new Set([
-  'AT',
-  'BE',
-  'CY',
-  'DE',
-  'EE',
-  'ES',
-  'FI',
-  'FR',
-  'GR',
-  'HR',
-  'IE',
-  'IT',
-  'LU',
-  'LV',
-  'MT',
-  'NL',
-  'PT',
-  'SI',
-  'SK',
-]);
-const CURRENCY: Record<string, string> = {
-  AU: 'AUD',
-  BG: 'BGN',
-  BR: 'BRL',
-  CA: 'CAD',
-  CZ: 'CZK',
-  DK: 'DKK',
-  GB: 'GBP',
-  UK: 'GBP',
-  HU: 'HUF',
-  IN: 'INR',
-  MX: 'MXN',
-  NO: 'NOK',
-  NZ: 'NZD',
-  PL: 'PLN',
-  RO: 'RON',
-  SE: 'SEK',
-  SG: 'SGD',
-  US: 'USD',
-};
-export function marketCurrency(market: string): string {
-  return EURO.has(market) ? 'EUR' : (CURRENCY[market] ?? 'EUR');
 }
 
 const ALL_CAPS = ['CHECKING_ACCOUNTS', 'SAVINGS_ACCOUNTS', 'CREDIT_CARDS', 'INVESTMENTS', 'LOANS', 'IDENTITY_DATA'];
@@ -379,7 +334,7 @@ export function wireProvider(p: ProviderDef): Record<string, unknown> {
     hasAuthenticationOptions: false,
     keywords: [],
     paymentConditions: [],
-    pisCapabilities: payments && EURO.has(p.market) ? ['SEPA_CREDIT_TRANSFER'] : [],
+    pisCapabilities: payments && EURO_MARKETS.has(p.market) ? ['SEPA_CREDIT_TRANSFER'] : [],
     rank: p.popular ? 1 : 0,
     // the sandbox's test providers are what the reference calls BETA; real banks carry none
     releaseStatus: p.type === 'TEST' ? 'BETA' : null,

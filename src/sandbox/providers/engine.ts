@@ -461,20 +461,3 @@ function itemAccountTypes(items: string[] | undefined): Set<string> | undefined 
   for (const i of items) for (const t of ITEM_TYPES[i.split('_')[0]!] ?? []) out.add(t);
   return out.size > 0 ? out : undefined;
 }
-
-export const ITEMS = [
-  'CHECKING_ACCOUNTS',
-  'CHECKING_TRANSACTIONS',
-  'SAVING_ACCOUNTS',
-  'SAVING_TRANSACTIONS',
-  'CREDITCARD_ACCOUNTS',
-  'CREDITCARD_TRANSACTIONS',
-  'LOAN_ACCOUNTS',
-  'LOAN_TRANSACTIONS',
-  'INVESTMENT_ACCOUNTS',
-  'INVESTMENT_TRANSACTIONS',
-  'EINVOICES',
-  'TRANSFER_DESTINATIONS',
-  'IDENTITY_DATA',
-  'LIST_BENEFICIARIES',
-];

@@ -4,7 +4,8 @@
 import { EP } from '../../contract/index.js';
 import { writeJson } from '../../contract/exact-json.js';
 import type { SandboxContext } from '../context.js';
-import { ACCOUNT_TYPES, type AccountExclusion, type AccountRecord, type AccountType } from '../store.js';
+import { ACCOUNT_TYPES, isAccountType, type AccountType } from '../../contract/vocabulary.js';
+import type { AccountExclusion, AccountRecord } from '../store.js';
 import { asObject, badRequest, envelope } from '../http.js';
 import { connectorState } from '../connector/state.js';
 import { providerByName } from '../providers/catalogue.js';
@@ -76,8 +77,7 @@ export function registerAccounts(ctx: SandboxContext): void {
     // typesIn: the reference's filter on the v2 types; typeIn: the v1 types (kept for older callers)
     const types = listParam(q, 'typeIn').map((t) => t.toUpperCase());
     for (const t of types)
-      if (!(ACCOUNT_TYPES as string[]).includes(t))
-        throw badRequest(`typeIn: unknown account type "${t.slice(0, 40)}"`, { field: 'typeIn' });
+      if (!isAccountType(t)) throw badRequest(`typeIn: unknown account type "${t.slice(0, 40)}"`, { field: 'typeIn' });
     // the reference's filters: typesIn with the v2 types, idIn
     const v2Types = listParam(q, 'typesIn').map((t) => t.toUpperCase());
     for (const t of v2Types)
@@ -165,9 +165,9 @@ function validateUpdate(body: Record<string, unknown>, current: Record<string, u
     u.name = body.name;
   }
   if (body.type !== undefined) {
-    if (typeof body.type !== 'string' || !(ACCOUNT_TYPES as string[]).includes(body.type))
+    if (!isAccountType(body.type))
       throw badRequest(`type must be one of ${ACCOUNT_TYPES.join(', ')}`, { field: 'type' });
-    u.type = body.type as AccountType;
+    u.type = body.type;
   }
   // the deprecated excluded flag and accountExclusion must not contradict each other
   if (u.excluded !== undefined && u.accountExclusion !== undefined && u.excluded !== excludedFlag(u.accountExclusion)) {

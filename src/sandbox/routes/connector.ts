@@ -2,9 +2,9 @@
 // transaction ingest, delete and update, the batch endpoint and token generation, with exactly the
 // documented statuses. Amounts stay exact: numbers are read as their source text.
 import { ALL_SCOPES, EP } from '../../contract/index.js';
-import { isLocale, MARKET_DEFAULT_LOCALE } from '../../contract/markets.js';
+import { isLocale, MARKET_DEFAULT_LOCALE, marketCurrency } from '../../contract/markets.js';
+import { ACCOUNT_TYPES } from '../../contract/vocabulary.js';
 import {
-  ACCOUNT_TYPES,
   EXCLUSIONS,
   ExactNumber,
   amount,
@@ -38,7 +38,6 @@ import type { AccountRecord, MemoryStore, TransactionRecord, UserRecord } from '
 import {
   connectorState,
   type ConnectorState,
-  currencyOf,
   ensureConnector,
   isoDay,
   UNCATEGORIZED_EXPENSE,
@@ -396,7 +395,7 @@ function createAccounts({ store, state, userFor }: ConnectorArea): Handler {
         accountNumber: a.number,
         type: a.type,
         balance: a.balance,
-        currencyCode: currencyOf(user.market),
+        currencyCode: marketCurrency(user.market),
         availableCredit: a.availableCredit,
         reservedAmount: a.reservedAmount,
         closed: a.closed ?? false,

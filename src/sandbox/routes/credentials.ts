@@ -8,7 +8,8 @@ import type { UserRecord } from '../store.js';
 /** The default registered redirect URI (server.ts); kept here to avoid an import cycle. */
 const DEFAULT_REDIRECT_URI = 'http://localhost:3000/callback';
 import { providerByName, type ProviderDef } from '../providers/catalogue.js';
-import { CredentialsEngine, ITEMS, type CredRecord } from '../providers/engine.js';
+import { isRefreshItem, REFRESH_ITEMS } from '../../contract/vocabulary.js';
+import { CredentialsEngine, type CredRecord } from '../providers/engine.js';
 
 const MAX_FIELD = 1024;
 
@@ -65,9 +66,9 @@ function queryItems(req: Req): string[] | undefined {
     .flatMap((i) => i.split(','))
     .filter(Boolean);
   if (items.length === 0) return undefined;
-  const bad = items.filter((i) => !ITEMS.includes(i));
+  const bad = items.filter((i) => !isRefreshItem(i));
   if (bad.length > 0)
-    throw badRequest(`unknown items ${bad.map((b) => b.slice(0, 40)).join(', ')}; one of ${ITEMS.join(', ')}`, {
+    throw badRequest(`unknown items ${bad.map((b) => b.slice(0, 40)).join(', ')}; one of ${REFRESH_ITEMS.join(', ')}`, {
       field: 'items',
     });
   return items;

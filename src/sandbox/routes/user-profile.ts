@@ -2,31 +2,11 @@
 // GET/PUT /api/v1/user/profile; and Link sessions (POST /link/v1/session), which the hosted flow
 // takes as `session_id` once, within ten minutes, for the app that made them.
 import { EP } from '../../contract/index.js';
-import { isLocale } from '../../contract/markets.js';
+import { isLocale, marketCurrency } from '../../contract/markets.js';
 import type { SandboxContext } from '../context.js';
 import type { MemoryStore, UserRecord } from '../store.js';
 import { asObject, badRequest, conflict } from '../http.js';
 
-const CURRENCY: Record<string, string> = {
-  SE: 'SEK',
-  NO: 'NOK',
-  DK: 'DKK',
-  GB: 'GBP',
-  UK: 'GBP',
-  US: 'USD',
-  PL: 'PLN',
-  CZ: 'CZK',
-  HU: 'HUF',
-  RO: 'RON',
-  BG: 'BGN',
-  CA: 'CAD',
-  AU: 'AUD',
-  NZ: 'NZD',
-  BR: 'BRL',
-  MX: 'MXN',
-  IN: 'INR',
-  SG: 'SGD',
-};
 const ZONE: Record<string, string> = {
   SE: 'Europe/Stockholm',
   NO: 'Europe/Oslo',
@@ -85,7 +65,7 @@ function extraOf(store: MemoryStore, u: UserRecord): UserExtra {
   if (!e) {
     e = {
       profile: {
-        currency: CURRENCY[u.market] ?? 'EUR',
+        currency: marketCurrency(u.market),
         locale: u.locale,
         market: u.market,
         notificationSettings: Object.fromEntries(NOTIFICATION_SETTINGS.map((k) => [k, false])),

@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { completeOption } from '../../completion.js';
 import type { Context } from '../../../context.js';
 import { updateConnectorAccount } from '../../../api/connector.js';
-import { ACCOUNT_TYPES, EXCLUSIONS } from '../../../contract/connector-wire.js';
+import { EXCLUSIONS } from '../../../contract/connector-wire.js';
+import { ACCOUNT_TYPES, isAccountType } from '../../../contract/vocabulary.js';
 import { UsageError } from '../../../errors.js';
 import { examples, type Run } from '../../util.js';
 import { externalUser } from '../shared.js';
@@ -43,7 +44,7 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
         if (o.exclusion !== undefined && !(EXCLUSIONS as readonly string[]).includes(o.exclusion))
           throw new UsageError(`--exclusion must be one of ${EXCLUSIONS.join(', ')}`);
         const type = o.type?.toUpperCase();
-        if (type !== undefined && !(ACCOUNT_TYPES as readonly string[]).includes(type))
+        if (type !== undefined && !isAccountType(type))
           throw new UsageError(`--type must be one of ${ACCOUNT_TYPES.join(', ')}`);
         if (o.availableCredit !== undefined && !/^-?\d{1,30}(\.\d{1,10})?$/.test(o.availableCredit))
           throw new UsageError(

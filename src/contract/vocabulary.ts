@@ -1,0 +1,43 @@
+// Closed lists of the wire that the CLI (checking flags before sending) and the sandbox (checking
+// bodies) must agree on: one definition each.
+
+/** Account types of /api/v1/accounts and the connector (spec and reference alike). */
+export const ACCOUNT_TYPES = [
+  'CHECKING',
+  'SAVINGS',
+  'INVESTMENT',
+  'MORTGAGE',
+  'CREDIT_CARD',
+  'LOAN',
+  'DUMMY',
+  'PENSION',
+  'OTHER',
+  'EXTERNAL',
+] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
+/** Refreshable items of credentials (create, refresh, the link flow's `refreshable_items`). */
+export const REFRESH_ITEMS = [
+  'CHECKING_ACCOUNTS',
+  'CHECKING_TRANSACTIONS',
+  'SAVING_ACCOUNTS',
+  'SAVING_TRANSACTIONS',
+  'CREDITCARD_ACCOUNTS',
+  'CREDITCARD_TRANSACTIONS',
+  'LOAN_ACCOUNTS',
+  'LOAN_TRANSACTIONS',
+  'INVESTMENT_ACCOUNTS',
+  'INVESTMENT_TRANSACTIONS',
+  'EINVOICES',
+  'TRANSFER_DESTINATIONS',
+  'IDENTITY_DATA',
+  'LIST_BENEFICIARIES',
+] as const;
+
+export function isAccountType(t: unknown): t is AccountType {
+  return typeof t === 'string' && (ACCOUNT_TYPES as readonly string[]).includes(t);
+}
+
+export function isRefreshItem(i: string): boolean {
+  return (REFRESH_ITEMS as readonly string[]).includes(i);
+}
