@@ -126,6 +126,35 @@ describe('insights generated from the data (spec 4.5)', () => {
     );
   });
 
+  test('a category spent on far less than usual last month is the low insight, in the user’s language', async () => {
+    const u = await userWithLocale(t.sandbox, SCOPES, 'SE', 'sv_SE');
+    const s = t.sandbox.store;
+    const a = addAccount(s, u.userId, { balance: '2000.00', currencyCode: 'SEK' });
+    const now = new Date(t.sandbox.clock.now());
+    const monthDay = (back: number) =>
+      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 10)).toISOString().slice(0, 10);
+    // restaurants 1200.50 a month for three months, then 100 last month
+    for (const back of [4, 3, 2])
+      addTx(s, a, '-1200.50', monthDay(back), { categoryId: cat('expenses:food.restaurants') });
+    addTx(s, a, '-100.00', monthDay(1), { categoryId: cat('expenses:food.restaurants') });
+    const list = (await raw(base, 'GET', '/api/v1/insights', { headers: u.h })).json();
+    expect(list.map((i: { type: string }) => i.type)).not.toContain('UNUSUAL_CATEGORY_HIGH');
+    const low = list.find((i: { type: string }) => i.type === 'UNUSUAL_CATEGORY_LOW');
+    expect(low).toMatchObject({
+      title: 'Mindre än vanligt på Mat & Dryck',
+      description: expect.stringMatching(
+        /^Du spenderade 100,00 SEK på Mat & Dryck under .+; vanligtvis 1200,50 SEK i månaden\.$/,
+      ),
+      data: {
+        type: 'UNUSUAL_CATEGORY_LOW',
+        categoryId: cat('expenses:food'),
+        spentAmount: { unscaledValue: 10000, scale: 2 },
+        averageAmount: { unscaledValue: 120050, scale: 2 },
+      },
+      insightActions: [{ data: { type: 'ACKNOWLEDGE' } }],
+    });
+  });
+
   test('action and the deprecated archive move an active insight to archived; 404 once it is not active', async () => {
     const u = await demoUser('en_US');
     const list = (await raw(base, 'GET', '/api/v1/insights', { headers: u.h })).json();

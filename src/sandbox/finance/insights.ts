@@ -244,45 +244,24 @@ function unusualCategories(f: Facts): InsightCandidate[] {
     };
     const name = categoryName(cat, locale);
     const label = months[0]!.label;
-    if (cmp(last, mulRatio(avg, 3n, 2n)) > 0 && cmp(sub(last, avg), dec('500')) >= 0) {
-      out.push({
-        key: `UNUSUAL_CATEGORY_HIGH:${catId}:${label}`,
-        type: 'UNUSUAL_CATEGORY_HIGH',
-        title: T(locale, `More than usual on ${name}`, `Mer än vanligt på ${name}`),
-        description: T(
-          locale,
-          `You spent ${m(last)} on ${name} in ${label}; usually ${m(avg)} a month.`,
-          `Du spenderade ${m(last)} på ${name} under ${label}; vanligtvis ${m(avg)} i månaden.`,
-        ),
-        data: {
-          type: 'UNUSUAL_CATEGORY_HIGH',
-          categoryId: catId,
-          period: label,
-          spentAmount: amt(last),
-          averageAmount: amt(avg),
-        },
-        actions: ['VIEW_BUDGET', 'VIEW_TRANSACTIONS_BY_CATEGORY', 'DISMISS'],
-      });
-    } else if (cmp(avg, dec('500')) >= 0 && cmp(last, mulRatio(avg, 1n, 2n)) < 0) {
-      out.push({
-        key: `UNUSUAL_CATEGORY_LOW:${catId}:${label}`,
-        type: 'UNUSUAL_CATEGORY_LOW',
-        title: T(locale, `Less than usual on ${name}`, `Mindre än vanligt på ${name}`),
-        description: T(
-          locale,
-          `You spent ${m(last)} on ${name} in ${label}; usually ${m(avg)} a month.`,
-          `Du spenderade ${m(last)} på ${name} under ${label}; vanligtvis ${m(avg)} i månaden.`,
-        ),
-        data: {
-          type: 'UNUSUAL_CATEGORY_LOW',
-          categoryId: catId,
-          period: label,
-          spentAmount: amt(last),
-          averageAmount: amt(avg),
-        },
-        actions: ['ACKNOWLEDGE'],
-      });
-    }
+    const high = cmp(last, mulRatio(avg, 3n, 2n)) > 0 && cmp(sub(last, avg), dec('500')) >= 0;
+    const low = !high && cmp(avg, dec('500')) >= 0 && cmp(last, mulRatio(avg, 1n, 2n)) < 0;
+    if (!high && !low) continue;
+    const type = high ? 'UNUSUAL_CATEGORY_HIGH' : 'UNUSUAL_CATEGORY_LOW';
+    out.push({
+      key: `${type}:${catId}:${label}`,
+      type,
+      title: high
+        ? T(locale, `More than usual on ${name}`, `Mer än vanligt på ${name}`)
+        : T(locale, `Less than usual on ${name}`, `Mindre än vanligt på ${name}`),
+      description: T(
+        locale,
+        `You spent ${m(last)} on ${name} in ${label}; usually ${m(avg)} a month.`,
+        `Du spenderade ${m(last)} på ${name} under ${label}; vanligtvis ${m(avg)} i månaden.`,
+      ),
+      data: { type, categoryId: catId, period: label, spentAmount: amt(last), averageAmount: amt(avg) },
+      actions: high ? ['VIEW_BUDGET', 'VIEW_TRANSACTIONS_BY_CATEGORY', 'DISMISS'] : ['ACKNOWLEDGE'],
+    });
   }
   return out;
 }
