@@ -1,6 +1,6 @@
 // --fields: the dotted paths a user picks, for every format. Table and csv show them as columns;
 // json and ndjson keep only them, in that order. An unknown path is a usage error listing the
-// paths the rows have; `--fields` alone (or `--fields help`) lists them.
+// paths the rows have and those the endpoint declares; `--fields` alone (or `--fields help`) lists them.
 import { UsageError } from '../errors.js';
 import { ExactNumber } from '../contract/exact-json.js';
 
@@ -51,13 +51,28 @@ function has(item: unknown, path: string): boolean {
   return true;
 }
 
-/** A usage error (exit 2) for paths none of the first items have, listing those they do have. */
-export function checkPaths(paths: string[], items: unknown[]): void {
-  if (items.length === 0) return;
+/** These dotted paths with their parents ("a.b.c" also gives "a" and "a.b"), each once, in order. */
+export function withParents(paths: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const p of paths) {
+    const parts = p.split('.');
+    for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('.'));
+  }
+  return [...out];
+}
+
+/**
+ * A usage error (exit 2) for paths that none of the first items have and that are not among the
+ * `declared` ones (what the endpoint's items may carry, contract/item-fields.ts), listing both.
+ * With no items, only a declared list can tell a typo, so without one nothing is checked.
+ */
+export function checkPaths(paths: string[], items: unknown[], declared: readonly string[] = []): void {
+  if (items.length === 0 && declared.length === 0) return;
   const sample = items.slice(0, 50);
-  const unknown = paths.filter((p) => !sample.some((it) => has(it, p)));
+  const known = new Set(withParents(declared));
+  const unknown = paths.filter((p) => !known.has(p) && !sample.some((it) => has(it, p)));
   if (unknown.length === 0) return;
-  const avail = availablePaths(sample);
+  const avail = [...new Set([...availablePaths(sample), ...known])];
   throw new UsageError(
     `--fields: unknown ${unknown.length === 1 ? 'path' : 'paths'} ${unknown.map((p) => `"${p}"`).join(', ')}`,
     { hint: `available: ${avail.join(', ')}` },

@@ -9,7 +9,7 @@ import { formatAmount, isExactAmount } from './money.js';
 import { stripControl } from './sanitize.js';
 import { SMALL_TABLE, Table, verticalTable, type TableOptions } from './table.js';
 import { terminalJson } from './terminal.js';
-import { availablePaths, checkPaths, fieldsRequest, project, type FieldsRequest } from './fields.js';
+import { availablePaths, checkPaths, fieldsRequest, project, withParents, type FieldsRequest } from './fields.js';
 import { PagedOutput, pagerCommand } from './pager.js';
 
 export interface Column {
@@ -29,6 +29,8 @@ export interface RenderSpec {
   columns?: Column[];
   /** Table only: a single object is shown as key/value rows. */
   vertical?: boolean;
+  /** The leaf paths an item may carry by the service's reference (contract/item-fields.ts): --fields takes them on any page. */
+  declared?: readonly string[];
 }
 
 export function getPath(obj: unknown, path: string): unknown {
@@ -172,7 +174,7 @@ class CsvLayout {
 
 /** The paths the rows have, one a line, for `--fields` alone or `--fields help`. */
 function pathList(ctx: Context, items: unknown[], spec: RenderSpec): string {
-  const paths = availablePaths(items);
+  const paths = [...new Set([...availablePaths(items), ...withParents(spec.declared ?? [])])];
   if (paths.length === 0 && spec.columns) return spec.columns.map((c) => `${c.path}\n`).join('');
   if (paths.length === 0) {
     ctx.notice('no rows to take the paths from');
@@ -220,7 +222,7 @@ export async function renderToString(
   const f = fieldsOf(ctx);
   const items = Array.isArray(data) ? data : [data];
   if (f.kind === 'list') return pathList(ctx, items, spec);
-  if (f.kind === 'paths') checkPaths(f.paths, items);
+  if (f.kind === 'paths') checkPaths(f.paths, items, spec.declared);
   switch (format) {
     case 'json': {
       const shown = f.kind === 'paths' ? (Array.isArray(data) ? projected(ctx, data) : project(data, f.paths)) : data;
@@ -333,7 +335,7 @@ export class StreamWriter {
     }
     if (!this.checked && items.length > 0) {
       this.checked = true;
-      if (this.fields.kind === 'paths') checkPaths(this.fields.paths, items);
+      if (this.fields.kind === 'paths') checkPaths(this.fields.paths, items, this.spec.declared);
     }
     return true;
   }
@@ -439,6 +441,8 @@ export class StreamWriter {
   }
 
   async end(): Promise<number> {
+    // nothing came: the paths are checked against what the endpoint declares, if it does
+    if (this.fields.kind === 'paths' && !this.checked) checkPaths(this.fields.paths, [], this.spec.declared);
     if (this.listed) {
       await this.out.end();
       return this.count;

@@ -34,7 +34,9 @@ export const not =
 
 async function check(what: string, text: string, c: Check | Check[] | undefined): Promise<void> {
   for (const one of c === undefined ? [] : Array.isArray(c) ? c : [c]) {
-    if (typeof one === 'string') expect(text, what).toContain(one);
+    // '' would be contained in anything: it means nothing at all
+    if (one === '') expect(text, what).toBe('');
+    else if (typeof one === 'string') expect(text, what).toContain(one);
     else if (one instanceof RegExp) expect(text, what).toMatch(one);
     else await one(text);
   }

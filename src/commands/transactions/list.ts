@@ -11,6 +11,7 @@ import {
   transactionPages,
   type TransactionFilter,
 } from '../../api/transactions.js';
+import { V2_TRANSACTION_FIELDS } from '../../contract/item-fields.js';
 import { UsageError } from '../../errors.js';
 import { StreamWriter, type Column } from '../../output/render.js';
 import { collect, examples, parseIntArg, splitList, type Run } from '../util.js';
@@ -113,7 +114,7 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   const { filter, all, limit } = o;
   const api = await ctx.api();
   const format = await ctx.outputFormat();
-  const writer = new StreamWriter(ctx, format, { columns: TRANSACTION_COLUMNS });
+  const writer = new StreamWriter(ctx, format, { columns: TRANSACTION_COLUMNS, declared: V2_TRANSACTION_FIELDS });
   const tty = ctx.io.stdoutIsTTY;
   let written = 0;
   let next = '';
