@@ -34,3 +34,51 @@ export const V2_TRANSACTION_FIELDS: readonly string[] = [
   'transactionDateTime',
   'valueDateTime',
 ];
+
+/** One account of GET /api/v1/accounts/list (the reference's Swagger, definition Account). */
+export const V1_ACCOUNT_FIELDS: readonly string[] = [
+  'accountNumber',
+  'balance',
+  'credentialsId',
+  'excluded',
+  'favored',
+  'id',
+  'name',
+  'ownership',
+  'type',
+  'identifiers',
+  'transferDestinations',
+  'details.interest',
+  'details.numMonthsBound',
+  'details.type',
+  'details.nextDayOfTermsChange',
+  'holderName',
+  'closed',
+  'flags',
+  'accountExclusion',
+  'currencyDenominatedBalance.unscaledValue',
+  'currencyDenominatedBalance.scale',
+  'currencyDenominatedBalance.currencyCode',
+  'refreshed',
+  'financialInstitutionId',
+];
+
+/**
+ * One credentials object of GET /api/v1/credentials/list: the Swagger's definition Credentials, and
+ * the spec's two it lacks (aggregation-api.md 2.1: providerLatency, sensitivePayload).
+ */
+export const V1_CREDENTIALS_FIELDS: readonly string[] = [
+  'id',
+  'providerName',
+  'type',
+  'status',
+  'statusUpdated',
+  'statusPayload',
+  'updated',
+  'fields',
+  'supplementalInformation',
+  'sessionExpiryDate',
+  'userId',
+  'providerLatency',
+  'sensitivePayload',
+];

@@ -2,11 +2,20 @@
 // the leaves of its fully populated List Transactions example, and a superset of everything the
 // sandbox sends. A field the service added, or one the sandbox invented, fails here first.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { V2_TRANSACTION_FIELDS } from '../../src/contract/item-fields.js';
+import { readFileSync } from 'node:fs';
+import { V1_ACCOUNT_FIELDS, V1_CREDENTIALS_FIELDS, V2_TRANSACTION_FIELDS } from '../../src/contract/item-fields.js';
 import { generateDemoDataDetailed } from '../../src/sandbox/demo-data.js';
 import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { userWithLocale } from '../finance/helpers.js';
 import { example } from './replay.js';
+import { runCli } from '../helpers/cli.js';
+import { connectTestBank, useSandbox } from '../helpers/commands.js';
+import { requires, sharedReference } from '../helpers/requires.js';
+
+/** Whether a declared leaf is this path or encloses it (the Swagger's `fields` is a map of any names). */
+function isDeclared(declared: readonly string[], path: string): boolean {
+  return declared.some((d) => path === d || path.startsWith(`${d}.`));
+}
 
 /** The dotted paths to the leaves (anything not a plain object) of these items. */
 function leaves(items: unknown[]): Set<string> {
@@ -58,6 +67,73 @@ describe('declared v2 transaction fields', () => {
     // the demo data has payees and payers, so the optional parts are there to be checked
     expect(sent).toContain('counterparties.payee.name');
     expect(sent).toContain('counterparties.payer.name');
-    expect([...sent].filter((p) => !V2_TRANSACTION_FIELDS.includes(p))).toEqual([]);
+    expect([...sent].filter((p) => !isDeclared(V2_TRANSACTION_FIELDS, p))).toEqual([]);
+  });
+});
+
+interface SwaggerSchema {
+  properties?: Record<string, { $ref?: string; allOf?: Array<{ $ref?: string }> }>;
+}
+
+/** The leaves of a Swagger definition, following $refs to definitions with properties. */
+function swaggerLeaves(defs: Record<string, SwaggerSchema>, name: string, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(defs[name]!.properties ?? {})) {
+    const path = prefix ? `${prefix}.${k}` : k;
+    const ref = (v.$ref ?? v.allOf?.[0]?.$ref)?.split('/').pop();
+    if (ref && defs[ref]?.properties) out.push(...swaggerLeaves(defs, ref, path));
+    else out.push(path);
+  }
+  return out;
+}
+
+const swagger = requires({ shared: ['api-v1.swagger.json'] });
+
+swagger.describe('declared v1 account and credentials fields', () => {
+  const defs = () =>
+    (
+      JSON.parse(readFileSync(sharedReference('api-v1.swagger.json'), 'utf8')) as {
+        definitions: Record<string, SwaggerSchema>;
+      }
+    ).definitions;
+
+  test("are the reference Swagger's Account and Credentials definitions, leaf for leaf (and the spec's)", () => {
+    expect([...V1_ACCOUNT_FIELDS].sort()).toEqual(swaggerLeaves(defs(), 'Account').sort());
+    // and the spec's two the Swagger lacks (aggregation-api.md 2.1)
+    expect([...V1_CREDENTIALS_FIELDS].sort()).toEqual(
+      [...swaggerLeaves(defs(), 'Credentials'), 'providerLatency', 'sensitivePayload'].sort(),
+    );
+  });
+});
+
+describe('declared v1 account and credentials fields, against the sandbox', () => {
+  const sb = useSandbox({ user: true });
+  beforeAll(async () => {
+    await connectTestBank(sb.env);
+  });
+
+  test('cover every field of the accounts and credentials a connected test bank gives', async () => {
+    const accounts = await runCli(['accounts', 'list', '-o', 'json'], { env: sb.env });
+    expect(accounts.code, accounts.stderr).toBe(0);
+    const creds = await runCli(['credentials', 'list', '-o', 'json'], { env: sb.env });
+    expect(creds.code, creds.stderr).toBe(0);
+    const a = leaves(JSON.parse(accounts.stdout) as unknown[]);
+    const c = leaves(JSON.parse(creds.stdout) as unknown[]);
+    expect(a).toContain('currencyDenominatedBalance.scale');
+    expect(c).toContain('fields.username');
+    expect([...a].filter((p) => !isDeclared(V1_ACCOUNT_FIELDS, p))).toEqual([]);
+    expect([...c].filter((p) => !isDeclared(V1_CREDENTIALS_FIELDS, p))).toEqual([]);
+  });
+
+  test("--fields takes a declared field no account has (a loan's details), and still refuses a typo", async () => {
+    const ok = await runCli(['accounts', 'list', '-o', 'csv', '--fields', 'name,details.interest'], { env: sb.env });
+    expect(ok.code, ok.stderr).toBe(0);
+    const lines = ok.stdout.trim().split('\r\n');
+    expect(lines[0]).toBe('name,details.interest');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const l of lines.slice(1)) expect(l).toMatch(/^[^,]+,$/);
+    const typo = await runCli(['credentials', 'list', '--fields', 'id,statusPayloa'], { env: sb.env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown path "statusPayloa".*available: .*sensitivePayload/s);
   });
 });

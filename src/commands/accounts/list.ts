@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listAccounts, type Account } from '../../api/accounts.js';
+import { V1_ACCOUNT_FIELDS } from '../../contract/item-fields.js';
 import { render, type Column } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 import { balanceCell } from './format.js';
@@ -42,5 +43,5 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 export async function listRun(ctx: Context, o: ListOptions = {}): Promise<void> {
   if (o.v2) return listV2Run(ctx, o.v2);
   const accounts = await listAccounts(await ctx.api());
-  await render(ctx, accounts, { columns: ACCOUNT_COLUMNS });
+  await render(ctx, accounts, { columns: ACCOUNT_COLUMNS, declared: V1_ACCOUNT_FIELDS });
 }
