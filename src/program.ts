@@ -22,157 +22,193 @@ interface Noun {
   description: string;
   /** Other names for the noun (`tx` for transactions), as gh users expect them. */
   aliases?: string[];
+  /** Its group in the root help (gh's CORE COMMANDS, ADDITIONAL COMMANDS...). */
+  group: string;
   load: () => Promise<Register>;
 }
+
+const CORE = 'Core commands:';
+const FINANCE = 'Personal finance commands:';
+const CONNECTOR = 'Connector and webhook commands:';
+const TOOLS = 'Tools:';
 
 export const NOUNS: Noun[] = [
   {
     name: 'auth',
+    group: CORE,
     description: 'client credentials, tokens and authorization codes',
     load: async () => (await import('./commands/auth/index.js')).registerAuth,
   },
   {
     name: 'users',
+    group: CORE,
     description: 'create and delete end users',
     load: async () => (await import('./commands/users/index.js')).registerUsers,
   },
   {
     name: 'providers',
+    group: CORE,
     description: "financial institutions (providers) and the sandbox's test providers",
     load: async () => (await import('./commands/providers/index.js')).registerProviders,
   },
   {
     name: 'credentials',
+    group: CORE,
     description: "a user's connections to banks: connect, follow and manage them",
     load: async () => (await import('./commands/credentials/index.js')).registerCredentials,
   },
   {
     name: 'accounts',
+    group: CORE,
     description: "the user's accounts: list, update, balances",
     load: async () => (await import('./commands/accounts/index.js')).registerAccounts,
   },
   {
     name: 'balance-refresh',
+    group: CORE,
     description: "refresh an account's balance at its bank (5 per account per 2 hours)",
     load: async () => (await import('./commands/balance-refresh/index.js')).registerBalanceRefresh,
   },
   {
     name: 'transactions',
+    group: CORE,
     aliases: ['tx'],
     description: "the user's transactions (v2), streamed page after page",
     load: async () => (await import('./commands/transactions/index.js')).registerTransactions,
   },
   {
     name: 'consents',
+    group: CORE,
     description: "the user's provider consents: list, delete, renew through the link service",
     load: async () => (await import('./commands/consents/index.js')).registerConsents,
   },
   {
     name: 'identities',
+    group: FINANCE,
     description: 'identity data the banks hold on the user',
     load: async () => (await import('./commands/identities/index.js')).registerIdentities,
   },
   {
     name: 'investments',
+    group: FINANCE,
     description: "the user's investment portfolios and instruments",
     load: async () => (await import('./commands/investments/index.js')).registerInvestments,
   },
   {
     name: 'loans',
+    group: FINANCE,
     description: "the user's loans and mortgages",
     load: async () => (await import('./commands/loans/index.js')).registerLoans,
   },
   {
     name: 'categories',
+    group: FINANCE,
     description: 'the category catalogue: a flat list with parent links',
     load: async () => (await import('./commands/categories/index.js')).registerCategories,
   },
   {
     name: 'budgets',
+    group: FINANCE,
     description: 'one-off and recurring budgets: spent against target (user token)',
     load: async () => (await import('./commands/budgets/index.js')).registerBudgets,
   },
   {
     name: 'insights',
+    group: FINANCE,
     description: "actionable insights from the user's data: active, then archived once acted on (user token)",
     load: async () => (await import('./commands/insights/index.js')).registerInsights,
   },
   {
     name: 'statistics',
+    group: FINANCE,
     description: 'expenses, income, balances and left to spend per period (user token with statistics:read)',
     load: async () => (await import('./commands/statistics/index.js')).registerStatistics,
   },
   {
     name: 'calendar',
+    group: FINANCE,
     description: 'monthly and salary-adjusted calendar periods',
     load: async () => (await import('./commands/calendar/index.js')).registerCalendar,
   },
   {
     name: 'search',
+    group: FINANCE,
     description: "search the user's transactions (POST /api/v1/search)",
     load: async () => (await import('./commands/search.js')).registerSearch,
   },
   {
     name: 'transfers',
+    group: FINANCE,
     description: "bank transfers and payments from the user's accounts (user token with transfer:execute)",
     load: async () => (await import('./commands/transfers/index.js')).registerTransfers,
   },
   {
     name: 'reports',
+    group: FINANCE,
     description: 'account verification reports: temporary (1 hour), with a PDF rendering',
     load: async () => (await import('./commands/reports/index.js')).registerReports,
   },
   {
     name: 'connector',
+    group: CONNECTOR,
     description:
       'push users, accounts and transactions into the service (connector API; Token <connector token> or a client token)',
     load: async () => (await import('./commands/connector/index.js')).registerConnector,
   },
   {
     name: 'webhooks',
+    group: CONNECTOR,
     description: 'webhooks: v1 hooks and Events v2 endpoints, a local receiver, sandbox deliveries and resends',
     load: async () => (await import('./commands/webhooks/index.js')).registerWebhooks,
   },
   {
     name: 'config',
+    group: TOOLS,
     description: 'profiles and settings (stored 0600 under BANKCTL_CONFIG_DIR)',
     load: async () => (await import('./commands/config/index.js')).registerConfig,
   },
   {
     name: 'api',
+    group: TOOLS,
     description: 'the raw escape hatch: any request, authenticated like any other command',
     load: async () => (await import('./commands/api.js')).registerApi,
   },
   {
     name: 'version',
+    group: TOOLS,
     description: "the client's version, and the server's (GET /version) when it is reachable",
     load: async () => (await import('./commands/version.js')).registerVersion,
   },
   {
     name: 'sandbox',
+    group: TOOLS,
     description: 'the embedded local emulator of the service',
     load: async () => (await import('./commands/sandbox/index.js')).registerSandbox,
   },
   {
     name: 'smoke',
+    group: TOOLS,
     description:
       'the end-to-end check suite for CI, against whatever base URL the profile names; test providers only, cleans up after itself',
     load: async () => (await import('./commands/smoke.js')).registerSmoke,
   },
   {
     name: 'demo',
+    group: TOOLS,
     description:
       'a guided end-to-end walk on an embedded sandbox: users, a bank connection, accounts, transactions, consents and a connector push',
     load: async () => (await import('./commands/demo.js')).registerDemo,
   },
   {
     name: 'doctor',
+    group: TOOLS,
     description:
       'check what stands between you and a working setup: config, reachability, TLS, proxy, clock, credentials, listener port',
     load: async () => (await import('./commands/doctor.js')).registerDoctor,
   },
   {
     name: 'completion',
+    group: TOOLS,
     description: 'print the shell completion script for bash, zsh or fish',
     load: async () => (await import('./commands/completion.js')).registerCompletion,
   },
@@ -206,7 +242,7 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
   const invoked = invokedNoun(argv, valued);
   const everything = invoked === 'completion' || invoked === '__complete';
   for (const n of NOUNS) {
-    const noun = program.command(n.name).description(n.description);
+    const noun = program.command(n.name).description(n.description).helpGroup(n.group);
     if (n.aliases) noun.aliases(n.aliases);
     if (everything || n.name === invoked || n.aliases?.includes(invoked ?? '')) {
       (await n.load())(noun, ctx, deps);
@@ -251,6 +287,39 @@ function withUsagePointer(s: string): string {
   return nl < 0 ? `${s} (${pointer})` : `${s.slice(0, nl)} (${pointer})${s.slice(nl)}`;
 }
 
+/**
+ * The root help as gh shows it: the commands by group first, then the global options (a newcomer's
+ * first screen is what bankctl does, not 30 flags). Sections are separated by blank lines.
+ */
+function commandsFirst(text: string): string {
+  const sections = text.replace(/\n+$/, '').split('\n\n');
+  const options = sections.findIndex((sec) => sec.startsWith('Options:\n'));
+  if (options < 0) return text;
+  const [moved] = sections.splice(options, 1);
+  sections.push(moved!.replace(/^Options:/, 'Global options:'));
+  return `${sections.join('\n\n')}\n`;
+}
+
+/**
+ * A verb's help lists its own options, then the global ones that apply (gh's INHERITED FLAGS); the
+ * root's shows its commands first (commandsFirst).
+ */
+const HELP_CONFIG: Partial<Help> = {
+  showGlobalOptions: true,
+  formatHelp(cmd: Command, helper: Help): string {
+    const text = Help.prototype.formatHelp.call(this, cmd, helper);
+    return cmd.parent ? text : commandsFirst(text);
+  },
+  formatItemList(heading: string, items: string[], helper: Help): string[] {
+    return Help.prototype.formatItemList.call(
+      this,
+      heading === 'Global Options:' ? 'Inherited options:' : heading,
+      items,
+      helper,
+    );
+  },
+};
+
 export function rootCommand(ctx: Context): Command {
   const program = new Command('bankctl');
   program
@@ -259,18 +328,7 @@ export function rootCommand(ctx: Context): Command {
     .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
     .exitOverride()
-    // a verb's help lists its own options, then the global ones that apply (gh's INHERITED FLAGS)
-    .configureHelp({
-      showGlobalOptions: true,
-      formatItemList(heading: string, items: string[], helper: Help): string[] {
-        return Help.prototype.formatItemList.call(
-          this,
-          heading === 'Global Options:' ? 'Inherited options:' : heading,
-          items,
-          helper,
-        );
-      },
-    })
+    .configureHelp(HELP_CONFIG)
     .configureOutput({
       writeOut: (s) => ctx.io.stdout.write(s),
       writeErr: (s) => ctx.io.stderr.write(s),
@@ -396,6 +454,7 @@ function addHelpCommand(program: Command, ctx: Context): void {
   program.helpCommand(false);
   program
     .command('help')
+    .helpGroup(TOOLS)
     .description('show the help of a command, e.g. `bankctl help transactions list`')
     .argument('[command...]', 'the command path')
     .action((words: string[]) => {

@@ -19,6 +19,27 @@ describe('help', () => {
     expect(a.stdout.slice(inherited)).toMatch(/--profile <name>[\s\S]*--jq <expr>[\s\S]*--yes/);
   });
 
+  test('the root help: what bankctl does first, by group as gh shows it, then the global options', async () => {
+    const r = await spawnCli(['--help']);
+    expect(r.code).toBe(0);
+    const headings = r.stdout.split('\n').filter((l) => /^\S.*:$/.test(l));
+    expect(headings).toEqual([
+      'Core commands:',
+      'Personal finance commands:',
+      'Connector and webhook commands:',
+      'Tools:',
+      'Global options:',
+      'Examples:',
+    ]);
+    const section = (h: string) => r.stdout.slice(r.stdout.indexOf(h)).split('\n\n')[0]!;
+    expect(section('Core commands:')).toMatch(/\n {2}auth [\s\S]*\n {2}credentials [\s\S]*\n {2}transactions\|tx /);
+    expect(section('Tools:')).toMatch(/\n {2}sandbox [\s\S]*\n {2}help \[command\.\.\.\]/);
+    expect(section('Global options:')).toMatch(/--profile <name>[\s\S]*--pin <sha256>/);
+    // every noun once
+    for (const noun of ['auth', 'budgets', 'connector', 'webhooks', 'config', 'demo', 'completion'])
+      expect(r.stdout.match(new RegExp(`^ {2}${noun}\\b`, 'gm')), noun).toHaveLength(1);
+  });
+
   test('aliases: tx for transactions, ls for list, rm for delete', async () => {
     const r = await spawnCli(['tx', 'ls', '--help']);
     expect(r.code).toBe(0);
