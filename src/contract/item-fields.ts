@@ -82,3 +82,41 @@ export const V1_CREDENTIALS_FIELDS: readonly string[] = [
   'providerLatency',
   'sensitivePayload',
 ];
+
+/**
+ * One provider of GET /api/v1/providers (and /{market}): the reference's response example (the
+ * Swagger's definition Provider has a subset of it).
+ */
+export const V1_PROVIDER_FIELDS: readonly string[] = [
+  'accessType',
+  'authenticationFlow',
+  'authenticationUserType',
+  'capabilities',
+  'credentialsType',
+  'currency',
+  'displayDescription',
+  'displayName',
+  'fields',
+  'financialInstitutionId',
+  'financialInstitutionName',
+  'financialServices',
+  'groupDisplayName',
+  'hasAuthenticationOptions',
+  'id',
+  'images.banner',
+  'images.icon',
+  'keywords',
+  'loginHeaderColour',
+  'market',
+  'multiFactor',
+  'name',
+  'passwordHelpText',
+  'paymentConditions',
+  'pisCapabilities',
+  'popular',
+  'rank',
+  'releaseStatus',
+  'status',
+  'transactional',
+  'type',
+];

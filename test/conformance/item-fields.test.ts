@@ -1,9 +1,15 @@
-// The fields `--fields` accepts on any page (contract/item-fields.ts) are the reference's: exactly
-// the leaves of its fully populated List Transactions example, and a superset of everything the
-// sandbox sends. A field the service added, or one the sandbox invented, fails here first.
+// The fields `--fields` accepts on any page (contract/item-fields.ts) are the reference's: the
+// leaves of its fully populated examples (v2 transactions, providers) or the Swagger's definitions
+// (v1 accounts, credentials), and a superset of everything the sandbox sends. A field the service
+// added, or one the sandbox invented, fails here first.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { V1_ACCOUNT_FIELDS, V1_CREDENTIALS_FIELDS, V2_TRANSACTION_FIELDS } from '../../src/contract/item-fields.js';
+import {
+  V1_ACCOUNT_FIELDS,
+  V1_CREDENTIALS_FIELDS,
+  V1_PROVIDER_FIELDS,
+  V2_TRANSACTION_FIELDS,
+} from '../../src/contract/item-fields.js';
 import { generateDemoDataDetailed } from '../../src/sandbox/demo-data.js';
 import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { userWithLocale } from '../finance/helpers.js';
@@ -104,9 +110,20 @@ swagger.describe('declared v1 account and credentials fields', () => {
       [...swaggerLeaves(defs(), 'Credentials'), 'providerLatency', 'sensitivePayload'].sort(),
     );
   });
+
+  test("the Swagger's Provider is within the providers' declared fields", () => {
+    expect(swaggerLeaves(defs(), 'Provider').filter((p) => !V1_PROVIDER_FIELDS.includes(p))).toEqual([]);
+  });
 });
 
-describe('declared v1 account and credentials fields, against the sandbox', () => {
+describe('declared provider fields', () => {
+  test("are the leaves of the reference's List Providers example", () => {
+    const body = example('GET__api_v1_providers').body as { providers: unknown[] };
+    expect([...leaves(body.providers)].sort()).toEqual([...V1_PROVIDER_FIELDS].sort());
+  });
+});
+
+describe('declared v1 fields, against the sandbox', () => {
   const sb = useSandbox({ user: true });
   beforeAll(async () => {
     await connectTestBank(sb.env);
@@ -123,6 +140,23 @@ describe('declared v1 account and credentials fields, against the sandbox', () =
     expect(c).toContain('fields.username');
     expect([...a].filter((p) => !isDeclared(V1_ACCOUNT_FIELDS, p))).toEqual([]);
     expect([...c].filter((p) => !isDeclared(V1_CREDENTIALS_FIELDS, p))).toEqual([]);
+  });
+
+  test("cover every field of every provider the sandbox lists, the test providers' too", async () => {
+    const r = await runCli(['providers', 'list', '--market', 'SE', '--include-test', '-o', 'json'], { env: sb.env });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = leaves(JSON.parse(r.stdout) as unknown[]);
+    expect(sent).toContain('images.icon');
+    expect([...sent].filter((p) => !isDeclared(V1_PROVIDER_FIELDS, p))).toEqual([]);
+    // one the sandbox never sends is still a column, not an error
+    const colour = await runCli(
+      ['providers', 'list', '--market', 'SE', '-o', 'csv', '--fields', 'name,loginHeaderColour'],
+      {
+        env: sb.env,
+      },
+    );
+    expect(colour.code, colour.stderr).toBe(0);
+    expect(colour.stdout).toMatch(/^name,loginHeaderColour\r\n[^,\r\n]+,\r\n/);
   });
 
   test("--fields takes a declared field no account has (a loan's details), and still refuses a typo", async () => {

@@ -1,6 +1,7 @@
 // `providers list`: the providers of a market, test providers with --include-test or --only-test.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import { V1_PROVIDER_FIELDS } from '../../contract/item-fields.js';
 import { isMarket, MARKETS } from '../../contract/markets.js';
 import { UsageError } from '../../errors.js';
 import type { Column } from '../../output/render.js';
@@ -84,5 +85,8 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   const { listProviders } = await import('../../api/providers.js');
   const { render } = await import('../../output/render.js');
   const clientId = (await ctx.settings()).value('client-id');
-  await render(ctx, await listProviders(await ctx.api(), o, { clientId }), { columns: PROVIDER_COLUMNS });
+  await render(ctx, await listProviders(await ctx.api(), o, { clientId }), {
+    columns: PROVIDER_COLUMNS,
+    declared: V1_PROVIDER_FIELDS,
+  });
 }
