@@ -5,6 +5,8 @@ import { addAccount, addTx } from '../../helpers/store-fixtures.js';
 
 const sb = useSandbox({ user: true });
 let account = '';
+/** The account's transactions on days it has none. */
+const nothingIn = () => ['--account', account, '--from', '1999-01-01', '--to', '1999-01-02'];
 function fill(): void {
   const a = addAccount(sb.t.sandbox.store, sb.userId);
   account = a.id;
@@ -98,36 +100,14 @@ describe('transactions list: output', () => {
     },
     {
       name: 'a typo is exit 2 on an empty answer too',
-      args: () => [
-        '--account',
-        account,
-        '--from',
-        '1999-01-01',
-        '--to',
-        '1999-01-02',
-        '-o',
-        'json',
-        '--fields',
-        'id,amout',
-      ],
+      args: () => [...nothingIn(), '-o', 'json', '--fields', 'id,amout'],
       code: 2,
       stdout: /^$/,
       stderr: /unknown path "amout"/,
     },
     {
       name: 'an empty answer and a declared field: the csv header alone, exit 0',
-      args: () => [
-        '--account',
-        account,
-        '--from',
-        '1999-01-01',
-        '--to',
-        '1999-01-02',
-        '-o',
-        'csv',
-        '--fields',
-        'id,dates.value',
-      ],
+      args: () => [...nothingIn(), '-o', 'csv', '--fields', 'id,dates.value'],
       code: 0,
       stdout: /^id,dates\.value\r\n$/,
     },
