@@ -27,6 +27,15 @@ async function demoUser(locale: string, market = 'SE') {
   });
   return { ...u, d };
 }
+/** One transaction of this category on the 10th of each of the last four months, oldest first. */
+function monthly(a: Parameters<typeof addTx>[1], category: string, amounts: string[]): void {
+  const now = new Date(t.sandbox.clock.now());
+  amounts.forEach((amount, i) => {
+    const back = amounts.length - i;
+    const date = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 10)).toISOString().slice(0, 10);
+    addTx(t.sandbox.store, a, amount, date, { categoryId: cat(category) });
+  });
+}
 const day = (offset: number) => new Date(t.sandbox.clock.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 describe('insights generated from the data (spec 4.5)', () => {
@@ -98,13 +107,8 @@ describe('insights generated from the data (spec 4.5)', () => {
     const u = await userWithLocale(t.sandbox, SCOPES, 'GB', 'en_US');
     const s = t.sandbox.store;
     const a = addAccount(s, u.userId, { balance: '50000.00', currencyCode: 'SEK' });
-    const now = new Date(t.sandbox.clock.now());
-    const monthDay = (back: number) =>
-      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 10)).toISOString().slice(0, 10);
     // groceries 1000 a month for three months, then 3000 last month
-    for (const back of [4, 3, 2])
-      addTx(s, a, '-1000.00', monthDay(back), { categoryId: cat('expenses:food.groceries') });
-    addTx(s, a, '-3000.00', monthDay(1), { categoryId: cat('expenses:food.groceries') });
+    monthly(a, 'expenses:food.groceries', ['-1000.00', '-1000.00', '-1000.00', '-3000.00']);
     const list = (await raw(base, 'GET', '/api/v1/insights', { headers: u.h })).json();
     const high = list.find((i: { type: string }) => i.type === 'UNUSUAL_CATEGORY_HIGH');
     expect(high.data).toMatchObject({
@@ -128,15 +132,9 @@ describe('insights generated from the data (spec 4.5)', () => {
 
   test('a category spent on far less than usual last month is the low insight, in the user’s language', async () => {
     const u = await userWithLocale(t.sandbox, SCOPES, 'SE', 'sv_SE');
-    const s = t.sandbox.store;
-    const a = addAccount(s, u.userId, { balance: '2000.00', currencyCode: 'SEK' });
-    const now = new Date(t.sandbox.clock.now());
-    const monthDay = (back: number) =>
-      new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 10)).toISOString().slice(0, 10);
+    const a = addAccount(t.sandbox.store, u.userId, { balance: '2000.00', currencyCode: 'SEK' });
     // restaurants 1200.50 a month for three months, then 100 last month
-    for (const back of [4, 3, 2])
-      addTx(s, a, '-1200.50', monthDay(back), { categoryId: cat('expenses:food.restaurants') });
-    addTx(s, a, '-100.00', monthDay(1), { categoryId: cat('expenses:food.restaurants') });
+    monthly(a, 'expenses:food.restaurants', ['-1200.50', '-1200.50', '-1200.50', '-100.00']);
     const list = (await raw(base, 'GET', '/api/v1/insights', { headers: u.h })).json();
     expect(list.map((i: { type: string }) => i.type)).not.toContain('UNUSUAL_CATEGORY_HIGH');
     const low = list.find((i: { type: string }) => i.type === 'UNUSUAL_CATEGORY_LOW');
