@@ -96,7 +96,6 @@ export function v2Account(a: AccountRecord, financialInstitutionId?: string): Re
     name: a.name,
     type: v2TypeOf(a.type),
     customerSegment: a.flags.includes('BUSINESS') ? 'BUSINESS' : 'PERSONAL',
-    credentialsId: a.credentialsIds[0] ?? null,
     financialInstitutionId: financialInstitutionId ?? null,
     identifiers: {
       financialInstitution: { accountNumber: a.accountNumber },
