@@ -35,6 +35,34 @@ export const V2_TRANSACTION_FIELDS: readonly string[] = [
   'valueDateTime',
 ];
 
+/**
+ * One account of GET /data/v2/accounts (the reference's "Response: Account" schema: its example
+ * leaves out balances.available, identifiers.sortCode and iban.bic).
+ */
+export const V2_ACCOUNT_FIELDS: readonly string[] = [
+  'id',
+  'name',
+  'type',
+  'balances.available.amount.currencyCode',
+  'balances.available.amount.value.scale',
+  'balances.available.amount.value.unscaledValue',
+  'balances.booked.amount.currencyCode',
+  'balances.booked.amount.value.scale',
+  'balances.booked.amount.value.unscaledValue',
+  'customerSegment',
+  'dates.lastRefreshed',
+  'externalAccountId',
+  'financialInstitutionId',
+  'identifiers.financialInstitution.accountNumber',
+  'identifiers.financialInstitution.referenceNumbers',
+  'identifiers.iban.bban',
+  'identifiers.iban.bic',
+  'identifiers.iban.iban',
+  'identifiers.pan.masked',
+  'identifiers.sortCode.accountNumber',
+  'identifiers.sortCode.code',
+];
+
 /** One account of GET /api/v1/accounts/list (the reference's Swagger, definition Account). */
 export const V1_ACCOUNT_FIELDS: readonly string[] = [
   'accountNumber',

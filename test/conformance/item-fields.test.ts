@@ -8,6 +8,7 @@ import {
   V1_ACCOUNT_FIELDS,
   V1_CREDENTIALS_FIELDS,
   V1_PROVIDER_FIELDS,
+  V2_ACCOUNT_FIELDS,
   V2_TRANSACTION_FIELDS,
 } from '../../src/contract/item-fields.js';
 import { example } from './replay.js';
@@ -93,6 +94,31 @@ swagger.describe('declared v1 account and credentials fields', () => {
 
   test("the Swagger's Provider is within the providers' declared fields", () => {
     expect(swaggerLeaves(defs(), 'Provider').filter((p) => !V1_PROVIDER_FIELDS.includes(p))).toEqual([]);
+  });
+});
+
+describe('declared v2 account fields', () => {
+  test("hold every leaf of the reference's List Accounts and Get Account examples", () => {
+    const list = example('GET__data_v2_accounts').body as { accounts: unknown[] };
+    const one = example('GET__data_v2_accounts_id').body;
+    const missing = [...leaves([...list.accounts, one])].filter((p) => !V2_ACCOUNT_FIELDS.includes(p));
+    expect(missing).toEqual([]);
+  });
+
+  test('cover every field of the v2 accounts the sandbox sends, and take a declared one none has', async () => {
+    const r = await runCli(['accounts', 'list', '--v2', '--all', '-o', 'json'], { env: sb.env });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = leaves(JSON.parse(r.stdout) as unknown[]);
+    expect(sent).toContain('balances.booked.amount.value.unscaledValue');
+    expect([...sent].filter((p) => !isDeclared(V2_ACCOUNT_FIELDS, p))).toEqual([]);
+    const sortCode = await runCli(
+      ['accounts', 'list', '--v2', '-o', 'csv', '--fields', 'name,identifiers.sortCode.code'],
+      {
+        env: sb.env,
+      },
+    );
+    expect(sortCode.code, sortCode.stderr).toBe(0);
+    expect(sortCode.stdout).toMatch(/^name,identifiers\.sortCode\.code\r\n[^,\r\n]+,\r\n/);
   });
 });
 

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import { EP } from '../../contract/index.js';
+import { V2_ACCOUNT_FIELDS } from '../../contract/item-fields.js';
 import { MAX_V2_PAGE_SIZE, pages, V2_ACCOUNT_TYPES } from '../../api/data-v2.js';
 import { UsageError } from '../../errors.js';
 import { StreamWriter, type Column } from '../../output/render.js';
@@ -72,7 +73,10 @@ export function v2FromFlags(o: V2Flags): ListV2Options | undefined {
 
 export async function listV2Run(ctx: Context, o: ListV2Options): Promise<void> {
   const api = await ctx.api();
-  const writer = new StreamWriter(ctx, await ctx.outputFormat(), { columns: V2_ACCOUNT_COLUMNS });
+  const writer = new StreamWriter(ctx, await ctx.outputFormat(), {
+    columns: V2_ACCOUNT_COLUMNS,
+    declared: V2_ACCOUNT_FIELDS,
+  });
   let next = '';
   const read = {
     ep: EP.accounts.listV2,
