@@ -54,28 +54,7 @@ export function isLocale(l: string): boolean {
   return LOCALES.includes(l);
 }
 
-/** Markets whose currency is the euro. */
-export const EURO_MARKETS: ReadonlySet<string> = new Set([
-  'AT',
-  'BE',
-  'CY',
-  'DE',
-  'EE',
-  'ES',
-  'FI',
-  'FR',
-  'GR',
-  'HR',
-  'IE',
-  'IT',
-  'LU',
-  'LV',
-  'MT',
-  'NL',
-  'PT',
-  'SI',
-  'SK',
-]);
+/** The currencies of the markets outside the euro area. */
 const OTHER_CURRENCIES: Record<string, string> = {
   AU: 'AUD',
   BG: 'BGN',
@@ -101,3 +80,6 @@ const OTHER_CURRENCIES: Record<string, string> = {
 export function marketCurrency(market: string): string {
   return Object.hasOwn(OTHER_CURRENCIES, market) ? OTHER_CURRENCIES[market]! : 'EUR';
 }
+
+/** Markets whose currency is the euro: every market the table above does not name. */
+export const EURO_MARKETS: ReadonlySet<string> = new Set(MARKETS.filter((m) => marketCurrency(m) === 'EUR'));
