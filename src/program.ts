@@ -251,6 +251,7 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
   }
   addHelpCommand(program, ctx);
   suggestByPrefix(program);
+  refuseHelpOfUnknown(program, argv);
   if (invoked === '__complete') {
     const { registerComplete } = await import('./commands/complete.js');
     registerComplete(program, ctx);
@@ -423,18 +424,56 @@ export function rootCommand(ctx: Context): Command {
  */
 function suggestByPrefix(cmd: Command): void {
   if (cmd.commands.length === 0) return;
-  cmd.on('command:*', (operands: string[]) => {
-    const word = operands[0] ?? '';
-    const names =
-      word.length < 2
-        ? []
-        : cmd.commands.map((c) => c.name()).filter((n) => n.startsWith(word) && n !== 'help' && !n.startsWith('_'));
-    // commander's own error and nearest spelling (a method its typings leave out)
-    if (names.length === 0) return (cmd as unknown as { unknownCommand(): void }).unknownCommand();
-    const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
-    cmd.error(`error: unknown command '${word}' (Did you mean ${list}?)`, { code: 'commander.unknownCommand' });
-  });
+  cmd.on('command:*', (operands: string[]) => unknownCommand(cmd, operands[0] ?? ''));
   for (const sub of cmd.commands) suggestByPrefix(sub);
+}
+
+/** The usage error for `word` among cmd's subcommands: the prefix suggestion, else commander's nearest spelling. */
+function unknownCommand(cmd: Command, word: string): never {
+  const names =
+    word.length < 2
+      ? []
+      : cmd.commands.map((c) => c.name()).filter((n) => n.startsWith(word) && n !== 'help' && !n.startsWith('_'));
+  if (names.length === 0) {
+    // commander's own error and nearest spelling (a method its typings leave out); it names args[0]
+    const c = cmd as unknown as { args: string[]; unknownCommand(): void };
+    c.args = [word];
+    c.unknownCommand();
+  }
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  return cmd.error(`error: unknown command '${word}' (Did you mean ${list}?)`, { code: 'commander.unknownCommand' });
+}
+
+/**
+ * `bankctl users frob --help`: commander answers a help flag before it looks at the words, so a
+ * misspelt verb printed the noun's help with exit 0 (a script's typo passed as success). The words
+ * before the flag are walked here as commander will: an unknown one where a command expects its
+ * subcommands is the same usage error as without --help.
+ */
+function refuseHelpOfUnknown(program: Command, argv: string[]): void {
+  const end = argv.indexOf('--');
+  const words = end < 0 ? argv : argv.slice(0, end);
+  if (!words.includes('--help') && !words.includes('-h')) return;
+  let cmd = program;
+  for (let i = 0; i < words.length; i++) {
+    const a = words[i]!;
+    if (a.startsWith('-')) {
+      if (!a.includes('=') && takesValue(cmd, a) && !(words[i + 1] ?? '-').startsWith('-')) i++;
+      continue;
+    }
+    // a command with an action takes operands from here on (`help users frob`, `api GET /x`)
+    if (cmd.commands.length === 0 || (cmd as unknown as { _actionHandler?: unknown })._actionHandler) return;
+    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    if (!sub) unknownCommand(cmd, a);
+    cmd = sub;
+  }
+}
+
+/** Whether `flag` is an option of cmd or of a command above it that takes a value. */
+function takesValue(cmd: Command, flag: string): boolean {
+  for (let c: Command | null = cmd; c; c = c.parent)
+    for (const o of c.options) if (o.long === flag || o.short === flag) return o.required || o.optional;
+  return false;
 }
 
 /** Verb aliases gh users type: `ls` for list, `rm` for delete (where no sibling has the name). */

@@ -36,6 +36,20 @@ describe('exit codes (contract)', () => {
     const typo = await spawnCli(['users', 'crate'], { env: t.env });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe("error: unknown command 'crate' (Did you mean create?)\n");
+    // the same mistakes with --help are the same errors, not the parent's help with exit 0
+    for (const [argv, line] of [
+      [['users', 'crate', '--help'], "error: unknown command 'crate' (Did you mean create?)\n"],
+      [['budgets', 'create', '-h'], "error: unknown command 'create' (Did you mean create-one-off or create-recurring?)\n"],
+      [['--profile', 'x', 'frobnicate', '--help'], badNoun.stderr],
+    ] as const) {
+      const r = await spawnCli([...argv], { env: t.env });
+      expect([r.code, r.stderr, r.stdout]).toEqual([2, line, '']);
+    }
+    // a known path still has its help, and words after a command with an action are its operands
+    const help = await spawnCli(['users', 'create', '--help'], { env: t.env });
+    expect([help.code, help.stdout]).toEqual([0, expect.stringMatching(/^Usage: bankctl users create /)]);
+    const operands = await spawnCli(['api', 'GET', '/nowhere', '--help'], { env: t.env });
+    expect([operands.code, operands.stdout]).toEqual([0, expect.stringMatching(/^Usage: bankctl api /)]);
     const missing = await spawnCli(['users', 'create'], { env: t.env });
     expect(missing.code).toBe(2);
     const service400 = await spawnCli(['api', 'POST', '/api/v1/user/create', '-f', 'market=XX'], { env: t.env });
