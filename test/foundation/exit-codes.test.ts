@@ -39,7 +39,10 @@ describe('exit codes (contract)', () => {
     // the same mistakes with --help are the same errors, not the parent's help with exit 0
     for (const [argv, line] of [
       [['users', 'crate', '--help'], "error: unknown command 'crate' (Did you mean create?)\n"],
-      [['budgets', 'create', '-h'], "error: unknown command 'create' (Did you mean create-one-off or create-recurring?)\n"],
+      [
+        ['budgets', 'create', '-h'],
+        "error: unknown command 'create' (Did you mean create-one-off or create-recurring?)\n",
+      ],
       [['--profile', 'x', 'frobnicate', '--help'], badNoun.stderr],
     ] as const) {
       const r = await spawnCli([...argv], { env: t.env });
