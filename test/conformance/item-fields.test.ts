@@ -172,3 +172,52 @@ describe('declared v1 fields, against the sandbox', () => {
     expect(typo.stderr).toMatch(/unknown path "statusPayloa".*available: .*sensitivePayload/s);
   });
 });
+
+describe('declared fields of one item', () => {
+  test('the verbs that show one credentials, account or provider take a declared field it lacks', async () => {
+    // a connect (a second test bank) that ends without sensitivePayload: connected, an empty cell
+    const connect = await runCli(
+      [
+        ...['credentials', 'connect', '--provider', 'se-test-other-password', '--field', 'username=test-user'],
+        ...[
+          '--field-stdin',
+          'password',
+          '--poll-interval',
+          '20',
+          '-o',
+          'csv',
+          '--fields',
+          'id,status,sensitivePayload',
+        ],
+      ],
+      { env: sb.env, stdin: 'test-password\n' },
+    );
+    expect(connect.code, connect.stderr).toBe(0);
+    const id = /^id,status,sensitivePayload\r\n([0-9a-f]{32}),UPDATED,\r\n$/.exec(connect.stdout)?.[1];
+    expect(id, connect.stdout).toBeDefined();
+    const v1 = JSON.parse((await runCli(['accounts', 'list', '-o', 'json'], { env: sb.env })).stdout) as {
+      id: string;
+      name: string;
+      type: string;
+    }[];
+    const checking = v1.find((a) => a.type === 'CHECKING')!;
+    const v2 = JSON.parse((await runCli(['accounts', 'list', '--v2', '-o', 'json'], { env: sb.env })).stdout) as {
+      id: string;
+    }[];
+    for (const [argv, line] of [
+      [['credentials', 'get', id!, '--fields', 'id,sensitivePayload'], `${id},`],
+      [['accounts', 'get', v2[0]!.id, '--fields', 'id,identifiers.iban.bic'], `${v2[0]!.id},`],
+      [
+        ['accounts', 'update', checking.id, '--name', checking.name, '--fields', 'id,details.interest'],
+        `${checking.id},`,
+      ],
+      [['providers', 'get', 'se-test-password', '--fields', 'name,loginHeaderColour'], 'se-test-password,'],
+    ] as const) {
+      const r = await runCli([...argv, '-o', 'csv'], { env: sb.env });
+      expect([r.code, r.stderr, r.stdout.split('\r\n')[1]]).toEqual([0, '', line]);
+    }
+    const typo = await runCli(['credentials', 'get', id!, '--fields', 'id,sensitivePayloa'], { env: sb.env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown path "sensitivePayloa".*available: .*sensitivePayload/s);
+  });
+});

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { getAccountV2 } from '../../api/data-v2.js';
 import { examples, type Run } from '../util.js';
 import { V2_ACCOUNT_COLUMNS } from './list-v2.js';
+import { V2_ACCOUNT_FIELDS } from '../../contract/item-fields.js';
 
 export interface GetOptions {
   id: string;
@@ -23,5 +24,5 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 }
 
 export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
-  await renderOne(ctx, await getAccountV2(await ctx.api(), o.id), V2_ACCOUNT_COLUMNS);
+  await renderOne(ctx, await getAccountV2(await ctx.api(), o.id), V2_ACCOUNT_COLUMNS, V2_ACCOUNT_FIELDS);
 }

@@ -8,6 +8,7 @@ import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 import { ACCOUNT_COLUMNS } from './list.js';
+import { V1_ACCOUNT_FIELDS } from '../../contract/item-fields.js';
 
 export interface UpdateOptions {
   id: string;
@@ -77,5 +78,5 @@ function updateFromFlags(o: Flags): AccountUpdate {
 export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
   const account = await updateAccount(await ctx.api(), o.id, o.update);
   // the account as the service returns it: an object in json (as `accounts get`), one row in a table
-  await render(ctx, account, { columns: ACCOUNT_COLUMNS, vertical: false });
+  await render(ctx, account, { columns: ACCOUNT_COLUMNS, declared: V1_ACCOUNT_FIELDS, vertical: false });
 }

@@ -27,9 +27,14 @@ export const moneyCol = (header: string, path: string): Column => ({
  * One record: a table shows the columns' cells one per line (header, value), so that amounts read
  * as amounts; json, ndjson and csv get the record as the service sent it (csv through the columns).
  */
-export async function renderOne(ctx: Context, item: unknown, columns: Column[]): Promise<void> {
+export async function renderOne(
+  ctx: Context,
+  item: unknown,
+  columns: Column[],
+  declared?: readonly string[],
+): Promise<void> {
   if ((await ctx.outputFormat()) !== 'table' || ctx.globals.fields || !item || typeof item !== 'object')
-    return render(ctx, item, { columns });
+    return render(ctx, item, { columns, declared });
   const flat: Record<string, string> = {};
   for (const c of columns) {
     const v = getPath(item, c.path);

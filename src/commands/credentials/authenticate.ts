@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { WalkOptions } from '../../flows/connect.js';
 import { examples, type Run } from '../util.js';
-import { addWalkFlags, CREDENTIALS_COLUMNS, walkOptions, type WalkFlags } from './shared.js';
+import { addWalkFlags, CREDENTIALS_VIEW, walkOptions, type WalkFlags } from './shared.js';
 
 export interface AuthenticateOptions {
   id: string;
@@ -43,5 +43,5 @@ export async function authenticateRun(ctx: Context, o: AuthenticateOptions): Pro
   }
   const { walkCredentials } = await import('../../flows/connect.js');
   const { render } = await import('../../output/render.js');
-  await render(ctx, await walkCredentials(ctx, { ...o.walk, before }), { columns: CREDENTIALS_COLUMNS });
+  await render(ctx, await walkCredentials(ctx, { ...o.walk, before }), CREDENTIALS_VIEW);
 }

@@ -14,7 +14,7 @@ import { collect, examples, type Run } from '../util.js';
 import {
   addFieldFlags,
   addWalkFlags,
-  CREDENTIALS_COLUMNS,
+  CREDENTIALS_VIEW,
   parseItems,
   readFields,
   walkOptions,
@@ -115,7 +115,7 @@ export async function connectRun(ctx: Context, o: ConnectOptions): Promise<void>
   const { walkCredentials } = await import('../../flows/connect.js');
   const final = await walkCredentials(ctx, { ...o.walk, id: created.id, initial: created });
   const { render } = await import('../../output/render.js');
-  await render(ctx, final, { columns: CREDENTIALS_COLUMNS });
+  await render(ctx, final, CREDENTIALS_VIEW);
 }
 
 /** The provider's fields: --field, then the --answers file, then questions on a terminal. */

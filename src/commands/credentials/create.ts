@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { collect, examples, type Run } from '../util.js';
 import {
   addFieldFlags,
-  CREDENTIALS_COLUMNS,
+  CREDENTIALS_VIEW,
   fieldDefsFor,
   parseItems,
   readFields,
@@ -74,5 +74,5 @@ export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
     },
     { items: o.items, optIn: o.optIn },
   );
-  await render(ctx, created, { columns: CREDENTIALS_COLUMNS });
+  await render(ctx, created, CREDENTIALS_VIEW);
 }

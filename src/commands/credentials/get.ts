@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, type Run } from '../util.js';
+import { V1_CREDENTIALS_FIELDS } from '../../contract/item-fields.js';
 
 export interface GetOptions {
   id: string;
@@ -24,8 +25,9 @@ export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
   const { render } = await import('../../output/render.js');
   const c = await getCredentials(await ctx.api(), o.id);
   const format = await ctx.outputFormat();
-  if (format === 'json' || format === 'ndjson') return render(ctx, c);
+  const spec = { declared: V1_CREDENTIALS_FIELDS };
+  if (format === 'json' || format === 'ndjson') return render(ctx, c, spec);
   // table and csv: supplementalInformation (a JSON string holding fields or an app payload) in words
   const { summarizeSupplemental } = await import('../../flows/supplemental.js');
-  await render(ctx, { ...c, supplementalInformation: summarizeSupplemental(c.supplementalInformation) });
+  await render(ctx, { ...c, supplementalInformation: summarizeSupplemental(c.supplementalInformation) }, spec);
 }

@@ -1,9 +1,8 @@
 // `credentials list`: the user's credentials.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { V1_CREDENTIALS_FIELDS } from '../../contract/item-fields.js';
 import { examples, type Run } from '../util.js';
-import { CREDENTIALS_COLUMNS } from './shared.js';
+import { CREDENTIALS_VIEW } from './shared.js';
 
 export type ListOptions = Record<string, never>;
 
@@ -21,8 +20,5 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 export async function listRun(ctx: Context): Promise<void> {
   const { listCredentials } = await import('../../api/credentials.js');
   const { render } = await import('../../output/render.js');
-  await render(ctx, await listCredentials(await ctx.api()), {
-    columns: CREDENTIALS_COLUMNS,
-    declared: V1_CREDENTIALS_FIELDS,
-  });
+  await render(ctx, await listCredentials(await ctx.api()), CREDENTIALS_VIEW);
 }

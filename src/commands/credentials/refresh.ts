@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { WalkOptions } from '../../flows/connect.js';
 import { collect, examples, type Run } from '../util.js';
-import { addWalkFlags, CREDENTIALS_COLUMNS, parseItems, walkOptions, type WalkFlags } from './shared.js';
+import { addWalkFlags, CREDENTIALS_VIEW, parseItems, walkOptions, type WalkFlags } from './shared.js';
 
 export interface RefreshOptions {
   id: string;
@@ -50,5 +50,5 @@ export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void>
   }
   const { walkCredentials } = await import('../../flows/connect.js');
   const { render } = await import('../../output/render.js');
-  await render(ctx, await walkCredentials(ctx, { ...o.walk, before }), { columns: CREDENTIALS_COLUMNS });
+  await render(ctx, await walkCredentials(ctx, { ...o.walk, before }), CREDENTIALS_VIEW);
 }

@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import type { Column } from '../../output/render.js';
+import type { Column, RenderSpec } from '../../output/render.js';
+import { V1_CREDENTIALS_FIELDS } from '../../contract/item-fields.js';
 import { collect, parseIntArg, parseKeyValue, splitList } from '../util.js';
 import { isRefreshItem, REFRESH_ITEMS } from '../../contract/vocabulary.js';
 import type { WalkOptions } from '../../flows/connect.js';
@@ -19,6 +20,13 @@ export const CREDENTIALS_COLUMNS: Column[] = [
   { header: 'statusPayload', path: 'statusPayload' },
   { header: 'updated', path: 'updated' },
 ];
+
+/**
+ * How every verb shows credentials: the columns, and the fields the reference declares, so that
+ * `--fields` takes an optional one this answer lacks (a connect that ends without sessionExpiryDate
+ * is not a usage error after the bank was connected).
+ */
+export const CREDENTIALS_VIEW: RenderSpec = { columns: CREDENTIALS_COLUMNS, declared: V1_CREDENTIALS_FIELDS };
 
 export function keyValues(list: string[] | undefined, flag: string): Record<string, string> {
   const out: Record<string, string> = {};

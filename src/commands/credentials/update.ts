@@ -8,7 +8,7 @@ import { canPrompt } from '../../io.js';
 import {
   addFieldFlags,
   addWalkFlags,
-  CREDENTIALS_COLUMNS,
+  CREDENTIALS_VIEW,
   fieldDefsFor,
   loadAnswers,
   readFields,
@@ -75,7 +75,7 @@ export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
     const { walkCredentials } = await import('../../flows/connect.js');
     result = await walkCredentials(ctx, { ...o.walk, initial: result });
   }
-  await render(ctx, result, { columns: CREDENTIALS_COLUMNS });
+  await render(ctx, result, CREDENTIALS_VIEW);
 }
 
 /** The provider's fields for these credentials: from the answers, the rest asked (masked ones masked). */

@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { isMarket, MARKETS } from '../../contract/markets.js';
+import { V1_PROVIDER_FIELDS } from '../../contract/item-fields.js';
 import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
 
@@ -37,5 +38,7 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
   const { findProvider } = await import('../../api/providers.js');
   const { render } = await import('../../output/render.js');
-  await render(ctx, await findProvider(await ctx.api(), o.name, { market: o.market }));
+  await render(ctx, await findProvider(await ctx.api(), o.name, { market: o.market }), {
+    declared: V1_PROVIDER_FIELDS,
+  });
 }
