@@ -148,3 +148,96 @@ export const V1_PROVIDER_FIELDS: readonly string[] = [
   'transactional',
   'type',
 ];
+
+/**
+ * One identity of GET /api/v1/identities and GET /data/v2/identities: the reference's example (the
+ * same for both), of which the Swagger's definition Identity is a subset.
+ */
+export const IDENTITY_FIELDS: readonly string[] = [
+  'dateOfBirth',
+  'financialInstitutionId',
+  'name',
+  'providerName',
+  'ssn',
+];
+
+/** One provider consent of GET /api/v1/provider-consents: the reference's example (detailedError only on an error). */
+export const V1_PROVIDER_CONSENT_FIELDS: readonly string[] = [
+  'accountIds',
+  'credentialsId',
+  'detailedError.details.reason',
+  'detailedError.details.retryable',
+  'detailedError.displayMessage',
+  'detailedError.type',
+  'providerName',
+  'sessionExpiryDate',
+  'sessionExtendable',
+  'status',
+  'statusUpdated',
+];
+
+/** One category of GET /api/v1/categories: the Swagger's definition Category, as its example. */
+export const V1_CATEGORY_FIELDS: readonly string[] = [
+  'code',
+  'defaultChild',
+  'id',
+  'parent',
+  'primaryName',
+  'searchTerms',
+  'secondaryName',
+  'sortOrder',
+  'type',
+  'typeName',
+];
+
+/** One endpoint of GET /events/v2/webhook-endpoints (and the one POST creates): the reference's example. */
+export const V2_WEBHOOK_ENDPOINT_FIELDS: readonly string[] = [
+  'createdAt',
+  'description',
+  'disabled',
+  'enabledEvents',
+  'id',
+  'secret',
+  'updatedAt',
+  'url',
+];
+
+const v2Amount = (path: string): string[] =>
+  ['currencyCode', 'value.scale', 'value.unscaledValue'].map((p) => `${path}.${p}`);
+
+/** One account of GET /data/v2/loan-accounts (and /{id}): the reference's example. */
+export const V2_LOAN_ACCOUNT_FIELDS: readonly string[] = [
+  'accountName',
+  ...v2Amount('amountPaid'),
+  ...v2Amount('balances.initial'),
+  ...v2Amount('balances.principal'),
+  'collateral.collateral',
+  'dates.lastRefreshed',
+  'financialInstitutionId',
+  'guarantor.name',
+  'id',
+  'identifiers.accountNumber',
+  'loanParts',
+  'loanType',
+  'parties',
+];
+
+/** One account of GET /data/v2/investment-accounts (and /{id}): the reference's example. */
+export const V2_INVESTMENT_ACCOUNT_FIELDS: readonly string[] = [
+  'accountName',
+  ...v2Amount('balances.available.amount'),
+  ...v2Amount('balances.booked.amount'),
+  'dates.lastRefreshed',
+  'financialInstitutionId',
+  'financialProduct',
+  ...['bond', 'equity', 'fund', 'pensionPlan', 'total'].flatMap((h) => v2Amount(`holdingValue.${h}`)),
+  'id',
+  'identifiers.accountNumber',
+  'identifiers.iban.bban',
+  'identifiers.iban.bic',
+  'identifiers.iban.iban',
+  'monetaryAccountIdentifiers.iban.bban',
+  'monetaryAccountIdentifiers.iban.bic',
+  'monetaryAccountIdentifiers.iban.iban',
+  'parties',
+];

@@ -1,18 +1,26 @@
 // The fields `--fields` accepts on any page (contract/item-fields.ts) are the reference's: the
-// leaves of its fully populated examples (v2 transactions, providers) or the Swagger's definitions
-// (v1 accounts, credentials), and a superset of everything the sandbox sends. A field the service
+// leaves of its fully populated examples (v2 transactions, providers, identities, consents,
+// categories, webhook endpoints, loan and investment accounts) or the Swagger's definitions (v1
+// accounts, credentials), and a superset of everything the sandbox sends. A field the service
 // added, or one the sandbox invented, fails here first.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import {
+  IDENTITY_FIELDS,
   V1_ACCOUNT_FIELDS,
+  V1_CATEGORY_FIELDS,
   V1_CREDENTIALS_FIELDS,
+  V1_PROVIDER_CONSENT_FIELDS,
   V1_PROVIDER_FIELDS,
   V2_ACCOUNT_FIELDS,
+  V2_INVESTMENT_ACCOUNT_FIELDS,
+  V2_LOAN_ACCOUNT_FIELDS,
   V2_TRANSACTION_FIELDS,
+  V2_WEBHOOK_ENDPOINT_FIELDS,
 } from '../../src/contract/item-fields.js';
 import { example } from './replay.js';
 import { runCli } from '../helpers/cli.js';
+import { jsonAnswerServer } from '../helpers/scripted-server.js';
 import { connectTestBank, useSandbox } from '../helpers/commands.js';
 import { requires, sharedReference } from '../helpers/requires.js';
 
@@ -219,5 +227,139 @@ describe('declared fields of one item', () => {
     const typo = await runCli(['credentials', 'get', id!, '--fields', 'id,sensitivePayloa'], { env: sb.env });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/unknown path "sensitivePayloa".*available: .*sensitivePayload/s);
+  });
+});
+
+/**
+ * The other lists: each one's declared fields are the leaves of the reference's examples of it, no
+ * more and no fewer; the sandbox sends none beyond them; and `--fields` takes one the sandbox's
+ * answer lacks (an empty cell), where it used to be "unknown path" (exit 2).
+ */
+const LISTS: {
+  name: string;
+  declared: readonly string[];
+  /** The reference's examples: file and the key of the items (undefined: the body is the item or the list). */
+  examples: [string, string | undefined][];
+  list: string[];
+  /** A declared field no item of the sandbox's answer has (none where it sends every one). */
+  absent?: string;
+  /** Set up before the list has items. */
+  before?: () => Promise<void>;
+}[] = [
+  {
+    name: 'identities (v1 and v2)',
+    declared: IDENTITY_FIELDS,
+    examples: [
+      ['GET__api_v1_identities', 'identities'],
+      ['GET__data_v2_identities', 'identities'],
+    ],
+    list: ['identities', 'list'],
+  },
+  {
+    name: 'provider consents',
+    declared: V1_PROVIDER_CONSENT_FIELDS,
+    examples: [['GET__api_v1_provider-consents', 'providerConsents']],
+    list: ['consents', 'list'],
+  },
+  {
+    name: 'categories',
+    declared: V1_CATEGORY_FIELDS,
+    examples: [['GET__api_v1_categories', undefined]],
+    list: ['categories', 'list'],
+  },
+  {
+    name: 'webhook endpoints',
+    declared: V2_WEBHOOK_ENDPOINT_FIELDS,
+    examples: [
+      ['GET__events_v2_webhook-endpoints', 'webhookEndpoints'],
+      ['POST__events_v2_webhook-endpoints', undefined],
+    ],
+    list: ['webhooks', 'endpoints', 'list'],
+    absent: 'description',
+    before: async () => {
+      const r = await runCli(
+        ['webhooks', 'endpoints', 'create', '--url', 'http://127.0.0.1:9/hook', '--event', 'refresh:finished'],
+        { env: sb.env },
+      );
+      expect(r.code, r.stderr).toBe(0);
+    },
+  },
+  {
+    name: 'loan accounts',
+    declared: V2_LOAN_ACCOUNT_FIELDS,
+    examples: [
+      ['GET__data_v2_loan-accounts', 'loanAccounts'],
+      ['GET__data_v2_loan-accounts_id', undefined],
+    ],
+    list: ['loans', 'accounts'],
+    absent: 'guarantor.name',
+  },
+  {
+    name: 'investment accounts',
+    declared: V2_INVESTMENT_ACCOUNT_FIELDS,
+    examples: [
+      ['GET__data_v2_investment-accounts', 'investmentAccounts'],
+      ['GET__data_v2_investment-accounts_id', undefined],
+    ],
+    list: ['investments', 'accounts'],
+    absent: 'monetaryAccountIdentifiers.iban.bic',
+  },
+];
+
+describe.each(LISTS)('declared fields of $name', (c) => {
+  // with a user of five months of demo data and two test banks connected (the tests above)
+  test("are the leaves of the reference's examples", () => {
+    const items = c.examples.flatMap(([file, key]) => {
+      const body = example(file).body as Record<string, unknown>;
+      const v = key === undefined ? body : body[key];
+      return Array.isArray(v) ? v : [v];
+    });
+    expect([...leaves(items)].sort()).toEqual([...c.declared].sort());
+  });
+
+  test('cover what the sandbox sends, and take a declared field its answer lacks', async () => {
+    await c.before?.();
+    const r = await runCli([...c.list, '-o', 'json'], { env: sb.env });
+    expect(r.code, r.stderr).toBe(0);
+    const items = JSON.parse(r.stdout) as unknown[];
+    expect(items.length).toBeGreaterThan(0);
+    const sent = leaves(items);
+    expect([...sent].filter((p) => !isDeclared(c.declared, p))).toEqual([]);
+    if (c.absent === undefined) return;
+    expect(sent).not.toContain(c.absent);
+    const csv = await runCli([...c.list, '-o', 'csv', '--fields', `id,${c.absent}`], { env: sb.env });
+    expect([csv.code, csv.stderr]).toEqual([0, '']);
+    const lines = csv.stdout.trim().split('\r\n');
+    expect(lines[0]).toBe(`id,${c.absent}`);
+    expect(lines.length).toBe(items.length + 1);
+    for (const l of lines.slice(1)) expect(l).toMatch(/^[^,]*,$/);
+  });
+});
+
+describe('declared fields of lists the sandbox always fills', () => {
+  // a service whose items leave out optional fields: they are still columns, not "unknown path"
+  test.each([
+    [['identities', 'list'], { identities: [{ name: 'Jane Doe', providerName: 'se-bank' }] }, 'name,ssn'],
+    [
+      ['consents', 'list'],
+      { providerConsents: [{ credentialsId: 'c1', status: 'UPDATED' }] },
+      'credentialsId,detailedError.type',
+    ],
+    [['categories', 'list'], [{ id: 'k1', code: 'expenses:misc', type: 'EXPENSES' }], 'id,searchTerms'],
+  ])('%j', async (argv, body, fields) => {
+    const server = await jsonAnswerServer();
+    server.body = JSON.stringify(body);
+    try {
+      const env = {
+        BANKCTL_BASE_URL: server.url,
+        BANKCTL_TOKEN: 'token-1',
+        BANKCTL_CONFIG_DIR: sb.env.BANKCTL_CONFIG_DIR,
+      };
+      const r = await runCli([...argv, '-o', 'csv', '--fields', fields], { env });
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(r.stdout.split('\r\n').slice(0, 2)).toEqual([fields, expect.stringMatching(/^[^,]+,$/)]);
+    } finally {
+      await server.close();
+    }
   });
 });

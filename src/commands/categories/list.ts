@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { listCategories } from '../../api/reads.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
+import { V1_CATEGORY_FIELDS } from '../../contract/item-fields.js';
 import { examples, type Run } from '../util.js';
 
 export interface ListOptions {
@@ -43,5 +44,6 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
       { header: 'primary', path: 'primaryName' },
       { header: 'secondary', path: 'secondaryName' },
     ],
+    declared: V1_CATEGORY_FIELDS,
   });
 }

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { listConsents } from '../../api/consents.js';
 import { render, type Column } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
+import { V1_PROVIDER_CONSENT_FIELDS } from '../../contract/item-fields.js';
 
 const CONSENT_COLUMNS: Column[] = [
   { header: 'credentialsId', path: 'credentialsId' },
@@ -28,5 +29,8 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 }
 
 export async function listRun(ctx: Context): Promise<void> {
-  await render(ctx, await listConsents(await ctx.api()), { columns: CONSENT_COLUMNS });
+  await render(ctx, await listConsents(await ctx.api()), {
+    columns: CONSENT_COLUMNS,
+    declared: V1_PROVIDER_CONSENT_FIELDS,
+  });
 }

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { listIdentities } from '../../api/reads.js';
 import { listIdentitiesV2 } from '../../api/data-v2.js';
 import { render } from '../../output/render.js';
+import { IDENTITY_FIELDS } from '../../contract/item-fields.js';
 import { examples, type Run } from '../util.js';
 
 /** `v2`: read GET /data/v2/identities. */
@@ -34,5 +35,6 @@ export async function listRun(ctx: Context, o: ListOptions = {}): Promise<void> 
       { header: 'ssn', path: 'ssn' },
       { header: 'dateOfBirth', path: 'dateOfBirth' },
     ],
+    declared: IDENTITY_FIELDS,
   });
 }

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { getInvestmentAccount, listInvestmentAccounts } from '../../api/data-v2.js';
 import { render } from '../../output/render.js';
+import { V2_INVESTMENT_ACCOUNT_FIELDS } from '../../contract/item-fields.js';
 import { examples, type Run } from '../util.js';
 import { moneyCol, renderOne } from '../accounts/v2-cells.js';
 
@@ -37,6 +38,6 @@ export async function accountsRun(ctx: Context, o: AccountsOptions): Promise<voi
     moneyCol('holdings', 'holdingValue.total'),
     { header: 'refreshed', path: 'dates.lastRefreshed' },
   ];
-  if (o.id) return renderOne(ctx, data, columns);
-  await render(ctx, data, { columns });
+  if (o.id) return renderOne(ctx, data, columns, V2_INVESTMENT_ACCOUNT_FIELDS);
+  await render(ctx, data, { columns, declared: V2_INVESTMENT_ACCOUNT_FIELDS });
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { getLoanAccount, listLoanAccounts } from '../../api/data-v2.js';
 import { render } from '../../output/render.js';
+import { V2_LOAN_ACCOUNT_FIELDS } from '../../contract/item-fields.js';
 import { examples, type Run } from '../util.js';
 import { moneyCol, renderOne } from '../accounts/v2-cells.js';
 
@@ -35,6 +36,6 @@ export async function accountsRun(ctx: Context, o: AccountsOptions): Promise<voi
     moneyCol('paid', 'amountPaid'),
     { header: 'refreshed', path: 'dates.lastRefreshed' },
   ];
-  if (o.id) return renderOne(ctx, data, columns);
-  await render(ctx, data, { columns });
+  if (o.id) return renderOne(ctx, data, columns, V2_LOAN_ACCOUNT_FIELDS);
+  await render(ctx, data, { columns, declared: V2_LOAN_ACCOUNT_FIELDS });
 }

@@ -4,6 +4,7 @@ import type { WebhookEndpoint } from '../../../api/webhooks.js';
 import { UsageError } from '../../../errors.js';
 import type { Column } from '../../../output/render.js';
 import { parseEvents } from '../shared.js';
+import { V2_WEBHOOK_ENDPOINT_FIELDS } from '../../../contract/item-fields.js';
 
 export const ENDPOINT_COLUMNS: Column[] = [
   { header: 'id', path: 'id' },
@@ -51,11 +52,18 @@ export async function renderEndpoints(
     const { secret: _s, ...rest } = e;
     return rest;
   };
-  if (format === 'json' || format === 'ndjson') return render(ctx, Array.isArray(data) ? data.map(strip) : strip(data));
+  // the secret is not shown (but by create): then it is not a field --fields may ask for
+  const declared = o.keepSecret ? V2_WEBHOOK_ENDPOINT_FIELDS : V2_WEBHOOK_ENDPOINT_FIELDS.filter((f) => f !== 'secret');
+  if (format === 'json' || format === 'ndjson')
+    return render(ctx, Array.isArray(data) ? data.map(strip) : strip(data), { declared });
   if (Array.isArray(data) && data.length === 0 && format === 'table') {
     ctx.notice('no webhook endpoints registered');
     return;
   }
   const columns = o.keepSecret ? [...ENDPOINT_COLUMNS, { header: 'secret', path: 'secret' }] : ENDPOINT_COLUMNS;
-  return render(ctx, Array.isArray(data) ? data.map(strip) : strip(data), { columns, vertical: o.vertical ?? false });
+  return render(ctx, Array.isArray(data) ? data.map(strip) : strip(data), {
+    columns,
+    declared,
+    vertical: o.vertical ?? false,
+  });
 }
