@@ -435,6 +435,16 @@ function unknownCommand(cmd: Command, word: string): never {
       ? []
       : cmd.commands.map((c) => c.name()).filter((n) => n.startsWith(word) && n !== 'help' && !n.startsWith('_'));
   if (names.length === 0) {
+    // under a noun, an error without a nearest spelling names the noun's verbs (gh lists them too)
+    const verbs = cmd.commands.filter((c) => c.name() !== 'help' && !c.name().startsWith('_')).map((c) => c.name());
+    if (cmd.parent && verbs.length > 0) {
+      const { outputError } = cmd.configureOutput();
+      const hint = `the commands of \`${commandPath(cmd)}\` are ${verbs.join(', ')}`;
+      cmd.configureOutput({
+        outputError: (s, write) =>
+          s.includes('Did you mean') ? outputError!(s, write) : write(`${s.trimEnd()} (${hint})\n`),
+      });
+    }
     // commander's own error and nearest spelling (a method its typings leave out); it names args[0]
     const c = cmd as unknown as { args: string[]; unknownCommand(): void };
     c.args = [word];
@@ -467,6 +477,13 @@ function refuseHelpOfUnknown(program: Command, argv: string[]): void {
     if (!sub) unknownCommand(cmd, a);
     cmd = sub;
   }
+}
+
+/** `bankctl reports`: the words that name a command. */
+function commandPath(cmd: Command): string {
+  const words: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) words.unshift(c.name());
+  return words.join(' ');
 }
 
 /** Whether `flag` is an option of cmd or of a command above it that takes a value. */

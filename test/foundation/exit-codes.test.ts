@@ -33,6 +33,12 @@ describe('exit codes (contract)', () => {
     const prefix = await spawnCli(['budgets', 'create'], { env: t.env });
     expect(prefix.code).toBe(2);
     expect(prefix.stderr).toBe("error: unknown command 'create' (Did you mean create-one-off or create-recurring?)\n");
+    // no near spelling under a noun: the noun's verbs
+    const verb = await spawnCli(['reports', 'list'], { env: t.env });
+    expect([verb.code, verb.stderr]).toEqual([
+      2,
+      "error: unknown command 'list' (the commands of `bankctl reports` are create, get, pdf)\n",
+    ]);
     const typo = await spawnCli(['users', 'crate'], { env: t.env });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe("error: unknown command 'crate' (Did you mean create?)\n");
