@@ -95,6 +95,26 @@ describe('budgets', () => {
     expect(again.stderr.split('\n').filter(Boolean)).toHaveLength(1);
   });
 
+  test("csv: one budget is the list's row, its details one row per period with the amounts exact", async () => {
+    const created = await cli([
+      ...['budgets', 'create-recurring', '--name', 'Fika', '--amount', '250.25', '--currency', 'SEK'],
+      ...['--category', 'expenses:food.coffee', '-o', 'csv'],
+    ]);
+    expect([created.code, created.stderr]).toEqual([0, '']);
+    const [header, row] = created.stdout.split('\r\n');
+    expect(header).toBe('id,name,target,currency,period,filter,archived');
+    const id = row!.split(',')[0]!;
+    expect(row).toBe(`${id},Fika,250.25,SEK,every month,expenses:food.coffee,false`);
+    const details = await cli(['budgets', 'details', id, '-o', 'csv']);
+    expect(details.code, details.stderr).toBe(0);
+    const lines = details.stdout.trim().split('\r\n');
+    expect(lines[0]).toBe('start,end,spent,spent_currency,target,target_currency');
+    // the current month's period: what the store holds for coffee, exactly
+    expect(lines.at(-1)).toBe(`${month()}-01,${lines.at(-1)!.split(',')[1]},${coffeeThisMonth()},SEK,250.25,SEK`);
+    expect(lines.at(-1)!.split(',')[1]).toMatch(new RegExp(`^${month()}-(28|29|30|31)$`));
+    expect(details.stdout).not.toContain('{');
+  });
+
   test('bad amounts and unknown budgets: one-line errors with the contract exit codes', async () => {
     const bad = await cli([
       'budgets',

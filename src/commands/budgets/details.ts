@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { budgetDetails, type Budget, type BudgetPeriod } from '../../api/budgets.js';
 import { UsageError } from '../../errors.js';
-import { render } from '../../output/render.js';
+import { render, type Column } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 import { dateFlag, denominatedDecimal, denominatedText, filterText, isoDay } from './amounts.js';
 import { progress } from '../statistics/bars.js';
@@ -37,24 +37,38 @@ export function newCmdDetails(parent: Command, ctx: Context, run: Run<DetailsOpt
 
 export async function detailsRun(ctx: Context, o: DetailsOptions): Promise<void> {
   const d = await budgetDetails(await ctx.api(), o.id, { start: o.start, end: o.end });
-  if ((await ctx.outputFormat()) !== 'table') return render(ctx, d);
+  const format = await ctx.outputFormat();
+  if (format === 'json' || format === 'ndjson') return render(ctx, d);
   const target = d.budgetSpecification.amount;
-  await render(ctx, d.budgetPeriods, {
-    columns: [
-      {
-        header: 'period',
-        path: '',
-        format: (_v, p) => `${isoDay((p as BudgetPeriod).start)} to ${isoDay((p as BudgetPeriod).end)}`,
-      },
-      { header: 'spent', path: 'spentAmount', format: (v) => denominatedText(v as Budget['amount']), money: true },
-      { header: 'target', path: '', format: () => denominatedText(target), money: true },
-      {
-        header: 'progress',
-        path: 'spentAmount',
-        format: (v) => progress(denominatedDecimal(v as Budget['amount']), denominatedDecimal(target)),
-      },
-    ],
-  });
+  const spent: Column = {
+    header: 'spent',
+    path: 'spentAmount',
+    format: (v) => denominatedText(v as Budget['amount']),
+    money: true,
+  };
+  const goal: Column = { header: 'target', path: '', format: () => denominatedText(target), money: true };
+  const period = (p: unknown) => p as BudgetPeriod;
+  // csv is for a spreadsheet: the two dates apart and the amounts alone (it works out the rest);
+  // a table reads one period a line, with its progress drawn
+  const columns: Column[] =
+    format === 'csv'
+      ? [
+          { header: 'start', path: '', format: (_v, p) => isoDay(period(p).start) },
+          { header: 'end', path: '', format: (_v, p) => isoDay(period(p).end) },
+          spent,
+          goal,
+        ]
+      : [
+          { header: 'period', path: '', format: (_v, p) => `${isoDay(period(p).start)} to ${isoDay(period(p).end)}` },
+          spent,
+          goal,
+          {
+            header: 'progress',
+            path: 'spentAmount',
+            format: (v) => progress(denominatedDecimal(v as Budget['amount']), denominatedDecimal(target)),
+          },
+        ];
+  await render(ctx, d.budgetPeriods, { columns });
   ctx.notice(
     `${d.budgetSpecification.name} (${filterText(d.budgetSpecification.filter)}): total ${denominatedText(d.totalSpentAmount)}, average ${denominatedText(d.averageSpentAmount)} per period`,
   );

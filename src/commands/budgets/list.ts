@@ -1,11 +1,10 @@
 // `budgets list`: the user's budgets, archived ones with --include-archived.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { listBudgets, type Budget } from '../../api/budgets.js';
+import { listBudgets } from '../../api/budgets.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { denominatedText, filterText } from './amounts.js';
-import { periodicityText } from './shared.js';
+import { BUDGET_COLUMNS } from './shared.js';
 
 export interface ListOptions {
   includeArchived: boolean;
@@ -22,14 +21,5 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 
 export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   const budgets = await listBudgets(await ctx.api(), o.includeArchived);
-  await render(ctx, budgets, {
-    columns: [
-      { header: 'id', path: 'id' },
-      { header: 'name', path: 'name' },
-      { header: 'target', path: 'amount', format: (v) => denominatedText(v as Budget['amount']), money: true },
-      { header: 'period', path: '', format: (_v, b) => periodicityText(b as Budget) },
-      { header: 'filter', path: 'filter', format: (v) => filterText(v as Budget['filter']) },
-      { header: 'archived', path: 'archived' },
-    ],
-  });
+  await render(ctx, budgets, { columns: BUDGET_COLUMNS });
 }

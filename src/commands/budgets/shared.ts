@@ -1,9 +1,9 @@
-// What the budget verbs share: the filter flags, --data, and one budget shown as a table.
+// What the budget verbs share: the filter flags, --data, the columns, and one budget shown.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { Budget } from '../../api/budgets.js';
 import { UsageError } from '../../errors.js';
-import { render } from '../../output/render.js';
+import { render, type Column } from '../../output/render.js';
 import { collect } from '../util.js';
 import { denominatedText, filterText, isoDay, type FilterFlags } from './amounts.js';
 
@@ -45,9 +45,21 @@ export function periodicityText(b: Budget): string {
   return `${isoDay(b.oneOffPeriodicity?.start)} to ${isoDay(b.oneOffPeriodicity?.end)}`;
 }
 
-/** One budget: as returned for json/ndjson/csv, as readable rows for a table. */
+/** A budget as `budgets list` shows it (csv: the target as its decimal and currency). */
+export const BUDGET_COLUMNS: Column[] = [
+  { header: 'id', path: 'id' },
+  { header: 'name', path: 'name' },
+  { header: 'target', path: 'amount', format: (v) => denominatedText(v as Budget['amount']), money: true },
+  { header: 'period', path: '', format: (_v, b) => periodicityText(b as Budget) },
+  { header: 'filter', path: 'filter', format: (v) => filterText(v as Budget['filter']) },
+  { header: 'archived', path: 'archived' },
+];
+
+/** One budget: as returned for json/ndjson, the list's row for csv, readable rows for a table. */
 export async function showBudget(ctx: Context, b: Budget): Promise<void> {
-  if ((await ctx.outputFormat()) !== 'table') return render(ctx, b);
+  const format = await ctx.outputFormat();
+  if (format === 'csv') return render(ctx, b, { columns: BUDGET_COLUMNS });
+  if (format !== 'table') return render(ctx, b);
   await render(ctx, {
     id: b.id,
     name: b.name,
