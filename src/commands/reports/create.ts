@@ -2,9 +2,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { createReport } from '../../api/reports.js';
-import { render } from '../../output/render.js';
 import { collect, examples, splitList, type Run } from '../util.js';
-import { reportView } from './shared.js';
+import { showReport } from './shared.js';
 
 export interface CreateOptions {
   accountIds: string[];
@@ -28,6 +27,6 @@ export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
     ...(o.accountIds.length ? { accountIds: o.accountIds } : {}),
     ...(o.externalReference ? { externalReference: o.externalReference } : {}),
   });
-  await render(ctx, (await ctx.outputFormat()) === 'table' ? reportView(r) : r);
+  await showReport(ctx, r);
   ctx.notice(`report ${String(r.id)} is available for one hour: bankctl reports pdf ${String(r.id)} -O report.pdf`);
 }

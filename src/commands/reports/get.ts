@@ -2,9 +2,8 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { getReport } from '../../api/reports.js';
-import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { reportView } from './shared.js';
+import { showReport } from './shared.js';
 
 export interface GetOptions {
   id: string;
@@ -21,5 +20,5 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 
 export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
   const r = await getReport(await ctx.api(), o.id);
-  await render(ctx, (await ctx.outputFormat()) === 'table' ? reportView(r) : r);
+  await showReport(ctx, r);
 }

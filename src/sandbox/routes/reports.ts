@@ -8,6 +8,9 @@ import type { MemoryStore } from '../store.js';
 import { userAccounts } from '../finance/data.js';
 import { exactAmount, dec } from '../../contract/decimal.js';
 import { buildPdf, type PdfLine } from '../finance/pdf.js';
+import { credentialsOf } from './credentials-view.js';
+import { personalNumber } from './identities.js';
+import { providerByName } from '../providers/catalogue.js';
 import { decimalString } from '../../contract/decimal.js';
 
 export const REPORT_TTL_MS = 60 * 60 * 1000;
@@ -118,21 +121,34 @@ function createReport({ ctx, store }: ReportsArea): Handler {
       market: user.market,
       locale: user.locale,
       ...(typeof b.externalReference === 'string' ? { externalReference: b.externalReference } : {}),
-      userDataByProvider: [...byCredentials].map(([credentialsId, list]) => ({
-        credentialsId: credentialsId || null,
-        providerName: (list[0]!.payload?.providerName as string | undefined) ?? null,
-        accounts: list.map((a) => ({
-          id: a.id,
-          name: a.name,
-          type: a.type,
-          accountNumber: a.accountNumber,
-          iban: a.iban ?? null,
-          holderName: a.holderName ?? null,
-          currencyCode: a.currencyCode,
-          balance: a.accountExclusion === 'AGGREGATION' ? null : exactAmount(dec(a.balance), a.currencyCode),
-          closed: a.closed,
-        })),
-      })),
+      userDataByProvider: [...byCredentials].map(([credentialsId, list]) => {
+        // the reference's example: the provider, its institution, when its data was last updated
+        // and the holder's identity; the credentials name the provider (an account pushed through
+        // the connector may carry one in its payload)
+        const cred = credentialsId ? credentialsOf(store, credentialsId) : undefined;
+        const providerName = cred?.providerName ?? (list[0]!.payload?.providerName as string | undefined);
+        const holder = list.find((a) => a.holderName)?.holderName;
+        return {
+          credentialsId: credentialsId || null,
+          providerName: providerName ?? null,
+          financialInstitutionName: (providerName && providerByName(providerName)?.financialInstitutionName) || null,
+          updated: cred?.updated ?? Math.max(...list.map((a) => a.updated)),
+          ...(holder ? { identity: { name: holder, ...personalNumber(`${user.id}:${holder}`) } } : {}),
+          accounts: list.map((a) => ({
+            id: a.id,
+            name: a.name,
+            accountType: a.type,
+            type: a.type,
+            accountNumber: a.accountNumber,
+            iban: a.iban ?? null,
+            holderName: a.holderName ?? null,
+            currencyCode: a.currencyCode,
+            ...(a.iban ? { accountIdentifiers: { iban: { iban: a.iban } } } : {}),
+            balance: a.accountExclusion === 'AGGREGATION' ? null : exactAmount(dec(a.balance), a.currencyCode),
+            closed: a.closed,
+          })),
+        };
+      }),
     };
     state(store).reports.set(id, {
       id,
