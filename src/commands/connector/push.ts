@@ -38,13 +38,14 @@ function checkFlags(o: PushFlags): { concurrency: number; format: InputFormat } 
   const concurrency = parseIntArg(o.concurrency, '--concurrency', { min: 1, max: 64 }) ?? 4;
   if (o.type !== undefined && !(INGEST_TYPES as readonly string[]).includes(o.type))
     throw new UsageError(`--type must be one of ${INGEST_TYPES.join(', ')}`);
+  // a mistyped path says so before anything is said about its extension (as verify does)
+  if (o.file !== '-') readableFile(o.file, '--file');
   let format: InputFormat;
   try {
     format = inferFormat(o.file === '-' ? '' : o.file, o.format ?? (o.file === '-' ? 'ndjson' : undefined));
   } catch (err) {
     throw inputFailure(err);
   }
-  if (o.file !== '-') readableFile(o.file, '--file');
   if (o.accounts) readableFile(o.accounts, '--accounts');
   if (o.checkpoint) writableFile(o.checkpoint, '--checkpoint');
   if (o.report) writableFile(o.report, '--report');
