@@ -224,8 +224,11 @@ export class HttpClient {
         const status = res.statusCode;
         o.onAnswer?.(status);
         const ok = (status >= 200 && status < 300) || (o.acceptStatus ?? []).includes(status);
-        const ids = requestIdText(sentId, res.headers['x-request-id']);
-        this.traceLine(`${method} ${this.redactor.url(url)}${via} -> ${status} (${this.now() - started} ms) ${ids}`);
+        // the line is built only when it is traced: redacting the URL re-parses it, on every page
+        if (this.opts.trace) {
+          const ids = requestIdText(sentId, res.headers['x-request-id']);
+          this.traceLine(`${method} ${this.redactor.url(url)}${via} -> ${status} (${this.now() - started} ms) ${ids}`);
+        }
         if (ok) {
           const limit = this.opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
           const data = await readBody(res, o.responseType ?? 'json', limit, () => this.tooLarge(method, url, limit));
@@ -235,7 +238,7 @@ export class HttpClient {
         }
         const text =
           (await readLimited(res, MAX_ERROR_BODY_BYTES, 'truncate').catch(() => undefined))?.toString() ?? '';
-        answer = { status, headers: res.headers, text, ids };
+        answer = { status, headers: res.headers, text, ids: requestIdText(sentId, res.headers['x-request-id']) };
       } catch (err) {
         // a body over the limit is not fetched again: a retry would only download it once more
         if (err instanceof ResponseTooLargeError) throw err;

@@ -46,10 +46,14 @@ export class Redactor {
   private readonly secrets = new Set<string>();
   /** Longest first, so that a secret inside another's encoding does not leave a tail behind. */
   private ordered?: string[];
+  /** The values given to add(), as given. */
+  private readonly added = new Set<string>();
 
   /** Remember a value that must never be printed. Short values are ignored to avoid mangling text. */
   add(value: string | undefined | null): void {
-    if (!value || value.length < 6) return;
+    if (!value || value.length < 6 || this.added.has(value)) return;
+    // a token is added again with every request it authorises: its forms are worked out once
+    this.added.add(value);
     for (const form of encodedForms(value)) if (form.length >= 6) this.secrets.add(form);
     this.ordered = undefined;
   }

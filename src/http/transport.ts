@@ -87,6 +87,7 @@ export function bypassesProxy(url: URL, noProxy: string | undefined): boolean {
 export class Transport {
   private readonly direct: Agent;
   private readonly proxies = new Map<string, ProxyAgent>();
+  private readonly proxyByOrigin = new Map<string, string | undefined>();
   private readonly connect: Record<string, unknown>;
 
   constructor(private readonly o: TransportOptions = {}) {
@@ -96,8 +97,16 @@ export class Transport {
     this.direct = new Agent({ keepAliveTimeout: 10_000, connections: 64, connect: this.connect });
   }
 
-  /** The proxy URL that applies to this request, if any. */
+  /** The proxy URL that applies to this request, if any (worked out once per origin: env reads are not free). */
   proxyFor(url: URL): string | undefined {
+    const origin = `${url.protocol}//${url.host}`;
+    if (this.proxyByOrigin.has(origin)) return this.proxyByOrigin.get(origin);
+    const proxy = this.proxyFromEnv(url);
+    this.proxyByOrigin.set(origin, proxy);
+    return proxy;
+  }
+
+  private proxyFromEnv(url: URL): string | undefined {
     const env = this.o.env ?? {};
     const proxy =
       url.protocol === 'https:'
