@@ -249,7 +249,7 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
       addVerbAliases(noun);
     }
   }
-  addHelpCommand(program, ctx);
+  addHelpCommand(program);
   suggestByPrefix(program);
   refuseHelpOfUnknown(program, argv);
   if (invoked === '__complete') {
@@ -506,7 +506,7 @@ function addVerbAliases(cmd: Command): void {
 }
 
 /** `bankctl help transactions list`: the help of any command, however deep (commander's goes one level). */
-function addHelpCommand(program: Command, ctx: Context): void {
+function addHelpCommand(program: Command): void {
   program.helpCommand(false);
   program
     .command('help')
@@ -517,11 +517,8 @@ function addHelpCommand(program: Command, ctx: Context): void {
       let cmd = program;
       for (const w of words) {
         const next = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
-        if (!next) {
-          ctx.io.stderr.write(`error: unknown command "${words.join(' ')}"\n`);
-          ctx.exitCode = 2;
-          return;
-        }
+        // the same line as `bankctl WORDS` would give: the near spelling, or the noun's verbs
+        if (!next) unknownCommand(cmd, w);
         cmd = next;
       }
       cmd.outputHelp();

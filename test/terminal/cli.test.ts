@@ -17,6 +17,11 @@ describe('help', () => {
     expect(own).toBeGreaterThan(0);
     expect(inherited).toBeGreaterThan(own);
     expect(a.stdout.slice(inherited)).toMatch(/--profile <name>[\s\S]*--jq <expr>[\s\S]*--yes/);
+    // a path that is not a command: the line `bankctl reports list` itself gives, exit 2
+    const bad = await spawnCli(['help', 'reports', 'list']);
+    const direct = await spawnCli(['reports', 'list']);
+    expect([bad.code, bad.stdout, bad.stderr]).toEqual([2, '', direct.stderr]);
+    expect(bad.stderr).toBe("error: unknown command 'list' (the commands of `bankctl reports` are create, get, pdf)\n");
   });
 
   test('the root help: what bankctl does first, by group as gh shows it, then the global options', async () => {
