@@ -429,6 +429,9 @@ function suggestByPrefix(cmd: Command): void {
 }
 
 /** The usage error for `word` among cmd's subcommands: the prefix suggestion, else commander's nearest spelling. */
+/** commander's nearest spellings after its unknown-command line. */
+const NEAR = /\n\(Did you mean (?:one of )?(.+)\?\)/;
+
 function unknownCommand(cmd: Command, word: string): never {
   const names =
     word.length < 2
@@ -437,14 +440,21 @@ function unknownCommand(cmd: Command, word: string): never {
   if (names.length === 0) {
     // under a noun, an error without a nearest spelling names the noun's verbs (gh lists them too)
     const verbs = cmd.commands.filter((c) => c.name() !== 'help' && !c.name().startsWith('_')).map((c) => c.name());
-    if (cmd.parent && verbs.length > 0) {
-      const { outputError } = cmd.configureOutput();
-      const hint = `the commands of \`${commandPath(cmd)}\` are ${verbs.join(', ')}`;
-      cmd.configureOutput({
-        outputError: (s, write) =>
-          s.includes('Did you mean') ? outputError!(s, write) : write(`${s.trimEnd()} (${hint})\n`),
-      });
-    }
+    const hint =
+      cmd.parent && verbs.length > 0 ? `the commands of \`${commandPath(cmd)}\` are ${verbs.join(', ')}` : '';
+    const { outputError } = cmd.configureOutput();
+    cmd.configureOutput({
+      outputError: (s, write) => {
+        const near = NEAR.exec(s);
+        if (!near) return hint ? write(`${s.trimEnd()} (${hint})\n`) : outputError!(s, write);
+        // commander offers a command and its alias as two ("list, ls"): one command is one name
+        const named = [
+          ...new Set(near[1]!.split(', ').map((w) => cmd.commands.find((c) => c.aliases().includes(w))?.name() ?? w)),
+        ];
+        const list = named.length === 1 ? named[0] : `one of ${named.join(', ')}`;
+        return outputError!(s.replace(NEAR, `\n(Did you mean ${list}?)`), write);
+      },
+    });
     // commander's own error and nearest spelling (a method its typings leave out); it names args[0]
     const c = cmd as unknown as { args: string[]; unknownCommand(): void };
     c.args = [word];

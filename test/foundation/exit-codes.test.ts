@@ -39,6 +39,9 @@ describe('exit codes (contract)', () => {
       2,
       "error: unknown command 'list' (the commands of `bankctl reports` are create, get, pdf)\n",
     ]);
+    // a verb and its alias are one suggestion, named by the verb
+    const alias = await spawnCli(['webhooks', 'endpoints', 'lst'], { env: t.env });
+    expect([alias.code, alias.stderr]).toEqual([2, "error: unknown command 'lst' (Did you mean list?)\n"]);
     const typo = await spawnCli(['users', 'crate'], { env: t.env });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe("error: unknown command 'crate' (Did you mean create?)\n");
