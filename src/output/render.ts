@@ -124,6 +124,8 @@ export function csvRow(values: string[]): string {
 
 /** An amount and its currency code (any code of letters and digits, as the table takes it). */
 const MONEY = /^([+-]?\d+(?:\.\d+)?) ([A-Za-z0-9]{1,12})$/;
+/** A command's own formatted amount: the decimal and an ISO 4217 code ("-13.07 SEK"). */
+const FORMATTED_MONEY = /^[+-]?\d+(?:\.\d+)? [A-Z]{3}$/;
 
 /**
  * csv columns: a money column (an amount with its currency, "-13.07 SEK") becomes two, the plain
@@ -140,12 +142,20 @@ class CsvLayout {
     sample: unknown[],
   ) {
     // not the first row alone: an account without a balance first must not turn every later
-    // balance into text ("129750.50 SEK") under a header without its currency column
+    // balance into text ("129750.50 SEK") under a header without its currency column. A column
+    // is money by what it holds, never because some text reads like money: a description
+    // "7 Eleven" under --fields stays one cell, not the number 7 in the currency "Eleven".
     this.split = cols.map((c) => {
       if (c.money !== undefined) return c.money;
       for (const item of sample) {
-        const text = cell(item, c);
-        if (text !== '') return MONEY.test(text);
+        if (c.format) {
+          // a command's own cell: money when it wrote an amount and its currency code
+          const text = cell(item, c);
+          if (text !== '') return FORMATTED_MONEY.test(text);
+        } else {
+          const v = c.path === '' ? item : getPath(item, c.path);
+          if (v !== undefined && v !== null) return isExactAmount(v);
+        }
       }
       return false;
     });

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/commands.js';
 import { userWithToken } from '../helpers/sandbox.js';
+import { jsonAnswerServer } from '../helpers/scripted-server.js';
 
 const sb = useSandbox({ months: 1, sandbox: { seed: 11 } });
 
@@ -93,6 +94,46 @@ describe('csv money columns of the v2 and loan reads', () => {
     for (const r of full.rows) {
       expect(r).toHaveLength(full.header.length);
       if (r[first] !== '') expect([r[first], r[first + 1]]).toEqual([expect.stringMatching(/^-?\d+(\.\d+)?$/), 'SEK']);
+    }
+  });
+});
+
+describe('csv: text that reads like money is text', () => {
+  test('a description "7 Eleven" under --fields stays one cell; an amount path is still two', async () => {
+    const server = await jsonAnswerServer();
+    const tx = (id: string, display: string, unscaled: string) => ({
+      id,
+      accountId: 'a1',
+      amount: { currencyCode: 'SEK', value: { scale: '2', unscaledValue: unscaled } },
+      dates: { booked: '2026-11-20' },
+      descriptions: { display },
+      status: 'BOOKED',
+    });
+    server.body = JSON.stringify({
+      transactions: [tx('t1', '7 Eleven', '-4550'), tx('t2', '3 cached', '-1000'), tx('t3', 'Pressbyrån', '-990')],
+      nextPageToken: '',
+    });
+    try {
+      const env = {
+        BANKCTL_BASE_URL: server.url,
+        BANKCTL_TOKEN: 'token-1',
+        BANKCTL_CONFIG_DIR: sb.env.BANKCTL_CONFIG_DIR!,
+      };
+      const csv = await cli(['transactions', 'list', '-o', 'csv', '--fields', 'id,descriptions.display,amount'], env);
+      expect(rows(csv)).toEqual([
+        ['id', 'descriptions.display', 'amount', 'currency'],
+        ['t1', '7 Eleven', '-45.50', 'SEK'],
+        ['t2', '3 cached', '-10.00', 'SEK'],
+        ['t3', 'Pressbyrån', '-9.90', 'SEK'],
+      ]);
+      // the amount's value alone carries no currency: one column, whatever it reads like
+      const raw = await cli(
+        ['transactions', 'list', '-o', 'csv', '--fields', 'descriptions.display,amount.value'],
+        env,
+      );
+      expect(rows(raw)[0]).toEqual(['descriptions.display', 'amount.value']);
+    } finally {
+      await server.close();
     }
   });
 });
