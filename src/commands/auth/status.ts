@@ -41,13 +41,17 @@ export async function statusRun(ctx: Context): Promise<void> {
     configFile: config.file,
     tokens,
   };
-  if ((await ctx.outputFormat()) === 'table') {
+  const format = await ctx.outputFormat();
+  if (format === 'table' || format === 'csv') {
+    // words in the cells, not JSON text: the acting user as --user or --external-user names it
+    const u = status.user;
     await render(ctx, {
       ...status,
-      user: status.user ? JSON.stringify(status.user) : '',
+      user: u?.userId ?? (u?.externalUserId !== undefined ? `external ${u.externalUserId}` : ''),
       tokens: `${tokens.length} cached`,
     });
-    if (tokens.length > 0) await render(ctx, tokens);
+    // a table lists the cached tokens below; csv is one row (-o json has them all)
+    if (format === 'table' && tokens.length > 0) await render(ctx, tokens);
     return;
   }
   await render(ctx, status);
