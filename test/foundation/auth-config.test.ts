@@ -50,6 +50,13 @@ describe('auth login, status, logout and the profile files', () => {
     });
     expect(s.tokens).toEqual([expect.objectContaining({ kind: 'client', scope: 'user:create', expired: false })]);
     expect(status.stdout).not.toContain(t.sandbox.clientSecret);
+    // csv: one row in words (the acting user by its id, the tokens counted), no JSON text in a cell
+    const userId = JSON.parse(created.stdout).user_id as string;
+    const csv = await runCli(['auth', 'status', '--user', userId, '-o', 'csv'], { env });
+    const [header, row] = csv.stdout.split('\r\n').map((l) => l.split(','));
+    expect(row![header!.indexOf('user')]).toBe(userId);
+    expect(row![header!.indexOf('tokens')]).toBe('1 cached');
+    expect(csv.stdout).not.toMatch(/[{[]/);
     const out = await runCli(['auth', 'logout'], { env });
     expect(out.code).toBe(0);
     const after = JSON.parse((await runCli(['auth', 'status', '-o', 'json'], { env })).stdout);
