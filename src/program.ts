@@ -428,10 +428,10 @@ function suggestByPrefix(cmd: Command): void {
   for (const sub of cmd.commands) suggestByPrefix(sub);
 }
 
-/** The usage error for `word` among cmd's subcommands: the prefix suggestion, else commander's nearest spelling. */
 /** commander's nearest spellings after its unknown-command line. */
 const NEAR = /\n\(Did you mean (?:one of )?(.+)\?\)/;
 
+/** The usage error for `word` among cmd's subcommands: the prefix suggestion, else commander's nearest spelling. */
 function unknownCommand(cmd: Command, word: string): never {
   const names =
     word.length < 2
