@@ -52,13 +52,18 @@ function has(item: unknown, path: string): boolean {
 }
 
 /** These dotted paths with their parents ("a.b.c" also gives "a" and "a.b"), each once, in order. */
-export function withParents(paths: readonly string[]): string[] {
+function withParents(paths: readonly string[]): string[] {
   const out = new Set<string>();
   for (const p of paths) {
     const parts = p.split('.');
     for (let i = 1; i <= parts.length; i++) out.add(parts.slice(0, i).join('.'));
   }
   return [...out];
+}
+
+/** The paths --fields knows: those the first items have, then the declared ones with their parents. */
+export function knownPaths(items: unknown[], declared: readonly string[] = []): string[] {
+  return [...new Set([...availablePaths(items), ...withParents(declared)])];
 }
 
 /**
@@ -72,7 +77,7 @@ export function checkPaths(paths: string[], items: unknown[], declared: readonly
   const known = new Set(withParents(declared));
   const unknown = paths.filter((p) => !known.has(p) && !sample.some((it) => has(it, p)));
   if (unknown.length === 0) return;
-  const avail = [...new Set([...availablePaths(sample), ...known])];
+  const avail = knownPaths(sample, declared);
   throw new UsageError(
     `--fields: unknown ${unknown.length === 1 ? 'path' : 'paths'} ${unknown.map((p) => `"${p}"`).join(', ')}`,
     { hint: `available: ${avail.join(', ')}` },

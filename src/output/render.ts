@@ -9,7 +9,7 @@ import { formatAmount, isExactAmount } from './money.js';
 import { stripControl } from './sanitize.js';
 import { SMALL_TABLE, Table, verticalTable, type TableOptions } from './table.js';
 import { terminalJson } from './terminal.js';
-import { availablePaths, checkPaths, fieldsRequest, project, withParents, type FieldsRequest } from './fields.js';
+import { checkPaths, fieldsRequest, knownPaths, project, type FieldsRequest } from './fields.js';
 import { PagedOutput, pagerCommand } from './pager.js';
 
 export interface Column {
@@ -108,8 +108,13 @@ export function tableOptions(ctx: Context): TableOptions {
   return { width, wide: Boolean(ctx.globals.wide), tty, headStyle: headStyle(ctx) };
 }
 
+/** What a column reads from an item: the item itself for the path '', else the value at the path. */
+function valueAt(item: unknown, col: Column): unknown {
+  return col.path === '' ? item : getPath(item, col.path);
+}
+
 function cell(item: unknown, col: Column): string {
-  const v = col.path === '' ? item : getPath(item, col.path);
+  const v = valueAt(item, col);
   if (col.format) return stripControl(col.format(v, item));
   return cellText(v, col.path.split('.').pop());
 }
@@ -153,7 +158,7 @@ class CsvLayout {
           const text = cell(item, c);
           if (text !== '') return FORMATTED_MONEY.test(text);
         } else {
-          const v = c.path === '' ? item : getPath(item, c.path);
+          const v = valueAt(item, c);
           if (v !== undefined && v !== null) return isExactAmount(v);
         }
       }
@@ -184,7 +189,7 @@ class CsvLayout {
 
 /** The paths the rows have, one a line, for `--fields` alone or `--fields help`. */
 function pathList(ctx: Context, items: unknown[], spec: RenderSpec): string {
-  const paths = [...new Set([...availablePaths(items), ...withParents(spec.declared ?? [])])];
+  const paths = knownPaths(items, spec.declared);
   if (paths.length === 0 && spec.columns) return spec.columns.map((c) => `${c.path}\n`).join('');
   if (paths.length === 0) {
     ctx.notice('no rows to take the paths from');
