@@ -433,13 +433,10 @@ const NEAR = /\n\(Did you mean (?:one of )?(.+)\?\)/;
 
 /** The usage error for `word` among cmd's subcommands: the prefix suggestion, else commander's nearest spelling. */
 function unknownCommand(cmd: Command, word: string): never {
-  const names =
-    word.length < 2
-      ? []
-      : cmd.commands.map((c) => c.name()).filter((n) => n.startsWith(word) && n !== 'help' && !n.startsWith('_'));
+  const verbs = cmd.commands.map((c) => c.name()).filter((n) => n !== 'help' && !n.startsWith('_'));
+  const names = word.length < 2 ? [] : verbs.filter((n) => n.startsWith(word));
   if (names.length === 0) {
     // under a noun, an error without a nearest spelling names the noun's verbs (gh lists them too)
-    const verbs = cmd.commands.filter((c) => c.name() !== 'help' && !c.name().startsWith('_')).map((c) => c.name());
     const hint =
       cmd.parent && verbs.length > 0 ? `the commands of \`${commandPath(cmd)}\` are ${verbs.join(', ')}` : '';
     const { outputError } = cmd.configureOutput();
@@ -448,9 +445,7 @@ function unknownCommand(cmd: Command, word: string): never {
         const near = NEAR.exec(s);
         if (!near) return hint ? write(`${s.trimEnd()} (${hint})\n`) : outputError!(s, write);
         // commander offers a command and its alias as two ("list, ls"): one command is one name
-        const named = [
-          ...new Set(near[1]!.split(', ').map((w) => cmd.commands.find((c) => c.aliases().includes(w))?.name() ?? w)),
-        ];
+        const named = [...new Set(near[1]!.split(', ').map((w) => subcommand(cmd, w)?.name() ?? w))];
         const list = named.length === 1 ? named[0] : `one of ${named.join(', ')}`;
         return outputError!(s.replace(NEAR, `\n(Did you mean ${list}?)`), write);
       },
@@ -483,10 +478,15 @@ function refuseHelpOfUnknown(program: Command, argv: string[]): void {
     }
     // a command with an action takes operands from here on (`help users frob`, `api GET /x`)
     if (cmd.commands.length === 0 || (cmd as unknown as { _actionHandler?: unknown })._actionHandler) return;
-    const sub = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    const sub = subcommand(cmd, a);
     if (!sub) unknownCommand(cmd, a);
     cmd = sub;
   }
+}
+
+/** cmd's subcommand by its name or an alias. */
+function subcommand(cmd: Command, word: string): Command | undefined {
+  return cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
 }
 
 /** `bankctl reports`: the words that name a command. */
@@ -526,7 +526,7 @@ function addHelpCommand(program: Command): void {
     .action((words: string[]) => {
       let cmd = program;
       for (const w of words) {
-        const next = cmd.commands.find((c) => c.name() === w || c.aliases().includes(w));
+        const next = subcommand(cmd, w);
         // the same line as `bankctl WORDS` would give: the near spelling, or the noun's verbs
         if (!next) unknownCommand(cmd, w);
         cmd = next;
