@@ -50,7 +50,7 @@ const visible = (a: AccountRecord) => a.accountExclusion !== 'AGGREGATION';
 /** The holder as a party: name and a stable personal number YYYYMMDD-NNNN. */
 function parties(user: UserRecord | undefined, a: AccountRecord): Array<Record<string, unknown>> {
   if (!a.holderName || !visible(a)) return [];
-  const { ssn } = personalNumber(`${user?.id ?? a.userId}:${a.holderName}`);
+  const { ssn } = personalNumber(user?.id ?? a.userId, a.holderName);
   return [{ identity: { name: a.holderName, ssn: `${ssn.slice(0, 8)}-${ssn.slice(8)}` }, role: 'HOLDER' }];
 }
 
@@ -238,7 +238,7 @@ export function registerDataV2(ctx: SandboxContext): void {
       const c = a.credentialsIds[0];
       if (!c || !a.holderName || !visible(a) || seen.has(c)) continue;
       seen.add(c);
-      const { ssn, dateOfBirth } = personalNumber(`${user.id}:${a.holderName}`);
+      const { ssn, dateOfBirth } = personalNumber(user.id, a.holderName);
       const inst = institutionOf(store, a);
       identities.push({
         dateOfBirth,

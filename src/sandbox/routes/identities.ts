@@ -25,7 +25,7 @@ export function registerIdentities(ctx: SandboxContext): void {
     // the reference's shape (data v1, List identity data): {identities: [{dateOfBirth,
     // financialInstitutionId, name, providerName, ssn}]}
     const identities = [...byCredentials].map(([credentialsId, name]) => {
-      const { ssn, dateOfBirth } = personalNumber(`${user.id}:${name}`);
+      const { ssn, dateOfBirth } = personalNumber(user.id, name);
       const providerName = providerOf(store, credentialsId);
       const financialInstitutionId = providerName ? providerByName(providerName)?.financialInstitutionId : undefined;
       return {
@@ -40,8 +40,12 @@ export function registerIdentities(ctx: SandboxContext): void {
   });
 }
 
-export function personalNumber(seed: string): { ssn: string; dateOfBirth: string } {
-  const h = createHash('sha256').update(seed).digest();
+/**
+ * The holder's personal number and date of birth, stable for a user and a holder's name: the same
+ * wherever the sandbox shows that holder (identities, v2 parties, verification reports).
+ */
+export function personalNumber(userId: string, holderName: string): { ssn: string; dateOfBirth: string } {
+  const h = createHash('sha256').update(`${userId}:${holderName}`).digest();
   const year = 1950 + (h[0]! % 50);
   const month = 1 + (h[1]! % 12);
   const day = 1 + (h[2]! % 28);

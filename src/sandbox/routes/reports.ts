@@ -133,7 +133,7 @@ function createReport({ ctx, store }: ReportsArea): Handler {
           providerName: providerName ?? null,
           financialInstitutionName: (providerName && providerByName(providerName)?.financialInstitutionName) || null,
           updated: cred?.updated ?? Math.max(...list.map((a) => a.updated)),
-          ...(holder ? { identity: { name: holder, ...personalNumber(`${user.id}:${holder}`) } } : {}),
+          ...(holder ? { identity: { name: holder, ...personalNumber(user.id, holder) } } : {}),
           accounts: list.map((a) => ({
             id: a.id,
             name: a.name,
