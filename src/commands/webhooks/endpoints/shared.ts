@@ -52,18 +52,14 @@ export async function renderEndpoints(
     const { secret: _s, ...rest } = e;
     return rest;
   };
+  const shown = Array.isArray(data) ? data.map(strip) : strip(data);
   // the secret is not shown (but by create): then it is not a field --fields may ask for
   const declared = o.keepSecret ? V2_WEBHOOK_ENDPOINT_FIELDS : V2_WEBHOOK_ENDPOINT_FIELDS.filter((f) => f !== 'secret');
-  if (format === 'json' || format === 'ndjson')
-    return render(ctx, Array.isArray(data) ? data.map(strip) : strip(data), { declared });
+  if (format === 'json' || format === 'ndjson') return render(ctx, shown, { declared });
   if (Array.isArray(data) && data.length === 0 && format === 'table') {
     ctx.notice('no webhook endpoints registered');
     return;
   }
   const columns = o.keepSecret ? [...ENDPOINT_COLUMNS, { header: 'secret', path: 'secret' }] : ENDPOINT_COLUMNS;
-  return render(ctx, Array.isArray(data) ? data.map(strip) : strip(data), {
-    columns,
-    declared,
-    vertical: o.vertical ?? false,
-  });
+  return render(ctx, shown, { columns, declared, vertical: o.vertical ?? false });
 }
