@@ -7,6 +7,7 @@ import { decimalString } from '../output/money.js';
 import { render } from '../output/render.js';
 import { examples, parseIntArg, type Run } from './util.js';
 import { visibleCode } from '../output/sanitize.js';
+import { V1_TRANSACTION_FIELDS } from '../contract/item-fields.js';
 
 type Amount = { unscaledValue: number | string; scale: number; currencyCode: string };
 
@@ -82,6 +83,7 @@ export async function searchRun(ctx: Context, o: SearchOptions): Promise<void> {
       { header: 'account', path: 'accountId' },
       { header: 'id', path: 'id' },
     ],
+    declared: V1_TRANSACTION_FIELDS,
   });
   ctx.notice(`${rows.length} of ${r.count} matching transactions, net ${String(r.net)}`);
 }

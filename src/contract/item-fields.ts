@@ -241,3 +241,143 @@ export const V2_INVESTMENT_ACCOUNT_FIELDS: readonly string[] = [
   'monetaryAccountIdentifiers.iban.iban',
   'parties',
 ];
+
+/** The notification switches of a user profile (the reference's example and the Swagger). */
+const NOTIFICATION_SETTINGS = [
+  'balance',
+  'budget',
+  'doubleCharge',
+  'einvoices',
+  'fraud',
+  'income',
+  'largeExpense',
+  'leftToSpend',
+  'loanUpdate',
+  'summaryMonthly',
+  'summaryWeekly',
+  'transaction',
+  'unusualAccount',
+  'unusualCategory',
+].map((k) => `notificationSettings.${k}`);
+
+/**
+ * A user's profile (GET and PUT /api/v1/user/profile): the reference's example, and the Swagger's
+ * UserProfile, which adds cashbackEnabled.
+ */
+export const USER_PROFILE_FIELDS: readonly string[] = [
+  'cashbackEnabled',
+  'currency',
+  'locale',
+  'market',
+  ...NOTIFICATION_SETTINGS,
+  'periodAdjustedDay',
+  'periodMode',
+  'timeZone',
+];
+
+/** The user of a token (GET and PATCH /api/v1/user): the reference's example and the Swagger's User. */
+export const USER_FIELDS: readonly string[] = [
+  'appId',
+  'created',
+  'externalUserId',
+  'flags',
+  'id',
+  'nationalId',
+  ...USER_PROFILE_FIELDS.map((p) => `profile.${p}`),
+  'username',
+];
+
+const v1Amount = (path: string): string[] => ['currencyCode', 'scale', 'unscaledValue'].map((p) => `${path}.${p}`);
+
+/**
+ * A v1 transaction, as a search result carries it (POST /api/v1/search): the leaves of the
+ * reference's example and the Swagger's Transaction (which adds credentialsId, payload and
+ * partnerPayload; the example adds categoryType and identifiers).
+ */
+export const V1_TRANSACTION_FIELDS: readonly string[] = [
+  'accountId',
+  'amount',
+  'categoryId',
+  'categoryType',
+  'credentialsId',
+  ...v1Amount('currencyDenominatedAmount'),
+  ...v1Amount('currencyDenominatedOriginalAmount'),
+  'date',
+  'description',
+  'dispensableAmount',
+  'id',
+  'identifiers.providerExternalId',
+  'lastModified',
+  'notes',
+  'originalAmount',
+  'originalDate',
+  'originalDescription',
+  'partnerPayload',
+  'parts',
+  'payload',
+  'pending',
+  'timestamp',
+  'type',
+  'upcoming',
+  'userId',
+  'userModified',
+];
+
+const USER_PARAMETERS = 'financialServiceParameters.userParameters';
+
+/**
+ * A consent of /connectivity/v2/consents (list, get, create, revoke): the leaves of the reference's
+ * examples of it (revoke's names a generic userParameters.parameter the others do not), and of the
+ * userParameters its consent template's schema describes (remittanceInformation, required there).
+ */
+export const V2_CONSENT_FIELDS: readonly string[] = [
+  'appId',
+  'authorizedAt',
+  'createdAt',
+  'expiresAt',
+  'financialService.subtype',
+  'financialService.type',
+  // this amount says `currency` where the data v2 amounts say currencyCode
+  ...['currency', 'value.scale', 'value.unscaledValue'].map(
+    (p) => `${USER_PARAMETERS}.controlParameters.maximumIndividualAmount.${p}`,
+  ),
+  `${USER_PARAMETERS}.controlParameters.periodicLimits`,
+  `${USER_PARAMETERS}.controlParameters.validFrom`,
+  `${USER_PARAMETERS}.controlParameters.validTo`,
+  `${USER_PARAMETERS}.merchantId`,
+  `${USER_PARAMETERS}.parameter`,
+  `${USER_PARAMETERS}.payeeAccount.name`,
+  `${USER_PARAMETERS}.payeeAccount.number`,
+  `${USER_PARAMETERS}.payeeAccount.type`,
+  `${USER_PARAMETERS}.payerAccount.holderName`,
+  `${USER_PARAMETERS}.payerAccount.number`,
+  `${USER_PARAMETERS}.payerAccount.type`,
+  `${USER_PARAMETERS}.remittanceInformation.reference`,
+  `${USER_PARAMETERS}.remittanceInformation.unstructured`,
+  'financialServiceParameters.version',
+  'id',
+  'providerId',
+  'revokedAt',
+  'state',
+  'userId',
+];
+
+/** An authorization of a v2 consent (list, get, create): the reference's examples. */
+export const V2_CONSENT_AUTHORIZATION_FIELDS: readonly string[] = [
+  'appUri',
+  'callbackUri',
+  'canceledAt',
+  'consentId',
+  'createdAt',
+  'detailedError.details.reason',
+  'detailedError.displayMessage',
+  'detailedError.type',
+  'failedAt',
+  'id',
+  'originatingUserIp',
+  'revokedAt',
+  'state',
+  'succeededAt',
+  'supplementalInformation.id',
+  'supplementalInformation.redirectUri',
+];

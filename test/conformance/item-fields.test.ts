@@ -1,18 +1,25 @@
 // The fields `--fields` accepts on any page (contract/item-fields.ts) are the reference's: the
 // leaves of its fully populated examples (v2 transactions, providers, identities, consents,
-// categories, webhook endpoints, loan and investment accounts) or the Swagger's definitions (v1
-// accounts, credentials), and a superset of everything the sandbox sends. A field the service
-// added, or one the sandbox invented, fails here first.
+// categories, webhook endpoints, loan and investment accounts, the user and its profile, search
+// results, v2 consents and their authorizations) or the Swagger's definitions (v1 accounts,
+// credentials, and what the user's, profile's and transaction's examples leave out), and a
+// superset of everything the sandbox sends. A field the service added, or one the sandbox
+// invented, fails here first.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import {
   IDENTITY_FIELDS,
+  USER_FIELDS,
+  USER_PROFILE_FIELDS,
   V1_ACCOUNT_FIELDS,
   V1_CATEGORY_FIELDS,
   V1_CREDENTIALS_FIELDS,
   V1_PROVIDER_CONSENT_FIELDS,
   V1_PROVIDER_FIELDS,
+  V1_TRANSACTION_FIELDS,
   V2_ACCOUNT_FIELDS,
+  V2_CONSENT_AUTHORIZATION_FIELDS,
+  V2_CONSENT_FIELDS,
   V2_INVESTMENT_ACCOUNT_FIELDS,
   V2_LOAN_ACCOUNT_FIELDS,
   V2_TRANSACTION_FIELDS,
@@ -360,6 +367,217 @@ describe('declared fields of lists the sandbox always fills', () => {
       expect(r.stdout.split('\r\n').slice(0, 2)).toEqual([fields, expect.stringMatching(/^[^,]+,$/)]);
     } finally {
       await server.close();
+    }
+  });
+});
+
+/** The leaves of a JSON schema's object properties ($refs into its $defs followed; an array is a leaf). */
+function schemaLeaves(root: SchemaNode, node: SchemaNode = root, prefix = ''): string[] {
+  const at = node.$ref ? root.$defs![node.$ref.split('/').pop()!]! : node;
+  if (!at.properties) return [prefix];
+  return Object.entries(at.properties).flatMap(([k, v]) => schemaLeaves(root, v, prefix ? `${prefix}.${k}` : k));
+}
+interface SchemaNode {
+  $ref?: string;
+  $defs?: Record<string, SchemaNode>;
+  properties?: Record<string, SchemaNode>;
+}
+
+/** The items of an example: its body, or the value under a key path (a list is flattened). */
+function exampleItems(file: string, keys: string[]): unknown[] {
+  let items: unknown[] = [example(file).body];
+  for (const k of keys) items = items.flatMap((it) => (it as Record<string, unknown>)[k] as unknown);
+  return items;
+}
+
+/**
+ * One user, profile, search result and v2 consent: the declared fields are the leaves of the
+ * reference's examples and, where the examples leave some out, of the Swagger definition or the
+ * consent template that names them; the sandbox sends none beyond them; and a service answer that
+ * lacks one still gives it as an empty cell, not "unknown path" (exit 2).
+ */
+const ONE: {
+  name: string;
+  declared: readonly string[];
+  examples: [string, string[]][];
+  /** The declared fields no example shows, and where they come from. */
+  beyond: string[];
+  swagger?: [string, string];
+  /** A sparse answer of a node:http server, the command, and --fields with a declared field it lacks. */
+  sparse: { body: unknown; argv: string[]; fields: string };
+}[] = [
+  {
+    name: 'user (users get, users update)',
+    declared: USER_FIELDS,
+    examples: [
+      ['GET__api_v1_user', []],
+      ['PATCH__api_v1_user', []],
+    ],
+    beyond: ['profile.cashbackEnabled'],
+    swagger: ['User', ''],
+    sparse: { body: { id: 'u1', profile: { market: 'SE' } }, argv: ['users', 'get'], fields: 'id,nationalId' },
+  },
+  {
+    name: 'profile (users profile get, set)',
+    declared: USER_PROFILE_FIELDS,
+    examples: [
+      ['GET__api_v1_user_profile', []],
+      ['PUT__api_v1_user_profile', []],
+    ],
+    beyond: ['cashbackEnabled'],
+    swagger: ['UserProfile', ''],
+    sparse: {
+      body: { market: 'SE', currency: 'SEK' },
+      argv: ['users', 'profile', 'get'],
+      fields: 'market,notificationSettings.budget',
+    },
+  },
+  {
+    name: 'v1 transaction (search results)',
+    declared: V1_TRANSACTION_FIELDS,
+    examples: [['POST__api_v1_search', ['results', 'transaction']]],
+    beyond: ['credentialsId', 'partnerPayload', 'payload'],
+    swagger: ['Transaction', ''],
+    sparse: {
+      body: { count: 1, net: 5, results: [{ type: 'TRANSACTION', transaction: { id: 't1', amount: 5 } }] },
+      argv: ['search', 'coffee'],
+      fields: 'id,originalDescription',
+    },
+  },
+  {
+    name: 'v2 consent',
+    declared: V2_CONSENT_FIELDS,
+    examples: [
+      ['GET__connectivity_v2_consents', ['consents']],
+      ['GET__connectivity_v2_consents_consentId', ['consent']],
+      ['POST__connectivity_v2_consents', ['consent']],
+      ['POST__connectivity_v2_consents_consentId_revoke', ['consent']],
+    ],
+    beyond: ['remittanceInformation.reference', 'remittanceInformation.unstructured'].map(
+      (p) => `financialServiceParameters.userParameters.${p}`,
+    ),
+    sparse: {
+      body: { consents: [{ id: 'c1', state: 'INITIALIZED' }], nextPageToken: '' },
+      argv: ['consents', 'v2', 'list'],
+      fields: 'id,revokedAt',
+    },
+  },
+  {
+    name: 'v2 consent authorization',
+    declared: V2_CONSENT_AUTHORIZATION_FIELDS,
+    examples: [
+      ['GET__connectivity_v2_consents_consentId_authorizations', ['authorizations']],
+      ['GET__connectivity_v2_consents_consentId_authorizations_authorizationId', ['authorization']],
+      ['POST__connectivity_v2_consents_consentId_authorizations', ['authorization']],
+    ],
+    beyond: [],
+    sparse: {
+      body: { authorizations: [{ id: 'a1', state: 'CREATED' }], nextPageToken: '' },
+      argv: ['consents', 'v2', 'authorizations', 'c1'],
+      fields: 'id,detailedError.type',
+    },
+  },
+];
+
+describe.each(ONE)('declared fields of one $name', (c) => {
+  test("are the leaves of the reference's examples, and the few its definitions add", () => {
+    const items = c.examples.flatMap(([file, keys]) => exampleItems(file, keys));
+    const shown = leaves(items);
+    expect([...shown, ...c.beyond].sort()).toEqual([...c.declared].sort());
+    expect(c.beyond.filter((p) => shown.has(p))).toEqual([]);
+  });
+
+  test('take a declared field a sparse answer lacks: an empty cell, exit 0', async () => {
+    const server = await jsonAnswerServer();
+    server.body = JSON.stringify(c.sparse.body);
+    try {
+      const env = {
+        BANKCTL_BASE_URL: server.url,
+        BANKCTL_TOKEN: 'token-1',
+        BANKCTL_CONFIG_DIR: sb.env.BANKCTL_CONFIG_DIR,
+      };
+      const r = await runCli([...c.sparse.argv, '-o', 'csv', '--fields', c.sparse.fields], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/error|unknown/); // search's count line is a notice there
+      expect(r.stdout.split('\r\n').slice(0, 2)).toEqual([c.sparse.fields, expect.stringMatching(/^[^,]+,$/)]);
+      // and a typo is still one
+      const first = c.sparse.fields.split(',')[0]!;
+      const typo = await runCli([...c.sparse.argv, '-o', 'csv', '--fields', `${first},nosuchfield`], { env });
+      expect(typo.code).toBe(2);
+      expect(typo.stderr).toMatch(/unknown path "nosuchfield"/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+swagger.describe("declared fields beyond the examples, from the Swagger's definitions", () => {
+  test.each(ONE.filter((c) => c.swagger))('$name', (c) => {
+    const defs = (
+      JSON.parse(readFileSync(sharedReference('api-v1.swagger.json'), 'utf8')) as {
+        definitions: Record<string, SwaggerSchema>;
+      }
+    ).definitions;
+    const fromSwagger = swaggerLeaves(defs, c.swagger![0]);
+    // each added field is the Swagger's, and every Swagger field is declared (or encloses declared ones)
+    expect(c.beyond.filter((p) => !fromSwagger.includes(p))).toEqual([]);
+    expect(
+      fromSwagger.filter((p) => !isDeclared(c.declared, p) && !c.declared.some((d) => d.startsWith(`${p}.`))),
+    ).toEqual([]);
+  });
+});
+
+test("the v2 consent's declared userParameters are the consent template schema's leaves", () => {
+  const t = (
+    example('GET__connectivity_v2_consent-templates_providerId').body as { templates: { schema: SchemaNode }[] }
+  ).templates[0]!.schema;
+  const prefix = 'financialServiceParameters.userParameters.';
+  // periodicLimits is a list: its items' fields are not paths of --fields
+  const fromSchema = schemaLeaves(t).map((p) => prefix + p);
+  const declared = V2_CONSENT_FIELDS.filter((p) => p.startsWith(prefix) && !p.endsWith('.parameter'));
+  expect(fromSchema.sort()).toEqual([...declared].sort());
+});
+
+describe('declared fields of one item, against the sandbox', () => {
+  test('cover the user, its profile, search results and a v2 consent the sandbox sends', async () => {
+    const app = { ...sb.env, BANKCTL_USER: undefined };
+    const consent = await runCli(
+      [
+        ...['consents', 'v2', 'create', '--provider', 'se-test-open-banking-redirect', '--for-user', sb.userId!],
+        ...['--currency', 'SEK', '--max-amount', '100.50', '--limit', 'MONTH=500', '--payee-name', 'Savings'],
+        ...['--payee-number', '123456', '--reference', 'SWEEP-2026', '--remittance-text', 'Monthly'],
+      ],
+      { env: app },
+    );
+    expect(consent.code, consent.stderr).toBe(0);
+    for (const [argv, declared, some] of [
+      [['users', 'get'], USER_FIELDS, 'profile.notificationSettings.budget'],
+      [['users', 'profile', 'get'], USER_PROFILE_FIELDS, 'periodMode'],
+      [['search', 'över', '100', '-o', 'ndjson'], V1_TRANSACTION_FIELDS, 'currencyDenominatedAmount.scale'],
+      [
+        ['consents', 'v2', 'list', '--all'],
+        V2_CONSENT_FIELDS,
+        'financialServiceParameters.userParameters.remittanceInformation.reference',
+      ],
+    ] as const) {
+      const r = await runCli([...argv, ...(argv.includes('-o') ? [] : ['-o', 'json'])], {
+        env: argv[0] === 'consents' ? app : sb.env,
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const text = r.stdout.trim();
+      const items =
+        text.startsWith('{') && !text.includes('\n{')
+          ? [JSON.parse(text)]
+          : text.startsWith('[')
+            ? JSON.parse(text)
+            : text.split('\n').map((l) => JSON.parse(l));
+      expect(items.length, argv.join(' ')).toBeGreaterThan(0);
+      const sent = leaves(items as unknown[]);
+      expect(sent, argv.join(' ')).toContain(some);
+      expect(
+        [...sent].filter((p) => !isDeclared(declared, p)),
+        argv.join(' '),
+      ).toEqual([]);
     }
   });
 });

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { getUser } from '../../api/user.js';
 import type { Column } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
+import { USER_FIELDS } from '../../contract/item-fields.js';
 
 export const USER_COLUMNS: Column[] = [
   { header: 'id', path: 'id' },
@@ -30,5 +31,5 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 }
 
 export async function getRun(ctx: Context): Promise<void> {
-  await renderOne(ctx, await getUser(await ctx.api()), USER_COLUMNS);
+  await renderOne(ctx, await getUser(await ctx.api()), USER_COLUMNS, USER_FIELDS);
 }

@@ -6,6 +6,7 @@ import { updateUser } from '../../api/user.js';
 import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
 import { USER_COLUMNS } from './get.js';
+import { USER_FIELDS } from '../../contract/item-fields.js';
 
 export interface UpdateOptions {
   externalUserId?: string;
@@ -34,5 +35,5 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
 }
 
 export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
-  await renderOne(ctx, await updateUser(await ctx.api(), o), USER_COLUMNS);
+  await renderOne(ctx, await updateUser(await ctx.api(), o), USER_COLUMNS, USER_FIELDS);
 }

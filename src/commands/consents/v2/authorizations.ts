@@ -7,7 +7,7 @@ import { getAuthorization } from '../../../api/consents-v2.js';
 import { pages } from '../../../api/data-v2.js';
 import { StreamWriter } from '../../../output/render.js';
 import { examples, parseIntArg, type Run } from '../../util.js';
-import { AUTHORIZATION_COLUMNS } from './shared.js';
+import { AUTHORIZATION_VIEW } from './shared.js';
 import { renderOne } from '../../accounts/v2-cells.js';
 
 export interface AuthorizationsOptions {
@@ -57,9 +57,9 @@ export async function authorizationsRun(ctx: Context, o: AuthorizationsOptions):
   const api = await ctx.api();
   if (o.authorizationId) {
     const a = await getAuthorization(api, o.consentId, o.authorizationId);
-    return renderOne(ctx, a, AUTHORIZATION_COLUMNS);
+    return renderOne(ctx, a, AUTHORIZATION_VIEW.columns, AUTHORIZATION_VIEW.declared);
   }
-  const writer = new StreamWriter(ctx, await ctx.outputFormat(), { columns: AUTHORIZATION_COLUMNS });
+  const writer = new StreamWriter(ctx, await ctx.outputFormat(), AUTHORIZATION_VIEW);
   let next = '';
   const read = {
     ep: EP.consentsV2.authorizations,

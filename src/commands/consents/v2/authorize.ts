@@ -6,7 +6,7 @@ import type { Context } from '../../../context.js';
 import { getAuthorization, startAuthorization } from '../../../api/consents-v2.js';
 import { FlowFailedError } from '../../../errors.js';
 import { examples, parseIntArg, type Run } from '../../util.js';
-import { AUTHORIZATION_COLUMNS } from './shared.js';
+import { AUTHORIZATION_VIEW } from './shared.js';
 import { renderOne } from '../../accounts/v2-cells.js';
 
 export interface AuthorizeOptions {
@@ -75,7 +75,7 @@ export async function authorizeRun(ctx: Context, o: AuthorizeOptions): Promise<v
       a = await getAuthorization(api, o.id, String(a.id));
     }
   }
-  await renderOne(ctx, a, AUTHORIZATION_COLUMNS);
+  await renderOne(ctx, a, AUTHORIZATION_VIEW.columns, AUTHORIZATION_VIEW.declared);
   if (o.wait && a.state !== 'SUCCEEDED') {
     const msg = (a.detailedError as { displayMessage?: unknown } | undefined)?.displayMessage;
     throw new FlowFailedError(

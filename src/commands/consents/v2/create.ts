@@ -9,7 +9,7 @@ import { parseDecimal } from '../../../contract/decimal.js';
 import { ExactNumber, readJson } from '../../../contract/exact-json.js';
 import { UsageError } from '../../../errors.js';
 import { collect, examples, type Run } from '../../util.js';
-import { CONSENT_COLUMNS } from './shared.js';
+import { CONSENT_VIEW } from './shared.js';
 
 export interface CreateOptions {
   body: Record<string, unknown>;
@@ -142,5 +142,5 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
 
 export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
   const consent = await createConsent(await ctx.api(), o.body, o.idempotencyKey);
-  await renderOne(ctx, consent, CONSENT_COLUMNS);
+  await renderOne(ctx, consent, CONSENT_VIEW.columns, CONSENT_VIEW.declared);
 }

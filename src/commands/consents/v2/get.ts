@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { getConsent } from '../../../api/consents-v2.js';
 import { examples, type Run } from '../../util.js';
-import { CONSENT_COLUMNS } from './shared.js';
+import { CONSENT_VIEW } from './shared.js';
 
 export interface GetOptions {
   id: string;
@@ -23,5 +23,5 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 }
 
 export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
-  await renderOne(ctx, await getConsent(await ctx.api(), o.id), CONSENT_COLUMNS);
+  await renderOne(ctx, await getConsent(await ctx.api(), o.id), CONSENT_VIEW.columns, CONSENT_VIEW.declared);
 }

@@ -6,7 +6,7 @@ import { EP } from '../../../contract/index.js';
 import { pages } from '../../../api/data-v2.js';
 import { StreamWriter } from '../../../output/render.js';
 import { examples, parseIntArg, type Run } from '../../util.js';
-import { CONSENT_COLUMNS } from './shared.js';
+import { CONSENT_VIEW } from './shared.js';
 
 export interface ListOptions {
   pageSize?: number;
@@ -34,7 +34,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 }
 
 export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
-  const writer = new StreamWriter(ctx, await ctx.outputFormat(), { columns: CONSENT_COLUMNS });
+  const writer = new StreamWriter(ctx, await ctx.outputFormat(), CONSENT_VIEW);
   let next = '';
   const read = {
     ep: EP.consentsV2.list,

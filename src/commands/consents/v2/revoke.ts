@@ -5,7 +5,7 @@ import type { Context } from '../../../context.js';
 import { revokeConsent } from '../../../api/consents-v2.js';
 import { render } from '../../../output/render.js';
 import { examples, type Run } from '../../util.js';
-import { CONSENT_COLUMNS } from './shared.js';
+import { CONSENT_VIEW } from './shared.js';
 
 export interface RevokeOptions {
   id: string;
@@ -32,10 +32,11 @@ export async function revokeRun(ctx: Context, o: RevokeOptions): Promise<void> {
     { ...consent, revokingAuthorization: authorization.id, revoking: authorization.state },
     {
       columns: [
-        ...CONSENT_COLUMNS,
+        ...CONSENT_VIEW.columns,
         { header: 'revokingAuthorization', path: 'revokingAuthorization' },
         { header: 'revoking', path: 'revoking' },
       ],
+      declared: [...CONSENT_VIEW.declared, 'revokingAuthorization', 'revoking'],
     },
   );
 }

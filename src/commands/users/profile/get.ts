@@ -5,6 +5,7 @@ import type { Context } from '../../../context.js';
 import { getProfile } from '../../../api/user.js';
 import type { Column } from '../../../output/render.js';
 import { examples, type Run } from '../../util.js';
+import { USER_PROFILE_FIELDS } from '../../../contract/item-fields.js';
 
 export const PROFILE_COLUMNS: Column[] = [
   { header: 'market', path: 'market' },
@@ -37,5 +38,5 @@ export function newCmdProfileGet(parent: Command, ctx: Context, run: Run<Profile
 }
 
 export async function profileGetRun(ctx: Context): Promise<void> {
-  await renderOne(ctx, await getProfile(await ctx.api()), PROFILE_COLUMNS);
+  await renderOne(ctx, await getProfile(await ctx.api()), PROFILE_COLUMNS, USER_PROFILE_FIELDS);
 }

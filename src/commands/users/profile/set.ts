@@ -7,6 +7,7 @@ import { PERIOD_MODES, setProfile } from '../../../api/user.js';
 import { UsageError } from '../../../errors.js';
 import { collect, examples, parseIntArg, type Run } from '../../util.js';
 import { PROFILE_COLUMNS } from './get.js';
+import { USER_PROFILE_FIELDS } from '../../../contract/item-fields.js';
 
 export interface ProfileSetOptions {
   body: Record<string, unknown>;
@@ -68,5 +69,5 @@ export function newCmdProfileSet(parent: Command, ctx: Context, run: Run<Profile
 }
 
 export async function profileSetRun(ctx: Context, o: ProfileSetOptions): Promise<void> {
-  await renderOne(ctx, await setProfile(await ctx.api(), o.body), PROFILE_COLUMNS);
+  await renderOne(ctx, await setProfile(await ctx.api(), o.body), PROFILE_COLUMNS, USER_PROFILE_FIELDS);
 }
