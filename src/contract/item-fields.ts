@@ -243,7 +243,7 @@ export const V2_INVESTMENT_ACCOUNT_FIELDS: readonly string[] = [
 ];
 
 /** The notification switches of a user profile (the reference's example and the Swagger). */
-const NOTIFICATION_SETTINGS = [
+export const NOTIFICATION_SETTINGS: readonly string[] = [
   'balance',
   'budget',
   'doubleCharge',
@@ -258,7 +258,7 @@ const NOTIFICATION_SETTINGS = [
   'transaction',
   'unusualAccount',
   'unusualCategory',
-].map((k) => `notificationSettings.${k}`);
+];
 
 /**
  * A user's profile (GET and PUT /api/v1/user/profile): the reference's example, and the Swagger's
@@ -269,7 +269,7 @@ export const USER_PROFILE_FIELDS: readonly string[] = [
   'currency',
   'locale',
   'market',
-  ...NOTIFICATION_SETTINGS,
+  ...NOTIFICATION_SETTINGS.map((k) => `notificationSettings.${k}`),
   'periodAdjustedDay',
   'periodMode',
   'timeZone',

@@ -3,6 +3,7 @@
 // takes as `session_id` once, within ten minutes, for the app that made them.
 import { EP } from '../../contract/index.js';
 import { isLocale, marketCurrency } from '../../contract/markets.js';
+import { NOTIFICATION_SETTINGS } from '../../contract/item-fields.js';
 import type { SandboxContext } from '../context.js';
 import type { MemoryStore, UserRecord } from '../store.js';
 import { asObject, badRequest, conflict } from '../http.js';
@@ -21,22 +22,6 @@ const ZONE: Record<string, string> = {
   NL: 'Europe/Amsterdam',
   US: 'America/New_York',
 };
-export const NOTIFICATION_SETTINGS = [
-  'balance',
-  'budget',
-  'doubleCharge',
-  'einvoices',
-  'fraud',
-  'income',
-  'largeExpense',
-  'leftToSpend',
-  'loanUpdate',
-  'summaryMonthly',
-  'summaryWeekly',
-  'transaction',
-  'unusualAccount',
-  'unusualCategory',
-];
 export const PERIOD_MODES = ['MONTHLY', 'MONTHLY_ADJUSTED'];
 
 interface Profile {
