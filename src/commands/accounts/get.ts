@@ -24,5 +24,8 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 }
 
 export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
-  await renderOne(ctx, await getAccountV2(await ctx.api(), o.id), V2_ACCOUNT_COLUMNS, V2_ACCOUNT_FIELDS);
+  await renderOne(ctx, await getAccountV2(await ctx.api(), o.id), {
+    columns: V2_ACCOUNT_COLUMNS,
+    declared: V2_ACCOUNT_FIELDS,
+  });
 }

@@ -30,8 +30,7 @@ export const moneyCol = (header: string, path: string): Column => ({
 export async function renderOne(
   ctx: Context,
   item: unknown,
-  columns: Column[],
-  declared?: readonly string[],
+  { columns, declared }: { columns: Column[]; declared?: readonly string[] },
 ): Promise<void> {
   if ((await ctx.outputFormat()) !== 'table' || ctx.globals.fields || !item || typeof item !== 'object')
     return render(ctx, item, { columns, declared });

@@ -38,6 +38,6 @@ export async function accountsRun(ctx: Context, o: AccountsOptions): Promise<voi
     moneyCol('holdings', 'holdingValue.total'),
     { header: 'refreshed', path: 'dates.lastRefreshed' },
   ];
-  if (o.id) return renderOne(ctx, data, columns, V2_INVESTMENT_ACCOUNT_FIELDS);
+  if (o.id) return renderOne(ctx, data, { columns, declared: V2_INVESTMENT_ACCOUNT_FIELDS });
   await render(ctx, data, { columns, declared: V2_INVESTMENT_ACCOUNT_FIELDS });
 }

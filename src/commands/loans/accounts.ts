@@ -36,6 +36,6 @@ export async function accountsRun(ctx: Context, o: AccountsOptions): Promise<voi
     moneyCol('paid', 'amountPaid'),
     { header: 'refreshed', path: 'dates.lastRefreshed' },
   ];
-  if (o.id) return renderOne(ctx, data, columns, V2_LOAN_ACCOUNT_FIELDS);
+  if (o.id) return renderOne(ctx, data, { columns, declared: V2_LOAN_ACCOUNT_FIELDS });
   await render(ctx, data, { columns, declared: V2_LOAN_ACCOUNT_FIELDS });
 }

@@ -7,7 +7,7 @@ import type { Column } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 import { USER_FIELDS } from '../../contract/item-fields.js';
 
-export const USER_COLUMNS: Column[] = [
+const USER_COLUMNS: Column[] = [
   { header: 'id', path: 'id' },
   { header: 'externalUserId', path: 'externalUserId' },
   { header: 'username', path: 'username' },
@@ -16,6 +16,9 @@ export const USER_COLUMNS: Column[] = [
   { header: 'currency', path: 'profile.currency' },
   { header: 'created', path: 'created' },
 ];
+
+/** The user's columns and the fields --fields takes on any answer. */
+export const USER_VIEW = { columns: USER_COLUMNS, declared: USER_FIELDS };
 
 export type GetOptions = Record<string, never>;
 
@@ -31,5 +34,5 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 }
 
 export async function getRun(ctx: Context): Promise<void> {
-  await renderOne(ctx, await getUser(await ctx.api()), USER_COLUMNS, USER_FIELDS);
+  await renderOne(ctx, await getUser(await ctx.api()), USER_VIEW);
 }

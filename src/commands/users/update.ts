@@ -5,8 +5,7 @@ import type { Context } from '../../context.js';
 import { updateUser } from '../../api/user.js';
 import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
-import { USER_COLUMNS } from './get.js';
-import { USER_FIELDS } from '../../contract/item-fields.js';
+import { USER_VIEW } from './get.js';
 
 export interface UpdateOptions {
   externalUserId?: string;
@@ -35,5 +34,5 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
 }
 
 export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
-  await renderOne(ctx, await updateUser(await ctx.api(), o), USER_COLUMNS, USER_FIELDS);
+  await renderOne(ctx, await updateUser(await ctx.api(), o), USER_VIEW);
 }

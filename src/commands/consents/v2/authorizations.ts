@@ -57,7 +57,7 @@ export async function authorizationsRun(ctx: Context, o: AuthorizationsOptions):
   const api = await ctx.api();
   if (o.authorizationId) {
     const a = await getAuthorization(api, o.consentId, o.authorizationId);
-    return renderOne(ctx, a, AUTHORIZATION_VIEW.columns, AUTHORIZATION_VIEW.declared);
+    return renderOne(ctx, a, AUTHORIZATION_VIEW);
   }
   const writer = new StreamWriter(ctx, await ctx.outputFormat(), AUTHORIZATION_VIEW);
   let next = '';

@@ -75,7 +75,7 @@ export async function authorizeRun(ctx: Context, o: AuthorizeOptions): Promise<v
       a = await getAuthorization(api, o.id, String(a.id));
     }
   }
-  await renderOne(ctx, a, AUTHORIZATION_VIEW.columns, AUTHORIZATION_VIEW.declared);
+  await renderOne(ctx, a, AUTHORIZATION_VIEW);
   if (o.wait && a.state !== 'SUCCEEDED') {
     const msg = (a.detailedError as { displayMessage?: unknown } | undefined)?.displayMessage;
     throw new FlowFailedError(

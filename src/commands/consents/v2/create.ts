@@ -142,5 +142,5 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
 
 export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
   const consent = await createConsent(await ctx.api(), o.body, o.idempotencyKey);
-  await renderOne(ctx, consent, CONSENT_VIEW.columns, CONSENT_VIEW.declared);
+  await renderOne(ctx, consent, CONSENT_VIEW);
 }

@@ -23,5 +23,5 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 }
 
 export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
-  await renderOne(ctx, await getConsent(await ctx.api(), o.id), CONSENT_VIEW.columns, CONSENT_VIEW.declared);
+  await renderOne(ctx, await getConsent(await ctx.api(), o.id), CONSENT_VIEW);
 }

@@ -7,7 +7,7 @@ import type { Column } from '../../../output/render.js';
 import { examples, type Run } from '../../util.js';
 import { USER_PROFILE_FIELDS } from '../../../contract/item-fields.js';
 
-export const PROFILE_COLUMNS: Column[] = [
+const PROFILE_COLUMNS: Column[] = [
   { header: 'market', path: 'market' },
   { header: 'currency', path: 'currency' },
   { header: 'locale', path: 'locale' },
@@ -27,6 +27,9 @@ export const PROFILE_COLUMNS: Column[] = [
   },
 ];
 
+/** The profile's columns and the fields --fields takes on any answer. */
+export const PROFILE_VIEW = { columns: PROFILE_COLUMNS, declared: USER_PROFILE_FIELDS };
+
 export type ProfileGetOptions = Record<string, never>;
 
 export function newCmdProfileGet(parent: Command, ctx: Context, run: Run<ProfileGetOptions> = profileGetRun): Command {
@@ -38,5 +41,5 @@ export function newCmdProfileGet(parent: Command, ctx: Context, run: Run<Profile
 }
 
 export async function profileGetRun(ctx: Context): Promise<void> {
-  await renderOne(ctx, await getProfile(await ctx.api()), PROFILE_COLUMNS, USER_PROFILE_FIELDS);
+  await renderOne(ctx, await getProfile(await ctx.api()), PROFILE_VIEW);
 }

@@ -6,8 +6,7 @@ import type { Context } from '../../../context.js';
 import { PERIOD_MODES, setProfile } from '../../../api/user.js';
 import { UsageError } from '../../../errors.js';
 import { collect, examples, parseIntArg, type Run } from '../../util.js';
-import { PROFILE_COLUMNS } from './get.js';
-import { USER_PROFILE_FIELDS } from '../../../contract/item-fields.js';
+import { PROFILE_VIEW } from './get.js';
 
 export interface ProfileSetOptions {
   body: Record<string, unknown>;
@@ -69,5 +68,5 @@ export function newCmdProfileSet(parent: Command, ctx: Context, run: Run<Profile
 }
 
 export async function profileSetRun(ctx: Context, o: ProfileSetOptions): Promise<void> {
-  await renderOne(ctx, await setProfile(await ctx.api(), o.body), PROFILE_COLUMNS, USER_PROFILE_FIELDS);
+  await renderOne(ctx, await setProfile(await ctx.api(), o.body), PROFILE_VIEW);
 }
