@@ -3,7 +3,7 @@ import { EP } from '../contract/index.js';
 import type { DenominatedAmount } from '../contract/decimal.js';
 import type { BudgetFilter } from '../contract/wire.js';
 import type { ApiClient } from './client.js';
-import { readList, readObject, readObjectIn } from './shape.js';
+import { listIn, readList, readObject, readObjectIn } from './shape.js';
 
 export type { DenominatedAmount } from '../contract/decimal.js';
 export type { BudgetFilter } from '../contract/wire.js';
@@ -47,14 +47,32 @@ export async function createRecurringBudget(api: ApiClient, req: CreateBudgetReq
 }
 
 export async function recommendedBudgets(api: ApiClient): Promise<Array<Record<string, unknown>>> {
-  // {recommendations: [...]} (the sandbox's), or the list itself
-  return readList(api, EP.budgets.recommended, 'recommendations', {}, { bare: true });
+  // {recommendedBudgets: [...]} (the vendor reference's); {recommendations: [...]} (what sandboxes
+  // before 2026-11-30 answered), or the list itself
+  const res = await api.call(EP.budgets.recommended, {});
+  const body = res.data;
+  const older =
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    'recommendations' in body &&
+    !('recommendedBudgets' in body);
+  return listIn(EP.budgets.recommended, res, older ? 'recommendations' : 'recommendedBudgets', { bare: true });
 }
 
-export async function budgetSummaries(
-  api: ApiClient,
-  includeArchived = false,
-): Promise<Array<{ budgetSpecification: Budget; budgetPeriods: BudgetPeriod }>> {
+/** One of GET /api/v1/budgets/summaries: the budget and its current period. */
+export interface BudgetSummary {
+  budgetSpecification: Budget;
+  /** The vendor reference's name of the current period. */
+  budgetPeriod?: BudgetPeriod;
+  /** The older Swagger's name of it. */
+  budgetPeriods?: BudgetPeriod;
+}
+
+/** A summary's current period, under either name. */
+export const currentPeriod = (s: BudgetSummary): BudgetPeriod | undefined => s.budgetPeriod ?? s.budgetPeriods;
+
+export async function budgetSummaries(api: ApiClient, includeArchived = false): Promise<BudgetSummary[]> {
   return readList(api, EP.budgets.summaries, 'budgetSummaries', { query: { includeArchived } });
 }
 

@@ -140,8 +140,14 @@ describe('budgets (spec 4.2)', () => {
     expect(s.status).toBe(200);
     const [sum] = s.json().budgetSummaries;
     expect(sum.budgetSpecification.name).toBe('Coffee');
-    expect(sum.budgetPeriods.spentAmount).toEqual({ unscaledValue: 4000, scale: 2, currencyCode: 'SEK' });
-    expect(sum.budgetPeriods.start).toBe(ms(`${today.slice(0, 7)}-01`));
+    // the vendor reference's BudgetSummary names the current period budgetPeriod
+    expect(sum.budgetPeriod.spentAmount).toEqual({ unscaledValue: 4000, scale: 2, currencyCode: 'SEK' });
+    expect(sum.budgetPeriod.start).toBe(ms(`${today.slice(0, 7)}-01`));
+    expect(sum.budgetPeriods).toBeUndefined();
+    // and its Budgets model has the creation time (epoch ms)
+    const created = sum.budgetSpecification.created as number;
+    expect(created).toBeLessThanOrEqual(t.sandbox.clock.now());
+    expect(created).toBeGreaterThan(t.sandbox.clock.now() - 60_000);
   });
 
   test('update, archive (listed only with includeArchived), delete; 404 for unknown and foreign ids', async () => {
@@ -297,7 +303,8 @@ describe('budgets (spec 4.2)', () => {
       headers: { authorization: `Bearer ${u.token}` },
     });
     expect(r.status).toBe(200);
-    const recs = r.json().recommendations;
+    // the vendor reference's ListRecommendedBudgetResponse
+    const recs = r.json().recommendedBudgets;
     const food = recs.find(
       (x: { filter: { categories: Array<{ code: string }> } }) => x.filter.categories[0]!.code === 'expenses:food',
     );

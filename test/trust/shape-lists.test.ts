@@ -57,7 +57,7 @@ const LISTS: ListCommand[] = [
   { args: ['categories', 'list'], path: '/api/v1/categories', key: 'categories', bare: true },
   { args: ['budgets', 'list'], path: '/api/v1/budgets', key: 'budgetSpecifications' },
   { args: ['budgets', 'summaries'], path: '/api/v1/budgets/summaries', key: 'budgetSummaries' },
-  { args: ['budgets', 'recommended'], path: '/api/v1/budgets/recommended', key: 'recommendations', bare: true },
+  { args: ['budgets', 'recommended'], path: '/api/v1/budgets/recommended', key: 'recommendedBudgets', bare: true },
   { args: ['providers', 'list', '--market', 'SE'], path: '/api/v1/providers', key: 'providers', bare: true },
   { args: ['webhooks', 'list'], path: '/api/v1/hooks', key: 'webHooks', bare: true },
   { args: ['webhooks', 'endpoints', 'list'], path: '/events/v2/webhook-endpoints', key: 'webhookEndpoints' },

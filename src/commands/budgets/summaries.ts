@@ -1,7 +1,7 @@
 // `budgets summaries`: each budget with its current period, spent against target.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { budgetSummaries, type Budget } from '../../api/budgets.js';
+import { budgetSummaries, currentPeriod, type BudgetSummary } from '../../api/budgets.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 import { denominatedDecimal, denominatedText, isoDay } from './amounts.js';
@@ -19,7 +19,7 @@ export function newCmdSummaries(parent: Command, ctx: Context, run: Run<Summarie
     .action(async (o: { includeArchived?: boolean }) => run(ctx, { includeArchived: Boolean(o.includeArchived) }));
   return examples(cmd, [
     'bankctl budgets summaries --user $USER_ID',
-    'bankctl budgets summaries -o json | jq ".[].budgetPeriods.spentAmount"',
+    'bankctl budgets summaries -o json | jq ".[].budgetPeriod.spentAmount"',
   ]);
 }
 
@@ -29,31 +29,35 @@ export async function summariesRun(ctx: Context, o: SummariesOptions): Promise<v
     columns: [
       { header: 'id', path: 'budgetSpecification.id' },
       { header: 'name', path: 'budgetSpecification.name' },
+      // the current period: `budgetPeriod` (the vendor reference's) or `budgetPeriods` (the Swagger's)
       {
         header: 'period',
-        path: 'budgetPeriods',
-        format: (v) => `${isoDay((v as { start?: number })?.start)} to ${isoDay((v as { end?: number })?.end)}`,
+        path: 'budgetPeriod',
+        format: (_v, r) => {
+          const p = currentPeriod(r as BudgetSummary);
+          return p ? `${isoDay(p.start)} to ${isoDay(p.end)}` : '';
+        },
       },
       {
         header: 'spent',
-        path: 'budgetPeriods.spentAmount',
-        format: (v) => denominatedText(v as Budget['amount']),
+        path: 'budgetPeriod.spentAmount',
+        format: (_v, r) => denominatedText(currentPeriod(r as BudgetSummary)?.spentAmount),
         money: true,
       },
       {
         header: 'target',
         path: 'budgetSpecification.amount',
-        format: (v) => denominatedText(v as Budget['amount']),
+        format: (_v, r) => denominatedText((r as BudgetSummary).budgetSpecification?.amount),
         money: true,
       },
       {
         header: 'progress',
         path: '',
         format: (_v, r) => {
-          const row = r as { budgetSpecification: Budget; budgetPeriods?: { spentAmount?: Budget['amount'] } };
+          const row = r as BudgetSummary;
           return progress(
-            denominatedDecimal(row.budgetPeriods?.spentAmount),
-            denominatedDecimal(row.budgetSpecification.amount),
+            denominatedDecimal(currentPeriod(row)?.spentAmount),
+            denominatedDecimal(row.budgetSpecification?.amount),
           );
         },
       },

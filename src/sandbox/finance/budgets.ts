@@ -46,6 +46,8 @@ export function budgetJson(b: BudgetRecord): Record<string, unknown> {
     amount: denominated(dec(b.amount), b.currencyCode),
     periodicityType: b.periodicityType,
     archived: b.archived,
+    // the vendor reference's Budgets model has it (the older Swagger does not): epoch ms
+    created: b.created,
     filter: b.filter,
   };
   if (b.recurringPeriodicity) out.recurringPeriodicity = b.recurringPeriodicity;

@@ -140,7 +140,9 @@ function summaries({ ctx, listOf, periodJson }: BudgetsArea): Handler {
     res.json(200, {
       budgetSummaries: listOf(req).map((b) => ({
         budgetSpecification: budgetJson(b),
-        budgetPeriods: periodJson(b, periodAt(b, now)),
+        // the vendor reference's BudgetSummary: the current period under `budgetPeriod` (the
+        // older Swagger named it budgetPeriods; the CLI reads both)
+        budgetPeriod: periodJson(b, periodAt(b, now)),
       })),
     });
   };
@@ -149,7 +151,8 @@ function summaries({ ctx, listOf, periodJson }: BudgetsArea): Handler {
 function recommended({ ctx, store }: BudgetsArea): Handler {
   return (req, res) => {
     const user = req.user();
-    res.json(200, { recommendations: recommend(store, user.id, user.locale, ctx.clock.now()) });
+    // the vendor reference's ListRecommendedBudgetResponse
+    res.json(200, { recommendedBudgets: recommend(store, user.id, user.locale, ctx.clock.now()) });
   };
 }
 

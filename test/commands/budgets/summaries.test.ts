@@ -4,6 +4,7 @@ import { progress } from '../../../src/commands/statistics/bars.js';
 import { runCli, spawnCli } from '../../helpers/cli.js';
 import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
 import { COFFEE, coffee, today } from './shared.js';
+import { jsonAnswerServer } from '../../helpers/scripted-server.js';
 
 const sb = useSandbox({ user: true });
 
@@ -38,7 +39,7 @@ describe('budgets summaries: output', () => {
               name: 'Coffee',
               amount: { unscaledValue: 5000, scale: 0, currencyCode: 'SEK' },
             }),
-            budgetPeriods: expect.objectContaining({
+            budgetPeriod: expect.objectContaining({
               spentAmount: { unscaledValue: 2046600, scale: 2, currencyCode: 'SEK' },
             }),
           }),
@@ -65,4 +66,75 @@ test('progress: under, at, just over and far over the target', () => {
   expect(progress('5050', '5000', 10)).toBe('1% over [██████████]');
   expect(progress('20466.00', '5000', 10)).toBe('309% over [██████████]');
   expect(progress('1', '0', 10)).toBe('');
+});
+
+// The vendor reference's BudgetSummary has the current period under `budgetPeriod`; the older
+// Swagger (and sandboxes before 2026-11-30) under `budgetPeriods`. Reading only the second showed an
+// empty period, spent and progress against the real service, with exit 0.
+describe('budgets summaries and recommended, as the service answers them', () => {
+  const budget = {
+    amount: { currencyCode: 'EUR', scale: 2, unscaledValue: 1050 },
+    archived: false,
+    created: 1552395986000,
+    filter: { categories: [{ code: 'expenses:food.coffee' }] },
+    id: 'e2b746ed27c542ce846a8d693474df21',
+    name: 'Coffee budget',
+    periodicityType: 'RECURRING',
+    recurringPeriodicity: { periodUnit: 'WEEK' },
+  };
+  const period = {
+    end: 1549976786000,
+    spentAmount: { currencyCode: 'EUR', scale: 2, unscaledValue: 525 },
+    start: 1549458000000,
+  };
+  test.each([
+    ['budgetPeriod', 'the vendor reference'],
+    ['budgetPeriods', 'the older Swagger'],
+  ])('summaries with the period under %s (%s): csv has the period, spent, target and progress', async (key) => {
+    const server = await jsonAnswerServer();
+    server.body = JSON.stringify({ budgetSummaries: [{ budgetSpecification: budget, [key]: period }] });
+    try {
+      const env = {
+        BANKCTL_BASE_URL: server.url,
+        BANKCTL_TOKEN: 'token-1',
+        BANKCTL_CONFIG_DIR: sb.env.BANKCTL_CONFIG_DIR,
+      };
+      const r = await runCli(['budgets', 'summaries', '-o', 'csv'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      const [head, row] = r.stdout.split('\r\n');
+      expect(head).toBe('id,name,period,spent,spent_currency,target,target_currency,progress');
+      expect(row).toBe(
+        'e2b746ed27c542ce846a8d693474df21,Coffee budget,2019-02-06 to 2019-02-12,5.25,EUR,10.50,EUR,50% [██████████░░░░░░░░░░]',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("recommended: the reference's {recommendedBudgets: [...]} is listed, amounts exact", async () => {
+    const server = await jsonAnswerServer();
+    server.body = JSON.stringify({
+      recommendedBudgets: [
+        {
+          amount: budget.amount,
+          filter: budget.filter,
+          name: 'Coffee budget',
+          recurringPeriodicity: { periodUnit: 'WEEK' },
+        },
+      ],
+    });
+    try {
+      const env = {
+        BANKCTL_BASE_URL: server.url,
+        BANKCTL_TOKEN: 'token-1',
+        BANKCTL_CONFIG_DIR: sb.env.BANKCTL_CONFIG_DIR,
+      };
+      const r = await runCli(['budgets', 'recommended', '-o', 'csv'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Coffee budget');
+      expect(r.stdout).toContain('10.50,EUR');
+    } finally {
+      await server.close();
+    }
+  });
 });
