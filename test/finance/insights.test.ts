@@ -184,7 +184,8 @@ describe('insights generated from the data (spec 4.5)', () => {
     const archived = (await raw(base, 'GET', '/api/v1/insights/archived', { headers: u.h })).json();
     expect(archived.map((i: { id: string }) => i.id)).toEqual([first.id, second.id]);
     expect(archived[0]).toMatchObject({
-      type: first.type,
+      insightType: first.type, // the vendor reference's ArchivedInsightDTO
+      type: first.type, // the older Swagger's ArchivedInsight
       title: first.title,
       dateInsightCreated: first.createdTime,
       insightAction: chosen,

@@ -7,6 +7,13 @@ import { examples, type Run } from '../util.js';
 
 export type ArchivedOptions = Record<string, never>;
 
+/** An archived insight's type: `insightType` (the vendor's current reference), else `type` (the Swagger's). */
+function archivedType(r: unknown): string {
+  const o = r as { insightType?: unknown; type?: unknown };
+  const t = o.insightType ?? o.type;
+  return typeof t === 'string' ? t : '';
+}
+
 export function newCmdArchived(parent: Command, ctx: Context, run: Run<ArchivedOptions> = archivedRun): Command {
   const cmd = parent
     .command('archived')
@@ -19,7 +26,8 @@ export async function archivedRun(ctx: Context): Promise<void> {
   await render(ctx, await listArchivedInsights(await ctx.api()), {
     columns: [
       { header: 'id', path: 'id' },
-      { header: 'type', path: 'type' },
+      // the vendor reference's insightType, or the older Swagger's type
+      { header: 'type', path: 'insightType', format: (_v, r) => archivedType(r) },
       { header: 'title', path: 'title' },
       { header: 'action', path: 'insightAction' },
       { header: 'archived', path: 'dateArchived' },

@@ -167,6 +167,9 @@ function listArchived({ store }: InsightsArea): Handler {
       mine.map((r) => ({
         id: r.id,
         userId: r.userId,
+        // the vendor's current reference (ArchivedInsightDTO) names it insightType; the older
+        // Swagger's ArchivedInsight, type: both are sent, so a client of either reads it
+        insightType: r.type,
         type: r.type,
         title: r.archived!.title,
         description: r.archived!.description,
