@@ -27,7 +27,7 @@ import {
 } from '../../src/contract/item-fields.js';
 import { example } from './replay.js';
 import { runCli } from '../helpers/cli.js';
-import { jsonAnswerServer } from '../helpers/scripted-server.js';
+import { runWithAnswer } from '../helpers/scripted-server.js';
 import { connectTestBank, useSandbox } from '../helpers/commands.js';
 import { requires, sharedReference } from '../helpers/requires.js';
 
@@ -354,20 +354,9 @@ describe('declared fields of lists the sandbox always fills', () => {
     ],
     [['categories', 'list'], [{ id: 'k1', code: 'expenses:misc', type: 'EXPENSES' }], 'id,searchTerms'],
   ])('%j', async (argv, body, fields) => {
-    const server = await jsonAnswerServer();
-    server.body = JSON.stringify(body);
-    try {
-      const env = {
-        BANKCTL_BASE_URL: server.url,
-        BANKCTL_TOKEN: 'token-1',
-        BANKCTL_CONFIG_DIR: sb.env.BANKCTL_CONFIG_DIR,
-      };
-      const r = await runCli([...argv, '-o', 'csv', '--fields', fields], { env });
-      expect([r.code, r.stderr]).toEqual([0, '']);
-      expect(r.stdout.split('\r\n').slice(0, 2)).toEqual([fields, expect.stringMatching(/^[^,]+,$/)]);
-    } finally {
-      await server.close();
-    }
+    const r = await runWithAnswer(body, [...argv, '-o', 'csv', '--fields', fields], sb.env.BANKCTL_CONFIG_DIR!);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout.split('\r\n').slice(0, 2)).toEqual([fields, expect.stringMatching(/^[^,]+,$/)]);
   });
 });
 
@@ -488,26 +477,16 @@ describe.each(ONE)('declared fields of one $name', (c) => {
   });
 
   test('take a declared field a sparse answer lacks: an empty cell, exit 0', async () => {
-    const server = await jsonAnswerServer();
-    server.body = JSON.stringify(c.sparse.body);
-    try {
-      const env = {
-        BANKCTL_BASE_URL: server.url,
-        BANKCTL_TOKEN: 'token-1',
-        BANKCTL_CONFIG_DIR: sb.env.BANKCTL_CONFIG_DIR,
-      };
-      const r = await runCli([...c.sparse.argv, '-o', 'csv', '--fields', c.sparse.fields], { env });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).not.toMatch(/error|unknown/); // search's count line is a notice there
-      expect(r.stdout.split('\r\n').slice(0, 2)).toEqual([c.sparse.fields, expect.stringMatching(/^[^,]+,$/)]);
-      // and a typo is still one
-      const first = c.sparse.fields.split(',')[0]!;
-      const typo = await runCli([...c.sparse.argv, '-o', 'csv', '--fields', `${first},nosuchfield`], { env });
-      expect(typo.code).toBe(2);
-      expect(typo.stderr).toMatch(/unknown path "nosuchfield"/);
-    } finally {
-      await server.close();
-    }
+    const run = (fields: string) =>
+      runWithAnswer(c.sparse.body, [...c.sparse.argv, '-o', 'csv', '--fields', fields], sb.env.BANKCTL_CONFIG_DIR!);
+    const r = await run(c.sparse.fields);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/error|unknown/); // search's count line is a notice there
+    expect(r.stdout.split('\r\n').slice(0, 2)).toEqual([c.sparse.fields, expect.stringMatching(/^[^,]+,$/)]);
+    // and a typo is still one
+    const typo = await run(`${c.sparse.fields.split(',')[0]!},nosuchfield`);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/unknown path "nosuchfield"/);
   });
 });
 

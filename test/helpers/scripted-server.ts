@@ -1,6 +1,7 @@
 // A tiny node:http server that answers from a script, for the HTTP core's edge cases.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { runCli, type CliResult } from './cli.js';
 
 export interface Seen {
   method: string;
@@ -57,4 +58,20 @@ export async function jsonAnswerServer(): Promise<{ url: string; body: string; c
   answer.url = s.url;
   answer.close = s.close;
   return answer;
+}
+
+/**
+ * bin/bankctl.js run once against a node:http server that answers every request with this JSON
+ * (a user token given, retries as configured), the server closed after.
+ */
+export async function runWithAnswer(body: unknown, argv: string[], configDir: string): Promise<CliResult> {
+  const server = await jsonAnswerServer();
+  server.body = JSON.stringify(body);
+  try {
+    return await runCli(argv, {
+      env: { BANKCTL_BASE_URL: server.url, BANKCTL_TOKEN: 'token-1', BANKCTL_CONFIG_DIR: configDir },
+    });
+  } finally {
+    await server.close();
+  }
 }

@@ -4,7 +4,7 @@ import { progress } from '../../../src/commands/statistics/bars.js';
 import { runCli, spawnCli } from '../../helpers/cli.js';
 import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
 import { COFFEE, coffee, today } from './shared.js';
-import { jsonAnswerServer } from '../../helpers/scripted-server.js';
+import { runWithAnswer } from '../../helpers/scripted-server.js';
 
 const sb = useSandbox({ user: true });
 
@@ -91,50 +91,22 @@ describe('budgets summaries and recommended, as the service answers them', () =>
     ['budgetPeriod', 'the vendor reference'],
     ['budgetPeriods', 'the older Swagger'],
   ])('summaries with the period under %s (%s): csv has the period, spent, target and progress', async (key) => {
-    const server = await jsonAnswerServer();
-    server.body = JSON.stringify({ budgetSummaries: [{ budgetSpecification: budget, [key]: period }] });
-    try {
-      const env = {
-        BANKCTL_BASE_URL: server.url,
-        BANKCTL_TOKEN: 'token-1',
-        BANKCTL_CONFIG_DIR: sb.env.BANKCTL_CONFIG_DIR,
-      };
-      const r = await runCli(['budgets', 'summaries', '-o', 'csv'], { env });
-      expect(r.code, r.stderr).toBe(0);
-      const [head, row] = r.stdout.split('\r\n');
-      expect(head).toBe('id,name,period,spent,spent_currency,target,target_currency,progress');
-      expect(row).toBe(
-        'e2b746ed27c542ce846a8d693474df21,Coffee budget,2019-02-06 to 2019-02-12,5.25,EUR,10.50,EUR,50% [██████████░░░░░░░░░░]',
-      );
-    } finally {
-      await server.close();
-    }
+    const body = { budgetSummaries: [{ budgetSpecification: budget, [key]: period }] };
+    const r = await runWithAnswer(body, ['budgets', 'summaries', '-o', 'csv'], sb.env.BANKCTL_CONFIG_DIR!);
+    expect(r.code, r.stderr).toBe(0);
+    const [head, row] = r.stdout.split('\r\n');
+    expect(head).toBe('id,name,period,spent,spent_currency,target,target_currency,progress');
+    expect(row).toBe(
+      'e2b746ed27c542ce846a8d693474df21,Coffee budget,2019-02-06 to 2019-02-12,5.25,EUR,10.50,EUR,50% [██████████░░░░░░░░░░]',
+    );
   });
 
   test("recommended: the reference's {recommendedBudgets: [...]} is listed, amounts exact", async () => {
-    const server = await jsonAnswerServer();
-    server.body = JSON.stringify({
-      recommendedBudgets: [
-        {
-          amount: budget.amount,
-          filter: budget.filter,
-          name: 'Coffee budget',
-          recurringPeriodicity: { periodUnit: 'WEEK' },
-        },
-      ],
-    });
-    try {
-      const env = {
-        BANKCTL_BASE_URL: server.url,
-        BANKCTL_TOKEN: 'token-1',
-        BANKCTL_CONFIG_DIR: sb.env.BANKCTL_CONFIG_DIR,
-      };
-      const r = await runCli(['budgets', 'recommended', '-o', 'csv'], { env });
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toContain('Coffee budget');
-      expect(r.stdout).toContain('10.50,EUR');
-    } finally {
-      await server.close();
-    }
+    const recommended = { amount: budget.amount, filter: budget.filter, name: 'Coffee budget' };
+    const body = { recommendedBudgets: [{ ...recommended, recurringPeriodicity: { periodUnit: 'WEEK' } }] };
+    const r = await runWithAnswer(body, ['budgets', 'recommended', '-o', 'csv'], sb.env.BANKCTL_CONFIG_DIR!);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Coffee budget');
+    expect(r.stdout).toContain('10.50,EUR');
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { newCmdArchived } from '../../../src/commands/insights/archived.js';
 import { runCli } from '../../helpers/cli.js';
 import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
-import { jsonAnswerServer } from '../../helpers/scripted-server.js';
+import { runWithAnswer } from '../../helpers/scripted-server.js';
 
 const sb = useSandbox({ months: 3 });
 let archivedId = '';
@@ -33,32 +33,20 @@ test.each([
   ['insightType', 'the vendor reference'],
   ['type', 'the older Swagger'],
 ])('the type column reads %s (%s)', async (key) => {
-  const server = await jsonAnswerServer();
-  server.body = JSON.stringify([
-    {
-      data: { data: '', type: 'ACCOUNT_BALANCE_LOW' },
-      dateArchived: 1552395986000,
-      dateInsightCreated: 1552395986000,
-      description: 'The balance on your bank account x is low.',
-      id: 'e2b746ed27c542ce846a8d693474df21',
-      [key]: 'ACCOUNT_BALANCE_LOW',
-      title: 'Your balance on bank account x is low',
-      userId: 'd9f134ee2eb44846a4e02990ecc8d32e',
-    },
+  const archived = {
+    data: { data: '', type: 'ACCOUNT_BALANCE_LOW' },
+    dateArchived: 1552395986000,
+    dateInsightCreated: 1552395986000,
+    description: 'The balance on your bank account x is low.',
+    id: 'e2b746ed27c542ce846a8d693474df21',
+    [key]: 'ACCOUNT_BALANCE_LOW',
+    title: 'Your balance on bank account x is low',
+    userId: 'd9f134ee2eb44846a4e02990ecc8d32e',
+  };
+  const r = await runWithAnswer([archived], ['insights', 'archived', '-o', 'csv'], sb.env.BANKCTL_CONFIG_DIR!);
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout.split('\r\n').slice(0, 2)).toEqual([
+    'id,type,title,action,archived',
+    'e2b746ed27c542ce846a8d693474df21,ACCOUNT_BALANCE_LOW,Your balance on bank account x is low,,2019-03-12T13:06:26.000Z',
   ]);
-  try {
-    const env = {
-      BANKCTL_BASE_URL: server.url,
-      BANKCTL_TOKEN: 'token-1',
-      BANKCTL_CONFIG_DIR: sb.env.BANKCTL_CONFIG_DIR,
-    };
-    const r = await runCli(['insights', 'archived', '-o', 'csv'], { env });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.split('\r\n').slice(0, 2)).toEqual([
-      'id,type,title,action,archived',
-      'e2b746ed27c542ce846a8d693474df21,ACCOUNT_BALANCE_LOW,Your balance on bank account x is low,,2019-03-12T13:06:26.000Z',
-    ]);
-  } finally {
-    await server.close();
-  }
 });
