@@ -110,6 +110,7 @@ describe('budgets (spec 4.2)', () => {
         categoryCode: 'expenses:food.coffee',
         date: ms('2026-03-10'),
         accountId: u.account.id,
+        pending: false,
       }),
     ]);
 

@@ -255,6 +255,8 @@ function budgetTransactionsOf({ store, find }: BudgetsArea): Handler {
         description: t.rec.description,
         categoryCode: txCategory(t)?.code ?? null,
         accountId: t.rec.accountId,
+        // the vendor reference's BudgetTransaction has it (the older Swagger's does not)
+        pending: t.rec.status === 'PENDING',
       }));
     res.json(200, { transactions: out });
   };
