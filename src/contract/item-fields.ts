@@ -381,3 +381,35 @@ export const V2_CONSENT_AUTHORIZATION_FIELDS: readonly string[] = [
   'supplementalInformation.id',
   'supplementalInformation.redirectUri',
 ];
+
+/**
+ * A budget (GET /api/v1/budgets, and what create, update and archive answer): the leaves of the
+ * reference's Budgets example (the older Swagger's Budget lacks `created`).
+ */
+export const BUDGET_FIELDS: readonly string[] = [
+  ...['currencyCode', 'scale', 'unscaledValue'].map((p) => `amount.${p}`),
+  'archived',
+  'created',
+  'filter.accounts',
+  'filter.categories',
+  'filter.freeTextQuery',
+  'filter.tags',
+  'id',
+  'name',
+  'oneOffPeriodicity.end',
+  'oneOffPeriodicity.start',
+  'periodicityType',
+  'recurringPeriodicity.periodUnit',
+];
+
+const BUDGET_PERIOD = ['end', 'start', ...['currencyCode', 'scale', 'unscaledValue'].map((p) => `spentAmount.${p}`)];
+
+/**
+ * One of GET /api/v1/budgets/summaries: the reference's example (the budget and its current period
+ * under `budgetPeriod`), and the older Swagger's name of that period, `budgetPeriods`.
+ */
+export const BUDGET_SUMMARY_FIELDS: readonly string[] = [
+  ...BUDGET_PERIOD.map((p) => `budgetPeriod.${p}`),
+  ...BUDGET_PERIOD.map((p) => `budgetPeriods.${p}`),
+  ...BUDGET_FIELDS.map((p) => `budgetSpecification.${p}`),
+];

@@ -8,6 +8,8 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { readFileSync } from 'node:fs';
 import {
+  BUDGET_FIELDS,
+  BUDGET_SUMMARY_FIELDS,
   IDENTITY_FIELDS,
   USER_FIELDS,
   USER_PROFILE_FIELDS,
@@ -452,6 +454,33 @@ const ONE: {
     },
   },
   {
+    name: 'budget (budgets list, create, update, archive)',
+    declared: BUDGET_FIELDS,
+    examples: [['GET__api_v1_budgets', ['budgetSpecifications']]],
+    beyond: [],
+    swagger: ['Budget', ''],
+    sparse: {
+      body: { budgetSpecifications: [{ id: 'b1', name: 'Coffee', periodicityType: 'RECURRING' }] },
+      argv: ['budgets', 'list'],
+      fields: 'id,created',
+    },
+  },
+  {
+    name: 'budget summary (budgets summaries)',
+    declared: BUDGET_SUMMARY_FIELDS,
+    examples: [['GET__api_v1_budgets_summaries', ['budgetSummaries']]],
+    // the older Swagger's name of the current period
+    beyond: ['end', 'start', 'spentAmount.currencyCode', 'spentAmount.scale', 'spentAmount.unscaledValue'].map(
+      (p) => `budgetPeriods.${p}`,
+    ),
+    swagger: ['BudgetSummary', ''],
+    sparse: {
+      body: { budgetSummaries: [{ budgetSpecification: { id: 'b1', name: 'Coffee' } }] },
+      argv: ['budgets', 'summaries'],
+      fields: 'budgetSpecification.id,budgetPeriod.start',
+    },
+  },
+  {
     name: 'v2 consent authorization',
     declared: V2_CONSENT_AUTHORIZATION_FIELDS,
     examples: [
@@ -518,7 +547,7 @@ test("the v2 consent's declared userParameters are the consent template schema's
 });
 
 describe('declared fields of one item, against the sandbox', () => {
-  test('cover the user, its profile, search results and a v2 consent the sandbox sends', async () => {
+  test('cover the user, its profile, search results, a v2 consent and budgets the sandbox sends', async () => {
     const app = { ...sb.env, BANKCTL_USER: undefined };
     const consent = await runCli(
       [
@@ -529,6 +558,15 @@ describe('declared fields of one item, against the sandbox', () => {
       { env: app },
     );
     expect(consent.code, consent.stderr).toBe(0);
+    const budget = await runCli(
+      [
+        ...['budgets', 'create-one-off', '--name', 'Trip', '--amount', '1200.50', '--currency', 'SEK'],
+        ...['--start', '2026-01-01', '--end', '2026-12-31', '--category', 'expenses:food', '--tag', 'trip'],
+        ...['--text', 'hotel'],
+      ],
+      { env: sb.env },
+    );
+    expect(budget.code, budget.stderr).toBe(0);
     for (const [argv, declared, some] of [
       [['users', 'get'], USER_FIELDS, 'profile.notificationSettings.budget'],
       [['users', 'profile', 'get'], USER_PROFILE_FIELDS, 'periodMode'],
@@ -538,6 +576,8 @@ describe('declared fields of one item, against the sandbox', () => {
         V2_CONSENT_FIELDS,
         'financialServiceParameters.userParameters.remittanceInformation.reference',
       ],
+      [['budgets', 'list'], BUDGET_FIELDS, 'oneOffPeriodicity.start'],
+      [['budgets', 'summaries'], BUDGET_SUMMARY_FIELDS, 'budgetPeriod.spentAmount.unscaledValue'],
     ] as const) {
       // ndjson: one item a line (a search's hits, a single user or profile as its one line)
       const r = await runCli([...argv, '-o', 'ndjson'], { env: argv[0] === 'consents' ? app : sb.env });

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { listBudgets } from '../../api/budgets.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { BUDGET_COLUMNS } from './shared.js';
+import { BUDGET_VIEW } from './shared.js';
 
 export interface ListOptions {
   includeArchived: boolean;
@@ -21,5 +21,5 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 
 export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   const budgets = await listBudgets(await ctx.api(), o.includeArchived);
-  await render(ctx, budgets, { columns: BUDGET_COLUMNS });
+  await render(ctx, budgets, BUDGET_VIEW);
 }

@@ -5,6 +5,7 @@ import type { Budget } from '../../api/budgets.js';
 import { UsageError } from '../../errors.js';
 import { render, type Column } from '../../output/render.js';
 import { collect } from '../util.js';
+import { BUDGET_FIELDS } from '../../contract/item-fields.js';
 import { denominatedText, filterText, isoDay, type FilterFlags } from './amounts.js';
 
 export interface BudgetFlags extends FilterFlags {
@@ -46,7 +47,7 @@ export function periodicityText(b: Budget): string {
 }
 
 /** A budget as `budgets list` shows it (csv: the target as its decimal and currency). */
-export const BUDGET_COLUMNS: Column[] = [
+const BUDGET_COLUMNS: Column[] = [
   { header: 'id', path: 'id' },
   { header: 'name', path: 'name' },
   { header: 'target', path: 'amount', format: (v) => denominatedText(v as Budget['amount']), money: true },
@@ -55,11 +56,14 @@ export const BUDGET_COLUMNS: Column[] = [
   { header: 'archived', path: 'archived' },
 ];
 
+/** The list's columns and the fields --fields takes on any answer. */
+export const BUDGET_VIEW = { columns: BUDGET_COLUMNS, declared: BUDGET_FIELDS };
+
 /** One budget: as returned for json/ndjson, the list's row for csv, readable rows for a table. */
 export async function showBudget(ctx: Context, b: Budget): Promise<void> {
   const format = await ctx.outputFormat();
-  if (format === 'csv') return render(ctx, b, { columns: BUDGET_COLUMNS });
-  if (format !== 'table') return render(ctx, b);
+  if (format === 'csv') return render(ctx, b, BUDGET_VIEW);
+  if (format !== 'table' || ctx.globals.fields) return render(ctx, b, { declared: BUDGET_FIELDS });
   await render(ctx, {
     id: b.id,
     name: b.name,

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { budgetSummaries, currentPeriod, type BudgetSummary } from '../../api/budgets.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
+import { BUDGET_SUMMARY_FIELDS } from '../../contract/item-fields.js';
 import { denominatedDecimal, denominatedText, isoDay } from './amounts.js';
 import { progress } from '../statistics/bars.js';
 
@@ -62,5 +63,6 @@ export async function summariesRun(ctx: Context, o: SummariesOptions): Promise<v
         },
       },
     ],
+    declared: BUDGET_SUMMARY_FIELDS,
   });
 }
