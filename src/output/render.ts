@@ -16,6 +16,11 @@ export interface Column {
   header: string;
   /** Dotted path into the item. */
   path: string;
+  /**
+   * The same field's other name, read when the item has nothing at `path`: the older Swagger's name
+   * beside the vendor's current one (`insightType`, else `type`), so a column reads either service.
+   */
+  alt?: string;
   format?: (value: unknown, item: unknown) => string;
   /**
    * csv: an amount with its currency, written as two columns (the decimal, the currency) whatever
@@ -108,12 +113,15 @@ export function tableOptions(ctx: Context): TableOptions {
   return { width, wide: Boolean(ctx.globals.wide), tty, headStyle: headStyle(ctx) };
 }
 
-/** What a column reads from an item: the item itself for the path '', else the value at the path. */
+/** What a column reads from an item: the item itself for the path '', else the value at the path (or at alt). */
 function valueAt(item: unknown, col: Column): unknown {
-  return col.path === '' ? item : getPath(item, col.path);
+  if (col.path === '') return item;
+  const v = getPath(item, col.path);
+  return v === undefined && col.alt !== undefined ? getPath(item, col.alt) : v;
 }
 
-function cell(item: unknown, col: Column): string {
+/** A column's cell of an item, as tables and csv show it. */
+export function cell(item: unknown, col: Column): string {
   const v = valueAt(item, col);
   if (col.format) return stripControl(col.format(v, item));
   return cellText(v, col.path.split('.').pop());

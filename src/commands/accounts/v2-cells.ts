@@ -1,7 +1,7 @@
 // Cells of the data v2 and connectivity v2 reads: an amount {currencyCode|currency, value: {scale,
 // unscaledValue}} (strings or integers, as the reference writes them) as "-0.05 SEK", exactly.
 import type { Context } from '../../context.js';
-import { cellText, getPath, render, type Column } from '../../output/render.js';
+import { cell, render, type Column } from '../../output/render.js';
 import { exactValue } from '../../output/money.js';
 import { visibleCode } from '../../output/sanitize.js';
 
@@ -35,9 +35,6 @@ export async function renderOne(
   if ((await ctx.outputFormat()) !== 'table' || ctx.globals.fields || !item || typeof item !== 'object')
     return render(ctx, item, { columns, declared });
   const flat: Record<string, string> = {};
-  for (const c of columns) {
-    const v = getPath(item, c.path);
-    flat[c.header] = c.format ? c.format(v, item) : cellText(v, c.path);
-  }
+  for (const c of columns) flat[c.header] = cell(item, c);
   await render(ctx, flat);
 }

@@ -1,7 +1,7 @@
 // `budgets summaries`: each budget with its current period, spent against target.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { budgetSummaries, currentPeriod, type BudgetSummary } from '../../api/budgets.js';
+import { budgetSummaries, currentPeriod, type BudgetPeriod, type BudgetSummary } from '../../api/budgets.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 import { BUDGET_SUMMARY_FIELDS } from '../../contract/item-fields.js';
@@ -34,15 +34,17 @@ export async function summariesRun(ctx: Context, o: SummariesOptions): Promise<v
       {
         header: 'period',
         path: 'budgetPeriod',
-        format: (_v, r) => {
-          const p = currentPeriod(r as BudgetSummary);
+        alt: 'budgetPeriods',
+        format: (v) => {
+          const p = v as BudgetPeriod | undefined;
           return p ? `${isoDay(p.start)} to ${isoDay(p.end)}` : '';
         },
       },
       {
         header: 'spent',
         path: 'budgetPeriod.spentAmount',
-        format: (_v, r) => denominatedText(currentPeriod(r as BudgetSummary)?.spentAmount),
+        alt: 'budgetPeriods.spentAmount',
+        format: (v) => denominatedText(v as BudgetPeriod['spentAmount'] | undefined),
         money: true,
       },
       {

@@ -7,13 +7,6 @@ import { examples, type Run } from '../util.js';
 
 export type ArchivedOptions = Record<string, never>;
 
-/** An archived insight's type: `insightType` (the vendor's current reference), else `type` (the Swagger's). */
-function archivedType(r: unknown): string {
-  const o = r as { insightType?: unknown; type?: unknown };
-  const t = o.insightType ?? o.type;
-  return typeof t === 'string' ? t : '';
-}
-
 export function newCmdArchived(parent: Command, ctx: Context, run: Run<ArchivedOptions> = archivedRun): Command {
   const cmd = parent
     .command('archived')
@@ -27,7 +20,7 @@ export async function archivedRun(ctx: Context): Promise<void> {
     columns: [
       { header: 'id', path: 'id' },
       // the vendor reference's insightType, or the older Swagger's type
-      { header: 'type', path: 'insightType', format: (_v, r) => archivedType(r) },
+      { header: 'type', path: 'insightType', alt: 'type' },
       { header: 'title', path: 'title' },
       { header: 'action', path: 'insightAction' },
       { header: 'archived', path: 'dateArchived' },

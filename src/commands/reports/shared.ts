@@ -23,11 +23,7 @@ const ACCOUNT_ROW_COLUMNS: Column[] = [
   { header: 'institution', path: 'provider.financialInstitutionName' },
   { header: 'account', path: 'account.id' },
   { header: 'name', path: 'account.name' },
-  {
-    header: 'type',
-    path: 'account',
-    format: (v) => cell((v as Row['account']).accountType ?? (v as Row['account']).type),
-  },
+  { header: 'type', path: 'account.accountType', alt: 'account.type' },
   { header: 'accountNumber', path: 'account.accountNumber' },
   { header: 'iban', path: 'account.iban' },
   { header: 'holder', path: 'account.holderName' },
@@ -35,7 +31,6 @@ const ACCOUNT_ROW_COLUMNS: Column[] = [
 ];
 
 type Row = { report: unknown; provider: Provider; account: Record<string, unknown> };
-const cell = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /**
  * A report as its reader shows it: json and ndjson as the service answered, a table as one row,
