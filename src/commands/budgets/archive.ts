@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { archiveBudget } from '../../api/budgets.js';
 import { examples, type Run } from '../util.js';
-import { showBudget } from './shared.js';
+import { BUDGET_VIEW } from './shared.js';
+import { renderOne } from '../accounts/v2-cells.js';
 
 export interface ArchiveOptions {
   id: string;
@@ -19,5 +20,5 @@ export function newCmdArchive(parent: Command, ctx: Context, run: Run<ArchiveOpt
 }
 
 export async function archiveRun(ctx: Context, o: ArchiveOptions): Promise<void> {
-  await showBudget(ctx, await archiveBudget(await ctx.api(), o.id));
+  await renderOne(ctx, await archiveBudget(await ctx.api(), o.id), BUDGET_VIEW);
 }

@@ -5,7 +5,8 @@ import { createOneOffBudget, type CreateBudgetRequest } from '../../api/budgets.
 import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
 import { amountFlag, dateFlag, filterFlags } from './amounts.js';
-import { addFilterOptions, showBudget, withData, type BudgetFlags } from './shared.js';
+import { addFilterOptions, BUDGET_VIEW, withData, type BudgetFlags } from './shared.js';
+import { renderOne } from '../accounts/v2-cells.js';
 
 export interface CreateOneOffOptions {
   request: CreateBudgetRequest;
@@ -44,5 +45,5 @@ export function newCmdCreateOneOff(
 }
 
 export async function createOneOffRun(ctx: Context, o: CreateOneOffOptions): Promise<void> {
-  await showBudget(ctx, await createOneOffBudget(await ctx.api(), o.request));
+  await renderOne(ctx, await createOneOffBudget(await ctx.api(), o.request), BUDGET_VIEW);
 }

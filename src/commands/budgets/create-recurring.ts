@@ -4,7 +4,8 @@ import type { Context } from '../../context.js';
 import { createRecurringBudget, type CreateBudgetRequest } from '../../api/budgets.js';
 import { examples, type Run } from '../util.js';
 import { amountFlag, filterFlags } from './amounts.js';
-import { addFilterOptions, showBudget, withData, type BudgetFlags } from './shared.js';
+import { addFilterOptions, BUDGET_VIEW, withData, type BudgetFlags } from './shared.js';
+import { renderOne } from '../accounts/v2-cells.js';
 
 export interface CreateRecurringOptions {
   request: CreateBudgetRequest;
@@ -39,5 +40,5 @@ export function newCmdCreateRecurring(
 }
 
 export async function createRecurringRun(ctx: Context, o: CreateRecurringOptions): Promise<void> {
-  await showBudget(ctx, await createRecurringBudget(await ctx.api(), o.request));
+  await renderOne(ctx, await createRecurringBudget(await ctx.api(), o.request), BUDGET_VIEW);
 }

@@ -1,9 +1,8 @@
-// What the budget verbs share: the filter flags, --data, the columns, and one budget shown.
+// What the budget verbs share: the filter flags, --data, and the columns of a budget.
 import type { Command } from 'commander';
-import type { Context } from '../../context.js';
 import type { Budget } from '../../api/budgets.js';
 import { UsageError } from '../../errors.js';
-import { render, type Column } from '../../output/render.js';
+import type { Column } from '../../output/render.js';
 import { collect } from '../util.js';
 import { BUDGET_FIELDS } from '../../contract/item-fields.js';
 import { denominatedText, filterText, isoDay, type FilterFlags } from './amounts.js';
@@ -56,20 +55,8 @@ const BUDGET_COLUMNS: Column[] = [
   { header: 'archived', path: 'archived' },
 ];
 
-/** The list's columns and the fields --fields takes on any answer. */
+/**
+ * The list's columns and the fields --fields takes on any answer; one budget (create, update,
+ * archive) is shown through them by renderOne: the list's row in csv, a line a column in a table.
+ */
 export const BUDGET_VIEW = { columns: BUDGET_COLUMNS, declared: BUDGET_FIELDS };
-
-/** One budget: as returned for json/ndjson, the list's row for csv, readable rows for a table. */
-export async function showBudget(ctx: Context, b: Budget): Promise<void> {
-  const format = await ctx.outputFormat();
-  if (format === 'csv') return render(ctx, b, BUDGET_VIEW);
-  if (format !== 'table' || ctx.globals.fields) return render(ctx, b, { declared: BUDGET_FIELDS });
-  await render(ctx, {
-    id: b.id,
-    name: b.name,
-    target: denominatedText(b.amount),
-    period: periodicityText(b),
-    filter: filterText(b.filter),
-    archived: b.archived,
-  });
-}

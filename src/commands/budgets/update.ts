@@ -5,7 +5,8 @@ import { listBudgets, updateBudget, type Budget, type CreateBudgetRequest } from
 import { NotFoundError, UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
 import { amountFlag, dateFlag, filterFlags } from './amounts.js';
-import { addFilterOptions, showBudget, withData, type BudgetFlags } from './shared.js';
+import { addFilterOptions, BUDGET_VIEW, withData, type BudgetFlags } from './shared.js';
+import { renderOne } from '../accounts/v2-cells.js';
 
 export interface UpdateOptions {
   id: string;
@@ -60,5 +61,5 @@ export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
   const current = (await listBudgets(api, true)).find((b) => b.id === o.id);
   if (!current)
     throw new NotFoundError(`budget ${o.id} not found`, { hint: 'see `bankctl budgets list --include-archived`' });
-  await showBudget(ctx, await updateBudget(api, o.id, updateRequest(current, o.flags)));
+  await renderOne(ctx, await updateBudget(api, o.id, updateRequest(current, o.flags)), BUDGET_VIEW);
 }
