@@ -382,12 +382,15 @@ export const V2_CONSENT_AUTHORIZATION_FIELDS: readonly string[] = [
   'supplementalInformation.redirectUri',
 ];
 
+/** The three leaves of an amount of the finance areas (currency, scale, unscaled value). */
+const AMOUNT = (prefix: string): string[] => ['currencyCode', 'scale', 'unscaledValue'].map((p) => `${prefix}.${p}`);
+
 /**
  * A budget (GET /api/v1/budgets, and what create, update and archive answer): the leaves of the
  * reference's Budgets example (the older Swagger's Budget lacks `created`).
  */
 export const BUDGET_FIELDS: readonly string[] = [
-  ...['currencyCode', 'scale', 'unscaledValue'].map((p) => `amount.${p}`),
+  ...AMOUNT('amount'),
   'archived',
   'created',
   'filter.accounts',
@@ -402,14 +405,82 @@ export const BUDGET_FIELDS: readonly string[] = [
   'recurringPeriodicity.periodUnit',
 ];
 
-const BUDGET_PERIOD = ['end', 'start', ...['currencyCode', 'scale', 'unscaledValue'].map((p) => `spentAmount.${p}`)];
+/** One period of GET /api/v1/budgets/{id}/details (`budgetPeriods`, the rows of `budgets details`). */
+export const BUDGET_PERIOD_FIELDS: readonly string[] = ['end', 'start', ...AMOUNT('spentAmount')];
 
 /**
  * One of GET /api/v1/budgets/summaries: the reference's example (the budget and its current period
  * under `budgetPeriod`), and the older Swagger's name of that period, `budgetPeriods`.
  */
 export const BUDGET_SUMMARY_FIELDS: readonly string[] = [
-  ...BUDGET_PERIOD.map((p) => `budgetPeriod.${p}`),
-  ...BUDGET_PERIOD.map((p) => `budgetPeriods.${p}`),
+  ...BUDGET_PERIOD_FIELDS.map((p) => `budgetPeriod.${p}`),
+  ...BUDGET_PERIOD_FIELDS.map((p) => `budgetPeriods.${p}`),
   ...BUDGET_FIELDS.map((p) => `budgetSpecification.${p}`),
+];
+
+/**
+ * One transaction of GET /api/v1/budgets/{id}/transactions: the reference's BudgetTransaction
+ * example (the older Swagger's lacks `pending`).
+ */
+export const BUDGET_TRANSACTION_FIELDS: readonly string[] = [
+  'accountId',
+  ...AMOUNT('amount'),
+  'categoryCode',
+  'date',
+  'description',
+  ...AMOUNT('dispensableAmount'),
+  'id',
+  'pending',
+];
+
+/**
+ * One of GET /api/v1/budgets/recommended: the reference's RecommendedBudget example, and what the
+ * sandbox adds to it (the average it is based on, the periods, the periodicity type; README).
+ */
+export const RECOMMENDED_BUDGET_FIELDS: readonly string[] = [
+  ...AMOUNT('amount'),
+  'filter.accounts',
+  'filter.categories',
+  'filter.freeTextQuery',
+  'filter.tags',
+  'name',
+  'recurringPeriodicity.periodUnit',
+  ...AMOUNT('averageSpentAmount'),
+  'basedOnPeriods',
+  'periodicityType',
+];
+
+/**
+ * An insight of GET /api/v1/insights (the reference's ActionableInsight example). What `data` holds
+ * beyond its `type` depends on the type: --fields learns those paths from the answer.
+ */
+export const INSIGHT_FIELDS: readonly string[] = [
+  'createdTime',
+  'data.data',
+  'data.type',
+  'description',
+  'id',
+  'insightActions',
+  'title',
+  'type',
+  'userId',
+];
+
+/**
+ * An archived insight (GET /api/v1/insights/archived): the reference's ArchivedInsightDTO example,
+ * whose type is `insightType`, the older Swagger's name of it, `type`, and the action taken, which
+ * the sandbox adds (`insightAction`, README).
+ */
+export const ARCHIVED_INSIGHT_FIELDS: readonly string[] = [
+  'data.data',
+  'data.type',
+  'dateArchived',
+  'dateInsightCreated',
+  'description',
+  'id',
+  'insightType',
+  'title',
+  'userId',
+  'type',
+  'insightAction',
 ];

@@ -17,6 +17,11 @@ beforeAll(async () => {
   accountId = a.id;
   addTx(s, a, '-45.50', '2026-03-03', { categoryId: cat('expenses:food.coffee'), description: 'Espresso House' });
   addTx(s, a, '-30.25', '2026-03-10', { categoryId: cat('expenses:food.coffee'), description: 'Pressbyrån' });
+  addTx(s, a, '-4.10', '2026-03-12', {
+    categoryId: cat('expenses:food.coffee'),
+    description: 'Kaffebaren',
+    status: 'PENDING',
+  });
   addTx(s, a, '-12.00', '2026-04-02', { categoryId: cat('expenses:food.coffee'), description: 'Espresso House' });
   env = { ...t.env, BANKCTL_USER: u.userId };
 });
@@ -49,8 +54,8 @@ describe('budgets commands', () => {
     expect(b.oneOffPeriodicity).toEqual({ start: Date.UTC(2026, 2, 1), end: Date.UTC(2026, 3, 1) - 1 });
     const d = await cli(['budgets', 'details', b.id, '-o', 'table']);
     expect(d.code).toBe(0);
-    expect(d.stdout).toMatch(/2026-03-01 to 2026-03-31 .*75\.75 SEK.*100 SEK.*75% \[███████████████░░░░░\]/);
-    expect(d.stderr).toContain('total 75.75 SEK');
+    expect(d.stdout).toMatch(/2026-03-01 to 2026-03-31 .*79\.85 SEK.*100 SEK.*79% \[███████████████░░░░░\]/);
+    expect(d.stderr).toContain('total 79.85 SEK');
     const tx = await cli([
       'budgets',
       'transactions',
@@ -64,9 +69,13 @@ describe('budgets commands', () => {
     ]);
     expect(tx.stdout.split('\r\n').filter(Boolean)).toEqual([
       // csv keeps the currency in its own column (issue 18)
-      'date,description,amount,currency,category,account,id',
+      // and whether each is pending, as the reference's BudgetTransaction says
+      'date,description,amount,currency,category,pending,account,id',
       expect.stringMatching(
-        new RegExp(`^2026-03-10,Pressbyrån,-30.25,SEK,expenses:food.coffee,${accountId},[0-9a-f]+$`),
+        new RegExp(`^2026-03-10,Pressbyrån,-30.25,SEK,expenses:food.coffee,false,${accountId},[0-9a-f]+$`),
+      ),
+      expect.stringMatching(
+        new RegExp(`^2026-03-12,Kaffebaren,-4.10,SEK,expenses:food.coffee,true,${accountId},[0-9a-f]+$`),
       ),
     ]);
     const up = await cli(['budgets', 'update', b.id, '--amount', '80.5', '-o', 'json']);

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { budgetDetails, type Budget, type BudgetPeriod } from '../../api/budgets.js';
 import { UsageError } from '../../errors.js';
 import { render, type Column } from '../../output/render.js';
+import { BUDGET_PERIOD_FIELDS } from '../../contract/item-fields.js';
 import { examples, type Run } from '../util.js';
 import { dateFlag, denominatedDecimal, denominatedText, filterText, isoDay } from './amounts.js';
 import { progress } from '../statistics/bars.js';
@@ -68,7 +69,7 @@ export async function detailsRun(ctx: Context, o: DetailsOptions): Promise<void>
             format: (v) => progress(denominatedDecimal(v as Budget['amount']), denominatedDecimal(target)),
           },
         ];
-  await render(ctx, d.budgetPeriods, { columns });
+  await render(ctx, d.budgetPeriods, { columns, declared: BUDGET_PERIOD_FIELDS });
   ctx.notice(
     `${d.budgetSpecification.name} (${filterText(d.budgetSpecification.filter)}): total ${denominatedText(d.totalSpentAmount)}, average ${denominatedText(d.averageSpentAmount)} per period`,
   );

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { recommendedBudgets, type Budget } from '../../api/budgets.js';
 import { render } from '../../output/render.js';
+import { RECOMMENDED_BUDGET_FIELDS } from '../../contract/item-fields.js';
 import { examples, type Run } from '../util.js';
 import { denominatedText, filterText } from './amounts.js';
 
@@ -38,5 +39,6 @@ export async function recommendedRun(ctx: Context): Promise<void> {
       },
       { header: 'filter', path: 'filter', format: (v) => filterText(v as Budget['filter']) },
     ],
+    declared: RECOMMENDED_BUDGET_FIELDS,
   });
 }

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { budgetTransactions, type Budget } from '../../api/budgets.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
+import { BUDGET_TRANSACTION_FIELDS } from '../../contract/item-fields.js';
 import { examples, type Run } from '../util.js';
 import { dateFlag, denominatedText, isoDay } from './amounts.js';
 
@@ -41,8 +42,11 @@ export async function transactionsRun(ctx: Context, o: TransactionsOptions): Pro
       { header: 'description', path: 'description' },
       { header: 'amount', path: 'amount', format: (v) => denominatedText(v as Budget['amount']), money: true },
       { header: 'category', path: 'categoryCode' },
+      // the reference's BudgetTransaction says whether it is pending; the older Swagger's does not
+      { header: 'pending', path: 'pending' },
       { header: 'account', path: 'accountId' },
       { header: 'id', path: 'id' },
     ],
+    declared: BUDGET_TRANSACTION_FIELDS,
   });
 }

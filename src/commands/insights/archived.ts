@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listArchivedInsights } from '../../api/insights.js';
 import { render } from '../../output/render.js';
+import { ARCHIVED_INSIGHT_FIELDS } from '../../contract/item-fields.js';
 import { examples, type Run } from '../util.js';
 
 export type ArchivedOptions = Record<string, never>;
@@ -25,5 +26,6 @@ export async function archivedRun(ctx: Context): Promise<void> {
       { header: 'action', path: 'insightAction' },
       { header: 'archived', path: 'dateArchived' },
     ],
+    declared: ARCHIVED_INSIGHT_FIELDS,
   });
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listInsights, type Insight } from '../../api/insights.js';
 import { render } from '../../output/render.js';
+import { INSIGHT_FIELDS } from '../../contract/item-fields.js';
 import { examples, type Run } from '../util.js';
 
 const ACTIVE_COLUMNS = [
@@ -31,5 +32,5 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 }
 
 export async function listRun(ctx: Context): Promise<void> {
-  await render(ctx, await listInsights(await ctx.api()), { columns: ACTIVE_COLUMNS });
+  await render(ctx, await listInsights(await ctx.api()), { columns: ACTIVE_COLUMNS, declared: INSIGHT_FIELDS });
 }

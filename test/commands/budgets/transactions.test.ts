@@ -54,8 +54,8 @@ describe('budgets transactions: output', () => {
       args: () => [id, '--start', '2026-03-01', '--end', '2026-03-31', '-o', 'csv'],
       code: 0,
       stdout: [
-        /^date,description,amount,currency,category,account,id\r\n/,
-        '2026-03-03,Espresso House,-45.50,SEK,expenses:food.coffee',
+        /^date,description,amount,currency,category,pending,account,id\r\n/,
+        '2026-03-03,Espresso House,-45.50,SEK,expenses:food.coffee,false,',
         (out) => expect(out).not.toContain('2026-04-02'),
       ],
     },
