@@ -26,11 +26,38 @@ export interface ConnectorWebhook extends WebhookRegistration {
   [k: string]: unknown;
 }
 
-/** The request the service POSTs to a webhook url. */
+/** The registration a v1 delivery carries, with the secret the receiver compares. */
+export interface V1Hook {
+  secret: string;
+  url?: string;
+  events?: string[];
+  [k: string]: unknown;
+}
+
+/**
+ * The request the service POSTs to a v1 webhook url. The registration is under `webhook` in the
+ * vendor's guides (the refresh:finished event's example) and under `webHook` in spec 6 and the
+ * Swagger: a receiver reads either.
+ */
 export interface WebHookRequest {
   event: string;
   content: unknown;
-  webHook: { secret: string; url?: string; events?: string[] };
+  webhook?: V1Hook;
+  webHook?: V1Hook;
+}
+
+/** The keys a v1 delivery's registration may be under, the vendor's current name first. */
+export const V1_HOOK_KEYS = ['webhook', 'webHook'] as const;
+
+/** A v1 delivery's registration: under which key, and the object (undefined when neither is an object). */
+export function v1HookOf(
+  body: Record<string, unknown>,
+): { key: (typeof V1_HOOK_KEYS)[number]; hook: Record<string, unknown> } | undefined {
+  for (const key of V1_HOOK_KEYS) {
+    const hook = body[key];
+    if (hook && typeof hook === 'object' && !Array.isArray(hook)) return { key, hook: hook as Record<string, unknown> };
+  }
+  return undefined;
 }
 
 export const API_HOOKS_PATH = EP.hooks.list.path;
@@ -106,7 +133,7 @@ export async function rotateConnectorToken(
 
 // --- Events v2 (the vendor reference's /events/v2/webhook-endpoints) ---
 
-export { V2_EVENTS, type V2Event } from '../contract/webhook-signature.js';
+export { V2_DATA_EVENTS, V2_EVENTS, type V2Event } from '../contract/webhook-signature.js';
 
 /** The reference's WebhookEndpoint; `secret` only in the answer to a create. */
 export interface WebhookEndpoint {

@@ -8,8 +8,8 @@ export const SIGNATURE_HEADER = 'x-tink-signature';
 /** The guide: "Consider keeping the threshold at no less than 5 minutes". */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** The events an Events v2 endpoint can subscribe to (the transactions-webhooks guide). */
-export const V2_EVENTS = [
+/** The Events v2 events of account and transaction data (the transactions-webhooks guide): the sandbox emits these. */
+export const V2_DATA_EVENTS = [
   'refresh:finished',
   'account:created',
   'account:updated',
@@ -17,10 +17,28 @@ export const V2_EVENTS = [
   'account-booked-transactions:modified',
   'account-transactions:deleted',
 ] as const;
+export type V2DataEvent = (typeof V2_DATA_EVENTS)[number];
+
+/**
+ * Every event an Events v2 endpoint can subscribe to: the data events, and those the webhooks and
+ * account-check guides name for other products (insights, payments, reports), which the sandbox
+ * accepts in a subscription but never emits.
+ */
+export const V2_EVENTS = [
+  ...V2_DATA_EVENTS,
+  'actionable-insights:created',
+  'payment:updated',
+  'mandate-payment:updated',
+  'reports-generation:completed',
+] as const;
 export type V2Event = (typeof V2_EVENTS)[number];
 
 export function isV2Event(e: string): e is V2Event {
   return (V2_EVENTS as readonly string[]).includes(e);
+}
+
+export function isV2DataEvent(e: string): e is V2DataEvent {
+  return (V2_DATA_EVENTS as readonly string[]).includes(e);
 }
 
 /** The hex HMAC-SHA256 of `t + "." + body`. */

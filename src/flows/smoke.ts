@@ -17,7 +17,7 @@ import {
 import { listProviders, type Provider } from '../api/providers.js';
 import { transactionPages, type TransactionFilter } from '../api/transactions.js';
 import { createUser, deleteUser } from '../api/users.js';
-import { createConnectorWebhook, deleteConnectorWebhook } from '../api/webhooks.js';
+import { createConnectorWebhook, deleteConnectorWebhook, v1HookOf } from '../api/webhooks.js';
 import type { TokenManager } from '../auth/tokens.js';
 import { addDecimals, decimalString } from '../contract/decimal.js';
 import { ExactNumber, writeJson } from '../contract/exact-json.js';
@@ -271,7 +271,7 @@ async function checkPushAndReadBack(r: Run): Promise<string> {
   return `${got.length} transactions read back with HTTP Basic, sum ${sum}`;
 }
 
-/** A local receiver that keeps the events whose webHook.secret is right. */
+/** A local receiver that keeps the events whose webhook.secret (webHook.secret in spec 6) is right. */
 async function receiver(secret: string): Promise<{ server: Server; url: string; received: Array<{ event: string }> }> {
   const received: Array<{ event: string }> = [];
   const server = createServer((req, res) => {
@@ -282,8 +282,8 @@ async function receiver(secret: string): Promise<{ server: Server; url: string; 
     });
     req.on('end', () => {
       try {
-        const payload = JSON.parse(body) as { event: string; webHook?: { secret?: string } };
-        const ok = secretsEqual(secret, String(payload.webHook?.secret ?? ''));
+        const payload = JSON.parse(body) as { event: string };
+        const ok = secretsEqual(secret, String(v1HookOf(payload)?.hook.secret ?? ''));
         res.writeHead(ok ? 200 : 401).end();
         if (ok) received.push(payload);
       } catch {

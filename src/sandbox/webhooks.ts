@@ -271,12 +271,26 @@ export class WebhookDelivery {
     }
   }
 
-  /** v1: {event, content, webHook}; v2: {context, content, event} as the reference's examples. */
+  /**
+   * v1: {event, content, webhook, webHook}: the registration as the vendor's guides show it
+   * (`webhook`, the refresh:finished example's fields) and as spec 6 names it (`webHook`: secret,
+   * url, events), so that a receiver written to either finds its secret. v2: {context, content,
+   * event} as the reference's examples.
+   */
   private bodyFor(hook: WebhookRecord, e: SandboxEvent): string {
     if (hook.source !== 'v2')
       return JSON.stringify({
         event: e.event,
         content: e.content,
+        webhook: {
+          id: hook.id,
+          ...(hook.userId !== undefined ? { userId: hook.userId } : {}),
+          secret: hook.secret,
+          url: hook.url,
+          ...(hook.clientId !== undefined ? { clientId: hook.clientId } : {}),
+          global: hook.userId === undefined,
+          events: hook.events,
+        },
         webHook: { secret: hook.secret, url: hook.url, events: hook.events },
       });
     const externalUserId = this.ctx.store.users.get(e.userId)?.externalUserId;

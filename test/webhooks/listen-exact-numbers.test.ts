@@ -127,7 +127,7 @@ describe('webhooks listen prints the numbers as sent', () => {
       expect(lines[0]).toContain('"big":12345678901234567891');
       expect(l.stderr()).toMatch(/refused POST \/: 400 the body is not a JSON object/);
       expect(l.stderr()).toMatch(/refused POST \/: 400 content is missing or not an object/);
-      expect(l.stderr()).toMatch(/refused POST \/: 400 webHook\.secret is missing/);
+      expect(l.stderr()).toMatch(/refused POST \/: 400 webhook\.secret is missing/);
       expect(l.stderr()).toMatch(/refused POST \/: 400 event is missing or not a string/);
     } finally {
       expect(await stop(l)).toBe(130);

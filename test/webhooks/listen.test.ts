@@ -69,6 +69,8 @@ describe('delivery from the sandbox to a spawned listener', () => {
       expect(generated.length).toBeGreaterThan(20);
       expect(l.stdout() + l.stderr()).not.toContain(generated);
       expect(got[0].webHook).toEqual({ url: `${l.url}/webhooks`, events: expect.any(Array) });
+      expect(got[0].webhook).toMatchObject({ url: `${l.url}/webhooks`, global: true });
+      expect(got[0].webhook).not.toHaveProperty('secret');
     } finally {
       expect(await stop(l)).toBe(130);
     }
@@ -307,6 +309,47 @@ describe('what the listener refuses, and keeps running through', () => {
       expect(l.stdout()).not.toContain(SECRET);
     } finally {
       expect(await stop(l)).toBe(130);
+    }
+  });
+
+  test("the vendor's v1 refresh:finished body (the registration under `webhook`) is accepted, printed without its secret", async () => {
+    // docs.tink.com's "Event: Refresh finished" example, verbatim but for the url
+    const secret = '67abc1e08fb64c92b450a13e0876330b';
+    const webhook = {
+      id: '371aac6d3fc0423bb17e3c96a1d279b6',
+      userId: 'af947e794c0641079a876dcec51a419a',
+      secret,
+      url: 'https://example.com/hook',
+      clientId: '1b91a64414fb4ecf87bb4ce7654b2b6a',
+      global: false,
+      events: ['credentials:create', 'credentials:update', 'refresh:finished'],
+    };
+    const content = {
+      externalUserId: '100058962',
+      credentialsId: 'abe129ab439c4b9dbb71499a256ce4a5',
+      status: 'AUTHENTICATION_ERROR',
+      credentialsStatus: 'AUTHENTICATION_ERROR',
+      finished: 1619007274295,
+      source: 'OPERATION_SOURCE_API',
+      sessionExpiryDate: 1624954710576,
+      detailedError: {
+        type: 'USER_LOGIN_ERROR',
+        displayMessage: '',
+        details: { reason: 'STATIC_CREDENTIALS_INCORRECT', retryable: false },
+      },
+    };
+    const l = await spawnListener(['--secret', secret, '--once'], t.env);
+    try {
+      const wrong = await post(l.url, JSON.stringify({ content, event: 'refresh:finished', webhook: { secret: 'x' } }));
+      expect(wrong.status).toBe(401);
+      const ok = await post(l.url, JSON.stringify({ content, event: 'refresh:finished', webhook }));
+      expect(ok.status).toBe(200);
+      expect(await l.exited).toBe(0);
+      const { secret: _s, ...shown } = webhook;
+      expect(JSON.parse(l.stdout())).toEqual({ content, event: 'refresh:finished', webhook: shown });
+      expect(l.stdout() + l.stderr()).not.toContain(secret);
+    } finally {
+      if (l.child.exitCode === null) l.kill('SIGINT');
     }
   });
 

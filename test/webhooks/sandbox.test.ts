@@ -194,7 +194,7 @@ describe('API-side registration (/api/v1/hooks, scope user:web_hooks)', () => {
 });
 
 describe('delivery', () => {
-  test('a WebHookRequest {event, content, webHook} is POSTed for registered events only', async () => {
+  test('a WebHookRequest {event, content, webhook, webHook} is POSTed for registered events only', async () => {
     rx = await startReceiver();
     await registerConnector(`${rx.url}/hook?x=1`, ['credentials:update']);
     await trigger({ event: 'credentials:create' });
@@ -209,7 +209,15 @@ describe('delivery', () => {
     expect(got!.headers['content-type']).toBe('application/json');
     const body = got!.json();
     expect(body.event).toBe('credentials:update');
+    // spec 6's webHook, and the registration as the vendor's guides show it (a connector one is global)
     expect(body.webHook).toEqual({ secret: 'sh-secret-1', url: `${rx.url}/hook?x=1`, events: ['credentials:update'] });
+    expect(body.webhook).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      secret: 'sh-secret-1',
+      url: `${rx.url}/hook?x=1`,
+      global: true,
+      events: ['credentials:update'],
+    });
     expect(body.content).toMatchObject({ id: r.json().orderKey, status: 'AUTHENTICATING', userId: r.json().userId });
     expect(typeof body.content.statusUpdated).toBe('number');
   });

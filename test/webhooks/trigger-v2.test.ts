@@ -56,6 +56,12 @@ describe('sandbox trigger (Events v2)', () => {
       stderr: /status applies to refresh:finished only/,
     },
     {
+      name: 'an event the sandbox never emits (a payment) is exit 2, with the ones it does',
+      args: ['payment:updated'],
+      code: 2,
+      stderr: /unknown event "payment:updated"[\s\S]*account-transactions:modified/,
+    },
+    {
       name: 'an unknown event: the hint lists the v2 names too',
       args: ['account:deleted'],
       code: 2,

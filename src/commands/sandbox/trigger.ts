@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { triggerEvent, V2_EVENTS, WEBHOOK_EVENTS } from '../../api/webhooks.js';
+import { triggerEvent, V2_DATA_EVENTS, WEBHOOK_EVENTS } from '../../api/webhooks.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples } from '../util.js';
@@ -8,7 +8,7 @@ import { examples } from '../util.js';
 export function registerSandboxTrigger(parent: Command, ctx: Context): void {
   const cmd = parent
     .command('trigger')
-    .argument('<event>', `the event: ${WEBHOOK_EVENTS.join(', ')}; Events v2: ${V2_EVENTS.join(', ')}`)
+    .argument('<event>', `the event: ${WEBHOOK_EVENTS.join(', ')}; Events v2: ${V2_DATA_EVENTS.join(', ')}`)
     .description(
       'make the running sandbox emit a realistic event of this kind to the registered webhooks (POST /sandbox/trigger)',
     )
@@ -18,10 +18,10 @@ export function registerSandboxTrigger(parent: Command, ctx: Context): void {
       'the status in the content (credentials, signable-operation and refresh:finished events; an error status of refresh:finished adds its detailedError)',
     )
     .action(async (event: string, o: { credentialsId?: string; status?: string }) => {
-      const v2 = (V2_EVENTS as readonly string[]).includes(event);
+      const v2 = (V2_DATA_EVENTS as readonly string[]).includes(event);
       if (!v2 && !(WEBHOOK_EVENTS as readonly string[]).includes(event))
         throw new UsageError(`unknown event "${event}"`, {
-          hint: `use ${WEBHOOK_EVENTS.join(', ')}, or an Events v2 one: ${V2_EVENTS.join(', ')}`,
+          hint: `use ${WEBHOOK_EVENTS.join(', ')}, or an Events v2 one: ${V2_DATA_EVENTS.join(', ')}`,
         });
       // --user is the global acting-user flag: the event concerns that user (default: the newest one)
       const user = await ctx.userRef();

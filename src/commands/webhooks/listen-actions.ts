@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { FlowFailedError } from '../../errors.js';
 import { writeJson } from '../../contract/exact-json.js';
 import type { ReceivedEvent } from './receiver.js';
+import { V1_HOOK_KEYS } from '../../api/webhooks.js';
 import { stripControl } from '../../output/sanitize.js';
 
 export interface RegisterOpts {
@@ -91,9 +92,12 @@ export async function register(
  */
 export function print(ctx: Context, event: ReceivedEvent, pretty: boolean): void {
   let shown: Record<string, unknown> = event;
-  if (event.webHook && typeof event.webHook === 'object') {
-    const { secret: _secret, ...hook } = event.webHook as Record<string, unknown>;
-    shown = { ...event, webHook: hook };
+  // the secret is left out under either key a v1 body may carry it
+  for (const key of V1_HOOK_KEYS) {
+    const hook = shown[key];
+    if (!hook || typeof hook !== 'object') continue;
+    const { secret: _secret, ...rest } = hook as Record<string, unknown>;
+    shown = { ...shown, [key]: rest };
   }
   if (!pretty) {
     ctx.io.stdout.write(`${writeJson(shown)}\n`);

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
-import { V2_EVENTS, WEBHOOK_EVENTS } from '../../api/webhooks.js';
+import { V2_DATA_EVENTS, V2_EVENTS, WEBHOOK_EVENTS } from '../../api/webhooks.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../contract/webhook-signature.js';
 import { stripControl } from '../../output/sanitize.js';
 import { collect, examples, parseIntArg, type Run } from '../util.js';
@@ -59,7 +59,7 @@ export function newCmdListen(parent: Command, ctx: Context, run: Run<ListenOptio
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option(
       '--secret <secret>',
-      `the secret: v1's webHook.secret, Events v2's signing secret (prefer --secret-stdin or ${SECRET_ENV}; default: the profile's ${SECRET_SETTING}; generated with --register)`,
+      `the secret: v1's webhook.secret (webHook in spec 6), Events v2's signing secret (prefer --secret-stdin or ${SECRET_ENV}; default: the profile's ${SECRET_SETTING}; generated with --register)`,
     )
     .option('--secret-stdin', 'read the secret from the first line of standard input')
     .option(
@@ -223,7 +223,7 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
     const localUrl = localUrlOf(o.host, receiver.address.port);
     const url = o.publicUrl ?? `${localUrl}webhooks`;
     if (o.register && o.registerVia === 'events-v2')
-      unregister = await registerV2(ctx, url, o.events.length ? o.events : [...V2_EVENTS], (s) =>
+      unregister = await registerV2(ctx, url, o.events.length ? o.events : [...V2_DATA_EVENTS], (s) =>
         receiver.setSecret(s),
       );
     else if (o.register)

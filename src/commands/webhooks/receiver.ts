@@ -3,14 +3,14 @@
 // - Events v2 (an X-Tink-Signature header, or a {context, content, event} body): the signature
 //   checked over the raw bytes before anything is parsed, in constant time, with the timestamp
 //   within the tolerance; a bad or missing one is 412, as the vendor's guide says a receiver answers;
-// - v1 (a WebHookRequest {event, content, webHook}): the secret in webHook.secret compared in
-//   constant time (401).
+// - v1 (a WebHookRequest {event, content, webhook}, `webHook` in spec 6): the secret in
+//   webhook.secret compared in constant time (401).
 // A rejected body is never echoed or printed. Any request, good or bad, leaves the server running.
 import { secretsEqual } from '../../contract/secrets.js';
 import { ExactNumber, readJson } from '../../contract/exact-json.js';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { WebHookRequest } from '../../api/webhooks.js';
+import { V1_HOOK_KEYS, v1HookOf, type WebHookRequest } from '../../api/webhooks.js';
 import { hostGuard } from '../../contract/host.js';
 import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifySignature } from '../../contract/webhook-signature.js';
 
@@ -18,6 +18,7 @@ import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifySignature } from '..
 export interface ReceivedEvent {
   event: string;
   content: unknown;
+  webhook?: WebHookRequest['webhook'];
   webHook?: WebHookRequest['webHook'];
   context?: { userId?: string; externalUserId?: string };
   [k: string]: unknown;
@@ -88,8 +89,8 @@ function checkShape(b: Record<string, unknown>): void {
 /** Parses and checks a WebHookRequest (v1); throws a Refusal with a fixed reason. */
 export function parseWebHookRequest(raw: Buffer, secret: string): WebHookRequest {
   const b = parseJsonObject(raw);
-  const hook = b.webHook;
-  if (!isObject(hook) || typeof hook.secret !== 'string') throw new Refusal(400, 'webHook.secret is missing');
+  const hook = v1HookOf(b)?.hook;
+  if (typeof hook?.secret !== 'string') throw new Refusal(400, 'webhook.secret is missing');
   if (!secretMatches(secret, hook.secret)) throw new Refusal(401, 'wrong secret');
   checkShape(b);
   return b as unknown as WebHookRequest;
@@ -99,7 +100,9 @@ export function parseWebHookRequest(raw: Buffer, secret: string): WebHookRequest
 function looksV2(raw: Buffer): boolean {
   try {
     const b = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-    return Boolean(b && typeof b === 'object' && !Array.isArray(b) && 'context' in b && !('webHook' in b));
+    return Boolean(
+      b && typeof b === 'object' && !Array.isArray(b) && 'context' in b && !V1_HOOK_KEYS.some((k) => k in b),
+    );
   } catch {
     return false;
   }

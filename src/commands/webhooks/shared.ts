@@ -107,7 +107,7 @@ export function addCreateFlags(cmd: Command): Command {
     .option('--event <name>', 'an event to receive (repeatable, or comma-separated)', collect)
     .option(
       '--secret <secret>',
-      `the secret the service sends back in webHook.secret (prefer --secret-stdin or ${SECRET_ENV})`,
+      `the secret the service sends back in webhook.secret (prefer --secret-stdin or ${SECRET_ENV})`,
     )
     .option('--secret-stdin', 'read the secret from the first line of standard input');
 }

@@ -7,7 +7,7 @@
 // - DELETE /{id}: 200 {} (the reference's status).
 // A client sees and changes only the endpoints it created.
 import { EP } from '../../contract/index.js';
-import { isV2Event, V2_EVENTS, type V2Event } from '../../contract/webhook-signature.js';
+import { isV2Event, V2_EVENTS, type V2DataEvent, type V2Event } from '../../contract/webhook-signature.js';
 import type { SandboxContext } from '../context.js';
 import {
   accountEventContent,
@@ -211,7 +211,7 @@ export const REFRESH_STATUSES = ['UPDATED', ...Object.keys(ERRORS)];
 /** POST /sandbox/trigger for a v2 event: a realistic content from the user's own data, emitted. */
 export function triggerV2(
   ctx: SandboxContext,
-  event: V2Event,
+  event: V2DataEvent,
   user: UserRecord,
   o: { status?: string; credentialsId?: string },
 ): { content: Record<string, unknown>; orderKey: string } {

@@ -16,7 +16,7 @@ import type { Req } from '../router.js';
 import type { UserRecord } from '../store.js';
 import { validateRegistration, webhookDelivery, type WebhookRecord } from '../webhooks.js';
 import { apiTransaction } from '../connector/state.js';
-import { isV2Event, V2_EVENTS, type V2Event } from '../../contract/webhook-signature.js';
+import { isV2DataEvent, V2_DATA_EVENTS, type V2DataEvent } from '../../contract/webhook-signature.js';
 import type { WebhookEvent } from '../../contract/wire.js';
 import { registerEventsV2, triggerV2 } from './events-v2.js';
 
@@ -87,14 +87,15 @@ export function registerWebhooks(ctx: SandboxContext): void {
     const body = asObject(await req.json(), 'the trigger');
     const event = optString(body, 'event');
     const v1 = event !== undefined && (EVENT_NAMES as string[]).includes(event);
-    if (!event || (!v1 && !isV2Event(event)))
-      throw badRequest(`event must be one of ${[...EVENT_NAMES, ...V2_EVENTS].join(', ')}`, { field: 'event' });
+    // the Events v2 events the sandbox emits (it accepts subscriptions to the others, never sends them)
+    if (!event || (!v1 && !isV2DataEvent(event)))
+      throw badRequest(`event must be one of ${[...EVENT_NAMES, ...V2_DATA_EVENTS].join(', ')}`, { field: 'event' });
     const user = pickUser(ctx, short(optString(body, 'userId'), 'userId'));
     const status = short(optString(body, 'status'), 'status');
     const credentialsId = short(optString(body, 'credentialsId'), 'credentialsId');
     const webhooks = delivery.matching({ event: event as EventName, userId: user.id }).length;
     if (!v1) {
-      const { content, orderKey } = triggerV2(ctx, event as V2Event, user, { status, credentialsId });
+      const { content, orderKey } = triggerV2(ctx, event as V2DataEvent, user, { status, credentialsId });
       res.json(200, { event, userId: user.id, orderKey, webhooks, content });
       return;
     }

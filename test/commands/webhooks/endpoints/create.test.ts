@@ -83,6 +83,21 @@ describe('webhooks endpoints create', () => {
       stderr: /already exists/,
     },
     {
+      name: "the guides' events of other products (insights, payments, reports) are taken by the CLI and the sandbox",
+      args: [
+        ...['--url', 'https://hooks.example.com/products', '--event', 'actionable-insights:created,payment:updated'],
+        ...['--event', 'mandate-payment:updated,reports-generation:completed', '-o', 'json'],
+      ],
+      code: 0,
+      stdout: (out) =>
+        expect(JSON.parse(out).enabledEvents).toEqual([
+          'actionable-insights:created',
+          'payment:updated',
+          'mandate-payment:updated',
+          'reports-generation:completed',
+        ]),
+    },
+    {
       name: "the service's 400 (plain http to a public host) is exit 2",
       args: ['--url', 'http://hooks.example.com/a', '--event', 'refresh:finished'],
       code: 2,
