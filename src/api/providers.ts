@@ -104,7 +104,7 @@ export async function findProvider(api: ApiClient, name: string, o: { market?: s
           (res) => exact(res, EP.providers.list),
           (err: unknown) => {
             // a service without the list's name query (the spec's reading) answers the provider itself below
-            if (err instanceof ApiError && err.status === 404) return undefined;
+            if (providersAnswered(err, 404)) return undefined;
             throw err;
           },
         );
@@ -117,7 +117,7 @@ async function bySpecPath(api: ApiClient, name: string): Promise<Provider | unde
   try {
     res = await api.call(EP.providers.byMarket, { path: { market: name } });
   } catch (err) {
-    if (err instanceof ApiError && err.status >= 400 && err.status < 500) return undefined;
+    if (providersAnswered(err)) return undefined;
     throw err;
   }
   return asList(EP.providers.byMarket, res).find((p) => p.name === name);
@@ -131,6 +131,22 @@ function asList(ep: Endpoint, res: HttpResponse<unknown>): Provider[] {
   const data = res.data;
   if (isObject(data) && data.providers === undefined && typeof data.name === 'string') return [data as Provider];
   return providersOf(ep, res);
+}
+
+/**
+ * Whether err is the providers endpoint's own 4xx (or this status), not a failure on the way to it:
+ * a token grant's 404 for an unknown acting user is that user's error, not "provider not found".
+ */
+function providersAnswered(err: unknown, status?: number): boolean {
+  if (!(err instanceof ApiError) || err.status < 400 || err.status >= 500) return false;
+  if (status !== undefined && err.status !== status) return false;
+  let path: string;
+  try {
+    path = new URL(err.url).pathname;
+  } catch {
+    return false;
+  }
+  return err.method === 'GET' && /\/api\/v1\/providers(\/|$)/.test(path);
 }
 
 function notFound(name: string, market?: string): never {

@@ -20,6 +20,18 @@ describe('providers get', () => {
           expect.objectContaining({ name: 'password', masked: true }),
         ]),
     },
-    { name: 'an unknown provider is 4', args: ['no-such-bank'], code: 4 },
+    { name: 'an unknown provider is 4', args: ['no-such-bank'], code: 4, stderr: /provider no-such-bank not found/ },
+    {
+      // the token grant's 404 is the user's: it was reported as "provider se-test-password not found"
+      name: 'an unknown acting user is 4 naming the user and the failed grant, not the provider',
+      args: ['se-test-password', '--user', '0123456789abcdef0123456789abcdef'],
+      code: 4,
+      stderr: (err) => {
+        expect(err).toMatch(
+          /authorization-grant failed: HTTP 404: user 0123456789abcdef0123456789abcdef does not exist/,
+        );
+        expect(err).not.toMatch(/provider .* not found/);
+      },
+    },
   ]);
 });
