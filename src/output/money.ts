@@ -9,20 +9,26 @@ import { stripControl } from './sanitize.js';
 
 export { addDecimals, decimalString, parseDecimal } from '../contract/decimal.js';
 
-export interface ExactAmount {
-  currencyCode?: string;
-  value: { scale: string | number; unscaledValue: string | number };
-}
+type Scaled = { scale: string | number; unscaledValue: string | number };
+
+/**
+ * An amount object: v2's `{currencyCode, value: {unscaledValue, scale}}`, or the flat one of v1's
+ * currencyDenominated* fields and the finance areas (`{unscaledValue, scale, currencyCode}`).
+ */
+export type ExactAmount = { currencyCode?: string } & ({ value: Scaled } | Scaled);
+
+const isScaled = (v: unknown): v is Scaled => !!v && typeof v === 'object' && 'unscaledValue' in v && 'scale' in v;
 
 export function isExactAmount(v: unknown): v is ExactAmount {
-  if (!v || typeof v !== 'object') return false;
-  const val = (v as { value?: unknown }).value;
-  return !!val && typeof val === 'object' && 'unscaledValue' in val && 'scale' in val;
+  if (!v || typeof v !== 'object' || v instanceof ExactNumber) return false;
+  return isScaled((v as { value?: unknown }).value) || isScaled(v);
 }
 
-/** A v2 amount as "-0.05 SEK": exactly, or a ServerError naming `field` (exactValue's bounds). */
+/** An amount as "-0.05 SEK": exactly, or a ServerError naming `field` (exactValue's bounds). */
 export function formatAmount(a: ExactAmount, withCurrency = true, field = 'amount'): string {
-  const n = withMinorUnits(exactValue(a.value.unscaledValue, a.value.scale, `${field}.value`), a.currencyCode);
+  const nested = 'value' in a && isScaled(a.value);
+  const { unscaledValue, scale } = nested ? a.value : (a as Scaled);
+  const n = withMinorUnits(exactValue(unscaledValue, scale, nested ? `${field}.value` : field), a.currencyCode);
   return withCurrency && a.currencyCode ? `${n} ${visibleCode(a.currencyCode)}` : n;
 }
 
