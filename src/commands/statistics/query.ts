@@ -14,7 +14,7 @@ import { ServerError, UsageError } from '../../errors.js';
 import { ExactNumber, writeJson } from '../../contract/exact-json.js';
 import { decimalText } from '../../contract/decimal.js';
 import { preview } from '../../api/client.js';
-import { decimalString } from '../../output/money.js';
+import { decimalString, visibleCode } from '../../output/money.js';
 import { render } from '../../output/render.js';
 import { collect, examples, splitList, type Run } from '../util.js';
 import { bar, compareDecimal, maxDecimal } from './bars.js';
@@ -34,6 +34,24 @@ export function statValue(s: Statistic): string {
     { hint: 'the service answered something that is not what the endpoint returns' },
   );
 }
+
+/**
+ * A statistic's value as the table and csv show it: with its currency when the answer gives one (the
+ * sandbox's exact amount; the Swagger's Statistics has a bare number, a count or an amount alike).
+ */
+function statCell(s: Statistic): string {
+  const v = statValue(s);
+  const code = s.amount?.currencyCode;
+  return typeof code === 'string' && code !== '' ? `${v} ${visibleCode(code)}` : v;
+}
+
+/** The value column: money (csv's value and currency columns), the currency empty where none is given. */
+const VALUE_COLUMN = {
+  header: 'value',
+  path: '',
+  format: (_v: unknown, s: unknown) => statCell(s as Statistic),
+  money: true,
+};
 
 export type QueryOptions = StatisticQuery;
 
@@ -106,7 +124,7 @@ export async function queryRun(ctx: Context, q: QueryOptions): Promise<void> {
         { header: 'period', path: 'period' },
         { header: 'description', path: 'description' },
         { header: 'payload', path: 'payload' },
-        { header: 'value', path: '', format: (_v: unknown, s: unknown) => statValue(s as Statistic) },
+        VALUE_COLUMN,
       ],
     });
     return;
@@ -135,7 +153,7 @@ async function renderChart(ctx: Context, types: string[], result: Statistic[]): 
         path: '',
         format: (_v: unknown, s: unknown) => (s as Statistic).payload || (s as Statistic).description,
       },
-      { header: 'value', path: '', format: (_v: unknown, s: unknown) => statValue(s as Statistic) },
+      VALUE_COLUMN,
       {
         header: 'chart',
         path: '',

@@ -82,10 +82,16 @@ describe('statistics query: output', () => {
       stdout: [/expenses:\w+/, /\d+\.\d{2}/, /█/],
     },
     {
-      name: 'csv has a value column',
+      name: 'csv has the value and its currency in two columns',
       args: [...monthly, '-o', 'csv'],
       code: 0,
-      stdout: /^type,period,description,payload,value\r\n/,
+      stdout: [/^type,period,description,payload,value,currency\r\n/, /,expenses:food,\d+\.\d{2},SEK\r\n/],
+    },
+    {
+      name: 'a count has no currency: the currency cell is empty',
+      args: ['--type', 'expenses-by-category/by-count', '--resolution', 'MONTHLY', '-o', 'csv'],
+      code: 0,
+      stdout: [/^type,period,description,payload,value,currency\r\n/, /,expenses:[\w.]+,\d+,\r\n/],
     },
   ]);
 });
