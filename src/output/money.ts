@@ -21,7 +21,8 @@ const isScaled = (v: unknown): v is Scaled => !!v && typeof v === 'object' && 'u
 
 export function isExactAmount(v: unknown): v is ExactAmount {
   if (!v || typeof v !== 'object' || v instanceof ExactNumber) return false;
-  return isScaled((v as { value?: unknown }).value) || isScaled(v);
+  // flat only with its currency: a v2 amount's bare value ({unscaledValue, scale}) names none
+  return isScaled((v as { value?: unknown }).value) || (isScaled(v) && 'currencyCode' in v);
 }
 
 /** An amount as "-0.05 SEK": exactly, or a ServerError naming `field` (exactValue's bounds). */
