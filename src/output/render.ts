@@ -47,7 +47,8 @@ export function getPath(obj: unknown, path: string): unknown {
   return cur;
 }
 
-const EPOCH_KEY = /(date|updated|created|expiry|expires|timestamp|time)$/i;
+/** Keys of epoch-ms values: createdTime, lastRefreshed, lastModified, a budget period's start and end... */
+const EPOCH_KEY = /(date|updated|created|expiry|expires|timestamp|time|refreshed|modified|finished|^start|^end)$/i;
 /** dateArchived, dateCreated...: the insights' epoch-ms keys put "date" first. */
 const DATE_FIRST = /^date[A-Z]/;
 

@@ -74,6 +74,18 @@ describe('output formats', () => {
     expect(out).not.toContain('\x1b[31m');
   });
 
+  test('epoch milliseconds are ISO timestamps by their key: refreshed, lastModified, a period start and end', async () => {
+    const ms = 1796049549689;
+    const iso = new Date(ms).toISOString();
+    const rows = [
+      { refreshed: ms, lastModified: ms, start: ms, end: ms, createdTime: ms, dateArchived: ms, count: ms },
+    ];
+    const { c, io } = ctx('csv', { fields: 'refreshed,lastModified,start,end,createdTime,dateArchived,count' });
+    await render(c, rows, {});
+    // a count is a number whatever its size
+    expect(io.out().split('\r\n')[1]).toBe([iso, iso, iso, iso, iso, iso, String(ms)].join(','));
+  });
+
   test('streaming json is one valid array, also when empty', async () => {
     const { c, io } = ctx('json');
     const w = new StreamWriter(c, 'json');
