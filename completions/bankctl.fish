@@ -506,7 +506,7 @@ function __bankctl_valued
         case 'credentials qr'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--out' '-O'
         case 'credentials watch'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--until' '--timeout' '--poll-interval'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--until' '--wait-timeout' '--poll-interval'
         case 'accounts'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'accounts list'
@@ -2018,6 +2018,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l ba
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l until -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l wait-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l poll-interval -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''credentials watch'\''' -a '(bankctl __complete credentials 2>/dev/null)'

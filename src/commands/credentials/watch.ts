@@ -19,12 +19,16 @@ export function newCmdWatch(parent: Command, ctx: Context, run: Run<WatchOptions
     .description('print each status change of credentials with a timestamp, until a final status or --until STATUS')
     .argument('<id>', 'credentials id')
     .option('--until <status>', 'stop (exit 0) when this status is reached')
-    .option('--timeout <seconds>', 'give up (exit 9) after this long', '300')
+    .option(
+      '--wait-timeout <seconds>',
+      'give up (exit 9) after this long (default 300; `--timeout S` on the command line means the same, as before)',
+    )
     .option('--poll-interval <ms>', 'polling interval', '500')
-    .action(async (id: string, o: { until?: string; timeout: string; pollInterval: string }, command: Command) => {
-      // The root's --timeout (per-request HTTP timeout) takes `--timeout S` wherever it is written, so
-      // this command's own default would always win: one typed on the command line is the watch's.
+    .action(async (id: string, o: { until?: string; waitTimeout?: string; pollInterval: string }, command: Command) => {
+      // --wait-timeout as every other waiting verb names it; the root's --timeout (per-request HTTP
+      // timeout) typed on the command line is the watch's too, as this verb's own flag once was
       const typed = command.getOptionValueSourceWithGlobals('timeout') === 'cli' ? ctx.globals.timeout : undefined;
+      const wait = o.waitTimeout ?? typed ?? '300';
       const until = o.until?.toUpperCase();
       // a status that does not exist would be waited for until the timeout
       if (until !== undefined && !(CREDENTIALS_STATUSES as readonly string[]).includes(until))
@@ -32,13 +36,16 @@ export function newCmdWatch(parent: Command, ctx: Context, run: Run<WatchOptions
       await run(ctx, {
         id,
         until,
-        timeoutMs: parseIntArg(typed ?? o.timeout, '--timeout', { min: 1 })! * 1000,
+        timeoutMs:
+          parseIntArg(wait, o.waitTimeout !== undefined || typed === undefined ? '--wait-timeout' : '--timeout', {
+            min: 1,
+          })! * 1000,
         pollMs: parseIntArg(o.pollInterval, '--poll-interval', { min: 10, max: 60_000 })!,
       });
     });
   return examples(cmd, [
     'bankctl credentials watch 6e68cc6287704273984567b3300c5822',
-    'bankctl credentials watch 6e68cc6287704273984567b3300c5822 --until AWAITING_SUPPLEMENTAL_INFORMATION --timeout 60 -o ndjson',
+    'bankctl credentials watch 6e68cc6287704273984567b3300c5822 --until AWAITING_SUPPLEMENTAL_INFORMATION --wait-timeout 60 -o ndjson',
   ]);
 }
 

@@ -14,6 +14,17 @@ describe('credentials watch', () => {
       options: { until: 'UPDATED', timeoutMs: 5_000 },
     },
     {
+      name: '--wait-timeout, as every other waiting verb names it',
+      args: ['c1', '--wait-timeout', '7'],
+      options: { timeoutMs: 7_000 },
+    },
+    {
+      name: '--wait-timeout 0',
+      args: ['c1', '--wait-timeout', '0'],
+      code: 2,
+      stderr: '--wait-timeout must be at least 1',
+    },
+    {
       name: 'a poll interval over a minute',
       args: ['c1', '--poll-interval', '61000'],
       code: 2,
@@ -37,7 +48,7 @@ describe('credentials watch', () => {
     },
     {
       name: '--until a status not reached in time is 9',
-      args: () => [id, '--until', 'AWAITING_MOBILE_EID_AUTHENTICATION', '--timeout', '1', '--poll-interval', '50'],
+      args: () => [id, '--until', 'AWAITING_MOBILE_EID_AUTHENTICATION', '--wait-timeout', '1', '--poll-interval', '50'],
       code: 9,
       stderr: (err) => {
         expect(err).toContain('did not reach AWAITING_MOBILE_EID_AUTHENTICATION within 1 s');
