@@ -4,7 +4,7 @@ import type { Context } from './context.js';
 import { OUTPUT_FORMATS } from './context.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';
-import { examples } from './commands/util.js';
+import { examples, nounExamples } from './commands/util.js';
 import { checkedId } from './ids.js';
 
 /** What a command may need from the program beyond the context (demo runs command lines in-process). */
@@ -247,6 +247,7 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
     if (everything || n.name === invoked || n.aliases?.includes(invoked ?? '')) {
       (await n.load())(noun, ctx, deps);
       addVerbAliases(noun);
+      nounExamples(noun);
     }
   }
   addHelpCommand(program);

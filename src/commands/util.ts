@@ -10,9 +10,26 @@ import { UsageError } from '../errors.js';
  */
 export type Run<O> = (ctx: Context, opts: O) => Promise<void>;
 
+/** The examples each command was given (nounExamples draws a noun's from its verbs'). */
+const EXAMPLES = new WeakMap<Command, string[]>();
+
 export function examples(cmd: Command, lines: string[]): Command {
   cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+  EXAMPLES.set(cmd, lines);
   return cmd;
+}
+
+/**
+ * A noun without examples of its own (`bankctl users --help`) shows its verbs' first ones, up to
+ * four, nested nouns first filled the same way: every command's --help has examples, and a noun's
+ * stay what its verbs show.
+ */
+export function nounExamples(noun: Command): void {
+  const verbs = noun.commands.filter((c) => c.name() !== 'help');
+  for (const v of verbs) if (v.commands.length > 0) nounExamples(v);
+  if (EXAMPLES.has(noun) || verbs.length === 0) return;
+  const lines = verbs.flatMap((v) => EXAMPLES.get(v)?.slice(0, 1) ?? []).slice(0, 4);
+  if (lines.length > 0) examples(noun, lines);
 }
 
 /** For repeatable options: --event a --event b. */

@@ -1,0 +1,34 @@
+// The contract: every command has examples in --help. Every command of the whole program (all nouns
+// loaded, as completion loads them), nouns and nested nouns included, shows an Examples section;
+// a noun without its own shows its verbs' first ones.
+import { describe, expect, test } from 'vitest';
+import type { Command } from 'commander';
+import { Context } from '../../src/context.js';
+import { testIO } from '../../src/io.js';
+import { createProgram } from '../../src/program.js';
+
+function all(cmd: Command, path: string[] = []): Array<[string, Command]> {
+  return cmd.commands
+    .filter((c) => c.name() !== 'help' && !c.name().startsWith('__'))
+    .flatMap((c) => [[[...path, c.name()].join(' '), c] as [string, Command], ...all(c, [...path, c.name()])]);
+}
+
+describe('--help examples', () => {
+  test("every noun and verb shows an Examples section; a noun its verbs' first ones", async () => {
+    const io = testIO({});
+    const program = await createProgram(new Context(io), ['completion']);
+    const commands = all(program);
+    expect(commands.length).toBeGreaterThan(150);
+    const without: string[] = [];
+    for (const [name, cmd] of commands) {
+      const before = io.out().length;
+      cmd.outputHelp();
+      if (!io.out().slice(before).includes('\nExamples:\n  $ ')) without.push(name);
+    }
+    expect(without).toEqual([]);
+    const users = program.commands.find((c) => c.name() === 'users')!;
+    const before = io.out().length;
+    users.outputHelp();
+    expect(io.out().slice(before)).toMatch(/Examples:\n {2}\$ bankctl users create .*\n {2}\$ bankctl users delete /);
+  });
+});
