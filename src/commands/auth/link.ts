@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { stripControl } from '../../output/sanitize.js';
 import type { CallbackServer, LinkResult } from '../../auth/link.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
+import { isMarket, MARKETS } from '../../contract/markets.js';
 import { render } from '../../output/render.js';
 import { examples, parseIntArg, splitList, type Run } from '../util.js';
 
@@ -70,9 +71,13 @@ function linkFromFlags(o: Flags): LinkOptions {
     throw new UsageError(`--locale: the link flow speaks en_US and sv_SE, not "${o.locale}"`);
   const scopes = splitList(o.scope);
   if (scopes.length === 0) throw new UsageError('--scope needs at least one scope');
+  const market = o.market?.toUpperCase();
+  // the flow would open on an empty provider list
+  if (market !== undefined && !isMarket(market))
+    throw new UsageError(`--market: unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
   return {
     scopes,
-    market: o.market?.toUpperCase(),
+    market,
     locale: o.locale,
     provider: o.provider,
     username: o.username,

@@ -34,6 +34,12 @@ describe('auth link: flags', () => {
       stderr: 'the link flow speaks en_US and sv_SE',
     },
     { name: 'no scope', args: ['--scope', ','], code: 2, stderr: '--scope needs at least one scope' },
+    {
+      name: 'an unknown market',
+      args: ['--market', 'ZZ'],
+      code: 2,
+      stderr: /--market: unknown market "ZZ".*one of .*SE/,
+    },
   ]);
 });
 
