@@ -15,7 +15,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
   const cmd = parent
     .command('list')
     .description(
-      "list categories (GET /api/v1/categories); names in the user's locale with --user, else --locale, else en_US",
+      "list categories (GET /api/v1/categories); names in the user's locale with a user (--user, BANKCTL_USER or the profile's), else --locale, else en_US",
     )
     .option('--locale <locale>', 'locale of the names when no user is given, e.g. sv_SE')
     .action(async (o: { locale?: string }) => {

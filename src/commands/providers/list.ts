@@ -50,7 +50,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
   const cmd = parent
     .command('list')
     .description(
-      "list providers: the user's list with --user (GET /api/v1/providers, user token, credentials:read), else each market's list (GET /api/v1/providers/{market}, no token needed)",
+      "list providers: with a user (--user, BANKCTL_USER or the profile's) that user's list (GET /api/v1/providers, user token, credentials:read), else each market's list (GET /api/v1/providers/{market}, no token needed)",
     )
     .option('--market <code>', `only this market (${MARKETS.join(', ')})`)
     .option('--include-test', 'include test providers (includeTestProviders=true)')

@@ -19,7 +19,7 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
     parent
       .command('create')
       .description(
-        'register a webhook through the API (POST /api/v1/hooks, scope user:web_hooks); with --user for that user only',
+        "register a webhook through the API (POST /api/v1/hooks, scope user:web_hooks); with a user (--user, BANKCTL_USER or the profile's) for that user only",
       ),
   ).action(async (o: CreateFlags) => run(ctx, await registrationFromFlags(ctx, o)));
   return examples(cmd, [

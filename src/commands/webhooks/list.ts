@@ -11,7 +11,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
   const cmd = parent
     .command('list')
     .description(
-      "list webhooks registered through the API (GET /api/v1/hooks): the client's, or with --user that user's",
+      "list webhooks registered through the API (GET /api/v1/hooks): the client's, or with a user (--user, BANKCTL_USER or the profile's) that user's",
     )
     .action(async () => run(ctx, {}));
   return examples(cmd, [

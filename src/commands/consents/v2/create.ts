@@ -113,7 +113,7 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
   const cmd = parent
     .command('create')
     .description('create a consent (POST /connectivity/v2/consents, client token, consents; Beta)')
-    .option('--provider <id>', 'the provider (providerId)')
+    .option('--provider <name>', "the provider, by name (the reference's providerId, e.g. se-nordea-ob)")
     .option('--for-user <id>', 'the user the consent is for (userId)')
     .option('--subtype <subtype>', `mandate subtype: ${CONSENT_SUBTYPES.join(', ')}`, 'VRP_SWEEPING')
     .option('--currency <code>', 'currency of the amounts (ISO 4217)')

@@ -14,7 +14,9 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
   const cmd = parent
     .command('get')
     .argument('<consent-id>', 'consent id')
-    .description('show one consent (GET /connectivity/v2/consents/{consentId}, consents:readonly; Beta)')
+    .description(
+      "show one consent, the app's or, with a user (--user, BANKCTL_USER or the profile's), one of that user's (GET /connectivity/v2/consents/{consentId}, consents:readonly; Beta)",
+    )
     .action(async (id: string) => run(ctx, { id }));
   return examples(cmd, [
     'bankctl consents v2 get $CONSENT_ID',

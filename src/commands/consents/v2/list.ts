@@ -18,7 +18,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
   const cmd = parent
     .command('list')
     .description(
-      "list consents: the app's (client token) or, with --user, the user's (GET /connectivity/v2/consents, consents:readonly; Beta)",
+      "list consents: the app's (client token) or, with a user (--user, BANKCTL_USER or the profile's), that user's (GET /connectivity/v2/consents, consents:readonly; Beta)",
     )
     .option('--page-size <n>', "consents per page, 1 to 100 (the service's default is 10)")
     .option('--page-token <token>', 'start at this page (a nextPageToken)')

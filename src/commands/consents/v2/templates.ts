@@ -15,7 +15,7 @@ export interface TemplatesOptions {
 export function newCmdTemplates(parent: Command, ctx: Context, run: Run<TemplatesOptions> = templatesRun): Command {
   const cmd = parent
     .command('templates')
-    .argument('<provider>', 'provider id')
+    .argument('<provider>', "the provider, by name (the reference's providerId, e.g. se-nordea-ob)")
     .description(
       "a provider's consent templates (GET /connectivity/v2/consent-templates/{providerId}, client token, consents:readonly; Beta); -o json has the schemas",
     )
