@@ -93,10 +93,11 @@ export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
   const api = await ctx.api();
   const { wait, waitTimeoutMs, ...request } = o;
   const op = await createTransfer(api, request);
-  if (!wait) return render(ctx, op);
-  const final = await follow(ctx, api, op, waitTimeoutMs);
+  const final = wait ? await follow(ctx, api, op, waitTimeoutMs) : op;
   await render(ctx, final);
-  if (final.status !== 'EXECUTED')
+  // the Swagger: a 200 "doesn't mean the transfer is successfully initialized. Check the status
+  // field": one that already ended FAILED or CANCELLED is exit 9, with or without --wait
+  if (FINAL_OPERATION_STATUSES.includes(final.status) && final.status !== 'EXECUTED')
     throw new FlowFailedError(`transfer ${final.underlyingId} ended ${final.status}: ${final.statusMessage ?? ''}`);
 }
 

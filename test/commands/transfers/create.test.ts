@@ -1,6 +1,7 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { newCmdCreate } from '../../../src/commands/transfers/create.js';
 import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
+import { runWithAnswer } from '../../helpers/scripted-server.js';
 
 const sb = useSandbox({ months: 1 });
 const checking = () =>
@@ -87,4 +88,29 @@ describe('transfers create: output', () => {
       code: 4,
     },
   ]);
+});
+
+describe('transfers create: an answer that already ended', () => {
+  // the Swagger: a 200 "doesn't mean the transfer is successfully initialized. Check the status field"
+  test.each(['FAILED', 'CANCELLED'])('%s without --wait is exit 9, the operation still on stdout', async (status) => {
+    const op = { id: 'o1', underlyingId: 't1', type: 'TRANSFER', status, statusMessage: 'Insufficient funds' };
+    const r = await runWithAnswer(
+      op,
+      ['transfers', 'create', '--source', SRC, ...transfer, '-o', 'json'],
+      sb.env.BANKCTL_CONFIG_DIR!,
+    );
+    expect(r.code, r.stderr).toBe(9);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status });
+    expect(r.stderr).toContain(`transfer t1 ended ${status}: Insufficient funds`);
+  });
+
+  test('one still in progress without --wait is exit 0', async () => {
+    const op = { id: 'o1', underlyingId: 't1', type: 'TRANSFER', status: 'EXECUTING' };
+    const r = await runWithAnswer(
+      op,
+      ['transfers', 'create', '--source', SRC, ...transfer, '-o', 'json'],
+      sb.env.BANKCTL_CONFIG_DIR!,
+    );
+    expect(r.code, r.stderr).toBe(0);
+  });
 });
