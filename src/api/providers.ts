@@ -50,16 +50,21 @@ export async function listProviders(
   if (q.excludeNonTestProviders) query.excludeNonTestProviders = 'true';
   if (q.capability) query.capability = q.capability;
   if (q.name) query.name = q.name;
+  // the reference's user list takes no market and a market's list no name: each answer is held to
+  // the filters asked for, so a service that ignores one never passes for having applied it
+  const wanted = (p: Provider): boolean =>
+    (q.name === undefined || p.name === q.name) &&
+    (q.market === undefined || typeof p.market !== 'string' || p.market.toUpperCase() === q.market.toUpperCase());
   const c = api.caller;
   if (c.token || c.basic || c.user?.userId || c.user?.externalUserId) {
     if (q.market) query.market = q.market;
-    return providersOf(EP.providers.list, await api.call(EP.providers.list, { query }));
+    return providersOf(EP.providers.list, await api.call(EP.providers.list, { query })).filter(wanted);
   }
   const headers: Record<string, string> = o.clientId ? { 'x-tink-oauth-client-id': o.clientId } : {};
   const out: Provider[] = [];
   for (const market of q.market ? [q.market] : MARKETS) {
     const res = await api.call(EP.providers.byMarket, { path: { market }, query, headers });
-    out.push(...providersOf(EP.providers.byMarket, res));
+    out.push(...providersOf(EP.providers.byMarket, res).filter(wanted));
   }
   return out;
 }
@@ -71,10 +76,6 @@ const providersOf = (ep: Endpoint, res: HttpResponse<unknown>): Provider[] =>
 /** The markets that have providers: ProviderMarketListResponse {markets: [string]}, checked. */
 export async function listMarkets(api: ApiClient): Promise<string[]> {
   return readList<string>(api, EP.providers.markets, 'markets', {}, { items: 'string' });
-}
-
-export async function getProvider(api: ApiClient, name: string): Promise<Provider> {
-  return api.data<Provider>(EP.providers.byMarket, { path: { market: name } });
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { fileError } from '../fs/errors.js';
 import { assertWritableDir } from '../fs/writable.js';
-import { ApiError, FlowFailedError, UsageError } from '../errors.js';
+import { ApiError, FlowFailedError, NotFoundError, UsageError } from '../errors.js';
 import { render } from '../output/render.js';
 import { examples, parseIntArg, type Run } from './util.js';
 
@@ -72,11 +72,11 @@ export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
   const { runSmoke, junitXml, needsPerson, smokeFields } = await import('../flows/smoke.js');
   const api = await ctx.api();
   // the provider first: one that needs a person is refused before anything is created
-  const { getProvider } = await import('../api/providers.js');
+  const { findProvider } = await import('../api/providers.js');
   const { isSandbox } = await import('../api/sandbox.js');
   const onSandbox = await isSandbox(api);
-  const provider = await getProvider(api, o.provider).catch((err: unknown) => {
-    if (err instanceof ApiError && err.status === 404)
+  const provider = await findProvider(api, o.provider).catch((err: unknown) => {
+    if (err instanceof NotFoundError || (err instanceof ApiError && err.status === 404))
       throw new UsageError(`--provider: no provider named "${o.provider}"`, {
         hint: 'list the test providers with `bankctl providers list --only-test`',
       });

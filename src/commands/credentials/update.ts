@@ -82,9 +82,10 @@ export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
 async function askFields(ctx: Context, id: string, answers: Record<string, string>): Promise<Record<string, string>> {
   const api = await ctx.api();
   const { getCredentials } = await import('../../api/credentials.js');
-  const { getProvider } = await import('../../api/providers.js');
+  const { findProvider } = await import('../../api/providers.js');
   const creds = await getCredentials(api, id);
-  const provider = await getProvider(api, String(creds.providerName));
+  // by name, as the reference allows (GET /api/v1/providers/{x} takes a market, not a name)
+  const provider = await findProvider(api, String(creds.providerName));
   const defs = (provider.fields ?? []).map((f) => ({ ...f, value: undefined, immutable: false, checkbox: false }));
   if (defs.length === 0) return {};
   const { collectAnswers } = await import('../../flows/connect.js');
