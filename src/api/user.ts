@@ -8,7 +8,7 @@ import { readObject } from './shape.js';
 export const PERIOD_MODES = ['MONTHLY', 'MONTHLY_ADJUSTED'] as const;
 
 export const getUser = (api: ApiClient) => readObject<Item>(api, EP.user.get);
-export const updateUser = (api: ApiClient, body: { externalUserId?: string; username?: string }) =>
+export const updateUser = (api: ApiClient, body: { id?: string; externalUserId?: string; username?: string }) =>
   readObject<Item>(api, EP.user.update, { json: body });
 export const getProfile = (api: ApiClient) => readObject<Item>(api, EP.user.profile);
 export const setProfile = (api: ApiClient, body: Item) => readObject<Item>(api, EP.user.setProfile, { json: body });

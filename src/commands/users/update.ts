@@ -2,7 +2,7 @@
 import { renderOne } from '../accounts/v2-cells.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { updateUser } from '../../api/user.js';
+import { getUser, updateUser } from '../../api/user.js';
 import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
 import { USER_VIEW } from './get.js';
@@ -34,5 +34,9 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
 }
 
 export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
-  await renderOne(ctx, await updateUser(await ctx.api(), o), USER_VIEW);
+  const api = await ctx.api();
+  // the reference: "The id of the user must also be given, and must match the ID of the
+  // authenticated user access token" (its example leaves it out): the token's user is read first
+  const { id } = await getUser(api);
+  await renderOne(ctx, await updateUser(api, { ...(typeof id === 'string' ? { id } : {}), ...o }), USER_VIEW);
 }

@@ -3,7 +3,8 @@
 import { renderOne } from '../../accounts/v2-cells.js';
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
-import { PERIOD_MODES, setProfile } from '../../../api/user.js';
+import { getProfile, PERIOD_MODES, setProfile } from '../../../api/user.js';
+import { NOTIFICATION_SETTINGS } from '../../../contract/item-fields.js';
 import { UsageError } from '../../../errors.js';
 import { collect, examples, parseIntArg, type Run } from '../../util.js';
 import { PROFILE_VIEW } from './get.js';
@@ -40,6 +41,10 @@ export function profileFromFlags(f: Flags): ProfileSetOptions {
     for (const n of f.notify) {
       const m = /^([A-Za-z]+)=(on|off|true|false)$/.exec(n);
       if (!m) throw new UsageError(`--notify must be NAME=on|off, got "${n}"`);
+      if (!NOTIFICATION_SETTINGS.includes(m[1]!))
+        throw new UsageError(`--notify: unknown notification "${m[1]}"`, {
+          hint: `one of ${NOTIFICATION_SETTINGS.join(', ')}`,
+        });
       settings[m[1]!] = m[2] === 'on' || m[2] === 'true';
     }
     body.notificationSettings = settings;
@@ -67,6 +72,22 @@ export function newCmdProfileSet(parent: Command, ctx: Context, run: Run<Profile
   ]);
 }
 
+/** What a PUT of the profile sends, by the reference's request example (market and currency are read-only). */
+const MODIFIABLE = ['locale', 'notificationSettings', 'periodAdjustedDay', 'periodMode', 'timeZone'];
+
+/**
+ * The reference's PUT takes the whole modifiable profile (locale, the period, the time zone and all
+ * fourteen notification settings are required): the current profile is read, the changes laid over
+ * it, and the whole sent, so that one --notify leaves the other settings as they were.
+ */
 export async function profileSetRun(ctx: Context, o: ProfileSetOptions): Promise<void> {
-  await renderOne(ctx, await setProfile(await ctx.api(), o.body), PROFILE_VIEW);
+  const api = await ctx.api();
+  const current = (await getProfile(api)) ?? {};
+  const body: Record<string, unknown> = {};
+  for (const k of MODIFIABLE) if (current[k] !== undefined && current[k] !== null) body[k] = current[k];
+  Object.assign(body, o.body);
+  const settings = current.notificationSettings;
+  if (o.body.notificationSettings && settings && typeof settings === 'object')
+    body.notificationSettings = { ...settings, ...(o.body.notificationSettings as object) };
+  await renderOne(ctx, await setProfile(api, body), PROFILE_VIEW);
 }
