@@ -5,6 +5,7 @@ import { expect, test } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { connectTestBank, useSandbox } from '../helpers/commands.js';
 import { example } from '../conformance/replay.js';
+import { runWithAnswer } from '../helpers/scripted-server.js';
 
 const sb = useSandbox({ user: true });
 const json = async (argv: string[]) => {
@@ -66,4 +67,26 @@ test('csv: one row per account, the balance as its exact decimal and currency', 
     expect(cells.slice(-2)).toEqual([decimal, b.currencyCode]);
   }
   expect(r.stdout).not.toContain('{');
+});
+
+test("the reference's report without the deprecated iban and holderName: csv reads its identifiers and parties, the table its reference and expiry", async () => {
+  // the reference: holderName and iban "Removed after 2025-11-14"; the report lives 1h after creation
+  const body = structuredClone(example('GET__api_v1_account-verification-reports_id').body) as {
+    created: number;
+    userDataByProvider: { accounts: Record<string, unknown>[] }[];
+  };
+  for (const a of body.userDataByProvider[0]!.accounts) {
+    delete a.iban;
+    delete a.holderName;
+  }
+  const dir = sb.env.BANKCTL_CONFIG_DIR!;
+  const csv = await runWithAnswer(body, ['reports', 'get', 'r1', '-o', 'csv'], dir);
+  expect([csv.code, csv.stderr]).toEqual([0, '']);
+  const [header, row] = csv.stdout.trim().split('\r\n');
+  const cells = Object.fromEntries(header!.split(',').map((h, i) => [h, row!.split(',')[i]]));
+  expect(cells).toMatchObject({ iban: 'SE7921000813610123456789', holder: 'John Doe', type: 'SAVINGS' });
+  const table = await runWithAnswer(body, ['reports', 'get', 'r1', '-o', 'table'], dir);
+  expect(table.code, table.stderr).toBe(0);
+  expect(table.stdout).toContain('ext-abc-123');
+  expect(table.stdout).toContain(new Date(body.created + 3_600_000).toISOString());
 });

@@ -3,15 +3,37 @@ import type { Context } from '../../context.js';
 import { render, type Column } from '../../output/render.js';
 import { moneyCol } from '../accounts/v2-cells.js';
 
+/** The reference: "The report is a temporary resource that will be available for retrieval for 1h after creation." */
+const REPORT_LIFETIME_MS = 3_600_000;
+
+/**
+ * A report as one table row: the reference's fields (id, externalReference, created), the expiry
+ * the sandbox sends or else the hour the reference gives from `created`, the accounts counted.
+ */
 export function reportView(r: Record<string, unknown>): Record<string, unknown> {
   const providers = (r.userDataByProvider as Array<{ accounts?: unknown[] }> | undefined) ?? [];
+  const iso = (v: unknown) => (typeof v === 'number' ? new Date(v).toISOString() : v);
+  const expires = r.expiresAt ?? (typeof r.created === 'number' ? r.created + REPORT_LIFETIME_MS : undefined);
   return {
     id: r.id,
-    userId: r.userId,
-    created: typeof r.created === 'number' ? new Date(r.created).toISOString() : r.created,
-    expires: typeof r.expiresAt === 'number' ? new Date(r.expiresAt).toISOString() : r.expiresAt,
+    reference: r.externalReference,
+    // the sandbox's (the reference's report names no user)
+    ...(r.userId !== undefined ? { userId: r.userId } : {}),
+    created: iso(r.created),
+    expires: iso(expires),
     accounts: providers.reduce((n, p) => n + (p.accounts?.length ?? 0), 0),
   };
+}
+
+/** The account's holders: the reference's parties with role HOLDER, else its deprecated holderName. */
+function holders(account: unknown): string {
+  const a = account as { parties?: unknown; holderName?: unknown } | undefined;
+  const named = (Array.isArray(a?.parties) ? a.parties : [])
+    .filter((p: { role?: unknown }) => p?.role === 'HOLDER')
+    .map((p: { identity?: { name?: unknown } }) => p.identity?.name)
+    .filter((n): n is string => typeof n === 'string' && n !== '');
+  if (named.length > 0) return named.join('; ');
+  return typeof a?.holderName === 'string' ? a.holderName : '';
 }
 
 type Provider = { providerName?: unknown; financialInstitutionName?: unknown; accounts?: unknown[] };
@@ -25,8 +47,9 @@ const ACCOUNT_ROW_COLUMNS: Column[] = [
   { header: 'name', path: 'account.name' },
   { header: 'type', path: 'account.accountType', alt: 'account.type' },
   { header: 'accountNumber', path: 'account.accountNumber' },
-  { header: 'iban', path: 'account.iban' },
-  { header: 'holder', path: 'account.holderName' },
+  // the reference removed the account's iban and holderName (2025-11-14) for these
+  { header: 'iban', path: 'account.accountIdentifiers.iban.iban', alt: 'account.iban' },
+  { header: 'holder', path: 'account', format: holders },
   moneyCol('balance', 'account.balance'),
 ];
 

@@ -142,6 +142,10 @@ function createReport({ ctx, store }: ReportsArea): Handler {
             accountNumber: a.accountNumber,
             iban: a.iban ?? null,
             holderName: a.holderName ?? null,
+            // the reference's holders (its holderName is deprecated)
+            parties: a.holderName
+              ? [{ identity: { name: a.holderName, ssn: personalNumber(user.id, a.holderName).ssn }, role: 'HOLDER' }]
+              : [],
             currencyCode: a.currencyCode,
             ...(a.iban ? { accountIdentifiers: { iban: { iban: a.iban } } } : {}),
             balance: a.accountExclusion === 'AGGREGATION' ? null : exactAmount(dec(a.balance), a.currencyCode),
