@@ -94,7 +94,14 @@ export async function findProvider(api: ApiClient, name: string, o: { market?: s
   const c = api.caller;
   const hasUser = Boolean(c.token || c.basic || c.user?.userId || c.user?.externalUserId);
   if (market && !(hasUser && !o.market)) {
-    const found = exact(await api.call(EP.providers.byMarket, { path: { market }, query }), EP.providers.byMarket);
+    const found = await api.call(EP.providers.byMarket, { path: { market }, query }).then(
+      (res) => exact(res, EP.providers.byMarket),
+      (err: unknown) => {
+        // a market the name only seemed to start with: the other ways below
+        if (!o.market && providersAnswered(err)) return undefined;
+        throw err;
+      },
+    );
     if (found || o.market) return found ?? notFound(name, o.market);
   }
   // the full list takes a user token where the contract says so (the reference's): none, no lookup
