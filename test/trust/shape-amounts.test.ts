@@ -176,42 +176,22 @@ describe('accounts list: a balance that cannot be read exactly is exit 7, a null
 describe('a flat amount object chosen with --fields is an amount, not JSON text', () => {
   // v1's currencyDenominated* and the finance areas' amounts: {unscaledValue, scale, currencyCode}
   const flat = '"currencyDenominatedBalance":{"unscaledValue":1234567890123456789012,"scale":2,"currencyCode":"SEK"}';
+  const chosen = (format: string) => ['accounts', 'list', '--fields', 'id,currencyDenominatedBalance', '-o', format];
 
   test('csv: the exact decimal and its currency in two columns; table: with the currency', async () => {
-    const csv = await against(accounts(flat), [
-      'accounts',
-      'list',
-      '--fields',
-      'id,currencyDenominatedBalance',
-      '-o',
-      'csv',
-    ]);
+    const csv = await against(accounts(flat), chosen('csv'));
     expect(csv.code, csv.stderr).toBe(0);
     expect(csv.stdout).toBe(
       'id,currencyDenominatedBalance,currency\r\na1,129750.50,SEK\r\na2,,\r\na3,12345678901234567890.12,SEK\r\n',
     );
-    const table = await against(accounts(flat), [
-      'accounts',
-      'list',
-      '--fields',
-      'id,currencyDenominatedBalance',
-      '-o',
-      'table',
-    ]);
+    const table = await against(accounts(flat), chosen('table'));
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/a3 +12345678901234567890\.12 SEK/);
   });
 
   test('one that cannot be read exactly is exit 7 naming it', async () => {
     const bad = '"currencyDenominatedBalance":{"unscaledValue":"12.5","scale":2,"currencyCode":"SEK"}';
-    const r = await against(accounts(bad), [
-      'accounts',
-      'list',
-      '--fields',
-      'id,currencyDenominatedBalance',
-      '-o',
-      'csv',
-    ]);
+    const r = await against(accounts(bad), chosen('csv'));
     expect(r.code, r.stdout + r.stderr).toBe(7);
     expect(r.stderr).toContain('currencyDenominatedBalance.unscaledValue is "12.5" (not an integer)');
   });
