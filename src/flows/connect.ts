@@ -260,7 +260,8 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
   if (EID_STATUSES.has(c.status)) {
     const s = sup();
     if (s.kind === 'token') await showEid(ctx, s.token, o);
-    else w.say('open your mobile eID app to authenticate');
+    // no autostart token to draw: the service's QR code of the same login (GET .../qr) is at hand
+    else w.say(`open your mobile eID app to authenticate (its QR code: \`bankctl credentials qr ${o.id} -O qr.png\`)`);
   } else if (c.status === 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION') {
     const s = sup();
     w.progress.stop();

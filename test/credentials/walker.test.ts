@@ -94,6 +94,18 @@ const walk = (f: Fake, extra: string[] = [], opts: Parameters<typeof runCli>[1] 
   );
 
 describe('walker: shapes and rounds', () => {
+  test('mobile eID without an autostart token: the way to its QR code is said', async () => {
+    const f = await fakeService([
+      { state: { status: 'AWAITING_MOBILE_BANKID_AUTHENTICATION', statusUpdated: 1 }, polls: 2 },
+      { state: { status: 'UPDATED', statusUpdated: 2 } },
+    ]);
+    const r = await walk(f);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'open your mobile eID app to authenticate (its QR code: `bankctl credentials qr c1 -O qr.png`)',
+    );
+  });
+
   test('an array, a single-field object and a serialized string, each a round of its own; a repeated round is answered once; an unknown status is shown and passed', async () => {
     const f = await fakeService([
       { state: { status: 'AUTHENTICATING', statusUpdated: 1 } },
