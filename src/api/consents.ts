@@ -1,6 +1,6 @@
 // Provider consents (spec 2.5, 4.6): listing, deletion (deleting the credentials), and the
 // update-consent link of the link service, which carries a single-use code for the consent update.
-import { EP } from '../contract/index.js';
+import { EP, LINK_ACTOR_CLIENT_ID } from '../contract/index.js';
 import { NotFoundError } from '../errors.js';
 import type { ApiClient } from './client.js';
 import { readList, readObject } from './shape.js';
@@ -68,7 +68,7 @@ export async function updateConsentLink(api: ApiClient, o: UpdateLinkOptions): P
     user_id: o.user.userId,
     external_user_id: o.user.userId ? undefined : o.user.externalUserId,
     id_hint: o.idHint,
-    actor_client_id: o.actorClientId ?? o.clientId,
+    actor_client_id: o.actorClientId ?? LINK_ACTOR_CLIENT_ID,
     scope: UPDATE_CONSENT_SCOPES.join(','),
   };
   const { code } = await readObject<{ code: string }>(api, EP.oauth.delegate, { form });

@@ -17,7 +17,7 @@ import { consentsV2 } from './endpoints/connectivity-v2.js';
 import { linkSession, user } from './endpoints/user.js';
 
 export * from './endpoint.js';
-export { ALL_SCOPES } from './scopes.js';
+export { ALL_SCOPES, LINK_ACTOR_CLIENT_ID } from './scopes.js';
 
 /** Every endpoint by area: `EP.accounts.list`, `EP.connector.ingestTransactions`, ... */
 export const EP = {

@@ -29,3 +29,10 @@ export const MODERN_SCOPES: string[] = [
   'link-session:write',
 ];
 for (const s of MODERN_SCOPES) if (!ALL_SCOPES.includes(s)) ALL_SCOPES.push(s);
+
+/**
+ * The link service's own client, the actor a code for it is delegated to (`consents update-link`):
+ * the continuous-access guide ("This value isn't the same as your client_id") and the service's own
+ * Postman flow give it.
+ */
+export const LINK_ACTOR_CLIENT_ID = 'df05e4b379934cd09963197cc855bfe9';

@@ -36,7 +36,10 @@ export function newCmdUpdateLink(parent: Command, ctx: Context, run: Run<UpdateL
     .option('--market <code>', 'market shown by the link service')
     .option('--locale <locale>', 'locale of the page, e.g. sv_SE')
     .option('--state <state>', 'returned verbatim to the redirect URI')
-    .option('--actor-client-id <id>', 'the client that may use the code (default: your own client id)')
+    .option(
+      '--actor-client-id <id>',
+      "the client that may use the code (default: the link service's, df05e4b379934cd09963197cc855bfe9, as the guide says)",
+    )
     .option('--id-hint <text>', 'who the user is, shown to them (ISO-8859-1; default: the user id)')
     .action(async (credentialsId: string, o: Flags) => {
       const user = await ctx.userRef();

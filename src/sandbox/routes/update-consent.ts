@@ -6,7 +6,7 @@
 // CONSENT_SESSION_DAYS from now, and redirects to redirect_uri with credentials_id (and state).
 // Until the client and redirect_uri are known good, errors are an HTML page (never a redirect to an
 // unchecked URI); after that they go to redirect_uri as error=BAD_REQUEST|USER_CANCELLED&message=...
-import { EP } from '../../contract/index.js';
+import { EP, LINK_ACTOR_CLIENT_ID } from '../../contract/index.js';
 import type { SandboxContext } from '../context.js';
 import { HttpFailure } from '../http.js';
 import type { Req } from '../router.js';
@@ -151,7 +151,13 @@ export function registerUpdateConsent(ctx: SandboxContext): void {
     if (!codeValue) throw fail('authorization_code is missing');
     const code = store.codes.get(codeValue);
     const now = store.clock.now();
-    if (!code || code.used || code.expiresAt <= now || code.clientId !== clientId)
+    // delegated to the link service (the guide's actor) or, as bankctl once did, to the app itself
+    if (
+      !code ||
+      code.used ||
+      code.expiresAt <= now ||
+      (code.clientId !== clientId && code.clientId !== LINK_ACTOR_CLIENT_ID)
+    )
       throw fail('authorization_code is not valid (unknown, expired, already used, or issued to another client)');
     if (!code.scopes.includes(UPDATE_CONSENT_SCOPE))
       throw fail(`authorization_code lacks the scope ${UPDATE_CONSENT_SCOPE}`);

@@ -41,6 +41,9 @@ describe('consents update-link: output', () => {
         expect(u.searchParams.get('credentials_id')).toBe(credentialsId);
         expect(u.searchParams.get('state')).toBe('s-1');
         expect(u.searchParams.get('authorization_code')).toMatch(/\S{16,}/);
+        // delegated to the link service's client, as the continuous-access guide says (not the app's)
+        const code = sb.t.sandbox.store.codes.get(u.searchParams.get('authorization_code')!);
+        expect(code?.clientId).toBe('df05e4b379934cd09963197cc855bfe9');
       },
     },
     {
