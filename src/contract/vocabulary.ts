@@ -41,3 +41,24 @@ export function isAccountType(t: unknown): t is AccountType {
 export function isRefreshItem(i: string): boolean {
   return (REFRESH_ITEMS as readonly string[]).includes(i);
 }
+
+/**
+ * What `capability` filters providers by: the Swagger's Provider capabilities, and the three the
+ * reference's List providers filter adds (beneficiaries).
+ */
+export const PROVIDER_CAPABILITIES: readonly string[] = [
+  'CHECKING_ACCOUNTS',
+  'SAVINGS_ACCOUNTS',
+  'CREDIT_CARDS',
+  'INVESTMENTS',
+  'LOANS',
+  'PAYMENTS',
+  'IDENTITY_DATA',
+  'TRANSFERS',
+  'EINVOICES',
+  'MORTGAGE_AGGREGATION',
+  'MORTGAGE_LOAN',
+  'LIST_BENEFICIARIES',
+  'CREATE_BENEFICIARIES',
+  'CREATE_BENEFICIARIES_IN_PAYMENT',
+];

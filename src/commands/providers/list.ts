@@ -3,23 +3,12 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { V1_PROVIDER_FIELDS } from '../../contract/item-fields.js';
 import { isMarket, MARKETS } from '../../contract/markets.js';
+import { PROVIDER_CAPABILITIES } from '../../contract/vocabulary.js';
 import { UsageError } from '../../errors.js';
 import type { Column } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 
-export const CAPABILITIES = [
-  'CHECKING_ACCOUNTS',
-  'SAVINGS_ACCOUNTS',
-  'CREDIT_CARDS',
-  'INVESTMENTS',
-  'LOANS',
-  'PAYMENTS',
-  'IDENTITY_DATA',
-  'TRANSFERS',
-  'EINVOICES',
-  'MORTGAGE_AGGREGATION',
-  'MORTGAGE_LOAN',
-];
+export const CAPABILITIES = PROVIDER_CAPABILITIES;
 
 export const PROVIDER_COLUMNS: Column[] = [
   { header: 'name', path: 'name' },

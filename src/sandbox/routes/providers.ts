@@ -4,25 +4,13 @@
 // (the vendor reference's "List markets"): the markets that have providers.
 import { EP } from '../../contract/index.js';
 import { isMarket } from '../../contract/markets.js';
+import { PROVIDER_CAPABILITIES } from '../../contract/vocabulary.js';
 import type { SandboxContext } from '../context.js';
 import type { Handler } from '../router.js';
 import { badRequest, notFound } from '../http.js';
 import { filterProviders, PROVIDERS, providerByName, wireProvider } from '../providers/catalogue.js';
 
-const CAPABILITIES = [
-  'UNKNOWN',
-  'TRANSFERS',
-  'EINVOICES',
-  'MORTGAGE_AGGREGATION',
-  'CHECKING_ACCOUNTS',
-  'SAVINGS_ACCOUNTS',
-  'CREDIT_CARDS',
-  'LOANS',
-  'INVESTMENTS',
-  'PAYMENTS',
-  'MORTGAGE_LOAN',
-  'IDENTITY_DATA',
-];
+const CAPABILITIES = ['UNKNOWN', ...PROVIDER_CAPABILITIES];
 
 function bool(q: URLSearchParams, name: string): boolean {
   const v = q.get(name);

@@ -13,6 +13,11 @@ describe('providers list: flags', () => {
       options: { includeTestProviders: true, excludeNonTestProviders: true },
     },
     { name: 'a capability', args: ['--capability', 'payments'], options: { capability: 'PAYMENTS' } },
+    {
+      name: "the reference's beneficiary capabilities",
+      args: ['--capability', 'create_beneficiaries_in_payment'],
+      options: { capability: 'CREATE_BENEFICIARIES_IN_PAYMENT' },
+    },
     { name: 'an unknown market', args: ['--market', 'XX'], code: 2, stderr: '--market: unknown market "XX"' },
     {
       name: 'an unknown capability',
@@ -34,6 +39,12 @@ describe('providers list: output', () => {
         expect(list.map((p: { name: string }) => p.name)).toContain('se-test-password');
         expect(list.every((p: { type: string }) => p.type === 'TEST')).toBe(true);
       },
+    },
+    {
+      name: "a capability of the reference's filter the sandbox takes too (no provider has it: an empty list)",
+      args: ['--market', 'SE', '--capability', 'LIST_BENEFICIARIES', '-o', 'json'],
+      code: 0,
+      stdout: (out) => expect(JSON.parse(out)).toEqual([]),
     },
     {
       name: 'csv with --fields',
