@@ -89,15 +89,20 @@ export function balanceCell(item: Record<string, unknown>): string {
   return exactText(item.balance, 'balance');
 }
 
-/** An amount column; with currencyPath, two csv columns (the decimal, the currency) even for no rows. */
-export function moneyColumn(header: string, path: string, currencyPath?: string): Column {
+/**
+ * An amount column; with a currency (the item's property of that name, or a function of the item),
+ * two csv columns (the decimal, the currency) even for no rows.
+ */
+export function moneyColumn(header: string, path: string, currency?: string | ((item: unknown) => unknown)): Column {
+  const currencyOf =
+    typeof currency === 'string' ? (item: unknown) => (item as Record<string, unknown>)[currency] : currency;
   return {
     header,
     path,
-    money: currencyPath !== undefined,
+    money: currency !== undefined,
     format: (v, item) => {
       const text = exactText(v, path);
-      const cur = currencyPath ? (item as Record<string, unknown>)[currencyPath] : undefined;
+      const cur = currencyOf?.(item);
       return text && typeof cur === 'string' ? `${withMinorUnits(text, cur)} ${cur}` : text;
     },
   };

@@ -5,7 +5,6 @@ import { listLoans } from '../../api/reads.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 import { moneyColumn, exactText } from '../accounts/format.js';
-import { withMinorUnits } from '../../output/money.js';
 
 export type ListOptions = Record<string, never>;
 
@@ -41,20 +40,11 @@ export async function listRun(ctx: Context): Promise<void> {
   const format = await ctx.outputFormat();
   if (format === 'json') return render(ctx, res);
   const currencyOf = format === 'ndjson' ? () => undefined : await loanCurrencies(ctx, res.loans);
-  const balance = moneyColumn('balance', 'balance');
   await render(ctx, res.loans, {
     columns: [
       { header: 'name', path: 'name' },
       { header: 'type', path: 'type' },
-      {
-        ...balance,
-        money: true,
-        format: (v, item) => {
-          const text = balance.format!(v, item);
-          const cur = currencyOf(item);
-          return text && cur ? `${withMinorUnits(text, cur)} ${cur}` : text;
-        },
-      },
+      moneyColumn('balance', 'balance', currencyOf),
       { header: 'interest', path: 'interest', format: (v) => exactText(v) },
       { header: 'account', path: 'accountId' },
       { header: 'loanNumber', path: 'loanNumber' },
