@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { fileError } from '../fs/errors.js';
 import { assertWritableDir } from '../fs/writable.js';
-import { ApiError, FlowFailedError, NotFoundError, UsageError } from '../errors.js';
+import { FlowFailedError, NotFoundError, UsageError } from '../errors.js';
 import { render } from '../output/render.js';
 import { examples, parseIntArg, type Run } from './util.js';
 
@@ -76,7 +76,8 @@ export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
   const { isSandbox } = await import('../api/sandbox.js');
   const onSandbox = await isSandbox(api);
   const provider = await findProvider(api, o.provider).catch((err: unknown) => {
-    if (err instanceof NotFoundError || (err instanceof ApiError && err.status === 404))
+    // findProvider's own not-found: a 404 from elsewhere (a token grant) is not the provider's
+    if (err instanceof NotFoundError)
       throw new UsageError(`--provider: no provider named "${o.provider}"`, {
         hint: 'list the test providers with `bankctl providers list --only-test`',
       });
