@@ -7,7 +7,11 @@
 //                                     a page of 100 of the user's 1,000 transactions (ingested
 //                                     through the connector API), about 60 kB of JSON
 // The bare server answers the same bytes: it is handed the sandbox's own first page and /version
-// body (parsed), and JSON.stringifies them per request, after the same token check. Rounds
+// body (parsed), and JSON.stringifies them per request, after the same token check. The sandbox
+// keeps the JSON text of a transaction read more than once (routes/read-views.ts), so from the
+// second round on it joins the page from kept texts where the bare server serialises: this row is a
+// page read again (a client polling its first page); a page read once is serialised whole, as the
+// bare server does (the paging and verify rows read every page once). Rounds
 // alternate bare and sandbox; the ratio of each round is the sandbox's rate over the bare one's
 // in that round, and the row shows the median ratio and its spread. Also each server's CPU time
 // per request (process.cpuUsage() asked over stdin), which other load on the machine disturbs less.

@@ -139,6 +139,11 @@ export function keepRequestId(res: ServerResponse): void {
 }
 const JSON_UTF8 = 'application/json; charset=utf-8';
 
+/** A body that is JSON text already (serialised views kept between requests): sent as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export function send(
   res: ServerResponse,
   status: number,
@@ -151,6 +156,7 @@ export function send(
   const json = contentType === 'application/json' || contentType.includes('json');
   if (body === undefined || status === 204) payload = undefined;
   else if (Buffer.isBuffer(body)) payload = body;
+  else if (body instanceof JsonText) payload = body.text;
   else if (typeof body === 'string' && !json) payload = body;
   else payload = JSON.stringify(body);
   // the request's X-Request-ID (request-log.ts) rides in the head given here: a header set before

@@ -180,8 +180,34 @@ describe('the transaction shape', () => {
 });
 
 describe('a page read again', () => {
-  // The sandbox keeps the view of a record read more than once (routes/read-views.ts
-  // v2TransactionView): what a page shows must still follow every change made to the record.
+  // The sandbox keeps the JSON text of a record read more than once (routes/read-views.ts
+  // V2TransactionViews) and joins a page from those texts: what a page shows must still follow
+  // every change made to the record, and be the JSON a serialiser would write.
+  it('answers the exact JSON text of its page, first read and kept, whatever the descriptions hold', async () => {
+    const r = await reader(t.sandbox);
+    const acc = addAccount(t.sandbox.store, r.userId);
+    const odd = ['quote " and \\ back', 'line\nbreak\u2028sep', 'Öl café 😀', '</script>\u0000'];
+    for (const [i, d] of odd.entries())
+      addTx(t.sandbox.store, acc, `-1.0${i}`, `2019-07-0${i + 1}`, { description: d });
+    const q = '/data/v2/transactions?bookedDateGte=2019-07-01&bookedDateLte=2019-07-31';
+    // pages of 3 and of 4: read once (views), then mixed (three kept texts, one view), then kept
+    for (const [i, size] of [3, 4, 3, 4, 4].entries()) {
+      const first = await r.get(`${q}&pageSize=${size}`);
+      expect(first.status).toBe(200);
+      expect(first.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      const page = JSON.parse(first.text);
+      expect(first.text).toBe(JSON.stringify(page));
+      expect(page.transactions.map((x: any) => x.descriptions.display)).toEqual([...odd].reverse().slice(0, size));
+      expect(page.nextPageToken === '').toBe(size === 4);
+      if (size === 4 || i === 0) continue;
+      const last = await r.get(`${q}&pageSize=3&pageToken=${encodeURIComponent(page.nextPageToken)}`);
+      expect(last.text).toBe(JSON.stringify({ transactions: last.json().transactions, nextPageToken: '' }));
+      expect(last.json().transactions.map((x: any) => x.descriptions.display)).toEqual([odd[0]]);
+    }
+    const none = await r.get('/data/v2/transactions?bookedDateGte=2001-01-01&bookedDateLte=2001-01-31');
+    expect(none.text).toBe('{"transactions":[],"nextPageToken":""}');
+  });
+
   it('shows every change made to a transaction in place, and the locale asked', async () => {
     const r = await reader(t.sandbox);
     const acc = addAccount(t.sandbox.store, r.userId);

@@ -11,7 +11,7 @@ import { EP } from '../../contract/index.js';
 import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import type { MemoryStore, TransactionRecord } from '../store.js';
-import { badRequest } from '../http.js';
+import { badRequest, JsonText } from '../http.js';
 import { isoDateParam, listParam, pageSizeParam, todayIso, V2TransactionViews } from './read-views.js';
 
 interface Entry {
@@ -303,8 +303,7 @@ export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
       index.invalidate(user.id);
       list = index.entries(user.id);
     }
-    const locale = user.locale;
-    res.json(200, { transactions: out.map((t) => views.view(t, locale)), nextPageToken: next });
+    res.json(200, new JsonText(views.page(out, user.locale, next)));
   });
   return index;
 }
