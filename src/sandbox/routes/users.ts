@@ -1,10 +1,12 @@
 // POST /api/v1/user/create and /api/v1/user/delete (spec 4.6); GET /version (connector 4).
 import { EP } from '../../contract/index.js';
 import { isLocale, isMarket, MARKET_DEFAULT_LOCALE } from '../../contract/markets.js';
-import { asObject, badRequest, conflict, optString } from '../http.js';
+import { asObject, badRequest, conflict, JsonText, optString } from '../http.js';
 import type { SandboxContext } from '../context.js';
 
 export const SANDBOX_VERSION = { version: '1.0.0-sandbox', commit: 'sandbox', date: Date.UTC(2026, 0, 1) };
+/** Its JSON, written once: the answer most polled (a health check) serialises nothing. */
+const VERSION_JSON = new JsonText(JSON.stringify(SANDBOX_VERSION));
 
 export function registerUsers(ctx: SandboxContext): void {
   const { handle, store } = ctx;
@@ -30,5 +32,5 @@ export function registerUsers(ctx: SandboxContext): void {
     res.empty(204);
   });
 
-  handle(EP.general.version, (_req, res) => res.json(200, SANDBOX_VERSION));
+  handle(EP.general.version, (_req, res) => res.json(200, VERSION_JSON));
 }
