@@ -20,6 +20,8 @@ export interface ProviderField {
   checkbox?: boolean;
   value?: string;
   defaultValue?: string;
+  /** The reference's choices: the answer is one of their values (a menu, not free text). */
+  selectOptions?: Array<{ value?: string; text?: string; iconUrl?: string }>;
 }
 
 /** A budget's filter (the Swagger's BudgetFilter). */

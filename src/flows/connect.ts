@@ -15,12 +15,15 @@ import {
   type Credentials,
 } from '../api/credentials.js';
 import { stripControl } from '../output/sanitize.js';
-import type { Prompter } from '../prompts/prompter.js';
+import type { Choice, Prompter } from '../prompts/prompter.js';
 import {
   describeAccount,
+  describeOptions,
   instructionLines,
   parseSupplemental,
+  selectOptions,
   validateAnswer,
+  type SelectOption,
   type SupplementalField,
   type ThirdPartyPayload,
 } from './supplemental.js';
@@ -245,7 +248,12 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
     const information = await collectAnswers(ctx, s.fields, o.answers, prompter, w.interrupt).catch((err: unknown) => {
       // no terminal to ask on: the exact command that answers this round later
       if (err instanceof UsageError && !prompter) {
-        const asked = s.fields.filter((f) => !f.immutable && !f.checkbox).map((f) => `--answer ${f.name}=VALUE`);
+        const asked = s.fields
+          .filter((f) => !f.immutable && !f.checkbox)
+          .map((f) => {
+            const options = selectOptions(f).map((x) => x.value);
+            return `--answer ${f.name}=${options.length > 0 ? `{${options.join('|')}}` : 'VALUE'}`;
+          });
         const boxes = s.fields.find((f) => !f.immutable && f.checkbox);
         if (boxes) asked.push(`--answer '${ALL_CHECKBOXES}=true'`);
         err.hint = `credentials ${o.id} wait for it: \`bankctl credentials supplement ${o.id} ${asked.join(' ')}\` (or --answers FILE${boxes ? `; a checkbox by its name, e.g. --answer ${boxes.name}=false` : ''})`;
@@ -364,22 +372,43 @@ export async function collectAnswers(
       const r = validateAnswer(f, value);
       return r === true ? true : clean(r);
     };
-    const value = f.masked
-      ? await guard(prompter.password({ message, validate }), interrupt)
-      : await guard(
-          prompter.input({ message, default: typeof f.value === 'string' && f.value ? f.value : undefined, validate }),
-          interrupt,
-        );
+    const options = selectOptions(f);
+    let value: string;
+    if (options.length > 0) value = await guard(prompter.select(choiceOf(f, options, message)), interrupt);
+    else if (f.masked) value = await guard(prompter.password({ message, validate }), interrupt);
+    else {
+      const preset = typeof f.value === 'string' && f.value ? f.value : undefined;
+      value = await guard(prompter.input({ message, default: preset, validate }), interrupt);
+    }
     if (value === '' && f.optional) continue;
     remember(f, value);
   }
   return out;
 }
 
+/** A field with selectOptions as a menu: the service's preselected value first under the cursor. */
+function choiceOf(
+  f: SupplementalField,
+  options: SelectOption[],
+  message: string,
+): { message: string; choices: Choice<string>[]; default?: string } {
+  const choices: Choice<string>[] = options.map((o) => ({
+    name: clean(o.text),
+    value: o.value,
+    ...(o.text !== o.value ? { description: `value: ${clean(o.value)}` } : {}),
+  }));
+  // an optional choice can be left unanswered, as an optional text field can be left empty
+  if (f.optional) choices.push({ name: '(none)', value: '' });
+  const preselected = typeof f.value === 'string' && options.some((o) => o.value === f.value) ? f.value : undefined;
+  return { message, choices, ...(preselected !== undefined ? { default: preselected } : {}) };
+}
+
 function missing(f: SupplementalField, flag: '--answer' | '--field'): UsageError {
   const label = clean(f.description || f.name);
+  const options = selectOptions(f);
+  const choice = options.length > 0 ? `: one of ${clean(describeOptions(options))}` : '';
   return new UsageError(
-    `no value for the ${flag === '--field' ? 'credentials' : 'supplemental'} field "${f.name}" (${label}) and no terminal to ask on`,
+    `no value for the ${flag === '--field' ? 'credentials' : 'supplemental'} field "${f.name}" (${label}${choice}) and no terminal to ask on`,
     {
       hint:
         flag === '--answer'

@@ -89,11 +89,42 @@ function compile(pattern: string): RegExp | undefined {
   }
 }
 
+export interface SelectOption {
+  value: string;
+  /** What a person reads; the value when the service sends no text. */
+  text: string;
+}
+
+/**
+ * A field's choices (the reference's selectOptions: [{value, text, iconUrl}]): its answer is one of
+ * their values. Options without a string value cannot be answered and are left out; none means a
+ * free-text field.
+ */
+export function selectOptions(f: SupplementalField): SelectOption[] {
+  const list: unknown = f.selectOptions;
+  if (!Array.isArray(list)) return [];
+  const out: SelectOption[] = [];
+  for (const o of list) {
+    if (!isObj(o) || typeof o.value !== 'string' || o.value === '') continue;
+    out.push({ value: o.value, text: typeof o.text === 'string' && o.text.trim() ? o.text.trim() : o.value });
+  }
+  return out;
+}
+
+/** "sms (SMS), app (The bank's app)": the values a script may answer, with their texts. */
+export function describeOptions(options: SelectOption[]): string {
+  return options.map((o) => (o.text === o.value ? o.value : `${o.value} (${o.text})`)).join(', ');
+}
+
 /** true when the answer may be sent, else the message for the person (patternError when given). */
 export function validateAnswer(f: SupplementalField, value: string): true | string {
   const label = f.description || f.name;
   if (f.checkbox) return value === 'true' || value === 'false' ? true : `${label}: answer true or false`;
   if (value === '') return f.optional ? true : `${label} is required`;
+  const options = selectOptions(f);
+  // a choice is checked against its values only: length and pattern describe typed text
+  if (options.length > 0)
+    return options.some((o) => o.value === value) ? true : `${label}: answer one of ${describeOptions(options)}`;
   if (f.numeric && !/^\d+$/.test(value)) return f.patternError || `${label} must be digits only`;
   if (typeof f.minLength === 'number' && f.minLength > 0 && [...value].length < f.minLength)
     return f.patternError || `${label} must be at least ${f.minLength} characters`;
@@ -195,7 +226,9 @@ export function summarizeSupplemental(value: unknown): string {
       return `fields: ${s.fields
         .map((f) => {
           const v = f.immutable && text(f.value) ? ` = ${text(f.value)}` : '';
-          return `${f.name}${f.immutable ? ' (read-only)' : ''}${v}`;
+          const options = selectOptions(f);
+          const choice = options.length > 0 ? ` (one of ${options.map((o) => o.value).join('|')})` : '';
+          return `${f.name}${f.immutable ? ' (read-only)' : ''}${v}${choice}`;
         })
         .join(', ')}`;
     default:

@@ -42,7 +42,8 @@ export function createPrompter(io: IO): Prompter {
       ),
     password: (o) => interruptible(password({ message: msg(o.message), mask: '*', validate: o.validate }, context)),
     confirm: (o) => interruptible(confirm({ message: msg(o.message), default: o.default }, context)),
-    select: (o) => interruptible(select({ message: msg(o.message), choices: clean(o.choices) }, context)),
+    select: (o) =>
+      interruptible(select({ message: msg(o.message), choices: clean(o.choices), default: o.default }, context)),
     search: (o) =>
       interruptible(search({ message: msg(o.message), source: async (term) => clean(o.source(term)) }, context)),
     checkbox: (o) => interruptible(checkbox({ message: msg(o.message), choices: clean(o.choices) }, context)),

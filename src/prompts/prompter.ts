@@ -12,7 +12,8 @@ export interface Prompter {
   input(o: { message: string; default?: string; validate?: (v: string) => true | string }): Promise<string>;
   password(o: { message: string; validate?: (v: string) => true | string }): Promise<string>;
   confirm(o: { message: string; default?: boolean }): Promise<boolean>;
-  select<T>(o: { message: string; choices: Choice<T>[] }): Promise<T>;
+  /** `default`: the value of the choice the cursor starts on. */
+  select<T>(o: { message: string; choices: Choice<T>[]; default?: T }): Promise<T>;
   search<T>(o: { message: string; source: (term: string | undefined) => Choice<T>[] }): Promise<T>;
   checkbox<T>(o: { message: string; choices: Choice<T>[] }): Promise<T[]>;
 }

@@ -50,8 +50,12 @@ export class ScriptedPrompter implements Prompter {
     return typeof a === 'boolean' ? a : a === 'y' || a === 'yes' || a === 'true';
   }
 
-  async select<T>(o: { message: string; choices: Choice<T>[] }): Promise<T> {
-    return pick(this.next('select', o.message, o.choices as Choice<unknown>[]), o.choices);
+  async select<T>(o: { message: string; choices: Choice<T>[]; default?: T }): Promise<T> {
+    const a = this.next('select', o.message, o.choices as Choice<unknown>[]);
+    // '' is Enter on the choice the cursor starts on
+    if (a === '')
+      return o.default !== undefined && o.choices.some((c) => c.value === o.default) ? o.default : o.choices[0]!.value;
+    return pick(a, o.choices);
   }
 
   async search<T>(o: { message: string; source: (term: string | undefined) => Choice<T>[] }): Promise<T> {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { BIN, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 import { requires } from '../helpers/requires.js';
+import { reply, scriptedServer } from '../helpers/scripted-server.js';
 
 const needs = requires({ tools: ['tmux'] });
 const hasTmux = !needs.reason;
@@ -37,8 +38,8 @@ function shellQuote(s: string): string {
 }
 
 /** Starts the CLI in a new tmux window of 120x60; the shell prints EXIT=<code> when it ends. */
-function start(name: string, args: string[]): void {
-  const env = Object.entries({ ...t.env, TERM: 'xterm-256color', NO_COLOR: '1' })
+function start(name: string, args: string[], service: Record<string, string> = t.env): void {
+  const env = Object.entries({ ...service, TERM: 'xterm-256color', NO_COLOR: '1' })
     .map(([k, v]) => `${k}=${shellQuote(v)}`)
     .join(' ');
   const cmd = `env -i PATH=${shellQuote(process.env.PATH ?? '')} HOME=${shellQuote(process.env.HOME ?? '/tmp')} ${env} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}; echo EXIT=$?; sleep 60`;
@@ -106,6 +107,55 @@ needs.describe('credentials connect on a terminal', () => {
     expect(s).toMatch(/status\s+UPDATED/); // the final credentials as a table: stdout is a terminal
     expect(s).not.toContain('8765'); // the masked code never echoed
     expect(s).not.toMatch(/\(optional\) \(optional\)/);
+  });
+
+  test("a field with the reference's selectOptions as a menu starting on the preselected choice; arrows move, Enter sends its value", async () => {
+    // the real service's shape (no sandbox provider asks a choice): a serialized field list
+    const field = {
+      name: 'method',
+      description: 'Confirm with',
+      value: 'app',
+      selectOptions: [
+        { text: 'SMS code', value: 'sms', iconUrl: 'https://example.test/sms.png' },
+        { text: "The bank's app", value: 'app' },
+        { text: 'Card reader', value: 'reader' },
+      ],
+    };
+    let answered = false;
+    const service = await scriptedServer(() => (req, res, body) => {
+      if (req.method === 'POST' && req.url === '/api/v1/credentials/c1/supplemental-information') {
+        answered = JSON.parse(body).information.method !== undefined;
+        return reply(204)(req, res, body);
+      }
+      if (req.method === 'POST') return reply(204)(req, res, body);
+      const state = answered
+        ? { status: 'UPDATED', statusUpdated: 2 }
+        : {
+            status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+            statusUpdated: 1,
+            supplementalInformation: JSON.stringify([field]),
+          };
+      reply(200, JSON.stringify({ id: 'c1', providerName: 'fake-bank', userId: 'u1', ...state }))(req, res, body);
+    });
+    try {
+      const env = { BANKCTL_BASE_URL: service.url, BANKCTL_TOKEN: 'test-token-123456', BANKCTL_CONFIG_DIR: tempDir() };
+      start('choice', ['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '100'], env);
+      const s = await waitFor('choice', (x) => x.includes('? Confirm with'), 'the menu');
+      expect(s).toMatch(/❯ The bank's app/); // the preselected choice under the cursor
+      expect(s).toContain('SMS code');
+      expect(s).toContain('Card reader');
+      keys('choice', 'Down');
+      await waitFor('choice', (x) => /❯ Card reader/.test(x), 'the cursor on the next choice');
+      keys('choice', 'Enter');
+      const end = await waitFor('choice', (x) => x.includes('EXIT='), 'the end');
+      expect(end).toContain('EXIT=0');
+      const posted = service.seen
+        .filter((r) => r.url.endsWith('/supplemental-information'))
+        .map((r) => JSON.parse(r.body));
+      expect(posted).toEqual([{ information: { method: 'reader' } }]);
+    } finally {
+      await service.close();
+    }
   });
 
   test('the eID deep link and its QR code on screen while the app is awaited; exit 0', async () => {

@@ -1,6 +1,12 @@
 // Reading supplementalInformation liberally, and checking answers the way the prompts do.
 import { describe, expect, test } from 'vitest';
-import { parseAnswersText, parseSupplemental, validateAnswer, describeAccount } from '../../src/flows/supplemental.js';
+import {
+  describeAccount,
+  parseAnswersText,
+  parseSupplemental,
+  summarizeSupplemental,
+  validateAnswer,
+} from '../../src/flows/supplemental.js';
 import { eidLinks } from '../../src/flows/connect.js';
 import { runCli, tempDir } from '../helpers/cli.js';
 
@@ -58,6 +64,24 @@ describe('validateAnswer', () => {
       'Account: answer true or false',
     );
     expect(validateAnswer({ name: 'b', pattern: '([' }, 'anything')).toBe(true);
+  });
+
+  test("selectOptions: the answer is one of the options' values; length and pattern are for typed text", () => {
+    const f = {
+      name: 'm',
+      description: 'Method',
+      minLength: 5,
+      pattern: '[a-z]{5}',
+      selectOptions: [{ value: 'sms', text: 'SMS' }, { value: 'app' }, { text: 'no value' }, 'junk', { value: 7 }],
+    } as unknown as Parameters<typeof validateAnswer>[0];
+    expect(validateAnswer(f, 'sms')).toBe(true);
+    expect(validateAnswer(f, 'app')).toBe(true);
+    expect(validateAnswer(f, 'SMS')).toBe('Method: answer one of sms (SMS), app');
+    expect(validateAnswer(f, '')).toBe('Method is required');
+    // options with no string value leave the field free text, checked as before
+    const freeText = { name: 'x', minLength: 2, selectOptions: [{ text: 'a' }] };
+    expect(validateAnswer(freeText, 'a')).toBe('x must be at least 2 characters');
+    expect(summarizeSupplemental(JSON.stringify([f]))).toBe('fields: m (one of sms|app)');
   });
 
   test('answers files and account lines; eID links', () => {

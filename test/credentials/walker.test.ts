@@ -379,6 +379,81 @@ describe('walker: prompts on a terminal (scripted prompter)', () => {
     expect(r.stderr).not.toContain('9999');
   });
 
+  test("a field with the reference's selectOptions is a menu of their texts, starting on the preselected value; its value is sent", async () => {
+    // the reference's Field: selectOptions [{iconUrl, text, value}], inside the serialized string
+    const method = {
+      name: 'method',
+      description: 'How do you want to confirm?',
+      value: 'app',
+      selectOptions: [
+        { iconUrl: 'https://example.test/sms.png', text: 'SMS code', value: 'sms' },
+        { iconUrl: 'https://example.test/app.png', text: "The bank's app", value: 'app' },
+        { text: 'no value: cannot be answered' },
+      ],
+    };
+    const branch = {
+      name: 'branch',
+      description: 'Branch',
+      optional: true,
+      selectOptions: [{ text: 'North', value: 'N' }, { value: 'S' }],
+    };
+    const f = await fakeService([round(1, [method, branch]), { state: { status: 'UPDATED', statusUpdated: 2 } }]);
+    const prompter = new ScriptedPrompter(['sms', '']);
+    const r = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '-o', 'json'], {
+      env: env(f),
+      stdinIsTTY: true,
+      stdoutIsTTY: true,
+      context: { prompter },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(prompter.asked).toEqual([
+      { kind: 'select', message: 'How do you want to confirm?', choices: ['SMS code', "The bank's app"] },
+      { kind: 'select', message: 'Branch (optional)', choices: ['North', 'S', '(none)'] },
+    ]);
+    // Enter on the optional menu takes the first choice: it had no preselection
+    expect(f.posts).toEqual([{ information: { method: 'sms', branch: 'N' } }]);
+
+    // Enter on a menu with a preselection sends that value
+    const g = await fakeService([round(1, [method]), { state: { status: 'UPDATED', statusUpdated: 2 } }]);
+    const enter = new ScriptedPrompter(['']);
+    const r2 = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '-o', 'json'], {
+      env: env(g),
+      stdinIsTTY: true,
+      stdoutIsTTY: true,
+      context: { prompter: enter },
+    });
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(g.posts).toEqual([{ information: { method: 'app' } }]);
+  });
+
+  test('without a terminal a menu field takes one of its values: another is exit 2 naming them, nothing sent', async () => {
+    const method = {
+      name: 'method',
+      description: 'Confirm with',
+      selectOptions: [
+        { text: 'SMS code', value: 'sms' },
+        { text: 'Card reader', value: 'reader' },
+      ],
+    };
+    const f = await fakeService([round(1, [method])]);
+    const bad = await walk(f, ['--answer', 'method=SMS code']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      'error: --answer method: Confirm with: answer one of sms (SMS code), reader (Card reader)',
+    );
+    const none = await walk(f);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(
+      'no value for the supplemental field "method" (Confirm with: one of sms (SMS code), reader (Card reader))',
+    );
+    expect(none.stderr).toContain('bankctl credentials supplement c1 --answer method={sms|reader}');
+    expect(f.posts).toEqual([]);
+    const g = await fakeService([round(1, [method]), { state: { status: 'UPDATED', statusUpdated: 2 } }]);
+    const ok = await walk(g, ['--answer', 'method=reader']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(g.posts).toEqual([{ information: { method: 'reader' } }]);
+  });
+
   test('-q still shows a challenge to someone about to be asked for its answer', async () => {
     const f = await fakeService([
       round(1, [CHALLENGE, { name: 'code', description: 'Response code' }]),
