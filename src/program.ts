@@ -234,6 +234,10 @@ export function invokedNoun(argv: string[], valued: Set<string>): string | undef
 
 export async function createProgram(ctx: Context, argv: string[] = [], deps: ProgramDeps = {}): Promise<Command> {
   const program = rootCommand(ctx);
+  program.configureOutput({
+    outputError: (s, write) =>
+      write(withUsagePointer(s.startsWith('error:') ? s : `error: ${s}`, switchGivenValue(program, argv))),
+  });
   const valued = new Set(
     program.options
       .filter((o) => o.required || o.optional)
@@ -279,11 +283,39 @@ const USAGE_POINTERS: Array<[RegExp, string]> = [
   [/^error: (too many arguments|missing required argument)/, "see the command's --help for its arguments"],
 ];
 
+/**
+ * `accounts update ID --favored false`: a switch given a value, which commander reports as one
+ * argument too many. The pointer for that error when the words before it are such a pair (the
+ * switch one of the invoked verb's boolean options).
+ */
+function switchGivenValue(program: Command, argv: readonly string[]): string | undefined {
+  // the options of the commands the words name (root, noun, verb)
+  const options: Command['options'][number][] = [...program.options];
+  let cmd = program;
+  for (const word of argv) {
+    const next = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!next) continue;
+    options.push(...next.options);
+    cmd = next;
+  }
+  const isSwitch = (flag: string) => options.some((o) => o.long === flag && !o.required && !o.optional);
+  for (let i = 0; i + 1 < argv.length; i++) {
+    const flag = argv[i]!;
+    if (!/^(true|false|yes|no|on|off)$/i.test(argv[i + 1]!) || !isSwitch(flag)) continue;
+    const off = `--no-${flag.slice(2)}`;
+    const negated = options.some((o) => o.long === off);
+    return `${flag} is a switch and takes no value: write ${flag}${negated ? ` to set it, ${off} to clear it` : ' alone'}`;
+  }
+  return undefined;
+}
+
 /** commander's error with its pointer as the hint of the same line: an error is one line. */
-function withUsagePointer(s: string): string {
+function withUsagePointer(s: string, switchPointer?: string): string {
   // commander puts its suggestion on a line of its own: it is the hint of the error's line
   if (s.includes('\n(Did you mean')) return s.replace('\n(Did you mean', ' (Did you mean');
-  const pointer = USAGE_POINTERS.find(([re]) => re.test(s))?.[1];
+  const pointer =
+    (switchPointer && /^error: too many arguments/.test(s) ? switchPointer : undefined) ??
+    USAGE_POINTERS.find(([re]) => re.test(s))?.[1];
   if (!pointer || s.includes('(Did you mean')) return s;
   const nl = s.indexOf('\n');
   return nl < 0 ? `${s} (${pointer})` : `${s.slice(0, nl)} (${pointer})${s.slice(nl)}`;

@@ -42,6 +42,17 @@ describe('exit codes (contract)', () => {
     // a verb and its alias are one suggestion, named by the verb
     const alias = await spawnCli(['webhooks', 'endpoints', 'lst'], { env: t.env });
     expect([alias.code, alias.stderr]).toEqual([2, "error: unknown command 'lst' (Did you mean list?)\n"]);
+    // a switch given a value is one argument too many: the pointer names the switch, and its --no- form
+    const favored = await spawnCli(['accounts', 'update', 'a1', '--favored', 'false'], { env: t.env });
+    expect([favored.code, favored.stderr]).toEqual([
+      2,
+      "error: too many arguments for 'update'. Expected 1 argument but got 2. (--favored is a switch and takes no value: write --favored to set it, --no-favored to clear it)\n",
+    ]);
+    const all = await spawnCli(['transactions', 'list', '--all', 'true'], { env: t.env });
+    expect(all.stderr).toContain('(--all is a switch and takes no value: write --all alone)');
+    // a valued option's value is not a switch's: the general pointer
+    const extra = await spawnCli(['accounts', 'update', 'a1', '--name', 'false', 'x'], { env: t.env });
+    expect(extra.stderr).toContain("(see the command's --help for its arguments)");
     const typo = await spawnCli(['users', 'crate'], { env: t.env });
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe("error: unknown command 'crate' (Did you mean create?)\n");
