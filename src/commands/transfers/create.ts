@@ -101,7 +101,15 @@ export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
     throw new FlowFailedError(`transfer ${final.underlyingId} ended ${final.status}: ${final.statusMessage ?? ''}`);
 }
 
-/** Polls the operation to a final status, a notice per change; exit 9 when it takes too long. */
+/** The first poll's wait; each next one doubles, up to POLL_MAX_MS (a minute's wait is ~35 reads, not 300). */
+const POLL_FIRST_MS = 200;
+const POLL_MAX_MS = 2000;
+
+/**
+ * Polls the operation to a final status, a notice per change; exit 9 when it takes too long. An
+ * AWAITING_* status (the Swagger's AWAITING_CREDENTIALS, AWAITING_THIRD_PARTY_APP_AUTHENTICATION)
+ * waits for the person at the bank: its notice says where that is answered.
+ */
 async function follow(
   ctx: Context,
   api: ApiClient,
@@ -110,14 +118,29 @@ async function follow(
 ): Promise<SignableOperation> {
   let op = first;
   const started = ctx.clock.now();
-  let last = op.status;
-  ctx.notice(`transfer ${op.underlyingId}: ${op.status}`);
-  while (!FINAL_OPERATION_STATUSES.includes(op.status)) {
+  let last: string | undefined;
+  let pause = POLL_FIRST_MS;
+  for (;;) {
+    if (op.status !== last) {
+      const waiting = awaitingHint(op);
+      ctx.notice(`transfer ${op.underlyingId}: ${(last = op.status)}${waiting ? ` (${waiting})` : ''}`);
+    }
+    if (FINAL_OPERATION_STATUSES.includes(op.status)) return op;
     if (ctx.clock.now() - started > timeoutMs)
-      throw new FlowFailedError(`transfer ${op.underlyingId} is still ${op.status} after ${timeoutMs / 1000} s`);
-    await new Promise((r) => setTimeout(r, 200));
+      throw new FlowFailedError(`transfer ${op.underlyingId} is still ${op.status} after ${timeoutMs / 1000} s`, {
+        hint: awaitingHint(op) || undefined,
+      });
+    await new Promise((r) => setTimeout(r, pause));
+    pause = Math.min(pause * 2, POLL_MAX_MS);
     op = await transferStatus(api, op.underlyingId);
-    if (op.status !== last) ctx.notice(`transfer ${op.underlyingId}: ${(last = op.status)}`);
   }
-  return op;
+}
+
+/** What an AWAITING_* status waits for and where it is answered; "" for any other status. */
+function awaitingHint(op: SignableOperation): string {
+  if (!op.status.startsWith('AWAITING_')) return '';
+  const id =
+    typeof op.credentialsId === 'string' && /^[A-Za-z0-9-]{1,64}$/.test(op.credentialsId) ? op.credentialsId : '';
+  if (!id) return 'the bank waits for the user to sign';
+  return `the bank waits for the user to sign on credentials ${id}: \`bankctl credentials supplement ${id}\` answers its questions, \`bankctl credentials qr ${id}\` shows a BankID code`;
 }

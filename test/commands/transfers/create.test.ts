@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { newCmdCreate } from '../../../src/commands/transfers/create.js';
 import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
-import { runWithAnswer } from '../../helpers/scripted-server.js';
+import { runCli } from '../../helpers/cli.js';
+import { reply, runWithAnswer, scriptedServer } from '../../helpers/scripted-server.js';
 
 const sb = useSandbox({ months: 1 });
 const checking = () =>
@@ -112,5 +113,56 @@ describe('transfers create: an answer that already ended', () => {
       sb.env.BANKCTL_CONFIG_DIR!,
     );
     expect(r.code, r.stderr).toBe(0);
+  });
+});
+
+describe('transfers create --wait: a transfer the bank holds for the user', () => {
+  test('AWAITING_CREDENTIALS names the credentials and the commands that answer; polls back off; then EXECUTED', async () => {
+    const op = (status: string) =>
+      JSON.stringify({ id: 'o1', underlyingId: 't1', type: 'TRANSFER', status, credentialsId: 'c0ffee', userId: 'u1' });
+    const started = Date.now();
+    // the status reads: AWAITING_CREDENTIALS for 2.5 s, then EXECUTED
+    const server = await scriptedServer((n) =>
+      n === 0
+        ? reply(200, op('CREATED'))
+        : reply(200, op(Date.now() - started < 2500 ? 'AWAITING_CREDENTIALS' : 'EXECUTED')),
+    );
+    try {
+      const r = await runCli(['transfers', 'create', '--source', SRC, ...transfer, '--wait', '-o', 'json'], {
+        env: { BANKCTL_BASE_URL: server.url, BANKCTL_TOKEN: 'token-1', BANKCTL_CONFIG_DIR: sb.env.BANKCTL_CONFIG_DIR! },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).status).toBe('EXECUTED');
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toEqual([
+        'transfer t1: CREATED',
+        'transfer t1: AWAITING_CREDENTIALS (the bank waits for the user to sign on credentials c0ffee: `bankctl credentials supplement c0ffee` answers its questions, `bankctl credentials qr c0ffee` shows a BankID code)',
+        'transfer t1: EXECUTED',
+      ]);
+      // 200, 400, 800, 1600, 2000 ms...: about six reads in 2.5 s, where a fixed 200 ms took twelve
+      const reads = server.seen.filter((x) => x.method === 'GET').length;
+      expect(reads).toBeGreaterThanOrEqual(3);
+      expect(reads).toBeLessThanOrEqual(7);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('still awaiting at --wait-timeout: exit 9 with the same pointer as the hint', async () => {
+    const op = {
+      id: 'o1',
+      underlyingId: 't1',
+      type: 'TRANSFER',
+      status: 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
+      credentialsId: 'c0ffee',
+    };
+    const r = await runWithAnswer(
+      op,
+      ['transfers', 'create', '--source', SRC, ...transfer, '--wait', '--wait-timeout', '1'],
+      sb.env.BANKCTL_CONFIG_DIR!,
+    );
+    expect(r.code).toBe(9);
+    expect(r.stderr).toContain('error: transfer t1 is still AWAITING_THIRD_PARTY_APP_AUTHENTICATION after 1 s');
+    expect(r.stderr).toContain('bankctl credentials supplement c0ffee');
   });
 });
