@@ -93,6 +93,15 @@ const walk = (f: Fake, extra: string[] = [], opts: Parameters<typeof runCli>[1] 
     { env: env(f), ...opts },
   );
 
+/** The walk on a pretend terminal, its questions answered by the scripted prompter. */
+const onTerminal = (f: Fake, prompter: ScriptedPrompter, extra: string[] = []) =>
+  runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', ...extra, '-o', 'json'], {
+    env: env(f),
+    stdinIsTTY: true,
+    stdoutIsTTY: true,
+    context: { prompter },
+  });
+
 describe('walker: shapes and rounds', () => {
   test('mobile eID without an autostart token: the way to its QR code is said', async () => {
     const f = await fakeService([
@@ -350,12 +359,7 @@ describe('walker: prompts on a terminal (scripted prompter)', () => {
       { state: { status: 'UPDATED', statusUpdated: 3 } },
     ]);
     const prompter = new ScriptedPrompter(['1234', '87654321', '9999', '', ['Savings', 'ISK']]);
-    const r = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '-o', 'json'], {
-      env: env(f),
-      stdinIsTTY: true,
-      stdoutIsTTY: true,
-      context: { prompter },
-    });
+    const r = await onTerminal(f, prompter);
     expect(r.code, r.stderr).toBe(0);
     expect(prompter.asked.map((a) => [a.kind, a.message])).toEqual([
       ['input', 'Response code'],
@@ -399,12 +403,7 @@ describe('walker: prompts on a terminal (scripted prompter)', () => {
     };
     const f = await fakeService([round(1, [method, branch]), { state: { status: 'UPDATED', statusUpdated: 2 } }]);
     const prompter = new ScriptedPrompter(['sms', '']);
-    const r = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '-o', 'json'], {
-      env: env(f),
-      stdinIsTTY: true,
-      stdoutIsTTY: true,
-      context: { prompter },
-    });
+    const r = await onTerminal(f, prompter);
     expect(r.code, r.stderr).toBe(0);
     expect(prompter.asked).toEqual([
       { kind: 'select', message: 'How do you want to confirm?', choices: ['SMS code', "The bank's app"] },
@@ -416,12 +415,7 @@ describe('walker: prompts on a terminal (scripted prompter)', () => {
     // Enter on a menu with a preselection sends that value
     const g = await fakeService([round(1, [method]), { state: { status: 'UPDATED', statusUpdated: 2 } }]);
     const enter = new ScriptedPrompter(['']);
-    const r2 = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '-o', 'json'], {
-      env: env(g),
-      stdinIsTTY: true,
-      stdoutIsTTY: true,
-      context: { prompter: enter },
-    });
+    const r2 = await onTerminal(g, enter);
     expect(r2.code, r2.stderr).toBe(0);
     expect(g.posts).toEqual([{ information: { method: 'app' } }]);
   });
@@ -460,12 +454,7 @@ describe('walker: prompts on a terminal (scripted prompter)', () => {
       { state: { status: 'UPDATED', statusUpdated: 2 } },
     ]);
     const prompter = new ScriptedPrompter(['87654321']);
-    const r = await runCli(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '-q', '-o', 'json'], {
-      env: env(f),
-      stdinIsTTY: true,
-      stdoutIsTTY: true,
-      context: { prompter },
-    });
+    const r = await onTerminal(f, prompter, ['-q']);
     expect(r.code, r.stderr).toBe(0);
     expect(prompter.asked.map((a) => a.message)).toEqual(['Response code']);
     expect(r.stderr).toContain('Challenge: 4711');
