@@ -285,8 +285,8 @@ const USAGE_POINTERS: Array<[RegExp, string]> = [
 
 /**
  * `accounts update ID --favored false`: a switch given a value, which commander reports as one
- * argument too many. The pointer for that error when the words before it are such a pair (the
- * switch one of the invoked verb's boolean options).
+ * argument too many. The pointer for that error when the words hold such a pair: a boolean option
+ * of the root, noun or verb they name, then true/false/yes/no/on/off.
  */
 function switchGivenValue(program: Command, argv: readonly string[]): string | undefined {
   // the options of the commands the words name (root, noun, verb)
