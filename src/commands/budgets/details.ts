@@ -40,7 +40,7 @@ export async function detailsRun(ctx: Context, o: DetailsOptions): Promise<void>
   const d = await budgetDetails(await ctx.api(), o.id, { start: o.start, end: o.end });
   const format = await ctx.outputFormat();
   if (format === 'json' || format === 'ndjson') return render(ctx, d);
-  const target = d.budgetSpecification.amount;
+  const target = d.budgetSpecification?.amount;
   const spent: Column = {
     header: 'spent',
     path: 'spentAmount',
@@ -48,6 +48,8 @@ export async function detailsRun(ctx: Context, o: DetailsOptions): Promise<void>
     money: true,
   };
   const goal: Column = { header: 'target', path: '', format: () => denominatedText(target), money: true };
+  const progressOf = (v: unknown) =>
+    target ? progress(denominatedDecimal(v as Budget['amount']), denominatedDecimal(target)) : '';
   const period = (p: unknown) => p as BudgetPeriod;
   // csv is for a spreadsheet: the two dates apart and the amounts alone (it works out the rest);
   // a table reads one period a line, with its progress drawn
@@ -66,11 +68,13 @@ export async function detailsRun(ctx: Context, o: DetailsOptions): Promise<void>
           {
             header: 'progress',
             path: 'spentAmount',
-            format: (v) => progress(denominatedDecimal(v as Budget['amount']), denominatedDecimal(target)),
+            format: progressOf,
           },
         ];
-  await render(ctx, d.budgetPeriods, { columns, declared: BUDGET_PERIOD_FIELDS });
+  await render(ctx, d.budgetPeriods ?? [], { columns, declared: BUDGET_PERIOD_FIELDS });
+  const spec = d.budgetSpecification;
+  const which = spec ? `${spec.name} (${filterText(spec.filter)})` : `budget ${o.id}`;
   ctx.notice(
-    `${d.budgetSpecification.name} (${filterText(d.budgetSpecification.filter)}): total ${denominatedText(d.totalSpentAmount)}, average ${denominatedText(d.averageSpentAmount)} per period`,
+    `${which}: total ${denominatedText(d.totalSpentAmount)}, average ${denominatedText(d.averageSpentAmount)} per period`,
   );
 }

@@ -1,8 +1,9 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { newCmdDetails } from '../../../src/commands/budgets/details.js';
 import { runCli } from '../../helpers/cli.js';
 import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
 import { COFFEE, coffee } from './shared.js';
+import { runWithAnswer } from '../../helpers/scripted-server.js';
 
 const sb = useSandbox({ user: true });
 let id = '';
@@ -71,4 +72,40 @@ describe('budgets details: output', () => {
     },
     { name: 'an unknown budget is 4', args: ['f'.repeat(32)], code: 4 },
   ]);
+});
+
+describe('budgets details: an answer with only what the reference requires', () => {
+  // GetBudgetDetailsResponse: only averageSpentAmount and totalSpentAmount are required
+  const amounts = {
+    totalSpentAmount: { currencyCode: 'EUR', scale: 2, unscaledValue: 12345 },
+    averageSpentAmount: { currencyCode: 'EUR', scale: 2, unscaledValue: 4115 },
+  };
+  test.each(['table', 'csv'])('-o %s: no periods, no budget: the totals, exit 0', async (format) => {
+    const r = await runWithAnswer(amounts, ['budgets', 'details', 'b1', '-o', format], sb.env.BANKCTL_CONFIG_DIR!);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('budget b1: total 123.45 EUR, average 41.15 EUR per period');
+    expect(r.stderr).not.toContain('unexpected');
+  });
+
+  test('periods without the budget: each period, the target left empty', async () => {
+    const body = {
+      ...amounts,
+      budgetPeriods: [
+        { start: Date.UTC(2026, 0, 1), end: Date.UTC(2026, 0, 31), spentAmount: amounts.totalSpentAmount },
+      ],
+    };
+    const r = await runWithAnswer(body, ['budgets', 'details', 'b1', '-o', 'csv'], sb.env.BANKCTL_CONFIG_DIR!);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim().split('\n')[1]).toMatch(/^2026-01-01,2026-01-31,123\.45,/);
+  });
+
+  test('periods that are not a list are exit 7', async () => {
+    const r = await runWithAnswer(
+      { ...amounts, budgetPeriods: {} },
+      ['budgets', 'details', 'b1'],
+      sb.env.BANKCTL_CONFIG_DIR!,
+    );
+    expect(r.code).toBe(7);
+    expect(r.stderr).toContain('budgetPeriods that is not a list');
+  });
 });
