@@ -67,6 +67,16 @@ export class Context {
   interruptClaimed = false;
   /** Set by commands that end without an error but not in success (rare; errors are preferred). */
   exitCode = 0;
+  /**
+   * The command line of a verb that changes data (`bankctl transfers create`), set before it runs:
+   * an output option that fails after it sent a change prints the whole answer (output/render.ts).
+   */
+  changing?: string;
+
+  /** Whether this run has sent a request that may have changed data (other than GET), answered 2xx. */
+  changesSent(): boolean {
+    return (this.apiClient?.sent.changes ?? 0) > 0;
+  }
   readonly clock: Clock;
   private configStore?: ConfigStore;
   private settingsCache?: Settings;

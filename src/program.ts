@@ -427,11 +427,14 @@ export function rootCommand(ctx: Context): Command {
     const apiWrite = verb === 'api' && !/^(GET|HEAD)$/i.test(String(actionCommand.args[0] ?? 'GET'));
     if (actionCommand.parent !== program || apiWrite) {
       const { MUTATING_VERBS, confirmProtected } = await import('./prompts/confirm.js');
-      if (MUTATING_VERBS.has(verb) || apiWrite)
-        await confirmProtected(
-          ctx,
-          `bankctl ${actionCommand.parent?.name()} ${verb}`.replace('bankctl bankctl ', 'bankctl '),
-        );
+      if (MUTATING_VERBS.has(verb) || apiWrite) {
+        const what = `bankctl ${actionCommand.parent?.name()} ${verb}`.replace('bankctl bankctl ', 'bankctl ');
+        // what can be checked of the output options is checked before the change is made
+        const { checkOutputBeforeChange } = await import('./output/render.js');
+        await checkOutputBeforeChange(ctx, what);
+        ctx.changing = what;
+        await confirmProtected(ctx, what);
+      }
     }
     if (ctx.globals.clientSecretStdin) await ctx.readSecretFromStdin();
     for (const [flag, key] of [

@@ -63,11 +63,19 @@ export class ApiClient {
     private readonly tokens: () => Promise<TokenManager>,
     readonly caller: Caller,
     private readonly notice: (msg: string) => void = () => undefined,
+    /** Requests other than GET and HEAD that the service answered with a 2xx, by every copy (as()). */
+    readonly sent: { changes: number } = { changes: 0 },
   ) {}
 
   /** The same client calling as someone else: a ready user token, HTTP Basic of a pushed user. */
   as(caller: Caller): ApiClient {
-    return new ApiClient(this.http, this.tokens, caller, this.notice);
+    return new ApiClient(this.http, this.tokens, caller, this.notice, this.sent);
+  }
+
+  /** Counts an answered request that may have changed data. */
+  private counted<T>(method: string, res: HttpResponse<T>): HttpResponse<T> {
+    if (!/^(GET|HEAD)$/i.test(method) && res.status >= 200 && res.status < 300) this.sent.changes++;
+    return res;
   }
 
   /** Calls an endpoint of the table; `data` is what its response kind gives (undefined for none). */
@@ -108,7 +116,10 @@ export class ApiClient {
     const kind: TokenKind = o.as ?? ep?.token ?? 'any';
     const scopes = o.scopes ?? (ep && ep.scopes.length > 0 ? [ep.scopes[0]!] : []);
     const { as: _as, scopes: _scopes, ...rest } = o;
-    return this.withAuth<T>(`${o.method} ${o.path}`, kind, scopes, (auth) => this.http.request<T>({ ...rest, auth }));
+    return this.counted(
+      o.method,
+      await this.withAuth<T>(`${o.method} ${o.path}`, kind, scopes, (auth) => this.http.request<T>({ ...rest, auth })),
+    );
   }
 
   private async send<T>(ep: Endpoint, p: CallParams, responseType: 'text' | 'buffer'): Promise<HttpResponse<T>> {
@@ -139,9 +150,14 @@ export class ApiClient {
       o.body = p.body;
       o.contentType = 'application/json';
     }
-    if (p.auth) return this.http.request<T>({ ...o, auth: p.auth });
+    if (p.auth) return this.counted(ep.method, await this.http.request<T>({ ...o, auth: p.auth }));
     const scopes = ep.scopes.length > 0 ? [ep.scopes[0]!] : [];
-    return this.withAuth<T>(`${ep.method} ${o.path}`, ep.token, scopes, (auth) => this.http.request<T>({ ...o, auth }));
+    return this.counted(
+      ep.method,
+      await this.withAuth<T>(`${ep.method} ${o.path}`, ep.token, scopes, (auth) =>
+        this.http.request<T>({ ...o, auth }),
+      ),
+    );
   }
 
   /** Sends with the auth a token kind gives; on a 401 drops a cached token (or renews the connector token) once. */

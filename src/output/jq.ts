@@ -24,6 +24,41 @@ async function jqRaw(): Promise<Raw> {
  * `debug` output are not one: they go to `debugOut` (jq's stderr) and the answer is empty, exit 0
  * as with jq. When there is output, jq-wasm drops the debug lines (README, spec gaps).
  */
+/** jq's message for a failure, one line per line it wrote. */
+function jqMessage(err: unknown): string[] {
+  return String((err as Error).message ?? err)
+    .replace(/^Failed to execute raw query: /, '')
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim() !== '');
+}
+
+/**
+ * jq's compile error for EXPR (a syntax error, an unknown function or variable), found without
+ * running it: a verb that changes data checks its --jq before sending anything. undefined when it
+ * compiles. The check compiles EXPR inside a branch jq never takes (so a filter that would loop on
+ * any input does not run); jq's message is then taken from EXPR itself, which does not run either,
+ * since it does not compile.
+ */
+export async function jqCompileProblem(expr: string): Promise<string | undefined> {
+  const raw = await jqRaw();
+  const compileError = (lines: string[]) => lines.some((l) => /compile error/.test(l));
+  try {
+    await raw('null', `if false then (\n${expr}\n) else empty end`, ['-r']);
+    return undefined;
+  } catch (err) {
+    const wrapped = jqMessage(err);
+    if (!compileError(wrapped)) return undefined;
+    try {
+      await raw('null', expr, ['-r', '-n']);
+    } catch (own) {
+      const lines = jqMessage(own);
+      if (compileError(lines)) return lines.join('; ');
+    }
+    return wrapped.join('; ');
+  }
+}
+
 export async function runJq(
   json: string,
   expr: string,
@@ -35,11 +70,7 @@ export async function runJq(
     const out = await raw(json, expr, compact ? ['-r', '-c'] : ['-r']);
     return out === '' || out.endsWith('\n') ? out : `${out}\n`;
   } catch (err) {
-    const lines = String((err as Error).message ?? err)
-      .replace(/^Failed to execute raw query: /, '')
-      .trim()
-      .split('\n')
-      .filter((l) => l.trim() !== '');
+    const lines = jqMessage(err);
     if (lines.length > 0 && lines.every((l) => l.startsWith('["DEBUG:",'))) {
       debugOut?.(`${lines.join('\n')}\n`);
       return '';

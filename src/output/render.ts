@@ -11,6 +11,7 @@ import { SMALL_TABLE, Table, verticalTable, type TableOptions } from './table.js
 import { terminalJson } from './terminal.js';
 import { checkPaths, fieldsRequest, knownPaths, project, type FieldsRequest } from './fields.js';
 import { PagedOutput, pagerCommand } from './pager.js';
+import { UsageError } from '../errors.js';
 
 export interface Column {
   header: string;
@@ -219,7 +220,40 @@ async function jqText(ctx: Context, json: string, compact: boolean): Promise<str
   return jqForStdout(ctx, await runJq(json, ctx.globals.jq!, compact, (t) => ctx.io.stderr.write(t)));
 }
 
+/**
+ * Before a verb that changes data sends anything (src/program.ts): the output options that can be
+ * checked without its answer. `--fields help` would list the answer's paths only after the change
+ * was made, a --jq that does not compile or a format --jq cannot filter would fail only then:
+ * each is exit 2 with nothing sent.
+ */
+export async function checkOutputBeforeChange(ctx: Context, what: string): Promise<void> {
+  if (fieldsOf(ctx).kind === 'list')
+    throw new UsageError(`--fields help lists the paths of an answer, and ${what} changes data: nothing was sent`, {
+      hint: 'give the paths to keep (--fields id,status), or run it without --fields to see the whole answer',
+    });
+  await ctx.outputFormat();
+  if (ctx.globals.jq === undefined) return;
+  const { jqCompileProblem } = await import('./jq.js');
+  const problem = await jqCompileProblem(ctx.globals.jq);
+  if (problem) throw new UsageError(`--jq: ${problem} (nothing was sent)`);
+}
+
 export async function render(ctx: Context, data: unknown, spec: RenderSpec = {}): Promise<void> {
+  if (!ctx.changing) return renderAs(ctx, data, spec);
+  try {
+    await renderAs(ctx, data, spec);
+  } catch (err) {
+    // the change was made: an output option that fails now (a --fields path no answer has, a jq
+    // error at run time) must not lose its answer, nor read as "nothing happened"
+    if (!(err instanceof UsageError) || !ctx.changesSent()) throw err;
+    ctx.io.stdout.write(jsonText(ctx, `${writeJson(data, 2)}\n`));
+    throw new UsageError(`${err.message} (${ctx.changing} was done: its whole answer is on stdout)`, {
+      hint: err.hint,
+    });
+  }
+}
+
+async function renderAs(ctx: Context, data: unknown, spec: RenderSpec): Promise<void> {
   const format = await ctx.outputFormat();
   if (format === 'table') {
     const out = new PagedOutput(ctx, pagerCommand(ctx));
