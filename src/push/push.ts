@@ -78,7 +78,13 @@ function newSummary(o: PushOptions, type: IngestType, valid: number, rejected: n
   };
 }
 
-function accountResults(accounts: AccountInfo[]): AccountResult[] {
+/**
+ * The reference: HISTORICAL "is deprecated. Requests of type HISTORICAL are processed with same
+ * priority as BATCH but account balance will be ignored": balances go out with it, unapplied.
+ */
+export const BALANCE_IGNORED_TYPE = 'HISTORICAL';
+
+function accountResults(accounts: AccountInfo[], type: string): AccountResult[] {
   return accounts.map((a) => ({
     externalId: a.externalId,
     transactions: a.transactions,
@@ -88,7 +94,7 @@ function accountResults(accounts: AccountInfo[]): AccountResult[] {
     balance: a.balance!,
     ...(a.reservedAmount !== undefined ? { reservedAmount: a.reservedAmount } : {}),
     // whether a request the service took carried it (the report must not pass it off as applied)
-    balanceSent: a.delivered > 0,
+    balanceSent: a.delivered > 0 && type !== BALANCE_IGNORED_TYPE,
   }));
 }
 
@@ -104,7 +110,7 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
     v = await validate(o, hooks.signal, checkpoint !== undefined);
   } catch (err) {
     if (!(err instanceof ValidationInterrupted)) throw err;
-    const summary = newSummary(o, o.type ?? 'HISTORICAL', 0, 0, checkpoint);
+    const summary = newSummary(o, o.type ?? 'BATCH', 0, 0, checkpoint);
     summary.interrupted = true;
     summary.elapsedMs = hooks.now() - started;
     return { summary, chunks: [], accounts: [], error: undefined };
@@ -155,5 +161,5 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
         hooks.warn?.(
           `the balance of account ${a.externalId} (${a.balance}) was not sent: the service already had (or had deleted) every one of its transactions in this file, and a balance goes only with new ones; \`bankctl connector transactions update\` sends one with a transaction`,
         );
-  return { summary, chunks, accounts: accountResults(accounts), error: sender.failure };
+  return { summary, chunks, accounts: accountResults(accounts, v.type), error: sender.failure };
 }

@@ -208,7 +208,8 @@ function typeOf(o: PushOptions, found: Found): IngestType {
   if (o.type) return o.type;
   if (found.type !== undefined && !(INGEST_TYPES as readonly string[]).includes(found.type))
     throw new InputError(o.displayName, 1, `type must be one of ${INGEST_TYPES.join(', ')}, got "${found.type}"`);
-  return (found.type as IngestType | undefined) ?? 'HISTORICAL';
+  // HISTORICAL was the default until the reference deprecated it (its balances are ignored)
+  return (found.type as IngestType | undefined) ?? 'BATCH';
 }
 
 /** Ctrl-C while the input was being checked: nothing was sent, the push ends as interrupted. */

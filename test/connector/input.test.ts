@@ -20,9 +20,9 @@ const stored = (prefix: string) =>
   [...env.sandbox.store.transactions.values()].filter((t) => t.externalId!.startsWith(prefix));
 const push = (args: string[]) => runCli(['connector', 'push', '--user', 'fmt', ...args], { env: env.env });
 
-function jsonContainer(txs: ReturnType<typeof makeTxs>, balances: Record<string, string>): string {
+function jsonContainer(txs: ReturnType<typeof makeTxs>, balances: Record<string, string>, type = 'BATCH'): string {
   const accounts = [...new Set(txs.map((t) => t.account))];
-  const lines = ['{', '  "type": "HISTORICAL",', '  "transactionAccounts": ['];
+  const lines = ['{', `  "type": "${type}",`, '  "transactionAccounts": ['];
   accounts.forEach((a, ai) => {
     lines.push(
       '    {',
@@ -61,6 +61,25 @@ describe('formats', () => {
     expect(accs.find((a) => a.externalId === 'acc-1')!.reservedAmount).toBe('12.30');
     // amounts arrive with the digits they were written with
     expect(sum(stored('json-').map((t) => t.amount))).toBe(sum(txs.map((t) => t.amount)));
+  });
+
+  test('HISTORICAL (deprecated): the transactions are stored, the balances are not, and the push says so', async () => {
+    const txs = makeTxs(10, { accounts: 1, prefix: 'hist' });
+    const file = join(dir, 'hist.json');
+    writeFileSync(file, jsonContainer(txs, { 'acc-0': '777.77' }, 'HISTORICAL'));
+    const user = env.sandbox.store.userByExternalId('fmt')!.id;
+    const acc = () =>
+      [...env.sandbox.store.accounts.values()].find((a) => a.userId === user && a.externalId === 'acc-0')!;
+    const before = acc().balance;
+    expect(before).not.toBe('777.77');
+    const report = join(dir, 'hist.report.json');
+    const r = await push(['--file', file, '--report', report]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(stored('hist-')).toHaveLength(10);
+    expect(acc().balance).toBe(before);
+    expect(r.stderr).toContain('type HISTORICAL is deprecated and the service ignores the account balances it carries');
+    const accounts = JSON.parse(readFileSync(report, 'utf8')).accounts;
+    expect(accounts).toEqual([expect.objectContaining({ externalId: 'acc-0', balance: '777.77', balanceSent: false })]);
   });
 
   test('csv: header row, quoted fields with commas and newlines, ISO or epoch dates, balances from --accounts', async () => {

@@ -8,7 +8,13 @@ import { INPUT_FORMATS, INGEST_TYPES, type ExactNumber } from '../../contract/co
 import { BankctlError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { readAccounts } from '../../push/accounts.js';
 import { inferFormat, type InputFormat } from '../../push/input.js';
-import { pushTransactions, type IngestType, type PushResult, type PushSummary } from '../../push/push.js';
+import {
+  BALANCE_IGNORED_TYPE,
+  pushTransactions,
+  type IngestType,
+  type PushResult,
+  type PushSummary,
+} from '../../push/push.js';
 import { examples, parseIntArg } from '../util.js';
 import { inputFailure, externalUser, readableFile, spooledInput, writableFile } from './shared.js';
 import { verifyPush } from './verify.js';
@@ -169,6 +175,10 @@ async function pushAction(ctx: Context, o: PushFlags): Promise<void> {
     release();
   }
   ctx.notice(summaryLine(o, result.summary, result.error !== undefined));
+  if (result.summary.type === BALANCE_IGNORED_TYPE && !o.dryRun)
+    ctx.warn(
+      'type HISTORICAL is deprecated and the service ignores the account balances it carries (the report says balanceSent false): --type BATCH applies them',
+    );
   outcome(o, result, abort.signal.aborted);
   if (o.verify && !o.dryRun) await verifyPush(ctx, { file, displayName: o.file, format, user, concurrency });
 }
@@ -181,7 +191,10 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
     )
     .requiredOption('--file <file>', 'input file ("-" for stdin)')
     .option('--format <format>', 'json, ndjson or csv (default: from the extension)')
-    .option('--type <type>', `${INGEST_TYPES.join(', ')} (default: json input's own type, else HISTORICAL)`)
+    .option(
+      '--type <type>',
+      `${INGEST_TYPES.join(', ')} (default: json input's own type, else BATCH; HISTORICAL's balances are ignored)`,
+    )
     .option('--user <externalUserId>', 'the user (externalId given at activation)')
     .option(
       '--accounts <file>',
@@ -205,7 +218,7 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
   examples(cmd, [
     'bankctl connector push --user alice --file transactions.ndjson --accounts accounts.ndjson',
     'bankctl connector push --user alice --file history.json --checkpoint push.ckpt --report push-report.json',
-    'bankctl connector push --user alice --file export.csv --type HISTORICAL --skip-invalid rejects.ndjson --verify',
+    'bankctl connector push --user alice --file export.csv --type BATCH --skip-invalid rejects.ndjson --verify',
     'bankctl connector push --user alice --file transactions.ndjson --dry-run',
   ]);
 }

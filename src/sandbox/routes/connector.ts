@@ -184,6 +184,12 @@ function connectorArea(ctx: SandboxContext): ConnectorArea {
   return area;
 }
 
+/**
+ * The reference: a HISTORICAL request (deprecated) is processed "with same priority as BATCH but
+ * account balance will be ignored": its transactions are stored, its balances are not.
+ */
+const BALANCE_IGNORED = 'HISTORICAL';
+
 /** Ingest of one CreateTransactionAccountContainer: all or nothing. */
 function ingest(
   { store, events, state }: Pick<ConnectorArea, 'store' | 'events' | 'state'>,
@@ -234,12 +240,15 @@ function ingest(
     });
   const now = store.clock.now();
   const created: TransactionRecord[] = [];
+  const balances = c.type !== BALANCE_IGNORED;
   try {
     for (let i = 0; i < c.transactionAccounts.length; i++) {
       const ta = c.transactionAccounts[i]!;
       const account = accounts[i]!;
-      account.balance = ta.balance;
-      if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
+      if (balances) {
+        account.balance = ta.balance;
+        if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
+      }
       account.updated = now;
       for (const t of ta.transactions) {
         let categoryId = t.amount.startsWith('-') ? UNCATEGORIZED_EXPENSE : UNCATEGORIZED_INCOME;
@@ -507,8 +516,10 @@ function deleteTransactions({ store, state, userFor }: ConnectorArea): Handler {
         st.deleted.add(r.externalId!);
         store.transactions.delete(r.id);
       }
-      t.account.balance = t.balance;
-      if (t.reserved !== undefined) t.account.reservedAmount = t.reserved;
+      if (c.type !== BALANCE_IGNORED) {
+        t.account.balance = t.balance;
+        if (t.reserved !== undefined) t.account.reservedAmount = t.reserved;
+      }
       t.account.updated = now;
     }
     emitTransactionChanges(store, user.id, { deleted: targets.flatMap((t) => t.records) });
