@@ -88,7 +88,7 @@ function buildBodies(n) {
       if (last >= 0)
         parts.push(`{"externalId":"acc-${a}","balance":${benchBalance(a)},"transactions":[${txs.join(',')}]}`);
     }
-    bodies.push(Buffer.from(`{"type":"HISTORICAL","transactionAccounts":[${parts.join(',')}]}`));
+    bodies.push(Buffer.from(`{"type":"BATCH","transactionAccounts":[${parts.join(',')}]}`));
   }
   return bodies;
 }

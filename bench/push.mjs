@@ -124,7 +124,7 @@ async function bareLoop(baseUrl, token, file, user, concurrency) {
   const flush = async () => {
     if (count === 0) return;
     const body = JSON.stringify({
-      type: 'HISTORICAL',
+      type: 'BATCH',
       transactionAccounts: [...chunk].map(([externalId, transactions]) => ({
         externalId,
         balance: balances.get(externalId),
@@ -266,7 +266,7 @@ async function runOnce({ client, server, file, n, concurrency, dir, heap = false
     const args =
       client === 'bare'
         ? [SELF, '--bare', sv.baseUrl, sv.connectorToken, file, user, String(concurrency)]
-        : [...push, '--type', 'HISTORICAL', '-q', ...extra];
+        : [...push, '--type', 'BATCH', '-q', ...extra];
     const r = await timeChild(args, env);
     if (client === 'verify') {
       // the push above filled the sandbox; now the read-back of the same file, timed on its own, and

@@ -39,7 +39,7 @@ const accounts = Array.from(
 );
 await post(
   `${sb.baseUrl}/connector/users/${USER}/transactions`,
-  `{"type":"HISTORICAL","transactionAccounts":[${accounts.join(',')}]}`,
+  `{"type":"BATCH","transactionAccounts":[${accounts.join(',')}]}`,
   { authorization: `Token ${sb.connectorToken}`, 'content-type': 'application/json' },
 );
 const form = { 'content-type': 'application/x-www-form-urlencoded' };

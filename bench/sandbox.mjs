@@ -70,7 +70,7 @@ async function populate(sb) {
     a,
     txs: txs.filter((_, i) => i % ACCOUNTS === a),
   }));
-  const body = `{"type":"HISTORICAL","transactionAccounts":[${accounts
+  const body = `{"type":"BATCH","transactionAccounts":[${accounts
     .map(({ a, txs: t }) => `{"externalId":"acc-${a}","balance":1.25,"transactions":[${t.join(',')}]}`)
     .join(',')}]}`;
   await post(`${base}/connector/users/${USER}/transactions`, body, {
