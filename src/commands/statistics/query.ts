@@ -116,7 +116,12 @@ function queryFromFlags(o: Flags): QueryOptions {
 }
 
 export async function queryRun(ctx: Context, q: QueryOptions): Promise<void> {
-  const result = await queryStatistics(await ctx.api(), q);
+  const api = await ctx.api();
+  // the reference's StatisticQuery takes one description (a string): several are a query each,
+  // their answers one list (a statistic has one description, so none is counted twice)
+  const result = Array.isArray(q.description)
+    ? (await Promise.all(q.description.map((d) => queryStatistics(api, { ...q, description: d })))).flat()
+    : await queryStatistics(api, q);
   if ((await ctx.outputFormat()) !== 'table') {
     await render(ctx, result, {
       columns: [
@@ -132,16 +137,20 @@ export async function queryRun(ctx: Context, q: QueryOptions): Promise<void> {
   await renderChart(ctx, q.types, result);
 }
 
-/** A bar chart per type, scaled to that type's largest value; within a period the largest first. */
+/** A value's size: the reference's expenses are negative (-1298.5), the sandbox's positive. */
+const magnitude = (v: string): string => (v.startsWith('-') ? v.slice(1) : v);
+const sizeOf = (s: Statistic): string => magnitude(statValue(s));
+
+/** A bar chart per type, scaled to that type's largest value; within a period the largest first (by size). */
 async function renderChart(ctx: Context, types: string[], result: Statistic[]): Promise<void> {
   const max = new Map<string, string>();
-  for (const t of types) max.set(t, maxDecimal(result.filter((s) => s.type === t).map(statValue)));
+  for (const t of types) max.set(t, maxDecimal(result.filter((s) => s.type === t).map(sizeOf)));
   const width = Math.max(10, Math.min(40, (ctx.io.columns ?? 100) - 80));
   const rows = [...result].sort(
     (a, b) =>
       types.indexOf(a.type) - types.indexOf(b.type) ||
       (a.period < b.period ? -1 : a.period > b.period ? 1 : 0) ||
-      compareDecimal(statValue(b), statValue(a)),
+      compareDecimal(sizeOf(b), sizeOf(a)),
   );
   await render(ctx, rows, {
     columns: [
@@ -158,7 +167,7 @@ async function renderChart(ctx: Context, types: string[], result: Statistic[]): 
         header: 'chart',
         path: '',
         format: (_v: unknown, s: unknown) =>
-          bar(statValue(s as Statistic), max.get((s as Statistic).type) ?? '0', width),
+          bar(sizeOf(s as Statistic), max.get((s as Statistic).type) ?? '0', width),
       },
     ],
   });

@@ -1,6 +1,8 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { newCmdQuery } from '../../../src/commands/statistics/query.js';
 import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
+import { scriptedServer } from '../../helpers/scripted-server.js';
 
 const sb = useSandbox({ months: 3 });
 const monthly = ['--type', 'expenses-by-primary-category', '--resolution', 'MONTHLY'];
@@ -94,4 +96,53 @@ describe('statistics query: output', () => {
       stdout: [/^type,period,description,payload,value,currency\r\n/, /,expenses:[\w.]+,\d+,\r\n/],
     },
   ]);
+});
+
+describe('statistics query against the reference: one description a query, negative expenses', () => {
+  // the reference's example: expenses are negative values
+  const stat = (description: string, value: number, period = '2026-01') => ({
+    description,
+    payload: null,
+    period,
+    resolution: 'MONTHLY',
+    type: 'expenses-by-category',
+    userId: 'u1',
+    value,
+  });
+  async function service(answers: Record<string, unknown[]>) {
+    const s = await scriptedServer(() => (_req, res, body) => {
+      const d = JSON.parse(body).description as string;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers[d] ?? []));
+    });
+    const env = { BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'token-1', BANKCTL_CONFIG_DIR: tempDir(), COLUMNS: '140' };
+    return { ...s, env };
+  }
+  const args = ['statistics', 'query', '--type', 'expenses-by-category', '--resolution', 'MONTHLY'];
+
+  test('several --description: a query each with a string description, the answers one list', async () => {
+    const s = await service({ a: [stat('a', -1298.5)], b: [stat('b', -20)] });
+    try {
+      const r = await runCli([...args, '--description', 'a', '--description', 'b', '-o', 'json'], { env: s.env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(s.seen.map((x) => JSON.parse(x.body).description).sort()).toEqual(['a', 'b']);
+      expect(JSON.parse(r.stdout).map((x: { description: string }) => x.description)).toEqual(['a', 'b']);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('negative values: bars by size, the largest expense first', async () => {
+    const s = await service({ x: [stat('small', -20), stat('large', -1298.5)] });
+    try {
+      const r = await runCli([...args, '--description', 'x', '-o', 'table'], { env: s.env });
+      expect(r.code, r.stderr).toBe(0);
+      const lines = r.stdout.split('\n').filter((l) => /small|large/.test(l));
+      expect(lines.map((l) => (/large/.test(l) ? 'large' : 'small'))).toEqual(['large', 'small']);
+      // a full bar for the largest, a short one for the other (not an empty chart)
+      expect(lines[0]).toMatch(/-1298\.5.*█{10,}/);
+      expect(lines[1]).toMatch(/-20\b.*[█▏▎▍▌▋▊▉]/);
+    } finally {
+      await s.close();
+    }
+  });
 });
