@@ -73,6 +73,20 @@ export class Context {
    */
   changing?: string;
 
+  /**
+   * ` --user ID` (or ` --external-user ID`, and ` --profile P`) when this run's acting user or profile
+   * came from a flag: a command a hint names must act for the same user, and a copied command does
+   * not inherit flags (the environment and the profile it does).
+   */
+  userFlag(): string {
+    const q = (v: string) => (/^[A-Za-z0-9._:@+=/-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);
+    let out = '';
+    if (typeof this.globals.profile === 'string') out += ` --profile ${q(this.globals.profile)}`;
+    if (typeof this.globals.user === 'string') out += ` --user ${q(this.globals.user)}`;
+    else if (typeof this.globals.externalUser === 'string') out += ` --external-user ${q(this.globals.externalUser)}`;
+    return out;
+  }
+
   /** Whether this run has sent a request that may have changed data (other than GET), answered 2xx. */
   changesSent(): boolean {
     return (this.apiClient?.sent.changes ?? 0) > 0;

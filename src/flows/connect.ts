@@ -142,6 +142,7 @@ interface Walk {
 }
 
 export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Credentials> {
+  const uf = ctx.userFlag();
   const interrupt = new Interrupt();
   const release = ctx.claimInterrupt(() => interrupt.fire());
   const progress = new Progress(ctx);
@@ -162,7 +163,7 @@ export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Cre
       throw new InterruptedError(
         `interrupted; credentials ${o.id} were left in status ${w.current?.status ?? 'unknown'}`,
         {
-          hint: `follow them with \`bankctl credentials watch ${o.id}\` or remove them with \`bankctl credentials delete ${o.id}\``,
+          hint: `follow them with \`bankctl credentials watch${uf} ${o.id}\` or remove them with \`bankctl credentials delete${uf} ${o.id}\``,
         },
       );
     },
@@ -178,6 +179,7 @@ export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Cre
 /** Polls until a final status, acting once per round. */
 async function poll(w: Walk): Promise<Credentials> {
   const { ctx, o } = w;
+  const uf = ctx.userFlag();
   const started = ctx.clock.now();
   const first = o.pollMs ?? 500;
   const max = Math.max(first, o.maxPollMs ?? 5000);
@@ -202,7 +204,7 @@ async function poll(w: Walk): Promise<Credentials> {
       const payload = clean(c.statusPayload);
       if (!BUSY.has(c.status) || !w.progress.enabled) w.say(`${clean(c.status)}${payload ? `: ${payload}` : ''}`);
       if (c.status === 'UPDATED') return c;
-      failIfFailed(c, o.id);
+      failIfFailed(c, o.id, uf);
       if (await actOnRound(w, c)) delay = Math.min(first, 200);
     }
     if (BUSY.has(c.status) && !stale)
@@ -211,7 +213,7 @@ async function poll(w: Walk): Promise<Credentials> {
       w.progress.stop();
       throw new FlowFailedError(
         `credentials ${o.id} did not reach a final status within ${Math.round(o.waitTimeoutMs / 1000)} s (last status ${clean(c.status)})`,
-        { hint: `raise --wait-timeout, or follow them with \`bankctl credentials watch ${o.id}\`` },
+        { hint: `raise --wait-timeout, or follow them with \`bankctl credentials watch${uf} ${o.id}\`` },
       );
     }
     await w.interrupt.sleep(delay);
@@ -220,16 +222,16 @@ async function poll(w: Walk): Promise<Credentials> {
 }
 
 /** The error statuses end the walk with exit 9. */
-function failIfFailed(c: Credentials, id: string): void {
+function failIfFailed(c: Credentials, id: string, uf: string): void {
   if (!FAILED_STATUSES.has(c.status)) return;
   const msg = clean(c.statusPayload);
   throw new FlowFailedError(`credentials ${id} ended in ${clean(c.status)}${msg ? `: ${msg}` : ''}`, {
     hint:
       c.status === 'TEMPORARY_ERROR'
-        ? `try again later: \`bankctl credentials refresh ${id}\``
+        ? `try again later: \`bankctl credentials refresh${uf} ${id}\``
         : c.status === 'DELETED'
           ? undefined
-          : `fix the input with \`bankctl credentials update ${id} --field ... --wait\`, or try again with \`bankctl credentials refresh ${id} --authenticate --wait\``,
+          : `fix the input with \`bankctl credentials update${uf} ${id} --field ... --wait\`, or try again with \`bankctl credentials refresh${uf} ${id} --authenticate --wait\``,
   });
 }
 
@@ -256,7 +258,7 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
           });
         const boxes = s.fields.find((f) => !f.immutable && f.checkbox);
         if (boxes) asked.push(`--answer '${ALL_CHECKBOXES}=true'`);
-        err.hint = `credentials ${o.id} wait for it: \`bankctl credentials supplement ${o.id} ${asked.join(' ')}\` (or --answers FILE${boxes ? `; a checkbox by its name, e.g. --answer ${boxes.name}=false` : ''})`;
+        err.hint = `credentials ${o.id} wait for it: \`bankctl credentials supplement${ctx.userFlag()} ${o.id} ${asked.join(' ')}\` (or --answers FILE${boxes ? `; a checkbox by its name, e.g. --answer ${boxes.name}=false` : ''})`;
       }
       throw err;
     });
@@ -269,7 +271,10 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
     const s = sup();
     if (s.kind === 'token') await showEid(ctx, s.token, o);
     // no autostart token to draw: the service's QR code of the same login (GET .../qr) is at hand
-    else w.say(`open your mobile eID app to authenticate (its QR code: \`bankctl credentials qr ${o.id} -O qr.png\`)`);
+    else
+      w.say(
+        `open your mobile eID app to authenticate (its QR code: \`bankctl credentials qr${ctx.userFlag()} ${o.id} -O qr.png\`)`,
+      );
   } else if (c.status === 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION') {
     const s = sup();
     w.progress.stop();

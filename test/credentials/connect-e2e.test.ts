@@ -272,6 +272,14 @@ describe('credentials connect, spawned', () => {
     expect(unanswered.stderr).toMatch(/no terminal to ask on/);
     expect(unanswered.stderr).toMatch(/--answer '\*=true'/);
     expect([...t.sandbox.store.accounts.values()].filter((a) => a.userId === user)).toHaveLength(0);
+    // the command the hint names acts for the same user (--user was a flag: a copied command lacks it)
+    const hinted = /`bankctl (credentials supplement [^`]+)`/.exec(unanswered.stderr)![1]!;
+    expect(hinted).toContain(`--user ${user}`);
+    const copied = await spawnCli(
+      hinted.split(' ').map((a) => a.replace(/^'(.*)'$/, '$1')),
+      { env: t.env },
+    );
+    expect(copied.code, copied.stderr).toBe(0);
     const other = await newUser();
     const all = await connect(other, 'se-test-other-password', [...base, '--answer', '*=true']);
     expect(all.code, all.stderr).toBe(0);
@@ -402,7 +410,7 @@ describe('credentials connect, spawned', () => {
     expect(dup.code).toBe(5);
     // the 409 hint follows the existing credentials' status: after the wrong password they are in
     // AUTHENTICATION_ERROR, so new fields (update), not a refresh (issue 18)
-    expect(dup.stderr).toContain(`credentials update ${id}`);
+    expect(dup.stderr).toContain(`credentials update --user ${user} ${id} --field NAME=VALUE --wait`);
     const gone = await runCli(['credentials', 'delete', id, '--user', user, '--yes'], { env });
     expect(gone.code).toBe(0);
     const get = await runCli(['credentials', 'get', id, '--user', user], { env });

@@ -38,7 +38,9 @@ export async function authenticateRun(ctx: Context, o: AuthenticateOptions): Pro
   const before = o.walk ? await getCredentials(api, o.id) : undefined;
   await authenticateCredentials(api, o.id, o.appUri ? { appUri: o.appUri } : {});
   if (!o.walk) {
-    ctx.notice(`authentication of ${o.id} started; follow it with \`bankctl credentials watch ${o.id}\``);
+    ctx.notice(
+      `authentication of ${o.id} started; follow it with \`bankctl credentials watch${ctx.userFlag()} ${o.id}\``,
+    );
     return;
   }
   const { walkCredentials } = await import('../../flows/connect.js');

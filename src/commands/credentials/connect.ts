@@ -110,7 +110,7 @@ export async function connectRun(ctx: Context, o: ConnectOptions): Promise<void>
     ? await findProvider(api, o.provider, { market: o.market })
     : await pickProvider(ctx, prompter!, o.market, o.includeTest, listProviders);
   const filled = await providerAnswers(ctx, provider, o, prompter);
-  const created = await create(api, provider, filled, o);
+  const created = await create(api, provider, filled, o, ctx.userFlag());
   ctx.notice(`created credentials ${created.id} for ${provider.name}`);
   const { walkCredentials } = await import('../../flows/connect.js');
   const final = await walkCredentials(ctx, { ...o.walk, id: created.id, initial: created });
@@ -156,7 +156,13 @@ async function providerAnswers(
 }
 
 /** Creates the credentials; a 409 names the existing ones and how to refresh them instead. */
-async function create(api: ApiClient, provider: Provider, fields: Record<string, string>, o: ConnectOptions) {
+async function create(
+  api: ApiClient,
+  provider: Provider,
+  fields: Record<string, string>,
+  o: ConnectOptions,
+  uf: string,
+) {
   const { createCredentials } = await import('../../api/credentials.js');
   try {
     return await createCredentials(
@@ -177,7 +183,8 @@ async function create(api: ApiClient, provider: Provider, fields: Record<string,
         }
       }
       throw new ConflictError(err.message, {
-        hint: typeof id === 'string' ? conflictHint(id, status) : 'list them with `bankctl credentials list`',
+        hint:
+          typeof id === 'string' ? conflictHint(id, status, uf) : `list them with \`bankctl credentials list${uf}\``,
       });
     }
     throw err;
@@ -231,24 +238,24 @@ async function pickProvider(
 }
 
 /** A second connect to the same bank: the next step for the existing credentials' status. */
-export function conflictHint(id: string, status: string | undefined): string {
+export function conflictHint(id: string, status: string | undefined, uf = ''): string {
   const were = `those credentials exist already${status ? ` (${status})` : ''}`;
   switch (status) {
     case 'AWAITING_SUPPLEMENTAL_INFORMATION':
-      return `${were}: answer the bank with \`bankctl credentials supplement ${id} --answer NAME=VALUE\``;
+      return `${were}: answer the bank with \`bankctl credentials supplement${uf} ${id} --answer NAME=VALUE\``;
     case 'AWAITING_MOBILE_BANKID_AUTHENTICATION':
     case 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION':
     case 'CREATED':
     case 'AUTHENTICATING':
     case 'UPDATING':
-      return `${were}: still in progress, follow them with \`bankctl credentials watch ${id}\``;
+      return `${were}: still in progress, follow them with \`bankctl credentials watch${uf} ${id}\``;
     case 'AUTHENTICATION_ERROR':
-      return `${were}: give new fields with \`bankctl credentials update ${id} --wait\``;
+      return `${were}: give new fields with \`bankctl credentials update${uf} ${id} --field NAME=VALUE --wait\``;
     case 'SESSION_EXPIRED':
     case 'TEMPORARY_ERROR':
     case 'PERMANENT_ERROR':
-      return `${were}: authenticate again with \`bankctl credentials authenticate ${id}\``;
+      return `${were}: authenticate again with \`bankctl credentials authenticate${uf} ${id}\``;
     default:
-      return `${were}: \`bankctl credentials refresh ${id} --wait\` fetches new data`;
+      return `${were}: \`bankctl credentials refresh${uf} ${id} --wait\` fetches new data`;
   }
 }

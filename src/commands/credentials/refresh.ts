@@ -45,7 +45,7 @@ export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void>
   const before = o.walk ? await getCredentials(api, o.id) : undefined;
   await refreshCredentials(api, o.id, { items: o.items, optIn: o.optIn, authenticate: o.authenticate });
   if (!o.walk) {
-    ctx.notice(`refresh of ${o.id} started; follow it with \`bankctl credentials watch ${o.id}\``);
+    ctx.notice(`refresh of ${o.id} started; follow it with \`bankctl credentials watch${ctx.userFlag()} ${o.id}\``);
     return;
   }
   const { walkCredentials } = await import('../../flows/connect.js');

@@ -109,7 +109,7 @@ export async function watchRun(ctx: Context, o: WatchOptions): Promise<void> {
         if (ended(o, c, first)) return;
         if (first && o.until && FINAL_STATUSES.has(c.status))
           ctx.notice(
-            `${c.status} is the last refresh's status; waiting for a new refresh to reach ${o.until} (\`bankctl credentials refresh ${stripControl(o.id)}\` starts one)`,
+            `${c.status} is the last refresh's status; waiting for a new refresh to reach ${o.until} (\`bankctl credentials refresh${ctx.userFlag()} ${stripControl(o.id)}\` starts one)`,
           );
       }
       first = false;

@@ -122,13 +122,13 @@ async function follow(
   let pause = POLL_FIRST_MS;
   for (;;) {
     if (op.status !== last) {
-      const waiting = awaitingHint(op);
+      const waiting = awaitingHint(op, ctx.userFlag());
       ctx.notice(`transfer ${op.underlyingId}: ${(last = op.status)}${waiting ? ` (${waiting})` : ''}`);
     }
     if (FINAL_OPERATION_STATUSES.includes(op.status)) return op;
     if (ctx.clock.now() - started > timeoutMs)
       throw new FlowFailedError(`transfer ${op.underlyingId} is still ${op.status} after ${timeoutMs / 1000} s`, {
-        hint: awaitingHint(op) || undefined,
+        hint: awaitingHint(op, ctx.userFlag()) || undefined,
       });
     await new Promise((r) => setTimeout(r, pause));
     pause = Math.min(pause * 2, POLL_MAX_MS);
@@ -137,10 +137,10 @@ async function follow(
 }
 
 /** What an AWAITING_* status waits for and where it is answered; "" for any other status. */
-function awaitingHint(op: SignableOperation): string {
+function awaitingHint(op: SignableOperation, uf: string): string {
   if (!op.status.startsWith('AWAITING_')) return '';
   const id =
     typeof op.credentialsId === 'string' && /^[A-Za-z0-9-]{1,64}$/.test(op.credentialsId) ? op.credentialsId : '';
   if (!id) return 'the bank waits for the user to sign';
-  return `the bank waits for the user to sign on credentials ${id}: \`bankctl credentials supplement ${id}\` answers its questions, \`bankctl credentials qr ${id}\` shows a BankID code`;
+  return `the bank waits for the user to sign on credentials ${id}: \`bankctl credentials supplement${uf} ${id}\` answers its questions, \`bankctl credentials qr${uf} ${id}\` shows a BankID code`;
 }
