@@ -38,8 +38,8 @@ describe('search: output', () => {
       args: ['coffee', '--limit', '2', '-o', 'table'],
       code: 0,
       stdout: /-\d+\.\d{2} SEK/,
-      // the net is the wire's number: a whole sum has no decimals (-182), others as many as it has
-      stderr: /^2 of \d+ matching transactions, net -\d+(\.\d+)?$/m,
+      // the net is the wire's number shown as the rows' amounts are: -182 is "-182.00 SEK"
+      stderr: /^2 of \d+ matching transactions, net -\d+\.\d{2} SEK$/m,
     },
     {
       name: 'csv of no match still has the currency column (columns do not move on an empty result)',
