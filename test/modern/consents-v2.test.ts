@@ -173,6 +173,36 @@ describe('consents v2', () => {
 
 // The test bank answers for the person only after authDelayMs; here that is longer than the test, so
 // what the test does at the bank's page is what decides the authorization.
+describe('consents v2 create: validity and amounts checked before sending', () => {
+  test.each([
+    [['--valid-from', 'yesterday'], '--valid-from must be a UTC time like 2026-01-01T00:00:00.000Z'],
+    [['--valid-to', '2026-13-45'], '--valid-to must be a UTC time'],
+    [['--valid-to', '2026-02-30T00:00:00.000Z'], '--valid-to must be a UTC time'],
+    [
+      ['--valid-from', '2026-12-01T00:00:00.000Z', '--valid-to', '2026-11-01'],
+      '--valid-from 2026-12-01T00:00:00.000Z is after --valid-to 2026-11-01T23:59:59.999Z',
+    ],
+    [['--max-amount', '100.123'], '--max-amount 100.123 has 3 decimals; SEK has 2'],
+    [['--max-amount', '99999999999999999999.99'], '--max-amount 99999999999999999999.99 has too many digits'],
+  ])('%j is exit 2 with nothing created', async (extra, message) => {
+    const before = (await runCli(['consents', 'v2', 'list', '-o', 'json'], { env: app() })).stdout;
+    const r = await runCli([...createArgs(), ...extra], { env: app() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect((await runCli(['consents', 'v2', 'list', '-o', 'json'], { env: app() })).stdout).toBe(before);
+  });
+
+  test('a date alone is that whole UTC day; whole seconds get their milliseconds', async () => {
+    const r = await runCli(
+      [...createArgs(), '--valid-from', '2099-01-01', '--valid-to', '2099-12-31T10:00:00Z', '-o', 'json'],
+      { env: app() },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const c = JSON.parse(r.stdout).financialServiceParameters.userParameters.controlParameters;
+    expect([c.validFrom, c.validTo]).toEqual(['2099-01-01T00:00:00.000Z', '2099-12-31T10:00:00.000Z']);
+  });
+});
+
 describe('consents v2: a person at the test bank', () => {
   const slow = useSandbox({ user: true, sandbox: { authDelayMs: 120_000 } });
   const appEnv = () => ({ ...slow.env, BANKCTL_USER: undefined });

@@ -8,6 +8,7 @@ import { CONSENT_SUBTYPES, createConsent, PERIOD_TYPES } from '../../../api/cons
 import { parseDecimal } from '../../../contract/decimal.js';
 import { ExactNumber, readJson } from '../../../contract/exact-json.js';
 import { UsageError } from '../../../errors.js';
+import { beyondMinorUnits } from '../../../output/money.js';
 import { collect, examples, type Run } from '../../util.js';
 import { CONSENT_VIEW } from './shared.js';
 
@@ -37,6 +38,28 @@ interface Flags {
 }
 
 /** "12.50" in a currency as the reference's CurrencyDenominatedAmount (integer scale and unscaledValue). */
+const INT64_MAX = 9223372036854775807n;
+
+/**
+ * --valid-from/--valid-to as the template's schema declares them (yyyy-MM-dd'T'HH:mm:ss.SSS'Z'): a
+ * date alone is the start (from) or the last millisecond (to) of that day in UTC, whole seconds get
+ * their .000; anything else, or a day that is not in the calendar, is exit 2.
+ */
+function validity(text: string, flag: string, endOfDay: boolean): string {
+  const t = text.trim();
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(\.\d{3})?Z)?$/.exec(t);
+  const iso = !m
+    ? ''
+    : m[4] === undefined
+      ? `${t}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z`
+      : `${t.slice(0, 19)}${m[7] ?? '.000'}Z`;
+  if (!m || Number.isNaN(Date.parse(iso)) || new Date(iso).toISOString() !== iso)
+    throw new UsageError(
+      `${flag} must be a UTC time like 2026-01-01T00:00:00.000Z or a date like 2026-01-01, got "${t}"`,
+    );
+  return iso;
+}
+
 function amount(text: string, currency: string, flag: string): Record<string, unknown> {
   let d: { unscaledValue: bigint; scale: number };
   try {
@@ -45,6 +68,10 @@ function amount(text: string, currency: string, flag: string): Record<string, un
     throw new UsageError(`${flag} must be a decimal amount like 12.50, got "${text}"`);
   }
   if (d.unscaledValue <= 0n || d.scale < 0) throw new UsageError(`${flag} must be more than 0, got "${text}"`);
+  // the reference's unscaledValue is an int64: more digits are the service's 400 about a "whole number"
+  if (d.unscaledValue > INT64_MAX) throw new UsageError(`${flag} ${text} has too many digits (at most 18)`);
+  const beyond = beyondMinorUnits(text.trim(), currency, flag);
+  if (beyond) throw new UsageError(beyond);
   return { currency, value: { scale: d.scale, unscaledValue: new ExactNumber(d.unscaledValue.toString()) } };
 }
 
@@ -78,8 +105,12 @@ export function bodyFromFlags(o: Flags): Record<string, unknown> {
       maximumIndividualAmount: amount(o.maxAmount, currency, '--max-amount'),
       periodicLimits,
     };
-    if (o.validFrom) controlParameters.validFrom = o.validFrom;
-    if (o.validTo) controlParameters.validTo = o.validTo;
+    const from = o.validFrom === undefined ? undefined : validity(o.validFrom, '--valid-from', false);
+    const to = o.validTo === undefined ? undefined : validity(o.validTo, '--valid-to', true);
+    if (from !== undefined && to !== undefined && from > to)
+      throw new UsageError(`--valid-from ${from} is after --valid-to ${to}`);
+    if (from !== undefined) controlParameters.validFrom = from;
+    if (to !== undefined) controlParameters.validTo = to;
     const userParameters: Record<string, unknown> = {
       controlParameters,
       payeeAccount: { name: o.payeeName, number: o.payeeNumber, type: 'SORT_CODE' },
