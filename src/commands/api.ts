@@ -99,7 +99,7 @@ export function registerApi(api: Command, ctx: Context): void {
   // the methods and paths of the endpoint table complete
   completeArguments(cmd, () => [...new Set([...ENDPOINTS.map((e) => e.method), ...ENDPOINTS.map((e) => e.path)])]);
   examples(cmd, [
-    'bankctl api GET /api/v1/providers --user $U -f includeTestProviders=true   # a user token: the providers of its market',
+    'bankctl api GET /api/v1/providers --user $U -f includeTestProviders=true   # as a user (a user token), with the test providers',
     'bankctl api POST /api/v1/user/create -f market=SE -f locale=sv_SE',
     'bankctl api GET /data/v2/transactions --user $U --paginate -o ndjson',
     'bankctl api POST /connector/users --input user.json',

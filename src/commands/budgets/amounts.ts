@@ -13,8 +13,11 @@ export function amountFlag(amount: string, currency: string, flag = '--amount'):
   if (p.unscaledValue <= 0n) throw new UsageError(`${flag} must be greater than zero`);
   const beyond = beyondMinorUnits(t, currencyFlag(currency), flag);
   if (beyond) throw new UsageError(beyond);
+  // the rule is the one the message states (15 digits are exact as a JSON number everywhere); a
+  // 16-digit value was taken or refused by whether it lay under 2^53
+  if (p.unscaledValue.toString().length > 15)
+    throw new UsageError(`${flag} has too many digits (at most 15, decimals included)`);
   const n = Number(p.unscaledValue);
-  if (!Number.isSafeInteger(n)) throw new UsageError(`${flag} has too many digits (at most 15 significant digits)`);
   return { unscaledValue: n, scale: p.scale, currencyCode: currencyFlag(currency) };
 }
 

@@ -40,6 +40,20 @@ describe('budgets create-recurring: flags', () => {
       code: 2,
       stderr: 'too many digits',
     },
+    // the limit the message states, whichever side of 2^53 the value lies (both were 16 digits:
+    // one taken, one refused)
+    {
+      name: 'sixteen digits under 2^53',
+      args: ['--name', 'x', '--amount', '1234567890123456', '--currency', 'SEK'],
+      code: 2,
+      stderr: '--amount has too many digits (at most 15, decimals included)',
+    },
+    {
+      name: 'sixteen digits with decimals',
+      args: ['--name', 'x', '--amount', '12345678901234.56', '--currency', 'SEK'],
+      code: 2,
+      stderr: 'at most 15, decimals included',
+    },
     {
       name: 'an income category',
       args: [...base, '--category', 'income:salary'],
