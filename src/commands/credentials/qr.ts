@@ -18,7 +18,10 @@ export function newCmdQr(parent: Command, ctx: Context, run: Run<QrOptions> = qr
       'the eID QR code while the credentials wait for the mobile eID (GET /api/v1/credentials/{id}/qr); prints the data URL, or writes the PNG',
     )
     .argument('<id>', 'credentials id')
-    .option('-O, --out <file>', 'write the PNG image to this file instead of printing the data URL')
+    .option(
+      '-O, --out <file>',
+      'write the PNG image to this file instead of printing the data URL (-o json: {credentialsId, dataUrl})',
+    )
     .action(async (id: string, o: { out?: string }) => run(ctx, { id, out: o.out }));
   return examples(cmd, [
     'bankctl credentials qr 6e68cc6287704273984567b3300c5822 -O qr.png',
@@ -35,6 +38,13 @@ export async function qrRun(ctx: Context, o: QrOptions): Promise<void> {
     const file = resolve(ctx.io.cwd, o.out);
     writeFileAtomicSync(file, Buffer.from(m[1]!.replace(/\s/g, ''), 'base64'), { what: 'the QR code image' });
     ctx.notice(`wrote ${file}`);
+    return;
+  }
+  // an explicit -o or --jq gets what every command gives them (`-o json | jq` works everywhere);
+  // without, the bare data URL, for an <img src> or a browser
+  if (ctx.globals.output !== undefined || ctx.globals.jq !== undefined) {
+    const { render } = await import('../../output/render.js');
+    await render(ctx, { credentialsId: o.id, dataUrl });
     return;
   }
   ctx.io.stdout.write(`${dataUrl}\n`);

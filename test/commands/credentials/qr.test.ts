@@ -43,6 +43,23 @@ describe('credentials qr', () => {
       stdout: /^data:image\/png;base64,[A-Za-z0-9+/=]+\n$/,
     },
     {
+      // `-o json | jq` works for every command: an object, and --jq reads it
+      name: '-o json: {credentialsId, dataUrl}',
+      args: () => [id, '-o', 'json'],
+      code: 0,
+      stdout: (out) => {
+        const o = JSON.parse(out);
+        expect(o.credentialsId).toBe(id);
+        expect(o.dataUrl).toMatch(/^data:image\/png;base64,/);
+      },
+    },
+    {
+      name: '--jq .dataUrl: the data URL alone',
+      args: () => [id, '--jq', '.dataUrl'],
+      code: 0,
+      stdout: /^data:image\/png;base64,[A-Za-z0-9+/=]+\n$/,
+    },
+    {
       name: '-O writes the PNG',
       args: () => [id, '-O', join(dir, 'qr.png')],
       code: 0,
