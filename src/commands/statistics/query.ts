@@ -166,8 +166,7 @@ async function renderChart(ctx: Context, types: string[], result: Statistic[]): 
       {
         header: 'chart',
         path: '',
-        format: (_v: unknown, s: unknown) =>
-          bar(sizeOf(s as Statistic), max.get((s as Statistic).type) ?? '0', width),
+        format: (_v: unknown, s: unknown) => bar(sizeOf(s as Statistic), max.get((s as Statistic).type) ?? '0', width),
       },
     ],
   });
