@@ -38,8 +38,6 @@ interface Flags {
 }
 
 /** "12.50" in a currency as the reference's CurrencyDenominatedAmount (integer scale and unscaledValue). */
-const INT64_MAX = 9223372036854775807n;
-
 /**
  * --valid-from/--valid-to as the template's schema declares them (yyyy-MM-dd'T'HH:mm:ss.SSS'Z'): a
  * date alone is the start (from) or the last millisecond (to) of that day in UTC, whole seconds get
@@ -68,8 +66,10 @@ function amount(text: string, currency: string, flag: string): Record<string, un
     throw new UsageError(`${flag} must be a decimal amount like 12.50, got "${text}"`);
   }
   if (d.unscaledValue <= 0n || d.scale < 0) throw new UsageError(`${flag} must be more than 0, got "${text}"`);
-  // the reference's unscaledValue is an int64: more digits are the service's 400 about a "whole number"
-  if (d.unscaledValue > INT64_MAX) throw new UsageError(`${flag} ${text} has too many digits (at most 18)`);
+  // the reference's unscaledValue is an int64 (every 18-digit value fits): more digits were the
+  // service's 400 about a "whole number"
+  if (d.unscaledValue.toString().length > 18)
+    throw new UsageError(`${flag} ${text} has too many digits (at most 18, decimals included)`);
   const beyond = beyondMinorUnits(text.trim(), currency, flag);
   if (beyond) throw new UsageError(beyond);
   return { currency, value: { scale: d.scale, unscaledValue: new ExactNumber(d.unscaledValue.toString()) } };
