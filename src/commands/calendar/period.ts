@@ -5,7 +5,7 @@ import { calendarPeriod } from '../../api/calendar.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { PERIOD_COLUMNS, resolutionOption } from './shared.js';
+import { PERIOD_COLUMNS, resolutionOption, warnOtherResolution } from './shared.js';
 
 export interface PeriodOptions {
   period: string;
@@ -31,5 +31,7 @@ export function newCmdPeriod(parent: Command, ctx: Context, run: Run<PeriodOptio
 }
 
 export async function periodRun(ctx: Context, o: PeriodOptions): Promise<void> {
-  await render(ctx, await calendarPeriod(await ctx.api(), o.period, o.resolution), { columns: PERIOD_COLUMNS });
+  const periods = await calendarPeriod(await ctx.api(), o.period, o.resolution);
+  warnOtherResolution(ctx, o.resolution, periods);
+  await render(ctx, periods, { columns: PERIOD_COLUMNS });
 }

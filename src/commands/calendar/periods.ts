@@ -5,7 +5,7 @@ import { calendarPeriods } from '../../api/calendar.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { isoDate, PERIOD_COLUMNS, resolutionOption } from './shared.js';
+import { isoDate, PERIOD_COLUMNS, resolutionOption, warnOtherResolution } from './shared.js';
 
 export interface PeriodsOptions {
   from: string;
@@ -36,5 +36,6 @@ export function newCmdPeriods(parent: Command, ctx: Context, run: Run<PeriodsOpt
 
 export async function periodsRun(ctx: Context, o: PeriodsOptions): Promise<void> {
   const periods = await calendarPeriods(await ctx.api(), o.from, o.to, o.resolution);
+  warnOtherResolution(ctx, o.resolution, periods);
   await render(ctx, periods, { columns: PERIOD_COLUMNS });
 }

@@ -1,6 +1,7 @@
-import { describe } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { newCmdPeriods } from '../../../src/commands/calendar/periods.js';
 import { cliCases, json, optionCases, useSandbox } from '../../helpers/commands.js';
+import { runWithAnswer } from '../../helpers/scripted-server.js';
 
 const sb = useSandbox({ user: true });
 
@@ -43,4 +44,29 @@ describe('calendar periods: output', () => {
     },
     { name: '--help shows examples', args: ['--help'], code: 0, stdout: 'Examples:' },
   ]);
+});
+
+describe('calendar periods against the reference (no resolution parameter)', () => {
+  // the reference answers the user's own resolution whatever was asked
+  const salary = [
+    {
+      name: '2026-02',
+      resolution: 'MONTHLY_ADJUSTED',
+      startDate: Date.UTC(2026, 0, 23),
+      endDate: Date.UTC(2026, 1, 24),
+    },
+  ];
+  test('periods of another resolution than asked: shown, with a warning naming both', async () => {
+    const args = ['calendar', 'periods', '--from', '2026-02-01', '--to', '2026-02-28', '--resolution', 'MONTHLY'];
+    const r = await runWithAnswer(salary, [...args, '-o', 'json'], sb.env.BANKCTL_CONFIG_DIR!);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(salary);
+    expect(r.stderr).toContain('warning: asked for MONTHLY periods, the service answered MONTHLY_ADJUSTED');
+    const same = await runWithAnswer(
+      salary,
+      ['calendar', 'periods', '--from', '2026-02-01', '--to', '2026-02-28'],
+      sb.env.BANKCTL_CONFIG_DIR!,
+    );
+    expect(same.stderr).not.toContain('warning');
+  });
 });
