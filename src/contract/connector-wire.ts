@@ -2,7 +2,7 @@
 // (validation on arrival). Amounts are JSON numbers on the wire; to keep them exact, JSON is read
 // with every number kept as its source text (an ExactNumber, exact-json.ts) and written back verbatim.
 import { numberTextToDecimal } from './decimal.js';
-import { ExactNumber } from './exact-json.js';
+import { ExactNumber, writeJson } from './exact-json.js';
 import { MARKETS } from './markets.js';
 import { ACCOUNT_TYPES, type AccountType } from './vocabulary.js';
 
@@ -125,6 +125,38 @@ export function payload(o: Obj, key: string, path: string): Obj | undefined {
   return obj(v, `${path}${key}`);
 }
 
+/** The keys the reference takes in a transaction's payload. */
+export const TRANSACTION_PAYLOAD_KEYS = ['PENDING_IDS', 'PENDING_TRANSACTION_EXPIRATION_DATE', 'TAGS'] as const;
+/** The reference: "Maximum total size of payload data is 1000 chars"; an account's "may not exceed 200 chars". */
+export const MAX_TRANSACTION_PAYLOAD = 1000;
+export const MAX_ACCOUNT_PAYLOAD = 200;
+
+/** A payload's size as the JSON text it is sent as (exact numbers as their literals). */
+function payloadSize(p: Obj): number {
+  return writeJson(p).length;
+}
+
+/**
+ * What the reference refuses in a transaction's payload (the service then refuses the whole request,
+ * up to 2,500 transactions): another key, more than 1000 characters, a tag that is not alphanumeric.
+ * undefined when it passes.
+ */
+export function transactionPayloadProblem(p: Obj): { field: string; message: string } | undefined {
+  const other = Object.keys(p).find((k) => !(TRANSACTION_PAYLOAD_KEYS as readonly string[]).includes(k));
+  if (other !== undefined)
+    return {
+      field: `payload.${other.slice(0, 40)}`,
+      message: `is not a payload key the service takes (${TRANSACTION_PAYLOAD_KEYS.join(', ')})`,
+    };
+  const size = payloadSize(p);
+  if (size > MAX_TRANSACTION_PAYLOAD)
+    return { field: 'payload', message: `is ${size} characters of JSON, more than ${MAX_TRANSACTION_PAYLOAD}` };
+  const tags = p.TAGS;
+  if (Array.isArray(tags) && tags.some((t) => typeof t === 'string' && !/^[\p{L}\p{N}]+$/u.test(t)))
+    return { field: 'payload.TAGS', message: 'each tag must be letters and digits, without whitespace' };
+  return undefined;
+}
+
 export function stringArray(v: unknown, field: string): string[] {
   if (!Array.isArray(v) || v.some((x) => typeof x !== 'string'))
     throw new WireError(field, 'must be an array of strings');
@@ -189,8 +221,16 @@ export function validateAccount(v: unknown, path = ''): AccountEntity {
     closed: bool(o, 'closed', path),
     exclusion: oneOf(o, 'exclusion', path, EXCLUSIONS, false),
     flags,
-    payload: payload(o, 'payload', path),
+    payload: accountPayload(o, path),
   };
+}
+
+function accountPayload(o: Obj, path: string): Obj | undefined {
+  const p = payload(o, 'payload', path);
+  const size = p === undefined ? 0 : payloadSize(p);
+  if (size > MAX_ACCOUNT_PAYLOAD)
+    throw new WireError(`${path}payload`, `is ${size} characters of JSON, more than ${MAX_ACCOUNT_PAYLOAD}`);
+  return p;
 }
 
 export interface TransactionEntity {
@@ -230,11 +270,15 @@ export function validateTransaction(v: unknown, path = ''): TransactionEntity {
   const merchantName = str(o, 'merchantName', path, false);
   if (merchantName !== undefined) t.merchantName = merchantName;
   const mcc = id(o, 'merchantCategoryCode', path, false);
+  if (mcc !== undefined && !/^\d{4}$/.test(mcc))
+    throw new WireError(`${path}merchantCategoryCode`, 'must be an ISO 18245 code of 4 digits');
   if (mcc !== undefined) t.merchantCategoryCode = mcc;
   const counterparties = payload(o, 'counterparties', path);
   if (counterparties !== undefined) t.counterparties = counterparties;
   if (p && p.PENDING_IDS !== undefined) t.pendingIds = stringArray(p.PENDING_IDS, `${path}payload.PENDING_IDS`);
   if (p && p.TAGS !== undefined) t.tags = stringArray(p.TAGS, `${path}payload.TAGS`);
+  const problem = p && transactionPayloadProblem(p);
+  if (problem) throw new WireError(`${path}${problem.field}`, problem.message);
   if (t.pendingIds && t.pending === true)
     throw new WireError(`${path}payload.PENDING_IDS`, 'only a non-pending transaction can replace pending ones');
   if (t.pendingIds?.includes(t.externalId))

@@ -41,6 +41,8 @@ export const F_TYPE = 8;
 export const F_PENDING = 9;
 export const F_PLATFORM_ID = 10;
 export const F_PAYLOAD = 11;
+/** Checked only by the general path (4 digits): a line holding it is declined. */
+export const F_MCC = 12;
 
 const KEYS: Array<[string, number]> = [
   ['account', F_ACCOUNT],
@@ -54,6 +56,7 @@ const KEYS: Array<[string, number]> = [
   ['pending', F_PENDING],
   ['platformId', F_PLATFORM_ID],
   ['payload', F_PAYLOAD],
+  ['merchantCategoryCode', F_MCC],
 ];
 // keys by length: parallel arrays, searched without allocating
 const KEY_BYTES: Uint8Array[][] = [];

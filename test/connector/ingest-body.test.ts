@@ -234,7 +234,7 @@ describe('parseIngestBody', () => {
                 type: 'PAYMENT',
                 pending: false,
                 platformId: '',
-                payload: { PENDING_IDS: ['o'], TAGS: ['a b'], n: 0.1 },
+                payload: { PENDING_IDS: ['o'], TAGS: ['ab'], PENDING_TRANSACTION_EXPIRATION_DATE: 0.1 },
               },
             ],
           },

@@ -301,6 +301,41 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
     expect(rej.map((x: { line: number }) => x.line)).toEqual([2, 8]);
   });
 
+  test('--dry-run names what the reference refuses in a record (the service refuses its whole chunk)', async () => {
+    const line = (id: string, extra: string) =>
+      `{"account":"acc-0","balance":1.00,"externalId":"${id}","amount":-1.00,"date":1700000000000,"description":"x","type":"DEFAULT"${extra}}`;
+    const file = join(dir, 'rules.ndjson');
+    writeFileSync(
+      file,
+      [
+        line(
+          'rules-ok',
+          ',"merchantCategoryCode":"5411","payload":{"TAGS":["travel2026"],"PENDING_TRANSACTION_EXPIRATION_DATE":1}',
+        ),
+        line('rules-mcc', ',"merchantCategoryCode":"541"'),
+        line('rules-key', ',"payload":{"ref":"x"}'),
+        line('rules-tag', ',"payload":{"TAGS":["a b"]}'),
+        line('rules-size', `,"payload":{"TAGS":["${'t'.repeat(1000)}"]}`),
+      ].join('\n'),
+    );
+    const rejects = join(dir, 'rules.rejects.ndjson');
+    const r = await push(['--file', file, '--dry-run', '--skip-invalid', rejects]);
+    expect(r.code, r.stderr).toBe(0);
+    const rej = readFileSync(rejects, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; error: string });
+    expect(rej.map((x) => x.line)).toEqual([2, 3, 4, 5]);
+    expect(rej[0]!.error).toContain('merchantCategoryCode: must be an ISO 18245 code of 4 digits');
+    expect(rej[1]!.error).toContain('payload.ref: is not a payload key the service takes');
+    expect(rej[2]!.error).toContain('payload.TAGS: each tag must be letters and digits, without whitespace');
+    expect(rej[3]!.error).toMatch(/payload: is \d+ characters of JSON, more than 1000/);
+    // without --skip-invalid the file is refused before anything is sent
+    const sent = await push(['--file', file]);
+    expect(sent.code).not.toBe(0);
+    expect(stored('rules-')).toHaveLength(0);
+  });
+
   test('--dry-run validates and counts, sends nothing', async () => {
     const file = join(dir, 'dry.ndjson');
     writeFileSync(file, good('dry', 2600).join('\n'));

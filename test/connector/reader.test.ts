@@ -27,7 +27,17 @@ const txLine = fc.record({
   description: text.filter((s) => s.trim() !== ''),
   date: fc.integer({ min: 100_000_000_000, max: 2_000_000_000_000 }),
   pending: fc.option(fc.boolean(), { nil: undefined }),
-  payload: fc.option(fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 })), { nil: undefined }),
+  // the reference's payload keys (any other is refused): tags of letters and digits, any JSON date value
+  payload: fc.option(
+    fc.record(
+      {
+        TAGS: fc.array(fc.stringMatching(/^[a-z0-9]{1,8}$/), { maxLength: 3 }),
+        PENDING_TRANSACTION_EXPIRATION_DATE: fc.jsonValue({ maxDepth: 1 }),
+      },
+      { requiredKeys: [] },
+    ),
+    { nil: undefined },
+  ),
   spacing: fc.constantFrom('', ' ', '  ', '\t'),
   order: fc.boolean(),
 });

@@ -202,6 +202,29 @@ describe('transactions', () => {
     expect([...env.sandbox.store.transactions.values()].some((t) => t.externalId === 'd-1')).toBe(true);
   });
 
+  test('what the reference refuses in a transaction is a 400 for the whole request, nothing stored', async () => {
+    for (const [extra, field] of [
+      [{ merchantCategoryCode: '541' }, 'merchantCategoryCode'],
+      [{ payload: { ref: 'x' } }, 'payload.ref'],
+      [{ payload: { TAGS: ['a b'] } }, 'payload.TAGS'],
+      [{ payload: { TAGS: ['t'.repeat(1001)] } }, 'payload'],
+    ] as const) {
+      const r = await call(
+        env,
+        'POST',
+        '/connector/users/wire/transactions',
+        container([tx('rr-ok'), tx('rr-1', extra)]),
+      );
+      expect(r.status, JSON.stringify(extra)).toBe(400);
+      expect(r.text).toContain(field);
+    }
+    expect([...env.sandbox.store.transactions.values()].filter((t) => t.externalId?.startsWith('rr-'))).toEqual([]);
+    const ok = { merchantCategoryCode: '5411', payload: { TAGS: ['travel'], PENDING_TRANSACTION_EXPIRATION_DATE: 1 } };
+    expect((await call(env, 'POST', '/connector/users/wire/transactions', container([tx('rr-2', ok)]))).status).toBe(
+      204,
+    );
+  });
+
   test('update: REAL_TIME only, one transaction, by externalId or platformId; 400, 401, 404', async () => {
     await call(env, 'POST', '/connector/users/wire/transactions', container([tx('up-1', { pending: true })]));
     const rec = [...env.sandbox.store.transactions.values()].find((t) => t.externalId === 'up-1')!;

@@ -310,7 +310,7 @@ describe('connector push, then Basic read-back', () => {
               date: Date.UTC(2025, 4, 2),
               description: 'Mils',
               type: 'DEFAULT',
-              payload: { ref: 'x' },
+              payload: { PENDING_TRANSACTION_EXPIRATION_DATE: 1767225600000 },
             },
           ],
         },
@@ -332,7 +332,7 @@ describe('connector push, then Basic read-back', () => {
       { scale: '2', unscaledValue: '-5' },
     ]);
     expect(txs[0].identifiers.providerTransactionId).toBe('t2');
-    expect(txs[0].partnerPayload).toMatchObject({ ref: 'x' });
+    expect(txs[0].partnerPayload).toMatchObject({ PENDING_TRANSACTION_EXPIRATION_DATE: 1767225600000 });
   });
 });
 

@@ -16,6 +16,7 @@ import {
   MAX_TEXT_LENGTH,
   MAX_TRANSACTIONS_PER_REQUEST,
   TRANSACTION_TYPES,
+  transactionPayloadProblem,
   type Obj,
   type TransactionAccountEntity,
   type TransactionContainer,
@@ -546,6 +547,8 @@ class Reader {
       payload,
     };
     if (payload) {
+      // a payload the reference refuses: the general path says why
+      if (transactionPayloadProblem(payload)) throw BAIL;
       if (payload.PENDING_IDS !== undefined) t.pendingIds = strings(payload.PENDING_IDS);
       if (payload.TAGS !== undefined) t.tags = strings(payload.TAGS);
       if (t.pendingIds && t.pending === true) throw BAIL;
