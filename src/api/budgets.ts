@@ -3,7 +3,7 @@ import { EP } from '../contract/index.js';
 import type { DenominatedAmount } from '../contract/decimal.js';
 import type { BudgetFilter } from '../contract/wire.js';
 import type { ApiClient } from './client.js';
-import { listIn, notTheShape, objectBody, objectIn, readList, readObjectIn } from './shape.js';
+import { listIn, notTheShape, objectBody, objectMaybeIn, readList, readObjectIn } from './shape.js';
 
 export type { DenominatedAmount } from '../contract/decimal.js';
 export type { BudgetFilter } from '../contract/wire.js';
@@ -92,10 +92,7 @@ export async function deleteBudget(api: ApiClient, budgetId: string): Promise<vo
 export async function archiveBudget(api: ApiClient, budgetId: string): Promise<Budget> {
   const ep = EP.budgets.archive;
   const res = await api.call(ep, { path: { id: budgetId } });
-  const b =
-    objectBody<Record<string, unknown>>(ep, res).budgetSpecification === undefined
-      ? objectBody<Budget>(ep, res)
-      : objectIn<Budget>(ep, res, 'budgetSpecification');
+  const b = objectMaybeIn<Budget>(ep, res, 'budgetSpecification');
   // a bare body is the budget only if it is one: `{}` would print an empty budget with exit 0
   if (typeof b.id !== 'string') throw notTheShape(ep, res, 'no budget (no budgetSpecification, no id)');
   return b;

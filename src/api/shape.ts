@@ -153,6 +153,12 @@ export async function readObjectIn<T = Item>(
   return objectIn<T>(ep, await api.call(ep, p), key);
 }
 
+/** The object of an answer that is either wrapped under `key` or bare, else the error. */
+export function objectMaybeIn<T = Item>(ep: Endpoint, res: HttpResponse<unknown>, key: string): T {
+  const body = objectBody<Record<string, unknown>>(ep, res);
+  return body[key] === undefined ? (body as T) : objectIn<T>(ep, res, key);
+}
+
 /** Like readObjectIn, for an endpoint that answers the object either wrapped under `key` or bare. */
 export async function readObjectMaybeIn<T = Item>(
   api: ApiClient,
@@ -160,6 +166,5 @@ export async function readObjectMaybeIn<T = Item>(
   key: string,
   p: CallParams = {},
 ): Promise<T> {
-  const res = await api.call(ep, p);
-  return objectBody(ep, res)[key] === undefined ? objectBody<T>(ep, res) : objectIn<T>(ep, res, key);
+  return objectMaybeIn<T>(ep, await api.call(ep, p), key);
 }

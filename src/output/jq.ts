@@ -18,12 +18,6 @@ async function jqRaw(): Promise<Raw> {
   return rawFn;
 }
 
-/**
- * The output of `jq -r [-c] EXPR` on this JSON text, ending in a newline unless empty. jq-wasm
- * reports what jq wrote to its stderr as an error when nothing went to stdout; lines that are all
- * `debug` output are not one: they go to `debugOut` (jq's stderr) and the answer is empty, exit 0
- * as with jq. When there is output, jq-wasm drops the debug lines (README, spec gaps).
- */
 /** jq's message for a failure, one line per line it wrote. */
 function jqMessage(err: unknown): string[] {
   return String((err as Error).message ?? err)
@@ -59,6 +53,12 @@ export async function jqCompileProblem(expr: string): Promise<string | undefined
   }
 }
 
+/**
+ * The output of `jq -r [-c] EXPR` on this JSON text, ending in a newline unless empty. jq-wasm
+ * reports what jq wrote to its stderr as an error when nothing went to stdout; lines that are all
+ * `debug` output are not one: they go to `debugOut` (jq's stderr) and the answer is empty, exit 0
+ * as with jq. When there is output, jq-wasm drops the debug lines (README, spec gaps).
+ */
 export async function runJq(
   json: string,
   expr: string,
