@@ -33,6 +33,12 @@ export const EXCLUSIONS = ['PFM_AND_SEARCH', 'PFM_DATA', 'NONE'] as const;
 // the reference's values (the spec's and DUMMY, TRAINING: a body written to the reference is accepted)
 export const TRANSACTION_TYPES = ['DEFAULT', 'CREDIT_CARD', 'TRANSFER', 'PAYMENT', 'WITHDRAWAL', 'TRAINING'] as const;
 export const INGEST_TYPES = ['REAL_TIME', 'HISTORICAL', 'BATCH'] as const;
+/**
+ * The reference: HISTORICAL "is deprecated. Requests of type HISTORICAL are processed with same
+ * priority as BATCH but account balance will be ignored": the service stores its transactions, not
+ * its balances (the sandbox too), and a push reports them not applied.
+ */
+export const BALANCE_IGNORED_TYPE = 'HISTORICAL';
 /** The input file formats of `connector push`, `verify` and `accounts push`. */
 export const INPUT_FORMATS = ['json', 'ndjson', 'csv'] as const;
 export const MAX_TRANSACTIONS_PER_REQUEST = 2500;

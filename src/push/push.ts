@@ -4,7 +4,12 @@
 // split until every new transaction is delivered) and checkpoint (checkpoint.ts: delivered chunks
 // recorded, bound to the service, the user and the input's content, so a killed push resumes).
 // ndjson lines take a byte-level fast path (ndjson-scan.ts): a chunk holds the lines' own bytes.
-import { MAX_TRANSACTIONS_PER_REQUEST, stringifyExact, type Obj } from '../contract/connector-wire.js';
+import {
+  BALANCE_IGNORED_TYPE,
+  MAX_TRANSACTIONS_PER_REQUEST,
+  stringifyExact,
+  type Obj,
+} from '../contract/connector-wire.js';
 import { Checkpoint } from './checkpoint.js';
 import type { Chunk } from './chunk.js';
 import { Chunker, fillChunks } from './chunking.js';
@@ -77,12 +82,6 @@ function newSummary(o: PushOptions, type: IngestType, valid: number, rejected: n
     elapsedMs: 0,
   };
 }
-
-/**
- * The reference: HISTORICAL "is deprecated. Requests of type HISTORICAL are processed with same
- * priority as BATCH but account balance will be ignored": balances go out with it, unapplied.
- */
-export const BALANCE_IGNORED_TYPE = 'HISTORICAL';
 
 function accountResults(accounts: AccountInfo[], type: string): AccountResult[] {
   return accounts.map((a) => ({

@@ -4,17 +4,11 @@ import { completeOption } from '../completion.js';
 import { rmSync, writeFileSync, renameSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { ingestTransactions } from '../../api/connector.js';
-import { INPUT_FORMATS, INGEST_TYPES, type ExactNumber } from '../../contract/connector-wire.js';
+import { BALANCE_IGNORED_TYPE, INPUT_FORMATS, INGEST_TYPES, type ExactNumber } from '../../contract/connector-wire.js';
 import { BankctlError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import { readAccounts } from '../../push/accounts.js';
 import { inferFormat, type InputFormat } from '../../push/input.js';
-import {
-  BALANCE_IGNORED_TYPE,
-  pushTransactions,
-  type IngestType,
-  type PushResult,
-  type PushSummary,
-} from '../../push/push.js';
+import { pushTransactions, type IngestType, type PushResult, type PushSummary } from '../../push/push.js';
 import { examples, parseIntArg } from '../util.js';
 import { inputFailure, externalUser, readableFile, spooledInput, writableFile } from './shared.js';
 import { verifyPush } from './verify.js';

@@ -120,15 +120,16 @@ async function follow(
   const started = ctx.clock.now();
   let last: string | undefined;
   let pause = POLL_FIRST_MS;
+  const uf = ctx.userFlag();
   for (;;) {
     if (op.status !== last) {
-      const waiting = awaitingHint(op, ctx.userFlag());
+      const waiting = awaitingHint(op, uf);
       ctx.notice(`transfer ${op.underlyingId}: ${(last = op.status)}${waiting ? ` (${waiting})` : ''}`);
     }
     if (FINAL_OPERATION_STATUSES.includes(op.status)) return op;
     if (ctx.clock.now() - started > timeoutMs)
       throw new FlowFailedError(`transfer ${op.underlyingId} is still ${op.status} after ${timeoutMs / 1000} s`, {
-        hint: awaitingHint(op, ctx.userFlag()) || undefined,
+        hint: awaitingHint(op, uf) || undefined,
       });
     await new Promise((r) => setTimeout(r, pause));
     pause = Math.min(pause * 2, POLL_MAX_MS);

@@ -5,6 +5,7 @@ import { ALL_SCOPES, EP } from '../../contract/index.js';
 import { isLocale, MARKET_DEFAULT_LOCALE, marketCurrency } from '../../contract/markets.js';
 import { ACCOUNT_TYPES } from '../../contract/vocabulary.js';
 import {
+  BALANCE_IGNORED_TYPE,
   EXCLUSIONS,
   ExactNumber,
   amount,
@@ -184,12 +185,6 @@ function connectorArea(ctx: SandboxContext): ConnectorArea {
   return area;
 }
 
-/**
- * The reference: a HISTORICAL request (deprecated) is processed "with same priority as BATCH but
- * account balance will be ignored": its transactions are stored, its balances are not.
- */
-const BALANCE_IGNORED = 'HISTORICAL';
-
 /** Ingest of one CreateTransactionAccountContainer: all or nothing. */
 function ingest(
   { store, events, state }: Pick<ConnectorArea, 'store' | 'events' | 'state'>,
@@ -240,7 +235,7 @@ function ingest(
     });
   const now = store.clock.now();
   const created: TransactionRecord[] = [];
-  const balances = c.type !== BALANCE_IGNORED;
+  const balances = c.type !== BALANCE_IGNORED_TYPE;
   try {
     for (let i = 0; i < c.transactionAccounts.length; i++) {
       const ta = c.transactionAccounts[i]!;
@@ -516,7 +511,7 @@ function deleteTransactions({ store, state, userFor }: ConnectorArea): Handler {
         st.deleted.add(r.externalId!);
         store.transactions.delete(r.id);
       }
-      if (c.type !== BALANCE_IGNORED) {
+      if (c.type !== BALANCE_IGNORED_TYPE) {
         t.account.balance = t.balance;
         if (t.reserved !== undefined) t.account.reservedAmount = t.reserved;
       }
