@@ -26,6 +26,9 @@ beforeAll(async () => {
   addTx(s, a, '-12.00', '2026-04-02', { categoryId: cat('expenses:food.coffee') });
   const savings = addAccount(s, u.userId, { type: 'SAVINGS', balance: '5000.00', accountNumber: '9999-1' });
   addTx(s, savings, '300.00', '2026-03-26', { categoryId: cat('transfers:savings.other') });
+  // no transactions: only the balance groups see them
+  addAccount(s, u.userId, { type: 'CREDIT_CARD', balance: '-250.40', accountNumber: '7777-1' });
+  addAccount(s, u.userId, { type: 'MORTGAGE', balance: '-900000.00', accountNumber: '7777-2' });
   // left out of statistics by accountExclusion
   for (const ex of ['PFM_DATA', 'PFM_AND_SEARCH', 'AGGREGATION'] as const) {
     const x = addAccount(s, u.userId, { accountExclusion: ex, balance: '77777.00', accountNumber: `8888-${ex}` });
@@ -132,12 +135,15 @@ describe('POST /api/v1/statistics/query (spec 2.7)', () => {
     // today 1000.00; before April's -12.00 it was 1012.00 at the end of March
     expect(bal.find((s: { period: string }) => s.period === '2026-03').value).toBe(1012);
     expect(bal.find((s: { period: string }) => s.period === '2026-04').value).toBe(1000);
+    // this month: the card and the mortgage have no transactions, so their balance is known from today
+    const thisMonth = new Date(t.sandbox.clock.now()).toISOString().slice(0, 7);
     const groups = (
-      await query({ types: ['balances-by-account-type-group'], resolution: 'MONTHLY', periods: ['2026-04'] })
+      await query({ types: ['balances-by-account-type-group'], resolution: 'MONTHLY', periods: [thisMonth] })
     ).json();
     expect(
       Object.fromEntries(groups.map((s: { description: string; value: number }) => [s.description, s.value])),
-    ).toEqual({ CHECKING: 1000, SAVINGS: 5000 });
+      // the service's groups: checking and credit card accounts together (the vendor's statistics reference)
+    ).toEqual({ CARDS_AND_ACCOUNTS: 749.6, SAVINGS: 5000, LOANS: -900000 });
     const lts = (await query({ types: ['left-to-spend'], resolution: 'MONTHLY', periods: ['2026-03'] })).json();
     // 1 March +1000, 3 March -45.50, 5 March -200: left on the 5th is 754.50 (the transfer does not count)
     expect(lts.find((s: { description: string }) => s.description === '2026-03-05').value).toBe(754.5);

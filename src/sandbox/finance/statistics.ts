@@ -21,7 +21,12 @@ import type { AccountRecord } from '../store.js';
 /** Spec 2.7's table, shared with the CLI, which checks it before sending. */
 export const STATISTIC_TYPES = STATISTIC_RESOLUTIONS as Record<string, Resolution[]>;
 
-/** Account type groups of balances-by-account-type-group. */
+/**
+ * Account type groups of balances-by-account-type-group, as the service groups them (the vendor's
+ * statistics reference): checking, credit card and other accounts are CARDS_AND_ACCOUNTS, mortgages
+ * and loans LOANS, investment, pension and savings accounts SAVINGS. External accounts, which the
+ * reference does not name, go with the other accounts.
+ */
 export function typeGroup(a: AccountRecord): string {
   switch (a.type) {
     case 'SAVINGS':
@@ -31,10 +36,8 @@ export function typeGroup(a: AccountRecord): string {
     case 'MORTGAGE':
     case 'LOAN':
       return 'LOANS';
-    case 'CREDIT_CARD':
-      return 'CREDIT_CARDS';
     default:
-      return 'CHECKING';
+      return 'CARDS_AND_ACCOUNTS';
   }
 }
 
