@@ -299,6 +299,11 @@ export class Context {
     return parseSize(s.value)!;
   }
 
+  /** Text with every secret this run has handled taken out (none has been before the first request). */
+  redact(text: string): string {
+    return this.httpClient ? this.httpClient.redactor.text(text) : text;
+  }
+
   async http(): Promise<HttpClient> {
     if (this.httpClient) return this.httpClient;
     const baseUrl = await this.baseUrl();

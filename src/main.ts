@@ -64,7 +64,8 @@ export function reportError(ctx: Context, err: unknown): number {
       return ExitCode.OK;
     return err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
   }
-  const line = (msg: string) => ctx.io.stderr.write(`error: ${oneLine(msg)}\n`);
+  // a message may quote a server that echoed a credential: the secrets of this run are taken out last
+  const line = (msg: string) => ctx.io.stderr.write(`error: ${oneLine(ctx.redact(msg))}\n`);
   // Ctrl-C at a prompt that nothing above caught (inquirer's own error): an interruption
   const name = (err as Error)?.name;
   if (name === 'ExitPromptError' || name === 'AbortPromptError') {
@@ -73,7 +74,8 @@ export function reportError(ctx: Context, err: unknown): number {
   }
   if (err instanceof BankctlError) {
     line(withHint(err));
-    if (ctx.verbose && err.cause instanceof Error && err.cause.stack) ctx.io.stderr.write(`${err.cause.stack}\n`);
+    if (ctx.verbose && err.cause instanceof Error && err.cause.stack)
+      ctx.io.stderr.write(`${ctx.redact(stripControl(err.cause.stack))}\n`);
     return exitCodeFor(err);
   }
   // A file that could not be written or read (a full disk, a read-only file system) is not a bug.
@@ -84,7 +86,7 @@ export function reportError(ctx: Context, err: unknown): number {
     return ExitCode.USAGE;
   }
   line(`unexpected: ${e?.message ?? String(err)}${ctx.verbose ? '' : ' (run with --verbose for details)'}`);
-  if (ctx.verbose && e?.stack) ctx.io.stderr.write(`${stripControl(e.stack)}\n`);
+  if (ctx.verbose && e?.stack) ctx.io.stderr.write(`${ctx.redact(stripControl(e.stack))}\n`);
   return exitCodeFor(err);
 }
 

@@ -260,7 +260,10 @@ export function notWhatItReturns(
 ): ServerError {
   const type = header(res, 'content-type') || 'no content type';
   const path = new URL(res.url).pathname;
-  const first = body.length > 0 ? `: "${preview(body)}"` : '';
+  // redacted before it is cut short, so that no part of a secret is left at the cut
+  const head = typeof body === 'string' ? body.slice(0, 4096) : body.subarray(0, 4096).toString('utf8');
+  const quoted = res.redact ? res.redact(head) : head;
+  const first = body.length > 0 ? `: "${preview(quoted)}"` : '';
   const ids = requestIdText(res.requestId, res.headers['x-request-id']);
   return new ServerError(
     `${ep.method} ${path} answered ${res.status} (${type}) with ${what}${first}${ids ? ` [${ids}]` : ''}`,

@@ -58,6 +58,11 @@ export interface HttpResponse<T = unknown> {
   url: string;
   /** The X-Request-ID bankctl sent with the attempt that got this answer. */
   requestId?: string;
+  /**
+   * The secrets this client has handled, taken out of text: a 2xx body quoted in an error may echo
+   * the request's credentials (a login page, a proxy, a server that reflects its request).
+   */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -113,6 +118,7 @@ export class HttpClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
+  private readonly redactText: (text: string) => string;
 
   constructor(private readonly opts: HttpClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
@@ -124,6 +130,7 @@ export class HttpClient {
     this.random = opts.random ?? Math.random;
     this.now = opts.now ?? Date.now;
     this.redactor = opts.redactor ?? new Redactor();
+    this.redactText = (text) => this.redactor.text(text);
   }
 
   /** Closes the agent; with force, in-flight requests are aborted (Ctrl-C). */
@@ -234,7 +241,7 @@ export class HttpClient {
           const data = await readBody(res, o.responseType ?? 'json', limit, () => this.tooLarge(method, url, limit));
           // a stream answer is not read yet: the exchange may still be going on
           if (!abandoned && o.responseType !== 'stream') o.onBodyDone?.();
-          return { status, headers: res.headers, data: data as T, url, requestId: sentId };
+          return { status, headers: res.headers, data: data as T, url, requestId: sentId, redact: this.redactText };
         }
         const text =
           (await readLimited(res, MAX_ERROR_BODY_BYTES, 'truncate').catch(() => undefined))?.toString() ?? '';

@@ -16,6 +16,16 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
+      // a 2xx answer that is not what the endpoint returns, echoing the Authorization header
+      // (a login page, a proxy): as HTML, and as JSON of the wrong shape with the token at the cut
+      if (req.url?.startsWith('/data/v2/accounts')) {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return res.end(`<pre>${req.headers.authorization ?? ''}</pre>`);
+      }
+      if (req.url?.startsWith('/data/v2/transactions')) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ padding: 'p'.repeat(20), echo: req.headers.authorization ?? '' }));
+      }
       // everything it got, in every shape at once
       const echo = `${req.method} ${req.url} body=${body} authorization=${req.headers.authorization ?? ''}`;
       res.writeHead(req.url === '/api/v1/oauth/token' ? 401 : 400, {
@@ -72,6 +82,22 @@ describe('echoed secrets are redacted', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/X-Request-ID rid-Bearer\s?\*\*\*/);
       for (const f of forms(token)) expect(r.stderr).not.toContain(f);
+    }
+  });
+});
+
+describe('a 2xx body quoted in an error', () => {
+  test.each([
+    ['HTML', ['accounts', 'list', '--v2']],
+    ['JSON of the wrong shape, the token where the quote is cut', ['transactions', 'list']],
+  ])('%s: the echoed bearer token is not in the error line, nor any part of it', async (_what, args) => {
+    const token = 'AT_s3cret_abc+/=def';
+    for (const verbose of [[], ['-v']]) {
+      const r = await runCli([...args, ...verbose], { env: { ...env(), BANKCTL_TOKEN: token } });
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stderr).toMatch(/answered 200 .*Bearer \*\*\*/);
+      for (const f of forms(token)) expect(r.stderr).not.toContain(f);
+      expect(r.stderr).not.toContain(token.slice(0, 6));
     }
   });
 });
