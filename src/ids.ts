@@ -16,3 +16,16 @@ export function checkedId(what: string, v: string): string {
     });
   throw new UsageError(`the ${what} ${shown} holds a control character`, { hint: `pass the ${what} without it` });
 }
+
+/**
+ * An id given on the command line (`--user ""`, `get ""`): empty or blanks only is exit 2. Taken as
+ * not given, a script's variable that came out empty would act for the profile's user, or list all.
+ */
+export function givenId(what: string, v: string, flag?: string): string {
+  if (v.trim() !== '') return checkedId(what, v);
+  throw new UsageError(`the ${what} is empty`, {
+    hint: flag
+      ? `give ${flag} a value, or leave it out`
+      : `pass the ${what} itself (a variable that came out empty gives "")`,
+  });
+}

@@ -5,7 +5,7 @@ import { OUTPUT_FORMATS } from './context.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';
 import { examples, nounExamples } from './commands/util.js';
-import { checkedId } from './ids.js';
+import { checkedId, givenId } from './ids.js';
 
 /** What a command may need from the program beyond the context (demo runs command lines in-process). */
 export interface ProgramDeps {
@@ -418,10 +418,16 @@ export function rootCommand(ctx: Context): Command {
     // profile is checked in userRef.
     actionCommand.registeredArguments.forEach((arg, i) => {
       const v: unknown = actionCommand.processedArgs[i];
-      for (const one of Array.isArray(v) ? v : [v]) if (typeof one === 'string') checkedId(arg.name(), one);
+      for (const one of Array.isArray(v) ? v : [v]) {
+        if (typeof one !== 'string') continue;
+        // an empty id is never one; other values (a config value, a path) may be empty on purpose
+        if (/id$/i.test(arg.name())) givenId(arg.name(), one);
+        else checkedId(arg.name(), one);
+      }
     });
-    if (typeof ctx.globals.user === 'string') checkedId('user id', ctx.globals.user);
-    if (typeof ctx.globals.externalUser === 'string') checkedId('external user id', ctx.globals.externalUser);
+    if (typeof ctx.globals.user === 'string') givenId('user id', ctx.globals.user, '--user');
+    if (typeof ctx.globals.externalUser === 'string')
+      givenId('external user id', ctx.globals.externalUser, '--external-user');
     // a protected profile: data-changing verbs (and `api` with a method other than GET) ask first
     const verb = actionCommand.name();
     const apiWrite = verb === 'api' && !/^(GET|HEAD)$/i.test(String(actionCommand.args[0] ?? 'GET'));

@@ -78,7 +78,7 @@ export function registerApi(api: Command, ctx: Context): void {
           ...body,
           headers,
           as: o.as as TokenKind | undefined,
-          scopes: o.scope ? splitList(o.scope) : undefined,
+          scopes: o.scope !== undefined ? splitList(o.scope, '--scope') : undefined,
           responseType: 'text',
         });
       // --paginate: whether items are on stdout already (an error body then is not added after them)

@@ -8,7 +8,7 @@ import { fileError } from '../fs/errors.js';
 import { assertWritableDir } from '../fs/writable.js';
 import { FlowFailedError, NotFoundError, UsageError } from '../errors.js';
 import { render } from '../output/render.js';
-import { examples, parseIntArg, type Run } from './util.js';
+import { examples, marketFlag, parseIntArg, type Run } from './util.js';
 
 export interface SmokeOptions {
   provider: string;
@@ -39,7 +39,7 @@ export function newCmdSmoke(smoke: Command, ctx: Context, run: Run<SmokeOptions>
     .action(async (o: Flags) =>
       run(ctx, {
         provider: o.provider,
-        market: o.market.toUpperCase(),
+        market: marketFlag(o.market)!,
         junit: o.junit,
         report: o.report,
         keep: Boolean(o.keep),

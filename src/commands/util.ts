@@ -1,6 +1,7 @@
 // Small helpers shared by command definitions.
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { isMarket, MARKETS } from '../contract/markets.js';
 import { UsageError } from '../errors.js';
 
 /**
@@ -32,18 +33,39 @@ export function nounExamples(noun: Command): void {
   if (lines.length > 0) examples(noun, lines);
 }
 
+/**
+ * A market flag as the service spells it (upper case); undefined when it is not given. Anything
+ * else, the empty value too, is exit 2 naming the flag: an empty --market would list nothing.
+ */
+export function marketFlag(raw: string | undefined, flag = '--market'): string | undefined {
+  if (raw === undefined) return undefined;
+  const market = raw.toUpperCase();
+  if (!isMarket(market))
+    throw new UsageError(`${flag}: unknown market "${raw}"`, { hint: `one of ${MARKETS.join(', ')}` });
+  return market;
+}
+
 /** For repeatable options: --event a --event b. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-/** Splits "a,b" and repeated flags into one list. */
-export function splitList(values: string[] | string | undefined): string[] {
-  const list = Array.isArray(values) ? values : values ? [values] : [];
-  return list
+/**
+ * Splits "a,b" and repeated flags into one list. A flag given with nothing in it (`--account ''`, a
+ * script's variable that came out empty) is a usage error: taken as "no filter", it would answer
+ * for everything with exit 0.
+ */
+export function splitList(values: string[] | string | undefined, flag: string): string[] {
+  if (values === undefined) return [];
+  const list = (Array.isArray(values) ? values : [values])
     .flatMap((v) => v.split(','))
     .map((v) => v.trim())
     .filter(Boolean);
+  if (list.length === 0)
+    throw new UsageError(`${flag} is empty`, {
+      hint: `give ${flag} one or more values (a,b or the flag repeated), or leave it out`,
+    });
+  return list;
 }
 
 export function parseKeyValue(raw: string, flag: string): [string, string] {

@@ -58,13 +58,13 @@ export function v2FromFlags(o: V2Flags): ListV2Options | undefined {
       throw new UsageError(`--${used[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} needs --v2`);
     return undefined;
   }
-  const types = splitList(o.type).map((t) => t.toUpperCase());
+  const types = splitList(o.type, '--type').map((t) => t.toUpperCase());
   for (const t of types)
     if (!(V2_ACCOUNT_TYPES as readonly string[]).includes(t))
       throw new UsageError(`--type must be one of ${V2_ACCOUNT_TYPES.join(', ')}, got "${t}"`);
   return {
     types,
-    ids: splitList(o.id),
+    ids: splitList(o.id, '--id'),
     pageSize: parseIntArg(o.pageSize, '--page-size', { min: 1, max: MAX_V2_PAGE_SIZE }),
     pageToken: o.pageToken,
     all: Boolean(o.all),

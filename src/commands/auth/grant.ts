@@ -30,7 +30,7 @@ export function newCmdGrant(parent: Command, ctx: Context, run: Run<GrantOptions
     .action(async (o: Flags) => {
       const user = await ctx.userRef();
       if (!user) throw new UsageError('which user? pass --user ID or --external-user ID');
-      await run(ctx, { user, scopes: splitList(o.scope), delegate: delegateFromFlags(o) });
+      await run(ctx, { user, scopes: splitList(o.scope, '--scope'), delegate: delegateFromFlags(o) });
     });
   return examples(cmd, [
     'bankctl auth grant --user 6e68cc... --scope accounts:read,transactions:read',

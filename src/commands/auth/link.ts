@@ -5,9 +5,8 @@ import type { Context } from '../../context.js';
 import { stripControl } from '../../output/sanitize.js';
 import type { CallbackServer, LinkResult } from '../../auth/link.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
-import { isMarket, MARKETS } from '../../contract/markets.js';
 import { render } from '../../output/render.js';
-import { examples, parseIntArg, splitList, type Run } from '../util.js';
+import { examples, marketFlag, parseIntArg, splitList, type Run } from '../util.js';
 
 export interface LinkOptions {
   scopes: string[];
@@ -69,12 +68,9 @@ function linkFromFlags(o: Flags): LinkOptions {
   const waitS = parseIntArg(o.waitTimeout, '--wait-timeout', { min: 1 })!;
   if (o.locale && !['en_US', 'sv_SE'].includes(o.locale))
     throw new UsageError(`--locale: the link flow speaks en_US and sv_SE, not "${o.locale}"`);
-  const scopes = splitList(o.scope);
-  if (scopes.length === 0) throw new UsageError('--scope needs at least one scope');
-  const market = o.market?.toUpperCase();
-  // the flow would open on an empty provider list
-  if (market !== undefined && !isMarket(market))
-    throw new UsageError(`--market: unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
+  const scopes = splitList(o.scope, '--scope');
+  // an unknown market would open the flow on an empty provider list
+  const market = marketFlag(o.market);
   return {
     scopes,
     market,

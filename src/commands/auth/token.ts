@@ -18,7 +18,7 @@ export function newCmdToken(parent: Command, ctx: Context, run: Run<TokenOptions
       '--scope <scopes>',
       'scopes, comma-separated (default: authorization:grant for a client token, user:read for a user token)',
     )
-    .action(async (o: { scope?: string }) => run(ctx, { scopes: splitList(o.scope) }));
+    .action(async (o: { scope?: string }) => run(ctx, { scopes: splitList(o.scope, '--scope') }));
   return examples(cmd, [
     'curl -H "Authorization: Bearer $(bankctl auth token --scope user:create)" ...',
     'bankctl auth token --user 6e68cc... --scope accounts:read,transactions:read',

@@ -24,7 +24,7 @@ export function newCmdToken(parent: Command, ctx: Context, run: Run<TokenOptions
     .option('--origin <name>', 'identifier of the requesting service')
     .action(async (o: { user?: string; scope?: string[]; ttl?: string; origin?: string }) => {
       const userId = await externalUser(ctx, o.user);
-      const scopes = splitList(o.scope);
+      const scopes = splitList(o.scope, '--scope');
       if (scopes.length === 0)
         throw new UsageError('--scope is required, e.g. --scope transactions:read,accounts:read');
       const ttl = parseIntArg(o.ttl, '--ttl', { min: 1, max: MAX_TOKEN_TTL });

@@ -5,7 +5,7 @@ import type { UserRef } from '../../auth/tokens.js';
 import { updateConsentLink } from '../../api/consents.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
-import { examples, type Run } from '../util.js';
+import { examples, marketFlag, type Run } from '../util.js';
 
 export interface UpdateLinkOptions {
   credentialsId: string;
@@ -56,7 +56,7 @@ export function newCmdUpdateLink(parent: Command, ctx: Context, run: Run<UpdateL
         credentialsId,
         user,
         redirectUri: o.redirectUri,
-        market: o.market?.toUpperCase(),
+        market: marketFlag(o.market),
         locale: o.locale,
         state: o.state,
         actorClientId: o.actorClientId,

@@ -4,13 +4,13 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { canPrompt } from '../../io.js';
-import { isMarket, MARKETS } from '../../contract/markets.js';
+import { MARKETS } from '../../contract/markets.js';
 import { ApiError, ConflictError, UsageError } from '../../errors.js';
 import type { Provider } from '../../api/providers.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Prompter } from '../../prompts/prompter.js';
 import type { WalkOptions } from '../../flows/connect.js';
-import { collect, examples, type Run } from '../util.js';
+import { collect, examples, marketFlag, type Run } from '../util.js';
 import {
   addFieldFlags,
   addWalkFlags,
@@ -74,9 +74,7 @@ export function newCmdConnect(parent: Command, ctx: Context, run: Run<ConnectOpt
 async function connectFromFlags(ctx: Context, o: Flags): Promise<ConnectOptions> {
   const { fields, onCommandLine } = await readFields(ctx, o);
   const items = parseItems(o.items);
-  const market = o.market?.toUpperCase();
-  if (market && !isMarket(market))
-    throw new UsageError(`--market: unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
+  const market = marketFlag(o.market);
   const settings = await ctx.settings();
   if (!(await ctx.userRef()) && !settings.value('token') && !settings.value('basic')) {
     // fail before any question is asked: credentials belong to a user

@@ -153,7 +153,7 @@ export async function loadAnswers(
 }
 
 export function parseItems(values: string[] | undefined): string[] | undefined {
-  const items = splitList(values).map((i) => i.toUpperCase());
+  const items = splitList(values, '--items').map((i) => i.toUpperCase());
   const bad = items.filter((i) => !isRefreshItem(i));
   if (bad.length > 0)
     throw new UsageError(`--items: unknown item ${bad.join(', ')}`, { hint: `one of ${REFRESH_ITEMS.join(', ')}` });

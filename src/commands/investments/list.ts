@@ -18,7 +18,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
     .description('list portfolios (GET /api/v1/investments, investments:read; deprecated by the service)')
     .option('--portfolio-type <type>', `only this type (repeatable): ${PORTFOLIO_TYPES.join(', ')}`, collect)
     .action(async (o: { portfolioType?: string[] }) => {
-      const portfolioTypes = splitList(o.portfolioType).map((t) => t.toUpperCase());
+      const portfolioTypes = splitList(o.portfolioType, '--portfolio-type').map((t) => t.toUpperCase());
       for (const t of portfolioTypes)
         if (!(PORTFOLIO_TYPES as readonly string[]).includes(t))
           throw new UsageError(`--portfolio-type must be one of ${PORTFOLIO_TYPES.join(', ')}, got "${t}"`);

@@ -3,10 +3,9 @@
 // query parameter of GET /api/v1/providers. Exit 4 when there is none.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { isMarket, MARKETS } from '../../contract/markets.js';
 import { V1_PROVIDER_FIELDS } from '../../contract/item-fields.js';
 import { UsageError } from '../../errors.js';
-import { examples, type Run } from '../util.js';
+import { examples, marketFlag, type Run } from '../util.js';
 
 export interface GetOptions {
   name: string;
@@ -23,9 +22,7 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
     .option('--market <code>', "look in this market's list (default: the market the name starts with, se-...)")
     .action(async (name: string, o: { market?: string }) => {
       if (name.trim() === '') throw new UsageError('the provider name must not be empty');
-      const market = o.market?.toUpperCase();
-      if (market !== undefined && !isMarket(market))
-        throw new UsageError(`--market: unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
+      const market = marketFlag(o.market);
       await run(ctx, market ? { name, market } : { name });
     });
   return examples(cmd, [

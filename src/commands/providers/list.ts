@@ -2,11 +2,11 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { V1_PROVIDER_FIELDS } from '../../contract/item-fields.js';
-import { isMarket, MARKETS } from '../../contract/markets.js';
+import { MARKETS } from '../../contract/markets.js';
 import { PROVIDER_CAPABILITIES } from '../../contract/vocabulary.js';
 import { UsageError } from '../../errors.js';
 import type { Column } from '../../output/render.js';
-import { examples, type Run } from '../util.js';
+import { examples, marketFlag, type Run } from '../util.js';
 
 export const CAPABILITIES = PROVIDER_CAPABILITIES;
 
@@ -47,9 +47,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
     .option('--capability <cap>', `only providers with this capability (${CAPABILITIES.slice(0, 7).join(', ')}, ...)`)
     .option('--name <name>', 'only the provider with this name')
     .action(async (o: Flags) => {
-      const market = o.market?.toUpperCase();
-      if (market && !isMarket(market))
-        throw new UsageError(`--market: unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
+      const market = marketFlag(o.market);
       const capability = o.capability?.toUpperCase();
       if (capability && !CAPABILITIES.includes(capability))
         throw new UsageError(`--capability: unknown capability "${o.capability}"`, {

@@ -17,7 +17,7 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
     .option('--account <id>', 'only these accounts (repeatable or comma-separated; default: all)', collect)
     .option('--external-reference <ref>', 'your own reference, kept in the report')
     .action(async (o: { account?: string[]; externalReference?: string }) =>
-      run(ctx, { accountIds: splitList(o.account), externalReference: o.externalReference }),
+      run(ctx, { accountIds: splitList(o.account, '--account'), externalReference: o.externalReference }),
     );
   return examples(cmd, ['bankctl reports create --user $USER_ID', 'ID=$(bankctl reports create -o json | jq -r .id)']);
 }

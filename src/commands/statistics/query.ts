@@ -89,7 +89,7 @@ export function newCmdQuery(parent: Command, ctx: Context, run: Run<QueryOptions
 
 /** The query the flags describe, checked against the types and resolutions of spec 2.7. */
 function queryFromFlags(o: Flags): QueryOptions {
-  const types = splitList(o.type);
+  const types = splitList(o.type, '--type');
   const unknown = types.filter((t) => !STATISTIC_TYPES.includes(t));
   if (unknown.length)
     throw new UsageError(`--type: unknown statistics type "${unknown[0]}"`, {
@@ -101,11 +101,11 @@ function queryFromFlags(o: Flags): QueryOptions {
       hint: bad.map((t) => `${t}: ${STATISTIC_RESOLUTIONS[t]!.join(', ')}`).join('; '),
     });
   }
-  const periods = splitList(o.period);
+  const periods = splitList(o.period, '--period');
   for (const p of periods)
     if (!/^\d{4}(-\d{2}(-\d{2})?|:\d{2})?$/.test(p) || !realPeriod(p))
       throw new UsageError(`--period "${p}" must be YYYY, YYYY-MM, YYYY:WW or YYYY-MM-DD, a real one`);
-  const descriptions = splitList(o.description);
+  const descriptions = splitList(o.description, '--description');
   return {
     types,
     resolution: o.resolution,

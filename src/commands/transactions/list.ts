@@ -63,7 +63,7 @@ export interface ListOptions {
 }
 
 export function filterFromFlags(o: Flags): { filter: TransactionFilter; all: boolean; limit?: number } {
-  const statuses = splitList(o.status).map((s) => s.toUpperCase());
+  const statuses = splitList(o.status, '--status').map((s) => s.toUpperCase());
   for (const s of statuses) {
     if (!(TRANSACTION_STATUSES as readonly string[]).includes(s))
       throw new UsageError(`--status must be one of ${TRANSACTION_STATUSES.join(', ')}, got "${s}"`);
@@ -77,7 +77,7 @@ export function filterFromFlags(o: Flags): { filter: TransactionFilter; all: boo
   const all = Boolean(o.all) || limit !== undefined;
   return {
     filter: {
-      accountIds: splitList(o.account),
+      accountIds: splitList(o.account, '--account'),
       statuses,
       from,
       to,

@@ -2,10 +2,10 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { createUser } from '../../api/users.js';
-import { isLocale, isMarket, LOCALES, MARKET_DEFAULT_LOCALE, MARKETS } from '../../contract/markets.js';
+import { isLocale, LOCALES, MARKET_DEFAULT_LOCALE, MARKETS } from '../../contract/markets.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
-import { examples, type Run } from '../util.js';
+import { examples, marketFlag, type Run } from '../util.js';
 
 export interface CreateOptions {
   market: string;
@@ -23,9 +23,7 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
     .option('--external-id <id>', 'your own identifier for the user (external_user_id)')
     .option('--use', "store the new user id as the profile's default user")
     .action(async (o: { market: string; locale?: string; externalId?: string; use?: boolean }) => {
-      const market = o.market.toUpperCase();
-      if (!isMarket(market))
-        throw new UsageError(`unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
+      const market = marketFlag(o.market)!;
       const locale = o.locale ?? MARKET_DEFAULT_LOCALE[market];
       if (locale && !isLocale(locale))
         throw new UsageError(`unsupported locale "${o.locale}"`, { hint: `one of ${LOCALES.join(', ')}` });

@@ -11,7 +11,7 @@ export const SECRET_ENV = 'BANKCTL_WEBHOOK_SECRET';
 
 /** --event values (repeatable or comma-separated), checked against the five v1 events (and the v2 ones with `kinds`). */
 export function parseEvents(values: string[] | undefined, kinds: 'v1' | 'v2' | 'both' = 'v1'): string[] {
-  const events = [...new Set(splitList(values))];
+  const events = [...new Set(splitList(values, '--event'))];
   const known: readonly string[] =
     kinds === 'v1' ? WEBHOOK_EVENTS : kinds === 'v2' ? V2_EVENTS : [...WEBHOOK_EVENTS, ...V2_EVENTS];
   for (const e of events) {

@@ -33,7 +33,7 @@ describe('auth link: flags', () => {
       code: 2,
       stderr: 'the link flow speaks en_US and sv_SE',
     },
-    { name: 'no scope', args: ['--scope', ','], code: 2, stderr: '--scope needs at least one scope' },
+    { name: 'no scope', args: ['--scope', ','], code: 2, stderr: '--scope is empty' },
     {
       name: 'an unknown market',
       args: ['--market', 'ZZ'],

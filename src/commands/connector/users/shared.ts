@@ -2,8 +2,9 @@
 // line) and the ConnectorUser the flags describe.
 import type { Context } from '../../../context.js';
 import type { ConnectorUser } from '../../../api/connector.js';
-import { isLocale, isMarket, MARKETS } from '../../../contract/markets.js';
+import { isLocale, MARKETS } from '../../../contract/markets.js';
 import { UsageError } from '../../../errors.js';
+import { marketFlag } from '../../util.js';
 
 export interface UserFlags {
   userToken?: string;
@@ -43,10 +44,9 @@ export async function userToken(ctx: Context, o: UserFlags): Promise<string> {
 
 /** The ConnectorUser of the flags; `requireMarket` on create. */
 export function connectorUser(externalId: string, token: string, o: UserFlags, requireMarket: boolean): ConnectorUser {
-  const market = o.market?.toUpperCase();
-  if (requireMarket && !market) throw new UsageError('--market is required', { hint: `one of ${MARKETS.join(', ')}` });
-  if (market && !isMarket(market))
-    throw new UsageError(`unknown market "${o.market}"`, { hint: `one of ${MARKETS.join(', ')}` });
+  if (requireMarket && o.market === undefined)
+    throw new UsageError('--market is required', { hint: `one of ${MARKETS.join(', ')}` });
+  const market = marketFlag(o.market);
   if (o.locale && !isLocale(o.locale)) throw new UsageError(`unsupported locale "${o.locale}"`);
   const u: ConnectorUser = { externalId, token };
   if (market) u.market = market;
