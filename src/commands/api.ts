@@ -2,9 +2,10 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { stripControl } from '../output/sanitize.js';
 import type { Context } from '../context.js';
-import { ApiError, UsageError } from '../errors.js';
-import { EmptyPages, repeatedTokenError, SeenTokens } from '../api/paging.js';
+import { ApiError, ServerError, UsageError } from '../errors.js';
+import { EmptyPages, nextPageTokenProblem, repeatedTokenError, SeenTokens } from '../api/paging.js';
 import { kindOf } from '../api/shape.js';
+import { preview } from '../api/client.js';
 import { StreamWriter } from '../output/render.js';
 import type { TokenKind } from '../contract/endpoint.js';
 import { readJson, writeJson } from '../contract/exact-json.js';
@@ -198,20 +199,38 @@ async function paginate(
     pages++;
     const page = parseMaybe(res.data as string) as Record<string, unknown>;
     const list = pageList(page);
-    // an answer without a list is no page: printing [] would lose it with exit 0
-    if (list === undefined)
+    // an answer without a list is no page: printing [] would lose it with exit 0. The first answer
+    // is the endpoint the user named; a later one is the service's fault, mid-walk
+    if (list === undefined && pages === 1)
       throw new UsageError(
         `--paginate: the answer has no list to page through (it is ${kindOf(page)}); run it without --paginate`,
+      );
+    if (list === undefined)
+      throw pageFault(
+        pages,
+        typeof page === 'string' ? `a body that is not JSON: "${preview(page)}"` : `no list (it is ${kindOf(page)})`,
       );
     for (const item of list) {
       printed.items = true;
       await writer.write(item);
     }
-    pageToken = typeof page?.nextPageToken === 'string' && page.nextPageToken !== '' ? page.nextPageToken : undefined;
+    // a list endpoint that is not paged has no nextPageToken; once following pages, each must say
+    // whether more follow ("" on the last): a page without it, or with null, ends nothing
+    const next = Array.isArray(page) ? undefined : page.nextPageToken;
+    const problem = nextPageTokenProblem(next, pages > 1);
+    if (problem) throw pageFault(pages, problem);
+    pageToken = (next as string | undefined) || undefined;
     if (pageToken && seen.repeated(pageToken)) throw repeatedTokenError(pageToken, pages);
     if (pageToken) empty.note(list.length, pageToken);
   } while (pageToken);
   await writer.end();
+}
+
+/** A page after which the walk cannot go on: the service's fault (exit 7), what was printed is incomplete. */
+function pageFault(page: number, problem: string): ServerError {
+  return new ServerError(`--paginate: page ${page} has ${problem}`, {
+    hint: 'the service answered something that is not what the endpoint returns; what was printed is incomplete',
+  });
 }
 
 /**

@@ -21,7 +21,9 @@ beforeAll(async () => {
     requests.push(req.url!);
     const token = new URL(req.url!, 'http://x').searchParams.get('pageToken') ?? '';
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(answer(token, req)));
+    // { rawBody } is sent as it is: a page that is not JSON
+    const a = answer(token, req) as { rawBody?: string };
+    res.end(typeof a?.rawBody === 'string' ? a.rawBody : JSON.stringify(a));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -179,6 +181,36 @@ describe('api --paginate', () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain('--paginate: the answer has no list to page through (it is an object)');
     expect(r.stdout).toBe('');
+  });
+
+  test.each([
+    ['without a nextPageToken', {}, /page 2 has no nextPageToken .*whether more pages follow is unknown/],
+    ['with a numeric nextPageToken', { nextPageToken: 12345 }, /page 2 has a nextPageToken that is the number 12345/],
+    ['with a null nextPageToken', { nextPageToken: null }, /page 2 has a nextPageToken that is null/],
+  ])('a later page %s: exit 7, the JSON array left open (not a whole answer)', async (_what, rest, message) => {
+    answer = (token) =>
+      token ? { transactions: [tx('t-a')], ...rest } : { transactions: [tx('t-0')], nextPageToken: 'a' };
+    const r = await run([...args, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(message);
+    expect(() => JSON.parse(r.stdout)).toThrow();
+    expect((JSON.parse(`${r.stdout}]`) as Array<{ id: string }>).map((t) => t.id)).toEqual(['t-0', 't-a']);
+  });
+
+  test('a later page that is not JSON (a maintenance page) is the service fault, exit 7, not a usage error', async () => {
+    answer = (token) =>
+      token ? { rawBody: '<html>maintenance</html>' } : { transactions: [tx('t-0')], nextPageToken: 'a' };
+    const r = await run([...args, '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toContain('--paginate: page 2 has a body that is not JSON: "<html>maintenance</html>"');
+    expect(ids(r.stdout)).toEqual(['t-0']);
+  });
+
+  test('a list endpoint that is not paged: one answer without nextPageToken is the whole list, exit 0', async () => {
+    answer = () => ({ accounts: [{ id: 'a1' }, { id: 'a2' }] });
+    const r = await run(['api', 'GET', '/api/v1/accounts/list', '--paginate', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ids(r.stdout)).toEqual(['a1', 'a2']);
   });
 
   test('with --jq nothing half-done is printed', async () => {
