@@ -7,6 +7,7 @@ import { EmptyPages, nextPageTokenProblem, repeatedTokenError, SeenTokens } from
 import { kindOf } from '../api/shape.js';
 import { preview } from '../api/client.js';
 import { StreamWriter } from '../output/render.js';
+import { jsonForStdout } from '../output/terminal.js';
 import type { TokenKind } from '../contract/endpoint.js';
 import { readJson, writeJson } from '../contract/exact-json.js';
 import { ENDPOINTS } from '../contract/index.js';
@@ -342,7 +343,11 @@ async function writeBody(ctx: Context, text: string | undefined): Promise<void> 
   // the stdout guard lets colour through, and black on black hides text as well as any escape
   const raw = ctx.io.stdoutIsTTY ? stripControl(text) : text;
   ctx.io.stdout.write(
-    typeof parsed === 'string' ? (raw.endsWith('\n') ? raw : `${raw}\n`) : `${writeJson(parsed, 2)}\n`,
+    typeof parsed === 'string'
+      ? raw.endsWith('\n')
+        ? raw
+        : `${raw}\n`
+      : `${jsonForStdout(ctx, writeJson(parsed, 2))}\n`,
   );
 }
 

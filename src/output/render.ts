@@ -8,7 +8,7 @@ import { ExactNumber, parseExactJson, writeJson } from '../contract/exact-json.j
 import { formatAmount, isExactAmount } from './money.js';
 import { stripControl } from './sanitize.js';
 import { SMALL_TABLE, Table, verticalTable, type TableOptions } from './table.js';
-import { terminalJson } from './terminal.js';
+import { jsonForStdout, terminalJson } from './terminal.js';
 import { checkPaths, fieldsRequest, knownPaths, project, type FieldsRequest } from './fields.js';
 import { PagedOutput, pagerCommand } from './pager.js';
 import { UsageError } from '../errors.js';
@@ -87,11 +87,6 @@ export function columnsFor(ctx: Context, items: unknown[], spec: RenderSpec): Co
   if (keys.size === 0) return [{ header: 'value', path: '' }];
   // keys come from the network: a header is text for a terminal like any cell
   return [...keys].map((k) => ({ header: stripControl(k), path: k }));
-}
-
-/** JSON text for stdout: on a terminal, C1 controls escaped too (the JSON stays the same data). */
-function jsonText(ctx: Context, json: string): string {
-  return ctx.io.stdoutIsTTY ? terminalJson(json) : json;
 }
 
 /**
@@ -246,7 +241,7 @@ export async function render(ctx: Context, data: unknown, spec: RenderSpec = {})
     // the change was made: an output option that fails now (a --fields path no answer has, a jq
     // error at run time) must not lose its answer, nor read as "nothing happened"
     if (!(err instanceof UsageError) || !ctx.changesSent()) throw err;
-    ctx.io.stdout.write(jsonText(ctx, `${writeJson(data, 2)}\n`));
+    ctx.io.stdout.write(jsonForStdout(ctx, `${writeJson(data, 2)}\n`));
     throw new UsageError(`${err.message} (${ctx.changing} was done: its whole answer is on stdout)`, {
       hint: err.hint,
     });
@@ -285,7 +280,7 @@ export async function renderToString(
     case 'json': {
       const shown = f.kind === 'paths' ? (Array.isArray(data) ? projected(ctx, data) : project(data, f.paths)) : data;
       if (ctx.globals.jq) return jqText(ctx, writeJson(shown), false);
-      return jsonText(ctx, `${writeJson(shown, 2)}\n`);
+      return jsonForStdout(ctx, `${writeJson(shown, 2)}\n`);
     }
     case 'ndjson': {
       const shown = projected(ctx, items);
@@ -294,7 +289,7 @@ export async function renderToString(
         for (const d of shown) out += await jqText(ctx, writeJson(d), true);
         return out;
       }
-      return jsonText(ctx, shown.map((d) => `${writeJson(d)}\n`).join(''));
+      return jsonForStdout(ctx, shown.map((d) => `${writeJson(d)}\n`).join(''));
     }
     case 'csv': {
       const cols = columnsFor(ctx, items, spec);
@@ -456,7 +451,7 @@ export class StreamWriter {
         if (this.jq) for (const d of shown) chunk += await jqText(this.ctx, writeJson(d), true);
         else {
           for (const d of shown) chunk += `${writeJson(d)}\n`;
-          chunk = jsonText(this.ctx, chunk);
+          chunk = jsonForStdout(this.ctx, chunk);
         }
         break;
       }
@@ -470,7 +465,7 @@ export class StreamWriter {
           break;
         }
         for (const d of shown) chunk += `${this.count++ === 0 ? '[\n' : ',\n'}${indent(writeJson(d, 2))}`;
-        chunk = jsonText(this.ctx, chunk);
+        chunk = jsonForStdout(this.ctx, chunk);
         this.count -= shown.length;
         break;
       }
@@ -494,7 +489,7 @@ export class StreamWriter {
     if (count === 0) return;
     if (this.transforms) return this.writeMany(lines().map((l) => parseExactJson(l)));
     this.count += count;
-    if (this.ctx.io.stdoutIsTTY) await this.emit(jsonText(this.ctx, lines().join('')));
+    if (this.ctx.io.stdoutIsTTY) await this.emit(jsonForStdout(this.ctx, lines().join('')));
     else await this.out.write(bytes);
   }
 

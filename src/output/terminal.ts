@@ -62,6 +62,8 @@ type State = 'ground' | 'esc' | 'escInter' | 'csi' | 'string' | 'stringEsc' | 'c
 export class TerminalFilter {
   private state: State = 'ground';
   private csi = '';
+  /** The CSI began with the 8-bit C1 introducer, which bankctl never writes: it is dropped whole. */
+  private csiC1 = false;
   private stringLength = 0;
 
   constructor(private readonly mode: GuardMode) {}
@@ -85,6 +87,7 @@ export class TerminalFilter {
           if (ch === '[') {
             this.state = 'csi';
             this.csi = '';
+            this.csiC1 = false;
           } else if (ch === ']' || ch === 'P' || ch === 'X' || ch === '^' || ch === '_') {
             this.state = 'string';
             this.stringLength = 0;
@@ -107,7 +110,8 @@ export class TerminalFilter {
           }
           this.state = 'ground';
           if (c >= 0x40 && c <= 0x7e) {
-            const allowed = (ch === 'm' && sgrAllowed(this.csi)) || (this.mode === 'ui' && uiAllowed(this.csi, ch));
+            const allowed =
+              !this.csiC1 && ((ch === 'm' && sgrAllowed(this.csi)) || (this.mode === 'ui' && uiAllowed(this.csi, ch)));
             if (allowed) out += `\x1b[${this.csi}${ch}`;
           } else i--;
           continue;
@@ -135,8 +139,10 @@ export class TerminalFilter {
         else this.state = 'cr';
       } else if (c === ESC) this.state = 'esc';
       else if (c === 0x9b) {
+        // never re-sent as ESC[: many UTF-8 terminals ignore the C1 byte, every one obeys ESC[
         this.state = 'csi';
         this.csi = '';
+        this.csiC1 = true;
       } else if (c === 0x9d || c === 0x90 || c === 0x98 || c === 0x9e || c === 0x9f) {
         this.state = 'string';
         this.stringLength = 0;
@@ -213,6 +219,11 @@ export function guardIO(io: IO): IO {
 }
 
 /** JSON text for a terminal: C1 controls and DEL escaped as \u00XX (JSON.stringify escapes C0 itself). */
+/** JSON text for stdout: on a terminal, C1 controls escaped too (the JSON stays the same data). */
+export function jsonForStdout(ctx: { io: Pick<IO, 'stdoutIsTTY'> }, json: string): string {
+  return ctx.io.stdoutIsTTY ? terminalJson(json) : json;
+}
+
 export function terminalJson(json: string): string {
   // C1 controls, and the bidirectional overrides that make a terminal show text in another order
   return json.replace(

@@ -26,6 +26,20 @@ describe('bankctl api', () => {
     }
   });
 
+  test('a JSON body on a terminal: C1 controls escaped (JSON.stringify leaves them), the same data', async () => {
+    const body = JSON.stringify({ name: 'SE12 \u009b30;40mHIDDEN\u009b0m SE99' });
+    const s = await scriptedServer(() => reply(200, body));
+    try {
+      const env = { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'tok-123456' };
+      const tty = await runCli(['api', 'GET', '/api/v1/accounts/list'], { env, stdoutIsTTY: true });
+      expect(tty.code).toBe(0);
+      expect(tty.stdout).not.toMatch(/[\u001b\u009b]/);
+      expect(JSON.parse(tty.stdout)).toEqual(JSON.parse(body));
+    } finally {
+      await s.close();
+    }
+  });
+
   test('authenticates like any command: the endpoint table picks the client token and scope', async () => {
     const r = await runCli(['api', 'POST', '/api/v1/user/create', '-f', 'market=SE', '-f', 'locale=sv_SE'], {
       env: t.env,

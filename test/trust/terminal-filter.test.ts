@@ -13,7 +13,10 @@ describe('the guard itself', () => {
     expect(run('data', ['\x1b[36mhead\x1b[39m'])).toBe('\x1b[36mhead\x1b[39m');
     expect(run('data', ['\x1b[8mhidden\x1b[0m'])).toBe('hidden\x1b[0m');
     expect(run('data', ['a,b\r', '\nc\rd'])).toBe('a,b\r\ncd');
-    expect(run('data', ['\x1b[6n'])).toBe(''); // a device status query would type its answer into stdin
+    expect(run('data', ['\x1b[6n'])).toBe('');
+    // the 8-bit CSI is never turned into ESC[ (which every terminal obeys), colour or not
+    expect(run('data', ['\x9b30;40mhid\x9b0m'])).toBe('hid');
+    expect(run('ui', ['\x9b2K\x9b31mx'])).toBe('x'); // a device status query would type its answer into stdin
     expect(run('ui', ['\x1b[2K\x1b[1G\x1b[?25l\r'])).toBe('\x1b[2K\x1b[1G\x1b[?25l\r');
     expect(run('ui', ['\x1b[2J\x1b[H\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\'])).toBe('link');
     expect(run('data', ['é ✓ 日本'])).toBe('é ✓ 日本');

@@ -37,7 +37,7 @@ test('on a TTY each event is shown as a header line and indented JSON; control c
   const { io, url, done } = await startListen(['--secret', SECRET, '--once'], { tty: true });
   const body = JSON.stringify({
     event: 'credentials:update',
-    content: { id: 'c-1', status: 'UPDATED', providerName: 'evil\u001b]0;pwned\u0007' },
+    content: { id: 'c-1', status: 'UPDATED', providerName: 'evil\u001b]0;pwned\u0007', note: '\u009b30;40mhid' },
     webHook: { secret: SECRET },
   });
   expect((await post(`${url}/x`, body)).status).toBe(200);
@@ -48,6 +48,9 @@ test('on a TTY each event is shown as a header line and indented JSON; control c
   );
   expect(out).not.toContain('\u001b');
   expect(out).toContain('\\u001b]0;pwned\\u0007');
+  // a C1 CSI (black on black) is escaped as well: JSON.stringify leaves it as it is
+  expect(out).not.toContain('\u009b');
+  expect(out).toContain('\\u009b30;40mhid');
   expect(out).not.toContain(SECRET);
 });
 

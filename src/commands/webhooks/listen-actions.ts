@@ -3,6 +3,7 @@ import { request } from 'undici';
 import type { Context } from '../../context.js';
 import { FlowFailedError } from '../../errors.js';
 import { writeJson } from '../../contract/exact-json.js';
+import { jsonForStdout } from '../../output/terminal.js';
 import type { ReceivedEvent } from './receiver.js';
 import { V1_HOOK_KEYS } from '../../api/webhooks.js';
 import { stripControl } from '../../output/sanitize.js';
@@ -100,12 +101,14 @@ export function print(ctx: Context, event: ReceivedEvent, pretty: boolean): void
     shown = { ...shown, [key]: rest };
   }
   if (!pretty) {
-    ctx.io.stdout.write(`${writeJson(shown)}\n`);
+    ctx.io.stdout.write(`${jsonForStdout(ctx, writeJson(shown))}\n`);
     return;
   }
-  // writeJson (JSON.stringify) escapes control characters, so the content cannot drive the terminal
+  // writeJson (JSON.stringify) escapes C0 controls; C1 controls and bidi overrides are escaped on a terminal
   const when = new Date(ctx.clock.now()).toISOString();
-  ctx.io.stdout.write(`--- ${when} ${stripControl(event.event)}\n${writeJson(event.content, 2)}\n\n`);
+  ctx.io.stdout.write(
+    `--- ${when} ${stripControl(event.event)}\n${jsonForStdout(ctx, writeJson(event.content, 2))}\n\n`,
+  );
 }
 
 /** POSTs the body as received to --forward-to; its answer (capped) goes to stderr. */
