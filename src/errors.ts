@@ -107,6 +107,8 @@ export function exitCodeForStatus(status: number): number {
   if (status === 404) return ExitCode.NOT_FOUND;
   if (status === 409 || status === 410 || status === 412) return ExitCode.CONFLICT;
   if (status === 429) return ExitCode.RATE_LIMITED;
+  // the service gave up waiting for the request (bankctl retries it as transient): a timeout
+  if (status === 408) return ExitCode.NETWORK;
   if (status >= 500) return ExitCode.SERVER;
   if (status >= 400) return ExitCode.USAGE;
   // a redirect is not what an API endpoint answers (bankctl follows none: a token must not travel)

@@ -142,6 +142,19 @@ describe('exit codes (contract)', () => {
     }
   });
 
+  test("8: the service's 408 (it timed out waiting for the request) after the retries, not a usage error", async () => {
+    const s = await scriptedServer(() => reply(408, '{"errorMessage":"request timeout","errorCode":"timeout"}'));
+    try {
+      const env = { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'x-token-1234' };
+      const r = await spawnCli(['transactions', 'list', '--retries', '1'], { env });
+      expect(r.code, r.stderr).toBe(8);
+      expect(r.stderr).toMatch(/HTTP 408: request timeout/);
+      expect(s.seen).toHaveLength(2);
+    } finally {
+      await s.close();
+    }
+  });
+
   test('8: network errors and timeouts', async () => {
     const refused = await spawnCli(['version', '-o', 'json'], {
       env: { ...t.env, BANKCTL_BASE_URL: 'http://127.0.0.1:1' },
