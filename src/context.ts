@@ -253,12 +253,32 @@ export class Context {
     this.apiClient = undefined;
   }
 
+  /**
+   * A secret a `--...-stdin` flag reads: the first line of standard input (64 KiB at most are read).
+   * On a terminal it is asked for with a masked prompt: read as a stream, it would be echoed in
+   * clear and wait for Ctrl-D. Empty is exit 2 naming the flag.
+   */
+  async readStdinSecret(flag: string, label: string): Promise<string> {
+    let value: string;
+    if (this.io.stdinIsTTY) {
+      const ask = await this.prompter();
+      value = await ask.password({ message: `${label} (${flag})`, validate: (v) => (v ? true : 'enter a value') });
+    } else {
+      let data = '';
+      for await (const chunk of this.io.stdin) {
+        data += chunk.toString();
+        if (data.includes('\n') || data.length > 64 * 1024) break;
+      }
+      value = data.split(/\r?\n/)[0]!;
+    }
+    if (!value) throw new UsageError(`${flag}: nothing was read from standard input`);
+    return value;
+  }
+
   /** Reads the client secret from stdin once, for --client-secret-stdin. */
   async readSecretFromStdin(): Promise<string> {
     if (this.stdinSecret !== undefined) return this.stdinSecret;
-    let data = '';
-    for await (const chunk of this.io.stdin) data += chunk.toString();
-    const secret = data.split(/\r?\n/)[0]!.trim();
+    const secret = (await this.readStdinSecret('--client-secret-stdin', 'Client secret')).trim();
     if (!secret) throw new UsageError('--client-secret-stdin: nothing was read from standard input');
     this.stdinSecret = secret;
     this.settingsCache = undefined;

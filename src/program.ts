@@ -401,7 +401,10 @@ export function rootCommand(ctx: Context): Command {
     )
     .option('--client-id <id>', 'OAuth client id (env BANKCTL_CLIENT_ID)')
     .option('--client-secret <secret>', 'OAuth client secret (env BANKCTL_CLIENT_SECRET; prefer --client-secret-stdin)')
-    .option('--client-secret-stdin', 'read the client secret from standard input')
+    .option(
+      '--client-secret-stdin',
+      'read the client secret from the first line of standard input (on a terminal: asked for, masked)',
+    )
     .option('--token <token>', 'a ready bearer token (env BANKCTL_TOKEN)')
     .option('--connector-token <token>', 'connector token, sent as "Token <token>" (env BANKCTL_CONNECTOR_TOKEN)')
     .option('--user <id>', 'acting end user by user id (env BANKCTL_USER)')

@@ -318,4 +318,30 @@ needs.describe('credentials connect on a terminal', () => {
     expect(s).toContain('EXIT=130');
     expect(s).toMatch(/interrupted; credentials \w+ were left in status AWAITING_MOBILE_BANKID_AUTHENTICATION/);
   });
+
+  test('--field-stdin on a terminal asks with a masked prompt: the secret is never echoed, Enter sends it', async () => {
+    start('fstdin', [
+      'credentials',
+      'create',
+      '--user',
+      user,
+      '--provider',
+      'se-test-password',
+      '--field',
+      'username=test-user',
+      '--field-stdin',
+      'password',
+      '-o',
+      'json',
+    ]);
+    await waitFor('fstdin', (x) => x.includes('password (--field-stdin password)'), 'the masked prompt');
+    keys('fstdin', '-l', 'test-password');
+    keys('fstdin', 'Enter');
+    const s = await waitFor('fstdin', (x) => x.includes('EXIT='), 'the end');
+    expect(s).toContain('EXIT=0');
+    expect(s).toContain('"providerName": "se-test-password"');
+    expect(s).toMatch(/password \(--field-stdin password\) \*{13}/);
+    expect(s).not.toContain('test-password\n');
+    expect(s.split('\n').filter((l) => l.includes('test-password') && !l.includes('se-test-password'))).toEqual([]);
+  });
 });

@@ -15,7 +15,10 @@ export function newCmdRefresh(parent: Command, ctx: Context, run: Run<RefreshOpt
     .description(
       'get a new user access token with the refresh token stored by `auth link` or `auth exchange` (grant_type=refresh_token)',
     )
-    .option('--refresh-token-stdin', 'read the refresh token from standard input instead of the profile')
+    .option(
+      '--refresh-token-stdin',
+      'read the refresh token from the first line of standard input instead of the profile (on a terminal: asked for, masked)',
+    )
     .action(async (o: { refreshTokenStdin?: boolean }) =>
       run(ctx, { refreshTokenStdin: Boolean(o.refreshTokenStdin) }),
     );
@@ -28,9 +31,7 @@ export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void>
   let refreshToken: string | undefined;
   let label = 'refreshed';
   if (o.refreshTokenStdin) {
-    let data = '';
-    for await (const c of ctx.io.stdin) data += c.toString();
-    refreshToken = data.trim().split(/\r?\n/)[0];
+    refreshToken = (await ctx.readStdinSecret('--refresh-token-stdin', 'Refresh token')).trim();
     if (!refreshToken) throw new UsageError('--refresh-token-stdin: nothing was read from standard input');
   } else {
     const withRefresh = Object.entries(config.cachedTokens(profile))

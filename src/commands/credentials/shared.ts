@@ -48,7 +48,7 @@ export function addFieldFlags(cmd: Command, fieldHelp: string): Command {
     .option('--field <name=value>', fieldHelp, collect)
     .option(
       '--field-stdin <name>',
-      'read the value of this field (a password) from the first line of standard input, out of the process list',
+      'read the value of this field (a password) from the first line of standard input, out of the process list (on a terminal: asked for, masked)',
     );
 }
 
@@ -70,13 +70,7 @@ export async function readFields(
     throw new UsageError('--field-stdin and --client-secret-stdin cannot both read standard input', {
       hint: 'give the client secret in BANKCTL_CLIENT_SECRET or the profile',
     });
-  let data = '';
-  for await (const chunk of ctx.io.stdin) {
-    data += chunk.toString();
-    if (data.length > 64 * 1024) break;
-  }
-  const value = data.split(/\r?\n/)[0]!;
-  if (!value) throw new UsageError(`--field-stdin ${name}: nothing was read from standard input`);
+  const value = await ctx.readStdinSecret(`--field-stdin ${name}`, name);
   (await ctx.http()).redactor.add(value);
   return { fields: { ...fields, [name]: value }, onCommandLine };
 }
