@@ -143,7 +143,15 @@ export async function loadAnswers(
     }
   }
   // --answer wins over the file
-  return { ...fromFile, ...keyValues(o.answer, '--answer') };
+  const answers = { ...fromFile, ...keyValues(o.answer, '--answer') };
+  // `*` only ever answers checkboxes, which take true or false: a wrong value is refused before the
+  // credentials are created (found in the round, it would leave them waiting for input)
+  const all = answers['*'];
+  if (all !== undefined && all !== 'true' && all !== 'false')
+    throw new UsageError(`--answer *: answer true or false, got "${all}"`, {
+      hint: "`*` ticks (true) or leaves out (false) every account of an opt-in; --answer '*=true'",
+    });
+  return answers;
 }
 
 export function parseItems(values: string[] | undefined): string[] | undefined {
