@@ -231,7 +231,9 @@ function failIfFailed(c: Credentials, id: string, uf: string): void {
         ? `try again later: \`bankctl credentials refresh${uf} ${id}\``
         : c.status === 'DELETED'
           ? undefined
-          : `fix the input with \`bankctl credentials update${uf} ${id} --field ... --wait\`, or try again with \`bankctl credentials refresh${uf} ${id} --authenticate --wait\``,
+          : c.status === 'PERMANENT_ERROR'
+            ? `they cannot be used again (the service disabled the provider): remove them with \`bankctl credentials delete${uf} ${id}\``
+            : `fix the input with \`bankctl credentials update${uf} ${id} --field ... --wait\`, or try again with \`bankctl credentials refresh${uf} ${id} --authenticate --wait\``,
   });
 }
 

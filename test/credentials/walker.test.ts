@@ -215,6 +215,11 @@ describe('walker: shapes and rounds', () => {
       expect(r.code, status).toBe(9);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(new RegExp(`error: credentials c1 ended in ${status}: the bank says ${status}`));
+      // a final PERMANENT_ERROR is never sent back to refresh, authenticate or update
+      if (status === 'PERMANENT_ERROR') {
+        expect(r.stderr).toMatch(/cannot be used again .*`bankctl credentials delete c1`/);
+        expect(r.stderr).not.toMatch(/credentials (refresh|update|authenticate)/);
+      }
     }
   });
 

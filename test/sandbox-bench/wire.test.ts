@@ -143,6 +143,27 @@ describe('state controls', () => {
     expect(ok.json().sessionExpiryDate).toBeGreaterThan(t.sandbox.clock.now());
   });
 
+  test('set-status PERMANENT_ERROR is final: refresh, authenticate and update are refused (400), delete is not', async () => {
+    const c = await connected();
+    await raw(t.sandbox.baseUrl, 'POST', `/sandbox/credentials/${c.id}/status`, {
+      headers: admin,
+      json: { status: 'PERMANENT_ERROR' },
+    });
+    const base = `/api/v1/credentials/${c.id}`;
+    for (const [m, p, json] of [
+      ['POST', `${base}/refresh`, undefined],
+      ['POST', `${base}/authenticate`, undefined],
+      ['PUT', base, { fields: { username: 'test-user', password: 'test-password' } }],
+    ] as const) {
+      const r = await raw(t.sandbox.baseUrl, m, p, { headers: c.auth, ...(json ? { json } : {}) });
+      expect(r.status, `${m} ${p}`).toBe(400);
+      expect(r.json().errorMessage).toMatch(/PERMANENT_ERROR and cannot be/);
+    }
+    const still = await raw(t.sandbox.baseUrl, 'GET', base, { headers: c.auth });
+    expect(still.json().status).toBe('PERMANENT_ERROR');
+    expect((await raw(t.sandbox.baseUrl, 'DELETE', base, { headers: c.auth })).status).toBe(204);
+  });
+
   test('set-status AWAITING_SUPPLEMENTAL_INFORMATION asks a real round that a supplement answers', async () => {
     const c = await connected();
     const r = await raw(t.sandbox.baseUrl, 'POST', `/sandbox/credentials/${c.id}/status`, {

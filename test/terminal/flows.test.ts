@@ -49,6 +49,10 @@ describe('connect and update without a terminal', () => {
     expect(conflictHint('c1', 'AUTHENTICATION_ERROR')).toContain('bankctl credentials update c1');
     expect(conflictHint('c1', 'SESSION_EXPIRED')).toContain('bankctl credentials authenticate c1');
     expect(conflictHint('c1', 'UPDATED')).toContain('bankctl credentials refresh c1 --wait');
+    // final: nothing brings them back (the service refuses refresh, authenticate and update)
+    expect(conflictHint('c1', 'PERMANENT_ERROR')).toMatch(/cannot be used again.*bankctl credentials delete c1/);
+    expect(conflictHint('c1', 'PERMANENT_ERROR')).not.toMatch(/authenticate|refresh|update/);
+    expect(conflictHint('c1', 'AWAITING_MOBILE_EID_AUTHENTICATION')).toContain('bankctl credentials watch c1');
     // new fields need --field without a terminal; the acting user of a --user run goes along
     expect(conflictHint('c1', 'AUTHENTICATION_ERROR', ' --user u9')).toContain(
       'bankctl credentials update --user u9 c1 --field NAME=VALUE --wait',

@@ -242,6 +242,7 @@ export function conflictHint(id: string, status: string | undefined, uf = ''): s
     case 'AWAITING_SUPPLEMENTAL_INFORMATION':
       return `${were}: answer the bank with \`bankctl credentials supplement${uf} ${id} --answer NAME=VALUE\``;
     case 'AWAITING_MOBILE_BANKID_AUTHENTICATION':
+    case 'AWAITING_MOBILE_EID_AUTHENTICATION':
     case 'AWAITING_THIRD_PARTY_APP_AUTHENTICATION':
     case 'CREATED':
     case 'AUTHENTICATING':
@@ -249,9 +250,10 @@ export function conflictHint(id: string, status: string | undefined, uf = ''): s
       return `${were}: still in progress, follow them with \`bankctl credentials watch${uf} ${id}\``;
     case 'AUTHENTICATION_ERROR':
       return `${were}: give new fields with \`bankctl credentials update${uf} ${id} --field NAME=VALUE --wait\``;
+    case 'PERMANENT_ERROR':
+      return `${were}: they cannot be used again (the service disabled the provider); remove them with \`bankctl credentials delete${uf} ${id}\``;
     case 'SESSION_EXPIRED':
     case 'TEMPORARY_ERROR':
-    case 'PERMANENT_ERROR':
       return `${were}: authenticate again with \`bankctl credentials authenticate${uf} ${id}\``;
     default:
       return `${were}: \`bankctl credentials refresh${uf} ${id} --wait\` fetches new data`;

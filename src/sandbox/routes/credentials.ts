@@ -213,6 +213,7 @@ function updateCredentials({ engine, own, duplicateOf, busy }: CredentialsArea):
     validateFields(provider, fields);
     const appUri = optString(body, 'appUri');
     const callbackUri = optString(body, 'callbackUri');
+    notFinal(rec, 'updated');
     busy(rec);
     const dup = duplicateOf(user.id, rec.providerName, fields, rec.id);
     if (dup)
@@ -259,12 +260,20 @@ function refreshCredentials({ store, engine, records, own, busy }: CredentialsAr
     const items = queryItems(req);
     const optIn = queryBool(req, 'optIn');
     const authenticate = queryBool(req, 'authenticate');
-    if (rec.status === 'PERMANENT_ERROR')
-      throw badRequest('the credentials are in PERMANENT_ERROR and cannot be refreshed');
+    notFinal(rec, 'refreshed');
     busy(rec);
     engine.start(rec, { kind: 'refresh', items, optIn, authenticate });
     res.empty(204);
   };
+}
+
+/**
+ * PERMANENT_ERROR is final: the provider was disabled by the service and the credentials cannot be
+ * used again (reference/credentials-status-notes.md lists no way out of it); they can be deleted.
+ */
+function notFinal(rec: { status: string }, what: string): void {
+  if (rec.status === 'PERMANENT_ERROR')
+    throw badRequest(`the credentials are in PERMANENT_ERROR and cannot be ${what}`);
 }
 
 function authenticateCredentials({ engine, own, busy }: CredentialsArea): Handler {
@@ -272,6 +281,7 @@ function authenticateCredentials({ engine, own, busy }: CredentialsArea): Handle
     const { rec } = own(req);
     const body = await req.json({ optional: true });
     if (body !== undefined) asObject(body);
+    notFinal(rec, 'authenticated');
     busy(rec);
     engine.start(rec, { kind: 'authenticate' });
     res.empty(204);
