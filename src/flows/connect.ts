@@ -146,6 +146,11 @@ export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Cre
   const interrupt = new Interrupt();
   const release = ctx.claimInterrupt(() => interrupt.fire());
   const progress = new Progress(ctx);
+  // what a Ctrl-C leaves behind, while polling or at a prompt of a round alike
+  const leftBehind = () =>
+    new InterruptedError(`interrupted; credentials ${o.id} were left in status ${w.current?.status ?? 'unknown'}`, {
+      hint: `follow them with \`bankctl credentials watch${uf} ${o.id}\` or remove them with \`bankctl credentials delete${uf} ${o.id}\``,
+    });
   const w: Walk = {
     ctx,
     api: await ctx.api(),
@@ -160,16 +165,14 @@ export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Cre
     check() {
       if (!interrupt.fired) return;
       progress.stop();
-      throw new InterruptedError(
-        `interrupted; credentials ${o.id} were left in status ${w.current?.status ?? 'unknown'}`,
-        {
-          hint: `follow them with \`bankctl credentials watch${uf} ${o.id}\` or remove them with \`bankctl credentials delete${uf} ${o.id}\``,
-        },
-      );
+      throw leftBehind();
     },
   };
   try {
     return await poll(w);
+  } catch (err) {
+    if (err instanceof InterruptedError && !err.message.includes(o.id)) throw leftBehind();
+    throw err;
   } finally {
     progress.stop();
     release();

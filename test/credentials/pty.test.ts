@@ -317,6 +317,26 @@ needs.describe('credentials connect on a terminal', () => {
     const s = await waitFor('cc2', (x) => x.includes('EXIT='), 'the end');
     expect(s).toContain('EXIT=130');
     expect(s).toMatch(/interrupted; credentials \w+ were left in status AWAITING_MOBILE_BANKID_AUTHENTICATION/);
+    // at a prompt of a round, after the credentials exist: the same words, naming what was left behind
+    start('cc3', [
+      'credentials',
+      'connect',
+      '--user',
+      user,
+      '--provider',
+      // not the picker test's provider: the same provider and fields would be a duplicate (409)
+      'se-test-multi-supplemental',
+      '--field',
+      'username=test-user',
+      '--poll-interval',
+      '100',
+    ]);
+    await waitFor('cc3', (x) => /\? First code/.test(x), 'the first round');
+    keys('cc3', 'C-c');
+    const r = await waitFor('cc3', (x) => x.includes('EXIT='), 'the end');
+    expect(r).toContain('EXIT=130');
+    expect(r).toMatch(/interrupted; credentials (\w+) were left in status AWAITING_SUPPLEMENTAL_INFORMATION/);
+    expect(r).toMatch(/bankctl credentials watch --user \w+ \w+/);
   });
 
   test('--field-stdin on a terminal asks with a masked prompt: the secret is never echoed, Enter sends it', async () => {
