@@ -48,6 +48,8 @@ export class Redactor {
   private ordered?: string[];
   /** The values given to add(), as given. */
   private readonly added = new Set<string>();
+  /** Public text shown whole even where a secret is part of it (keep()). */
+  private readonly kept = new Set<string>();
 
   /** Remember a value that must never be printed. Short values are ignored to avoid mangling text. */
   add(value: string | undefined | null): void {
@@ -64,7 +66,23 @@ export class Redactor {
     this.add(`${username}:${password}`);
   }
 
+  /**
+   * Public text that may hold a secret's characters: the provider name `se-test-password` and the
+   * sandbox's password `test-password`. It is shown whole; the text around it is still redacted.
+   * A value that is itself a secret is never kept.
+   */
+  keep(value: string | undefined): void {
+    if (value && value.length >= 6) this.kept.add(value);
+  }
+
   text(s: string): string {
+    for (const k of this.kept) {
+      if (!this.added.has(k) && s.includes(k))
+        return s
+          .split(k)
+          .map((part) => this.text(part))
+          .join(k);
+    }
     this.ordered ??= [...this.secrets].sort((a, b) => b.length - a.length);
     let out = s;
     for (const secret of this.ordered) {

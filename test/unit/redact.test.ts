@@ -8,6 +8,18 @@ describe('redaction', () => {
     expect(r.text('POST body client_secret=s3cr3t-value-123&x=1')).toBe('POST body client_secret=***&x=1');
   });
 
+  test('kept public text (a provider name holding the password) is shown whole; the secret elsewhere is not', () => {
+    const r = new Redactor();
+    r.add('test-password');
+    r.keep('se-test-password');
+    expect(r.text('credentials for se-test-password exist; sent password=test-password')).toBe(
+      'credentials for se-test-password exist; sent password=***',
+    );
+    // a kept value that is itself a secret is not shown
+    r.keep('test-password');
+    expect(r.text('x test-password y')).toBe('x *** y');
+  });
+
   test('short values are not treated as secrets (they would mangle text)', () => {
     const r = new Redactor();
     r.add('abc');

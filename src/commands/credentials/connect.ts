@@ -107,6 +107,8 @@ export async function connectRun(ctx: Context, o: ConnectOptions): Promise<void>
   const provider = o.provider
     ? await findProvider(api, o.provider, { market: o.market })
     : await pickProvider(ctx, prompter!, o.market, o.includeTest, listProviders);
+  // the provider's name is public: a password that is part of it does not blank it out of messages
+  (await ctx.http()).redactor.keep(provider.name);
   const filled = await providerAnswers(ctx, provider, o, prompter);
   const created = await create(api, provider, filled, o, ctx.userFlag());
   ctx.notice(`created credentials ${created.id} for ${provider.name}`);

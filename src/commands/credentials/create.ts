@@ -64,6 +64,8 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
 export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
   const { createCredentials } = await import('../../api/credentials.js');
   const { render } = await import('../../output/render.js');
+  // the provider's name is public: a password that is part of it does not blank it out of messages
+  (await ctx.http()).redactor.keep(o.provider);
   const created = await createCredentials(
     await ctx.api(),
     {

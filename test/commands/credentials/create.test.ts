@@ -68,6 +68,14 @@ describe('credentials create: output', () => {
         expect(JSON.parse(out)).toMatchObject({ providerName: 'se-test-password', id: expect.any(String) }),
       stderr: not('warning'),
     },
+    {
+      // the password test-password is part of the provider's name: the name is shown whole
+      name: 'the same again is 409 (exit 5), naming the provider, the password still redacted',
+      args: [...password, '--field-stdin', 'password', '-o', 'json'],
+      stdin: 'test-password\n',
+      code: 5,
+      stderr: [/credentials for se-test-password with the same field values exist/, not(/se-\*\*\*/)],
+    },
     { name: 'an unknown provider is 4', args: ['--provider', 'no-such-bank', '--field', 'username=x'], code: 4 },
   ]);
 });
