@@ -275,7 +275,7 @@ _bankctl_opts() {
     'consents v2 get') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
     'consents v2 revoke') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --idempotency-key --help' ;;
     'consents v2 templates') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --subtype --help' ;;
-    'consents v2 authorize') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --app-uri --callback-uri --idempotency-key --wait --help' ;;
+    'consents v2 authorize') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --app-uri --callback-uri --idempotency-key --wait --wait-timeout --help' ;;
     'consents v2 authorizations') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --page-size --page-token --all --help' ;;
     'consents v2 relay-callback') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --url --state --param --help' ;;
     'identities') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
@@ -677,7 +677,7 @@ _bankctl_valued() {
     'consents v2 get') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
     'consents v2 revoke') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --idempotency-key' ;;
     'consents v2 templates') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --subtype' ;;
-    'consents v2 authorize') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --app-uri --callback-uri --idempotency-key --timeout' ;;
+    'consents v2 authorize') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --app-uri --callback-uri --idempotency-key --wait-timeout' ;;
     'consents v2 authorizations') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --page-size --page-token' ;;
     'consents v2 relay-callback') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --url --state --param' ;;
     'identities') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
@@ -1245,8 +1245,11 @@ _bankctl_dynamic() {
     'credentials watch|') echo credentials ;;
     'accounts update|') echo accounts ;;
     'accounts balances|') echo accounts ;;
-    'balance-refresh create|') echo accounts ;;
     'statistics query|--type') echo statistics-types ;;
+    'webhooks listen|--event') echo events-all ;;
+    'webhooks endpoints create|--event') echo events-v2 ;;
+    'webhooks endpoints update|--event') echo events-v2 ;;
+    'webhooks deliveries|--event') echo events-all ;;
     'config use|') echo profiles ;;
     *'|--provider') echo providers ;;
     *'|--account') echo accounts ;;

@@ -570,7 +570,7 @@ function __bankctl_valued
         case 'consents v2 templates'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--subtype'
         case 'consents v2 authorize'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--app-uri' '--callback-uri' '--idempotency-key' '--timeout'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--app-uri' '--callback-uri' '--idempotency-key' '--wait-timeout'
         case 'consents v2 authorizations'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--page-size' '--page-token'
         case 'consents v2 relay-callback'
@@ -2291,7 +2291,6 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' 
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l wait
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l wait-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh create'\''' -a '(bankctl __complete accounts 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''balance-refresh status'\''' -l base-url -r
@@ -2983,6 +2982,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l callback-uri -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l idempotency-key -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l wait
+complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l wait-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorize'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''consents v2 authorizations'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
@@ -5302,7 +5302,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l port
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l host -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l secret -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l secret-stdin
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l event -x -a '(bankctl __complete events-all 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l once
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l wait-timeout -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks listen'\''' -l forward-to -r
@@ -5368,7 +5368,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l url -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l event -x -a '(bankctl __complete events-v2 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l description -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l disabled
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints create'\''' -l save-secret
@@ -5481,7 +5481,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l url -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l event -x -a '(bankctl __complete events-v2 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l description -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l enable
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks endpoints update'\''' -l disable
@@ -5566,7 +5566,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l pin -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l event -x -a '(bankctl __complete events 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l event -x -a '(bankctl __complete events-all 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l status -x -a 'delivered failed pending'
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l endpoint -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''webhooks deliveries'\''' -l help

@@ -11,6 +11,8 @@ export const COMPLETE_KINDS = [
   'accounts',
   'profiles',
   'events',
+  'events-v2',
+  'events-all',
   'statistics-types',
   'resolutions',
 ] as const;
@@ -21,6 +23,13 @@ async function values(ctx: Context, kind: string): Promise<string[]> {
       return (await ctx.config()).profileNames();
     case 'events':
       return [...(await import('../contract/wire.js')).WEBHOOK_EVENTS];
+    case 'events-v2':
+      return [...(await import('../contract/webhook-signature.js')).V2_EVENTS];
+    case 'events-all':
+      return [
+        ...(await import('../contract/wire.js')).WEBHOOK_EVENTS,
+        ...(await import('../contract/webhook-signature.js')).V2_EVENTS,
+      ];
     case 'statistics-types':
       return [...(await import('../api/statistics.js')).STATISTIC_TYPES];
     case 'resolutions':

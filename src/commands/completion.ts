@@ -92,6 +92,9 @@ export const DYNAMIC_OPTIONS: Record<string, string> = {
 /** The same for an option of one command only (`--type` means something else elsewhere). */
 const SCOPED_DYNAMIC_OPTIONS: Array<[path: RegExp, option: string, kind: string]> = [
   [/^statistics query$/, '--type', 'statistics-types'],
+  // the Events v2 endpoints take only v2 names; listen and deliveries take both
+  [/^webhooks endpoints (create|update)$/, '--event', 'events-v2'],
+  [/^webhooks (listen|deliveries)$/, '--event', 'events-all'],
 ];
 
 /** The `__complete` kind of an option's value on a command path, if any. */
@@ -103,7 +106,6 @@ function dynamicKind(path: string, option: string): string | undefined {
 const DYNAMIC_ARGUMENTS: Array<[RegExp, string]> = [
   [/^credentials (get|delete|rm|refresh|update|supplement|authenticate|qr|watch)$/, 'credentials'],
   [/^accounts (update|balances)$/, 'accounts'],
-  [/^balance-refresh create$/, 'accounts'],
   [/^config use$/, 'profiles'],
 ];
 

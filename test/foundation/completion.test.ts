@@ -75,6 +75,23 @@ COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length 
     expect(kind('statistics query', '--type')).toBe('statistics-types');
     expect(kind('accounts update', '--type')).toBe('');
     expect(kind('connector push', '--type')).toBe('');
+    // --event: the Events v2 endpoints take only v2 names, listen and deliveries both, the v1 verbs v1
+    expect(kind('webhooks endpoints create', '--event')).toBe('events-v2');
+    expect(kind('webhooks endpoints update', '--event')).toBe('events-v2');
+    expect(kind('webhooks listen', '--event')).toBe('events-all');
+    expect(kind('webhooks create', '--event')).toBe('events');
+    // balance-refresh create takes no argument (the account is --account)
+    expect(kind('balance-refresh create', '')).toBe('');
+    expect(kind('accounts balances', '')).toBe('accounts');
+  });
+
+  test('__complete: the event names of each kind', async () => {
+    const names = async (kind: string) => (await runCli(['__complete', kind])).stdout.trim().split('\n');
+    expect(await names('events-v2')).toContain('refresh:finished');
+    expect(await names('events-v2')).not.toContain('credentials:update');
+    expect(await names('events')).toContain('credentials:update');
+    expect(await names('events')).not.toContain('refresh:finished');
+    expect(await names('events-all')).toEqual(expect.arrayContaining(['credentials:update', 'refresh:finished']));
   });
 
   test("bash: the api command's paths complete from the endpoint table", () => {

@@ -78,7 +78,7 @@ describe('consents v2', () => {
       periodType: 'DAY',
     });
     // the user authorizes it: the redirect provider's bank page, then SUCCEEDED
-    const a = await runCli(['consents', 'v2', 'authorize', consent.id, '--wait', '--timeout', '30', '-o', 'json'], {
+    const a = await runCli(['consents', 'v2', 'authorize', consent.id, '--wait', '--wait-timeout', '30', '-o', 'json'], {
       env: sb.env,
     });
     expect(a.code, a.stderr).toBe(0);
@@ -233,7 +233,7 @@ describe('consents v2: a person at the test bank', () => {
     // the person reads the bank's address from what `--wait` says, and cancels there
     let said: (uri: string) => void = () => undefined;
     const told = new Promise<string>((resolve) => (said = resolve));
-    const waiting = spawnCli(['consents', 'v2', 'authorize', c.id, '--wait', '--timeout', '60'], {
+    const waiting = spawnCli(['consents', 'v2', 'authorize', c.id, '--wait', '--wait-timeout', '60'], {
       env: slow.env,
       timeoutMs: 90_000,
       onStderr: (soFar) => {

@@ -31,11 +31,12 @@ export function newCmdAuthorize(parent: Command, ctx: Context, run: Run<Authoriz
     .option('--callback-uri <uri>', 'where the bank sends the user back (callbackUri)')
     .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one)')
     .option('--wait', 'follow the authorization until it succeeds or fails (exit 9 when it fails)')
-    .option('--timeout <seconds>', 'with --wait: give up after this long', '600')
+    // --wait-timeout as every waiting command spells it (a --timeout here hid the per-request one)
+    .option('--wait-timeout <seconds>', 'with --wait: give up after this long', '600')
     .action(
       async (
         id: string,
-        f: { appUri?: string; callbackUri?: string; idempotencyKey?: string; wait?: boolean; timeout: string },
+        f: { appUri?: string; callbackUri?: string; idempotencyKey?: string; wait?: boolean; waitTimeout: string },
       ) =>
         run(ctx, {
           id,
@@ -43,7 +44,7 @@ export function newCmdAuthorize(parent: Command, ctx: Context, run: Run<Authoriz
           callbackUri: f.callbackUri,
           idempotencyKey: f.idempotencyKey,
           wait: Boolean(f.wait),
-          timeoutSeconds: parseIntArg(f.timeout, '--timeout', { min: 1, max: 86_400 })!,
+          timeoutSeconds: parseIntArg(f.waitTimeout, '--wait-timeout', { min: 1, max: 86_400 })!,
         }),
     );
   return examples(cmd, [
