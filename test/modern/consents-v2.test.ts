@@ -78,9 +78,12 @@ describe('consents v2', () => {
       periodType: 'DAY',
     });
     // the user authorizes it: the redirect provider's bank page, then SUCCEEDED
-    const a = await runCli(['consents', 'v2', 'authorize', consent.id, '--wait', '--wait-timeout', '30', '-o', 'json'], {
-      env: sb.env,
-    });
+    const a = await runCli(
+      ['consents', 'v2', 'authorize', consent.id, '--wait', '--wait-timeout', '30', '-o', 'json'],
+      {
+        env: sb.env,
+      },
+    );
     expect(a.code, a.stderr).toBe(0);
     expect(JSON.parse(a.stdout)).toMatchObject({ consentId: consent.id, state: 'SUCCEEDED' });
     const g = await runCli(['consents', 'v2', 'get', consent.id, '-o', 'table'], { env: app() });

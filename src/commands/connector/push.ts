@@ -212,7 +212,7 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
   examples(cmd, [
     'bankctl connector push --user alice --file transactions.ndjson --accounts accounts.ndjson',
     'bankctl connector push --user alice --file history.json --checkpoint push.ckpt --report push-report.json',
-    'bankctl connector push --user alice --file export.csv --type BATCH --skip-invalid rejects.ndjson --verify',
-    'bankctl connector push --user alice --file transactions.ndjson --dry-run',
+    'bankctl connector push --user alice --file export.csv --accounts accounts.ndjson --type BATCH --skip-invalid rejects.ndjson --verify',
+    'bankctl connector push --user alice --file transactions.ndjson --accounts accounts.ndjson --dry-run',
   ]);
 }

@@ -166,8 +166,8 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
     .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one)')
     .action(async (o: Flags) => run(ctx, { body: bodyFromFlags(o), idempotencyKey: o.idempotencyKey }));
   return examples(cmd, [
-    'bankctl consents v2 create --provider uk-natwest-oauth2 --for-user $USER_ID --currency GBP --max-amount 100 --limit MONTH=500 --payee-name Savings --payee-number 10000031510604 --reference SWEEP-2026',
-    'bankctl consents v2 create --provider uk-natwest-oauth2 --for-user $USER_ID --parameters params.json -o json',
+    'bankctl consents v2 create --provider uk-ob-barclays --for-user $USER_ID --currency GBP --max-amount 100 --limit MONTH=500 --payee-name Savings --payee-number 10000031510604 --reference SWEEP-2026',
+    'bankctl consents v2 create --provider uk-ob-barclays --for-user $USER_ID --parameters params.json -o json',
   ]);
 }
 

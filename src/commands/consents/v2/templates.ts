@@ -27,8 +27,8 @@ export function newCmdTemplates(parent: Command, ctx: Context, run: Run<Template
       await run(ctx, { provider, subtype });
     });
   return examples(cmd, [
-    'bankctl consents v2 templates uk-natwest-oauth2',
-    'bankctl consents v2 templates uk-natwest-oauth2 --subtype VRP_SWEEPING -o json | jq ".[0].schema"',
+    'bankctl consents v2 templates uk-ob-barclays',
+    'bankctl consents v2 templates uk-ob-barclays --subtype VRP_SWEEPING -o json | jq ".[0].schema"',
   ]);
 }
 
