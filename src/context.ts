@@ -409,7 +409,7 @@ export class Context {
   }
 
   /** Where the acting user comes from when no flag names it: "profile NAME" or "environment". */
-  private userSource(s: Settings): string | undefined {
+  userSource(s: Settings): string | undefined {
     if (this.globals.user || this.globals.externalUser) return undefined;
     const src = (s.get('user')?.value ? s.get('user') : s.get('external-user'))?.source;
     return src === 'profile' ? `profile ${this.profileName()}` : src === 'env' ? 'environment' : undefined;

@@ -26,9 +26,8 @@ export async function profileIsProtected(ctx: Context): Promise<boolean> {
 export function requireYes(ctx: Context, action: string): boolean {
   if (ctx.globals.yes) return true;
   if (!canPrompt(ctx.io))
-    throw new UsageError(`${action}: refusing without --yes (there is no terminal to confirm on)`, {
-      hint: 'pass --yes to confirm',
-    });
+    // the message names --yes already: no hint that says it again
+    throw new UsageError(`${action}: refusing without --yes (there is no terminal to confirm on)`);
   return false;
 }
 

@@ -136,7 +136,11 @@ describe('which user', () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('which user? pass --user EXTERNAL_USER_ID');
-    expect(r.stderr).toContain("the profile's user e06c7b711818a82890aa24e85c26b5c7 is the service's user id");
+    // the hint names where the id came from (here the environment, not the profile) and the way out
+    expect(r.stderr).toContain(
+      "the user e06c7b711818a82890aa24e85c26b5c7 of the environment is taken as the service's user id",
+    );
+    expect(r.stderr).toContain('if it is the externalId, pass --user e06c7b711818a82890aa24e85c26b5c7');
     expect(stored('who-')).toHaveLength(0);
   });
 });

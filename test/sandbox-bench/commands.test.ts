@@ -307,7 +307,7 @@ describe('clock, logs, load', () => {
       name: 'reset without a terminal needs --yes',
       args: ['reset'],
       code: 2,
-      stderr: /refused without a terminal.*--yes/s,
+      stderr: /delete all data of the sandbox at .*: refusing without --yes/,
     },
   ]);
 });

@@ -12,7 +12,7 @@ import { JsonLineError, parseLineJson } from '../../push/json.js';
 import { errnoReason } from '../../fs/errors.js';
 import { assertWritableDir } from '../../fs/writable.js';
 
-/** The external user id: --user on the verb, else the global --user/--external-user, else BANKCTL_USER. */
+/** The external user id: --user on the verb, else the global --user/--external-user, else an external-user setting. */
 export async function externalUser(ctx: Context, given?: string): Promise<string> {
   const u = given ?? ctx.globals.externalUser ?? ctx.globals.user;
   if (u) return u;
@@ -20,9 +20,10 @@ export async function externalUser(ctx: Context, given?: string): Promise<string
   // the externalId the connector's paths take: only an external user setting stands in for --user
   const ref = await ctx.userRef();
   if (ref?.externalUserId) return ref.externalUserId;
+  const from = ref?.userId ? ctx.userSource(await ctx.settings()) : undefined;
   throw new UsageError('which user? pass --user EXTERNAL_USER_ID (the externalId given at activation)', {
     hint: ref?.userId
-      ? `the profile's user ${ref.userId} is the service's user id, not a connector externalId; connector commands do not take it`
+      ? `the user ${ref.userId}${from ? ` of the ${from}` : ''} is taken as the service's user id, which connector commands do not take; if it is the externalId, pass --user ${ref.userId}`
       : undefined,
   });
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { confirmDestructive, sandboxApi } from './shared.js';
+import { sandboxApi } from './shared.js';
 
 export interface ResetOptions {
   keepClients: boolean;
@@ -30,7 +30,9 @@ export function newCmdReset(parent: Command, ctx: Context, run: Run<ResetOptions
 
 export async function resetRun(ctx: Context, o: ResetOptions): Promise<void> {
   const api = await sandboxApi(ctx, '`sandbox reset`');
-  await confirmDestructive(ctx, `Delete all data of the sandbox at ${await ctx.baseUrl()}?`, o.yes);
+  // asked on a terminal (the profile's name typed when it is protected); without one it needs --yes
+  const { confirmDestructive } = await import('../../prompts/confirm.js');
+  await confirmDestructive(ctx, { action: `delete all data of the sandbox at ${await ctx.baseUrl()}` });
   const { resetSandbox } = await import('../../api/sandbox.js');
   const r = await resetSandbox(api, o.keepClients);
   // the sandbox deleted every token: cached ones would be handed out by `auth token` and refused

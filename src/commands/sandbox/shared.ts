@@ -2,7 +2,6 @@
 // profile points at something that is not one; and a confirmation for destructive verbs.
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
-import { canPrompt } from '../../io.js';
 import { UsageError } from '../../errors.js';
 import { errnoReason } from '../../fs/errors.js';
 
@@ -16,21 +15,6 @@ export async function sandboxApi(ctx: Context, what: string): Promise<ApiClient>
   const { requireSandbox } = await import('../../api/sandbox.js');
   await requireSandbox(api, what, baseUrl);
   return api;
-}
-
-/**
- * A destructive step: asked on a terminal, else it needs --yes. (A minimal local helper: the shared
- * src/prompts/confirm.ts of the terminal work was not on main yet when this was written.)
- */
-export async function confirmDestructive(ctx: Context, question: string, yes: boolean, flag = '--yes'): Promise<void> {
-  if (yes) return;
-  if (!canPrompt(ctx.io))
-    throw new UsageError(`${question.replace(/\?$/, '')}: refused without a terminal to ask on`, {
-      hint: `pass ${flag} to confirm`,
-    });
-  const prompter = await ctx.prompter();
-  if (!(await prompter.confirm({ message: question, default: false })))
-    throw new UsageError('cancelled: nothing was changed');
 }
 
 /** A file's text, or stdin's for "-"; a failure is a one-line usage error naming the flag. */
