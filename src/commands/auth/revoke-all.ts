@@ -23,7 +23,10 @@ export function newCmdRevokeAll(parent: Command, ctx: Context, run: Run<RevokeAl
       });
       await run(ctx, { user });
     });
-  return examples(cmd, ['bankctl auth revoke-all --user 6e68cc6287704273984567b3300c5823']);
+  return examples(cmd, [
+    'bankctl auth revoke-all --user 6e68cc6287704273984567b3300c5823',
+    'bankctl auth revoke-all --user 6e68cc6287704273984567b3300c5823 --yes   # in a script: no terminal to confirm on',
+  ]);
 }
 
 export async function revokeAllRun(ctx: Context, { user }: RevokeAllOptions): Promise<void> {

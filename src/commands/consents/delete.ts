@@ -25,7 +25,10 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
       });
       await run(ctx, { credentialsId });
     });
-  return examples(cmd, ['bankctl consents delete 6e68cc6287704273984567b3300c5823 --user $USER_ID']);
+  return examples(cmd, [
+    'bankctl consents delete 6e68cc6287704273984567b3300c5823 --user $USER_ID',
+    'bankctl consents delete 6e68cc6287704273984567b3300c5823 --user $USER_ID --yes   # in a script: no terminal to confirm on',
+  ]);
 }
 
 export async function deleteRun(ctx: Context, o: DeleteOptions): Promise<void> {

@@ -22,7 +22,10 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
       });
       await run(ctx, { id });
     });
-  return examples(cmd, ['bankctl credentials delete 6e68cc6287704273984567b3300c5822']);
+  return examples(cmd, [
+    'bankctl credentials delete 6e68cc6287704273984567b3300c5822',
+    'bankctl credentials delete 6e68cc6287704273984567b3300c5822 --yes   # in a script: no terminal to confirm on',
+  ]);
 }
 
 export async function deleteRun(ctx: Context, o: DeleteOptions): Promise<void> {

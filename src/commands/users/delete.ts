@@ -27,6 +27,7 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
   return examples(cmd, [
     'bankctl users delete --user 6e68cc6287704273984567b3300c5823',
     'bankctl users delete --external-user alice',
+    'bankctl users delete --external-user alice --yes   # in a script: no terminal to confirm on',
   ]);
 }
 

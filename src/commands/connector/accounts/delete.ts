@@ -26,7 +26,10 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
       });
       await run(ctx, { user, accountId });
     });
-  return examples(cmd, ['bankctl connector accounts delete acc-1 --user alice']);
+  return examples(cmd, [
+    'bankctl connector accounts delete acc-1 --user alice',
+    'bankctl connector accounts delete acc-1 --user alice --yes   # in a script: no terminal to confirm on',
+  ]);
 }
 
 export async function deleteRun(ctx: Context, o: DeleteOptions): Promise<void> {

@@ -64,7 +64,7 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
   completeOption(cmd, '--type', () => INGEST_TYPES);
   return examples(cmd, [
     'bankctl connector transactions delete --user alice --account acc-1 --balance 950.25 --transaction tx-17 --transaction tx-18',
-    'bankctl connector transactions delete --user alice --file delete.json',
+    'bankctl connector transactions delete --user alice --file delete.json --yes   # in a script: no terminal to confirm on',
   ]);
 }
 

@@ -20,7 +20,10 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
       });
       await run(ctx, { externalUserId });
     });
-  return examples(cmd, ['bankctl connector users delete alice']);
+  return examples(cmd, [
+    'bankctl connector users delete alice',
+    'bankctl connector users delete alice --yes   # in a script: no terminal to confirm on',
+  ]);
 }
 
 export async function deleteRun(ctx: Context, o: DeleteOptions): Promise<void> {
