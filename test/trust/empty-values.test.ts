@@ -1,23 +1,15 @@
 // A flag or id given with nothing in it (`--account "$ACC"` where ACC came out empty) is exit 2 with
 // nothing sent: taken as "not given", it would answer for every account, every status, every
 // market, or act for the profile's user instead, with exit 0.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { reply, scriptedServer } from '../helpers/scripted-server.js';
 
-let server: Server;
-let base = '';
-const seen: string[] = [];
+let server: Awaited<ReturnType<typeof scriptedServer>>;
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    seen.push(`${req.method} ${req.url}`);
-    res.writeHead(500).end();
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await scriptedServer(() => reply(500, ''));
 });
-afterAll(() => new Promise((r) => server.close(r)));
+afterAll(() => server.close());
 
 test.each([
   [['transactions', 'list', '--account', ''], /--account is empty/],
@@ -37,12 +29,17 @@ test.each([
   [['accounts', 'get', ''], /the id is empty/],
   [['credentials', 'get', '  '], /the id is empty/],
 ])('%j is exit 2 naming it, nothing sent', async (args, message) => {
-  seen.length = 0;
+  server.seen.length = 0;
   const r = await runCli(args, {
-    env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: base, BANKCTL_TOKEN: 'tok-123456', BANKCTL_USER: 'u1' },
+    env: {
+      BANKCTL_CONFIG_DIR: tempDir(),
+      BANKCTL_BASE_URL: server.url,
+      BANKCTL_TOKEN: 'tok-123456',
+      BANKCTL_USER: 'u1',
+    },
   });
   expect(r.stderr).toMatch(message);
   expect(r.code).toBe(2);
   expect(r.stdout).toBe('');
-  expect(seen).toEqual([]);
+  expect(server.seen).toEqual([]);
 });
