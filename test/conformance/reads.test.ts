@@ -303,8 +303,10 @@ needsRealworld.describe('conformance: what only the replay can show', () => {
         expect(inv).toContain('"marketValue":22917.0');
         expect(loans).toContain('"balance":-9000.0');
       } else {
-        if (format === 'csv') expect(inv).toMatch(/,231924\.16,SEK,/);
-        else expect(inv).toMatch(/231924\.16 SEK/);
+        // the portfolio's account is not in the replay's accounts list: its currency is unknown, and
+        // the instrument's (the one it trades in) is not taken for it
+        if (format === 'csv') expect(inv).toMatch(/,231924\.16,,123\.5,,/);
+        else expect(inv).toMatch(/231924\.16 +123\.5 /);
         expect(loans).toMatch(/-9000\.0/);
         expect(consents).toMatch(/2017-04-28T11:37:47\.000Z/);
       }

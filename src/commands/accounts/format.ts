@@ -9,6 +9,7 @@ import { visibleCode } from '../../output/sanitize.js';
 import { isObject } from '../../api/shape.js';
 import { exactValue, MAX_DIGITS, MAX_EXPONENT, unreadable, withMinorUnits } from '../../output/money.js';
 import type { Column } from '../../output/render.js';
+import type { Context } from '../../context.js';
 
 const absent = (v: unknown): v is undefined | null => v === undefined || v === null;
 
@@ -93,6 +94,27 @@ export function balanceCell(item: Record<string, unknown>): string {
  * An amount column; with a currency (the item's property of that name, or a function of the item),
  * two csv columns (the decimal, the currency) even for no rows.
  */
+/**
+ * Each item's currency: its own `currency` (the sandbox's loans), else its account's. A loan or a
+ * portfolio of the reference names none (an instrument's currency is the one it trades in, not the
+ * portfolio's): the accounts are read once, only when an item lacks one.
+ */
+export async function accountCurrencies(
+  ctx: Context,
+  items: unknown[],
+): Promise<(item: unknown) => string | undefined> {
+  const own = (i: unknown) => (i as { currency?: unknown }).currency;
+  if (items.every((i) => typeof own(i) === 'string')) return (i) => own(i) as string;
+  const { listAccounts } = await import('../../api/accounts.js');
+  const byAccount = new Map<unknown, unknown>(
+    (await listAccounts(await ctx.api())).map((a) => [a.id, a.currencyDenominatedBalance?.currencyCode]),
+  );
+  return (i) => {
+    const c = own(i) ?? byAccount.get((i as { accountId?: unknown }).accountId);
+    return typeof c === 'string' ? c : undefined;
+  };
+}
+
 export function moneyColumn(header: string, path: string, currency?: string | ((item: unknown) => unknown)): Column {
   const currencyOf =
     typeof currency === 'string' ? (item: unknown) => (item as Record<string, unknown>)[currency] : currency;

@@ -5,8 +5,7 @@ import { listInvestments, PORTFOLIO_TYPES } from '../../api/reads.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { collect, examples, splitList, type Run } from '../util.js';
-import { exactText } from '../accounts/format.js';
-import { visibleCode } from '../../output/sanitize.js';
+import { accountCurrencies, moneyColumn } from '../accounts/format.js';
 
 export interface ListOptions {
   portfolioTypes: string[];
@@ -30,31 +29,19 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
   ]);
 }
 
-/** " SEK": the currency of a portfolio's first instrument, for its value cells. */
-function currency(p: Record<string, unknown>): string {
-  const i = (p.instruments as Array<{ currency?: string }> | undefined)?.[0];
-  return i?.currency ? ` ${visibleCode(String(i.currency))}` : '';
-}
-
 export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   const portfolios = await listInvestments(await ctx.api(), o.portfolioTypes);
+  // a portfolio's values are in its account's currency (its instruments trade in their own)
+  const format = await ctx.outputFormat();
+  const currencyOf =
+    format === 'json' || format === 'ndjson' ? () => undefined : await accountCurrencies(ctx, portfolios);
   await render(ctx, portfolios, {
     columns: [
       { header: 'id', path: 'id' },
       { header: 'type', path: 'type' },
       { header: 'account', path: 'accountId' },
-      {
-        header: 'totalValue',
-        path: 'totalValue',
-        format: (v, p) => `${exactText(v)}${currency(p as Record<string, unknown>)}`,
-        money: true,
-      },
-      {
-        header: 'cash',
-        path: 'cashValue',
-        format: (v, p) => `${exactText(v)}${currency(p as Record<string, unknown>)}`,
-        money: true,
-      },
+      moneyColumn('totalValue', 'totalValue', currencyOf),
+      moneyColumn('cash', 'cashValue', currencyOf),
       {
         header: 'instruments',
         path: 'instruments',

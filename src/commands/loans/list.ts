@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { listLoans } from '../../api/reads.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { moneyColumn, exactText } from '../accounts/format.js';
+import { accountCurrencies, moneyColumn, exactText } from '../accounts/format.js';
 
 export type ListOptions = Record<string, never>;
 
@@ -18,28 +18,11 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
   return examples(cmd, ['bankctl loans list --user $USER_ID', 'bankctl loans list -o json | jq .totalLoanAmount']);
 }
 
-/**
- * Each loan's currency: its own `currency` (the sandbox's), else its account's (the reference's and
- * the Swagger's Loan name none): the accounts are read only when a loan lacks one.
- */
-async function loanCurrencies(ctx: Context, loans: unknown[]): Promise<(loan: unknown) => string | undefined> {
-  const own = (l: unknown) => (l as { currency?: unknown }).currency;
-  if (loans.every((l) => typeof own(l) === 'string')) return (l) => own(l) as string;
-  const { listAccounts } = await import('../../api/accounts.js');
-  const byAccount = new Map<unknown, unknown>(
-    (await listAccounts(await ctx.api())).map((a) => [a.id, a.currencyDenominatedBalance?.currencyCode]),
-  );
-  return (l) => {
-    const c = own(l) ?? byAccount.get((l as { accountId?: unknown }).accountId);
-    return typeof c === 'string' ? c : undefined;
-  };
-}
-
 export async function listRun(ctx: Context): Promise<void> {
   const res = await listLoans(await ctx.api());
   const format = await ctx.outputFormat();
   if (format === 'json') return render(ctx, res);
-  const currencyOf = format === 'ndjson' ? () => undefined : await loanCurrencies(ctx, res.loans);
+  const currencyOf = format === 'ndjson' ? () => undefined : await accountCurrencies(ctx, res.loans);
   await render(ctx, res.loans, {
     columns: [
       { header: 'name', path: 'name' },
