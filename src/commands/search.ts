@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { searchTransactions } from '../api/search.js';
-import { decimalString, withMinorUnits } from '../output/money.js';
+import { decimalString } from '../output/money.js';
 import { render } from '../output/render.js';
 import { examples, parseIntArg, type Run } from './util.js';
 import { visibleCode } from '../output/sanitize.js';
@@ -85,13 +85,9 @@ export async function searchRun(ctx: Context, o: SearchOptions): Promise<void> {
     ],
     declared: V1_TRANSACTION_FIELDS,
   });
-  // the net in the rows' currency and its minor units, as the rows show amounts (the service's own
-  // decimal text, never through arithmetic); several currencies leave it as sent
-  const currencies = new Set(rows.map((t) => (t.currencyDenominatedAmount as Amount | undefined)?.currencyCode));
-  const [only] = currencies;
-  const net =
-    currencies.size === 1 && typeof only === 'string'
-      ? `${withMinorUnits(String(r.net), only)} ${visibleCode(only)}`
-      : String(r.net);
-  ctx.notice(`${rows.length} of ${r.count} matching transactions, net ${net}`);
+  // the service's net counts only the hits in the user's own currency (SearchResponse.net), which
+  // the rows of one page do not tell: it is shown as sent, saying so, never labelled with theirs
+  ctx.notice(
+    `${rows.length} of ${r.count} matching transactions; net of those in the user's currency ${String(r.net)}`,
+  );
 }
