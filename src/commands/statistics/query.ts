@@ -156,11 +156,15 @@ async function renderChart(ctx: Context, types: string[], result: Statistic[]): 
     columns: [
       ...(types.length > 1 ? [{ header: 'type', path: 'type' }] : []),
       { header: 'period', path: 'period' },
-      // the sandbox names categories by code in payload; otherwise the description (an id, a group, a date)
+      // the description is what the row is about (a category id, an account, a group, a date); the
+      // payload, a secondary identifier (the sandbox's category code), follows it in parentheses
       {
         header: 'what',
         path: '',
-        format: (_v: unknown, s: unknown) => (s as Statistic).payload || (s as Statistic).description,
+        format: (_v: unknown, s: unknown) => {
+          const { description, payload } = s as Statistic;
+          return payload ? `${description} (${payload})` : description;
+        },
       },
       VALUE_COLUMN,
       {

@@ -131,6 +131,19 @@ describe('statistics query against the reference: one description a query, negat
     }
   });
 
+  test("the table's WHAT is the description (what the row is about), the payload after it", async () => {
+    // the reference's example: the description is the category id, the payload a secondary id
+    const row = { ...stat('fe9e199c2ca94c12baf1f3eb4a4122de', -1298.5), payload: '690667930d7e4f2ba0d9aa5f7d2a1941' };
+    const s = await service({ x: [row] });
+    try {
+      const r = await runCli([...args, '--description', 'x', '-o', 'table'], { env: s.env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('fe9e199c2ca94c12baf1f3eb4a4122de (690667930d7e4f2ba0d9aa5f7d2a1941)');
+    } finally {
+      await s.close();
+    }
+  });
+
   test('negative values: bars by size, the largest expense first', async () => {
     const s = await service({ x: [stat('small', -20), stat('large', -1298.5)] });
     try {
