@@ -115,14 +115,17 @@ describe.each(['replay', 'sandbox'] as const)('conformance against the %s', (nam
         scale: 2,
         unscaledValue: 1050,
       });
+      // when they were refreshed, on every row (the reference's refreshed, epoch ms)
+      expect(rows.every((r) => typeof r.refreshed === 'number')).toBe(true);
     } else if (format === 'csv') {
       // csv: the amount a plain decimal, the currency in its own column
-      expect(csvRows(out)).toContainEqual({ kind: 'booked', amount: '10.50', currency: 'EUR' });
-      expect(csvRows(out)).toContainEqual({ kind: 'available', amount: '10.50', currency: 'EUR' });
+      const refreshed = expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+      expect(csvRows(out)).toContainEqual({ kind: 'booked', amount: '10.50', currency: 'EUR', refreshed });
+      expect(csvRows(out)).toContainEqual({ kind: 'available', amount: '10.50', currency: 'EUR', refreshed });
     } else {
-      expect(out).toMatch(/^KIND +AMOUNT$/m);
-      expect(out).toMatch(/^booked +10\.50 EUR$/m);
-      expect(out).toMatch(/^available +10\.50 EUR$/m);
+      expect(out).toMatch(/^KIND +AMOUNT +REFRESHED$/m);
+      expect(out).toMatch(/^booked +10\.50 EUR +\d{4}-\d\d-\d\dT[\d:.]+Z$/m);
+      expect(out).toMatch(/^available +10\.50 EUR +\d{4}-/m);
     }
   });
 

@@ -60,7 +60,7 @@ describe('accounts', () => {
     const nothing = await cli(['accounts', 'update', acc.id]);
     expect(nothing.code).toBe(2);
     const bal = await cli(['accounts', 'balances', acc.id, '-o', 'csv']);
-    expect(bal.stdout.split('\r\n')[0]).toBe('kind,amount,currency');
+    expect(bal.stdout.split('\r\n')[0]).toBe('kind,amount,currency,refreshed');
     expect(bal.stdout).toMatch(new RegExp(`booked,${acc.balance.replace('.', '\\.')}0*,SEK`));
     const missing = await cli(['accounts', 'balances', 'nope']);
     expect(missing.code).toBe(4);

@@ -34,15 +34,18 @@ export async function balancesRun(ctx: Context, o: BalancesOptions): Promise<voi
   const b = await getBalances(await ctx.api(), o.id);
   if ((await ctx.outputFormat()) === 'json') return render(ctx, b);
   // table, csv, ndjson: one row per kind of balance
+  // each row keeps when the balances were refreshed, as --v2's rows do: how old they are
   const rows = Object.entries(b.balances ?? {}).map(([kind, v]) => ({
     accountId: b.accountId,
     kind,
     amount: v,
+    refreshed: b.refreshed,
   }));
   await render(ctx, rows, {
     columns: [
       { header: 'kind', path: 'kind' },
       { header: 'amount', path: 'amount', format: (v) => balanceAmountCell(v), money: true },
+      { header: 'refreshed', path: 'refreshed' },
     ],
   });
 }

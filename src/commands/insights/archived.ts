@@ -23,7 +23,8 @@ export async function archivedRun(ctx: Context): Promise<void> {
       // the vendor reference's insightType, or the older Swagger's type
       { header: 'type', path: 'insightType', alt: 'type' },
       { header: 'title', path: 'title' },
-      { header: 'action', path: 'insightAction' },
+      // what the reference's ArchivedInsight has (insightAction is only the sandbox's)
+      { header: 'created', path: 'dateInsightCreated' },
       { header: 'archived', path: 'dateArchived' },
     ],
     declared: ARCHIVED_INSIGHT_FIELDS,

@@ -13,7 +13,7 @@ import {
 } from '../../api/transactions.js';
 import { V2_TRANSACTION_FIELDS } from '../../contract/item-fields.js';
 import { UsageError } from '../../errors.js';
-import { StreamWriter, type Column } from '../../output/render.js';
+import { cellText, getPath, StreamWriter, type Column } from '../../output/render.js';
 import { collect, examples, parseIntArg, splitList, type Run } from '../util.js';
 import { amountCell } from '../accounts/format.js';
 import { streamingHeap } from '../../heap.js';
@@ -37,7 +37,13 @@ export const TRANSACTION_COLUMNS: Column[] = [
   { header: 'description', path: 'descriptions.display' },
   { header: 'amount', path: 'amount', format: (v) => amountCell(v), money: true },
   { header: 'status', path: 'status' },
-  { header: 'category', path: 'categories.pfm.name' },
+  // the service no longer fills pfm.name (the reference: deprecated, not populated): its id then.
+  // Computed (path ''), so that --fields categories.pfm.name still shows that field as sent
+  {
+    header: 'category',
+    path: '',
+    format: (_v, t) => cellText(getPath(t, 'categories.pfm.name') || getPath(t, 'categories.pfm.id')),
+  },
   { header: 'account', path: 'accountId' },
   { header: 'id', path: 'id' },
 ];

@@ -17,7 +17,7 @@ describe('accounts balances', () => {
       before: () => void (id = addAccount(sb.t.sandbox.store, sb.userId, { balance: '1234.56' }).id),
       args: () => [id, '-o', 'csv'],
       code: 0,
-      stdout: [/^kind,amount,currency\r\n/, /booked,1234\.56,SEK/],
+      stdout: [/^kind,amount,currency,refreshed\r\n/, /booked,1234\.56,SEK,\d{4}-\d\d-\d\dT/],
     },
     {
       name: 'json: the balances object as returned',

@@ -1,7 +1,9 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { newCmdList } from '../../../src/commands/transactions/list.js';
 import { cliCases, optionCases, useSandbox } from '../../helpers/commands.js';
 import { addAccount, addTx } from '../../helpers/store-fixtures.js';
+import { tempDir } from '../../helpers/cli.js';
+import { runWithAnswer } from '../../helpers/scripted-server.js';
 
 const sb = useSandbox({ user: true });
 let account = '';
@@ -112,4 +114,33 @@ describe('transactions list: output', () => {
       stdout: /^id,dates\.value\r\n$/,
     },
   ]);
+});
+
+// The reference: categories.pfm.name is deprecated and "currently not populated"; only the id is.
+// The column showed nothing against the real service; it shows the id then, and --fields
+// categories.pfm.name still shows that field as sent.
+test('the category column: the pfm name when there is one, else its id (the real service sends no name)', async () => {
+  const tx = (id: string, name: string) => ({
+    id,
+    accountId: 'a1',
+    amount: { currencyCode: 'GBP', value: { scale: '2', unscaledValue: '-13000' } },
+    categories: { pfm: { id: `cat-${id}`, name } },
+    dates: { booked: '2020-12-15' },
+    descriptions: { display: 'Tesco', original: 'TESCO STORES' },
+    status: 'BOOKED',
+  });
+  const page = { transactions: [tx('t1', ''), tx('t2', 'Groceries')], nextPageToken: '' };
+  const dir = tempDir();
+  const csv = await runWithAnswer(page, ['transactions', 'list', '-o', 'csv'], dir);
+  expect(csv.code, csv.stderr).toBe(0);
+  const [head, first, second] = csv.stdout.split('\r\n');
+  const col = head!.split(',').indexOf('category');
+  expect(first!.split(',')[col]).toBe('cat-t1');
+  expect(second!.split(',')[col]).toBe('Groceries');
+  const named = await runWithAnswer(
+    page,
+    ['transactions', 'list', '-o', 'csv', '--fields', 'id,categories.pfm.name'],
+    dir,
+  );
+  expect(named.stdout.split('\r\n').slice(0, 3)).toEqual(['id,categories.pfm.name', 't1,', 't2,Groceries']);
 });
