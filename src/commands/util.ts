@@ -45,6 +45,24 @@ export function marketFlag(raw: string | undefined, flag = '--market'): string |
   return market;
 }
 
+/**
+ * A profile write after a change the service has made (a user created, an endpoint's one-time
+ * secret): when it fails, the error says the change was done (the answer is on stdout already), so
+ * that nobody makes it again.
+ */
+export async function savedAfterChange(done: string, save: () => unknown): Promise<void> {
+  try {
+    await save();
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const reason = e.path && e.code ? `${e.code} on ${e.path}` : (e?.message ?? String(err));
+    throw new UsageError(`${done}, but the profile could not be saved: ${reason}`, {
+      hint: 'the answer is on stdout; set it by hand with `bankctl config set` once the config can be written',
+      cause: err,
+    });
+  }
+}
+
 /** For repeatable options: --event a --event b. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, spawnCli, tempDir, type CliResult } from '../helpers/cli.js';
-import { raw, startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
+import { clientToken, raw, startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 import { addAccount } from '../finance/helpers.js';
 
 let t: TestEnv;
@@ -257,4 +257,31 @@ describe('a full disk, a read-only disk, output that cannot be written', () => {
     expect(lines[0]).toMatch(/^error: cannot write .*config\.json(\.lock)?: no space left .*\(ENOSPC\)$/);
     expect(lines[1]).toMatch(/^error: cannot write .*config\.json\.lock: the file system is read-only \(EROFS\)$/);
   });
+
+  test.skipIf(!mountable)(
+    'users create --use on a read-only config: the new user on stdout, and the error says it was created',
+    async () => {
+      const token = await clientToken(t.sandbox, ['user:create']);
+      const mnt = join(tempDir(), 'conf');
+      mkdirSync(mnt, { mode: 0o700 });
+      const env = `env BANKCTL_CONFIG_DIR=${q(mnt)} BANKCTL_BASE_URL=${q(t.sandbox.baseUrl)} BANKCTL_TOKEN=${q(token)}`;
+      const script = [
+        `mount -t tmpfs -o size=16k,mode=0700,ro tmpfs ${q(mnt)}`,
+        `${env} ${q(process.execPath)} ${q(BIN)} users create --market SE --use -o json; echo "RC=$?"`,
+      ].join('\n');
+      // not spawnSync: the sandbox answering it runs in this process
+      const r = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+        const child = spawn('unshare', ['-m', 'sh', '-c', script], { env: { PATH: process.env.PATH } });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c) => (stdout += c));
+        child.stderr.on('data', (c) => (stderr += c));
+        child.on('close', () => resolve({ stdout, stderr }));
+      });
+      expect(r.stdout, r.stderr).toContain('RC=2');
+      const id = JSON.parse(r.stdout.slice(0, r.stdout.indexOf('RC='))).user_id as string;
+      expect(id).toMatch(/^[0-9a-f]{32}$/);
+      expect(r.stderr).toMatch(new RegExp(`^error: user ${id} was created, but the profile could not be saved: `, 'm'));
+    },
+  );
 });

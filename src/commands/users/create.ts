@@ -5,7 +5,7 @@ import { createUser } from '../../api/users.js';
 import { isLocale, LOCALES, MARKET_DEFAULT_LOCALE, MARKETS } from '../../contract/markets.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
-import { examples, marketFlag, type Run } from '../util.js';
+import { examples, marketFlag, savedAfterChange, type Run } from '../util.js';
 
 export interface CreateOptions {
   market: string;
@@ -39,10 +39,12 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
 export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
   const api = await ctx.api();
   const created = await createUser(api, { market: o.market, locale: o.locale, external_user_id: o.externalId });
+  // the new user first: a config that cannot be written must not lose the id of a user that exists
+  await render(ctx, created);
   if (o.use) {
-    const config = await ctx.config();
-    config.set(ctx.profileName(), 'user', created.user_id);
+    await savedAfterChange(`user ${created.user_id} was created`, async () =>
+      (await ctx.config()).set(ctx.profileName(), 'user', created.user_id),
+    );
     ctx.notice(`profile "${ctx.profileName()}" now acts as user ${created.user_id}`);
   }
-  await render(ctx, created);
 }

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { createWebhookEndpoint } from '../../../api/webhooks.js';
 import { FlowFailedError } from '../../../errors.js';
-import { collect, examples, type Run } from '../../util.js';
+import { collect, examples, savedAfterChange, type Run } from '../../util.js';
 import { SECRET_SETTING } from '../shared.js';
 import { endpointUrl, renderEndpoints, v2Events } from './shared.js';
 
@@ -60,10 +60,14 @@ export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
     ...(o.disabled ? { disabled: true } : {}),
   });
   const secret = typeof created.secret === 'string' && created.secret !== '' ? created.secret : undefined;
+  // the endpoint (and its secret, shown only now) first: a config that cannot be written must not lose it
+  await renderEndpoints(ctx, created, { keepSecret: true, vertical: true });
   if (o.saveSecret) {
     if (!secret)
       throw new FlowFailedError(`endpoint ${created.id} was created, but the service returned no secret to save`);
-    (await ctx.config()).set(ctx.profileName(), SECRET_SETTING, secret);
+    await savedAfterChange(`endpoint ${created.id} was created (its secret is on stdout)`, async () =>
+      (await ctx.config()).set(ctx.profileName(), SECRET_SETTING, secret),
+    );
   }
   ctx.notice(
     `registered webhook endpoint ${created.id} for ${o.events.join(', ')}${
@@ -74,5 +78,4 @@ export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
         : ''
     }`,
   );
-  await renderEndpoints(ctx, created, { keepSecret: true, vertical: true });
 }
