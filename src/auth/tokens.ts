@@ -272,17 +272,27 @@ export class TokenManager {
   ): void {
     const now = this.d.now();
     const ttl = typeof t.expires_in === 'number' ? t.expires_in : kind === 'client' ? 1800 : 7200;
-    this.d.config.putToken(this.d.profileName, key, {
-      accessToken: t.access_token,
-      refreshToken: t.refresh_token,
-      scope: t.scope ? normalizeScopes(t.scope).join(',') : scopes.join(','),
-      expiresAt: now + ttl * 1000,
-      kind,
-      user,
-      baseUrl: this.d.baseUrl,
-      clientId: this.d.clientId,
-      ...extra,
-    });
+    const save = () =>
+      this.d.config.putToken(this.d.profileName, key, {
+        accessToken: t.access_token,
+        refreshToken: t.refresh_token,
+        scope: t.scope ? normalizeScopes(t.scope).join(',') : scopes.join(','),
+        expiresAt: now + ttl * 1000,
+        kind,
+        user,
+        baseUrl: this.d.baseUrl,
+        clientId: this.d.clientId,
+        ...extra,
+      });
+    // a refresh token (auth link, exchange) is what the command was for: failing to keep it is an error
+    if (t.refresh_token) return save();
+    // an access token the client can fetch again is only a cache: a config that cannot be written
+    // (read-only, full, locked) costs a token request next time, not this command
+    try {
+      save();
+    } catch (err) {
+      this.d.notice(`warning: the token was not cached (${(err as Error).message}): it is fetched again next time`);
+    }
   }
 }
 

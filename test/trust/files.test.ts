@@ -258,6 +258,17 @@ describe('a full disk, a read-only disk, output that cannot be written', () => {
     expect(lines[1]).toMatch(/^error: cannot write .*config\.json\.lock: the file system is read-only \(EROFS\)$/);
   });
 
+  /** A shell script in a private mount namespace; not spawnSync: the sandbox answering it runs in this process. */
+  const inMountNamespace = (script: string) =>
+    new Promise<{ stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('unshare', ['-m', 'sh', '-c', script], { env: { PATH: process.env.PATH } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c) => (stdout += c));
+      child.stderr.on('data', (c) => (stderr += c));
+      child.on('close', () => resolve({ stdout, stderr }));
+    });
+
   test.skipIf(!mountable)(
     'users create --use on a read-only config: the new user on stdout, and the error says it was created',
     async () => {
@@ -269,19 +280,32 @@ describe('a full disk, a read-only disk, output that cannot be written', () => {
         `mount -t tmpfs -o size=16k,mode=0700,ro tmpfs ${q(mnt)}`,
         `${env} ${q(process.execPath)} ${q(BIN)} users create --market SE --use -o json; echo "RC=$?"`,
       ].join('\n');
-      // not spawnSync: the sandbox answering it runs in this process
-      const r = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
-        const child = spawn('unshare', ['-m', 'sh', '-c', script], { env: { PATH: process.env.PATH } });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c) => (stdout += c));
-        child.stderr.on('data', (c) => (stderr += c));
-        child.on('close', () => resolve({ stdout, stderr }));
-      });
+      const r = await inMountNamespace(script);
       expect(r.stdout, r.stderr).toContain('RC=2');
       const id = JSON.parse(r.stdout.slice(0, r.stdout.indexOf('RC='))).user_id as string;
       expect(id).toMatch(/^[0-9a-f]{32}$/);
       expect(r.stderr).toMatch(new RegExp(`^error: user ${id} was created, but the profile could not be saved: `, 'm'));
+    },
+  );
+
+  test.skipIf(!mountable)(
+    'a read-only config: the client token is fetched but cannot be cached, and the command still works',
+    async () => {
+      const mnt = join(tempDir(), 'conf');
+      mkdirSync(mnt, { mode: 0o700 });
+      const sb = t.sandbox;
+      const env = `env BANKCTL_CONFIG_DIR=${q(mnt)} BANKCTL_BASE_URL=${q(sb.baseUrl)} BANKCTL_CLIENT_ID=${q(sb.clientId)} BANKCTL_CLIENT_SECRET=${q(sb.clientSecret)}`;
+      const script = [
+        `mount -t tmpfs -o size=16k,mode=0700,ro tmpfs ${q(mnt)}`,
+        `${env} ${q(process.execPath)} ${q(BIN)} users create --market SE -o json; echo "RC=$?"`,
+      ].join('\n');
+      const r = await inMountNamespace(script);
+      expect(r.stdout, r.stderr).toContain('RC=0');
+      expect(JSON.parse(r.stdout.slice(0, r.stdout.indexOf('RC='))).user_id).toMatch(/^[0-9a-f]{32}$/);
+      expect(r.stderr).toMatch(
+        /^warning: the token was not cached \(cannot write .*EROFS\).*fetched again next time$/m,
+      );
+      expect(r.stderr).not.toContain(sb.clientSecret);
     },
   );
 });
