@@ -12,6 +12,8 @@ export interface LockOptions {
   waitMs?: number;
   /** What the file is, for error messages. */
   what?: string;
+  /** A lock older than this is taken over even when its owner lives (default STALE_MS). */
+  staleMs?: number;
 }
 
 /** A held lock is never this old: its owner hung or the clock jumped. */
@@ -85,7 +87,7 @@ function acquire(lockFile: string, o: LockOptions): void {
     if (
       held &&
       ((held.pid !== undefined && !alive(held.pid)) ||
-        held.ageMs > STALE_MS ||
+        held.ageMs > (o.staleMs ?? STALE_MS) ||
         (held.pid === undefined && held.ageMs > 2000))
     ) {
       breakStale(lockFile, held);
@@ -99,6 +101,17 @@ function acquire(lockFile: string, o: LockOptions): void {
     }
     sleepSync(Math.min(50, 2 + attempt * 2 + Math.random() * 5));
   }
+}
+
+/**
+ * Holds <file>.lock until the returned function is called: a file one process uses for a long time
+ * (a push's checkpoint). A live process's lock is refused at once, however old; a dead one's is
+ * taken over.
+ */
+export function holdLockSync(file: string, o: LockOptions = {}): () => void {
+  const lockFile = `${file}.lock`;
+  acquire(lockFile, { ...o, waitMs: 0, staleMs: Number.POSITIVE_INFINITY });
+  return () => rmSync(lockFile, { force: true });
 }
 
 /** Runs fn while holding <file>.lock. */

@@ -1,7 +1,8 @@
 // The checkpoint of a push: which chunks were delivered, bound to the service, the user, the
 // options that cut the chunks and the input's content (a hash taken while the validation pass
 // reads the bytes). A resume that differs in any of them is refused, naming what differs.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeFileAtomicSync } from '../fs/atomic.js';
 import { InputError } from './input.js';
 import { errnoReason } from '../fs/errors.js';
 
@@ -96,8 +97,7 @@ export class Checkpoint {
       sending,
       totals: this.totals,
     };
-    const tmp = `${this.path}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(data)}\n`, { mode: 0o600 });
-    renameSync(tmp, this.path);
+    // a random O_EXCL temporary name, fsync'd; a full or read-only disk is one line naming the file
+    writeFileAtomicSync(this.path, `${JSON.stringify(data)}\n`, { what: 'the checkpoint' });
   }
 }

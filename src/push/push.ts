@@ -11,6 +11,7 @@ import {
   type Obj,
 } from '../contract/connector-wire.js';
 import { Checkpoint } from './checkpoint.js';
+import { holdLockSync } from '../fs/lock.js';
 import type { Chunk } from './chunk.js';
 import { Chunker, fillChunks } from './chunking.js';
 import { Sender } from './send.js';
@@ -98,6 +99,16 @@ function accountResults(accounts: AccountInfo[], type: string): AccountResult[] 
 }
 
 export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promise<PushResult> {
+  // one push at a time on a checkpoint: two would each write their own view of what was delivered
+  const release = o.checkpoint && !o.dryRun ? holdLockSync(o.checkpoint, { what: 'the checkpoint' }) : undefined;
+  try {
+    return await pushWithCheckpoint(o, hooks);
+  } finally {
+    release?.();
+  }
+}
+
+async function pushWithCheckpoint(o: PushOptions, hooks: PushHooks): Promise<PushResult> {
   const started = hooks.now();
   // service, user and options are checked before the input is read; its content after
   const checkpoint =

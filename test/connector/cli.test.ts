@@ -551,3 +551,38 @@ describe('user mistakes are one-line errors with exit 2', () => {
     expect(r.stderr).toContain('403');
   });
 });
+
+// Two pushes on one checkpoint each wrote their own view of what was delivered: the second is
+// refused while the first lives; a lock its dead owner left behind is taken over.
+describe('one push at a time on a checkpoint', () => {
+  test('a live push holding it: exit 2 naming the process, nothing sent; a dead owner: taken over', async () => {
+    const f = join(dir, 'locked.ndjson');
+    writeFileSync(
+      f,
+      ndjsonLine(
+        {
+          account: 'acc-0',
+          externalId: 'lk-1',
+          amount: '1.00',
+          date: 1_700_000_000_000,
+          description: 'x',
+          type: 'DEFAULT',
+        },
+        '5.00',
+      ),
+    );
+    const ckpt = join(dir, 'locked.ckpt');
+    writeFileSync(`${ckpt}.lock`, `${process.pid}\n`);
+    const refused = await cli(['push', '--user', 'cli', '--file', f, '--checkpoint', ckpt]);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`the checkpoint is locked by process ${process.pid}`);
+    // a pid that is not alive (pid_max is far below it)
+    writeFileSync(`${ckpt}.lock`, '999999999\n');
+    const ok = await cli(['push', '--user', 'cli', '--file', f, '--checkpoint', ckpt]);
+    expect(ok.code, ok.stderr).toBe(0);
+    // delivered now, not a duplicate: the refused push sent nothing
+    expect(ok.stderr).toMatch(/delivered 1, duplicates 0/);
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(`${ckpt}.lock`)).toBe(false);
+  });
+});
