@@ -1,5 +1,6 @@
 // The streams and process facts a command may touch. Tests build their own with testIO().
 import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { UsageError } from './errors.js';
 
 export interface IO {
   stdin: Readable;
@@ -57,7 +58,20 @@ export function processIO(): IO {
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     env: process.env,
-    cwd: process.cwd(),
+    // read when a command needs it: a directory deleted under the shell fails only a command that
+    // resolves a relative path, with one line, not every command with a stack trace
+    get cwd(): string {
+      try {
+        return process.cwd();
+      } catch (err) {
+        throw new UsageError(
+          `the current directory no longer exists (${(err as NodeJS.ErrnoException).code ?? 'ENOENT'})`,
+          {
+            hint: 'cd to a directory that exists, or give absolute paths',
+          },
+        );
+      }
+    },
     columns: process.stdout.columns || process.stderr.columns || 100,
     onInterrupt(handler) {
       const h = (): void => {

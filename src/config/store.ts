@@ -156,13 +156,11 @@ export class ConfigStore {
   // --- token cache ---
 
   cachedTokens(profileName: string): Record<string, CachedToken> {
-    const all = this.tokens.read();
-    const mine = all?.[profileName];
-    return mine && typeof mine === 'object' && !Array.isArray(mine) ? mine : {};
+    return tokensOf(this.tokens.read(), profileName);
   }
 
   putToken(profileName: string, key: string, token: CachedToken): void {
-    this.tokens.update((all) => ({ ...all, [profileName]: { ...all?.[profileName], [key]: token } }));
+    this.tokens.update((all) => ({ ...all, [profileName]: { ...tokensOf(all, profileName), [key]: token } }));
   }
 
   dropToken(profileName: string, key: string): void {
@@ -218,12 +216,44 @@ export class ConfigStore {
   }
 }
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A profile's cached tokens: the entries that are tokens (an access token and its expiry). A cache
+ * edited by hand into another shape is not spread into character keys or shown as a bad date.
+ */
+function tokensOf(all: TokenShape | undefined, profileName: string): Record<string, CachedToken> {
+  const mine: unknown = all?.[profileName];
+  if (!isRecord(mine)) return {};
+  const out: Record<string, CachedToken> = {};
+  for (const [k, t] of Object.entries(mine))
+    if (isRecord(t) && typeof t.accessToken === 'string' && typeof t.expiresAt === 'number')
+      out[k] = t as unknown as CachedToken;
+  return out;
+}
+
+/**
+ * The profiles of a config file. A value written by hand as a number or a boolean (`"timeout": 30`,
+ * `"protected": true`) is taken as its text; anything else that is not a string is exit 2 naming it.
+ */
 function profilesOf(c: ConfigShape, file: string): Record<string, Profile> {
-  const profiles = c.profiles;
-  if (profiles !== undefined && (typeof profiles !== 'object' || profiles === null || Array.isArray(profiles))) {
-    throw new UsageError(`the config file ${file} is not valid: "profiles" must be an object`, {
+  const invalid = (what: string) =>
+    new UsageError(`the config file ${file} is not valid: ${what}`, {
       hint: 'fix or remove the file; bankctl never overwrites it',
     });
+  const profiles: unknown = c.profiles;
+  if (profiles === undefined) return {};
+  if (!isRecord(profiles)) throw invalid('"profiles" must be an object');
+  const out: Record<string, Profile> = {};
+  for (const [name, p] of Object.entries(profiles)) {
+    if (!isRecord(p)) throw invalid(`profile "${name}" must be an object`);
+    const settings: Record<string, string> = {};
+    for (const [k, v] of Object.entries(p)) {
+      if (typeof v === 'string') settings[k] = v;
+      else if (typeof v === 'number' || typeof v === 'boolean') settings[k] = String(v);
+      else if (v !== null) throw invalid(`"${k}" of profile "${name}" must be a string`);
+    }
+    out[name] = settings as Profile;
   }
-  return profiles ?? {};
+  return out;
 }
