@@ -59,6 +59,9 @@ export class Persister {
   private dirty = false;
   private timer?: NodeJS.Timeout;
   writes = 0;
+  /** Why the last snapshot could not be written; undefined once one is. */
+  failure?: string;
+  private closed = false;
 
   constructor(
     private readonly store: MemoryStore,
@@ -84,12 +87,19 @@ export class Persister {
     try {
       writeAtomic(this.file, serializeStore(this.store));
       this.writes++;
+      this.failure = undefined;
     } catch (err) {
-      this.log(`could not write ${this.file}: ${(err as Error).message}`);
+      // tried again after a while (a disk that fills up may free space), and on close. Until a
+      // snapshot is written the server refuses changes (507): nothing it answers 2xx is lost unsaid
+      this.failure = (err as Error).message;
+      this.log(`could not write ${this.file}: ${this.failure}; changes are refused until a snapshot is written`);
+      if (!this.closed) this.markDirty();
+      else this.dirty = true;
     }
   }
 
   close(): void {
+    this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.flush();

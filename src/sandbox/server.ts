@@ -162,7 +162,16 @@ function requestHandler(
         }
         split = { path: url.pathname, search: url.search };
       }
-      if (persister && req.method !== 'GET' && req.method !== 'HEAD') res.once('finish', () => persister.markDirty());
+      if (persister && req.method !== 'GET' && req.method !== 'HEAD') {
+        // --data whose last snapshot failed: a change now would be answered and then lost
+        if (persister.failure !== undefined && !split.path.startsWith('/sandbox/'))
+          throw envelope(
+            507,
+            'sandbox.state_not_saved',
+            `the sandbox cannot save its state (${persister.failure}); changes are refused so that none is lost`,
+          );
+        res.once('finish', () => persister.markDirty());
+      }
       const pending = router.dispatch(req, res, split.path, split.search);
       if (pending) {
         // it answers later, after other requests have begun

@@ -500,6 +500,32 @@ describe('fuzz: random JSON never gets a 5xx', () => {
 });
 
 describe('persistence (--data FILE)', () => {
+  test('a state file that cannot be written: changes are refused (507) until a snapshot is, none answered and lost', async () => {
+    const { tempDir } = await import('../helpers/cli.js');
+    const { join } = await import('node:path');
+    const { rmSync, mkdirSync } = await import('node:fs');
+    const dir = join(tempDir(), 'state');
+    mkdirSync(dir);
+    const env = await startTestSandbox({ dataFile: join(dir, 'state.json') });
+    try {
+      await userWithAccounts(env, 'lost', 1);
+      rmSync(dir, { recursive: true });
+      expect((await call(env, 'POST', '/connector/users/lost/transactions', container([tx('l-1')]))).status).toBe(204);
+      // the snapshot of that change fails (its directory is gone): the next change is refused
+      await new Promise((r) => setTimeout(r, 400));
+      const refused = await call(env, 'POST', '/connector/users/lost/transactions', container([tx('l-2')]));
+      expect(refused.status).toBe(507);
+      expect(refused.text).toMatch(/cannot save its state .*changes are refused/);
+      // reads still work; once the file can be written again, so do changes
+      expect((await call(env, 'GET', '/connector/webhooks')).status).toBe(200);
+      mkdirSync(dir);
+      await new Promise((r) => setTimeout(r, 600));
+      expect((await call(env, 'POST', '/connector/users/lost/transactions', container([tx('l-2')]))).status).toBe(204);
+    } finally {
+      await env.close();
+    }
+  });
+
   test('after a restart the connector still knows accounts, transactions and deletions, pointing at the stored records', async () => {
     const { tempDir } = await import('../helpers/cli.js');
     const { join } = await import('node:path');
