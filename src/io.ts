@@ -78,11 +78,12 @@ export function processIO(): IO {
         stopping = true;
         handler();
       };
-      process.on('SIGINT', h);
-      process.on('SIGTERM', h);
+      // a closed terminal (SIGHUP) stops a foreground sandbox or a push as TERM does: the last
+      // snapshot or checkpoint is written, nothing is left claiming to run
+      const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+      for (const s of signals) process.on(s, h);
       return () => {
-        process.off('SIGINT', h);
-        process.off('SIGTERM', h);
+        for (const s of signals) process.off(s, h);
       };
     },
   };

@@ -32,30 +32,37 @@ async function token(ready: Record<string, string>) {
 }
 
 describe('sandbox persistence', () => {
-  test('users, tokens and the client survive a clean restart', async () => {
-    const dir = tempDir();
-    const data = join(dir, 'state.json');
-    const a = await start(dir, data);
-    const tok = await token(a.ready);
-    const u = await raw(a.ready.baseUrl!, 'POST', '/api/v1/user/create', {
-      headers: { authorization: `Bearer ${tok}` },
-      json: { market: 'SE', external_user_id: 'kept' },
-    });
-    expect(u.status).toBe(200);
-    a.child.kill('SIGTERM');
-    await new Promise((r) => a.child.once('exit', r));
-    const b = await start(dir, data);
-    expect(b.ready.clientId).toBe(a.ready.clientId);
-    expect(b.ready.connectorToken).toBe(a.ready.connectorToken);
-    // the old token still works, and the user is still there (409 on the same external id)
-    const again = await raw(b.ready.baseUrl!, 'POST', '/api/v1/user/create', {
-      headers: { authorization: `Bearer ${tok}` },
-      json: { market: 'SE', external_user_id: 'kept' },
-    });
-    expect(again.status).toBe(409);
-    b.child.kill('SIGTERM');
-    await new Promise((r) => b.child.once('exit', r));
-  });
+  // SIGHUP: the terminal of a foreground sandbox was closed, a common way to stop it
+  test.each(['SIGTERM', 'SIGHUP'] as const)(
+    'users, tokens and the client survive a clean restart (%s)',
+    async (signal) => {
+      const dir = tempDir();
+      const data = join(dir, 'state.json');
+      const a = await start(dir, data);
+      const tok = await token(a.ready);
+      const u = await raw(a.ready.baseUrl!, 'POST', '/api/v1/user/create', {
+        headers: { authorization: `Bearer ${tok}` },
+        json: { market: 'SE', external_user_id: 'kept' },
+      });
+      expect(u.status).toBe(200);
+      a.child.kill(signal);
+      const code = await new Promise((r) => a.child.once('exit', (c) => r(c)));
+      // stopped as an interruption, its record of running removed, its last snapshot written
+      expect(code).toBe(130);
+      expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+      const b = await start(dir, data);
+      expect(b.ready.clientId).toBe(a.ready.clientId);
+      expect(b.ready.connectorToken).toBe(a.ready.connectorToken);
+      // the old token still works, and the user is still there (409 on the same external id)
+      const again = await raw(b.ready.baseUrl!, 'POST', '/api/v1/user/create', {
+        headers: { authorization: `Bearer ${tok}` },
+        json: { market: 'SE', external_user_id: 'kept' },
+      });
+      expect(again.status).toBe(409);
+      b.child.kill('SIGTERM');
+      await new Promise((r) => b.child.once('exit', r));
+    },
+  );
 
   test('SIGKILL at random moments during writes: every restart loads a complete state', async () => {
     const dir = tempDir();

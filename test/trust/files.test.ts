@@ -289,6 +289,22 @@ describe('a full disk, a read-only disk, output that cannot be written', () => {
   );
 
   test.skipIf(!mountable)(
+    'sandbox start on a read-only config: exit 2, not a sandbox left listening on a port nobody was told',
+    async () => {
+      const mnt = join(tempDir(), 'conf');
+      mkdirSync(mnt, { mode: 0o700 });
+      const script = [
+        `mount -t tmpfs -o size=16k,mode=0700,ro tmpfs ${q(mnt)}`,
+        // timeout's 124 would be the hang this is about
+        `BANKCTL_CONFIG_DIR=${q(mnt)} timeout 20 ${q(process.execPath)} ${q(BIN)} sandbox start --port 0 -o json; echo "RC=$?"`,
+      ].join('\n');
+      const r = await inMountNamespace(script);
+      expect(r.stdout, r.stderr).toContain('RC=2');
+      expect(r.stderr).toMatch(/^error: cannot write .*sandbox\.json.*EROFS/m);
+    },
+  );
+
+  test.skipIf(!mountable)(
     'a read-only config: the client token is fetched but cannot be cached, and the command still works',
     async () => {
       const mnt = join(tempDir(), 'conf');

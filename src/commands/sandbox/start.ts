@@ -102,7 +102,14 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
       pid: process.pid,
       ...(sandbox.caFile ? { caFile: sandbox.caFile, pin: sandbox.pin } : {}),
     };
-    const other = claimState(ctx.configDir, state);
+    let other: SandboxState | undefined;
+    try {
+      other = claimState(ctx.configDir, state);
+    } catch (err) {
+      // the config directory cannot be written: no sandbox left listening on a port nobody was told
+      await sandbox.close();
+      throw err;
+    }
     if (other) {
       await sandbox.close();
       throw alreadyRunning(ctx, other);
