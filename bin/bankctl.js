@@ -39,6 +39,7 @@ function start() {
   };
   process.on('SIGINT', early);
   process.on('SIGTERM', early);
+  process.on('SIGHUP', early);
   import('../dist/main.js').then(async ({ run }) => {
     const code = await run(argv);
     process.exitCode = code;

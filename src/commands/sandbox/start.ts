@@ -102,18 +102,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
       pid: process.pid,
       ...(sandbox.caFile ? { caFile: sandbox.caFile, pin: sandbox.pin } : {}),
     };
-    let other: SandboxState | undefined;
-    try {
-      other = claimState(ctx.configDir, state);
-    } catch (err) {
-      // the config directory cannot be written: no sandbox left listening on a port nobody was told
-      await sandbox.close();
-      throw err;
-    }
-    if (other) {
-      await sandbox.close();
-      throw alreadyRunning(ctx, other);
-    }
+    await claimOrClose(ctx, sandbox, state);
     await hooks.ready(ctx, sandbox, state);
     await printReady(ctx, state);
     await new Promise<void>((resolve) => {
@@ -133,6 +122,24 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
     'bankctl sandbox start --detach --port 8787  # background; `bankctl sandbox stop`',
     'eval "$(bankctl sandbox start --detach --port 0 -o json | jq -r \'"export BANKCTL_BASE_URL=\\(.baseUrl)"\')"',
   ]);
+}
+
+/**
+ * Records this sandbox as the config directory's one; when another runs there, or the directory
+ * cannot be written, the server is closed first: none is left listening on a port nobody was told.
+ */
+async function claimOrClose(ctx: Context, sandbox: { close(): Promise<void> }, state: SandboxState): Promise<void> {
+  let other: SandboxState | undefined;
+  try {
+    other = claimState(ctx.configDir, state);
+  } catch (err) {
+    await sandbox.close();
+    throw err;
+  }
+  if (other) {
+    await sandbox.close();
+    throw alreadyRunning(ctx, other);
+  }
 }
 
 /** One sandbox per config directory: a second one would orphan the first (its state is lost). */
