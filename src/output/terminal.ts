@@ -218,12 +218,12 @@ export function guardIO(io: IO): IO {
   };
 }
 
-/** JSON text for a terminal: C1 controls and DEL escaped as \u00XX (JSON.stringify escapes C0 itself). */
 /** JSON text for stdout: on a terminal, C1 controls escaped too (the JSON stays the same data). */
 export function jsonForStdout(ctx: { io: Pick<IO, 'stdoutIsTTY'> }, json: string): string {
   return ctx.io.stdoutIsTTY ? terminalJson(json) : json;
 }
 
+/** JSON text for a terminal: C1 controls and DEL escaped as \u00XX (JSON.stringify escapes C0 itself). */
 export function terminalJson(json: string): string {
   // C1 controls, and the bidirectional overrides that make a terminal show text in another order
   return json.replace(

@@ -91,10 +91,6 @@ export function balanceCell(item: Record<string, unknown>): string {
 }
 
 /**
- * An amount column; with a currency (the item's property of that name, or a function of the item),
- * two csv columns (the decimal, the currency) even for no rows.
- */
-/**
  * Each item's currency: its own `currency` (the sandbox's loans), else its account's. A loan or a
  * portfolio of the reference names none (an instrument's currency is the one it trades in, not the
  * portfolio's): the accounts are read once, only when an item lacks one.
@@ -115,6 +111,10 @@ export async function accountCurrencies(
   };
 }
 
+/**
+ * An amount column; with a currency (the item's property of that name, or a function of the item),
+ * two csv columns (the decimal, the currency) even for no rows.
+ */
 export function moneyColumn(header: string, path: string, currency?: string | ((item: unknown) => unknown)): Column {
   const currencyOf =
     typeof currency === 'string' ? (item: unknown) => (item as Record<string, unknown>)[currency] : currency;

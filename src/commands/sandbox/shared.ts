@@ -1,5 +1,6 @@
 // What the test-bench verbs of `sandbox` share: the client of the sandbox, refused (exit 2) when the
-// profile points at something that is not one; and a confirmation for destructive verbs.
+// profile points at something that is not one, and reading an input file or stdin. (Destructive verbs
+// confirm with src/prompts/confirm.ts, as every other noun's.)
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
 import { UsageError } from '../../errors.js';
