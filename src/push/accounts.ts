@@ -13,9 +13,10 @@ import {
 } from '../contract/connector-wire.js';
 import { csvRows, namedTwice } from './csv.js';
 import { JsonLineError, parseLineJson } from './json.js';
-import { lines, openInput } from './ndjson.js';
+import { lines } from './ndjson.js';
 import { message } from './records.js';
 import { textChunks } from './text.js';
+import { NotUtf8Error } from './utf8.js';
 import { InputError, type InputFormat } from './input.js';
 
 export interface AccountInput {
@@ -126,7 +127,7 @@ async function fromCsv(file: string): Promise<AccountInput[]> {
 
 async function fromNdjson(file: string): Promise<AccountInput[]> {
   const out: AccountInput[] = [];
-  for await (const { line, text } of lines(openInput(file))) {
+  for await (const { line, text } of lines(file)) {
     if (text.trim() === '') continue;
     let v: unknown;
     try {
@@ -150,6 +151,7 @@ export async function readAccounts(
     return await readChecked(file, format, text);
   } catch (err) {
     if (err instanceof AccountsError) throw new InputError(name, err.line, err.message);
+    if (err instanceof NotUtf8Error) throw new InputError(name, err.line, err.problem);
     throw err;
   }
 }

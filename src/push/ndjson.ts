@@ -1,24 +1,21 @@
 // The general path of ndjson input (one transaction a line, plus its `account` and optionally
 // `balance`, `reservedAmount`): lines the byte scanner (ndjson-scan.ts) declines, and every line
 // of `connector verify` when it needs the parsed records.
-import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
 import { JsonSyntaxError, obj, parseExactJson, WireError } from '../contract/connector-wire.js';
 import { dateFromText } from './dates.js';
 import { stringMember, topLevelMembers } from './members.js';
 import { ACCOUNT_FIELDS, lineRecord, message, type InputRecord } from './records.js';
-import { BOM_CHAR, CR, QUOTE } from './bytes.js';
+import { CR, QUOTE } from './bytes.js';
+import { textChunks } from './text.js';
+import { declinedText } from './ndjson-scan.js';
+import { lineUtf8Problem } from './utf8.js';
 
-/** Lines of a stream in batches (one per chunk read), split by hand, with their 1-based numbers. */
-export async function* lineBatches(stream: Readable): AsyncGenerator<Array<{ line: number; text: string }>> {
+/** Lines of a file in batches (one per chunk read), split by hand, with their 1-based numbers. */
+export async function* lineBatches(file: string): AsyncGenerator<Array<{ line: number; text: string }>> {
   let rest = '';
   let n = 0;
-  let first = true;
-  stream.setEncoding('utf8');
-  for await (const chunk of stream as AsyncIterable<string>) {
-    let text = rest + chunk;
-    if (first && text.charCodeAt(0) === BOM_CHAR) text = text.slice(1);
-    first = false;
+  for await (const chunk of textChunks(file)) {
+    const text = rest + chunk;
     const batch: Array<{ line: number; text: string }> = [];
     let start = 0;
     for (;;) {
@@ -38,12 +35,8 @@ export async function* lineBatches(stream: Readable): AsyncGenerator<Array<{ lin
   }
 }
 
-export async function* lines(stream: Readable): AsyncGenerator<{ line: number; text: string }> {
-  for await (const batch of lineBatches(stream)) yield* batch;
-}
-
-export function openInput(file: string): Readable {
-  return createReadStream(file, { highWaterMark: 64 * 1024 });
+export async function* lines(file: string): AsyncGenerator<{ line: number; text: string }> {
+  for await (const batch of lineBatches(file)) yield* batch;
 }
 
 /** A byte order mark where JSON cannot have one: named, since editors do not show it. */
@@ -127,12 +120,20 @@ function pendingIdsOf(payload: string): string[] | undefined {
   return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : undefined;
 }
 
+/** A line the byte scanner declined, checked by the general path; undefined for a blank line. */
+export function declinedRecord(b: Buffer, s: number, e: number, line: number): InputRecord | undefined {
+  const text = declinedText(b, s, e);
+  if (text === undefined) return undefined;
+  const notUtf8 = lineUtf8Problem(b, s, e);
+  return notUtf8 === undefined ? validateLine(line, text) : { line, error: notUtf8, text };
+}
+
 /** ndjson records in batches: checked (validate) or cut for sending (send). */
 export async function* ndjsonRecords(
   file: string,
   mode: 'validate' | 'send' = 'validate',
 ): AsyncGenerator<InputRecord[]> {
-  for await (const batch of lineBatches(openInput(file))) {
+  for await (const batch of lineBatches(file)) {
     const out: InputRecord[] = [];
     for (const { line, text } of batch) {
       if (text.trim() === '') continue;

@@ -13,8 +13,8 @@ import { ByBytes, latin1, sameText } from './by-bytes.js';
 import { LF } from './bytes.js';
 import { idOfBytes, idOfString, IdRuns, type IdSink } from './ids.js';
 import { eachLine, STOP } from './lines.js';
-import { declinedText, LineScan, scanLine } from './ndjson-scan.js';
-import { validateLine } from './ndjson.js';
+import { LineScan, scanLine } from './ndjson-scan.js';
+import { declinedRecord } from './ndjson.js';
 import { Problems, type Problem } from './problems.js';
 import { embeddedModuleUrl } from '../single-executable.js';
 
@@ -108,10 +108,9 @@ export async function scanSegment(file: string, o: SegmentOptions = {}): Promise
       idOfBytes(b, sc.externalIdStart, sc.externalIdEnd, ids);
       return tally.recordScanned(b, sc, n);
     }
-    const text = declinedText(b, s, e);
-    if (text === undefined) return;
-    const r = validateLine(n, text);
-    if (r.error !== undefined) return o.onReject ? o.onReject(n, r.error, text) : problems.add(n, r.error);
+    const r = declinedRecord(b, s, e, n);
+    if (r === undefined) return;
+    if (r.error !== undefined) return o.onReject ? o.onReject(n, r.error, r.text!) : problems.add(n, r.error);
     idOfString(r.tx!.externalId, ids);
     tally.record(r.account!, n, r.balance?.text, r.reservedAmount?.text);
   };

@@ -9,8 +9,9 @@ import { ByBytes } from './by-bytes.js';
 import { hashKey, idOfBytes, idOfString, IdRuns, repeatedHashes } from './ids.js';
 import { eachLine } from './lines.js';
 import { InputError, records } from './input.js';
-import { declinedText, LineScan, scanLine } from './ndjson-scan.js';
-import { validateLine } from './ndjson.js';
+import { LineScan, scanLine } from './ndjson-scan.js';
+import { declinedRecord } from './ndjson.js';
+import { NotUtf8Error } from './utf8.js';
 import { Problems } from './problems.js';
 import { merge, scanFile, Tally, type SegmentAccount, type SegmentResult } from './scan-segment.js';
 import type { AccountInfo, IngestType, PushOptions } from './types.js';
@@ -150,8 +151,8 @@ async function linesOfIds(o: PushOptions, hashes: Set<string>): Promise<Map<stri
       if (hit) note(b.toString('utf8', sc.externalIdStart, sc.externalIdEnd), line);
       return;
     }
-    const r = validateLine(line, declinedText(b, s, e) ?? '');
-    if (!r.tx) return;
+    const r = declinedRecord(b, s, e, line);
+    if (!r?.tx) return;
     idOfString(r.tx.externalId, mark);
     if (hit) note(r.tx.externalId, line);
   });
@@ -229,7 +230,8 @@ export async function validate(o: PushOptions, signal: AbortSignal, hashed: bool
     const pass = o.format === 'ndjson' ? validateNdjson : validateRecords;
     // a stopped scan (a worker terminated, a read cut short) says nothing about the input
     found = await pass(o, problems, ids, reject, signal, hashed).catch((err: unknown) => {
-      throw signal.aborted ? new ValidationInterrupted() : err;
+      if (signal.aborted) throw new ValidationInterrupted();
+      throw err instanceof NotUtf8Error ? new InputError(o.displayName, err.line, err.problem) : err;
     });
     if (signal.aborted) throw new ValidationInterrupted();
     const dups = await duplicates(o, ids.runs(), problems, reject);

@@ -7,8 +7,8 @@ import type { V1Account } from '../api/connector.js';
 import type { SlimTransaction } from '../api/page-scan.js';
 import { records, type InputFormat } from './input.js';
 import { eachLine } from './lines.js';
-import { declinedText, LineScan, scanLine } from './ndjson-scan.js';
-import { validateLine } from './ndjson.js';
+import { LineScan, scanLine } from './ndjson-scan.js';
+import { declinedRecord } from './ndjson.js';
 import type { InputRecord } from './records.js';
 import { DIGIT_0, DOT, MINUS } from './bytes.js';
 import { Fingerprint, TermHash } from './fingerprint.js';
@@ -236,8 +236,8 @@ async function eachRecord(
   const sc = new LineScan();
   await eachLine(file, (b, s, e, line) => {
     if (scanLine(b, s, e, sc)) return onScanned(b, sc);
-    const text = declinedText(b, s, e);
-    if (text !== undefined) onRecord(validateLine(line, text));
+    const r = declinedRecord(b, s, e, line);
+    if (r !== undefined) onRecord(r);
   });
 }
 

@@ -383,6 +383,16 @@ describe('a large ndjson file, checked in ranges by worker threads', () => {
     expect(balances).toEqual(expect.arrayContaining(['2.20', '3.30']));
   }, 120_000);
 
+  test('a byte that is not UTF-8 late in the file is named by its line, from the range a worker read', async () => {
+    const file = join(dir, 'big-latin1.ndjson');
+    const lines = Array.from({ length: 120_000 }, (_, i) => tx(i + 1, '"balance":1.00,'));
+    lines[100_000] = lines[100_000]!.replace('A shop', 'Caf\u00e9'); // written as Latin-1: one byte 0xE9
+    writeFileSync(file, Buffer.from(lines.join('\n'), 'latin1'));
+    const r = await spawnCli(['connector', 'push', '--user', 'fmt', '--file', file, '--dry-run'], { env: env.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}:100001: not valid UTF-8 (byte 0xE9`);
+  });
+
   test('a bad record late in the file and an account first seen late without a balance are named by their lines', async () => {
     const bad = big(120_000, (i) =>
       i === 100_001

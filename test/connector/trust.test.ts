@@ -150,6 +150,93 @@ describe('validation: every problem before anything is sent, each as FILE:LINE',
     expect(stored(a, 'bomx-')).toHaveLength(0);
   });
 
+  test('bytes that are not UTF-8 are named by line and column in every format, never pushed as U+FFFD', async () => {
+    // "Caf\xe9": a Latin-1 e-acute, which Node's decoders would turn into U+FFFD without a word
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    const nd = join(dir, 'latin1.ndjson');
+    writeFileSync(nd, latin1(`${tx('l1-1')}\n${tx('l1-2').replace('Shop', 'Caf\xe9')}\n`));
+    const r = await push(a, ['--user', 'alice', '--file', nd]);
+    expect(r.code).toBe(2);
+    const column = tx('l1-2').indexOf('Shop') + 4;
+    expect(r.stderr).toContain(`latin1.ndjson:2: not valid UTF-8 (byte 0xE9 at column ${column})`);
+    expect(stored(a, 'l1-')).toHaveLength(0);
+
+    // --skip-invalid leaves the line out with its reason, the rest is delivered
+    const rejects = join(dir, 'latin1.rejects.ndjson');
+    const skip = await push(a, ['--user', 'alice', '--file', nd, '--skip-invalid', rejects]);
+    expect(skip.code, skip.stderr).toBe(0);
+    expect(stored(a, 'l1-').map((t) => t.externalId)).toEqual(['l1-1']);
+    const rejected = readFileSync(rejects, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { line: number; error: string });
+    expect(rejected).toEqual([expect.objectContaining({ line: 2, error: expect.stringContaining('not valid UTF-8') })]);
+
+    // csv: a bad byte past the first read (64 KiB) and a good three-byte character cut by that read's end
+    const rows = [header];
+    while (rows.join('\n').length < 65_400) rows.push(`acc-0,l1c-${rows.length},1.00,2024-03-01,Shop,DEFAULT,10`);
+    const head = `${rows.join('\n')}\nacc-0,l1c-euro,1.00,2024-03-01,`;
+    const euro = Buffer.concat([
+      Buffer.from(head),
+      Buffer.alloc(65_535 - Buffer.byteLength(head), 'x'),
+      Buffer.from('\u20ac,DEFAULT,10\n'),
+    ]);
+    expect(euro.indexOf(Buffer.from('\u20ac'))).toBe(65_535); // its second byte starts the second read
+    const goodCsv = join(dir, 'euro.csv');
+    writeFileSync(goodCsv, euro);
+    const good = await push(a, ['--user', 'alice', '--file', goodCsv, '--dry-run']);
+    expect(good.code, good.stderr).toBe(0);
+    const badCsv = join(dir, 'latin1.csv');
+    writeFileSync(badCsv, Buffer.concat([euro, latin1('acc-0,l1c-bad,1.00,2024-03-01,Caf\xe9,DEFAULT,10\n')]));
+    const c = await push(a, ['--user', 'alice', '--file', badCsv]);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toContain(`latin1.csv:${rows.length + 2}: not valid UTF-8 (byte 0xE9 at column 34)`);
+    expect(stored(a, 'l1c-')).toHaveLength(0);
+    const v = await spawnCli(['connector', 'verify', '--user', 'alice', '--file', badCsv], { env: a.env });
+    expect(v.code).toBe(2);
+    expect(v.stderr).toContain(`latin1.csv:${rows.length + 2}: not valid UTF-8`);
+
+    // json, and a three-byte sequence cut short by the end of the file
+    const json = join(dir, 'latin1.json');
+    const doc = `{"transactionAccounts":[{"externalId":"acc-0","balance":1,"transactions":[\n{"externalId":"l1j-1","amount":1,"date":1700000000000,"description":"Caf\xe9","type":"DEFAULT"}]}]}`;
+    writeFileSync(json, latin1(doc));
+    const j = await push(a, ['--user', 'alice', '--file', json]);
+    expect(j.code).toBe(2);
+    expect(j.stderr).toContain(
+      `latin1.json:2: not valid UTF-8 (byte 0xE9 at column ${doc.split('\n')[1]!.indexOf('Caf') + 4})`,
+    );
+    const cut = join(dir, 'cut.csv');
+    writeFileSync(
+      cut,
+      Buffer.concat([
+        Buffer.from(`${header}\nacc-0,l1t-1,1.00,2024-03-01,Shop,DEFAULT,10\n`),
+        Buffer.from([0xe2, 0x82]),
+      ]),
+    );
+    const t = await push(a, ['--user', 'alice', '--file', cut]);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toContain('cut.csv:3: not valid UTF-8 (byte 0xE2 at column 1)');
+
+    // --accounts, where the account names and numbers come from
+    const accounts = join(dir, 'latin1-accounts.ndjson');
+    writeFileSync(
+      accounts,
+      latin1('{"externalId":"acc-0","name":"G\xf6ran","number":"1","balance":1,"type":"CHECKING"}\n'),
+    );
+    const ok = join(dir, 'l1-ok.ndjson');
+    writeFileSync(ok, `${tx('l1a-1')}\n`);
+    const acc = await push(a, ['--user', 'alice', '--file', ok, '--accounts', accounts]);
+    expect(acc.code).toBe(2);
+    expect(acc.stderr).toContain('latin1-accounts.ndjson:1: not valid UTF-8 (byte 0xF6 at column 32)');
+
+    // real UTF-8 beyond ASCII is pushed as written
+    const utf8 = join(dir, 'utf8.ndjson');
+    writeFileSync(utf8, `${tx('l1u-1').replace('Shop', 'Caf\u00e9 \u20ac \u{1F4B0}')}\n`);
+    const u = await push(a, ['--user', 'alice', '--file', utf8]);
+    expect(u.code, u.stderr).toBe(0);
+    expect(stored(a, 'l1u-')[0]!.description).toBe('Caf\u00e9 \u20ac \u{1F4B0}');
+  });
+
   test('every problem up to 50, then a count; a duplicate externalId names both lines', async () => {
     const lines = [tx('many-0')];
     for (let i = 1; i <= 60; i++) lines.push(tx(`many-${i}`).replace('"DEFAULT"', '"NOPE"'));

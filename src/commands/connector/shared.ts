@@ -8,6 +8,7 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { WireError } from '../../contract/connector-wire.js';
 import { InputError } from '../../push/input.js';
+import { NotUtf8Error } from '../../push/utf8.js';
 import { JsonLineError, parseLineJson } from '../../push/json.js';
 import { errnoReason } from '../../fs/errors.js';
 import { assertWritableDir } from '../../fs/writable.js';
@@ -62,8 +63,9 @@ export async function jsonInput(
 }
 
 /** Turns input problems into exit-2 errors that name FILE:LINE. */
-export function inputFailure(err: unknown): unknown {
+export function inputFailure(err: unknown, name?: string): unknown {
   if (err instanceof InputError) return new UsageError(err.message);
+  if (err instanceof NotUtf8Error && name !== undefined) return new UsageError(`${name}:${err.line}: ${err.problem}`);
   if (err instanceof WireError) return new UsageError(err.message);
   return err;
 }

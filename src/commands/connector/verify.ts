@@ -99,7 +99,7 @@ export async function verifyPush(ctx: Context, o: VerifyInput): Promise<void> {
     await transactionsPageFast(api, { pageSize: 1 }, bearer);
     return bearer;
   })();
-  const scan = expectedFromFile(o.file, o.format).catch((err) => Promise.reject(inputFailure(err)));
+  const scan = expectedFromFile(o.file, o.format).catch((err) => Promise.reject(inputFailure(err, o.displayName)));
   const [expected, bearer] = await Promise.all([scan, ready]);
   // nothing to compare is not a match: "0 accounts match" would pass a check that checked nothing
   if (expected.accounts.size === 0)
