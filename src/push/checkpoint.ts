@@ -54,6 +54,8 @@ export class Checkpoint {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return cp;
       throw new InputError(path, 1, `cannot read the checkpoint: ${errnoReason(err)}`);
     }
+    // an empty file is none yet, as `--checkpoint "$(mktemp)"` gives (the writer never leaves one)
+    if (text.trim() === '') return cp;
     let data: CheckpointData;
     try {
       data = JSON.parse(text) as CheckpointData;

@@ -125,6 +125,33 @@ describe('formats', () => {
     });
     expect(v.code, v.stderr).toBe(0);
   });
+
+  test('an empty stdin (closed, or a producer that failed in a pipe) is exit 2 for push and verify, not "0 pushed"', async () => {
+    for (const verb of ['push', 'verify']) {
+      const r = await runCli(['connector', verb, '--user', 'stdin-user', '--file', '-'], { env: env.env, stdin: '' });
+      expect(r.code, verb).toBe(2);
+      expect(r.stderr).toContain('--file -: nothing was read from standard input');
+    }
+  });
+
+  test('an empty --checkpoint file (as mktemp makes) is a checkpoint with nothing delivered yet', async () => {
+    await userWithAccounts(env, 'ckpt-user');
+    const file = join(dir, 'ckpt.ndjson');
+    writeFileSync(
+      file,
+      makeTxs(3, { prefix: 'ckpt' })
+        .map((t) => ndjsonLine(t, '7'))
+        .join('\n'),
+    );
+    const ckpt = join(dir, 'empty.ckpt');
+    writeFileSync(ckpt, '');
+    const r = await runCli(['connector', 'push', '--user', 'ckpt-user', '--file', file, '--checkpoint', ckpt], {
+      env: env.env,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(stored('ckpt-')).toHaveLength(3);
+    expect(JSON.parse(readFileSync(ckpt, 'utf8')).delivered).toHaveLength(1);
+  });
 });
 
 describe('which user', () => {

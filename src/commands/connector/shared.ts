@@ -117,5 +117,8 @@ export async function spooledInput(ctx: Context, file: string, format: string): 
   ctx.onCleanup(() => rmSync(spool, { recursive: true, force: true }));
   const path = join(spool, `stdin.${format}`);
   await pipeline(ctx.io.stdin, createWriteStream(path, { mode: 0o600 }));
+  // a closed stdin or a producer that failed in a pipe: not "0 transactions", which would exit 0
+  if (statSync(path).size === 0)
+    throw new UsageError('--file -: nothing was read from standard input (pipe the input in, or give --file FILE)');
   return path;
 }
