@@ -123,7 +123,7 @@ describe('flags', () => {
     { name: 'set to a date that does not exist', args: ['set', '2026-02-30'], code: 2, stderr: 'not a time' },
   ]);
   optionCases('sandbox reset', newCmdReset, [
-    { name: 'flags', args: ['--keep-clients', '--yes'], options: { keepClients: true, yes: true } },
+    { name: 'flags', args: ['--keep-clients', '--yes'], options: { keepClients: true } },
   ]);
 });
 

@@ -7,7 +7,6 @@ import { sandboxApi } from './shared.js';
 
 export interface ResetOptions {
   keepClients: boolean;
-  yes: boolean;
 }
 
 export function newCmdReset(parent: Command, ctx: Context, run: Run<ResetOptions> = resetRun): Command {
@@ -18,10 +17,8 @@ export function newCmdReset(parent: Command, ctx: Context, run: Run<ResetOptions
         'without --keep-clients the sandbox also gets a new client id, secret and connector token (printed)',
     )
     .option('--keep-clients', 'keep the client id, secret and connector token working')
-    // -y/--yes is the root's (as for every destructive command): ctx.globals holds it
-    .action(async (o: { keepClients?: boolean }) =>
-      run(ctx, { keepClients: Boolean(o.keepClients), yes: Boolean(ctx.globals.yes) }),
-    );
+    // -y/--yes is the root's (as for every destructive command): the shared confirm reads ctx.globals
+    .action(async (o: { keepClients?: boolean }) => run(ctx, { keepClients: Boolean(o.keepClients) }));
   return examples(cmd, [
     'bankctl sandbox reset --keep-clients --yes   # between test cases',
     'bankctl sandbox reset --yes -o json | jq -r .clientSecret',
