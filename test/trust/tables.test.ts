@@ -72,7 +72,17 @@ function run(e: Record<string, string>, signalAfterMs?: number, signal: NodeJS.S
     let bytes = 0;
     let tail = '';
     let stderr = '';
+    // the signal's clock starts at the table's first bytes: on a loaded machine Node alone can take
+    // longer than signalAfterMs to start, and a signal before bankctl listens kills it outright
+    const arm = () => {
+      if (signalAfterMs === undefined) return;
+      setTimeout(() => {
+        signalled = Date.now();
+        child.kill(signal);
+      }, signalAfterMs);
+    };
     child.stdout.on('data', (c: Buffer) => {
+      if (bytes === 0) arm();
       bytes += c.length;
       const text = tail + c.toString();
       const lines = text.split('\n');
@@ -80,11 +90,6 @@ function run(e: Record<string, string>, signalAfterMs?: number, signal: NodeJS.S
       for (const l of lines) if (/^\d{4}-\d{2}-\d{2}/.test(l)) rows++;
     });
     child.stderr.on('data', (c) => (stderr += c));
-    if (signalAfterMs !== undefined)
-      setTimeout(() => {
-        signalled = Date.now();
-        child.kill(signal);
-      }, signalAfterMs);
     const guard = setTimeout(() => child.kill('SIGKILL'), 110_000);
     child.on('close', (code) => {
       clearTimeout(guard);
@@ -114,7 +119,7 @@ describe('a table of 300,000 transactions', () => {
     const r = await run(smallEnv, 4000);
     if (r.code === 0) {
       expect(r.rows).toBe(SMALL);
-      expect(r.ms).toBeLessThan(4000);
+      expect(r.afterSignalMs).toBe(0); // done before the signal was sent
     } else {
       expect(r.code).toBe(130);
       expect(r.afterSignalMs).toBeLessThan(1000);
