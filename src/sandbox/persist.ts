@@ -1,7 +1,17 @@
 // Optional persistence of the sandbox (`sandbox start --data FILE`): the whole state as one JSON
 // snapshot, written atomically (temporary file, fsync, rename) so that a sandbox killed at any
 // moment restarts from the last complete snapshot, never from a torn file.
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import type { MemoryStore } from './store.js';
 
@@ -38,10 +48,26 @@ export function writeAtomic(file: string, data: string): void {
   renameSync(tmp, file);
 }
 
+/**
+ * The text of a regular file. Opened without blocking and checked before it is read: a FIFO would
+ * block a synchronous read, and the whole process with it, until something wrote to it.
+ */
+function readRegularFile(file: string): string {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) throw new Error(`${file} is a directory; give a file name`);
+    if (!st.isFile()) throw new Error(`${file} is not a regular file; give a file name`);
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Loads a snapshot into the store; a file that is not a sandbox snapshot is an error, never overwritten. */
 export function loadStore(store: MemoryStore, file: string): boolean {
   if (!existsSync(file)) return false;
-  const text = readFileSync(file, 'utf8');
+  const text = readRegularFile(file);
   let parsed: { format?: string; state?: Record<string, unknown> };
   try {
     parsed = JSON.parse(text, reviver);

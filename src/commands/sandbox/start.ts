@@ -12,6 +12,7 @@ import { binPath } from './state.js';
 import { selfArgs } from '../../single-executable.js';
 import { claimState, ensurePrivateDir, isSandboxProcess, readState, removeState } from '../../config/sandbox-state.js';
 import { benchHooks, benchOptions, benchStartOptions } from './start-bench.js';
+import { checkDataFile } from './data-file.js';
 
 interface StartOpts {
   port: string;
@@ -65,6 +66,8 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
     }
     // --clock and --fixtures are checked before anything starts
     const hooks = await benchHooks(await benchStartOptions(ctx, o));
+    const dataFile = o.data ? resolve(ctx.io.cwd, o.data) : undefined;
+    if (dataFile) checkDataFile(dataFile);
     refuseSecond(ctx);
     if (o.detach) return detach(ctx, o);
     const { startSandbox } = await import('../../sandbox/index.js');
@@ -78,7 +81,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
         latencyMs,
         faults: faultRate > 0 ? { rate: faultRate, kinds: kinds as FaultKind[], seed } : undefined,
         tls: o.tls ? { dir: ctx.configDir } : undefined,
-        dataFile: o.data ? resolve(ctx.io.cwd, o.data) : undefined,
+        dataFile,
         log: (l) => ctx.io.stderr.write(`sandbox: ${l}\n`),
         ...hooks.options,
       });
@@ -89,7 +92,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
           hint: 'is a sandbox of this config already running? `bankctl sandbox stop`; or pick another --port (--port 0 takes any free one)',
         });
       if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${o.host}: ${code}`);
-      if (o.data && /state file|EACCES|EISDIR/.test((err as Error).message))
+      if (o.data && /state file|regular file|a directory|EACCES|EISDIR/.test((err as Error).message))
         throw new UsageError(`--data: ${(err as Error).message}`);
       throw err;
     }
