@@ -14,6 +14,25 @@ export interface LockOptions {
   what?: string;
   /** A lock older than this is taken over even when its owner lives (default STALE_MS). */
   staleMs?: number;
+  /**
+   * Whether the pid in a held lock is still its owner (default: that process is alive). A lock
+   * whose owner is not is taken over: a sandbox asks whether that pid is still a sandbox, since a
+   * killed one's pid may since belong to another program, or to this very process (a container
+   * restarted, its processes numbered as before).
+   */
+  ownerAlive?: (pid: number) => boolean;
+}
+
+/** The lock is held by another live process (or by one that wrote no pid): the wait ran out. */
+export class LockHeldError extends UsageError {
+  constructor(
+    message: string,
+    readonly lockFile: string,
+    readonly pid: number | undefined,
+    hint: string,
+  ) {
+    super(message, { hint });
+  }
 }
 
 /** A held lock is never this old: its owner hung or the clock jumped. */
@@ -44,7 +63,7 @@ function owner(lockFile: string): { pid?: number; ageMs: number } | undefined {
 }
 
 /** Removes a lock left by a dead process; moved aside first so that a fresh lock is never removed. */
-function breakStale(lockFile: string, seen: { pid?: number }): void {
+function breakStale(lockFile: string, seen: { pid?: number }, isAlive: (pid: number) => boolean): void {
   const aside = `${lockFile}.${randomHex(6)}.stale`;
   try {
     renameSync(lockFile, aside);
@@ -53,7 +72,7 @@ function breakStale(lockFile: string, seen: { pid?: number }): void {
     throw fileError(err, lockFile, 'write');
   }
   const moved = owner(aside);
-  if (moved && moved.pid !== seen.pid && moved.pid !== undefined && alive(moved.pid)) {
+  if (moved && moved.pid !== seen.pid && moved.pid !== undefined && isAlive(moved.pid)) {
     // it was a fresh lock taken in between: put it back if nobody took the name since
     try {
       renameSync(aside, lockFile);
@@ -67,6 +86,7 @@ function breakStale(lockFile: string, seen: { pid?: number }): void {
 
 function acquire(lockFile: string, o: LockOptions): void {
   const deadline = Date.now() + (o.waitMs ?? 15_000);
+  const isAlive = o.ownerAlive ?? alive;
   for (let attempt = 0; ; attempt++) {
     let fd: number | undefined;
     try {
@@ -86,17 +106,19 @@ function acquire(lockFile: string, o: LockOptions): void {
     // an owner that died, a lock far too old, or one whose owner never wrote its pid
     if (
       held &&
-      ((held.pid !== undefined && !alive(held.pid)) ||
+      ((held.pid !== undefined && !isAlive(held.pid)) ||
         held.ageMs > (o.staleMs ?? STALE_MS) ||
         (held.pid === undefined && held.ageMs > 2000))
     ) {
-      breakStale(lockFile, held);
+      breakStale(lockFile, held, isAlive);
       continue;
     }
     if (Date.now() > deadline) {
-      throw new UsageError(
+      throw new LockHeldError(
         `${o.what ?? 'the file'} is locked by ${held?.pid ? `process ${held.pid}` : 'another process'} (${lockFile})`,
-        { hint: 'another bankctl is updating it; if none is running, remove the lock file' },
+        lockFile,
+        held?.pid,
+        'another bankctl is updating it; if none is running, remove the lock file',
       );
     }
     sleepSync(Math.min(50, 2 + attempt * 2 + Math.random() * 5));

@@ -12,7 +12,7 @@ import { binPath } from './state.js';
 import { selfArgs } from '../../single-executable.js';
 import { claimState, ensurePrivateDir, isSandboxProcess, readState, removeState } from '../../config/sandbox-state.js';
 import { benchHooks, benchOptions, benchStartOptions } from './start-bench.js';
-import { checkDataFile } from './data-file.js';
+import { checkDataFile, lockDataFile } from './data-file.js';
 
 interface StartOpts {
   port: string;
@@ -70,6 +70,8 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
     if (dataFile) checkDataFile(dataFile);
     refuseSecond(ctx);
     if (o.detach) return detach(ctx, o);
+    // released once the last snapshot is written, or by the cleanup of a start that failed
+    const releaseData = dataFile ? lockDataFile(ctx, dataFile) : undefined;
     const { startSandbox } = await import('../../sandbox/index.js');
     let sandbox;
     try {
@@ -116,6 +118,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
     });
     ctx.notice('sandbox: stopping');
     await sandbox.close();
+    releaseData?.();
     removeState(ctx.configDir, process.pid);
     // stopped by Ctrl-C or `sandbox stop` (SIGTERM): the contract's code for an interruption
     ctx.exitCode = ExitCode.INTERRUPTED;
