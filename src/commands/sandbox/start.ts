@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { BankctlError, ConflictError, ExitCode, UsageError } from '../../errors.js';
+import { BankctlError, ConflictError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import type { SandboxState } from '../../config/settings.js';
 import { examples, parseIntArg } from '../util.js';
 import { FAULT_KINDS, type FaultKind } from '../../contract/faults.js';
@@ -13,6 +12,7 @@ import { selfArgs } from '../../single-executable.js';
 import { claimState, ensurePrivateDir, isSandboxProcess, readState, removeState } from '../../config/sandbox-state.js';
 import { benchHooks, benchOptions, benchStartOptions } from './start-bench.js';
 import { checkDataFile, lockDataFile } from './data-file.js';
+import { awaitReady, human, stopChild } from './detach-wait.js';
 
 interface StartOpts {
   port: string;
@@ -268,28 +268,33 @@ async function detach(ctx: Context, o: StartOpts): Promise<void> {
     env: { ...ctx.env, BANKCTL_CONFIG_DIR: ctx.configDir } as NodeJS.ProcessEnv,
   });
   closeSync(log);
-  let exitCode: number | null = null;
-  const line = await new Promise<string | undefined>((resolve) => {
-    const rl = createInterface({ input: child.stdout! });
-    const timer = setTimeout(() => resolve(undefined), 15_000);
-    rl.once('line', (l) => {
-      clearTimeout(timer);
-      resolve(l);
-    });
-    child.once('exit', (code) => {
-      exitCode = code;
-      clearTimeout(timer);
-      resolve(undefined);
-    });
-  });
-  child.stdout!.destroy();
-  child.unref();
-  if (!line) {
+  const data = o.data ? resolve(ctx.io.cwd, o.data) : undefined;
+  const outcome = await awaitReady(ctx, child, data);
+  if (outcome.kind === 'ready') {
+    child.stdout!.destroy();
+    child.unref();
+    const ready = JSON.parse(outcome.line) as SandboxState;
+    await printReady(ctx, { ...ready, pid: child.pid });
+    return;
+  }
+  if (outcome.kind === 'exited') {
     // the child's own one-line reason (a port in use, a bad --data file), not "see the log"
-    const reason = exitCode !== null ? childError(logFile, logStart) : undefined;
-    if (reason) throw new DetachedStartError(reason.message, exitCode ?? ExitCode.UNEXPECTED, reason.hint);
+    const reason = childError(logFile, logStart);
+    if (reason) throw new DetachedStartError(reason.message, outcome.code ?? ExitCode.UNEXPECTED, reason.hint);
     throw new UsageError(`the sandbox did not start; see ${logFile}`);
   }
-  const ready = JSON.parse(line) as SandboxState;
-  await printReady(ctx, { ...ready, pid: child.pid });
+  // given up on, or this command was stopped: the child goes too, before anything says so
+  const stopped = await stopChild(child);
+  child.stdout!.destroy();
+  const fate = stopped
+    ? `stopped it (pid ${child.pid})`
+    : `could not stop it (pid ${child.pid}: \`kill -KILL -${child.pid}\`)`;
+  if (outcome.kind === 'interrupted') throw new InterruptedError(`interrupted while the sandbox was starting; ${fate}`);
+  const loading = data && existsSync(data);
+  throw new DetachedStartError(
+    `the sandbox was not ready after ${human(outcome.waitedMs)}${loading ? ` (loading ${data})` : ''}; ${fate}; see ${logFile}`,
+    // a timeout, as the contract's exit codes say
+    ExitCode.NETWORK,
+    loading ? 'a foreground `bankctl sandbox start --data ...` waits as long as its file takes to load' : undefined,
+  );
 }
