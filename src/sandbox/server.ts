@@ -245,6 +245,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const id = identity(store, ids, loaded);
   id.seed();
   const persister = opts.dataFile ? new Persister(store, opts.dataFile, 250, log) : undefined;
+  // a new state's first snapshot holds its client and connector token: a restart before any other
+  // change must not hand out new ones (the printed client secret would stop working)
+  if (!loaded) persister?.markDirty();
   const timers = timerSet(log, persister, clock);
   const router = new Router(store);
   const requests = new RequestLog(store, opts.logCapacity, opts.bodies);

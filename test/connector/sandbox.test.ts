@@ -526,6 +526,25 @@ describe('persistence (--data FILE)', () => {
     }
   });
 
+  test('a sandbox stopped before any change keeps its client and connector token for the next start', async () => {
+    const { tempDir } = await import('../helpers/cli.js');
+    const { join } = await import('node:path');
+    const dataFile = join(tempDir(), 'state.json');
+    const first = await startTestSandbox({ dataFile });
+    const { clientId, clientSecret, connectorToken } = first.sandbox;
+    await first.close();
+    const second = await startTestSandbox({ dataFile });
+    try {
+      expect([second.sandbox.clientId, second.sandbox.clientSecret, second.sandbox.connectorToken]).toEqual([
+        clientId,
+        clientSecret,
+        connectorToken,
+      ]);
+    } finally {
+      await second.close();
+    }
+  });
+
   test('after a restart the connector still knows accounts, transactions and deletions, pointing at the stored records', async () => {
     const { tempDir } = await import('../helpers/cli.js');
     const { join } = await import('node:path');
