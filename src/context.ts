@@ -1,6 +1,5 @@
 // Everything a command touches comes through the context, built lazily so that --help and
 // completion never read config or credentials.
-import { readFileSync } from 'node:fs';
 import type { IO } from './io.js';
 import { ConfigStore, defaultConfigDir, SETTING_KEYS, type SettingKey } from './config/store.js';
 import { Settings, sourceName } from './config/settings.js';
@@ -364,6 +363,7 @@ export class Context {
     const s = await this.settings();
     const caPems: string[] = [];
     const caFile = s.get('ca-file');
+    const { readInputFile } = await import('./fs/read-input.js');
     for (const [file, from] of [
       [caFile?.value, caFile?.source === 'env' ? 'BANKCTL_CA_FILE' : '--ca-file'],
       [this.env.NODE_EXTRA_CA_CERTS, 'NODE_EXTRA_CA_CERTS'],
@@ -371,7 +371,7 @@ export class Context {
       if (!file) continue;
       let pem: string;
       try {
-        pem = readFileSync(file, 'utf8');
+        pem = await readInputFile(file);
       } catch (err) {
         throw new UsageError(`${from}: cannot read ${file}: ${errnoReason(err)}`);
       }

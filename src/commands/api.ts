@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { stripControl } from '../output/sanitize.js';
 import type { Context } from '../context.js';
@@ -14,6 +13,7 @@ import { ENDPOINTS } from '../contract/index.js';
 import { completeArguments } from './completion.js';
 import { collect, examples, parseKeyValue, splitList } from './util.js';
 import { errnoReason } from '../fs/errors.js';
+import { readInputFile } from '../fs/read-input.js';
 
 interface ApiOpts {
   field?: string[];
@@ -158,7 +158,7 @@ async function requestParts(ctx: Context, method: string, path: string, o: ApiOp
     const text =
       o.input === '-'
         ? await readStdin(ctx)
-        : await readFile(o.input, 'utf8').catch((e: NodeJS.ErrnoException) => {
+        : await readInputFile(o.input).catch((e: NodeJS.ErrnoException) => {
             throw new UsageError(`cannot read ${o.input}: ${errnoReason(e)}`);
           });
     let value: unknown;

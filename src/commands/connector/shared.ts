@@ -1,6 +1,6 @@
 // Helpers of the connector commands: which external user, reading a JSON body from --file/--data
 // with numbers kept exact and errors as FILE:LINE.
-import { accessSync, constants, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -11,6 +11,7 @@ import { InputError } from '../../push/input.js';
 import { NotUtf8Error } from '../../push/utf8.js';
 import { JsonLineError, parseLineJson } from '../../push/json.js';
 import { errnoReason } from '../../fs/errors.js';
+import { readInputFile } from '../../fs/read-input.js';
 import { assertWritableDir } from '../../fs/writable.js';
 
 /** The external user id: --user on the verb, else the global --user/--external-user, else an external-user setting. */
@@ -48,7 +49,7 @@ export async function jsonInput(
       for await (const c of ctx.io.stdin) text += c.toString();
     } else {
       try {
-        text = readFileSync(o.file, 'utf8');
+        text = await readInputFile(o.file);
       } catch (err) {
         throw new UsageError(`--file: cannot read ${o.file}: ${errnoReason(err)}`);
       }

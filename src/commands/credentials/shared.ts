@@ -1,6 +1,5 @@
 // Flags and helpers the credentials verbs share: --field/--field-stdin/--answer parsing, --answers
 // files, the warning for secrets typed on the command line, the walker's flags, and the table columns.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -11,6 +10,7 @@ import { collect, parseIntArg, parseKeyValue, splitList } from '../util.js';
 import { isRefreshItem, REFRESH_ITEMS } from '../../contract/vocabulary.js';
 import type { WalkOptions } from '../../flows/connect.js';
 import { errnoReason } from '../../fs/errors.js';
+import { readInputFile } from '../../fs/read-input.js';
 
 export const CREDENTIALS_COLUMNS: Column[] = [
   { header: 'id', path: 'id' },
@@ -131,7 +131,7 @@ export async function loadAnswers(
     const file = resolve(ctx.io.cwd, o.answers);
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = await readInputFile(file);
     } catch (err) {
       throw new UsageError(`--answers: cannot read ${o.answers}: ${errnoReason(err)}`);
     }

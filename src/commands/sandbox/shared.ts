@@ -25,10 +25,10 @@ export async function readInput(ctx: Context, file: string, flag: string): Promi
     for await (const c of ctx.io.stdin) data += (c as Buffer).toString();
     return data;
   }
-  const { readFileSync } = await import('node:fs');
+  const { readInputFile } = await import('../../fs/read-input.js');
   const { resolve } = await import('node:path');
   try {
-    return readFileSync(resolve(ctx.io.cwd, file), 'utf8');
+    return await readInputFile(resolve(ctx.io.cwd, file));
   } catch (err) {
     throw new UsageError(`${flag}: cannot read ${file}: ${errnoReason(err)}`);
   }

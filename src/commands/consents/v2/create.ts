@@ -1,13 +1,13 @@
 // `consents v2 create`: a consent for one of the app's users at a provider (POST /connectivity/v2/consents,
 // client token, consents; Beta). The VRP parameters come from flags, or whole from --parameters FILE.
 import { renderOne } from '../../accounts/v2-cells.js';
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { CONSENT_SUBTYPES, createConsent, PERIOD_TYPES } from '../../../api/consents-v2.js';
 import { parseDecimal } from '../../../contract/decimal.js';
 import { ExactNumber, readJson } from '../../../contract/exact-json.js';
 import { UsageError } from '../../../errors.js';
+import { readInputFile } from '../../../fs/read-input.js';
 import { beyondMinorUnits } from '../../../output/money.js';
 import { collect, examples, type Run } from '../../util.js';
 import { CONSENT_VIEW } from './shared.js';
@@ -75,7 +75,15 @@ function amount(text: string, currency: string, flag: string): Record<string, un
   return { currency, value: { scale: d.scale, unscaledValue: new ExactNumber(d.unscaledValue.toString()) } };
 }
 
-export function bodyFromFlags(o: Flags): Record<string, unknown> {
+/** --parameters: standard input for "-", else the file (a named pipe waits for its writer, Ctrl-C still ends it). */
+async function parametersText(ctx: Context, file: string): Promise<string> {
+  if (file !== '-') return readInputFile(file);
+  const chunks: Buffer[] = [];
+  for await (const c of ctx.io.stdin) chunks.push(Buffer.from(c as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function bodyFromFlags(ctx: Context, o: Flags): Promise<Record<string, unknown>> {
   if (!o.provider) throw new UsageError('--provider is required');
   if (!o.forUser) throw new UsageError('--for-user is required (the user id the consent is for)');
   const subtype = o.subtype.toUpperCase();
@@ -84,7 +92,7 @@ export function bodyFromFlags(o: Flags): Record<string, unknown> {
   let financialServiceParameters: unknown;
   if (o.parameters) {
     try {
-      financialServiceParameters = readJson(readFileSync(o.parameters === '-' ? 0 : o.parameters, 'utf8'));
+      financialServiceParameters = readJson(await parametersText(ctx, o.parameters));
     } catch (e) {
       throw new UsageError(`--parameters: ${(e as Error).message.split('\n')[0]}`);
     }
@@ -164,7 +172,7 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
       'financialServiceParameters as JSON from a file ("-" for stdin), instead of the flags',
     )
     .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one)')
-    .action(async (o: Flags) => run(ctx, { body: bodyFromFlags(o), idempotencyKey: o.idempotencyKey }));
+    .action(async (o: Flags) => run(ctx, { body: await bodyFromFlags(ctx, o), idempotencyKey: o.idempotencyKey }));
   return examples(cmd, [
     'bankctl consents v2 create --provider uk-ob-barclays --for-user $USER_ID --currency GBP --max-amount 100 --limit MONTH=500 --payee-name Savings --payee-number 10000031510604 --reference SWEEP-2026',
     'bankctl consents v2 create --provider uk-ob-barclays --for-user $USER_ID --parameters params.json -o json',
