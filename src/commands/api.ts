@@ -14,6 +14,7 @@ import { completeArguments } from './completion.js';
 import { collect, examples, parseKeyValue, splitList } from './util.js';
 import { errnoReason } from '../fs/errors.js';
 import { readInputFile } from '../fs/read-input.js';
+import { withoutBom } from '../fs/bom.js';
 
 interface ApiOpts {
   field?: string[];
@@ -163,7 +164,7 @@ async function requestParts(ctx: Context, method: string, path: string, o: ApiOp
           });
     let value: unknown;
     try {
-      value = readJson(text);
+      value = readJson(withoutBom(text));
     } catch (e) {
       throw new UsageError(`${o.input} is not valid JSON: ${(e as Error).message}`);
     }

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { writeFileAtomicSync } from '../fs/atomic.js';
 import { errnoReason, fileError } from '../fs/errors.js';
+import { withoutBom } from '../fs/bom.js';
 import { withLockSync } from '../fs/lock.js';
 import { checkPrivate } from './private.js';
 
@@ -31,7 +32,7 @@ export class JsonFile<T extends object> {
     if (text.trim() === '') return undefined;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(withoutBom(text));
     } catch (err) {
       throw new UsageError(`${this.what} ${this.path} cannot be read: ${(err as Error).message}`, {
         hint: 'fix or remove the file; bankctl never overwrites it',

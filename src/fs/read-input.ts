@@ -49,8 +49,3 @@ async function readPipe(fd: number): Promise<string> {
   for await (const chunk of socket as AsyncIterable<string>) text += chunk;
   return text;
 }
-
-/** Text without a leading byte order mark (U+FEFF), which editors on Windows write; one elsewhere stays. */
-export function withoutBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}

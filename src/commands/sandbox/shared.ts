@@ -18,17 +18,18 @@ export async function sandboxApi(ctx: Context, what: string): Promise<ApiClient>
   return api;
 }
 
-/** A file's text, or stdin's for "-"; a failure is a one-line usage error naming the flag. */
+/** A file's text, or stdin's for "-", without a leading byte order mark; a failure is a one-line usage error naming the flag. */
 export async function readInput(ctx: Context, file: string, flag: string): Promise<string> {
+  const { withoutBom } = await import('../../fs/bom.js');
   if (file === '-') {
     let data = '';
     for await (const c of ctx.io.stdin) data += (c as Buffer).toString();
-    return data;
+    return withoutBom(data);
   }
   const { readInputFile } = await import('../../fs/read-input.js');
   const { resolve } = await import('node:path');
   try {
-    return await readInputFile(resolve(ctx.io.cwd, file));
+    return withoutBom(await readInputFile(resolve(ctx.io.cwd, file)));
   } catch (err) {
     throw new UsageError(`${flag}: cannot read ${file}: ${errnoReason(err)}`);
   }

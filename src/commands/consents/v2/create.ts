@@ -8,6 +8,7 @@ import { parseDecimal } from '../../../contract/decimal.js';
 import { ExactNumber, readJson } from '../../../contract/exact-json.js';
 import { UsageError } from '../../../errors.js';
 import { readInputFile } from '../../../fs/read-input.js';
+import { withoutBom } from '../../../fs/bom.js';
 import { beyondMinorUnits } from '../../../output/money.js';
 import { collect, examples, type Run } from '../../util.js';
 import { CONSENT_VIEW } from './shared.js';
@@ -92,7 +93,7 @@ export async function bodyFromFlags(ctx: Context, o: Flags): Promise<Record<stri
   let financialServiceParameters: unknown;
   if (o.parameters) {
     try {
-      financialServiceParameters = readJson(await parametersText(ctx, o.parameters));
+      financialServiceParameters = readJson(withoutBom(await parametersText(ctx, o.parameters)));
     } catch (e) {
       throw new UsageError(`--parameters: ${(e as Error).message.split('\n')[0]}`);
     }
