@@ -230,17 +230,31 @@ export class Context {
    * A profile named by --profile or BANKCTL_PROFILE that was never saved would silently run with
    * the defaults (the local sandbox, the environment's credentials): a typo of "prod" showed the
    * sandbox's data as if it were production's. Like `aws --profile`, that is exit 2 naming the
-   * saved ones. `default` always exists, and `config use` only switches to saved profiles.
+   * saved ones. `default` always exists, and `config use` only switches to saved profiles; a
+   * config.json whose "current" names no saved profile (edited by hand) is refused the same way,
+   * naming the file and `config use` rather than an environment variable that is not set.
    */
   requireSavedProfile(config: ConfigStore, name = this.profileName()): void {
     if (name === 'default') return;
     const saved = config.profileNames();
     if (saved.includes(name)) return;
-    const from = this.globals.profile ? '--profile' : 'BANKCTL_PROFILE';
     const shown = /^[A-Za-z0-9._-]{1,64}$/.test(name) ? name : 'NAME';
     const near = nearest(name, saved);
+    const quoted = `"${stripControl(name).slice(0, 80)}"`;
+    const didYouMean = near ? `; did you mean "${near}"?` : '';
+    if (!this.globals.profile && !this.env.BANKCTL_PROFILE)
+      throw new UsageError(
+        `the current profile ${quoted} ("current" in ${config.file}) is not saved${didYouMean} (saved: ${saved.join(', ')})`,
+        {
+          hint:
+            `switch to a saved one with \`bankctl config use ${near ?? 'default'}\`` +
+            (shown === name ? `, or create it with \`bankctl config use ${shown} --create\`` : '') +
+            '; --profile NAME picks one for a single command',
+        },
+      );
+    const from = this.globals.profile ? '--profile' : 'BANKCTL_PROFILE';
     throw new UsageError(
-      `${from}: no profile named "${stripControl(name).slice(0, 80)}" is saved${near ? `; did you mean "${near}"?` : ''} (saved: ${saved.join(', ')}); ` +
+      `${from}: no profile named ${quoted} is saved${didYouMean} (saved: ${saved.join(', ')}); ` +
         `create it with \`bankctl auth login --profile ${shown}\` or \`bankctl config set KEY VALUE --profile ${shown}\``,
     );
   }
