@@ -14,7 +14,6 @@ import { VERSION } from './version.js';
 import type { Prompter } from './prompts/prompter.js';
 import { guardIO } from './output/terminal.js';
 import { stripControl } from './output/sanitize.js';
-import { errnoReason } from './fs/errors.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -377,7 +376,7 @@ export class Context {
     const s = await this.settings();
     const caPems: string[] = [];
     const caFile = s.get('ca-file');
-    const { readInputFile } = await import('./fs/read-input.js');
+    const { inputReadError, readInputFile } = await import('./fs/read-input.js');
     for (const [file, from] of [
       [caFile?.value, caFile?.source === 'env' ? 'BANKCTL_CA_FILE' : '--ca-file'],
       [this.env.NODE_EXTRA_CA_CERTS, 'NODE_EXTRA_CA_CERTS'],
@@ -387,7 +386,7 @@ export class Context {
       try {
         pem = await readInputFile(file);
       } catch (err) {
-        throw new UsageError(`${from}: cannot read ${file}: ${errnoReason(err)}`);
+        throw inputReadError(err, file, from);
       }
       if (!pem.includes('-----BEGIN CERTIFICATE-----'))
         throw new UsageError(`${from}: ${file} holds no PEM certificate`);

@@ -12,9 +12,7 @@ import { readJson, writeJson } from '../contract/exact-json.js';
 import { ENDPOINTS } from '../contract/index.js';
 import { completeArguments } from './completion.js';
 import { collect, examples, parseKeyValue, splitList } from './util.js';
-import { errnoReason } from '../fs/errors.js';
-import { readInputFile } from '../fs/read-input.js';
-import { withoutBom } from '../fs/bom.js';
+import { inputReadError, readInputFile, readStreamText } from '../fs/read-input.js';
 
 interface ApiOpts {
   field?: string[];
@@ -156,15 +154,13 @@ async function requestParts(ctx: Context, method: string, path: string, o: ApiOp
   const strings = () => Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]));
   const json = (v: unknown): Parts => ({ body: writeJson(v), contentType: 'application/json' });
   if (o.input) {
-    const text =
-      o.input === '-'
-        ? await readStdin(ctx)
-        : await readInputFile(o.input).catch((e: NodeJS.ErrnoException) => {
-            throw new UsageError(`cannot read ${o.input}: ${errnoReason(e)}`);
-          });
+    const input = o.input;
+    const text = await (input === '-' ? readStreamText(ctx.io.stdin) : readInputFile(input)).catch((e: unknown) => {
+      throw inputReadError(e, input === '-' ? 'stdin' : input);
+    });
     let value: unknown;
     try {
-      value = readJson(withoutBom(text));
+      value = readJson(text);
     } catch (e) {
       throw new UsageError(`${o.input} is not valid JSON: ${(e as Error).message}`);
     }
@@ -350,10 +346,4 @@ async function writeBody(ctx: Context, text: string | undefined): Promise<void> 
         : `${raw}\n`
       : `${jsonForStdout(ctx, writeJson(parsed, 2))}\n`,
   );
-}
-
-async function readStdin(ctx: Context): Promise<string> {
-  let data = '';
-  for await (const c of ctx.io.stdin) data += c.toString();
-  return data;
 }

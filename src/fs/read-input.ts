@@ -1,5 +1,6 @@
 // The text of a file the user names (--input, --answers, --parameters, --fixtures, --file ...),
-// read so that Ctrl-C (or a TERM) still ends the command while it waits.
+// read so that Ctrl-C (or a TERM) still ends the command while it waits, and decoded strictly
+// (fs/utf8.ts): a Latin-1 export is an error naming its line, never text changed on the way.
 //
 // readFile() opens on libuv's thread pool. A named pipe with no writer yet blocks that open, and a
 // process may not exit while a thread-pool thread is busy: Ctrl-C printed "interrupted" and the
@@ -10,14 +11,17 @@
 import { close, constants, fstat, open, readFile, type Stats } from 'node:fs';
 import { Socket } from 'node:net';
 import { promisify } from 'node:util';
+import { UsageError } from '../errors.js';
+import { errnoReason } from './errors.js';
+import { decodeUtf8, NotUtf8Error } from './utf8.js';
 
 const openAsync = promisify(open);
 const fstatAsync = promisify(fstat);
 const closeAsync = promisify(close);
 const readFileAsync = promisify(readFile);
 
-/** The file's text (UTF-8); an error with the errno code of what failed (the caller names the file). */
-export async function readInputFile(path: string): Promise<string> {
+/** The file's bytes; an error with the errno code of what failed (the caller names the file). */
+async function readInputBytes(path: string): Promise<Buffer> {
   // O_NONBLOCK does not exist on Windows, which has no FIFOs to wait on either
   const fd = await openAsync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   let stat: Stats;
@@ -30,22 +34,40 @@ export async function readInputFile(path: string): Promise<string> {
   // a regular file never blocks: read it whole through the descriptor (closed by us, not by readFile)
   if (stat.isFile()) {
     try {
-      return await readFileAsync(fd, 'utf8');
+      return await readFileAsync(fd);
     } finally {
       await closeAsync(fd).catch(() => undefined);
     }
   }
-  if (stat.isFIFO()) return readPipe(fd);
+  if (stat.isFIFO()) return readStreamBytes(new Socket({ fd, readable: true, writable: false }));
   // a directory, a device: as before, by name (a directory is EISDIR, /dev/null is empty)
   await closeAsync(fd).catch(() => undefined);
-  return readFileAsync(path, 'utf8');
+  return readFileAsync(path);
 }
 
-/** A pipe (a named FIFO, `<(cmd)`, /dev/stdin on a pipe) to its end; the socket owns and closes fd. */
-async function readPipe(fd: number): Promise<string> {
-  const socket = new Socket({ fd, readable: true, writable: false });
-  socket.setEncoding('utf8');
-  let text = '';
-  for await (const chunk of socket as AsyncIterable<string>) text += chunk;
-  return text;
+/** A stream (stdin, or a pipe read as a socket, which owns and closes its fd) to its end. */
+async function readStreamBytes(stream: AsyncIterable<Buffer | string>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of stream) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * The file's text: UTF-8 as written, else a NotUtf8Error naming the line and column of the first bad
+ * byte (never a silent U+FFFD); a leading byte order mark left out. inputReadError words either error.
+ */
+export async function readInputFile(path: string): Promise<string> {
+  return decodeUtf8(await readInputBytes(path));
+}
+
+/** The same for a stream (stdin for "-"): decoded once at its end, so no character is cut between reads. */
+export async function readStreamText(stream: AsyncIterable<Buffer | string>): Promise<string> {
+  return decodeUtf8(await readStreamBytes(stream));
+}
+
+/** The one-line error of an input that could not be read: the errno's reason, or FILE:LINE of a byte that is not UTF-8. */
+export function inputReadError(err: unknown, name: string, flag?: string): UsageError {
+  const at = flag ? `${flag}: ` : '';
+  if (err instanceof NotUtf8Error) return new UsageError(`${at}${name}:${err.line}: ${err.problem}`);
+  return new UsageError(`${at}cannot read ${name}: ${errnoReason(err)}`);
 }

@@ -16,7 +16,7 @@ import { JsonLineError, parseLineJson } from './json.js';
 import { lines } from './ndjson.js';
 import { message } from './records.js';
 import { textChunks } from './text.js';
-import { NotUtf8Error } from './utf8.js';
+import { NotUtf8Error } from '../fs/utf8.js';
 import { InputError, type InputFormat } from './input.js';
 
 export interface AccountInput {

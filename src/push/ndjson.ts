@@ -8,7 +8,7 @@ import { ACCOUNT_FIELDS, lineRecord, message, type InputRecord } from './records
 import { CR, QUOTE } from './bytes.js';
 import { textChunks } from './text.js';
 import { declinedText } from './ndjson-scan.js';
-import { lineUtf8Problem } from './utf8.js';
+import { lineUtf8Problem } from '../fs/utf8.js';
 
 /** Lines of a file in batches (one per chunk read), split by hand, with their 1-based numbers. */
 export async function* lineBatches(file: string): AsyncGenerator<Array<{ line: number; text: string }>> {

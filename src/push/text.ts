@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs';
 import type { Hash } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { BOM_CHAR } from './bytes.js';
-import { Utf8Reads } from './utf8.js';
+import { Utf8Reads } from '../fs/utf8.js';
 
 export async function* textChunks(file: string, hash?: Hash): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');

@@ -11,7 +11,7 @@ import { eachLine } from './lines.js';
 import { InputError, records } from './input.js';
 import { LineScan, scanLine } from './ndjson-scan.js';
 import { declinedRecord } from './ndjson.js';
-import { NotUtf8Error } from './utf8.js';
+import { NotUtf8Error } from '../fs/utf8.js';
 import { Problems } from './problems.js';
 import { merge, scanFile, Tally, type SegmentAccount, type SegmentResult } from './scan-segment.js';
 import type { AccountInfo, IngestType, PushOptions } from './types.js';

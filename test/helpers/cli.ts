@@ -63,7 +63,7 @@ export function spawnCli(
   args: string[],
   opts: {
     env?: Record<string, string | undefined>;
-    stdin?: string;
+    stdin?: string | Buffer;
     timeoutMs?: number;
     /** Called with all of stderr so far each time more arrives: to act on what the CLI says while it runs. */
     onStderr?: (soFar: string) => void;

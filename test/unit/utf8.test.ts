@@ -6,7 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/cli.js';
-import { firstBadByte, NotUtf8Error, Utf8Reads } from '../../src/push/utf8.js';
+import { firstBadByte, NotUtf8Error, Utf8Reads } from '../../src/fs/utf8.js';
 
 // a small deterministic generator, so a failure can be replayed
 function random(seed: number): () => number {

@@ -8,10 +8,10 @@ import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { WireError } from '../../contract/connector-wire.js';
 import { InputError } from '../../push/input.js';
-import { NotUtf8Error } from '../../push/utf8.js';
+import { NotUtf8Error } from '../../fs/utf8.js';
 import { JsonLineError, parseLineJson } from '../../push/json.js';
 import { errnoReason } from '../../fs/errors.js';
-import { readInputFile } from '../../fs/read-input.js';
+import { inputReadError, readInputFile, readStreamText } from '../../fs/read-input.js';
 import { assertWritableDir } from '../../fs/writable.js';
 
 /** The external user id: --user on the verb, else the global --user/--external-user, else an external-user setting. */
@@ -43,16 +43,12 @@ export async function jsonInput(
     text = o.data;
     name = '--data';
   } else if (o.file) {
-    name = o.file;
-    if (o.file === '-') {
-      text = '';
-      for await (const c of ctx.io.stdin) text += c.toString();
-    } else {
-      try {
-        text = await readInputFile(o.file);
-      } catch (err) {
-        throw new UsageError(`--file: cannot read ${o.file}: ${errnoReason(err)}`);
-      }
+    const file = o.file;
+    name = file === '-' ? 'stdin' : file;
+    try {
+      text = await (file === '-' ? readStreamText(ctx.io.stdin) : readInputFile(file));
+    } catch (err) {
+      throw inputReadError(err, name, '--file');
     }
   } else throw new UsageError(`give ${what} with --file FILE (or - for stdin) or --data JSON`);
   try {

@@ -9,8 +9,7 @@ import { V1_CREDENTIALS_FIELDS } from '../../contract/item-fields.js';
 import { collect, parseIntArg, parseKeyValue, splitList } from '../util.js';
 import { isRefreshItem, REFRESH_ITEMS } from '../../contract/vocabulary.js';
 import type { WalkOptions } from '../../flows/connect.js';
-import { errnoReason } from '../../fs/errors.js';
-import { readInputFile } from '../../fs/read-input.js';
+import { inputReadError, readInputFile } from '../../fs/read-input.js';
 
 export const CREDENTIALS_COLUMNS: Column[] = [
   { header: 'id', path: 'id' },
@@ -133,7 +132,7 @@ export async function loadAnswers(
     try {
       text = await readInputFile(file);
     } catch (err) {
-      throw new UsageError(`--answers: cannot read ${o.answers}: ${errnoReason(err)}`);
+      throw inputReadError(err, o.answers, '--answers');
     }
     const { parseAnswersText } = await import('../../flows/supplemental.js');
     try {

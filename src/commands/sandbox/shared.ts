@@ -3,8 +3,6 @@
 // confirm with src/prompts/confirm.ts, as every other noun's.)
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../api/client.js';
-import { UsageError } from '../../errors.js';
-import { errnoReason } from '../../fs/errors.js';
 
 /** The client, once the base URL answered as a bankctl sandbox. */
 export async function sandboxApi(ctx: Context, what: string): Promise<ApiClient> {
@@ -20,17 +18,11 @@ export async function sandboxApi(ctx: Context, what: string): Promise<ApiClient>
 
 /** A file's text, or stdin's for "-", without a leading byte order mark; a failure is a one-line usage error naming the flag. */
 export async function readInput(ctx: Context, file: string, flag: string): Promise<string> {
-  const { withoutBom } = await import('../../fs/bom.js');
-  if (file === '-') {
-    let data = '';
-    for await (const c of ctx.io.stdin) data += (c as Buffer).toString();
-    return withoutBom(data);
-  }
-  const { readInputFile } = await import('../../fs/read-input.js');
+  const { inputReadError, readInputFile, readStreamText } = await import('../../fs/read-input.js');
   const { resolve } = await import('node:path');
   try {
-    return withoutBom(await readInputFile(resolve(ctx.io.cwd, file)));
+    return await (file === '-' ? readStreamText(ctx.io.stdin) : readInputFile(resolve(ctx.io.cwd, file)));
   } catch (err) {
-    throw new UsageError(`${flag}: cannot read ${file}: ${errnoReason(err)}`);
+    throw inputReadError(err, file === '-' ? 'stdin' : file, flag);
   }
 }

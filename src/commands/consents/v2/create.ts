@@ -7,8 +7,7 @@ import { CONSENT_SUBTYPES, createConsent, PERIOD_TYPES } from '../../../api/cons
 import { parseDecimal } from '../../../contract/decimal.js';
 import { ExactNumber, readJson } from '../../../contract/exact-json.js';
 import { UsageError } from '../../../errors.js';
-import { readInputFile } from '../../../fs/read-input.js';
-import { withoutBom } from '../../../fs/bom.js';
+import { inputReadError, readInputFile, readStreamText } from '../../../fs/read-input.js';
 import { beyondMinorUnits } from '../../../output/money.js';
 import { collect, examples, type Run } from '../../util.js';
 import { CONSENT_VIEW } from './shared.js';
@@ -78,10 +77,11 @@ function amount(text: string, currency: string, flag: string): Record<string, un
 
 /** --parameters: standard input for "-", else the file (a named pipe waits for its writer, Ctrl-C still ends it). */
 async function parametersText(ctx: Context, file: string): Promise<string> {
-  if (file !== '-') return readInputFile(file);
-  const chunks: Buffer[] = [];
-  for await (const c of ctx.io.stdin) chunks.push(Buffer.from(c as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return await (file === '-' ? readStreamText(ctx.io.stdin) : readInputFile(file));
+  } catch (err) {
+    throw inputReadError(err, file === '-' ? 'stdin' : file, '--parameters');
+  }
 }
 
 export async function bodyFromFlags(ctx: Context, o: Flags): Promise<Record<string, unknown>> {
@@ -92,8 +92,9 @@ export async function bodyFromFlags(ctx: Context, o: Flags): Promise<Record<stri
     throw new UsageError(`--subtype must be one of ${CONSENT_SUBTYPES.join(', ')}, got "${o.subtype}"`);
   let financialServiceParameters: unknown;
   if (o.parameters) {
+    const text = await parametersText(ctx, o.parameters);
     try {
-      financialServiceParameters = readJson(withoutBom(await parametersText(ctx, o.parameters)));
+      financialServiceParameters = readJson(text);
     } catch (e) {
       throw new UsageError(`--parameters: ${(e as Error).message.split('\n')[0]}`);
     }

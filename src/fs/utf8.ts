@@ -1,9 +1,11 @@
 // Input text must be UTF-8 as written. Node's decoders turn a byte that is not (a Latin-1 "é", a
-// cut multi-byte sequence) into U+FFFD without a word, and bank text pushed that way is changed for
-// good; so every reader of push input checks its bytes and names the first bad one by line and column.
+// cut multi-byte sequence) into U+FFFD without a word, and text sent on that way is changed for
+// good (bank text pushed, a JSON body, an answer to the bank); so every reader of a user's input
+// checks its bytes and names the first bad one by line and column.
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { LF } from './bytes.js';
+
+const LF = 0x0a;
 
 /** The input is not UTF-8: where, and which byte. */
 export class NotUtf8Error extends Error {
@@ -61,6 +63,29 @@ export function lineUtf8Problem(b: Buffer, s: number, e: number): string | undef
   return badByteProblem(b, s, bad < 0 ? s : bad);
 }
 
+/** Where the byte at offset of b is: its 1-based line, and the problem naming its column. */
+function locatedIn(b: Buffer, offset: number, fileStart = true): NotUtf8Error {
+  let line = 1;
+  let start = 0;
+  for (let nl = b.indexOf(LF); nl >= 0 && nl < offset; nl = b.indexOf(LF, nl + 1)) {
+    line++;
+    start = nl + 1;
+  }
+  // a byte order mark opens the file, not the first line's text
+  if (fileStart && line === 1 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) start = 3;
+  return new NotUtf8Error(line, badByteProblem(b, start, offset));
+}
+
+/** A whole input's text: UTF-8 as written (else a NotUtf8Error), a leading byte order mark left out. */
+export function decodeUtf8(b: Buffer): string {
+  if (!isUtf8(b)) {
+    const bad = firstBadByte(b, 0, b.length);
+    throw locatedIn(b, bad < 0 ? 0 : bad);
+  }
+  const text = b.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** Where a complete sequence last ends in b: the bytes after it may be the start of one cut by a read. */
 function completeEnd(b: Uint8Array): number {
   const end = b.length;
@@ -101,23 +126,19 @@ export class Utf8Reads {
   }
 }
 
-/** The NotUtf8Error for the byte at offset of file: its line and column, read again from the start. */
+/** The NotUtf8Error for the byte at offset of file: the file read again up to it. */
 async function located(file: string, offset: number): Promise<NotUtf8Error> {
-  let line = 1;
-  let lineBytes: Buffer[] = [];
-  let at = 0;
+  let before = 0; // the lines before the bad byte's
+  let tail: Buffer[] = []; // the bad byte's line up to it
   for await (const b of createReadStream(file, { start: 0, end: offset }) as AsyncIterable<Buffer>) {
-    let s = 0;
-    for (let nl = b.indexOf(LF); nl >= 0 && at + nl < offset; nl = b.indexOf(LF, nl + 1)) {
-      line++;
-      lineBytes = [];
-      s = nl + 1;
+    const nl = b.lastIndexOf(LF);
+    if (nl < 0) {
+      tail.push(b);
+      continue;
     }
-    lineBytes.push(b.subarray(s));
-    at += b.length;
+    for (let i = b.indexOf(LF); i >= 0 && i <= nl; i = b.indexOf(LF, i + 1)) before++;
+    tail = [b.subarray(nl + 1)];
   }
-  const bytes = Buffer.concat(lineBytes);
-  // a byte order mark opens the file, not the first line's text
-  const from = line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  return new NotUtf8Error(line, badByteProblem(bytes, from, bytes.length - 1));
+  const line = Buffer.concat(tail);
+  return new NotUtf8Error(before + 1, locatedIn(line, line.length - 1, before === 0).problem);
 }
