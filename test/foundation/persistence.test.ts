@@ -8,6 +8,22 @@ import { describe, expect, test } from 'vitest';
 import { BIN, spawnCli, tempDir } from '../helpers/cli.js';
 import { raw } from '../helpers/sandbox.js';
 
+/** A state file as a reader outside bankctl sees it: JSON lines, a header, records, a trailer. */
+function snapshot(file: string): { format: string; records: (kind: string) => Array<[string, unknown]>; end: number } {
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as unknown);
+  const head = lines[0] as { format: string };
+  const tail = lines.at(-1) as { end: number };
+  const body = lines.slice(1, -1) as Array<[string, string, unknown]>;
+  return {
+    format: head.format,
+    records: (kind) => body.filter((r) => r[0] === kind).map((r) => [r[1], r[2]]),
+    end: tail.end,
+  };
+}
+
 async function start(dir: string, data: string): Promise<{ child: ChildProcess; ready: Record<string, string> }> {
   const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '-o', 'json', '--data', data], {
     env: { PATH: process.env.PATH, BANKCTL_CONFIG_DIR: dir },
@@ -71,7 +87,7 @@ describe('sandbox persistence', () => {
     for (let round = 0; round < 4; round++) {
       const s = await start(dir, data);
       const tok = await token(s.ready);
-      if (existsSync(data)) expect(JSON.parse(readFileSync(data, 'utf8')).format).toBe('bankctl-sandbox-state/1');
+      if (existsSync(data)) expect(snapshot(data).format).toBe('bankctl-sandbox-state/2');
       // killed at a random moment after the first snapshot interval (250 ms) has had a chance to pass
       const killAfter = 300 + Math.floor(Math.random() * 400);
       let timer: NodeJS.Timeout | undefined;
@@ -91,9 +107,9 @@ describe('sandbox persistence', () => {
       await new Promise((r) => (s.child.exitCode !== null || s.child.signalCode ? r(null) : s.child.once('exit', r)));
     }
     const final = await start(dir, data);
-    const state = JSON.parse(readFileSync(data, 'utf8'));
-    expect(state.format).toBe('bankctl-sandbox-state/1');
-    const users = state.state.users.__map as Array<[string, { externalUserId: string }]>;
+    const state = snapshot(data);
+    expect(state.format).toBe('bankctl-sandbox-state/2');
+    const users = state.records('users') as Array<[string, { externalUserId: string }]>;
     expect(users.length).toBeGreaterThan(0);
     expect(users.length).toBeLessThanOrEqual(created);
     // no torn record: every user is whole
