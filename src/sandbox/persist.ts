@@ -168,7 +168,8 @@ export function loadStore(store: MemoryStore, file: string): boolean {
     else if (format === FORMAT) state = readLines(lines, head!);
     else throw new NotState();
   } catch (err) {
-    if (err instanceof NotState) throw new Error(`${file} is not a sandbox state file (format ${String(format)})`);
+    if (err instanceof NotState)
+      throw new Error(`${file} is not a sandbox state file (format ${String(format)})`, { cause: err });
     // a directory, a FIFO: said as they are
     if (/ is (a directory|not a regular file);/.test((err as Error).message)) throw err;
     throw new Error(`${file} is not a readable sandbox state file: ${(err as Error).message}`, { cause: err });
