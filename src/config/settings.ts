@@ -49,6 +49,8 @@ export interface SandboxState {
   pid?: number;
   caFile?: string;
   pin?: string;
+  /** Its --data file (in sandbox.json only): `sandbox stop` waits while the last snapshot is written. */
+  dataFile?: string;
 }
 
 const SANDBOX_KEYS: Partial<Record<SettingKey, keyof SandboxState>> = {

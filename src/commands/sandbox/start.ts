@@ -107,7 +107,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
       pid: process.pid,
       ...(sandbox.caFile ? { caFile: sandbox.caFile, pin: sandbox.pin } : {}),
     };
-    await claimOrClose(ctx, sandbox, state);
+    await claimOrClose(ctx, sandbox, { ...state, ...(dataFile ? { dataFile } : {}) });
     await hooks.ready(ctx, sandbox, state);
     await printReady(ctx, state);
     await new Promise<void>((resolve) => {

@@ -1,8 +1,23 @@
+import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { BankctlError } from '../../errors.js';
 import { examples } from '../util.js';
 import { isSandboxProcess, processAlive, readState, removeState, stateFile } from '../../config/sandbox-state.js';
+
+/** How long a sandbox takes to stop; one with a --data file writes its state first (a GB takes tens of seconds). */
+const STOP_WAIT_MS = 10_000;
+const SAVING_WAIT_MS = 5 * 60_000;
+/** A stop that takes longer than this says why it waits. */
+const NOTE_AFTER_MS = 2000;
+
+function sizeOf(file: string): string {
+  try {
+    return ` (now ${Math.round(statSync(file).size / 1e6)} MB)`;
+  } catch {
+    return '';
+  }
+}
 
 export function registerSandboxStop(parent: Command, ctx: Context): void {
   const cmd = parent
@@ -33,11 +48,21 @@ export function registerSandboxStop(parent: Command, ctx: Context): void {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
       }
-      const deadline = ctx.clock.now() + 10_000;
+      // a --data sandbox writes its last snapshot before it ends: a large state takes a while
+      const saving = state.dataFile;
+      const waitMs = saving ? SAVING_WAIT_MS : STOP_WAIT_MS;
+      const note = saving
+        ? setTimeout(
+            () => ctx.notice(`sandbox: still stopping (pid ${pid}), writing its state to ${saving}${sizeOf(saving)}`),
+            NOTE_AFTER_MS,
+          )
+        : undefined;
+      const deadline = ctx.clock.now() + waitMs;
       while (ctx.clock.now() < deadline && processAlive(pid)) await new Promise((r) => setTimeout(r, 50));
+      clearTimeout(note);
       if (processAlive(pid))
-        throw new BankctlError(`the sandbox (pid ${pid}) did not stop within 10 s`, {
-          hint: `\`kill ${pid}\`, or \`kill -9 ${pid}\` if it hangs`,
+        throw new BankctlError(`the sandbox (pid ${pid}) did not stop within ${waitMs / 1000} s`, {
+          hint: `\`kill ${pid}\`, or \`kill -9 ${pid}\` if it hangs${saving ? ' (its state is then as last saved)' : ''}`,
         });
       removeState(ctx.configDir, pid);
       ctx.notice(`sandbox at ${state.baseUrl} stopped`);
