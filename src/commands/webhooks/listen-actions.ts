@@ -7,6 +7,7 @@ import { jsonForStdout } from '../../output/terminal.js';
 import type { ReceivedEvent } from './receiver.js';
 import { V1_HOOK_KEYS } from '../../api/webhooks.js';
 import { stripControl } from '../../output/sanitize.js';
+import { SIGNATURE_HEADER } from '../../contract/webhook-signature.js';
 
 export interface RegisterOpts {
   registerVia: string;
@@ -111,8 +112,18 @@ export function print(ctx: Context, event: ReceivedEvent, pretty: boolean): void
   );
 }
 
-/** POSTs the body as received to --forward-to; its answer (capped) goes to stderr. */
-export async function forward(ctx: Context, target: URL, event: string, raw: Buffer): Promise<void> {
+/**
+ * POSTs the body as received to --forward-to, with the X-Tink-Signature it came with (an Events v2
+ * body carries no secret: without the header the target could not verify it); its answer (capped)
+ * goes to stderr.
+ */
+export async function forward(
+  ctx: Context,
+  target: URL,
+  event: string,
+  raw: Buffer,
+  signature?: string,
+): Promise<void> {
   const timeoutMs = Math.max(1, (await ctx.numberSetting('timeout')) * 1000);
   const started = ctx.clock.now();
   const where = `${target.origin}${target.pathname}`;
@@ -121,7 +132,11 @@ export async function forward(ctx: Context, target: URL, event: string, raw: Buf
     const res = await request(target, {
       method: 'POST',
       body: raw,
-      headers: { 'content-type': 'application/json', 'user-agent': 'bankctl-webhooks-listen' },
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'bankctl-webhooks-listen',
+        ...(signature !== undefined ? { [SIGNATURE_HEADER]: signature } : {}),
+      },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       signal: AbortSignal.timeout(timeoutMs),

@@ -202,12 +202,12 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
     toleranceSeconds: o.toleranceSeconds,
     onRefused: (status, reason, req) =>
       ctx.notice(`refused ${stripControl(req.method)} ${stripControl(req.path)}: ${status} ${reason}`),
-    onEvent: async (event, raw) => {
+    onEvent: async (event, raw, signature) => {
       if (o.events.length > 0 && !o.events.includes(event.event)) return;
       if (o.once && matched > 0) return;
       matched++;
       print(ctx, event, pretty);
-      if (o.forwardTo) forwarding = forwarding.then(() => forward(ctx, o.forwardTo!, event.event, raw));
+      if (o.forwardTo) forwarding = forwarding.then(() => forward(ctx, o.forwardTo!, event.event, raw, signature));
       if (o.once) void forwarding.then(() => finish('once'));
     },
   });

@@ -35,8 +35,12 @@ export interface ReceiverOptions {
   toleranceSeconds?: number;
   /** Now, ms (tests move it). */
   now?: () => number;
-  /** A valid, authenticated event. Resolves when handled (the sender is answered after). */
-  onEvent(event: ReceivedEvent, raw: Buffer): void | Promise<void>;
+  /**
+   * A valid, authenticated event, with its X-Tink-Signature header when it came with one (a
+   * forward passes it on: the target verifies an Events v2 body by it). Resolves when handled
+   * (the sender is answered after).
+   */
+  onEvent(event: ReceivedEvent, raw: Buffer, signature?: string): void | Promise<void>;
   /** A refused request: status and a fixed reason, never the body. */
   onRefused(status: number, reason: string, req: { method: string; path: string }): void;
 }
@@ -208,8 +212,9 @@ export class WebhookReceiver {
       if (req.method !== 'POST') throw new Refusal(405, 'only POST is accepted');
       const raw = await this.readBody(req);
       const now = this.o.now?.() ?? Date.now();
-      const event = parseDelivery(raw, req.headers[SIGNATURE_HEADER], this.o.secret, now, this.o.toleranceSeconds);
-      await this.o.onEvent(event, raw);
+      const signature = req.headers[SIGNATURE_HEADER];
+      const event = parseDelivery(raw, signature, this.o.secret, now, this.o.toleranceSeconds);
+      await this.o.onEvent(event, raw, Array.isArray(signature) ? signature[0] : signature);
       reply(res, 200, { received: true });
     } catch (err) {
       const r = err instanceof Refusal ? err : new Refusal(500, 'internal error');
