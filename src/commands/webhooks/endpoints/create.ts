@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { createWebhookEndpoint } from '../../../api/webhooks.js';
-import { FlowFailedError } from '../../../errors.js';
+import { FlowFailedError, UsageError } from '../../../errors.js';
 import { collect, examples, savedAfterChange, type Run } from '../../util.js';
 import { SECRET_SETTING } from '../shared.js';
 import { endpointUrl, renderEndpoints, v2Events } from './shared.js';
@@ -53,6 +53,15 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
 }
 
 export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
+  // the saved secret is another endpoint's, which the service never shows again: replacing it
+  // silently would leave that endpoint's deliveries unverifiable (412 in `webhooks listen`) for good
+  if (o.saveSecret && !ctx.globals.yes && (await ctx.settings()).value(SECRET_SETTING))
+    throw new UsageError(
+      `profile "${ctx.profileName()}" already holds a ${SECRET_SETTING}, another endpoint's: nothing was created`,
+      {
+        hint: `give --yes to replace it (that endpoint's secret is not shown again), or create without --save-secret and keep the new secret yourself`,
+      },
+    );
   const created = await createWebhookEndpoint(await ctx.api(), {
     url: o.url,
     enabledEvents: o.events,
