@@ -1,9 +1,10 @@
 // What `webhooks listen` does with an accepted event (print, forward) and its registration.
 import { request } from 'undici';
 import type { Context } from '../../context.js';
-import { FlowFailedError } from '../../errors.js';
+import { FlowFailedError, UsageError } from '../../errors.js';
 import { writeJson } from '../../contract/exact-json.js';
 import { jsonForStdout } from '../../output/terminal.js';
+import { fieldsRequest, project } from '../../output/fields.js';
 import type { ReceivedEvent } from './receiver.js';
 import { V1_HOOK_KEYS } from '../../api/webhooks.js';
 import { stripControl } from '../../output/sanitize.js';
@@ -91,8 +92,11 @@ export async function register(
 /**
  * Accepted events on stdout; a v1 body's secret is left out. Numbers are written as the sender wrote
  * them (the receiver reads the body exactly; writeJson gives an ExactNumber its literal back).
+ * `--fields` keeps those paths of each event and `--jq` filters each event (one result a line), as
+ * `-o ndjson` does elsewhere; a jq error on one event is said on stderr (and returned: the run then
+ * ends with exit 2) and the listener goes on.
  */
-export function print(ctx: Context, event: ReceivedEvent, pretty: boolean): void {
+export async function print(ctx: Context, event: ReceivedEvent, pretty: boolean): Promise<string | undefined> {
   let shown: Record<string, unknown> = event;
   // the secret is left out under either key a v1 body may carry it
   for (const key of V1_HOOK_KEYS) {
@@ -101,15 +105,46 @@ export function print(ctx: Context, event: ReceivedEvent, pretty: boolean): void
     const { secret: _secret, ...rest } = hook as Record<string, unknown>;
     shown = { ...shown, [key]: rest };
   }
+  const fields = fieldsRequest(ctx.globals.fields);
+  if (fields.kind === 'paths') shown = project(shown, fields.paths) as Record<string, unknown>;
+  if (ctx.globals.jq !== undefined) {
+    const { runJq } = await import('../../output/jq.js');
+    const { jqForStdout } = await import('../../output/render.js');
+    try {
+      const out = await runJq(writeJson(shown), ctx.globals.jq, true, (t) => ctx.io.stderr.write(t));
+      ctx.io.stdout.write(jqForStdout(ctx, out));
+    } catch (err) {
+      const message = (err as Error).message;
+      ctx.warn(`${stripControl(event.event)}: ${message}; the event was accepted, not printed`);
+      return message;
+    }
+    return undefined;
+  }
   if (!pretty) {
     ctx.io.stdout.write(`${jsonForStdout(ctx, writeJson(shown))}\n`);
-    return;
+    return undefined;
   }
   // writeJson (JSON.stringify) escapes C0 controls; C1 controls and bidi overrides are escaped on a terminal
   const when = new Date(ctx.clock.now()).toISOString();
-  ctx.io.stdout.write(
-    `--- ${when} ${stripControl(event.event)}\n${jsonForStdout(ctx, writeJson(event.content, 2))}\n\n`,
-  );
+  const body = fields.kind === 'paths' ? shown : event.content;
+  ctx.io.stdout.write(`--- ${when} ${stripControl(event.event)}\n${jsonForStdout(ctx, writeJson(body, 2))}\n\n`);
+  return undefined;
+}
+
+/**
+ * What `webhooks listen` checks of the output options before it listens: `--fields help` lists the
+ * paths of an answer, and a listener has none yet; a --jq that does not compile would fail on every
+ * event. Both are exit 2 before the port is opened.
+ */
+export async function checkListenOutput(ctx: Context): Promise<void> {
+  if (fieldsRequest(ctx.globals.fields).kind === 'list')
+    throw new UsageError('--fields help lists the paths of an answer, and `webhooks listen` has none yet', {
+      hint: 'give the paths to keep, e.g. --fields event,content.credentialsId',
+    });
+  if (ctx.globals.jq === undefined) return;
+  const { jqCompileProblem } = await import('../../output/jq.js');
+  const problem = await jqCompileProblem(ctx.globals.jq);
+  if (problem) throw new UsageError(`--jq: ${problem}`);
 }
 
 /**

@@ -12,7 +12,7 @@ import { stripControl } from '../../output/sanitize.js';
 import { collect, examples, parseIntArg, type Run } from '../util.js';
 import { parseEvents, readSecret, SECRET_ENV, SECRET_SETTING, type SecretOpts } from './shared.js';
 import { DEFAULT_MAX_BODY, WebhookReceiver } from './receiver.js';
-import { forward, print, register, registerV2 } from './listen-actions.js';
+import { checkListenOutput, forward, print, register, registerV2 } from './listen-actions.js';
 
 export const DEFAULT_LISTEN_PORT = 8080;
 
@@ -98,6 +98,7 @@ export function newCmdListen(parent: Command, ctx: Context, run: Run<ListenOptio
     'echo "$SECRET" | bankctl webhooks listen --secret-stdin --port 8080 --forward-to http://localhost:3000/hooks',
     'bankctl webhooks listen --register --once --event signable-operation:update --wait-timeout 60 -o json > event.json',
     'bankctl webhooks listen --register --register-via connector --event transaction:create | jq .content',
+    "bankctl webhooks listen --register --event transaction:create --jq '.content | {id, amount: .amount.value}'",
     'bankctl webhooks listen --register --event refresh:finished --event account-transactions:modified   # Events v2',
     'bankctl webhooks endpoints create --url https://hooks.example.com/in --event refresh:finished --save-secret && bankctl webhooks listen',
   ]);
@@ -190,8 +191,11 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
   if (!['127.0.0.1', 'localhost', '::1'].includes(o.host))
     ctx.warn(`listening on ${o.host}: other machines can reach this receiver; only the secret keeps their calls out`);
   const pretty = (await ctx.outputFormat()) === 'table';
+  await checkListenOutput(ctx);
   const { done, finish } = ending();
   let matched = 0;
+  /** --jq errors on accepted events: the run still ends, with exit 2 rather than 0. */
+  const jqFailures: string[] = [];
   let forwarding: Promise<void> = Promise.resolve();
   const receiver = new WebhookReceiver({
     host: o.host,
@@ -206,7 +210,8 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
       if (o.events.length > 0 && !o.events.includes(event.event)) return;
       if (o.once && matched > 0) return;
       matched++;
-      print(ctx, event, pretty);
+      const jqError = await print(ctx, event, pretty);
+      if (jqError !== undefined) jqFailures.push(jqError);
       if (o.forwardTo) forwarding = forwarding.then(() => forward(ctx, o.forwardTo!, event.event, raw, signature));
       if (o.once) void forwarding.then(() => finish('once'));
     },
@@ -241,6 +246,10 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
     }
     await forwarding;
     if (why === 'timeout') ctx.notice(`stopped listening after ${o.waitMs! / 1000} s and ${matched} event(s)`);
+    if (why !== 'interrupt' && jqFailures.length > 0)
+      throw new UsageError(
+        `${jqFailures[jqFailures.length - 1]} (${jqFailures.length} of ${matched} event(s) not printed)`,
+      );
     if (why === 'interrupt')
       throw new InterruptedError(
         o.once && matched === 0 ? 'interrupted before an event came' : `stopped listening after ${matched} event(s)`,
