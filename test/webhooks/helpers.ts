@@ -168,4 +168,10 @@ export async function post(
   return { status: res.status, text: await res.text() };
 }
 
+/** Ctrl-C to a listener still running; its exit code. */
+export async function stopListener(l: Listener): Promise<number> {
+  if (l.child.exitCode === null) l.kill('SIGINT');
+  return l.exited;
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { signatureHeader } from '../../src/contract/webhook-signature.js';
-import { post, spawnListener, startReceiver, type Listener } from '../webhooks/helpers.js';
+import { post, spawnListener, startReceiver, stopListener as stop } from '../webhooks/helpers.js';
 
 const SECRET = 'abc';
 let env: Record<string, string>;
@@ -25,11 +25,6 @@ const EXACT = [
   '"minor":-13.070',
   '"plain":42',
 ];
-
-async function stop(l: Listener): Promise<number> {
-  if (l.child.exitCode === null) l.kill('SIGINT');
-  return l.exited;
-}
 
 describe('webhooks listen prints the numbers as sent', () => {
   test.each([

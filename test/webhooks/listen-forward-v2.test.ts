@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { signatureHeader, verifySignature } from '../../src/contract/webhook-signature.js';
-import { post, spawnListener, startReceiver, type Listener } from './helpers.js';
+import { post, spawnListener, startReceiver, stopListener as stop } from './helpers.js';
 
 const SECRET = 'fwd-v2-secret';
 let env: Record<string, string>;
@@ -12,11 +12,6 @@ let env: Record<string, string>;
 beforeAll(() => {
   env = { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_WEBHOOK_SECRET: SECRET };
 });
-
-async function stop(l: Listener): Promise<number> {
-  if (l.child.exitCode === null) l.kill('SIGINT');
-  return l.exited;
-}
 
 const BODY = JSON.stringify({
   context: { userId: 'u1' },

@@ -4,7 +4,7 @@
 // a jq error on an event is said and makes the run exit 2, not 0.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { spawnCli, tempDir } from '../helpers/cli.js';
-import { post, spawnListener, type Listener } from './helpers.js';
+import { post, spawnListener, stopListener as stop } from './helpers.js';
 
 const SECRET = 'out-opts-secret';
 let env: Record<string, string>;
@@ -12,11 +12,6 @@ let env: Record<string, string>;
 beforeAll(() => {
   env = { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_WEBHOOK_SECRET: SECRET };
 });
-
-async function stop(l: Listener): Promise<number> {
-  if (l.child.exitCode === null) l.kill('SIGINT');
-  return l.exited;
-}
 
 const BODY = `{"event":"transaction:create","content":{"id":"t1","amount":{"value":{"unscaledValue":"12345678901234567891","scale":"2"}},"x":1.10},"webHook":{"secret":"${SECRET}","url":"u"}}`;
 

@@ -3,7 +3,7 @@ import { createServer as createNetServer, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { raw, startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
-import { post, sleep, spawnListener, startReceiver, type Listener } from './helpers.js';
+import { post, sleep, spawnListener, startReceiver, stopListener as stop } from './helpers.js';
 
 let t: TestEnv;
 let conn: Record<string, string>;
@@ -18,11 +18,6 @@ afterAll(async () => t.close());
 
 const hookBody = (event: string, content: unknown = { id: 'c1', status: 'UPDATED' }, secret = SECRET) =>
   JSON.stringify({ event, content, webHook: { secret, url: 'http://x/', events: [event] } });
-
-async function stop(l: Listener): Promise<number> {
-  if (l.child.exitCode === null) l.kill('SIGINT');
-  return l.exited;
-}
 
 async function freePort(): Promise<number> {
   const s = createNetServer();
