@@ -29,6 +29,10 @@ function start() {
     if (process.stdout.listenerCount('error') > 1) return;
     outputFailed(err);
   });
+  // stderr's reader went away (`bankctl ... 2>&1 | head`) or it cannot be written: notices and the
+  // error line have nowhere to go, and that changes nothing about the command, whose exit code
+  // stands (without this, the failed write of a notice was an uncaught EPIPE: exit 1, "a bug").
+  process.stderr.on('error', () => {});
   // Ctrl-C (or a TERM) while the program loads, before run() listens: the line and exit code of a
   // command stopped later, not death by the signal. Once run() or a command listens, this one steps
   // aside, as the stdout handler above does.
