@@ -256,6 +256,7 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
   }
   addHelpCommand(program);
   suggestByPrefix(program);
+  unknownOptionFirst(program);
   refuseHelpOfUnknown(program, argv);
   if (invoked === '__complete') {
     const { registerComplete } = await import('./commands/complete.js');
@@ -502,6 +503,36 @@ function unknownCommand(cmd: Command, word: string): never {
   }
   const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
   return cmd.error(`error: unknown command '${word}' (Did you mean ${list}?)`, { code: 'commander.unknownCommand' });
+}
+
+/**
+ * `users create --markt SE`: commander looks for missing required options before unknown ones, so
+ * the misspelt flag was reported as "required option '--market <code>' not specified", which the
+ * user believes they gave. The unknown option is the slip; a verb names it first (with commander's
+ * nearest spelling), as it would have without a required option.
+ */
+function unknownOptionFirst(cmd: Command): void {
+  for (const sub of cmd.commands) unknownOptionFirst(sub);
+  if (cmd.commands.length > 0) return;
+  // commander's own steps (methods its typings leave out): parseOptions hands back the first
+  // unknown option and what follows it; the required options are checked next
+  const c = cmd as unknown as {
+    parseOptions(args: string[]): { operands: string[]; unknown: string[] };
+    _checkForMissingMandatoryOptions(): void;
+    unknownOption(flag: string): void;
+  };
+  let unknown: string[] = [];
+  const parseOptions = c.parseOptions.bind(c);
+  c.parseOptions = (args) => {
+    const parsed = parseOptions(args);
+    unknown = parsed.unknown;
+    return parsed;
+  };
+  const checkRequired = c._checkForMissingMandatoryOptions.bind(c);
+  c._checkForMissingMandatoryOptions = () => {
+    if (unknown[0]?.startsWith('-')) c.unknownOption(unknown[0]);
+    checkRequired();
+  };
 }
 
 /**

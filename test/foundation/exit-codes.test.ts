@@ -24,6 +24,12 @@ describe('exit codes (contract)', () => {
     expect(badFlag.stderr).toMatch(/unknown option '--frobnicate'/);
     // one line, the pointer as its hint, as every error line
     expect(badFlag.stderr).toBe("error: unknown option '--frobnicate' (see the command's --help for its options)\n");
+    // a misspelt required flag is named as the slip it is, not as the required one missing
+    const misspelt = await spawnCli(['users', 'create', '--markt', 'SE'], { env: t.env });
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toBe("error: unknown option '--markt' (Did you mean --market?)\n");
+    const required = await spawnCli(['users', 'create'], { env: t.env });
+    expect(required.stderr).toBe("error: required option '--market <code>' not specified\n");
     const badNoun = await spawnCli(['frobnicate'], { env: t.env });
     expect(badNoun.code).toBe(2);
     expect(badNoun.stderr).toBe(
