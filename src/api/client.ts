@@ -197,6 +197,10 @@ export class ApiClient {
           }
         }
       }
+      if (err instanceof ApiError && err.status === 403 && !err.hint) {
+        const given = auth?.scheme === 'Bearer' && auth.token === this.caller.token;
+        if (given) err.hint = givenTokenHint(kind, scopes[0]);
+      }
       throw err;
     }
   }
@@ -234,6 +238,21 @@ export class ApiClient {
     const tm = await this.tokens();
     return { auth: { scheme: 'Bearer', token: await tm.clientToken(scopes) }, cached: true };
   }
+}
+
+/**
+ * A 403 on a token the user handed over (--token, BANKCTL_TOKEN, the profile's token): it is sent as
+ * is, so the usual slip is a token of the other kind (a client token from `auth token --scope
+ * user:create` for a user's read) or without the scope. What this endpoint takes, and how to get it.
+ */
+function givenTokenHint(kind: TokenKind, scope: string | undefined): string | undefined {
+  const withScope = scope ? ` with ${scope}` : '';
+  const flag = scope ? ` --scope ${scope}` : '';
+  if (kind === 'user')
+    return `this endpoint takes a user token${withScope}, and the token given (--token, BANKCTL_TOKEN or the profile's) is sent as is: pass --user ID (or --external-user ID) instead and bankctl gets one, or \`bankctl auth token${flag} --user ID\` makes one`;
+  if (kind === 'client')
+    return `this endpoint takes a client token${withScope}, and the token given (--token, BANKCTL_TOKEN or the profile's) is sent as is: leave it out and bankctl gets one, or \`bankctl auth token${flag}\` makes one`;
+  return undefined;
 }
 
 // ---- what a 2xx answer must be ----------------------------------------------------------------

@@ -104,6 +104,33 @@ describe('exit codes (contract)', () => {
     expect(forbidden.stderr).not.toContain(token);
   });
 
+  test('3: a given token of the other kind says which kind the command takes and how to get one', async () => {
+    // the newcomer's slip: the client token of the quick start's `auth token --scope user:create`
+    // handed to a user's read
+    const client = (await spawnCli(['auth', 'token', '--scope', 'user:create'], { env: t.env })).stdout.trim();
+    const read = await spawnCli(['transactions', 'list'], { env: { ...t.env, BANKCTL_TOKEN: client } });
+    expect(read.code).toBe(3);
+    expect(read.stderr).toMatch(/HTTP 403/);
+    expect(read.stderr).toContain('this endpoint takes a user token with transactions:read');
+    expect(read.stderr).toContain('pass --user ID');
+    expect(read.stderr).toContain('`bankctl auth token --scope transactions:read --user ID`');
+    expect(read.stderr.trim().split('\n')).toHaveLength(1);
+    // and the other way round: a user token for a client's call
+    const user = JSON.parse(
+      (await spawnCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env: t.env })).stdout,
+    );
+    const userToken = (
+      await spawnCli(['auth', 'token', '--scope', 'transactions:read', '--user', user.user_id], { env: t.env })
+    ).stdout.trim();
+    const create = await spawnCli(['users', 'create', '--market', 'SE'], {
+      env: { ...t.env, BANKCTL_TOKEN: userToken },
+    });
+    expect(create.code).toBe(3);
+    expect(create.stderr).toContain('this endpoint takes a client token with user:create');
+    expect(create.stderr).toContain('`bankctl auth token --scope user:create`');
+    expect(create.stderr).not.toContain(userToken);
+  });
+
   test('4: not found', async () => {
     const r = await spawnCli(
       ['auth', 'grant', '--user', '0123456789abcdef0123456789abcdef', '--scope', 'accounts:read'],
