@@ -228,7 +228,7 @@ export class ApiClient {
     if (kind === 'user' || ((kind === 'any' || kind === 'optional') && hasUser)) {
       if (!hasUser) {
         throw new UsageError(`${what} needs a user token`, {
-          hint: 'pass --user ID (or --external-user ID), set BANKCTL_USER, or give a token with --token',
+          hint: 'pass --user ID (or --external-user ID), set BANKCTL_USER, keep one in the profile with `bankctl config set user ID` (or `users create --use`), or give a token with --token',
         });
       }
       const tm = await this.tokens();

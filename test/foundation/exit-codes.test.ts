@@ -104,6 +104,15 @@ describe('exit codes (contract)', () => {
     expect(forbidden.stderr).not.toContain(token);
   });
 
+  test("2: a user's read with no user says each way to name one, the profile's too", async () => {
+    const r = await spawnCli(['transactions', 'list'], { env: t.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: GET \/data\/v2\/transactions needs a user token \(pass --user ID/);
+    // the quick start keeps the user in the profile: a newcomer who left out --use learns how
+    expect(r.stderr).toContain('`bankctl config set user ID` (or `users create --use`)');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   test('3: a given token of the other kind says which kind the command takes and how to get one', async () => {
     // the newcomer's slip: the client token of the quick start's `auth token --scope user:create`
     // handed to a user's read
