@@ -1234,6 +1234,7 @@ _bankctl_choices() {
 # What `bankctl __complete` is asked for: a verb's argument ("path|") or an option's value ("path|--opt").
 _bankctl_dynamic() {
   case "$1|$2" in
+    'providers get|') echo providers ;;
     'credentials get|') echo credentials ;;
     'credentials update|') echo credentials ;;
     'credentials delete|') echo credentials ;;
@@ -1245,6 +1246,11 @@ _bankctl_dynamic() {
     'credentials watch|') echo credentials ;;
     'accounts update|') echo accounts ;;
     'accounts balances|') echo accounts ;;
+    'accounts get|') echo accounts ;;
+    'accounts parties|') echo accounts ;;
+    'consents delete|') echo credentials ;;
+    'consents rm|') echo credentials ;;
+    'consents update-link|') echo credentials ;;
     'statistics query|--type') echo statistics-types ;;
     'webhooks listen|--event') echo events-all ;;
     'webhooks endpoints create|--event') echo events-v2 ;;

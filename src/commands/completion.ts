@@ -102,10 +102,13 @@ function dynamicKind(path: string, option: string): string | undefined {
   return SCOPED_DYNAMIC_OPTIONS.find(([re, o]) => o === option && re.test(path))?.[2] ?? DYNAMIC_OPTIONS[option];
 }
 
-/** The verbs whose first argument is a credentials id, account id or profile name. */
+/** The verbs whose first argument is a provider name, credentials id, account id or profile name. */
 const DYNAMIC_ARGUMENTS: Array<[RegExp, string]> = [
+  [/^providers get$/, 'providers'],
   [/^credentials (get|delete|rm|refresh|update|supplement|authenticate|qr|watch)$/, 'credentials'],
-  [/^accounts (update|balances)$/, 'accounts'],
+  // a consent is named by its credentials id
+  [/^consents (delete|rm|update-link)$/, 'credentials'],
+  [/^accounts (update|balances|get|parties)$/, 'accounts'],
   [/^config use$/, 'profiles'],
 ];
 
