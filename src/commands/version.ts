@@ -14,18 +14,19 @@ export function registerVersion(version: Command, ctx: Context): void {
     const api = await ctx.api();
     try {
       out.server = (await serverVersion(api, { timeoutMs: 3000 })).version;
-      out.baseUrl = api.http.baseUrl;
     } catch (err) {
       out.server = null;
       ctx.notice(`server version unavailable: ${(err as Error).message}`);
     }
+    // the URL asked, reached or not: "unreachable" beside an empty base URL left out what to check
+    out.baseUrl = api.http.baseUrl;
     const format = await ctx.outputFormat();
     if (format === 'table') {
       const server = out.server as Record<string, unknown> | null;
       await render(ctx, {
         client: VERSION,
         server: server ? serverLine(server) : 'unreachable',
-        baseUrl: out.baseUrl ?? '',
+        baseUrl: out.baseUrl,
       });
       return;
     }

@@ -3,7 +3,7 @@
 // used to die with exit 1 ("Invalid time value") when the date was not a number.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { jsonAnswerServer } from '../helpers/scripted-server.js';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
 
 let server: Awaited<ReturnType<typeof jsonAnswerServer>>;
 beforeAll(async () => {
@@ -59,5 +59,15 @@ describe('version, settings', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).server).toBeNull();
     expect(r.stderr).toContain('server version unavailable');
+  });
+
+  test('an unreachable server: the base URL that was asked is shown, in the table and in json', async () => {
+    const env = { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: 'http://127.0.0.1:9', BANKCTL_RETRIES: '0' };
+    const table = await spawnCli(['version', '-o', 'table', '--no-color'], { env });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(/^server\s+unreachable$/m);
+    expect(table.stdout).toMatch(/^baseUrl\s+http:\/\/127\.0\.0\.1:9$/m);
+    const json = await spawnCli(['version', '-o', 'json'], { env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ server: null, baseUrl: 'http://127.0.0.1:9' });
   });
 });
