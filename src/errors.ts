@@ -120,3 +120,7 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof BankctlError) return err.exitCode;
   return ExitCode.UNEXPECTED;
 }
+
+/** The ways to name the acting user, for the errors of commands that need one. */
+export const NAME_A_USER =
+  'pass --user ID (or --external-user ID), set BANKCTL_USER, keep one in the profile with `bankctl config set user ID` (or `users create --use`)';

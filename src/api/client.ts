@@ -4,7 +4,7 @@
 // what the entry says the endpoint returns (JSON read exactly, a PDF, text, or nothing).
 import { endpointFor, expandPath, type Endpoint, type TokenKind } from '../contract/index.js';
 import { readJson, writeJson } from '../contract/exact-json.js';
-import { ApiError, ServerError, UsageError } from '../errors.js';
+import { ApiError, NAME_A_USER, ServerError, UsageError } from '../errors.js';
 import { envelopeCode } from '../http/error-body.js';
 import type { Auth, HttpClient, HttpResponse, QueryValue, RequestOptions } from '../http/client.js';
 import { requestIdText } from '../http/client.js';
@@ -228,7 +228,7 @@ export class ApiClient {
     if (kind === 'user' || ((kind === 'any' || kind === 'optional') && hasUser)) {
       if (!hasUser) {
         throw new UsageError(`${what} needs a user token`, {
-          hint: 'pass --user ID (or --external-user ID), set BANKCTL_USER, keep one in the profile with `bankctl config set user ID` (or `users create --use`), or give a token with --token',
+          hint: `${NAME_A_USER}, or give a token with --token`,
         });
       }
       const tm = await this.tokens();

@@ -111,6 +111,11 @@ describe('exit codes (contract)', () => {
     // the quick start keeps the user in the profile: a newcomer who left out --use learns how
     expect(r.stderr).toContain('`bankctl config set user ID` (or `users create --use`)');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    // the first thing a newcomer connects says the same
+    const connect = await spawnCli(['credentials', 'connect', '--provider', 'se-test-password'], { env: t.env });
+    expect(connect.code).toBe(2);
+    expect(connect.stderr).toMatch(/^error: credentials connect acts for a user \(pass --user ID/);
+    expect(connect.stderr).toContain('`bankctl config set user ID` (or `users create --use`)');
   });
 
   test('3: a given token of the other kind says which kind the command takes and how to get one', async () => {

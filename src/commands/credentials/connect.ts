@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { canPrompt } from '../../io.js';
 import { MARKETS } from '../../contract/markets.js';
-import { ApiError, ConflictError, UsageError } from '../../errors.js';
+import { ApiError, ConflictError, NAME_A_USER, UsageError } from '../../errors.js';
 import type { Provider } from '../../api/providers.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Prompter } from '../../prompts/prompter.js';
@@ -79,7 +79,7 @@ async function connectFromFlags(ctx: Context, o: Flags): Promise<ConnectOptions>
   if (!(await ctx.userRef()) && !settings.value('token') && !settings.value('basic')) {
     // fail before any question is asked: credentials belong to a user
     throw new UsageError('credentials connect acts for a user', {
-      hint: 'pass --user ID (or --external-user ID), set BANKCTL_USER, or give a user token with --token',
+      hint: `${NAME_A_USER}, or give a user token with --token`,
     });
   }
   if (!o.provider && !canPrompt(ctx.io))
