@@ -521,6 +521,8 @@ function unknownOptionFirst(cmd: Command): void {
     _checkForMissingMandatoryOptions(): void;
     unknownOption(flag: string): void;
   };
+  // a commander that renamed these private steps keeps its own order rather than fail to start
+  if (typeof c.parseOptions !== 'function' || typeof c._checkForMissingMandatoryOptions !== 'function') return;
   let unknown: string[] = [];
   const parseOptions = c.parseOptions.bind(c);
   c.parseOptions = (args) => {
