@@ -170,6 +170,11 @@ describe('an empty list', () => {
     const piped = await runCli(['transactions', 'list', '--user', user, '-o', 'table'], { env });
     expect(piped.stdout).toBe('');
     expect(piped.stderr).not.toContain('no results');
+    // the sandbox's request log, filtered to nothing, prints lines of its own (not a table)
+    const logs = await runCli(['sandbox', 'logs', '--status', '599', '-o', 'table'], { env, stdoutIsTTY: true });
+    expect(logs.code, logs.stderr).toBe(0);
+    expect(logs.stdout).toBe('');
+    expect(logs.stderr).toContain('no results');
   });
 });
 

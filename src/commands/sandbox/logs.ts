@@ -132,6 +132,8 @@ export async function logsRun(ctx: Context, o: LogsOptions): Promise<void> {
   };
   if (first.dropped > 0 && o.follow) ctx.warn(`${first.dropped} older requests were dropped from the sandbox's log`);
   await emit(first.entries);
+  // an empty screen could be a filter that matched nothing or a hang: a person is told (as render does)
+  if (!o.follow && first.entries.length === 0 && !writer && ctx.io.stdoutIsTTY) ctx.notice('no results');
   if (!o.follow) return void (await writer?.end());
   let last = first.last;
   let stop = false;
