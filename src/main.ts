@@ -13,6 +13,7 @@ export async function run(argv: string[], io: IO = processIO(), opts: ContextOpt
     io.stdout.write(`${VERSION}\n`);
     return ExitCode.OK;
   }
+  argv = helpFlagLast(argv);
   const { Context } = await import('./context.js');
   const ctx = new Context(io, opts);
   // Ctrl-C: commands that own their shutdown (servers, the connect walker, push) claim it with
@@ -39,6 +40,16 @@ export async function run(argv: string[], io: IO = processIO(), opts: ContextOpt
     offInterrupt();
     await ctx.dispose().catch(() => undefined);
   }
+}
+
+/**
+ * `bankctl --help users create` is the help of `users create`, as `gh --help pr` is pr's: commander
+ * answers a leading --help with the top-level help, which is not what was asked for.
+ */
+function helpFlagLast(argv: string[]): string[] {
+  if ((argv[0] === '--help' || argv[0] === '-h') && argv.length > 1 && !argv[1]!.startsWith('-'))
+    return [...argv.slice(1), argv[0]];
+  return argv;
 }
 
 interface CommanderLikeError {

@@ -70,6 +70,19 @@ describe('which command lines take the fast path', () => {
 });
 
 describe('bin/bankctl.js', () => {
+  test('a leading --help names the command it is for, as `gh --help pr` does', async () => {
+    const verb = await spawnCli(['users', 'create', '--help']);
+    for (const flag of ['--help', '-h']) {
+      const lead = await spawnCli([flag, 'users', 'create']);
+      expect(lead).toMatchObject({ code: 0, stderr: '' });
+      expect(lead.stdout).toBe(verb.stdout);
+    }
+    const noun = await spawnCli(['--help', 'users']);
+    expect(noun.stdout).toBe((await spawnCli(['users', '--help'])).stdout);
+    const unknown = await spawnCli(['--help', 'nope']);
+    expect(unknown.code).toBe(2);
+  });
+
   test('prints the same help as the program, and a misspelt verb still gets commander’s answer', async () => {
     const fast = await spawnCli(['connector', 'push', '--help']);
     expect(fast).toMatchObject({ code: 0, stderr: '' });
