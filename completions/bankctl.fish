@@ -421,6 +421,394 @@ function __bankctl_subs
         case 'completion'
             printf '%s\n' ''
         case 'help'
+            printf '%s\n' 'auth' 'users' 'providers' 'credentials' 'accounts' 'balance-refresh' 'transactions' 'tx' 'consents' 'identities' 'investments' 'loans' 'categories' 'budgets' 'insights' 'statistics' 'calendar' 'search' 'transfers' 'reports' 'connector' 'webhooks' 'config' 'api' 'version' 'sandbox' 'smoke' 'demo' 'doctor' 'completion'
+        case 'help auth'
+            printf '%s\n' 'login' 'status' 'token' 'grant' 'exchange' 'refresh' 'revoke-all' 'logout' 'link' 'link-session'
+        case 'help auth login'
+            printf '%s\n' ''
+        case 'help auth status'
+            printf '%s\n' ''
+        case 'help auth token'
+            printf '%s\n' ''
+        case 'help auth grant'
+            printf '%s\n' ''
+        case 'help auth exchange'
+            printf '%s\n' ''
+        case 'help auth refresh'
+            printf '%s\n' ''
+        case 'help auth revoke-all'
+            printf '%s\n' ''
+        case 'help auth logout'
+            printf '%s\n' ''
+        case 'help auth link'
+            printf '%s\n' ''
+        case 'help auth link-session'
+            printf '%s\n' ''
+        case 'help users'
+            printf '%s\n' 'create' 'delete' 'rm' 'get' 'update' 'profile'
+        case 'help users create'
+            printf '%s\n' ''
+        case 'help users delete'
+            printf '%s\n' ''
+        case 'help users rm'
+            printf '%s\n' ''
+        case 'help users get'
+            printf '%s\n' ''
+        case 'help users update'
+            printf '%s\n' ''
+        case 'help users profile'
+            printf '%s\n' 'get' 'set'
+        case 'help users profile get'
+            printf '%s\n' ''
+        case 'help users profile set'
+            printf '%s\n' ''
+        case 'help providers'
+            printf '%s\n' 'list' 'ls' 'get' 'markets'
+        case 'help providers list'
+            printf '%s\n' ''
+        case 'help providers ls'
+            printf '%s\n' ''
+        case 'help providers get'
+            printf '%s\n' ''
+        case 'help providers markets'
+            printf '%s\n' ''
+        case 'help credentials'
+            printf '%s\n' 'connect' 'list' 'ls' 'get' 'create' 'update' 'delete' 'rm' 'refresh' 'authenticate' 'supplement' 'qr' 'watch'
+        case 'help credentials connect'
+            printf '%s\n' ''
+        case 'help credentials list'
+            printf '%s\n' ''
+        case 'help credentials ls'
+            printf '%s\n' ''
+        case 'help credentials get'
+            printf '%s\n' ''
+        case 'help credentials create'
+            printf '%s\n' ''
+        case 'help credentials update'
+            printf '%s\n' ''
+        case 'help credentials delete'
+            printf '%s\n' ''
+        case 'help credentials rm'
+            printf '%s\n' ''
+        case 'help credentials refresh'
+            printf '%s\n' ''
+        case 'help credentials authenticate'
+            printf '%s\n' ''
+        case 'help credentials supplement'
+            printf '%s\n' ''
+        case 'help credentials qr'
+            printf '%s\n' ''
+        case 'help credentials watch'
+            printf '%s\n' ''
+        case 'help accounts'
+            printf '%s\n' 'list' 'ls' 'update' 'balances' 'get' 'parties'
+        case 'help accounts list'
+            printf '%s\n' ''
+        case 'help accounts ls'
+            printf '%s\n' ''
+        case 'help accounts update'
+            printf '%s\n' ''
+        case 'help accounts balances'
+            printf '%s\n' ''
+        case 'help accounts get'
+            printf '%s\n' ''
+        case 'help accounts parties'
+            printf '%s\n' ''
+        case 'help balance-refresh'
+            printf '%s\n' 'create' 'status'
+        case 'help balance-refresh create'
+            printf '%s\n' ''
+        case 'help balance-refresh status'
+            printf '%s\n' ''
+        case 'help transactions'
+            printf '%s\n' 'list' 'ls' 'report'
+        case 'help transactions list'
+            printf '%s\n' ''
+        case 'help transactions ls'
+            printf '%s\n' ''
+        case 'help transactions report'
+            printf '%s\n' ''
+        case 'help tx'
+            printf '%s\n' 'list' 'ls' 'report'
+        case 'help tx list'
+            printf '%s\n' ''
+        case 'help tx ls'
+            printf '%s\n' ''
+        case 'help tx report'
+            printf '%s\n' ''
+        case 'help consents'
+            printf '%s\n' 'list' 'ls' 'delete' 'rm' 'update-link' 'v2'
+        case 'help consents list'
+            printf '%s\n' ''
+        case 'help consents ls'
+            printf '%s\n' ''
+        case 'help consents delete'
+            printf '%s\n' ''
+        case 'help consents rm'
+            printf '%s\n' ''
+        case 'help consents update-link'
+            printf '%s\n' ''
+        case 'help consents v2'
+            printf '%s\n' 'create' 'list' 'ls' 'get' 'revoke' 'templates' 'authorize' 'authorizations' 'relay-callback'
+        case 'help consents v2 create'
+            printf '%s\n' ''
+        case 'help consents v2 list'
+            printf '%s\n' ''
+        case 'help consents v2 ls'
+            printf '%s\n' ''
+        case 'help consents v2 get'
+            printf '%s\n' ''
+        case 'help consents v2 revoke'
+            printf '%s\n' ''
+        case 'help consents v2 templates'
+            printf '%s\n' ''
+        case 'help consents v2 authorize'
+            printf '%s\n' ''
+        case 'help consents v2 authorizations'
+            printf '%s\n' ''
+        case 'help consents v2 relay-callback'
+            printf '%s\n' ''
+        case 'help identities'
+            printf '%s\n' 'list' 'ls'
+        case 'help identities list'
+            printf '%s\n' ''
+        case 'help identities ls'
+            printf '%s\n' ''
+        case 'help investments'
+            printf '%s\n' 'list' 'ls' 'accounts' 'holdings'
+        case 'help investments list'
+            printf '%s\n' ''
+        case 'help investments ls'
+            printf '%s\n' ''
+        case 'help investments accounts'
+            printf '%s\n' ''
+        case 'help investments holdings'
+            printf '%s\n' ''
+        case 'help loans'
+            printf '%s\n' 'list' 'ls' 'accounts'
+        case 'help loans list'
+            printf '%s\n' ''
+        case 'help loans ls'
+            printf '%s\n' ''
+        case 'help loans accounts'
+            printf '%s\n' ''
+        case 'help categories'
+            printf '%s\n' 'list' 'ls'
+        case 'help categories list'
+            printf '%s\n' ''
+        case 'help categories ls'
+            printf '%s\n' ''
+        case 'help budgets'
+            printf '%s\n' 'list' 'ls' 'summaries' 'create-one-off' 'create-recurring' 'details' 'transactions' 'recommended' 'update' 'delete' 'rm' 'archive'
+        case 'help budgets list'
+            printf '%s\n' ''
+        case 'help budgets ls'
+            printf '%s\n' ''
+        case 'help budgets summaries'
+            printf '%s\n' ''
+        case 'help budgets create-one-off'
+            printf '%s\n' ''
+        case 'help budgets create-recurring'
+            printf '%s\n' ''
+        case 'help budgets details'
+            printf '%s\n' ''
+        case 'help budgets transactions'
+            printf '%s\n' ''
+        case 'help budgets recommended'
+            printf '%s\n' ''
+        case 'help budgets update'
+            printf '%s\n' ''
+        case 'help budgets delete'
+            printf '%s\n' ''
+        case 'help budgets rm'
+            printf '%s\n' ''
+        case 'help budgets archive'
+            printf '%s\n' ''
+        case 'help insights'
+            printf '%s\n' 'list' 'ls' 'archived' 'action' 'archive'
+        case 'help insights list'
+            printf '%s\n' ''
+        case 'help insights ls'
+            printf '%s\n' ''
+        case 'help insights archived'
+            printf '%s\n' ''
+        case 'help insights action'
+            printf '%s\n' ''
+        case 'help insights archive'
+            printf '%s\n' ''
+        case 'help statistics'
+            printf '%s\n' 'query'
+        case 'help statistics query'
+            printf '%s\n' ''
+        case 'help calendar'
+            printf '%s\n' 'periods' 'period'
+        case 'help calendar periods'
+            printf '%s\n' ''
+        case 'help calendar period'
+            printf '%s\n' ''
+        case 'help search'
+            printf '%s\n' ''
+        case 'help transfers'
+            printf '%s\n' 'create'
+        case 'help transfers create'
+            printf '%s\n' ''
+        case 'help reports'
+            printf '%s\n' 'create' 'get' 'pdf'
+        case 'help reports create'
+            printf '%s\n' ''
+        case 'help reports get'
+            printf '%s\n' ''
+        case 'help reports pdf'
+            printf '%s\n' ''
+        case 'help connector'
+            printf '%s\n' 'users' 'accounts' 'transactions' 'batch' 'token' 'push' 'verify' 'webhooks'
+        case 'help connector users'
+            printf '%s\n' 'create' 'update' 'delete' 'rm'
+        case 'help connector users create'
+            printf '%s\n' ''
+        case 'help connector users update'
+            printf '%s\n' ''
+        case 'help connector users delete'
+            printf '%s\n' ''
+        case 'help connector users rm'
+            printf '%s\n' ''
+        case 'help connector accounts'
+            printf '%s\n' 'push' 'update' 'delete' 'rm'
+        case 'help connector accounts push'
+            printf '%s\n' ''
+        case 'help connector accounts update'
+            printf '%s\n' ''
+        case 'help connector accounts delete'
+            printf '%s\n' ''
+        case 'help connector accounts rm'
+            printf '%s\n' ''
+        case 'help connector transactions'
+            printf '%s\n' 'delete' 'rm' 'update'
+        case 'help connector transactions delete'
+            printf '%s\n' ''
+        case 'help connector transactions rm'
+            printf '%s\n' ''
+        case 'help connector transactions update'
+            printf '%s\n' ''
+        case 'help connector batch'
+            printf '%s\n' ''
+        case 'help connector token'
+            printf '%s\n' ''
+        case 'help connector push'
+            printf '%s\n' ''
+        case 'help connector verify'
+            printf '%s\n' ''
+        case 'help connector webhooks'
+            printf '%s\n' 'list' 'ls' 'create' 'delete' 'rm'
+        case 'help connector webhooks list'
+            printf '%s\n' ''
+        case 'help connector webhooks ls'
+            printf '%s\n' ''
+        case 'help connector webhooks create'
+            printf '%s\n' ''
+        case 'help connector webhooks delete'
+            printf '%s\n' ''
+        case 'help connector webhooks rm'
+            printf '%s\n' ''
+        case 'help webhooks'
+            printf '%s\n' 'list' 'ls' 'create' 'delete' 'rm' 'listen' 'endpoints' 'deliveries' 'resend'
+        case 'help webhooks list'
+            printf '%s\n' ''
+        case 'help webhooks ls'
+            printf '%s\n' ''
+        case 'help webhooks create'
+            printf '%s\n' ''
+        case 'help webhooks delete'
+            printf '%s\n' ''
+        case 'help webhooks rm'
+            printf '%s\n' ''
+        case 'help webhooks listen'
+            printf '%s\n' ''
+        case 'help webhooks endpoints'
+            printf '%s\n' 'create' 'list' 'ls' 'get' 'update' 'delete' 'rm'
+        case 'help webhooks endpoints create'
+            printf '%s\n' ''
+        case 'help webhooks endpoints list'
+            printf '%s\n' ''
+        case 'help webhooks endpoints ls'
+            printf '%s\n' ''
+        case 'help webhooks endpoints get'
+            printf '%s\n' ''
+        case 'help webhooks endpoints update'
+            printf '%s\n' ''
+        case 'help webhooks endpoints delete'
+            printf '%s\n' ''
+        case 'help webhooks endpoints rm'
+            printf '%s\n' ''
+        case 'help webhooks deliveries'
+            printf '%s\n' ''
+        case 'help webhooks resend'
+            printf '%s\n' ''
+        case 'help config'
+            printf '%s\n' 'list' 'ls' 'get' 'set' 'unset' 'use' 'explain' 'profiles'
+        case 'help config list'
+            printf '%s\n' ''
+        case 'help config ls'
+            printf '%s\n' ''
+        case 'help config get'
+            printf '%s\n' ''
+        case 'help config set'
+            printf '%s\n' ''
+        case 'help config unset'
+            printf '%s\n' ''
+        case 'help config use'
+            printf '%s\n' ''
+        case 'help config explain'
+            printf '%s\n' ''
+        case 'help config profiles'
+            printf '%s\n' ''
+        case 'help api'
+            printf '%s\n' ''
+        case 'help version'
+            printf '%s\n' ''
+        case 'help sandbox'
+            printf '%s\n' 'start' 'stop' 'trigger' 'rotate-connector-token' 'credentials' 'consents' 'transactions' 'clock' 'reset' 'load' 'logs'
+        case 'help sandbox start'
+            printf '%s\n' ''
+        case 'help sandbox stop'
+            printf '%s\n' ''
+        case 'help sandbox trigger'
+            printf '%s\n' ''
+        case 'help sandbox rotate-connector-token'
+            printf '%s\n' ''
+        case 'help sandbox credentials'
+            printf '%s\n' 'set-status'
+        case 'help sandbox credentials set-status'
+            printf '%s\n' ''
+        case 'help sandbox consents'
+            printf '%s\n' 'expire'
+        case 'help sandbox consents expire'
+            printf '%s\n' ''
+        case 'help sandbox transactions'
+            printf '%s\n' 'add'
+        case 'help sandbox transactions add'
+            printf '%s\n' ''
+        case 'help sandbox clock'
+            printf '%s\n' 'show' 'advance' 'set'
+        case 'help sandbox clock show'
+            printf '%s\n' ''
+        case 'help sandbox clock advance'
+            printf '%s\n' ''
+        case 'help sandbox clock set'
+            printf '%s\n' ''
+        case 'help sandbox reset'
+            printf '%s\n' ''
+        case 'help sandbox load'
+            printf '%s\n' ''
+        case 'help sandbox logs'
+            printf '%s\n' ''
+        case 'help smoke'
+            printf '%s\n' ''
+        case 'help demo'
+            printf '%s\n' ''
+        case 'help doctor'
+            printf '%s\n' ''
+        case 'help completion'
             printf '%s\n' ''
     end
 end
@@ -818,7 +1206,395 @@ function __bankctl_valued
         case 'completion'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'help'
-            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+            printf '%s\n' ''
+        case 'help auth'
+            printf '%s\n' ''
+        case 'help auth login'
+            printf '%s\n' ''
+        case 'help auth status'
+            printf '%s\n' ''
+        case 'help auth token'
+            printf '%s\n' ''
+        case 'help auth grant'
+            printf '%s\n' ''
+        case 'help auth exchange'
+            printf '%s\n' ''
+        case 'help auth refresh'
+            printf '%s\n' ''
+        case 'help auth revoke-all'
+            printf '%s\n' ''
+        case 'help auth logout'
+            printf '%s\n' ''
+        case 'help auth link'
+            printf '%s\n' ''
+        case 'help auth link-session'
+            printf '%s\n' ''
+        case 'help users'
+            printf '%s\n' ''
+        case 'help users create'
+            printf '%s\n' ''
+        case 'help users delete'
+            printf '%s\n' ''
+        case 'help users rm'
+            printf '%s\n' ''
+        case 'help users get'
+            printf '%s\n' ''
+        case 'help users update'
+            printf '%s\n' ''
+        case 'help users profile'
+            printf '%s\n' ''
+        case 'help users profile get'
+            printf '%s\n' ''
+        case 'help users profile set'
+            printf '%s\n' ''
+        case 'help providers'
+            printf '%s\n' ''
+        case 'help providers list'
+            printf '%s\n' ''
+        case 'help providers ls'
+            printf '%s\n' ''
+        case 'help providers get'
+            printf '%s\n' ''
+        case 'help providers markets'
+            printf '%s\n' ''
+        case 'help credentials'
+            printf '%s\n' ''
+        case 'help credentials connect'
+            printf '%s\n' ''
+        case 'help credentials list'
+            printf '%s\n' ''
+        case 'help credentials ls'
+            printf '%s\n' ''
+        case 'help credentials get'
+            printf '%s\n' ''
+        case 'help credentials create'
+            printf '%s\n' ''
+        case 'help credentials update'
+            printf '%s\n' ''
+        case 'help credentials delete'
+            printf '%s\n' ''
+        case 'help credentials rm'
+            printf '%s\n' ''
+        case 'help credentials refresh'
+            printf '%s\n' ''
+        case 'help credentials authenticate'
+            printf '%s\n' ''
+        case 'help credentials supplement'
+            printf '%s\n' ''
+        case 'help credentials qr'
+            printf '%s\n' ''
+        case 'help credentials watch'
+            printf '%s\n' ''
+        case 'help accounts'
+            printf '%s\n' ''
+        case 'help accounts list'
+            printf '%s\n' ''
+        case 'help accounts ls'
+            printf '%s\n' ''
+        case 'help accounts update'
+            printf '%s\n' ''
+        case 'help accounts balances'
+            printf '%s\n' ''
+        case 'help accounts get'
+            printf '%s\n' ''
+        case 'help accounts parties'
+            printf '%s\n' ''
+        case 'help balance-refresh'
+            printf '%s\n' ''
+        case 'help balance-refresh create'
+            printf '%s\n' ''
+        case 'help balance-refresh status'
+            printf '%s\n' ''
+        case 'help transactions'
+            printf '%s\n' ''
+        case 'help transactions list'
+            printf '%s\n' ''
+        case 'help transactions ls'
+            printf '%s\n' ''
+        case 'help transactions report'
+            printf '%s\n' ''
+        case 'help tx'
+            printf '%s\n' ''
+        case 'help tx list'
+            printf '%s\n' ''
+        case 'help tx ls'
+            printf '%s\n' ''
+        case 'help tx report'
+            printf '%s\n' ''
+        case 'help consents'
+            printf '%s\n' ''
+        case 'help consents list'
+            printf '%s\n' ''
+        case 'help consents ls'
+            printf '%s\n' ''
+        case 'help consents delete'
+            printf '%s\n' ''
+        case 'help consents rm'
+            printf '%s\n' ''
+        case 'help consents update-link'
+            printf '%s\n' ''
+        case 'help consents v2'
+            printf '%s\n' ''
+        case 'help consents v2 create'
+            printf '%s\n' ''
+        case 'help consents v2 list'
+            printf '%s\n' ''
+        case 'help consents v2 ls'
+            printf '%s\n' ''
+        case 'help consents v2 get'
+            printf '%s\n' ''
+        case 'help consents v2 revoke'
+            printf '%s\n' ''
+        case 'help consents v2 templates'
+            printf '%s\n' ''
+        case 'help consents v2 authorize'
+            printf '%s\n' ''
+        case 'help consents v2 authorizations'
+            printf '%s\n' ''
+        case 'help consents v2 relay-callback'
+            printf '%s\n' ''
+        case 'help identities'
+            printf '%s\n' ''
+        case 'help identities list'
+            printf '%s\n' ''
+        case 'help identities ls'
+            printf '%s\n' ''
+        case 'help investments'
+            printf '%s\n' ''
+        case 'help investments list'
+            printf '%s\n' ''
+        case 'help investments ls'
+            printf '%s\n' ''
+        case 'help investments accounts'
+            printf '%s\n' ''
+        case 'help investments holdings'
+            printf '%s\n' ''
+        case 'help loans'
+            printf '%s\n' ''
+        case 'help loans list'
+            printf '%s\n' ''
+        case 'help loans ls'
+            printf '%s\n' ''
+        case 'help loans accounts'
+            printf '%s\n' ''
+        case 'help categories'
+            printf '%s\n' ''
+        case 'help categories list'
+            printf '%s\n' ''
+        case 'help categories ls'
+            printf '%s\n' ''
+        case 'help budgets'
+            printf '%s\n' ''
+        case 'help budgets list'
+            printf '%s\n' ''
+        case 'help budgets ls'
+            printf '%s\n' ''
+        case 'help budgets summaries'
+            printf '%s\n' ''
+        case 'help budgets create-one-off'
+            printf '%s\n' ''
+        case 'help budgets create-recurring'
+            printf '%s\n' ''
+        case 'help budgets details'
+            printf '%s\n' ''
+        case 'help budgets transactions'
+            printf '%s\n' ''
+        case 'help budgets recommended'
+            printf '%s\n' ''
+        case 'help budgets update'
+            printf '%s\n' ''
+        case 'help budgets delete'
+            printf '%s\n' ''
+        case 'help budgets rm'
+            printf '%s\n' ''
+        case 'help budgets archive'
+            printf '%s\n' ''
+        case 'help insights'
+            printf '%s\n' ''
+        case 'help insights list'
+            printf '%s\n' ''
+        case 'help insights ls'
+            printf '%s\n' ''
+        case 'help insights archived'
+            printf '%s\n' ''
+        case 'help insights action'
+            printf '%s\n' ''
+        case 'help insights archive'
+            printf '%s\n' ''
+        case 'help statistics'
+            printf '%s\n' ''
+        case 'help statistics query'
+            printf '%s\n' ''
+        case 'help calendar'
+            printf '%s\n' ''
+        case 'help calendar periods'
+            printf '%s\n' ''
+        case 'help calendar period'
+            printf '%s\n' ''
+        case 'help search'
+            printf '%s\n' ''
+        case 'help transfers'
+            printf '%s\n' ''
+        case 'help transfers create'
+            printf '%s\n' ''
+        case 'help reports'
+            printf '%s\n' ''
+        case 'help reports create'
+            printf '%s\n' ''
+        case 'help reports get'
+            printf '%s\n' ''
+        case 'help reports pdf'
+            printf '%s\n' ''
+        case 'help connector'
+            printf '%s\n' ''
+        case 'help connector users'
+            printf '%s\n' ''
+        case 'help connector users create'
+            printf '%s\n' ''
+        case 'help connector users update'
+            printf '%s\n' ''
+        case 'help connector users delete'
+            printf '%s\n' ''
+        case 'help connector users rm'
+            printf '%s\n' ''
+        case 'help connector accounts'
+            printf '%s\n' ''
+        case 'help connector accounts push'
+            printf '%s\n' ''
+        case 'help connector accounts update'
+            printf '%s\n' ''
+        case 'help connector accounts delete'
+            printf '%s\n' ''
+        case 'help connector accounts rm'
+            printf '%s\n' ''
+        case 'help connector transactions'
+            printf '%s\n' ''
+        case 'help connector transactions delete'
+            printf '%s\n' ''
+        case 'help connector transactions rm'
+            printf '%s\n' ''
+        case 'help connector transactions update'
+            printf '%s\n' ''
+        case 'help connector batch'
+            printf '%s\n' ''
+        case 'help connector token'
+            printf '%s\n' ''
+        case 'help connector push'
+            printf '%s\n' ''
+        case 'help connector verify'
+            printf '%s\n' ''
+        case 'help connector webhooks'
+            printf '%s\n' ''
+        case 'help connector webhooks list'
+            printf '%s\n' ''
+        case 'help connector webhooks ls'
+            printf '%s\n' ''
+        case 'help connector webhooks create'
+            printf '%s\n' ''
+        case 'help connector webhooks delete'
+            printf '%s\n' ''
+        case 'help connector webhooks rm'
+            printf '%s\n' ''
+        case 'help webhooks'
+            printf '%s\n' ''
+        case 'help webhooks list'
+            printf '%s\n' ''
+        case 'help webhooks ls'
+            printf '%s\n' ''
+        case 'help webhooks create'
+            printf '%s\n' ''
+        case 'help webhooks delete'
+            printf '%s\n' ''
+        case 'help webhooks rm'
+            printf '%s\n' ''
+        case 'help webhooks listen'
+            printf '%s\n' ''
+        case 'help webhooks endpoints'
+            printf '%s\n' ''
+        case 'help webhooks endpoints create'
+            printf '%s\n' ''
+        case 'help webhooks endpoints list'
+            printf '%s\n' ''
+        case 'help webhooks endpoints ls'
+            printf '%s\n' ''
+        case 'help webhooks endpoints get'
+            printf '%s\n' ''
+        case 'help webhooks endpoints update'
+            printf '%s\n' ''
+        case 'help webhooks endpoints delete'
+            printf '%s\n' ''
+        case 'help webhooks endpoints rm'
+            printf '%s\n' ''
+        case 'help webhooks deliveries'
+            printf '%s\n' ''
+        case 'help webhooks resend'
+            printf '%s\n' ''
+        case 'help config'
+            printf '%s\n' ''
+        case 'help config list'
+            printf '%s\n' ''
+        case 'help config ls'
+            printf '%s\n' ''
+        case 'help config get'
+            printf '%s\n' ''
+        case 'help config set'
+            printf '%s\n' ''
+        case 'help config unset'
+            printf '%s\n' ''
+        case 'help config use'
+            printf '%s\n' ''
+        case 'help config explain'
+            printf '%s\n' ''
+        case 'help config profiles'
+            printf '%s\n' ''
+        case 'help api'
+            printf '%s\n' ''
+        case 'help version'
+            printf '%s\n' ''
+        case 'help sandbox'
+            printf '%s\n' ''
+        case 'help sandbox start'
+            printf '%s\n' ''
+        case 'help sandbox stop'
+            printf '%s\n' ''
+        case 'help sandbox trigger'
+            printf '%s\n' ''
+        case 'help sandbox rotate-connector-token'
+            printf '%s\n' ''
+        case 'help sandbox credentials'
+            printf '%s\n' ''
+        case 'help sandbox credentials set-status'
+            printf '%s\n' ''
+        case 'help sandbox consents'
+            printf '%s\n' ''
+        case 'help sandbox consents expire'
+            printf '%s\n' ''
+        case 'help sandbox transactions'
+            printf '%s\n' ''
+        case 'help sandbox transactions add'
+            printf '%s\n' ''
+        case 'help sandbox clock'
+            printf '%s\n' ''
+        case 'help sandbox clock show'
+            printf '%s\n' ''
+        case 'help sandbox clock advance'
+            printf '%s\n' ''
+        case 'help sandbox clock set'
+            printf '%s\n' ''
+        case 'help sandbox reset'
+            printf '%s\n' ''
+        case 'help sandbox load'
+            printf '%s\n' ''
+        case 'help sandbox logs'
+            printf '%s\n' ''
+        case 'help smoke'
+            printf '%s\n' ''
+        case 'help demo'
+            printf '%s\n' ''
+        case 'help doctor'
+            printf '%s\n' ''
+        case 'help completion'
+            printf '%s\n' ''
     end
 end
 
@@ -6560,30 +7336,233 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''completion'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l version
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l base-url -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l link-url -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l output -x -a 'table json ndjson csv'
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l fields -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l jq -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l wide
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l yes
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l no-pager
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l verbose
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l quiet
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l no-color
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l timeout -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l retries -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l max-response-size -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l client-id -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l client-secret -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l client-secret-stdin
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l token -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l connector-token -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l user -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l external-user -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l basic -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l ca-file -r
-complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -a 'auth users providers credentials accounts balance-refresh transactions tx consents identities investments loans categories budgets insights statistics calendar search transfers reports connector webhooks config api version sandbox smoke demo doctor completion'
 complete -c bankctl -n 'test (__bankctl_path) = '\''help'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help auth'\''' -a 'login status token grant exchange refresh revoke-all logout link link-session'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help auth'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help auth login'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help auth status'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help auth token'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help auth grant'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help auth exchange'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help auth refresh'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help auth revoke-all'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help auth logout'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help auth link'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help auth link-session'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help users'\''' -a 'create delete rm get update profile'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help users'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help users create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help users delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help users rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help users get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help users update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help users profile'\''' -a 'get set'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help users profile'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help users profile get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help users profile set'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help providers'\''' -a 'list ls get markets'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help providers'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help providers list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help providers ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help providers get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help providers markets'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials'\''' -a 'connect list ls get create update delete rm refresh authenticate supplement qr watch'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials connect'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials refresh'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials authenticate'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials supplement'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials qr'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help credentials watch'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help accounts'\''' -a 'list ls update balances get parties'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help accounts'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help accounts list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help accounts ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help accounts update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help accounts balances'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help accounts get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help accounts parties'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help balance-refresh'\''' -a 'create status'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help balance-refresh'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help balance-refresh create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help balance-refresh status'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help transactions'\''' -a 'list ls report'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help transactions'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help transactions list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help transactions ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help transactions report'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help tx'\''' -a 'list ls report'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help tx'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help tx list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help tx ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help tx report'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents'\''' -a 'list ls delete rm update-link v2'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents update-link'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents v2'\''' -a 'create list ls get revoke templates authorize authorizations relay-callback'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents v2'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents v2 create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents v2 list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents v2 ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents v2 get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents v2 revoke'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents v2 templates'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents v2 authorize'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents v2 authorizations'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help consents v2 relay-callback'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help identities'\''' -a 'list ls'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help identities'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help identities list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help identities ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help investments'\''' -a 'list ls accounts holdings'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help investments'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help investments list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help investments ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help investments accounts'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help investments holdings'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help loans'\''' -a 'list ls accounts'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help loans'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help loans list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help loans ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help loans accounts'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help categories'\''' -a 'list ls'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help categories'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help categories list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help categories ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets'\''' -a 'list ls summaries create-one-off create-recurring details transactions recommended update delete rm archive'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets summaries'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets create-one-off'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets create-recurring'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets details'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets transactions'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets recommended'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help budgets archive'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help insights'\''' -a 'list ls archived action archive'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help insights'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help insights list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help insights ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help insights archived'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help insights action'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help insights archive'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help statistics'\''' -a 'query'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help statistics'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help statistics query'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help calendar'\''' -a 'periods period'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help calendar'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help calendar periods'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help calendar period'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help search'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help transfers'\''' -a 'create'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help transfers'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help transfers create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help reports'\''' -a 'create get pdf'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help reports'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help reports create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help reports get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help reports pdf'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector'\''' -a 'users accounts transactions batch token push verify webhooks'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector users'\''' -a 'create update delete rm'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector users'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector users create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector users update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector users delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector users rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector accounts'\''' -a 'push update delete rm'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector accounts'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector accounts push'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector accounts update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector accounts delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector accounts rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector transactions'\''' -a 'delete rm update'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector transactions'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector transactions delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector transactions rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector transactions update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector batch'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector token'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector push'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector verify'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector webhooks'\''' -a 'list ls create delete rm'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector webhooks'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector webhooks list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector webhooks ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector webhooks create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector webhooks delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help connector webhooks rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks'\''' -a 'list ls create delete rm listen endpoints deliveries resend'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks listen'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks endpoints'\''' -a 'create list ls get update delete rm'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks endpoints'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks endpoints create'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks endpoints list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks endpoints ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks endpoints get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks endpoints update'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks endpoints delete'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks endpoints rm'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks deliveries'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help webhooks resend'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help config'\''' -a 'list ls get set unset use explain profiles'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help config'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help config list'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help config ls'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help config get'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help config set'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help config unset'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help config use'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help config explain'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help config profiles'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help api'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help version'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox'\''' -a 'start stop trigger rotate-connector-token credentials consents transactions clock reset load logs'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox start'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox stop'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox trigger'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox rotate-connector-token'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox credentials'\''' -a 'set-status'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox credentials'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox credentials set-status'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox consents'\''' -a 'expire'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox consents'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox consents expire'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox transactions'\''' -a 'add'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox transactions'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox transactions add'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox clock'\''' -a 'show advance set'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox clock'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox clock show'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox clock advance'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox clock set'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox reset'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox load'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox logs'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help smoke'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help demo'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help doctor'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help completion'\''' -l help

@@ -74,7 +74,28 @@ export function completionTree(program: Command): Node[] {
     for (const c of subs) for (const name of [c.name(), ...c.aliases()]) visit(c, [...path, name]);
   };
   visit(program, []);
-  return nodes;
+  return withHelpPaths(nodes);
+}
+
+/**
+ * `bankctl help transactions list`: `help` is followed by the words of any command, so each command
+ * path is also a path under `help`, with the same subcommands and nothing else (no arguments, no
+ * options but --help).
+ */
+function withHelpPaths(nodes: Node[]): Node[] {
+  const help = nodes.find((n) => n.path === 'help');
+  if (!help || help.subcommands.length > 0) return nodes;
+  const mirrored = nodes
+    .filter((n) => n.path !== 'help' && !n.path.startsWith('help '))
+    .map((n) => ({
+      path: n.path === '' ? 'help' : `help ${n.path}`,
+      subcommands: n.subcommands.filter((c) => n.path !== '' || c !== 'help'),
+      words: [],
+      options: ['--help'],
+      valued: [],
+      choices: {},
+    }));
+  return [...nodes.filter((n) => n !== help), ...mirrored];
 }
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

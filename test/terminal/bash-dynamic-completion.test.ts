@@ -70,4 +70,10 @@ describe('bash completion of a verb argument from the service', () => {
     // as before: accounts update
     expect((await complete(['bankctl', 'accounts', 'update', ''])).sort()).toEqual(ids);
   }, 30_000);
+
+  test('help tr<TAB> and help transactions l<TAB>: the words of the command asked about, and no flags of it', async () => {
+    expect(await complete(['bankctl', 'help', 'tr'])).toEqual(['transactions', 'transfers']);
+    expect(await complete(['bankctl', 'help', 'transactions', 'l'])).toEqual(['list', 'ls']);
+    expect(await complete(['bankctl', 'help', 'transactions', 'list', '--'])).toEqual(['--help']);
+  }, 30_000);
 });
