@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
+import { maskUrlPassword } from '../../config/display.js';
 import { examples, type Run } from '../util.js';
 
 export interface RefreshOptions {
@@ -34,12 +35,25 @@ export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void>
     refreshToken = (await ctx.readStdinSecret('--refresh-token-stdin', 'Refresh token')).trim();
     if (!refreshToken) throw new UsageError('--refresh-token-stdin: nothing was read from standard input');
   } else {
-    const withRefresh = Object.entries(config.cachedTokens(profile))
-      .filter(([, t]) => t.refreshToken)
-      .sort(([, a], [, b]) => b.expiresAt - a.expiresAt);
+    // only a refresh token this service and client issued: one kept from another base URL (a
+    // --base-url or BANKCTL_BASE_URL of this run) must not be sent there, with another client
+    const baseUrl = await ctx.baseUrl();
+    const clientId = (await ctx.settings()).value('client-id');
+    const all = Object.values(config.cachedTokens(profile)).filter((t) => t.refreshToken);
+    const withRefresh = all
+      .filter((t) => t.baseUrl === baseUrl && (!t.clientId || !clientId || t.clientId === clientId))
+      .sort((a, b) => b.expiresAt - a.expiresAt);
     if (withRefresh[0]) {
-      refreshToken = withRefresh[0][1].refreshToken;
-      label = withRefresh[0][1].user ?? label;
+      refreshToken = withRefresh[0].refreshToken;
+      label = withRefresh[0].user ?? label;
+    } else if (all.length > 0) {
+      const where = [...new Set(all.map((t) => `${maskUrlPassword(t.baseUrl)} (client ${t.clientId ?? 'unknown'})`))];
+      throw new UsageError(
+        `no refresh token of ${maskUrlPassword(baseUrl)} (client ${clientId ?? 'not set'}) in profile "${profile}": the ones it holds were issued by ${where.join(', ')}`,
+        {
+          hint: 'a refresh token is only sent to the service and client that issued it: run with that base URL and client, or pass --refresh-token-stdin',
+        },
+      );
     }
   }
   if (!refreshToken)
