@@ -443,6 +443,19 @@ export class Context {
     if (this.apiClient) return this.apiClient;
     const s = await this.settings();
     const { ApiClient } = await import('./api/client.js');
+    // --user names the acting user: a ready token from BANKCTL_TOKEN or the profile may be another
+    // user's, and sending it as is showed that user's data under the one asked for
+    const token = s.get('token');
+    // (without client credentials no other token can be had: the ready token is sent, as before)
+    const userOverToken =
+      Boolean(token?.value) &&
+      token?.source !== 'flag' &&
+      Boolean(this.globals.user || this.globals.externalUser) &&
+      Boolean(s.value('client-id') && s.value('client-secret'));
+    if (userOverToken)
+      this.notice(
+        `${token?.source === 'env' ? 'BANKCTL_TOKEN' : `the token of profile "${this.profileName()}"`} is not used for calls as a user: ${this.globals.user ? '--user' : '--external-user'} names the user, and bankctl gets a token for it`,
+      );
     this.apiClient = new ApiClient(
       await this.http(),
       () => this.tokens(),
@@ -453,6 +466,7 @@ export class Context {
         connectorTokenNext: s.value('connector-token-next'),
         freshConnectorTokens: () => this.freshConnectorTokens(),
         user: await this.userRef(),
+        userOverToken,
       },
       (m) => this.notice(m),
     );

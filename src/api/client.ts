@@ -20,6 +20,11 @@ export interface Caller {
   /** The profile's (and a running sandbox's) connector tokens read again, for a renewal mid-run. */
   freshConnectorTokens?: () => string[];
   user?: UserRef;
+  /**
+   * The user was named by --user/--external-user and the ready token came from the environment or
+   * the profile: the flag wins for calls that act as a user (the token may be another user's).
+   */
+  userOverToken?: boolean;
 }
 
 /** What a call sends besides the entry's method and path. */
@@ -215,7 +220,8 @@ export class ApiClient {
       const tm = await this.tokens();
       return { auth: { scheme: 'Bearer', token: await tm.clientToken(scopes) }, cached: true };
     }
-    if (c.token) return { auth: { scheme: 'Bearer', token: c.token }, cached: false };
+    if (c.token && !(c.userOverToken && kind !== 'client'))
+      return { auth: { scheme: 'Bearer', token: c.token }, cached: false };
     if (c.basic && (kind === 'user' || kind === 'any' || kind === 'optional')) {
       const i = c.basic.indexOf(':');
       if (i <= 0) throw new UsageError('--basic must be USER_ID:TOKEN');
