@@ -63,6 +63,15 @@ export class TokenManager {
   constructor(private readonly d: TokenDeps) {}
 
   private requireClient(): { clientId: string; clientSecret: string } {
+    // one of the two set: say which is missing (a client id with no secret read "no client credentials")
+    if (this.d.clientId && !this.d.clientSecret)
+      throw new AuthError(`client id ${this.d.clientId} has no client secret configured`, {
+        hint: 'set BANKCTL_CLIENT_SECRET, pass --client-secret-stdin, or store both with `bankctl auth login` (the local sandbox lends its secret only with its own client id)',
+      });
+    if (!this.d.clientId && this.d.clientSecret)
+      throw new AuthError('a client secret is configured but no client id', {
+        hint: 'set BANKCTL_CLIENT_ID, pass --client-id, or store both with `bankctl auth login`',
+      });
     if (!this.d.clientId || !this.d.clientSecret) {
       throw new AuthError('no client credentials configured', {
         hint: 'run `bankctl auth login`, set BANKCTL_CLIENT_ID and BANKCTL_CLIENT_SECRET, or start the local sandbox (`bankctl sandbox start`)',

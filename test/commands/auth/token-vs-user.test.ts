@@ -35,3 +35,14 @@ describe('a ready token from the environment and --user', () => {
     expect(idOf(plain.stdout)).toBe(userA);
   });
 });
+
+describe('half a client configured', () => {
+  it('a client id without a secret says the secret is missing (it said "no client credentials configured")', async () => {
+    const r = await spawnCli(['auth', 'token', '--scope', 'user:create'], {
+      env: { ...sb.env, BANKCTL_CLIENT_ID: 'abc123', BANKCTL_CLIENT_SECRET: undefined },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('client id abc123 has no client secret configured');
+    expect(r.stderr).toContain('BANKCTL_CLIENT_SECRET');
+  });
+});
