@@ -37,6 +37,9 @@ export async function statusRun(ctx: Context): Promise<void> {
     clientIdSource: clientId?.source ?? null,
     clientSecret: s.value('client-secret') ? 'set' : 'not set',
     connectorToken: s.value('connector-token') ? 'set' : 'not set',
+    // a ready token (--token, BANKCTL_TOKEN, the profile's) is sent as is instead of the cached ones
+    token: s.value('token') ? 'set' : 'not set',
+    tokenSource: s.get('token')?.source ?? null,
     user: (await ctx.userRef()) ?? null,
     configFile: config.file,
     tokens,

@@ -46,3 +46,14 @@ describe('half a client configured', () => {
     expect(r.stderr).toContain('BANKCTL_CLIENT_SECRET');
   });
 });
+
+describe('auth status and a ready token', () => {
+  it('says a ready token is set and where it comes from (never the token)', async () => {
+    const r = await spawnCli(['auth', 'status', '-o', 'json'], {
+      env: { ...sb.env, BANKCTL_TOKEN: 'ready-token-0123456789' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ token: 'set', tokenSource: 'env' });
+    expect(r.stdout).not.toContain('ready-token-0123456789');
+  });
+});
