@@ -36,4 +36,10 @@ export async function useRun(ctx: Context, o: UseOptions): Promise<void> {
   }
   store.useProfile(o.profile);
   ctx.notice(`now using profile "${o.profile}"${names.includes(o.profile) ? '' : ' (created)'}`);
+  // the environment names the profile before "current" does: this shell goes on using that one
+  const env = ctx.env.BANKCTL_PROFILE;
+  if (env && env !== o.profile)
+    ctx.warn(
+      `BANKCTL_PROFILE is set to "${env}" in this environment and wins over the current profile: commands here still use "${env}" until it is unset (\`unset BANKCTL_PROFILE\`)`,
+    );
 }
