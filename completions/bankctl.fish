@@ -1738,6 +1738,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l scope -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l fresh
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth token'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''auth grant'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'

@@ -127,10 +127,11 @@ export class TokenManager {
     return checkTokenResponse(res.data);
   }
 
-  async clientToken(scopesIn: string[]): Promise<string> {
+  /** `fresh`: a new token even when one is cached (the service revoked it), which then replaces it. */
+  async clientToken(scopesIn: string[], fresh = false): Promise<string> {
     const scopes = normalizeScopes(scopesIn);
     const key = this.cacheKey('client', scopes);
-    const cached = this.fromCache(key);
+    const cached = fresh ? undefined : this.fromCache(key);
     if (cached) return cached.accessToken;
     const t = await this.requestClientToken(scopes);
     this.store(key, 'client', t, scopes);
@@ -216,10 +217,10 @@ export class TokenManager {
   }
 
   /** A user token with exactly these scopes: cached, else grant + exchange. */
-  async userToken(user: UserRef, scopesIn: string[]): Promise<string> {
+  async userToken(user: UserRef, scopesIn: string[], fresh = false): Promise<string> {
     const scopes = normalizeScopes(scopesIn);
     const key = this.cacheKey('user', scopes, user);
-    const cached = this.fromCache(key);
+    const cached = fresh ? undefined : this.fromCache(key);
     if (cached) return cached.accessToken;
     const code = await this.grant(user, scopes);
     const t = await this.exchange(code);

@@ -6,6 +6,7 @@ import { examples, splitList, type Run } from '../util.js';
 
 export interface TokenOptions {
   scopes: string[];
+  fresh: boolean;
 }
 
 export function newCmdToken(parent: Command, ctx: Context, run: Run<TokenOptions> = tokenRun): Command {
@@ -18,10 +19,17 @@ export function newCmdToken(parent: Command, ctx: Context, run: Run<TokenOptions
       '--scope <scopes>',
       'scopes, comma-separated (default: authorization:grant for a client token, user:read for a user token)',
     )
-    .action(async (o: { scope?: string }) => run(ctx, { scopes: splitList(o.scope, '--scope') }));
+    .option(
+      '--fresh',
+      'get a new token even when one is cached (one the service revoked or no longer takes); it replaces the cached one',
+    )
+    .action(async (o: { scope?: string; fresh?: boolean }) =>
+      run(ctx, { scopes: splitList(o.scope, '--scope'), fresh: Boolean(o.fresh) }),
+    );
   return examples(cmd, [
     'curl -H "Authorization: Bearer $(bankctl auth token --scope user:create)" ...',
     'bankctl auth token --user 6e68cc... --scope accounts:read,transactions:read',
+    'bankctl auth token --fresh   # the cached token was revoked: fetch a new one',
   ]);
 }
 
@@ -40,8 +48,8 @@ export async function tokenRun(ctx: Context, o: TokenOptions): Promise<void> {
       );
   }
   const token = user
-    ? await tm.userToken(user, o.scopes.length ? o.scopes : ['user:read'])
-    : await tm.clientToken(o.scopes.length ? o.scopes : ['authorization:grant']);
+    ? await tm.userToken(user, o.scopes.length ? o.scopes : ['user:read'], o.fresh)
+    : await tm.clientToken(o.scopes.length ? o.scopes : ['authorization:grant'], o.fresh);
   ctx.io.stdout.write(`${token}\n`);
 }
 

@@ -9,11 +9,12 @@ const works = async (token: string, path: string) =>
 
 describe('auth token', () => {
   optionCases('auth token', newCmdToken, [
-    { name: 'no scope: the default of the token kind', args: [], options: { scopes: [] } },
+    { name: 'no scope: the default of the token kind', args: [], options: { scopes: [], fresh: false } },
+    { name: '--fresh', args: ['--fresh'], options: { scopes: [], fresh: true } },
     {
       name: 'scopes',
       args: ['--scope', 'accounts:read, transactions:read'],
-      options: { scopes: ['accounts:read', 'transactions:read'] },
+      options: { scopes: ['accounts:read', 'transactions:read'], fresh: false },
     },
   ]);
   cliCases('auth token', () => sb.t.env, [
