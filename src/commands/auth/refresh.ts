@@ -1,6 +1,7 @@
 // `auth refresh`: a new user token from the refresh token in the profile (or on standard input).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
+import type { CachedToken } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { maskUrlPassword } from '../../config/display.js';
@@ -31,6 +32,7 @@ export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void>
   const profile = ctx.profileName();
   let refreshToken: string | undefined;
   let label = 'refreshed';
+  let used: CachedToken | undefined;
   if (o.refreshTokenStdin) {
     refreshToken = (await ctx.readStdinSecret('--refresh-token-stdin', 'Refresh token')).trim();
     if (!refreshToken) throw new UsageError('--refresh-token-stdin: nothing was read from standard input');
@@ -44,6 +46,7 @@ export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void>
       .filter((t) => t.baseUrl === baseUrl && (!t.clientId || !clientId || t.clientId === clientId))
       .sort((a, b) => b.expiresAt - a.expiresAt);
     if (withRefresh[0]) {
+      used = withRefresh[0];
       refreshToken = withRefresh[0].refreshToken;
       label = withRefresh[0].user ?? label;
     } else if (all.length > 0) {
@@ -62,6 +65,10 @@ export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void>
     });
   const tm = await ctx.tokens();
   const t = await tm.refresh(refreshToken);
-  tm.remember(t, label);
+  // a service may answer without a new refresh token (RFC 6749 6: the one used stays valid): the
+  // stored one is kept with the new access token, not dropped (the next refresh found none)
+  const kept = used && !t.refresh_token ? { ...t, refresh_token: refreshToken } : t;
+  const sameRefresh = used && kept.refresh_token === used.refreshToken;
+  tm.remember(kept, label, sameRefresh && used?.refreshExpiresAt ? { refreshExpiresAt: used.refreshExpiresAt } : {});
   await render(ctx, t);
 }

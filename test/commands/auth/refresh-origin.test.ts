@@ -60,3 +60,27 @@ describe('auth refresh: the refresh token goes back to its issuer only', () => {
     expect(issuer.seen[0]!.body).toContain('refresh_token=refresh-of-issuer-0123456789');
   });
 });
+
+describe('auth refresh: an answer without a new refresh token', () => {
+  it('keeps the stored refresh token (RFC 6749 6): a second refresh works', async () => {
+    const issuer = await scriptedServer([
+      reply(200, '{"access_token":"new-access-1","token_type":"bearer","expires_in":3600,"scope":"accounts:read"}'),
+      reply(200, '{"access_token":"new-access-2","token_type":"bearer","expires_in":3600,"scope":"accounts:read"}'),
+    ]);
+    servers.push(issuer);
+    const dir = tempDir();
+    cacheWithRefresh(dir, issuer.url);
+    const env = {
+      BANKCTL_CONFIG_DIR: dir,
+      BANKCTL_BASE_URL: issuer.url,
+      BANKCTL_CLIENT_ID: 'issuer-client',
+      BANKCTL_CLIENT_SECRET: 's',
+    };
+    const first = await spawnCli(['auth', 'refresh', '-o', 'json'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    const second = await spawnCli(['auth', 'refresh', '-o', 'json'], { env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(issuer.seen).toHaveLength(2);
+    expect(issuer.seen[1]!.body).toContain('refresh_token=refresh-of-issuer-0123456789');
+  });
+});
