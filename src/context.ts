@@ -14,6 +14,7 @@ import { VERSION } from './version.js';
 import type { Prompter } from './prompts/prompter.js';
 import { guardIO } from './output/terminal.js';
 import { stripControl } from './output/sanitize.js';
+import { maskUrlPassword } from './config/display.js';
 
 export interface GlobalOptions {
   profile?: string;
@@ -417,8 +418,22 @@ export class Context {
       trace: (l) => this.trace(l),
       userSource: this.userSource(s),
       clientShadowsSandbox: s.get('client-id')?.source === 'profile' && s.get('base-url')?.source === 'sandbox',
+      secretElsewhere: await this.secretElsewhere(s),
     });
     return this.tokenManager;
+  }
+
+  /**
+   * Why the profile's client secret must not be sent this run: BANKCTL_BASE_URL (left in the shell
+   * from another service) names another service than the profile's own base-url, which the client
+   * was stored with. The secret went there, and the run acted on that service, with no word.
+   */
+  private async secretElsewhere(s: Settings): Promise<string | undefined> {
+    const base = s.get('base-url');
+    if (s.get('client-secret')?.source !== 'profile' || base?.source !== 'env') return undefined;
+    const own = (await this.config()).profile(this.profileName())['base-url'];
+    if (!own || own.replace(/\/+$/, '') === base.value.replace(/\/+$/, '')) return undefined;
+    return `BANKCTL_BASE_URL (${maskUrlPassword(base.value)}) is not the base URL of profile "${this.profileName()}" (${maskUrlPassword(own)}), whose client secret would be sent there`;
   }
 
   /** Where the acting user comes from when no flag names it: "profile NAME" or "environment". */

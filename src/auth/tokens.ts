@@ -41,6 +41,8 @@ export interface TokenDeps {
    * local sandbox's, which has a client of its own: a refused client is then most likely that.
    */
   clientShadowsSandbox?: boolean;
+  /** Set when the profile's client secret must not go to this run's base URL (why): exit 2 before it is sent. */
+  secretElsewhere?: string;
   /** -v: a line on stderr when a cached token is reused. */
   trace?: (line: string) => void;
 }
@@ -63,6 +65,10 @@ export class TokenManager {
   constructor(private readonly d: TokenDeps) {}
 
   private requireClient(): { clientId: string; clientSecret: string } {
+    if (this.d.secretElsewhere)
+      throw new UsageError(this.d.secretElsewhere, {
+        hint: "unset BANKCTL_BASE_URL to use the profile's service, or pass --base-url URL to send the profile's client there on purpose",
+      });
     // one of the two set: say which is missing (a client id with no secret read "no client credentials")
     if (this.d.clientId && !this.d.clientSecret)
       throw new AuthError(`client id ${this.d.clientId} has no client secret configured`, {
