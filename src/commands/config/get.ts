@@ -22,6 +22,10 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
 export async function getRun(ctx: Context, o: GetOptions): Promise<void> {
   const store = await ctx.config();
   const v = store.profile(ctx.profileName())[o.key];
-  if (v === undefined) throw new UsageError(`"${o.key}" is not set in profile "${ctx.profileName()}"`);
+  if (v === undefined)
+    throw new UsageError(`"${o.key}" is not set in profile "${ctx.profileName()}"`, {
+      // the value in effect may come from a flag, the environment, the local sandbox or a default
+      hint: '`bankctl config explain` shows the value in effect and where it comes from',
+    });
   ctx.io.stdout.write(`${v}\n`);
 }

@@ -19,7 +19,12 @@ describe('config get', () => {
       code: 0,
       stdout: /^s3cr3t-value\n$/,
     },
-    { name: 'a key that is not set', args: ['user'], code: 2, stderr: '"user" is not set in profile "default"' },
+    {
+      name: 'a key that is not set: where the value in effect is shown',
+      args: ['user'],
+      code: 2,
+      stderr: ['"user" is not set in profile "default"', '`bankctl config explain`'],
+    },
     { name: 'another profile', args: ['client-secret', '--profile', 'prod'], code: 2, stderr: 'profile "prod"' },
   ]);
 });
