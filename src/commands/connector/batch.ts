@@ -6,7 +6,7 @@ import { MAX_BATCH_ENTITIES, WireError, isObj, validateContainer } from '../../c
 import { ApiError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { jsonInput } from './shared.js';
+import { jsonInput, lineOfField } from './shared.js';
 
 export interface BatchOptions {
   /** A checked CreateTransactionBatch, numbers exact. */
@@ -45,7 +45,9 @@ async function batchInput(ctx: Context, o: { file?: string; data?: string }): Pr
       validateContainer(e.container, 'create');
     } catch (err) {
       if (err instanceof WireError)
-        throw new UsageError(`${name}:${lineOf(e.container)}: entity "${e.entityId}": ${err.message}`);
+        throw new UsageError(
+          `${name}:${lineOfField(e.container, err.field, lineOf)}: entity "${e.entityId}": ${err.message}`,
+        );
       throw err;
     }
   }

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { WireError } from '../../contract/connector-wire.js';
+import { WireError, isObj } from '../../contract/connector-wire.js';
 import { InputError } from '../../push/input.js';
 import { NotUtf8Error } from '../../fs/utf8.js';
 import { JsonLineError, parseLineJson } from '../../push/json.js';
@@ -57,6 +57,23 @@ export async function jsonInput(
     if (err instanceof JsonLineError) throw new UsageError(`${name}:${err.line}: malformed JSON: ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * The line of a WireError's field (e.g. transactionAccounts[0].transactions[1].externalId) under
+ * `root`: that of the deepest object on the path, since the reader keeps the line each object starts
+ * on; the line of `root` when the path names nothing in it.
+ */
+export function lineOfField(root: unknown, field: string, lineOf: (v: unknown) => number): number {
+  let line = lineOf(root);
+  let cur: unknown = root;
+  for (const seg of field.match(/[^.[\]]+/g) ?? []) {
+    if (Array.isArray(cur)) cur = /^\d+$/.test(seg) ? cur[Number(seg)] : undefined;
+    else if (isObj(cur)) cur = Object.hasOwn(cur, seg) ? cur[seg] : undefined;
+    else break;
+    if (isObj(cur)) line = lineOf(cur);
+  }
+  return line;
 }
 
 /** Turns input problems into exit-2 errors that name FILE:LINE. */

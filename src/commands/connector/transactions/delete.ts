@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { completeOption } from '../../completion.js';
 import type { Context } from '../../../context.js';
 import { deleteTransactions } from '../../../api/connector.js';
-import { INGEST_TYPES, ExactNumber } from '../../../contract/connector-wire.js';
+import { INGEST_TYPES, ExactNumber, WireError, validateContainer } from '../../../contract/connector-wire.js';
 import { UsageError } from '../../../errors.js';
 import { collect, examples, type Run } from '../../util.js';
 import { externalUser, jsonInput } from '../shared.js';
@@ -78,6 +78,8 @@ async function bodyOf(ctx: Context, o: Flags): Promise<unknown> {
   if (o.file || o.data) throw new UsageError('give --account with --transaction, or --file/--data, not both');
   if (!o.balance) throw new UsageError('--balance is required with --account (the spec requires the account balance)');
   if (!o.transaction?.length) throw new UsageError('--transaction EXTERNAL_ID is required with --account');
+  if (!(INGEST_TYPES as readonly string[]).includes(o.type))
+    throw new UsageError(`--type must be one of ${INGEST_TYPES.join(', ')}, got "${o.type}"`);
   const body = {
     type: o.type,
     transactionAccounts: [
@@ -88,7 +90,13 @@ async function bodyOf(ctx: Context, o: Flags): Promise<unknown> {
       },
     ],
   };
-  checkContainer('flags', () => 0, body, 'delete');
+  try {
+    validateContainer(body, 'delete');
+  } catch (err) {
+    // no file and no line: the flags are at fault (an empty --account or --transaction)
+    if (err instanceof WireError) throw new UsageError(`--account/--transaction: ${err.message}`);
+    throw err;
+  }
   return body;
 }
 
