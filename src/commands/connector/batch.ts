@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { ingestBatch } from '../../api/connector.js';
 import { MAX_BATCH_ENTITIES, WireError, isObj, validateContainer } from '../../contract/connector-wire.js';
-import { ApiError, UsageError } from '../../errors.js';
+import { ApiError, ServerError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 import { jsonInput, lineOfField } from './shared.js';
@@ -64,7 +64,16 @@ export async function batchRun(ctx: Context, o: BatchOptions): Promise<void> {
       { header: 'error', path: 'response.errorMessage' },
     ],
   });
-  const failed = statuses.filter((s) => s.httpStatus >= 300);
+  // an entity sent without a status (or with one that is no HTTP status) was not answered for:
+  // whether it was ingested is unknown, which is no success
+  const answered = new Set(
+    statuses.filter((s) => Number.isInteger(s.httpStatus) && s.httpStatus >= 100).map((s) => s.entityId),
+  );
+  const unanswered = o.batch.ingestEntities
+    .map((e) => (e as { entityId: string }).entityId)
+    .filter((id) => !answered.has(id));
+  const failed = statuses.filter((s) => answered.has(s.entityId) && s.httpStatus >= 300);
+  const andUnanswered = unanswered.length > 0 ? `; ${unanswered.length} without a status (${unanswered[0]}...)` : '';
   if (failed.length > 0) {
     const f = failed[0]!;
     const msg = (f.response as { errorMessage?: string } | undefined)?.errorMessage ?? '';
@@ -72,8 +81,13 @@ export async function batchRun(ctx: Context, o: BatchOptions): Promise<void> {
       f.httpStatus,
       'POST',
       '/connector/batch',
-      `${failed.length} of ${statuses.length} entities failed; first: ${f.entityId}${msg ? `: ${msg}` : ''}`,
+      `${failed.length} of ${o.batch.ingestEntities.length} entities failed; first: ${f.entityId}${msg ? `: ${msg}` : ''}${andUnanswered}`,
       f.response,
     );
   }
+  if (unanswered.length > 0)
+    throw new ServerError(
+      `POST /connector/batch answered no status for ${unanswered.length} of ${o.batch.ingestEntities.length} entities (first: ${unanswered[0]}): whether they were ingested is unknown`,
+      { hint: 'read the data back (`bankctl connector verify`) before sending those entities again' },
+    );
 }
