@@ -124,12 +124,26 @@ export interface BatchStatus {
   response?: unknown;
 }
 
-export async function ingestBatch(api: ApiClient, body: unknown): Promise<{ statuses: BatchStatus[] }> {
+/**
+ * POST /connector/batch. Sent again after a 429, a 5xx or a dropped connection (each entity is all
+ * or nothing and keyed by externalId); `mayHaveStored` says an attempt before the answered one got
+ * no answer or a 5xx, so a 409 in the answer can be that attempt's own doing.
+ */
+export async function ingestBatch(
+  api: ApiClient,
+  body: unknown,
+): Promise<{ statuses: BatchStatus[]; mayHaveStored: boolean }> {
+  let mayHaveStored = false;
   const statuses = await readList<BatchStatus>(api, EP.connector.batch, 'statuses', {
     ...exact(body),
     idempotent: true,
+    onAbandoned: () => (mayHaveStored = true),
+    // the answer read is a 200: a 5xx seen was an earlier attempt's
+    onAnswer: (status) => {
+      if (status >= 500) mayHaveStored = true;
+    },
   });
-  return { statuses };
+  return { statuses, mayHaveStored };
 }
 
 export interface GeneratedToken {

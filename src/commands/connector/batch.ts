@@ -1,7 +1,7 @@
 // `connector batch --file F`: several users' ingests in one request, a status per entityId.
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { ingestBatch } from '../../api/connector.js';
+import { ingestBatch, type BatchStatus } from '../../api/connector.js';
 import { MAX_BATCH_ENTITIES, WireError, isObj, validateContainer } from '../../contract/connector-wire.js';
 import { ApiError, ServerError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
@@ -56,7 +56,7 @@ async function batchInput(ctx: Context, o: { file?: string; data?: string }): Pr
 
 export async function batchRun(ctx: Context, o: BatchOptions): Promise<void> {
   const res = await ingestBatch(await ctx.api(), o.batch);
-  const statuses = res?.statuses ?? [];
+  const statuses = res.statuses;
   await render(ctx, statuses, {
     columns: [
       { header: 'entityId', path: 'entityId' },
@@ -72,16 +72,31 @@ export async function batchRun(ctx: Context, o: BatchOptions): Promise<void> {
   const unanswered = o.batch.ingestEntities
     .map((e) => (e as { entityId: string }).entityId)
     .filter((id) => !answered.has(id));
-  const failed = statuses.filter((s) => answered.has(s.entityId) && s.httpStatus >= 300);
+  // a 409 naming every transaction of its entity, after an attempt that may have stored the batch
+  // (no answer, or a 5xx), is that attempt's doing: the entity is on the service
+  const earlier = new Set(
+    res.mayHaveStored
+      ? statuses.filter((s) => s.httpStatus === 409 && allNamed(o.batch, s)).map((s) => s.entityId)
+      : [],
+  );
+  if (earlier.size > 0)
+    ctx.warn(
+      `${earlier.size} entit${earlier.size === 1 ? 'y' : 'ies'} answered 409 (${[...earlier][0]}...) after an attempt that got no answer or a 5xx: every transaction named is on the service, taken as stored by that attempt`,
+    );
+  const failed = statuses.filter((s) => answered.has(s.entityId) && s.httpStatus >= 300 && !earlier.has(s.entityId));
   const andUnanswered = unanswered.length > 0 ? `; ${unanswered.length} without a status (${unanswered[0]}...)` : '';
   if (failed.length > 0) {
     const f = failed[0]!;
     const msg = (f.response as { errorMessage?: string } | undefined)?.errorMessage ?? '';
+    const maybe =
+      res.mayHaveStored && f.httpStatus === 409
+        ? ' (an attempt before the answered one got no answer or a 5xx: it may have stored some of this)'
+        : '';
     throw new ApiError(
       f.httpStatus,
       'POST',
       '/connector/batch',
-      `${failed.length} of ${o.batch.ingestEntities.length} entities failed; first: ${f.entityId}${msg ? `: ${msg}` : ''}${andUnanswered}`,
+      `${failed.length} of ${o.batch.ingestEntities.length} entities failed; first: ${f.entityId}${msg ? `: ${msg}` : ''}${maybe}${andUnanswered}`,
       f.response,
     );
   }
@@ -90,4 +105,22 @@ export async function batchRun(ctx: Context, o: BatchOptions): Promise<void> {
       `POST /connector/batch answered no status for ${unanswered.length} of ${o.batch.ingestEntities.length} entities (first: ${unanswered[0]}): whether they were ingested is unknown`,
       { hint: 'read the data back (`bankctl connector verify`) before sending those entities again' },
     );
+}
+
+/** The 409 of `s` names (errorDetails.externalIds) every transaction its entity carried. */
+function allNamed(batch: BatchOptions['batch'], s: BatchStatus): boolean {
+  const named = (s.response as { errorDetails?: { externalIds?: unknown } } | undefined)?.errorDetails?.externalIds;
+  if (!Array.isArray(named) || named.length === 0) return false;
+  const have = new Set(named.filter((x): x is string => typeof x === 'string'));
+  const entity = batch.ingestEntities.find((e) => isObj(e) && e.entityId === s.entityId);
+  if (!isObj(entity) || !isObj(entity.container) || !Array.isArray(entity.container.transactionAccounts)) return false;
+  let n = 0;
+  for (const ta of entity.container.transactionAccounts) {
+    if (!isObj(ta) || !Array.isArray(ta.transactions)) return false;
+    for (const t of ta.transactions) {
+      if (!isObj(t) || typeof t.externalId !== 'string' || !have.has(t.externalId)) return false;
+      n++;
+    }
+  }
+  return n > 0;
 }
