@@ -1,9 +1,14 @@
-// Secrets never reach the request log: JSON keys and form fields that name one are replaced.
-const SECRET = /secret|password|passcode|token|^code$|authorization|otp|pin$|^information$|apikey|api_key/i;
+// Secrets never reach the request log: JSON keys and form fields that name one are replaced. Numbers
+// keep the digits they were sent with (an amount is logged as written, never through a double).
+import { ExactNumber, readJson, writeJson } from '../../contract/exact-json.js';
+
+// `retire` is the connector token that POST /sandbox/connector-tokens ends
+const SECRET = /secret|password|passcode|token|^code$|authorization|otp|pin$|^information$|apikey|api_key|^retire$/i;
 const MASK = '[redacted]';
 
 function redactValue(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(redactValue);
+  if (v instanceof ExactNumber) return v;
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, val] of Object.entries(v as Record<string, unknown>))
@@ -19,7 +24,7 @@ export function redactBody(text: string, contentType: string | undefined): strin
   const type = String(contentType ?? '').toLowerCase();
   if (type.includes('json') || /^\s*[[{]/.test(text)) {
     try {
-      return JSON.stringify(redactValue(JSON.parse(text)));
+      return writeJson(redactValue(readJson(text)));
     } catch {
       return `[${Buffer.byteLength(text)} bytes of malformed JSON]`;
     }
