@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 import { request as undiciRequest } from './undici.js';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { ApiError, NetworkError, ServerError } from '../errors.js';
+import { ApiError, NetworkError, ServerError, UsageError } from '../errors.js';
 import { envelopeCode, serviceMessage } from './error-body.js';
 import { stripControl } from '../output/sanitize.js';
 import { Redactor } from './redact.js';
@@ -342,7 +342,29 @@ interface Answer {
 export function authHeader(auth: Auth): string {
   if (auth.scheme === 'Basic')
     return `Basic ${Buffer.from(`${auth.username}:${auth.password}`, 'utf8').toString('base64')}`;
+  // a header cannot carry it: refused before anything is sent (undici's refusal would be taken for
+  // a network error, retried and exit 8); the token itself is not shown
+  if (!HEADER_SAFE.test(auth.token)) throw unsendableToken(auth.scheme, auth.token);
   return `${auth.scheme} ${auth.token}`;
+}
+
+/** What a header value may hold: visible ASCII and spaces inside (no control character, nothing past 0x7e). */
+const HEADER_SAFE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+function unsendableToken(scheme: 'Bearer' | 'Token', token: string): UsageError {
+  const what =
+    scheme === 'Token'
+      ? "the connector token (--connector-token, BANKCTL_CONNECTOR_TOKEN or the profile's connector-token)"
+      : "the bearer token (--token, BANKCTL_TOKEN or the profile's token)";
+  const why =
+    token === ''
+      ? 'is empty'
+      : /[\r\n]/.test(token)
+        ? 'ends in or holds a line break (a file with Windows line ends?)'
+        : /^\s|\s$/.test(token)
+          ? 'starts or ends with white space'
+          : 'holds a character an HTTP header cannot carry (a control character or one outside ASCII)';
+  return new UsageError(`${what} ${why}: it cannot be sent`, { hint: 'give the token alone, as it was issued' });
 }
 
 /**
