@@ -7,9 +7,10 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 const TRAILING_CR = /^[^\u0000-\u001f\u007f]*\r\n?$/;
 
 /** Exit 2 naming `what` when v holds a control character; v itself otherwise. */
-export function checkedId(what: string, v: string): string {
+export function checkedId(what: string, v: string, secret = false): string {
   if (!CONTROL.test(v)) return v;
-  const shown = JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v);
+  // a secret (`config set connector-token VALUE`) is never shown, not even in part
+  const shown = secret ? '(not shown: a secret)' : JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v);
   if (TRAILING_CR.test(v))
     throw new UsageError(`the ${what} ${shown} ends in a carriage return`, {
       hint: "csv lines end in CRLF (RFC 4180): strip it (tr -d '\\r'), or take values from -o ndjson or --jq",

@@ -420,13 +420,14 @@ export function rootCommand(ctx: Context): Command {
     // before anything is sent (the usual one is the CR of a csv line). Every reader of --user (userRef,
     // the connector's externalUser, sandbox logs) sees it checked; a user from the environment or the
     // profile is checked in userRef.
+    const secretValue = setsSecret(actionCommand);
     actionCommand.registeredArguments.forEach((arg, i) => {
       const v: unknown = actionCommand.processedArgs[i];
       for (const one of Array.isArray(v) ? v : [v]) {
         if (typeof one !== 'string') continue;
         // an empty id is never one; other values (a config value, a path) may be empty on purpose
         if (/id$/i.test(arg.name())) givenId(arg.name(), one);
-        else checkedId(arg.name(), one);
+        else checkedId(arg.name(), one, secretValue && i > 0);
       }
     });
     if (typeof ctx.globals.user === 'string') givenId('user id', ctx.globals.user, '--user');
@@ -611,4 +612,13 @@ function addHelpCommand(program: Command): void {
       }
       cmd.outputHelp();
     });
+}
+
+/** `config set <secret key> VALUE`: the value is checked like any other, but never shown. */
+function setsSecret(cmd: Command): boolean {
+  return (
+    cmd.name() === 'set' &&
+    cmd.parent?.name() === 'config' &&
+    /secret|token|basic/i.test(String(cmd.processedArgs[0] ?? ''))
+  );
 }
