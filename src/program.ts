@@ -276,7 +276,6 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
   return program;
 }
 
-/** The root command with the global options and their checks, and no nouns (tests add one verb to it). */
 /** Where the right words are, for commander's usage errors that do not say (its suggestion does). */
 const USAGE_POINTERS: Array<[RegExp, string]> = [
   [/^error: unknown command /, 'see `bankctl --help` for the commands, `bankctl NOUN --help` for the verbs of a noun'],
@@ -355,6 +354,7 @@ const HELP_CONFIG: Partial<Help> = {
   },
 };
 
+/** The root command with the global options and their checks, and no nouns (tests add one verb to it). */
 export function rootCommand(ctx: Context): Command {
   const program = new Command('bankctl');
   program

@@ -37,7 +37,6 @@ interface Flags {
   idempotencyKey?: string;
 }
 
-/** "12.50" in a currency as the reference's CurrencyDenominatedAmount (integer scale and unscaledValue). */
 /**
  * --valid-from/--valid-to as the template's schema declares them (yyyy-MM-dd'T'HH:mm:ss.SSS'Z'): a
  * date alone is the start (from) or the last millisecond (to) of that day in UTC, whole seconds get
@@ -58,6 +57,7 @@ function validity(text: string, flag: string, endOfDay: boolean): string {
   return iso;
 }
 
+/** "12.50" in a currency as the reference's CurrencyDenominatedAmount (integer scale and unscaledValue). */
 function amount(text: string, currency: string, flag: string): Record<string, unknown> {
   let d: { unscaledValue: bigint; scale: number };
   try {
