@@ -174,11 +174,13 @@ describe('a push across a connector token renewal', () => {
         headers: hdr,
         json: { accounts: [acc] },
       });
+      // 16 chunks of 2,500 at 250 ms each: the push outlives the old token's grace by seconds
+      const N = 40_000;
       const dir = tempDir();
       const file = join(dir, 'tx.ndjson');
       writeFileSync(
         file,
-        Array.from({ length: 10_000 }, (_, i) =>
+        Array.from({ length: N }, (_, i) =>
           JSON.stringify({
             account: 'mid-acc',
             externalId: `m-${i}`,
@@ -217,15 +219,17 @@ describe('a push across a connector token renewal', () => {
           }
         }, 5);
       });
-      // the old token ends at once; the new one is saved as the profile's next token
-      const rotated = await runCli(['sandbox', 'rotate-connector-token', '--grace', '0', '--save-next', '--yes'], {
+      // the old token ends 2 s from now, the new one is saved as the profile's next token at once:
+      // with --grace 0 a chunk sent between the rotation and the save met a 401 with no next token
+      // saved yet (a race a loaded machine lost), which is no renewal being found
+      const rotated = await runCli(['sandbox', 'rotate-connector-token', '--grace', '2', '--save-next', '--yes'], {
         env: pushEnv,
       });
       expect(rotated.code, rotated.stderr).toBe(0);
-      expect(count()).toBeLessThan(10_000);
+      expect(count()).toBeLessThan(N);
       expect(await exit, stderr).toBe(0);
       expect(stderr).toMatch(/retrying with the next connector token/);
-      expect(count()).toBe(10_000);
+      expect(count()).toBe(N);
     } finally {
       await s.close();
     }
