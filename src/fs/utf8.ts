@@ -4,6 +4,7 @@
 // checks its bytes and names the first bad one by line and column.
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
+import { withoutBom } from './bom.js';
 
 const LF = 0x0a;
 
@@ -56,11 +57,17 @@ export function badByteProblem(b: Buffer, lineStart: number, bad: number): strin
   return `not valid UTF-8 (byte 0x${hex} at column ${column}): save the file as UTF-8`;
 }
 
-/** The problem of the line b[s, e), or undefined when it is UTF-8 (one call into C++ for a good line). */
-export function lineUtf8Problem(b: Buffer, s: number, e: number): string | undefined {
-  if (isUtf8(b.subarray(s, e))) return undefined;
+/** The first bad byte of b[s, e), or -1 when it is UTF-8 (one call into C++ for good bytes). */
+function badOffset(b: Buffer, s: number, e: number): number {
+  if (isUtf8(b.subarray(s, e))) return -1;
   const bad = firstBadByte(b, s, e);
-  return badByteProblem(b, s, bad < 0 ? s : bad);
+  return bad < 0 ? s : bad;
+}
+
+/** The problem of the line b[s, e), or undefined when it is UTF-8. */
+export function lineUtf8Problem(b: Buffer, s: number, e: number): string | undefined {
+  const bad = badOffset(b, s, e);
+  return bad < 0 ? undefined : badByteProblem(b, s, bad);
 }
 
 /** Where the byte at offset of b is: its 1-based line, and the problem naming its column. */
@@ -78,12 +85,9 @@ function locatedIn(b: Buffer, offset: number, fileStart = true): NotUtf8Error {
 
 /** A whole input's text: UTF-8 as written (else a NotUtf8Error), a leading byte order mark left out. */
 export function decodeUtf8(b: Buffer): string {
-  if (!isUtf8(b)) {
-    const bad = firstBadByte(b, 0, b.length);
-    throw locatedIn(b, bad < 0 ? 0 : bad);
-  }
-  const text = b.toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bad = badOffset(b, 0, b.length);
+  if (bad >= 0) throw locatedIn(b, bad);
+  return withoutBom(b.toString('utf8'));
 }
 
 /** Where a complete sequence last ends in b: the bytes after it may be the start of one cut by a read. */
@@ -115,9 +119,8 @@ export class Utf8Reads {
     const end = completeEnd(b);
     this.offset += read.length;
     this.carry = end < b.length ? Buffer.from(b.subarray(end)) : undefined;
-    if (isUtf8(b.subarray(0, end))) return;
-    const bad = firstBadByte(b, 0, end);
-    throw await located(this.file, base + (bad < 0 ? 0 : bad));
+    const bad = badOffset(b, 0, end);
+    if (bad >= 0) throw await located(this.file, base + bad);
   }
 
   /** At the end of the file: a sequence left unfinished is bad too. */
