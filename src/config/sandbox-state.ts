@@ -8,8 +8,11 @@ import { basename, join } from 'node:path';
 import type { SandboxState } from './settings.js';
 import { writeFileAtomicSync } from '../fs/atomic.js';
 import { fileError } from '../fs/errors.js';
-import { withLockSync } from '../fs/lock.js';
+import { processAlive, withLockSync } from '../fs/lock.js';
 import { checkPrivate } from './private.js';
+
+// whether a pid lives is the lock's question too: one answer for both
+export { processAlive };
 
 export function stateFile(configDir: string): string {
   return join(configDir, 'sandbox.json');
@@ -74,15 +77,6 @@ export function removeState(configDir: string, pid?: number): void {
   const current = readState(configDir);
   if (pid !== undefined && current?.pid !== undefined && current.pid !== pid) return;
   rmSync(stateFile(configDir), { force: true });
-}
-
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The command line of a process (argv), or undefined when it cannot be known. */

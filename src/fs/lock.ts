@@ -43,7 +43,8 @@ function sleepSync(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
 }
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid exists (one of another user's counts). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -86,7 +87,7 @@ function breakStale(lockFile: string, seen: { pid?: number }, isAlive: (pid: num
 
 function acquire(lockFile: string, o: LockOptions): void {
   const deadline = Date.now() + (o.waitMs ?? 15_000);
-  const isAlive = o.ownerAlive ?? alive;
+  const isAlive = o.ownerAlive ?? processAlive;
   for (let attempt = 0; ; attempt++) {
     let fd: number | undefined;
     try {

@@ -30,6 +30,17 @@ export function checkDataFile(file: string): void {
   if (!st.isFile()) throw new UsageError(`--data: ${file} is ${kind(st)}, not a regular file; give a file name`);
 }
 
+/** How large a --data file is now ("420 MB", "12 kB"), for the notes of a slow start or stop; undefined when it is not there. */
+export function dataFileSize(file: string): string | undefined {
+  let n: number;
+  try {
+    n = statSync(file).size;
+  } catch {
+    return undefined;
+  }
+  return n >= 1e6 ? `${Math.round(n / 1e6)} MB` : `${Math.ceil(n / 1e3)} kB`;
+}
+
 /**
  * Holds <file>.lock (the pid of this sandbox) until the returned function is called, or this process
  * ends: the command's cleanup (an error, Ctrl-C while it loads) and the process's exit release it.

@@ -2,9 +2,9 @@
 // --data file loads for tens of seconds) is waited for; one that never gets ready, or whose parent is
 // stopped while it waits, is stopped too: no sandbox is ever left running that nobody was told of.
 import type { ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Context } from '../../context.js';
+import { dataFileSize } from './data-file.js';
 
 /** How long the child may take to get ready: a state file of a million transactions loads in ~20 s. */
 const WAIT_MS = 5 * 60_000;
@@ -35,14 +35,9 @@ export function human(ms: number): string {
 
 /** What the child is busy with: the state file it loads, when there is one. */
 function loading(dataFile: string | undefined): string {
-  let n: number;
-  try {
-    if (!dataFile) return '';
-    n = statSync(dataFile).size;
-  } catch {
-    return ''; // a new file: nothing to load
-  }
-  return `, loading the state file ${dataFile} (${n >= 1e6 ? `${Math.round(n / 1e6)} MB` : `${Math.ceil(n / 1e3)} kB`})`;
+  const size = dataFile ? dataFileSize(dataFile) : undefined;
+  // a new file: nothing to load
+  return size ? `, loading the state file ${dataFile} (${size})` : '';
 }
 
 /**

@@ -1,8 +1,8 @@
-import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { BankctlError } from '../../errors.js';
 import { examples } from '../util.js';
+import { dataFileSize } from './data-file.js';
 import { isSandboxProcess, processAlive, readState, removeState, stateFile } from '../../config/sandbox-state.js';
 
 /** How long a sandbox takes to stop; one with a --data file writes its state first (a GB takes tens of seconds). */
@@ -10,14 +10,6 @@ const STOP_WAIT_MS = 10_000;
 const SAVING_WAIT_MS = 5 * 60_000;
 /** A stop that takes longer than this says why it waits. */
 const NOTE_AFTER_MS = 2000;
-
-function sizeOf(file: string): string {
-  try {
-    return ` (now ${Math.round(statSync(file).size / 1e6)} MB)`;
-  } catch {
-    return '';
-  }
-}
 
 export function registerSandboxStop(parent: Command, ctx: Context): void {
   const cmd = parent
@@ -52,10 +44,12 @@ export function registerSandboxStop(parent: Command, ctx: Context): void {
       const saving = state.dataFile;
       const waitMs = saving ? SAVING_WAIT_MS : STOP_WAIT_MS;
       const note = saving
-        ? setTimeout(
-            () => ctx.notice(`sandbox: still stopping (pid ${pid}), writing its state to ${saving}${sizeOf(saving)}`),
-            NOTE_AFTER_MS,
-          )
+        ? setTimeout(() => {
+            const size = dataFileSize(saving);
+            ctx.notice(
+              `sandbox: still stopping (pid ${pid}), writing its state to ${saving}${size ? ` (now ${size})` : ''}`,
+            );
+          }, NOTE_AFTER_MS)
         : undefined;
       const deadline = ctx.clock.now() + waitMs;
       while (ctx.clock.now() < deadline && processAlive(pid)) await new Promise((r) => setTimeout(r, 50));
