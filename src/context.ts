@@ -7,7 +7,7 @@ import { runningSandbox } from './config/sandbox-state.js';
 import { nearest } from './config/names.js';
 import type { HttpClient } from './http/client.js';
 import type { TokenManager, UserRef } from './auth/tokens.js';
-import type { ApiClient } from './api/client.js';
+import type { ApiClient, Caller } from './api/client.js';
 import { UsageError } from './errors.js';
 import { checkedId } from './ids.js';
 import { VERSION } from './version.js';
@@ -223,8 +223,14 @@ export class Context {
     if (!config) return [];
     const profile = config.profile(this.profileName());
     const s = new Settings(this.settingsFlags, this.env, profile, runningSandbox(this.configDir));
-    return [s.value('connector-token-next'), s.value('connector-token')].filter((t): t is string => Boolean(t));
+    return (['connector-token-next', 'connector-token'] as const)
+      .map((key) => s.get(key))
+      .filter((v) => v?.value && !(v.source === 'profile' && this.profileIsElsewhere))
+      .map((v) => v!.value);
   }
+
+  /** Set when BANKCTL_BASE_URL names another service than the profile's own base-url (its tokens stay home). */
+  private profileIsElsewhere = false;
 
   /**
    * A profile named by --profile or BANKCTL_PROFILE that was never saved would silently run with
@@ -418,22 +424,40 @@ export class Context {
       trace: (l) => this.trace(l),
       userSource: this.userSource(s),
       clientShadowsSandbox: s.get('client-id')?.source === 'profile' && s.get('base-url')?.source === 'sandbox',
-      secretElsewhere: await this.secretElsewhere(s),
+      secretElsewhere: await this.profileSecretElsewhere(s, 'client-secret', 'client secret'),
     });
     return this.tokenManager;
   }
 
   /**
-   * Why the profile's client secret must not be sent this run: BANKCTL_BASE_URL (left in the shell
-   * from another service) names another service than the profile's own base-url, which the client
-   * was stored with. The secret went there, and the run acted on that service, with no word.
+   * BANKCTL_BASE_URL (left in the shell from another service) when it names another service than
+   * the profile's own base-url, with that one: the profile's secrets were stored with its own, and
+   * sent to the other they acted on that service with no word.
    */
-  private async secretElsewhere(s: Settings): Promise<string | undefined> {
+  private async profileBaseElsewhere(s: Settings): Promise<{ env: string; own: string } | undefined> {
     const base = s.get('base-url');
-    if (s.get('client-secret')?.source !== 'profile' || base?.source !== 'env') return undefined;
+    if (base?.source !== 'env') return undefined;
     const own = (await this.config()).profile(this.profileName())['base-url'];
     if (!own || own.replace(/\/+$/, '') === base.value.replace(/\/+$/, '')) return undefined;
-    return `BANKCTL_BASE_URL (${maskUrlPassword(base.value)}) is not the base URL of profile "${this.profileName()}" (${maskUrlPassword(own)}), whose client secret would be sent there`;
+    return { env: base.value, own };
+  }
+
+  /** Why the profile's `key` (`what` in words) must not be sent this run; undefined when it may be. */
+  private async profileSecretElsewhere(s: Settings, key: SettingKey, what: string): Promise<string | undefined> {
+    if (s.get(key)?.source !== 'profile') return undefined;
+    const where = await this.profileBaseElsewhere(s);
+    if (!where) return undefined;
+    return `BANKCTL_BASE_URL (${maskUrlPassword(where.env)}) is not the base URL of profile "${this.profileName()}" (${maskUrlPassword(where.own)}), whose ${what} would be sent there`;
+  }
+
+  /** The profile's ready credentials that BANKCTL_BASE_URL would carry to another service (see above). */
+  private async credentialsElsewhere(s: Settings): Promise<Caller['elsewhere']> {
+    this.profileIsElsewhere = Boolean(await this.profileBaseElsewhere(s));
+    if (!this.profileIsElsewhere) return undefined;
+    const token = await this.profileSecretElsewhere(s, 'token', 'token');
+    const basic = await this.profileSecretElsewhere(s, 'basic', 'HTTP Basic token');
+    const connector = await this.profileSecretElsewhere(s, 'connector-token', 'connector token');
+    return token || basic || connector ? { token, basic, connector } : undefined;
   }
 
   /** Where the acting user comes from when no flag names it: "profile NAME" or "environment". */
@@ -471,6 +495,7 @@ export class Context {
       this.notice(
         `${token?.source === 'env' ? 'BANKCTL_TOKEN' : `the token of profile "${this.profileName()}"`} is not used for calls as a user: ${this.globals.user ? '--user' : '--external-user'} names the user, and bankctl gets a token for it`,
       );
+    const elsewhere = await this.credentialsElsewhere(s);
     this.apiClient = new ApiClient(
       await this.http(),
       () => this.tokens(),
@@ -478,10 +503,14 @@ export class Context {
         token: s.value('token'),
         basic: s.value('basic'),
         connectorToken: s.value('connector-token'),
-        connectorTokenNext: s.value('connector-token-next'),
+        connectorTokenNext:
+          this.profileIsElsewhere && s.get('connector-token-next')?.source === 'profile'
+            ? undefined
+            : s.value('connector-token-next'),
         freshConnectorTokens: () => this.freshConnectorTokens(),
         user: await this.userRef(),
         userOverToken,
+        elsewhere,
       },
       (m) => this.notice(m),
     );

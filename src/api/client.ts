@@ -25,6 +25,19 @@ export interface Caller {
    * the profile: the flag wins for calls that act as a user (the token may be another user's).
    */
   userOverToken?: boolean;
+  /**
+   * Why the profile's own ready token, HTTP Basic or connector token must not be sent this run (a
+   * BANKCTL_BASE_URL names another service than the profile's): exit 2 where it would have been.
+   */
+  elsewhere?: { token?: string; basic?: string; connector?: string };
+}
+
+/** Exit 2 instead of sending a profile's credential to another service than the profile's own. */
+function refuseElsewhere(why: string | undefined): void {
+  if (why)
+    throw new UsageError(why, {
+      hint: "unset BANKCTL_BASE_URL to use the profile's service, or pass --base-url URL to send the profile's credentials there on purpose",
+    });
 }
 
 /** What a call sends besides the entry's method and path. */
@@ -215,14 +228,23 @@ export class ApiClient {
     const c = this.caller;
     if (kind === 'none') return { cached: false };
     if (kind === 'connector') {
-      if (c.connectorToken) return { auth: { scheme: 'Token', token: c.connectorToken }, cached: false };
-      if (c.token) return { auth: { scheme: 'Bearer', token: c.token }, cached: false };
+      if (c.connectorToken) {
+        refuseElsewhere(c.elsewhere?.connector);
+        return { auth: { scheme: 'Token', token: c.connectorToken }, cached: false };
+      }
+      if (c.token) {
+        refuseElsewhere(c.elsewhere?.token);
+        return { auth: { scheme: 'Bearer', token: c.token }, cached: false };
+      }
       const tm = await this.tokens();
       return { auth: { scheme: 'Bearer', token: await tm.clientToken(scopes) }, cached: true };
     }
-    if (c.token && !(c.userOverToken && kind !== 'client'))
+    if (c.token && !(c.userOverToken && kind !== 'client')) {
+      refuseElsewhere(c.elsewhere?.token);
       return { auth: { scheme: 'Bearer', token: c.token }, cached: false };
+    }
     if (c.basic && (kind === 'user' || kind === 'any' || kind === 'optional')) {
+      refuseElsewhere(c.elsewhere?.basic);
       const i = c.basic.indexOf(':');
       if (i <= 0) throw new UsageError('--basic must be USER_ID:TOKEN');
       return {

@@ -125,7 +125,8 @@ async function connectorToken({ ctx, add, reachable }: Run): Promise<void> {
   if (!token) return add('connector token', 'skip', 'not configured');
   if (!reachable) return add('connector token', 'skip', 'the service is not reachable');
   try {
-    await listConnectorWebhooks((await ctx.api()).as({ connectorToken: token }), { retries: 0 });
+    const api = await ctx.api();
+    await listConnectorWebhooks(api.as({ connectorToken: token, elsewhere: api.caller.elsewhere }), { retries: 0 });
     add('connector token', 'ok', `accepted (${settings.get('connector-token')!.source})`);
   } catch (err) {
     if (err instanceof ApiError && (err.status === 401 || err.status === 403))
