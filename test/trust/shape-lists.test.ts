@@ -335,6 +335,43 @@ describe('the remaining readers: transaction items, markets, v2 amounts', () => 
     expect(good.code, good.stderr).toBe(0);
     expect(good.stdout).toContain('1.00');
   });
+
+  test('data v2 reads: an amount whose value lacks its scale is exit 7, as in transactions list, not a blank cell', async () => {
+    // the v2 accounts, investment, loan and balance reads showed such an amount as an empty cell
+    // (and its currency column empty too) with exit 0, while transactions list said exit 7
+    const half = '{"currencyCode":"SEK","value":{"unscaledValue":"100"}}';
+    const cases: Array<[string, string[]]> = [
+      [
+        `{"accounts":[{"id":"a1","name":"A","type":"CHECKING","balances":{"booked":{"amount":${half}}}}],"nextPageToken":""}`,
+        ['accounts', 'list', '--v2', '-o', 'csv'],
+      ],
+      [
+        `{"accountId":"a1","balances":{"bookedBalance":{"amount":${half}}}}`,
+        ['accounts', 'balances', 'a1', '--v2', '-o', 'csv'],
+      ],
+      [
+        `{"loanAccounts":[{"id":"l1","loanType":"MORTGAGE","balances":{"principal":${half}}}]}`,
+        ['loans', 'accounts', '-o', 'csv'],
+      ],
+      [
+        `{"transactions":[{"id":"t1","accountId":"a1","amount":${half}}],"nextPageToken":""}`,
+        ['transactions', 'list', '-o', 'csv'],
+      ],
+    ];
+    for (const [body, args] of cases) {
+      const r = await against(body, args);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(7);
+      expect(r.stderr).toMatch(/cannot be read exactly: .*scale is missing/);
+      expect(r.stdout).not.toContain('SEK');
+    }
+    // one written the same way everywhere: with the currency's minor units
+    const whole = await against(
+      '{"accounts":[{"id":"a1","name":"A","type":"CHECKING","balances":{"booked":{"amount":{"currencyCode":"EUR","value":{"scale":"-3","unscaledValue":"19"}}}}}],"nextPageToken":""}',
+      ['accounts', 'list', '--v2', '-o', 'csv'],
+    );
+    expect(whole.code, whole.stderr).toBe(0);
+    expect(whole.stdout.split('\r\n')[1]).toBe('a1,A,CHECKING,,19000.00,EUR,,,');
+  });
 });
 
 describe('writes: the answer of a create or update is checked too', () => {

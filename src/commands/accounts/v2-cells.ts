@@ -2,24 +2,23 @@
 // unscaledValue}} (strings or integers, as the reference writes them) as "-0.05 SEK", exactly.
 import type { Context } from '../../context.js';
 import { cell, render, type Column } from '../../output/render.js';
-import { exactValue } from '../../output/money.js';
-import { visibleCode } from '../../output/sanitize.js';
+import { amountCell } from './format.js';
 
-/** '' for no amount; an amount that cannot be read exactly is a ServerError (exit 7), never a blank cell. */
+/**
+ * '' for no amount (absent or null); an amount that is there but cannot be read exactly (a value
+ * without its scale or unscaledValue, a string where the object should be) is a ServerError (exit 7),
+ * never a blank cell: format.ts's amountCell, the reader of `transactions list`, so every v2 read
+ * shows an amount the same way (with the currency's minor units, "19000.00 EUR").
+ */
 export function v2Money(v: unknown, field = 'amount'): string {
-  if (!v || typeof v !== 'object') return '';
-  const a = v as { currencyCode?: unknown; currency?: unknown; value?: { scale?: unknown; unscaledValue?: unknown } };
-  if (!a.value || a.value.scale === undefined || a.value.unscaledValue === undefined) return '';
-  const n = exactValue(a.value.unscaledValue, a.value.scale, `${field}.value`);
-  const cur = typeof a.currencyCode === 'string' ? a.currencyCode : typeof a.currency === 'string' ? a.currency : '';
-  return cur ? `${n} ${visibleCode(cur)}` : n;
+  return amountCell(v, field);
 }
 
 /** An amount column: two csv columns (the decimal, the currency) whatever the rows hold, even none. */
 export const moneyCol = (header: string, path: string): Column => ({
   header,
   path,
-  format: (v) => v2Money(v),
+  format: (v) => v2Money(v, path),
   money: true,
 });
 
