@@ -1,7 +1,8 @@
 // Webhooks (aggregation-api.md 4.6 and 6, connector-api.md 4 and 6) and the sandbox's trigger.
 import { EP } from '../contract/index.js';
-import type { ApiClient } from './client.js';
-import { kindOf, listIn, notTheShape, readList, readObject } from './shape.js';
+import { notWhatItReturns, type ApiClient } from './client.js';
+import { nextPageTokenProblem, prefetchPages } from './paging.js';
+import { listIn, readList, readObject } from './shape.js';
 
 export { WEBHOOK_EVENTS, type WebhookEvent } from '../contract/wire.js';
 
@@ -155,20 +156,26 @@ export interface EndpointChanges {
   disabled?: boolean;
 }
 
-/** Every endpoint, following nextPageToken (at most 100 pages). */
+/**
+ * Every endpoint, following nextPageToken to the last page as every other walk does (paging.ts): a
+ * token the walk was given before (A, A or A -> B -> A), a later page without a nextPageToken and
+ * 1,000 empty pages in a row are exit 7, never a shorter list with exit 0. A first page without one
+ * is the whole list (a service that does not page).
+ */
 export async function listWebhookEndpoints(api: ApiClient): Promise<WebhookEndpoint[]> {
+  const ep = EP.webhookEndpoints.list;
+  let read = 0;
+  const page = async (pageToken: string | undefined) => {
+    const res = await api.call<Record<string, unknown> | undefined>(ep, { query: pageToken ? { pageToken } : {} });
+    const items = listIn<WebhookEndpoint>(ep, res, 'webhookEndpoints');
+    const next = res.data?.nextPageToken;
+    const problem = nextPageTokenProblem(next, read++ > 0);
+    if (problem) throw notWhatItReturns(ep, res, problem, '');
+    return { items, nextPageToken: typeof next === 'string' ? next : '' };
+  };
   const out: WebhookEndpoint[] = [];
-  let pageToken: string | undefined;
-  for (let page = 0; page < 100; page++) {
-    const ep = EP.webhookEndpoints.list;
-    const res = await api.call(ep, { query: pageToken ? { pageToken } : {} });
-    out.push(...listIn<WebhookEndpoint>(ep, res, 'webhookEndpoints'));
-    const next = (res.data as { nextPageToken?: unknown }).nextPageToken;
-    if (next !== undefined && next !== null && typeof next !== 'string')
-      throw notTheShape(ep, res, `a nextPageToken that is not a string (it is ${kindOf(next)})`);
-    if (!next || next === pageToken) break;
-    pageToken = next;
-  }
+  const walk = prefetchPages(page, { all: true, what: `${ep.method} ${ep.path}`, size: (p) => p.items.length });
+  for await (const p of walk) out.push(...p.items);
   return out;
 }
 

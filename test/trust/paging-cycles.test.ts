@@ -141,6 +141,45 @@ describe('the data v2 pager', () => {
     expect(r.stderr).toMatch(/holdings sent nextPageToken "a" again after 3 pages/);
     expect(requests.length).toBeLessThanOrEqual(4);
   });
+
+  // the endpoints walk stopped at a repeated token, at a later page without a token, or after 100
+  // pages, and printed the endpoints read so far with exit 0
+  const hook = (id: string) => ({ id, url: `https://example.com/${id}`, enabledEvents: ['refresh:finished'] });
+  test('webhooks endpoints list: A -> B -> A is exit 7, not the endpoints read so far with exit 0', async () => {
+    answer = (token) => ({ webhookEndpoints: [hook(`w-${token || '0'}`)], nextPageToken: cycle(token) });
+    const r = await run(['webhooks', 'endpoints', 'list', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/GET \/events\/v2\/webhook-endpoints sent nextPageToken "a" again after 3 pages/);
+    expect(r.stdout).toBe('');
+    expect(requests.length).toBeLessThanOrEqual(4);
+  });
+
+  test('webhooks endpoints list: the same token twice, or a later page without one, is exit 7', async () => {
+    answer = () => ({ webhookEndpoints: [hook('w')], nextPageToken: 'same' });
+    const same = await run(['webhooks', 'endpoints', 'list', '-o', 'json']);
+    expect(same.code, same.stderr).toBe(7);
+    expect(same.stderr).toMatch(/nextPageToken "same" again after 2 pages/);
+    answer = (token) =>
+      token ? { webhookEndpoints: [hook('w-a')] } : { webhookEndpoints: [hook('w-0')], nextPageToken: 'a' };
+    const missing = await run(['webhooks', 'endpoints', 'get', 'w-z', '-o', 'json']);
+    expect(missing.code, missing.stderr).toBe(7);
+    expect(missing.stderr).toMatch(/no nextPageToken/);
+  });
+
+  test('webhooks endpoints list: more than 100 pages of distinct tokens are all read', async () => {
+    answer = (token) => {
+      const k = token ? Number(token.slice(1)) : 0;
+      return { webhookEndpoints: [hook(`w${k}`)], nextPageToken: k < 120 ? `p${k + 1}` : '' };
+    };
+    const r = await run(['webhooks', 'endpoints', 'list', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ids(r.stdout)).toEqual(Array.from({ length: 121 }, (_, k) => `w${k}`));
+    // a first page without a token is the whole list
+    answer = () => ({ webhookEndpoints: [hook('only')] });
+    const one = await run(['webhooks', 'endpoints', 'list', '-o', 'ndjson']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(ids(one.stdout)).toEqual(['only']);
+  });
 });
 
 describe('api --paginate', () => {
