@@ -106,6 +106,25 @@ describe('filters and defaults', () => {
     expect(await amounts('accountIdIn=nope')).toEqual([]);
   });
 
+  it('filters are repeated, as the reference says: a comma-joined or lower-case value is a 400 naming the form', async () => {
+    // the sandbox split "BOOKED,PENDING" and upper-cased "booked" itself, so a client that sent them
+    // passed here and met the service's reading (one value: an unknown status, an id that matches nothing)
+    for (const [q, field, message] of [
+      ['statusIn=BOOKED,PENDING', 'statusIn', /repeat the parameter for each \(statusIn=A&statusIn=B\)/],
+      [`accountIdIn=${a1},${a2}`, 'accountIdIn', /joins several values with commas/],
+      ['statusIn=booked', 'statusIn', /unknown status "booked" .*values are upper case: BOOKED/],
+      ['typesIn=CHECKING,SAVINGS', 'typesIn', /joins several values with commas/],
+      ['typesIn=checking', 'typesIn', /values are upper case: CHECKING/],
+      ['idIn=a,b', 'idIn', /joins several values with commas/],
+    ] as const) {
+      const path = field === 'typesIn' || field === 'idIn' ? '/data/v2/accounts' : '/data/v2/transactions';
+      const res = await r.get(`${path}?${q}`);
+      expect(res.status, q).toBe(400);
+      expect(res.json().errorMessage, q).toMatch(message);
+      expect(res.json().errorDetails, q).toEqual({ field });
+    }
+  });
+
   it('booked dates: gte and lte inclusive, lte defaults to today, gte to the earliest', async () => {
     expect(await amounts('bookedDateGte=2025-02-10&bookedDateLte=2025-03-10')).toEqual(['-200', '300']);
     expect(await amounts('bookedDateGte=2025-03-11')).toEqual(['400']);

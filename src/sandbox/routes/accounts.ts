@@ -11,9 +11,11 @@ import { connectorState } from '../connector/state.js';
 import { providerByName } from '../providers/catalogue.js';
 import { credentialsOf } from './credentials-view.js';
 import {
+  enumParam,
   listParam,
   ownAccount,
   pageSizeParam,
+  repeatedParam,
   sendJson,
   userAccountList,
   v1Account,
@@ -79,13 +81,8 @@ export function registerAccounts(ctx: SandboxContext): void {
     for (const t of types)
       if (!isAccountType(t)) throw badRequest(`typeIn: unknown account type "${t.slice(0, 40)}"`, { field: 'typeIn' });
     // the reference's filters: typesIn with the v2 types, idIn
-    const v2Types = listParam(q, 'typesIn').map((t) => t.toUpperCase());
-    for (const t of v2Types)
-      if (!(V2_ACCOUNT_TYPES as readonly string[]).includes(t))
-        throw badRequest(`typesIn: unknown account type "${t.slice(0, 40)}" (one of ${V2_ACCOUNT_TYPES.join(', ')})`, {
-          field: 'typesIn',
-        });
-    const ids = listParam(q, 'idIn');
+    const v2Types = enumParam(repeatedParam(q, 'typesIn'), 'typesIn', V2_ACCOUNT_TYPES, 'account type');
+    const ids = repeatedParam(q, 'idIn');
     const all = userAccountList(store, user.id).filter(
       (a) =>
         (types.length === 0 || types.includes(a.type)) &&

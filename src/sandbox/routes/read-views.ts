@@ -409,7 +409,34 @@ export function pageSizeParam(q: URLSearchParams, def = 100): number {
   return n;
 }
 
-/** Repeatable parameter, also accepting comma-separated values. */
+/**
+ * A data v2 filter (accountIdIn, statusIn, typesIn, idIn) as the reference defines it: "may be
+ * repeated", one value each (statusIn=BOOKED&statusIn=PENDING). A comma-joined value is a 400 naming
+ * the repeated form: the service reads "BOOKED,PENDING" as one value (an unknown status, an account
+ * id that matches nothing), so a client that joins them must find out here, not by an empty list.
+ */
+export function repeatedParam(q: URLSearchParams, name: string): string[] {
+  const values = q.getAll(name).filter((v) => v !== '');
+  for (const v of values)
+    if (v.includes(','))
+      throw badRequest(
+        `${name}: "${v.slice(0, 60)}" joins several values with commas; repeat the parameter for each (${name}=A&${name}=B)`,
+        { field: name },
+      );
+  return values;
+}
+
+/** An enum value of a data v2 filter, exactly as the reference writes it (upper case): else a 400. */
+export function enumParam(values: string[], name: string, known: readonly string[], what: string): string[] {
+  for (const v of values)
+    if (!known.includes(v)) {
+      const cased = known.includes(v.toUpperCase()) ? `; values are upper case: ${v.toUpperCase()}` : '';
+      throw badRequest(`${name}: unknown ${what} "${v.slice(0, 40)}" (${known.join(', ')})${cased}`, { field: name });
+    }
+  return values;
+}
+
+/** Repeatable parameter of the v1 reads, also accepting comma-separated values. */
 export function listParam(q: URLSearchParams, name: string): string[] {
   return q
     .getAll(name)

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
 import type { MemoryStore, TransactionRecord } from '../store.js';
 import { badRequest, JsonText } from '../http.js';
-import { isoDateParam, listParam, pageSizeParam, todayIso, V2TransactionViews } from './read-views.js';
+import { enumParam, isoDateParam, pageSizeParam, repeatedParam, todayIso, V2TransactionViews } from './read-views.js';
 
 interface Entry {
   rec: TransactionRecord;
@@ -241,14 +241,8 @@ export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
   handle(EP.transactions.list, (req, res) => {
     const user = req.user();
     const q = req.query;
-    const accountIds = listParam(q, 'accountIdIn');
-    const statuses = listParam(q, 'statusIn').map((s) => s.toUpperCase());
-    for (const s of statuses) {
-      if (!TRANSACTION_STATUSES.includes(s))
-        throw badRequest(`statusIn: unknown status "${s.slice(0, 40)}" (${TRANSACTION_STATUSES.join(', ')})`, {
-          field: 'statusIn',
-        });
-    }
+    const accountIds = repeatedParam(q, 'accountIdIn');
+    const statuses = enumParam(repeatedParam(q, 'statusIn'), 'statusIn', TRANSACTION_STATUSES, 'status');
     const pageSize = pageSizeParam(q);
     const gte = isoDateParam(q, 'bookedDateGte');
     const lteGiven = isoDateParam(q, 'bookedDateLte');
