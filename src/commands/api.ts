@@ -9,7 +9,7 @@ import { StreamWriter } from '../output/render.js';
 import { jsonForStdout } from '../output/terminal.js';
 import type { TokenKind } from '../contract/endpoint.js';
 import { readJson, writeJson } from '../contract/exact-json.js';
-import { ENDPOINTS } from '../contract/index.js';
+import { endpointFor, ENDPOINTS } from '../contract/index.js';
 import { completeArguments } from './completion.js';
 import { collect, examples, parseKeyValue, splitList } from './util.js';
 import { inputReadError, readInputFile, readStreamText } from '../fs/read-input.js';
@@ -85,7 +85,7 @@ export function registerApi(api: Command, ctx: Context): void {
       // --paginate: whether items are on stdout already (an error body then is not added after them)
       const printed = { items: false };
       try {
-        if (o.paginate) return await paginate(ctx, call, query, printed);
+        if (o.paginate) return await paginate(ctx, call, query, printed, pageTokenParam(method, path));
         const res = await call(query);
         if (o.include) await writeHead(ctx, res.status, res.headers);
         await writeBody(ctx, res.data as string);
@@ -183,6 +183,7 @@ async function paginate(
   call: Call,
   query: Record<string, string> | undefined,
   printed: { items: boolean },
+  tokenParam = 'pageToken',
 ): Promise<void> {
   const format = await ctx.outputFormat();
   const writer = new StreamWriter(ctx, format === 'table' ? 'json' : format);
@@ -193,7 +194,7 @@ async function paginate(
   // A page that fails leaves a JSON array unclosed, as every list walk does: the pages read so far
   // must not look like the whole answer to whatever reads stdout later (the exit code says why).
   do {
-    const res = await call({ ...query, ...(pageToken ? { pageToken } : {}) });
+    const res = await call({ ...query, ...(pageToken ? { [tokenParam]: pageToken } : {}) });
     pages++;
     const page = parseMaybe(res.data as string) as Record<string, unknown>;
     const list = pageList(page);
@@ -222,6 +223,15 @@ async function paginate(
     if (pageToken) empty.note(list.length, pageToken);
   } while (pageToken);
   await writer.end();
+}
+
+/**
+ * The query parameter that carries a page's token back: the endpoint table's (connectivity v2 lists
+ * take `page_token`, and send the token they ignore under any other name back to the first page),
+ * else data v2's `pageToken`.
+ */
+function pageTokenParam(method: string, path: string): string {
+  return endpointFor(method, path)?.query?.includes('page_token') ? 'page_token' : 'pageToken';
 }
 
 /** A page after which the walk cannot go on: the service's fault (exit 7), what was printed is incomplete. */

@@ -206,6 +206,21 @@ describe('api --paginate', () => {
     expect(ids).toEqual(['t-0', 't-a', 't-b'].slice(0, ids.length));
   });
 
+  test('a connectivity v2 list is followed with page_token, its own parameter, to the last page', async () => {
+    // it was sent as pageToken, which the service ignores: the first page came back with the same
+    // token and the walk stopped with exit 7 blaming the service
+    answer = (_token, req) => {
+      const q = new URL(req.url!, 'http://x').searchParams;
+      const t = q.get('page_token') ?? '';
+      const k = t ? Number(t.slice(1)) : 0;
+      return { consents: [{ id: `c${k}` }], nextPageToken: k < 3 ? `p${k + 1}` : '' };
+    };
+    const r = await run(['api', 'GET', '/connectivity/v2/consents', '-f', 'page_size=1', '--paginate', '-o', 'ndjson']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(ids(r.stdout)).toEqual(['c0', 'c1', 'c2', 'c3']);
+    expect(requests.slice(1).every((u) => /[?&]page_token=p\d/.test(u) && !u.includes('pageToken'))).toBe(true);
+  });
+
   test('the same token twice in a row: exit 7, NDJSON lines whole', async () => {
     answer = () => ({ transactions: [tx('x')], nextPageToken: 'same' });
     const r = await run([...args, '-o', 'ndjson']);
