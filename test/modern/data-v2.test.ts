@@ -8,6 +8,7 @@ import { raw, userWithToken } from '../helpers/sandbox.js';
 import { newCmdList } from '../../src/commands/accounts/list.js';
 import { newCmdHoldings } from '../../src/commands/investments/holdings.js';
 import type { AccountRecord } from '../../src/sandbox/store.js';
+import { decimalString } from '../../src/contract/decimal.js';
 
 const sb = useSandbox({ months: 2 });
 /** A check of stdout parsed as JSON. */
@@ -265,11 +266,11 @@ describe('investments accounts and holdings', () => {
 describe('loans accounts', () => {
   cliCases('loans accounts', () => sb.env, [
     {
-      name: 'table: mortgage and loan, principal exact and positive',
+      name: 'table: mortgage and loan, principal exact',
       args: ['-o', 'table'],
       code: 0,
       stdout: (out: string) => {
-        expect(out).toContain(`${byType('MORTGAGE').balance.replace('-', '')} SEK`);
+        expect(out).toContain(`${byType('MORTGAGE').balance} SEK`);
         expect(out).toContain('MORTGAGE');
         expect(out).toContain('PERSONAL');
       },
@@ -280,6 +281,17 @@ describe('loans accounts', () => {
       code: 0,
       stdout: parsed((l: any) => {
         expect(l.loanType).toBe('MORTGAGE');
+        // the reference: principal and initial are "the loan with debt expressed as a negative
+        // number", the same sign as the account's balance in /data/v2/accounts (they were positive)
+        const mortgage = byType('MORTGAGE').balance;
+        expect(mortgage.startsWith('-')).toBe(true);
+        const text = (a: any) => decimalString(String(a.value.unscaledValue), String(a.value.scale));
+        for (const b of [l.balances, l.loanParts[0].balances]) {
+          expect(text(b.principal)).toBe(mortgage);
+          expect(text(b.initial).startsWith('-')).toBe(true);
+        }
+        expect(text(l.amountPaid).startsWith('-')).toBe(false);
+        expect(text(l.loanParts[0].installment.amount).startsWith('-')).toBe(false);
         expect(String(l.loanParts[0].interestRate.value)).toBe('0.0389');
       }),
     },

@@ -139,9 +139,13 @@ function holding(a: AccountRecord, i: Record<string, unknown>): Record<string, u
 
 function loanAccount(store: MemoryStore, a: AccountRecord): Record<string, unknown> {
   const cur = a.currencyCode;
-  const principal = abs(dec(a.balance));
-  const initial = mulRatio(principal, 5n, 4n, 2);
-  const paid = sub(initial, principal);
+  // the reference: principal and initial are "the loan with debt expressed as a negative number"
+  // (as the account's own balance in /data/v2/accounts); what was paid and each installment are positive
+  const owed = abs(dec(a.balance));
+  const borrowed = mulRatio(owed, 5n, 4n, 2);
+  const paid = sub(borrowed, owed);
+  const principal = sub(ZERO, owed);
+  const initial = sub(ZERO, borrowed);
   const pct = ratePercent(a);
   const created = new Date(a.created - 3 * 365 * 86_400_000).toISOString().slice(0, 10);
   const part = {
@@ -149,7 +153,7 @@ function loanAccount(store: MemoryStore, a: AccountRecord): Record<string, unkno
     amountPaid: intAmount(paid, cur),
     balances: { initial: intAmount(initial, cur), principal: intAmount(principal, cur) },
     dates: { originationDate: created },
-    installment: { amount: intAmount(mulRatio(principal, 1n, 240n, 2), cur), period: 'MONTHLY' },
+    installment: { amount: intAmount(mulRatio(owed, 1n, 240n, 2), cur), period: 'MONTHLY' },
     interestRate: { value: new ExactNumber(toStr({ u: pct.u, s: pct.s + 2 })), variableRate: a.type !== 'MORTGAGE' },
   };
   return {
