@@ -168,21 +168,9 @@ export interface V2Transaction {
   [k: string]: unknown;
 }
 
-/** One page of /data/v2/transactions, with a given bearer token or the caller's own auth. */
-export async function transactionsPage(
-  api: ApiClient,
-  query: Record<string, string | string[] | number | undefined>,
-  bearer?: string,
-): Promise<{ transactions: V2Transaction[]; nextPageToken?: string }> {
-  const data = await api.data<{ transactions: V2Transaction[]; nextPageToken?: string }>(EP.transactions.list, {
-    query,
-    auth: bearer ? { scheme: 'Bearer', token: bearer } : undefined,
-  });
-  return data ?? { transactions: [] };
-}
-
 /**
- * The same page for a reader that needs only each transaction's account, amount and one identifier
+ * One page of /data/v2/transactions (with a given bearer token or the caller's own auth), for a
+ * reader that needs only each transaction's account, amount and one identifier
  * (verify): scanned from the body's bytes (api/page-scan.ts), or, when the body is anything but plain,
  * read by the exact reader, which keeps every digit and says what is wrong with a body that is not
  * the endpoint's.

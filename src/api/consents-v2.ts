@@ -7,7 +7,6 @@ import type { ApiClient } from './client.js';
 import type { Item } from './data-v2.js';
 import { readList, readObject, readObjectMaybeIn } from './shape.js';
 
-export const CONSENT_SERVICE_TYPES = ['MANDATE_PAYMENTS'] as const;
 export const CONSENT_SUBTYPES = ['VRP_SWEEPING', 'VRP_COMMERCIAL'] as const;
 export const PERIOD_TYPES = ['DAY', 'WEEK', 'FORTNIGHT', 'MONTH', 'HALF_YEAR', 'YEAR'] as const;
 

@@ -61,8 +61,6 @@ export function v1HookOf(
   return undefined;
 }
 
-export const API_HOOKS_PATH = EP.hooks.list.path;
-
 export async function listHooks(api: ApiClient): Promise<ApiWebhook[]> {
   // {webHooks: [...]} (the Swagger's), or the list itself
   return readList<ApiWebhook>(api, EP.hooks.list, 'webHooks', {}, { bare: true });

@@ -5,18 +5,6 @@
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
 
-export const COMPLETE_KINDS = [
-  'providers',
-  'credentials',
-  'accounts',
-  'profiles',
-  'events',
-  'events-v2',
-  'events-all',
-  'statistics-types',
-  'resolutions',
-] as const;
-
 async function values(ctx: Context, kind: string): Promise<string[]> {
   switch (kind) {
     case 'profiles':

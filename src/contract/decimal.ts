@@ -200,16 +200,6 @@ export function divHalfEven(n: bigint, d: bigint): bigint {
   return q;
 }
 
-/** Drops trailing fractional zeros (1.50 -> 1.5, 2.00 -> 2). */
-export function normalize(a: Dec): Dec {
-  let { u, s } = a;
-  while (s > 0 && u % 10n === 0n) {
-    u /= 10n;
-    s--;
-  }
-  return { u, s };
-}
-
 export function toStr(a: Dec): string {
   return decimalString(a.u, a.s);
 }

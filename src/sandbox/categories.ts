@@ -5,7 +5,6 @@ import { createHash } from 'node:crypto';
 
 /** Spec 2.4 speaks of INCOME, EXPENSES and TRANSFER categories (the Swagger enum says TRANSFERS). */
 export type CategoryType = 'INCOME' | 'EXPENSES' | 'TRANSFER';
-export const CATEGORY_TYPES: CategoryType[] = ['INCOME', 'EXPENSES', 'TRANSFER'];
 
 export type CategoryLocale = 'en_US' | 'sv_SE';
 
@@ -222,14 +221,6 @@ export function categoryId(code: string): string {
 
 export function leafCategories(type?: CategoryType): Category[] {
   return CATEGORIES.filter((c) => !c.primary && (type === undefined || c.type === type));
-}
-
-export function primaryCategories(type?: CategoryType): Category[] {
-  return CATEGORIES.filter((c) => c.primary && (type === undefined || c.type === type));
-}
-
-export function childrenOf(parentId: string): Category[] {
-  return CATEGORIES.filter((c) => c.parent === parentId);
 }
 
 /** The primary category of a leaf (itself for a primary). */

@@ -208,9 +208,3 @@ export function optString(o: Record<string, unknown>, key: string, what = key): 
   if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
   return v;
 }
-
-export function reqString(o: Record<string, unknown>, key: string, what = key): string {
-  const v = optString(o, key, what);
-  if (v === undefined || v.trim() === '') throw badRequest(`${what} is required`);
-  return v;
-}

@@ -165,18 +165,3 @@ export function bucketsBetween(res: Resolution, from: number, to: number, max = 
   }
   return out;
 }
-
-/** A bucket from its label (YYYY, YYYY-MM, YYYY:WW, YYYY-MM-DD) for a resolution, or undefined. */
-export function bucketByLabel(res: Resolution, label: string): Bucket | undefined {
-  if (res === 'YEARLY' && /^\d{4}$/.test(label)) return bucketOf(res, Date.UTC(Number(label), 0, 1));
-  if ((res === 'MONTHLY' || res === 'MONTHLY_ADJUSTED') && /^\d{4}-\d{2}$/.test(label)) {
-    const [y, m] = label.split('-').map(Number) as [number, number];
-    if (m < 1 || m > 12) return undefined;
-    return res === 'MONTHLY' ? bucketOf(res, Date.UTC(y, m - 1, 1)) : adjustedMonth(y, m);
-  }
-  if (res === 'DAILY') {
-    const ms = parseIsoDate(label);
-    return ms === undefined ? undefined : bucketOf(res, ms);
-  }
-  return undefined;
-}
