@@ -42,7 +42,7 @@ export const NOUNS: Noun[] = [
   {
     name: 'users',
     group: CORE,
-    description: 'create and delete end users',
+    description: 'end users: create, get, update, delete, and their profile',
     load: async () => (await import('./commands/users/index.js')).registerUsers,
   },
   {
@@ -60,7 +60,7 @@ export const NOUNS: Noun[] = [
   {
     name: 'accounts',
     group: CORE,
-    description: "the user's accounts: list, update, balances",
+    description: "the user's accounts: list, get, update, balances, parties",
     load: async () => (await import('./commands/accounts/index.js')).registerAccounts,
   },
   {

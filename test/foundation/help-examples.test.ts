@@ -31,4 +31,36 @@ describe('--help examples', () => {
     users.outputHelp();
     expect(io.out().slice(before)).toMatch(/Examples:\n {2}\$ bankctl users create .*\n {2}\$ bankctl users delete /);
   });
+
+  test('an example that feeds ids through xargs runs nothing on an empty list (xargs -r)', async () => {
+    // `... | xargs -n1 bankctl webhooks delete --yes` with no webhooks ran the verb once without
+    // its id: exit 123 and "missing required argument" for a list that was simply empty
+    const io = testIO({});
+    const program = await createProgram(new Context(io), ['completion']);
+    const lines: string[] = [];
+    for (const [, cmd] of all(program)) {
+      const before = io.out().length;
+      cmd.outputHelp();
+      lines.push(
+        ...io
+          .out()
+          .slice(before)
+          .split('\n')
+          .filter((l) => l.includes('| xargs ')),
+      );
+    }
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.filter((l) => !/\| xargs -r /.test(l))).toEqual([]);
+  });
+
+  test("a noun's description names every verb it lists (users and accounts grew verbs)", async () => {
+    const io = testIO({});
+    const program = await createProgram(new Context(io), ['completion']);
+    for (const noun of ['users', 'accounts']) {
+      const cmd = program.commands.find((c) => c.name() === noun)!;
+      const verbs = cmd.commands.map((c) => c.name()).filter((n) => n !== 'help');
+      const missing = verbs.filter((v) => !cmd.description().includes(v));
+      expect({ noun, missing }).toEqual({ noun, missing: [] });
+    }
+  });
 });

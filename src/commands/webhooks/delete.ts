@@ -23,7 +23,7 @@ export function newCmdDelete(parent: Command, ctx: Context, run: Run<DeleteOptio
     });
   return examples(cmd, [
     'bankctl webhooks delete 3f1c0d9a8b7e4f6a9c2d1e0f3a4b5c6d',
-    'bankctl webhooks list -o json | jq -r ".[].id" | xargs -n1 bankctl webhooks delete --yes',
+    'bankctl webhooks list -o json | jq -r ".[].id" | xargs -r -n1 bankctl webhooks delete --yes',
   ]);
 }
 

@@ -20,7 +20,7 @@ export function newCmdResend(parent: Command, ctx: Context, run: Run<ResendOptio
     .action(async (id: string) => run(ctx, { id }));
   return examples(cmd, [
     'bankctl webhooks resend 0c4f6f3f8e5a4d0f9d7b2a1c3e5f7a9b',
-    'bankctl webhooks deliveries --status failed -o json | jq -r ".[].id" | xargs -n1 bankctl webhooks resend',
+    'bankctl webhooks deliveries --status failed -o json | jq -r ".[].id" | xargs -r -n1 bankctl webhooks resend',
   ]);
 }
 
