@@ -315,11 +315,11 @@ export function providerByName(name: string): ProviderDef | undefined {
   return BY_NAME.get(name);
 }
 
-/** A provider as GET /api/v1/providers shows it (the sandbox-only keys left out). */
 /**
- * A provider as the wire shows it: the spec's fields plus the ones the vendor reference's Provider
- * model adds (id, authenticationUserType, financialServices, hasAuthenticationOptions, keywords,
- * paymentConditions, pisCapabilities, rank, releaseStatus).
+ * A provider as GET /api/v1/providers shows it, the sandbox-only keys (flow, failure) left out: the
+ * spec's fields plus the ones the vendor reference's Provider model adds (id, authenticationUserType,
+ * financialServices, hasAuthenticationOptions, keywords, paymentConditions, pisCapabilities, rank,
+ * releaseStatus).
  */
 export function wireProvider(p: ProviderDef): Record<string, unknown> {
   const { flow: _flow, failure: _failure, ...wire } = p;
