@@ -1,22 +1,13 @@
 // `consents update-link ID`: the link-service URL that renews a consent (a code is granted for it).
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import type { UserRef } from '../../auth/tokens.js';
-import { updateConsentLink } from '../../api/consents.js';
+import { updateConsentLink, type UpdateLinkOptions as UpdateConsentLinkOptions } from '../../api/consents.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, marketFlag, type Run } from '../util.js';
 
-export interface UpdateLinkOptions {
-  credentialsId: string;
-  user: UserRef;
-  redirectUri: string;
-  market?: string;
-  locale?: string;
-  state?: string;
-  actorClientId?: string;
-  idHint: string;
-}
+/** What api/consents.ts takes, less the link URL and client id that the run reads from the profile. */
+export type UpdateLinkOptions = Omit<UpdateConsentLinkOptions, 'linkUrl' | 'clientId'>;
 
 interface Flags {
   redirectUri: string;
