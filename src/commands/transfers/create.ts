@@ -7,6 +7,7 @@ import {
   transferStatus,
   transferUriProblem,
   type SignableOperation,
+  type TransferRequest,
 } from '../../api/transfers.js';
 import type { ApiClient } from '../../api/client.js';
 import { FlowFailedError, UsageError } from '../../errors.js';
@@ -14,14 +15,8 @@ import { render } from '../../output/render.js';
 import { beyondMinorUnits } from '../../output/money.js';
 import { examples, parseIntArg, type Run } from '../util.js';
 
-export interface CreateOptions {
-  sourceUri: string;
-  destinationUri: string;
-  /** Exactly as typed (trimmed): never through a float. */
-  amount: string;
-  currency: string;
-  destinationMessage?: string;
-  sourceMessage?: string;
+/** The api's TransferRequest (the amount exactly as typed, trimmed: never through a float) and how to wait. */
+export interface CreateOptions extends Omit<TransferRequest, 'dueDate'> {
   wait: boolean;
   waitTimeoutMs: number;
 }
