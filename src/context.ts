@@ -529,7 +529,10 @@ export class Context {
       return this.globals.output === 'ndjson' || (!this.globals.output && explicit === 'ndjson') ? 'ndjson' : 'json';
     }
     let value = explicit;
-    if (!value && this.configStore) value = (await this.settings()).get('output')?.value;
+    // a profile that cannot be read (never saved, a bad config file) is the command's own error,
+    // said where it reads its settings: blamed here, `doctor` stopped with exit 2 in one format and
+    // reported it as a failed check (exit 9) in another
+    if (!value && this.configStore) value = (await this.settings().catch(() => undefined))?.get('output')?.value;
     if (!value) return this.io.stdoutIsTTY ? 'table' : 'json';
     if (!(OUTPUT_FORMATS as readonly string[]).includes(value)) {
       throw new UsageError(`unknown output format "${value}"`, { hint: `use one of ${OUTPUT_FORMATS.join(', ')}` });

@@ -34,6 +34,15 @@ function human(stdout: string): string {
 }
 
 describe('bankctl doctor', () => {
+  test('a profile never saved is a failed check, exit 9, whatever the output format', async () => {
+    const env = { BANKCTL_CONFIG_DIR: tempDir() };
+    for (const format of [[], ['-o', 'json']]) {
+      const r = await spawnCli(['doctor', '--profile', 'nosuch', ...format], { env });
+      expect(r.code, `${format.join(' ')}: ${r.stderr}`).toBe(9);
+      expect(human(r.stdout)).toContain('✗ base URL: --profile: no profile named "nosuch" is saved');
+    }
+  });
+
   test('green against the sandbox: one line per check, exit 0', async () => {
     const port = await freePort();
     const r = await spawnCli(['doctor', '--listen-port', String(port)], { env: plain.env });
