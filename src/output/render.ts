@@ -18,10 +18,12 @@ export interface Column {
   /** Dotted path into the item. */
   path: string;
   /**
-   * The same field's other name, read when the item has nothing at `path`: the older Swagger's name
-   * beside the vendor's current one (`insightType`, else `type`), so a column reads either service.
+   * Where else the cell is read, in order, when the item has nothing (or "") at `path`: the older
+   * Swagger's name beside the vendor's current one (`insightType`, else `type`), so a column reads
+   * either service; or the same fact in another of the service's optional fields (an account with
+   * only an IBAN, a transaction with only `bookedDateTime`).
    */
-  alt?: string;
+  alt?: string | readonly string[];
   format?: (value: unknown, item: unknown) => string;
   /**
    * csv: an amount with its currency, written as two columns (the decimal, the currency) whatever
@@ -114,7 +116,12 @@ export function tableOptions(ctx: Context): TableOptions {
 function valueAt(item: unknown, col: Column): unknown {
   if (col.path === '') return item;
   const v = getPath(item, col.path);
-  return v === undefined && col.alt !== undefined ? getPath(item, col.alt) : v;
+  if ((v !== undefined && v !== '') || col.alt === undefined) return v;
+  for (const path of typeof col.alt === 'string' ? [col.alt] : col.alt) {
+    const w = getPath(item, path);
+    if (w !== undefined && w !== '') return w;
+  }
+  return v;
 }
 
 /** A column's cell of an item, as tables and csv show it. */

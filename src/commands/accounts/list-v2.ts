@@ -15,7 +15,12 @@ export const V2_ACCOUNT_COLUMNS: Column[] = [
   { header: 'id', path: 'id' },
   { header: 'name', path: 'name' },
   { header: 'type', path: 'type' },
-  { header: 'number', path: 'identifiers.financialInstitution.accountNumber' },
+  // every identifier is optional: the bank's own number, else the IBAN, a UK account, a card
+  {
+    header: 'number',
+    path: 'identifiers.financialInstitution.accountNumber',
+    alt: ['identifiers.iban.iban', 'identifiers.sortCode.accountNumber', 'identifiers.pan.masked'],
+  },
   moneyCol('booked', 'balances.booked.amount'),
   moneyCol('available', 'balances.available.amount'),
   { header: 'refreshed', path: 'dates.lastRefreshed' },

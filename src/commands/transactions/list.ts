@@ -33,8 +33,9 @@ interface Flags {
 const MAX_LIMIT = 100_000_000;
 
 export const TRANSACTION_COLUMNS: Column[] = [
-  { header: 'date', path: 'dates.booked' },
-  { header: 'description', path: 'descriptions.display' },
+  // dates and the display text are optional: the booked instant, the bank's own text then
+  { header: 'date', path: 'dates.booked', alt: 'bookedDateTime' },
+  { header: 'description', path: 'descriptions.display', alt: 'descriptions.original' },
   { header: 'amount', path: 'amount', format: (v) => amountCell(v), money: true },
   { header: 'status', path: 'status' },
   // the service no longer fills pfm.name (the reference: deprecated, not populated): its id then.
