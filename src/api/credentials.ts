@@ -73,8 +73,13 @@ export async function listCredentials(api: ApiClient): Promise<Credentials[]> {
   return readList<Credentials>(api, EP.credentials.list, 'credentials');
 }
 
-export async function getCredentials(api: ApiClient, id: string): Promise<Credentials> {
-  return readObject<Credentials>(api, EP.credentials.get, { path: { id } });
+/** `signal` ends the request (and its retries) at once: Ctrl-C while a slow service is polled. */
+export async function getCredentials(
+  api: ApiClient,
+  id: string,
+  o: { signal?: AbortSignal } = {},
+): Promise<Credentials> {
+  return readObject<Credentials>(api, EP.credentials.get, { path: { id }, signal: o.signal });
 }
 
 export async function updateCredentials(
@@ -118,8 +123,9 @@ export async function supplementInformation(
   api: ApiClient,
   id: string,
   information: Record<string, string>,
+  o: { signal?: AbortSignal } = {},
 ): Promise<void> {
-  await api.call(EP.credentials.supplement, { path: { id }, json: { information } });
+  await api.call(EP.credentials.supplement, { path: { id }, json: { information }, signal: o.signal });
 }
 
 /** The eID QR code: `data:image/png;base64,...` as the service sends it (text/html). */

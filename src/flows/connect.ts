@@ -66,12 +66,21 @@ export function unchangedSince(c: Credentials, before: Credentials | undefined):
   return roundKey(c) === roundKey(before);
 }
 
-/** Ends the walk cleanly on Ctrl-C: wakes a sleeping poll and makes the next step throw. */
+/**
+ * Ends the walk cleanly on Ctrl-C: wakes a sleeping poll, ends the request in flight (a service that
+ * does not answer held the walk for its timeout and every retry, deaf to Ctrl-C) and makes the next
+ * step throw.
+ */
 class Interrupt {
   fired = false;
   private wake?: () => void;
+  private readonly abort = new AbortController();
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
   fire(): void {
     this.fired = true;
+    this.abort.abort(new InterruptedError('interrupted'));
     this.wake?.();
   }
   sleep(ms: number): Promise<void> {
@@ -171,6 +180,11 @@ export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Cre
   try {
     return await poll(w);
   } catch (err) {
+    // whatever the aborted request threw, a Ctrl-C is an interruption (130)
+    if (interrupt.fired && !(err instanceof InterruptedError && err.message.includes(o.id))) {
+      progress.stop();
+      throw leftBehind();
+    }
     if (err instanceof InterruptedError && !err.message.includes(o.id)) throw leftBehind();
     throw err;
   } finally {
@@ -191,7 +205,7 @@ async function poll(w: Walk): Promise<Credentials> {
   let pending: Credentials | undefined = o.initial;
   for (;;) {
     w.check();
-    const c: Credentials = pending ?? (await getCredentials(w.api, o.id));
+    const c: Credentials = pending ?? (await getCredentials(w.api, o.id, { signal: w.interrupt.signal }));
     pending = undefined;
     w.current = c;
     w.check();
@@ -268,7 +282,7 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
       throw err;
     });
     w.check();
-    await supplementInformation(w.api, o.id, information);
+    await supplementInformation(w.api, o.id, information, { signal: w.interrupt.signal });
     ctx.trace(`supplemental information sent for ${Object.keys(information).length} field(s)`);
     return true;
   }

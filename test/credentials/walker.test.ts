@@ -9,6 +9,7 @@ import { runCli, tempDir } from '../helpers/cli.js';
 import { run } from '../../src/main.js';
 import { testIO } from '../../src/io.js';
 import { ScriptedPrompter } from '../../src/prompts/scripted.js';
+import { never, reply, scriptedServer } from '../helpers/scripted-server.js';
 
 type State = Record<string, unknown>;
 
@@ -280,6 +281,58 @@ describe('walker: shapes and rounds', () => {
     expect(io.err()).toMatch(/interrupted; credentials c1 were left in status AUTHENTICATING/);
   });
 });
+
+test.each([
+  [
+    'credentials refresh --wait',
+    ['refresh', 'c1', '--wait'],
+    /interrupted; credentials c1 were left in status AUTHENTICATING/,
+  ],
+  ['credentials watch', ['watch', 'c1'], /stopped watching c1/],
+])(
+  '%s: Ctrl-C while the service does not answer a poll ends at once with 130, not after every retry',
+  async (_name, argv, said) => {
+    // the reads answer until `hang`; from then on none does
+    let hang = false;
+    let hanging = 0;
+    const service = await scriptedServer(() => (req, res, body) => {
+      if (req.method === 'POST') return reply(204)(req, res, body);
+      if (hang) {
+        hanging++;
+        return never(req, res, body);
+      }
+      reply(200, JSON.stringify({ id: 'c1', providerName: 'p', status: 'AUTHENTICATING', statusUpdated: 1 }))(
+        req,
+        res,
+        body,
+      );
+    });
+    const until = async (ok: () => boolean) => {
+      const deadline = Date.now() + 5000;
+      while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(ok()).toBe(true);
+    };
+    try {
+      const io = testIO({
+        env: { BANKCTL_BASE_URL: service.url, BANKCTL_TOKEN: 'test-token-123456', BANKCTL_CONFIG_DIR: tempDir() },
+      });
+      const p = run(['credentials', ...argv, '--poll-interval', '50', '--timeout', '20', '--retries', '2'], io);
+      await until(() => io.err().includes('AUTHENTICATING') || io.out().includes('AUTHENTICATING'));
+      hang = true;
+      await until(() => hanging === 1); // a poll is in flight, unanswered
+      const interrupted = Date.now();
+      io.interrupt();
+      const code = await Promise.race([p, new Promise((r) => setTimeout(() => r('still running'), 3000))]);
+      expect(code).toBe(130);
+      expect(Date.now() - interrupted).toBeLessThan(3000);
+      expect(io.err()).toMatch(said);
+      expect(io.err()).not.toMatch(/timed out|retrying/);
+    } finally {
+      await service.close();
+    }
+  },
+  90_000,
+);
 
 /** A supplemental round that waits for its answers, the card reader's challenge first. */
 const CHALLENGE = { name: 'challenge', description: 'Challenge', value: '4711', immutable: true };

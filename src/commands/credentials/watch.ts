@@ -78,8 +78,11 @@ export async function watchRun(ctx: Context, o: WatchOptions): Promise<void> {
   });
   let stop = false;
   let wake: (() => void) | undefined;
+  // Ctrl-C ends the request in flight too: a service that does not answer held it for every retry
+  const abort = new AbortController();
   const release = ctx.claimInterrupt(() => {
     stop = true;
+    abort.abort(new InterruptedError(`stopped watching ${o.id}`));
     wake?.();
   });
   const started = ctx.clock.now();
@@ -89,7 +92,7 @@ export async function watchRun(ctx: Context, o: WatchOptions): Promise<void> {
   let failed = false;
   try {
     for (;;) {
-      const c = await getCredentials(api, o.id);
+      const c = await getCredentials(api, o.id, { signal: abort.signal });
       const key = `${c.status}|${c.statusUpdated ?? ''}|${c.statusPayload ?? ''}`;
       if (key !== lastKey) {
         lastKey = key;
@@ -128,6 +131,7 @@ export async function watchRun(ctx: Context, o: WatchOptions): Promise<void> {
     }
   } catch (err) {
     failed = true;
+    if (stop && !(err instanceof InterruptedError)) throw new InterruptedError(`stopped watching ${o.id}`);
     throw err;
   } finally {
     release();
