@@ -467,15 +467,23 @@ export function eidLinks(token: string, returnUrl?: string): { app: string; ios?
   };
 }
 
-async function qr(ctx: Context, text: string, mode: WalkOptions['qr']): Promise<void> {
+/**
+ * The QR code of `text` on stderr. One wider than the terminal would wrap into stripes no camera
+ * reads: then a line says so instead, and `elsewhere` (when given) where else the code is to be had.
+ */
+async function qr(ctx: Context, text: string, mode: WalkOptions['qr'], elsewhere?: string): Promise<void> {
   if (mode === 'never' || (mode !== 'always' && !ctx.io.stderrIsTTY)) return;
   const { default: qrt } = await import('qrcode-terminal');
-  await new Promise<void>((resolve) => {
-    qrt.generate(text, { small: true }, (rendered) => {
-      ctx.io.stderr.write(`${rendered}\n`);
-      resolve();
-    });
-  });
+  const rendered = await new Promise<string>((resolve) => qrt.generate(text, { small: true }, resolve));
+  const width = Math.max(...rendered.split('\n').map((l) => [...l].length));
+  const columns = ctx.io.stderrIsTTY ? (ctx.io.stderr as { columns?: number }).columns : undefined;
+  if (typeof columns === 'number' && columns > 0 && width > columns) {
+    ctx.io.stderr.write(
+      `(the QR code is ${width} columns wide and this terminal ${columns}: widen it to see the code${elsewhere ? `, or ${elsewhere}` : ''})\n`,
+    );
+    return;
+  }
+  ctx.io.stderr.write(`${rendered}\n`);
 }
 
 async function showEid(ctx: Context, token: string, o: WalkOptions): Promise<void> {
@@ -484,7 +492,7 @@ async function showEid(ctx: Context, token: string, o: WalkOptions): Promise<voi
   w('Open your mobile eID app to log in, or scan this code with it:');
   w(`  eID link: ${links.app}`);
   if (links.ios) w(`  iOS link: ${links.ios}`);
-  await qr(ctx, links.app, o.qr);
+  await qr(ctx, links.app, o.qr, `get it as a picture: \`bankctl credentials qr${ctx.userFlag()} ${o.id} -O qr.png\``);
 }
 
 async function showPayload(ctx: Context, p: ThirdPartyPayload, o: WalkOptions): Promise<void> {

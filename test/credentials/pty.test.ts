@@ -37,13 +37,13 @@ function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Starts the CLI in a new tmux window of 120x60; the shell prints EXIT=<code> when it ends. */
-function start(name: string, args: string[], service: Record<string, string> = t.env): void {
+/** Starts the CLI in a new tmux window of 120x60 (or `width` columns); the shell prints EXIT=<code> when it ends. */
+function start(name: string, args: string[], service: Record<string, string> = t.env, width = 120): void {
   const env = Object.entries({ ...service, TERM: 'xterm-256color', NO_COLOR: '1' })
     .map(([k, v]) => `${k}=${shellQuote(v)}`)
     .join(' ');
   const cmd = `env -i PATH=${shellQuote(process.env.PATH ?? '')} HOME=${shellQuote(process.env.HOME ?? '/tmp')} ${env} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}; echo EXIT=$?; sleep 60`;
-  tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '60', cmd);
+  tmux('new-session', '-d', '-s', name, '-x', String(width), '-y', '60', cmd);
 }
 
 // -J joins lines the terminal wrapped
@@ -188,6 +188,40 @@ needs.describe('credentials connect on a terminal', () => {
     const end = await waitFor('eid', (x) => x.includes('EXIT='), 'the end');
     expect(end).toContain('EXIT=0');
     expect(end).toContain('"status": "UPDATED"');
+  });
+
+  test('a QR code wider than the terminal is not drawn (it would wrap into stripes): a line says so and where to get it', async () => {
+    // a return URL makes the deep link long: its code is wider than 40 columns
+    const qrUser = (await userWithToken(t.sandbox, ['credentials:read'])).userId;
+    start(
+      'narrowqr',
+      [
+        'credentials',
+        'connect',
+        '--user',
+        qrUser,
+        '--provider',
+        'se-test-eid-successful',
+        '--field',
+        'username=test-user',
+        '--return-url',
+        'https://example.com/a/very/long/return/path/that/goes/on/and/on?state=abcdef0123456789',
+        '--poll-interval',
+        '100',
+        '-o',
+        'json',
+      ],
+      t.env,
+      40,
+    );
+    const s = await waitFor('narrowqr', (x) => x.includes('EXIT='), 'the end');
+    expect(s).toContain('EXIT=0');
+    // without -J: the screen's own rows, none of them a wrapped piece of a code
+    const rows = tmux('capture-pane', '-p', '-t', 'narrowqr', '-S', '-200').split('\n');
+    expect(rows.filter((l) => /[▀▄█]{3}/.test(l))).toEqual([]);
+    expect(s).toMatch(
+      /the QR code is \d+ columns wide and this terminal 40: widen it to see the code, or get it as a picture: `bankctl credentials qr --user \w+ \w+ -O qr\.png`/,
+    );
   });
 
   test('the opt-in checklist: each account with type, balance and IBAN; only the ticked accounts are fetched', async () => {
