@@ -543,7 +543,7 @@ export class Context {
   async prompter(): Promise<Prompter> {
     if (!this.prompterInstance) {
       const { createPrompter } = await import('./prompts/create.js');
-      this.prompterInstance = createPrompter(this.io);
+      this.prompterInstance = createPrompter(this.io, this.color);
     }
     return this.prompterInstance;
   }

@@ -118,7 +118,8 @@ class Progress {
       stream: this.ctx.io.stderr,
       discardStdin: false,
       isEnabled: true,
-      color: 'cyan',
+      // ora's chalk reads neither NO_COLOR nor the context's --no-color
+      color: this.ctx.color ? 'cyan' : false,
     }).start();
   }
   stop(): void {

@@ -29,23 +29,55 @@ const clean = <T>(choices: Choice<T>[]): Choice<T>[] =>
     ...(c.description !== undefined ? { description: stripControl(c.description) } : {}),
   }));
 
-export function createPrompter(io: IO): Prompter {
+const plain = (text: string): string => text;
+
+/**
+ * inquirer's look without colour or bold: its own themes colour by the terminal alone (NO_COLOR in
+ * the environment), deaf to --no-color. Every colour of the prompts used here is in these keys.
+ */
+const PLAIN_THEME = {
+  prefix: { idle: '?', done: '✔' },
+  spinner: { interval: 80, frames: ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'] },
+  style: {
+    answer: plain,
+    message: plain,
+    error: (text: string) => `> ${text}`,
+    defaultAnswer: (text: string) => `(${text})`,
+    help: plain,
+    highlight: plain,
+    key: (text: string) => `<${text}>`,
+    disabled: (text: string) => `- ${text}`,
+    disabledChoice: (text: string) => `- ${text}`,
+    description: plain,
+    searchTerm: plain,
+    keysHelpTip: (keys: [string, string][]) => keys.map(([key, action]) => `${key} ${action}`).join(' • '),
+  },
+};
+const PLAIN_CHECKBOX_THEME = { ...PLAIN_THEME, icon: { checked: '◉' } };
+
+/** `color`: the context's (--no-color, NO_COLOR, FORCE_COLOR, a terminal). */
+export function createPrompter(io: IO, color = true): Prompter {
   const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
   const msg = (m: string) => stripControl(m);
+  // the prompts' option types differ in their themes' extra keys; the plain one fills them all
+  const theme = (color ? undefined : PLAIN_THEME) as never;
+  const checkboxTheme = (color ? undefined : PLAIN_CHECKBOX_THEME) as never;
   return {
     input: (o) =>
       interruptible(
         input(
-          { message: msg(o.message), default: o.default && stripControl(o.default), validate: o.validate },
+          { message: msg(o.message), default: o.default && stripControl(o.default), validate: o.validate, theme },
           context,
         ),
       ),
-    password: (o) => interruptible(password({ message: msg(o.message), mask: '*', validate: o.validate }, context)),
-    confirm: (o) => interruptible(confirm({ message: msg(o.message), default: o.default }, context)),
+    password: (o) =>
+      interruptible(password({ message: msg(o.message), mask: '*', validate: o.validate, theme }, context)),
+    confirm: (o) => interruptible(confirm({ message: msg(o.message), default: o.default, theme }, context)),
     select: (o) =>
-      interruptible(select({ message: msg(o.message), choices: clean(o.choices), default: o.default }, context)),
+      interruptible(select({ message: msg(o.message), choices: clean(o.choices), default: o.default, theme }, context)),
     search: (o) =>
-      interruptible(search({ message: msg(o.message), source: async (term) => clean(o.source(term)) }, context)),
-    checkbox: (o) => interruptible(checkbox({ message: msg(o.message), choices: clean(o.choices) }, context)),
+      interruptible(search({ message: msg(o.message), source: async (term) => clean(o.source(term)), theme }, context)),
+    checkbox: (o) =>
+      interruptible(checkbox({ message: msg(o.message), choices: clean(o.choices), theme: checkboxTheme }, context)),
   };
 }

@@ -38,8 +38,14 @@ function shellQuote(s: string): string {
 }
 
 /** Starts the CLI in a new tmux window of 120x60 (or `width` columns); the shell prints EXIT=<code> when it ends. */
-function start(name: string, args: string[], service: Record<string, string> = t.env, width = 120): void {
-  const env = Object.entries({ ...service, TERM: 'xterm-256color', NO_COLOR: '1' })
+function start(
+  name: string,
+  args: string[],
+  service: Record<string, string> = t.env,
+  width = 120,
+  noColorEnv = true,
+): void {
+  const env = Object.entries({ ...service, TERM: 'xterm-256color', ...(noColorEnv ? { NO_COLOR: '1' } : {}) })
     .map(([k, v]) => `${k}=${shellQuote(v)}`)
     .join(' ');
   const cmd = `env -i PATH=${shellQuote(process.env.PATH ?? '')} HOME=${shellQuote(process.env.HOME ?? '/tmp')} ${env} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}; echo EXIT=$?; sleep 60`;
@@ -222,6 +228,49 @@ needs.describe('credentials connect on a terminal', () => {
     expect(s).toMatch(
       /the QR code is \d+ columns wide and this terminal 40: widen it to see the code, or get it as a picture: `bankctl credentials qr --user \w+ \w+ -O qr\.png`/,
     );
+  });
+
+  test('no colour at all with NO_COLOR (the spinner too) or --no-color (the prompts too); colour without them', async () => {
+    // with -e the screen keeps its attributes as escape sequences: none where there is no colour
+    const colours = (name: string) => tmux('capture-pane', '-p', '-e', '-t', name).match(/\x1b\[[0-9;]*m/g) ?? [];
+    const colourUser = (await userWithToken(t.sandbox, ['credentials:read'])).userId;
+    const spinning = [
+      'credentials',
+      'connect',
+      '--user',
+      colourUser,
+      '--provider',
+      'se-test-open-banking-decoupled-successful',
+      '--field',
+      'username=test-user',
+      '-o',
+      'json',
+    ];
+    start('nocolour-spin', spinning);
+    await waitFor('nocolour-spin', (x) => /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] authenticating/.test(x), 'the spinner');
+    expect(colours('nocolour-spin')).toEqual([]);
+    start(
+      'nocolour-flag',
+      ['--no-color', 'credentials', 'connect', '--user', colourUser, '--provider', 'se-test-password'],
+      t.env,
+      120,
+      false,
+    );
+    await waitFor('nocolour-flag', (x) => /\? Username/.test(x), 'the username prompt');
+    expect(colours('nocolour-flag')).toEqual([]);
+    keys('nocolour-flag', 'C-c');
+    // the same prompt without either: coloured, so the checks above can see colour
+    start(
+      'colour',
+      ['credentials', 'connect', '--user', colourUser, '--provider', 'se-test-password'],
+      t.env,
+      120,
+      false,
+    );
+    await waitFor('colour', (x) => /\? Username/.test(x), 'the username prompt');
+    expect(colours('colour').length).toBeGreaterThan(0);
+    keys('colour', 'C-c');
+    expect(await waitFor('nocolour-spin', (x) => x.includes('EXIT='), 'the end')).toContain('EXIT=0');
   });
 
   test('the opt-in checklist: each account with type, balance and IBAN; only the ticked accounts are fetched', async () => {
