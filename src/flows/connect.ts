@@ -270,15 +270,22 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
     const information = await collectAnswers(ctx, s.fields, o.answers, prompter, w.interrupt).catch((err: unknown) => {
       // no terminal to ask on: the exact command that answers this round later
       if (err instanceof UsageError && !prompter) {
-        const asked = s.fields
-          .filter((f) => !f.immutable && !f.checkbox)
-          .map((f) => {
-            const options = selectOptions(f).map((x) => x.value);
-            return `--answer ${f.name}=${options.length > 0 ? `{${options.join('|')}}` : 'VALUE'}`;
-          });
+        const answer = (f: SupplementalField) => {
+          const options = selectOptions(f).map((x) => x.value);
+          return `--answer ${f.name}=${options.length > 0 ? `{${options.join('|')}}` : 'VALUE'}`;
+        };
+        const editable = s.fields.filter((f) => !f.immutable && !f.checkbox);
+        const asked = editable.filter((f) => !f.optional).map(answer);
+        // an optional field may be left out: named beside the command, not in it
+        const optional = editable.filter((f) => f.optional).map(answer);
         const boxes = s.fields.find((f) => !f.immutable && f.checkbox);
         if (boxes) asked.push(`--answer '${ALL_CHECKBOXES}=true'`);
-        err.hint = `credentials ${o.id} wait for it: \`bankctl credentials supplement${ctx.userFlag()} ${o.id} ${asked.join(' ')}\` (or --answers FILE${boxes ? `; a checkbox by its name, e.g. --answer ${boxes.name}=false` : ''})`;
+        const more = [
+          ...(optional.length > 0 ? [`optional: ${optional.join(' ')}`] : []),
+          'or --answers FILE',
+          ...(boxes ? [`a checkbox by its name, e.g. --answer ${boxes.name}=false`] : []),
+        ];
+        err.hint = `credentials ${o.id} wait for it: \`bankctl credentials supplement${ctx.userFlag()} ${o.id} ${asked.join(' ')}\` (${more.join('; ')})`;
       }
       throw err;
     });

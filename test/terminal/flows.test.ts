@@ -30,6 +30,29 @@ describe('connect and update without a terminal', () => {
     );
   }, 30_000);
 
+  test('an optional field of a round it cannot answer is named beside the supplement command, not in it: it may be left out', async () => {
+    const r = await runCli(
+      [
+        'credentials',
+        'connect',
+        '--provider',
+        'se-test-multi-supplemental',
+        '--field',
+        'username=test-user',
+        '--answer',
+        'code1=1234',
+        '--poll-interval',
+        '20',
+      ],
+      { env: s.env },
+    );
+    expect(r.code).toBe(2);
+    // round 2: the masked code2, and deviceName, which the bank marks optional
+    expect(r.stderr).toMatch(
+      /`bankctl credentials supplement [0-9a-f]{32} --answer code2=VALUE` \(optional: --answer deviceName=VALUE; or --answers FILE\)/,
+    );
+  }, 30_000);
+
   test('credentials update reads the fields from --answers, never from argv', async () => {
     const id = await connectTestBank(s.env);
     const dir = tempDir();
