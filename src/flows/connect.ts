@@ -5,7 +5,7 @@
 // and ends at a final status: UPDATED returns, the error statuses throw FlowFailedError (exit 9).
 import type { Context } from '../context.js';
 import { canPrompt } from '../io.js';
-import { FlowFailedError, InterruptedError, UsageError } from '../errors.js';
+import { ApiError, FlowFailedError, InterruptedError, UsageError } from '../errors.js';
 import {
   CREDENTIALS_STATUSES,
   FAILED_STATUSES,
@@ -290,7 +290,17 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
       throw err;
     });
     w.check();
-    await supplementInformation(w.api, o.id, information, { signal: w.interrupt.signal });
+    try {
+      await supplementInformation(w.api, o.id, information, { signal: w.interrupt.signal });
+    } catch (err) {
+      // the answer came after the bank stopped waiting (a person slow at the prompt: the round timed
+      // out): the 400 is not the news, the status the credentials moved on to is
+      if (!(err instanceof ApiError && err.status >= 400 && err.status < 500)) throw err;
+      const now = await getCredentials(w.api, o.id, { signal: w.interrupt.signal }).catch(() => undefined);
+      if (!now || roundKey(now) === roundKey(c)) throw err;
+      w.say(`the answer came too late: the bank no longer waits for it (now ${clean(now.status)})`);
+      return true;
+    }
     ctx.trace(`supplemental information sent for ${Object.keys(information).length} field(s)`);
     return true;
   }

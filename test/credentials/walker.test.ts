@@ -271,6 +271,31 @@ describe('walker: shapes and rounds', () => {
     expect(r2.stderr).toMatch(/shape this client does not know/);
   });
 
+  test('an answer that comes after the round timed out: the status the credentials moved on to, exit 9, not the 400', async () => {
+    const f = await fakeService([
+      {
+        state: {
+          status: 'AWAITING_SUPPLEMENTAL_INFORMATION',
+          statusUpdated: 1,
+          supplementalInformation: JSON.stringify([{ name: 'code', description: 'Code' }]),
+        },
+        polls: 2, // the read before the refresh and the walk's first; the answer then finds the round over
+      },
+      {
+        state: {
+          status: 'AUTHENTICATION_ERROR',
+          statusUpdated: 2,
+          statusPayload: 'No supplemental information arrived in time.',
+        },
+      },
+    ]);
+    const r = await walk(f, ['--answer', 'code=1234']);
+    expect(r.code, r.stderr).toBe(9);
+    expect(r.stderr).toMatch(/the answer came too late: the bank no longer waits for it \(now AUTHENTICATION_ERROR\)/);
+    expect(r.stderr).toMatch(/ended in AUTHENTICATION_ERROR: No supplemental information arrived in time\./);
+    expect(r.stderr).not.toMatch(/HTTP 400/);
+  });
+
   test('Ctrl-C while polling ends with 130 and says where the credentials were left', async () => {
     const f = await fakeService([{ state: { status: 'AUTHENTICATING', statusUpdated: 1 } }]);
     const io = testIO({ env: env(f) });
