@@ -507,7 +507,9 @@ async function qr(ctx: Context, text: string, mode: WalkOptions['qr'], elsewhere
 async function showEid(ctx: Context, token: string, o: WalkOptions): Promise<void> {
   const links = eidLinks(token, o.returnUrl);
   const w = (s: string) => ctx.io.stderr.write(`${s}\n`);
-  w('Open your mobile eID app to log in, or scan this code with it:');
+  // "scan this code" only above a code: without a terminal (a CI log) none is drawn unless --qr
+  const drawn = o.qr === 'always' || (o.qr !== 'never' && ctx.io.stderrIsTTY);
+  w(drawn ? 'Open your mobile eID app to log in, or scan this code with it:' : 'Open your mobile eID app to log in:');
   w(`  eID link: ${links.app}`);
   if (links.ios) w(`  iOS link: ${links.ios}`);
   await qr(ctx, links.app, o.qr, `get it as a picture: \`bankctl credentials qr${ctx.userFlag()} ${o.id} -O qr.png\``);

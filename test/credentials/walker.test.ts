@@ -296,6 +296,29 @@ describe('walker: shapes and rounds', () => {
     expect(r.stderr).not.toMatch(/HTTP 400/);
   });
 
+  test('the eID wait without a terminal does not ask to scan a code it does not draw; with --qr it draws it', async () => {
+    const eid = () =>
+      fakeService([
+        {
+          state: {
+            status: 'AWAITING_MOBILE_BANKID_AUTHENTICATION',
+            statusUpdated: 1,
+            supplementalInformation: '8f3d3b9e-6c61-4a8f-9d3c-0b5a1c2d3e4f',
+          },
+          polls: 2,
+        },
+        { state: { status: 'UPDATED', statusUpdated: 2 } },
+      ]);
+    const plain = await walk(await eid());
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).toContain('Open your mobile eID app to log in:');
+    expect(plain.stderr).not.toMatch(/scan this code|[▀▄█]/);
+    const drawn = await walk(await eid(), ['--qr']);
+    expect(drawn.code, drawn.stderr).toBe(0);
+    expect(drawn.stderr).toContain('Open your mobile eID app to log in, or scan this code with it:');
+    expect(drawn.stderr).toMatch(/[▀▄█]{10}/);
+  });
+
   test('Ctrl-C while polling ends with 130 and says where the credentials were left', async () => {
     const f = await fakeService([{ state: { status: 'AUTHENTICATING', statusUpdated: 1 } }]);
     const io = testIO({ env: env(f) });
