@@ -4,8 +4,8 @@
 // first bytes (exit 7), never an empty list with exit 0. And JSON numbers keep their digits in every
 // output format.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawnCli, tempDir } from '../helpers/cli.js';
-import { scriptedServer, type Step } from '../helpers/scripted-server.js';
+import { spawnCli } from '../helpers/cli.js';
+import { scriptedServer, type Step, readyTokenEnv } from '../helpers/scripted-server.js';
 
 let server: Awaited<ReturnType<typeof scriptedServer>>;
 /** What the server answers next, for every request. */
@@ -22,12 +22,7 @@ afterAll(() => server.close());
 
 const cli = (args: string[]) =>
   spawnCli(args, {
-    env: {
-      BANKCTL_CONFIG_DIR: tempDir(),
-      BANKCTL_BASE_URL: server.url,
-      BANKCTL_TOKEN: 'ready-token',
-      BANKCTL_RETRIES: '0',
-    },
+    env: readyTokenEnv(server.url),
   });
 
 const LISTS = [

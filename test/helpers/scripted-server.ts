@@ -1,7 +1,7 @@
 // A tiny node:http server that answers from a script, for the HTTP core's edge cases.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runCli, type CliResult } from './cli.js';
+import { runCli, tempDir, type CliResult } from './cli.js';
 
 export interface Seen {
   method: string;
@@ -48,6 +48,11 @@ export const reply =
 
 export const hangUp: Step = (req) => req.socket.destroy();
 export const never: Step = () => undefined;
+
+/** The environment of a run against a scripted server with a ready user token: a fresh config, no retries. */
+export function readyTokenEnv(url: string): Record<string, string> {
+  return { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: url, BANKCTL_TOKEN: 'ready-token', BANKCTL_RETRIES: '0' };
+}
 
 /** A server answering every request with the JSON text of the moment (`answer.body`, set by the test). */
 export async function jsonAnswerServer(): Promise<{ url: string; body: string; close(): Promise<void> }> {

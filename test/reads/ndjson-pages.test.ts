@@ -2,8 +2,8 @@
 // came, the next page is asked for with the token read from the body's end, and anything the byte
 // path declines (pretty printed, not UTF-8, not JSON) takes the parsing path with its errors.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { spawnCli, tempDir } from '../helpers/cli.js';
-import { scriptedServer, type Step } from '../helpers/scripted-server.js';
+import { spawnCli } from '../helpers/cli.js';
+import { scriptedServer, type Step, readyTokenEnv } from '../helpers/scripted-server.js';
 
 let server: Awaited<ReturnType<typeof scriptedServer>>;
 /** The body of each page by its pageToken ('' for the first). */
@@ -21,12 +21,7 @@ afterAll(() => server.close());
 
 const list = () =>
   spawnCli(['transactions', 'list', '--all', '-o', 'ndjson'], {
-    env: {
-      BANKCTL_CONFIG_DIR: tempDir(),
-      BANKCTL_BASE_URL: server.url,
-      BANKCTL_TOKEN: 'ready-token',
-      BANKCTL_RETRIES: '0',
-    },
+    env: readyTokenEnv(server.url),
   });
 
 const a = '{"id":"a","amount":{"value":{"unscaledValue":"-1050","scale":"2"}},"n":1.50}';

@@ -2,8 +2,8 @@
 // identifier is an IBAN (or a card), a transaction with only `bookedDateTime` or an empty display
 // text showed blank cells, with every fact in the json.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { spawnCli, tempDir } from '../helpers/cli.js';
-import { scriptedServer, type Step } from '../helpers/scripted-server.js';
+import { spawnCli } from '../helpers/cli.js';
+import { scriptedServer, type Step, readyTokenEnv } from '../helpers/scripted-server.js';
 
 let server: Awaited<ReturnType<typeof scriptedServer>>;
 const money = { currencyCode: 'SEK', value: { unscaledValue: '-1050', scale: '2' } };
@@ -64,12 +64,7 @@ afterAll(() => server.close());
 
 const run = (args: string[]) =>
   spawnCli(args, {
-    env: {
-      BANKCTL_CONFIG_DIR: tempDir(),
-      BANKCTL_BASE_URL: server.url,
-      BANKCTL_TOKEN: 'ready-token',
-      BANKCTL_RETRIES: '0',
-    },
+    env: readyTokenEnv(server.url),
   });
 
 test("accounts list --v2: the number column is the bank's number, else the IBAN, else the masked card", async () => {

@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawnCli, tempDir } from '../helpers/cli.js';
+import { readyTokenEnv } from '../helpers/scripted-server.js';
+import { spawnCli } from '../helpers/cli.js';
 import { MAX_EMPTY_PAGES } from '../../src/api/paging.js';
 
 type Answer = (token: string, req: IncomingMessage) => unknown;
@@ -38,7 +39,7 @@ afterAll(() => close());
 const run = (args: string[]) => {
   requests.length = 0;
   return spawnCli(args, {
-    env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: url, BANKCTL_TOKEN: 'ready-token', BANKCTL_RETRIES: '0' },
+    env: readyTokenEnv(url),
     // an endless walk would be killed here (and fail every assertion below)
     timeoutMs: 15_000,
   });
@@ -291,12 +292,7 @@ describe('api --paginate', () => {
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     try {
       const r = await spawnCli([...args, '-o', 'json'], {
-        env: {
-          BANKCTL_CONFIG_DIR: tempDir(),
-          BANKCTL_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-          BANKCTL_TOKEN: 'ready-token',
-          BANKCTL_RETRIES: '0',
-        },
+        env: readyTokenEnv(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
         timeoutMs: 15_000,
       });
       expect(r.code, r.stderr).toBe(7);

@@ -5,8 +5,8 @@
 // whenever it splits, the body is JSON and each line is one of its transactions.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { splitTransactionPageBytes } from '../../src/api/transactions.js';
-import { spawnCli, tempDir } from '../helpers/cli.js';
-import { scriptedServer, type Step } from '../helpers/scripted-server.js';
+import { spawnCli } from '../helpers/cli.js';
+import { scriptedServer, type Step, readyTokenEnv } from '../helpers/scripted-server.js';
 
 let server: Awaited<ReturnType<typeof scriptedServer>>;
 let body = '';
@@ -22,12 +22,7 @@ afterAll(() => server.close());
 
 const list = (format: string) =>
   spawnCli(['transactions', 'list', '--all', '-o', format], {
-    env: {
-      BANKCTL_CONFIG_DIR: tempDir(),
-      BANKCTL_BASE_URL: server.url,
-      BANKCTL_TOKEN: 'ready-token',
-      BANKCTL_RETRIES: '0',
-    },
+    env: readyTokenEnv(server.url),
     timeoutMs: 15_000,
   });
 

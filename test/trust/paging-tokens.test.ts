@@ -6,8 +6,8 @@
 // real pages is unchanged.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SeenTokens } from '../../src/api/paging.js';
-import { spawnCli, tempDir } from '../helpers/cli.js';
-import { scriptedServer, type Step } from '../helpers/scripted-server.js';
+import { spawnCli } from '../helpers/cli.js';
+import { scriptedServer, type Step, readyTokenEnv } from '../helpers/scripted-server.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { addAccount, addTx, reader } from '../reads/helpers.js';
 
@@ -28,12 +28,7 @@ afterAll(() => server.close());
 const run = (args: string[]) => {
   server.seen.length = 0;
   return spawnCli(args, {
-    env: {
-      BANKCTL_CONFIG_DIR: tempDir(),
-      BANKCTL_BASE_URL: server.url,
-      BANKCTL_TOKEN: 'ready-token',
-      BANKCTL_RETRIES: '0',
-    },
+    env: readyTokenEnv(server.url),
     timeoutMs: 15_000,
   });
 };
