@@ -61,11 +61,12 @@ export interface RefreshOptions {
 export async function createCredentials(
   api: ApiClient,
   req: CreateCredentialsRequest,
-  o: { items?: string[]; optIn?: boolean } = {},
+  o: { items?: string[]; optIn?: boolean; signal?: AbortSignal } = {},
 ): Promise<Credentials> {
   return readObject<Credentials>(api, EP.credentials.create, {
     json: req,
     query: { items: o.items && o.items.length > 0 ? o.items : undefined, optIn: o.optIn ? 'true' : undefined },
+    signal: o.signal,
   });
 }
 

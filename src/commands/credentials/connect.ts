@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { canPrompt } from '../../io.js';
 import { MARKETS } from '../../contract/markets.js';
-import { ApiError, ConflictError, NAME_A_USER, UsageError } from '../../errors.js';
+import { ApiError, ConflictError, InterruptedError, NAME_A_USER, UsageError } from '../../errors.js';
 import type { Provider } from '../../api/providers.js';
 import type { ApiClient } from '../../api/client.js';
 import type { Prompter } from '../../prompts/prompter.js';
@@ -110,7 +110,7 @@ export async function connectRun(ctx: Context, o: ConnectOptions): Promise<void>
   // the provider's name is public: a password that is part of it does not blank it out of messages
   (await ctx.http()).redactor.keep(provider.name);
   const filled = await providerAnswers(ctx, provider, o, prompter);
-  const created = await create(api, provider, filled, o, ctx.userFlag());
+  const created = await create(ctx, api, provider, filled, o);
   ctx.notice(`created credentials ${created.id} for ${provider.name}`);
   const { walkCredentials } = await import('../../flows/connect.js');
   const final = await walkCredentials(ctx, { ...o.walk, id: created.id, initial: created });
@@ -155,22 +155,34 @@ async function providerAnswers(
   return filled;
 }
 
-/** Creates the credentials; a 409 names the existing ones and how to refresh them instead. */
+/**
+ * Creates the credentials; a 409 names the existing ones and how to refresh them instead. Ctrl-C
+ * ends the request at once, and says the credentials may exist already (the service may have made
+ * them before the answer was cut off), and where to find them.
+ */
 async function create(
+  ctx: Context,
   api: ApiClient,
   provider: Provider,
   fields: Record<string, string>,
   o: ConnectOptions,
-  uf: string,
 ) {
+  const uf = ctx.userFlag();
   const { createCredentials } = await import('../../api/credentials.js');
+  const stop = new AbortController();
+  const release = ctx.claimInterrupt(() => stop.abort());
   try {
     return await createCredentials(
       api,
       { providerName: provider.name, fields, ...(o.appUri ? { appUri: o.appUri } : {}) },
-      { items: o.items, optIn: o.optIn },
+      { items: o.items, optIn: o.optIn, signal: stop.signal },
     );
   } catch (err) {
+    if (stop.signal.aborted)
+      throw new InterruptedError(
+        `interrupted while the credentials for ${provider.name} were being created: they may exist on the service now`,
+        { hint: `\`bankctl credentials list${uf}\` shows them, \`bankctl credentials delete ID${uf}\` removes them` },
+      );
     if (err instanceof ApiError && err.status === 409) {
       const id = (err.body as { id?: unknown } | undefined)?.id;
       let status: string | undefined;
@@ -188,6 +200,8 @@ async function create(
       });
     }
     throw err;
+  } finally {
+    release();
   }
 }
 
