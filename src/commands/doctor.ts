@@ -63,7 +63,14 @@ async function baseUrlAndProxy(r: Run): Promise<boolean> {
     r.add('base URL', 'fail', (err as Error).message);
     return false;
   }
-  const proxy = (await r.ctx.http()).proxyFor(r.baseUrl);
+  let proxy: string | undefined;
+  try {
+    proxy = (await r.ctx.http()).proxyFor(r.baseUrl);
+  } catch (err) {
+    // a proxy setting that is no URL: every request would be refused the same way
+    r.add('proxy', 'fail', withHint(err));
+    return false;
+  }
   r.add('proxy', 'ok', proxy ? `requests to ${new URL(r.baseUrl).host} go through ${proxy}` : 'none in use');
   return true;
 }

@@ -3,7 +3,9 @@
 import { checkServerIdentity, rootCertificates, type PeerCertificate } from 'node:tls';
 import { createHash, X509Certificate } from 'node:crypto';
 import type { Dispatcher } from 'undici';
+import { BlockList, isIP } from 'node:net';
 import { Agent, ProxyAgent } from './undici.js';
+import { UsageError } from '../errors.js';
 
 export interface TransportOptions {
   /** Extra trusted CA certificates (PEM), added to the system ones. */
@@ -64,7 +66,34 @@ function proxyEnv(env: Record<string, string | undefined>, name: string): string
   return v && v.trim() !== '' ? v.trim() : undefined;
 }
 
-/** NO_PROXY: comma- or space-separated hosts, domains (".x.com" or "x.com" match subdomains), host:port, "*". */
+/** Which variable holds the proxy setting (the upper-case one wins, as proxyEnv reads it). */
+function proxyVar(env: Record<string, string | undefined>, name: string): string {
+  return env[name] !== undefined ? name : name.toLowerCase();
+}
+
+/**
+ * A proxy setting as a URL undici takes. "host:port" without a scheme (what many CI images set) is
+ * an http proxy, as curl, Go and Python read it; anything that is still no http(s) URL (a socks5://
+ * proxy, a typo) is exit 2 naming the variable, never a stack trace or a guess.
+ */
+export function proxyUrl(value: string, from: string): string {
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  let u: URL | undefined;
+  try {
+    u = new URL(withScheme);
+  } catch {
+    u = undefined;
+  }
+  if (!u || !/^https?:$/.test(u.protocol) || !u.hostname) {
+    const shown = u ? ` ("${redactProxy(withScheme)}")` : '';
+    throw new UsageError(`${from}${shown} is not an http:// or https:// proxy URL`, {
+      hint: u && !/^https?:$/.test(u.protocol) ? `${u.protocol.slice(0, -1)} proxies are not supported` : undefined,
+    });
+  }
+  return withScheme;
+}
+
+/** NO_PROXY: comma- or space-separated hosts, domains (".x.com" or "x.com" match subdomains), host:port, IP blocks ("10.0.0.0/8"), "*". */
 export function bypassesProxy(url: URL, noProxy: string | undefined): boolean {
   if (!noProxy) return false;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -73,6 +102,10 @@ export function bypassesProxy(url: URL, noProxy: string | undefined): boolean {
     const entry = raw.trim().toLowerCase();
     if (!entry) continue;
     if (entry === '*') return true;
+    if (entry.includes('/')) {
+      if (inCidr(host, entry)) return true;
+      continue;
+    }
     let [h, p] = entry.startsWith('[')
       ? [entry.slice(1, entry.indexOf(']')), entry.split(']:')[1]]
       : (entry.split(':') as [string, string | undefined]);
@@ -82,6 +115,19 @@ export function bypassesProxy(url: URL, noProxy: string | undefined): boolean {
     if (host === h.replace(/^\./, '') || (h.startsWith('.') ? host.endsWith(h) : host.endsWith(`.${h}`))) return true;
   }
   return false;
+}
+
+/** Whether an IP literal host lies in a CIDR block ("10.0.0.0/8", "fd00::/8"), as curl and Go read NO_PROXY. */
+function inCidr(host: string, cidr: string): boolean {
+  const [net, bits] = cidr.split('/') as [string, string];
+  const family = isIP(net);
+  if (family === 0 || family !== isIP(host) || !/^\d+$/.test(bits)) return false;
+  const prefix = Number(bits);
+  if (prefix > (family === 4 ? 32 : 128)) return false;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  const list = new BlockList();
+  list.addSubnet(net, prefix, type);
+  return list.check(host, type);
 }
 
 export class Transport {
@@ -108,13 +154,12 @@ export class Transport {
 
   private proxyFromEnv(url: URL): string | undefined {
     const env = this.o.env ?? {};
-    const proxy =
-      url.protocol === 'https:'
-        ? (proxyEnv(env, 'HTTPS_PROXY') ?? proxyEnv(env, 'ALL_PROXY'))
-        : (proxyEnv(env, 'HTTP_PROXY') ?? proxyEnv(env, 'ALL_PROXY'));
+    const name = url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+    const from = proxyEnv(env, name) !== undefined ? proxyVar(env, name) : proxyVar(env, 'ALL_PROXY');
+    const proxy = proxyEnv(env, name) ?? proxyEnv(env, 'ALL_PROXY');
     if (!proxy) return undefined;
     if (bypassesProxy(url, proxyEnv(env, 'NO_PROXY'))) return undefined;
-    return proxy;
+    return proxyUrl(proxy, from);
   }
 
   dispatcherFor(url: URL): { dispatcher: Dispatcher; proxy?: string } {
