@@ -1,7 +1,7 @@
 // Credentials (spec 4.4) and provider consents (spec 2.5).
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
-import { readList, readObject } from './shape.js';
+import { readCreated, readList, readObject } from './shape.js';
 
 /** Statuses that end a refresh in failure: the spec's two, and the extra final ones the service documents. */
 export const FAILED_STATUSES = new Set([
@@ -63,7 +63,7 @@ export async function createCredentials(
   req: CreateCredentialsRequest,
   o: { items?: string[]; optIn?: boolean; signal?: AbortSignal } = {},
 ): Promise<Credentials> {
-  return readObject<Credentials>(api, EP.credentials.create, {
+  return readCreated<Credentials>(api, EP.credentials.create, 'id', {
     json: req,
     query: { items: o.items && o.items.length > 0 ? o.items : undefined, optIn: o.optIn ? 'true' : undefined },
     signal: o.signal,

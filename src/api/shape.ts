@@ -143,6 +143,24 @@ export async function readObject<T = Item>(api: ApiClient, ep: Endpoint, p: Call
   return objectBody<T>(ep, await api.call(ep, p));
 }
 
+/**
+ * Call an endpoint that creates something and answers it with its id under `idKey`: an answer
+ * without that id as a non-empty string is not what the endpoint returns (exit 7), not a success a
+ * script would read `null` (or "acts as user undefined") from.
+ */
+export async function readCreated<T = Item>(
+  api: ApiClient,
+  ep: Endpoint,
+  idKey: string,
+  p: CallParams = {},
+): Promise<T> {
+  const res = await api.call(ep, p);
+  const id = objectBody<Item>(ep, res)[idKey];
+  if (typeof id !== 'string' || id === '')
+    fail(ep, res, `no ${idKey} for what it created (${idKey} is ${id === '' ? 'empty' : kindOf(id)})`);
+  return res.data as T;
+}
+
 /** Call an endpoint that answers `{key: {...}}` and return that object, checked (objectIn). */
 export async function readObjectIn<T = Item>(
   api: ApiClient,

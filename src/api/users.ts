@@ -1,7 +1,7 @@
 // Users (spec 4.6).
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
-import { readObject } from './shape.js';
+import { readCreated } from './shape.js';
 
 export interface CreateUserRequest {
   market: string;
@@ -16,7 +16,7 @@ export interface CreateUserResponse {
 }
 
 export async function createUser(api: ApiClient, req: CreateUserRequest): Promise<CreateUserResponse> {
-  return readObject<CreateUserResponse>(api, EP.users.create, { json: req });
+  return readCreated<CreateUserResponse>(api, EP.users.create, 'user_id', { json: req });
 }
 
 export async function deleteUser(api: ApiClient): Promise<void> {

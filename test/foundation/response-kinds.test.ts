@@ -76,6 +76,29 @@ describe('a 2xx answer that is not what the endpoint returns', () => {
   });
 });
 
+describe('a create answered without the id of what it created', () => {
+  test.each([
+    ['users create --market SE --use', 'user_id', '{"foo":1}'],
+    ['users create --market SE', 'user_id', '{"user_id":null}'],
+    ['credentials create --provider se-test-password --field username=u', 'id', '{"id":""}'],
+  ])('%s: exit 7 naming %s, not exit 0 with a null id', async (command, key, body) => {
+    answer = { status: 200, type: 'application/json', body };
+    const dir = tempDir();
+    const r = await spawnCli(['-o', 'json', ...command.split(' ')], {
+      env: {
+        BANKCTL_CONFIG_DIR: dir,
+        BANKCTL_BASE_URL: server.url,
+        BANKCTL_TOKEN: 'ready-token',
+        BANKCTL_RETRIES: '0',
+      },
+    });
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`with no ${key} for what it created`);
+    expect(r.stderr).not.toContain('now acts as user');
+  });
+});
+
 describe('numbers keep their digits in every format', () => {
   // numbers a double cannot give back: 20 digits, beyond a double's range, a trailing zero
   const body =
