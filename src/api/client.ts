@@ -300,7 +300,7 @@ export function preview(body: string | Buffer, max = 60): string {
 }
 
 export function notWhatItReturns(
-  ep: Endpoint,
+  ep: { method: string },
   res: HttpResponse<unknown>,
   what: string,
   body: string | Buffer,

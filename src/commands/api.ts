@@ -4,7 +4,8 @@ import type { Context } from '../context.js';
 import { ApiError, ServerError, UsageError } from '../errors.js';
 import { EmptyPages, nextPageTokenProblem, repeatedTokenError, SeenTokens } from '../api/paging.js';
 import { kindOf } from '../api/shape.js';
-import { preview } from '../api/client.js';
+import { notWhatItReturns, preview } from '../api/client.js';
+import type { HttpResponse } from '../http/client.js';
 import { StreamWriter } from '../output/render.js';
 import { jsonForStdout } from '../output/terminal.js';
 import type { TokenKind } from '../contract/endpoint.js';
@@ -85,10 +86,15 @@ export function registerApi(api: Command, ctx: Context): void {
       // --paginate: whether items are on stdout already (an error body then is not added after them)
       const printed = { items: false };
       try {
-        if (o.paginate) return await paginate(ctx, call, query, printed, pageTokenParam(method, path));
+        if (o.paginate) return await paginate(ctx, method, call, query, printed, pageTokenParam(method, path));
         const res = await call(query);
         if (o.include) await writeHead(ctx, res.status, res.headers);
-        await writeBody(ctx, res.data as string);
+        // --jq reads JSON: a 2xx body that is none (a login page, a proxy's text) is the service's
+        // fault, not a raw body printed with exit 0 where the script asked for one value
+        const text = res.data as string;
+        if (ctx.globals.jq !== undefined && text && typeof parseMaybe(text) === 'string')
+          throw notWhatItReturns({ method }, res, 'a body that is not JSON (--jq reads JSON)', text);
+        await writeBody(ctx, text);
       } catch (err) {
         if (o.include && err instanceof ApiError) await writeHead(ctx, err.status, err.headers);
         // the answer to this request, not to the token request made for it
@@ -109,9 +115,7 @@ export function registerApi(api: Command, ctx: Context): void {
   ]);
 }
 
-type Call = (
-  query?: Record<string, string>,
-) => Promise<{ data: unknown; status: number; headers: Record<string, string | string[] | undefined> }>;
+type Call = (query?: Record<string, string>) => Promise<HttpResponse<unknown>>;
 
 /** -f and -F values by name (-F typed). */
 function parseParams(o: ApiOpts): Record<string, unknown> {
@@ -180,6 +184,7 @@ async function requestParts(ctx: Context, method: string, path: string, o: ApiOp
  */
 async function paginate(
   ctx: Context,
+  method: string,
   call: Call,
   query: Record<string, string> | undefined,
   printed: { items: boolean },
@@ -200,6 +205,9 @@ async function paginate(
     const list = pageList(page);
     // an answer without a list is no page: printing [] would lose it with exit 0. The first answer
     // is the endpoint the user named; a later one is the service's fault, mid-walk
+    // a body that is not JSON at all (a login page, a proxy's text) is the service's fault, whatever was asked
+    if (list === undefined && pages === 1 && typeof page === 'string')
+      throw notWhatItReturns({ method }, res, 'a body that is not JSON', page);
     if (list === undefined && pages === 1)
       throw new UsageError(
         `--paginate: the answer has no list to page through (it is ${kindOf(page)}); run it without --paginate`,

@@ -26,6 +26,29 @@ describe('bankctl api', () => {
     }
   });
 
+  test('--jq and --paginate read JSON: a 2xx login page or cut JSON is exit 7 naming it, nothing on stdout', async () => {
+    for (const [type, body] of [
+      ['text/html', '<html>Sign in</html>'],
+      ['application/json', '{"transactions": ['],
+    ] as const) {
+      const s = await scriptedServer(() => (_req, res) => res.writeHead(200, { 'content-type': type }).end(body));
+      try {
+        const env = { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'tok-123456' };
+        const jq = await runCli(['api', 'GET', '/api/v1/accounts/list', '--jq', '.accounts[0].id'], { env });
+        expect(jq.stdout).toBe('');
+        expect(jq.code, jq.stderr).toBe(7);
+        expect(jq.stderr).toContain(`answered 200 (${type}) with a body that is not JSON (--jq reads JSON)`);
+        const paged = await runCli(['api', 'GET', '/data/v2/transactions', '--paginate', '-o', 'ndjson'], { env });
+        expect(paged.stdout).toBe('');
+        expect(paged.code, paged.stderr).toBe(7);
+        expect(paged.stderr).toContain(`answered 200 (${type}) with a body that is not JSON`);
+        expect(paged.stderr).not.toContain('run it without --paginate');
+      } finally {
+        await s.close();
+      }
+    }
+  });
+
   test('a JSON body on a terminal: C1 controls escaped (JSON.stringify leaves them), the same data', async () => {
     const body = JSON.stringify({ name: 'SE12 \u009b30;40mHIDDEN\u009b0m SE99' });
     const s = await scriptedServer(() => reply(200, body));

@@ -4,7 +4,7 @@
 // first bytes (exit 7), never an empty list with exit 0. And JSON numbers keep their digits in every
 // output format.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawnCli } from '../helpers/cli.js';
+import { spawnCli, tempDir } from '../helpers/cli.js';
 import { scriptedServer, type Step, readyTokenEnv } from '../helpers/scripted-server.js';
 
 let server: Awaited<ReturnType<typeof scriptedServer>>;
