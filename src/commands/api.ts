@@ -6,7 +6,7 @@ import { EmptyPages, nextPageTokenProblem, repeatedTokenError, SeenTokens } from
 import { kindOf } from '../api/shape.js';
 import { notWhatItReturns, preview } from '../api/client.js';
 import type { HttpResponse } from '../http/client.js';
-import { StreamWriter } from '../output/render.js';
+import { render, StreamWriter } from '../output/render.js';
 import { jsonForStdout } from '../output/terminal.js';
 import type { TokenKind } from '../contract/endpoint.js';
 import { readJson, writeJson } from '../contract/exact-json.js';
@@ -94,7 +94,7 @@ export function registerApi(api: Command, ctx: Context): void {
         const text = res.data as string;
         if (ctx.globals.jq !== undefined && text && typeof parseMaybe(text) === 'string')
           throw notWhatItReturns({ method }, res, 'a body that is not JSON (--jq reads JSON)', text);
-        await writeBody(ctx, text);
+        await writeAnswer(ctx, text);
       } catch (err) {
         if (o.include && err instanceof ApiError) await writeHead(ctx, err.status, err.headers);
         // the answer to this request, not to the token request made for it
@@ -341,6 +341,20 @@ function redactFields(v: unknown): unknown {
       ]),
     );
   return v;
+}
+
+/**
+ * A 2xx body. `-o ndjson`, `-o csv` and `--fields` shape it like any command's answer: the items of
+ * the list it holds (as --paginate finds it), or the object itself; otherwise (json, the default)
+ * the body goes out whole, as the service sent it.
+ */
+async function writeAnswer(ctx: Context, text: string | undefined): Promise<void> {
+  const format = await ctx.outputFormat();
+  const shaped = format === 'ndjson' || format === 'csv' || ctx.globals.fields !== undefined;
+  const parsed = text ? parseMaybe(text) : undefined;
+  if (!shaped || ctx.globals.jq !== undefined || parsed === undefined || typeof parsed === 'string')
+    return writeBody(ctx, text);
+  await render(ctx, pageList(parsed) ?? parsed);
 }
 
 async function writeBody(ctx: Context, text: string | undefined): Promise<void> {

@@ -49,6 +49,37 @@ describe('bankctl api', () => {
     }
   });
 
+  test('-o ndjson, -o csv and --fields shape the answer without --paginate too (they were ignored: pretty JSON, exit 0)', async () => {
+    const body = JSON.stringify({
+      accounts: [
+        { id: 'a1', name: 'Everyday', balance: 1.5 },
+        { id: 'a2', name: 'Savings', balance: 2 },
+      ],
+    });
+    const s = await scriptedServer(() => reply(200, body));
+    try {
+      const env = { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'tok-123456' };
+      const get = (...extra: string[]) => runCli(['api', 'GET', '/api/v1/accounts/list', ...extra], { env });
+      const nd = await get('-o', 'ndjson');
+      expect(nd.code, nd.stderr).toBe(0);
+      expect(nd.stdout).toBe('{"id":"a1","name":"Everyday","balance":1.5}\n{"id":"a2","name":"Savings","balance":2}\n');
+      const csv = await get('-o', 'csv', '--fields', 'id,name');
+      expect(csv.code, csv.stderr).toBe(0);
+      expect(csv.stdout).toBe('id,name\r\na1,Everyday\r\na2,Savings\r\n');
+      const fields = await get('--fields', 'id');
+      expect(fields.code, fields.stderr).toBe(0);
+      expect(JSON.parse(fields.stdout)).toEqual([{ id: 'a1' }, { id: 'a2' }]);
+      const typo = await get('--fields', 'idd');
+      expect(typo.code).toBe(2);
+      expect(typo.stdout).toBe('');
+      // without them the body goes out whole, as the service sent it
+      const whole = await get();
+      expect(JSON.parse(whole.stdout)).toEqual(JSON.parse(body));
+    } finally {
+      await s.close();
+    }
+  });
+
   test('a JSON body on a terminal: C1 controls escaped (JSON.stringify leaves them), the same data', async () => {
     const body = JSON.stringify({ name: 'SE12 \u009b30;40mHIDDEN\u009b0m SE99' });
     const s = await scriptedServer(() => reply(200, body));
