@@ -128,13 +128,27 @@ export class Context {
     return defaultConfigDir(this.env);
   }
 
+  /** Colour on stderr (notices, spinners, prompts). */
   get color(): boolean {
+    return this.colorFor(this.io.stderrIsTTY);
+  }
+
+  /**
+   * Colour in what goes to stdout (table headers, doctor's marks): that stream's own terminal, so
+   * `-o table > file` or `doctor | tee log` run from a terminal get no escape sequences.
+   */
+  get stdoutColor(): boolean {
+    return this.colorFor(this.io.stdoutIsTTY);
+  }
+
+  private colorFor(tty: boolean): boolean {
     if (this.globals.color === false) return false;
     if (this.env.NO_COLOR !== undefined && this.env.NO_COLOR !== '') return false;
-    if (this.env.FORCE_COLOR !== undefined) return this.env.FORCE_COLOR !== '0';
+    // as Node and chalk read it: "0" and "false" turn colour off, anything else forces it on
+    if (this.env.FORCE_COLOR !== undefined) return !['0', 'false'].includes(this.env.FORCE_COLOR.trim().toLowerCase());
     // a terminal that says it cannot draw attributes (as chalk's supports-color reads it)
     if (this.env.TERM === 'dumb') return false;
-    return this.io.stderrIsTTY;
+    return tty;
   }
 
   /** One line for a person, on stderr (network text in it is stripped of control sequences). */

@@ -191,7 +191,11 @@ async function finish(ctx: Context, checks: Check[]): Promise<void> {
       ],
     });
   } else {
-    const mark = { ok: ctx.color ? '\x1b[32m✓\x1b[0m' : '✓', fail: ctx.color ? '\x1b[31m✗\x1b[0m' : '✗', skip: '-' };
+    const mark = {
+      ok: ctx.stdoutColor ? '\x1b[32m✓\x1b[0m' : '✓',
+      fail: ctx.stdoutColor ? '\x1b[31m✗\x1b[0m' : '✗',
+      skip: '-',
+    };
     for (const c of checks) ctx.io.stdout.write(`${mark[c.status]} ${c.check}: ${c.detail}\n`);
   }
   const failed = checks.filter((c) => c.status === 'fail');

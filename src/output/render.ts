@@ -101,7 +101,7 @@ export function jqForStdout(ctx: Context, out: string): string {
 }
 
 function headStyle(ctx: Context): (s: string) => string {
-  return ctx.color ? (s) => `\x1b[1m${s}\x1b[22m` : (s) => s;
+  return ctx.stdoutColor ? (s) => `\x1b[1m${s}\x1b[22m` : (s) => s;
 }
 
 /** The width a table fits: COLUMNS or the terminal's; no limit when stdout is not a terminal. */

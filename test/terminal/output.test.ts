@@ -148,10 +148,25 @@ describe('colour', () => {
     ['TERM=dumb', { TERM: 'dumb' }, [], false],
     ['TERM=dumb with FORCE_COLOR=1', { TERM: 'dumb', FORCE_COLOR: '1' }, [], true],
     ['FORCE_COLOR=0', { FORCE_COLOR: '0' }, [], false],
+    ['FORCE_COLOR=false', { FORCE_COLOR: 'false' }, [], false],
   ] as const)('%s', async (_name, env, args, bold) => {
     const r = await profiles({ ...env }, [...args]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.includes(BOLD)).toBe(bold);
+  });
+
+  test('a table sent to a file or pipe from a terminal (stderr still one) has no escape sequences', async () => {
+    const r = await runCli(['config', 'profiles', '-o', 'table'], {
+      env: { BANKCTL_CONFIG_DIR: s.env.BANKCTL_CONFIG_DIR! },
+      stdoutIsTTY: false,
+      stderrIsTTY: true,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('\x1b');
+    const forced = await runCli(['config', 'profiles', '-o', 'table'], {
+      env: { BANKCTL_CONFIG_DIR: s.env.BANKCTL_CONFIG_DIR!, FORCE_COLOR: '1' },
+    });
+    expect(forced.stdout).toContain(BOLD);
   });
 });
 
