@@ -8,7 +8,15 @@ import { ApiError, NetworkError, ServerError, UsageError } from '../errors.js';
 import { envelopeCode, serviceMessage } from './error-body.js';
 import { stripControl } from '../output/sanitize.js';
 import { Redactor } from './redact.js';
-import { DEFAULT_RETRY, decideRetry, UNTRUSTED_CERT_CODES, type RetryConfig, type RetryDecision } from './retry.js';
+import {
+  DEFAULT_RETRY,
+  decideRetry,
+  IDEMPOTENT_METHODS,
+  mayHaveArrived,
+  UNTRUSTED_CERT_CODES,
+  type RetryConfig,
+  type RetryDecision,
+} from './retry.js';
 import { PIN_MISMATCH, redactProxy, Transport, type TransportOptions } from './transport.js';
 
 export type Auth =
@@ -290,7 +298,12 @@ export class HttpClient {
       throw new NetworkError(
         `${method} ${this.redactor.url(url)}${via} failed: ${this.redactor.text(describeNetworkError(failure, errorCode))} [${requestIdText(lastSentId, undefined)}]`,
         {
-          hint: networkHint(errorCode),
+          hint:
+            networkHint(errorCode) ??
+            // a change that is not sent twice by itself: a script must not blindly send it again either
+            (!(o.idempotent ?? IDEMPOTENT_METHODS.has(method)) && mayHaveArrived(errorCode)
+              ? `the ${method} may have reached the service and been carried out; bankctl did not send it again: check before running it again`
+              : undefined),
         },
       );
     }

@@ -42,6 +42,11 @@ const NEVER_RETRY = new Set([
 /** Network error codes for which the request cannot have reached the server. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
+/** Whether a request that failed with this network error code may have reached the service (and been carried out). */
+export function mayHaveArrived(errorCode: string | undefined): boolean {
+  return errorCode === undefined || !(NEVER_SENT.has(errorCode) || NEVER_RETRY.has(errorCode));
+}
+
 export interface AttemptOutcome {
   method: string;
   /** Whether the caller declared the request safe to resend (e.g. ingest keyed by externalId). */

@@ -76,6 +76,31 @@ describe('the HTTP core against a real loopback server', () => {
     expect(s.seen).toHaveLength(1);
   });
 
+  test('a POST without an answer (dropped, timed out) is sent once; the error says it may have been carried out', async () => {
+    for (const step of [hangUp, never]) {
+      const s = await server([step, reply(200, '{}')]);
+      const { c, sleeps } = client(s.url, { timeoutMs: 300 });
+      const err = await c.request({ method: 'POST', path: '/x', json: { a: 1 } }).catch((e) => e);
+      expect(err).toBeInstanceOf(NetworkError);
+      expect(err.exitCode).toBe(8);
+      expect(err.hint).toBe(
+        'the POST may have reached the service and been carried out; bankctl did not send it again: check before running it again',
+      );
+      expect(sleeps).toEqual([]);
+      expect(s.seen).toHaveLength(1);
+    }
+    // refused: it never left, and is retried; a GET that timed out says nothing of the kind
+    const { c } = client('http://127.0.0.1:1', { retry: { retries: 0 } });
+    const refused = await c.request({ method: 'POST', path: '/x', json: {} }).catch((e) => e);
+    expect(refused.hint).not.toMatch(/carried out/);
+    const s = await server([never]);
+    const get = await client(s.url, { timeoutMs: 200, retry: { retries: 0 } })
+      .c.request({ method: 'GET', path: '/x' })
+      .catch((e) => e);
+    expect(get.exitCode).toBe(8);
+    expect(get.hint).toBeUndefined();
+  });
+
   test('after the retries the last status decides the exit code', async () => {
     const s = await server([
       reply(429, '{"type":"about:errors:too-many-requests","title":"Too Many Requests"}', {
