@@ -297,14 +297,7 @@ export class HttpClient {
       }
       throw new NetworkError(
         `${method} ${this.redactor.url(url)}${via} failed: ${this.redactor.text(describeNetworkError(failure, errorCode))} [${requestIdText(lastSentId, undefined)}]`,
-        {
-          hint:
-            networkHint(errorCode) ??
-            // a change that is not sent twice by itself: a script must not blindly send it again either
-            (!(o.idempotent ?? IDEMPOTENT_METHODS.has(method)) && mayHaveArrived(errorCode)
-              ? `the ${method} may have reached the service and been carried out; bankctl did not send it again: check before running it again`
-              : undefined),
-        },
+        { hint: networkHint(errorCode) ?? unansweredChangeHint(method, o.idempotent, errorCode) },
       );
     }
   }
@@ -469,6 +462,12 @@ function networkCode(err: unknown): string {
   if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT')
     return 'ETIMEDOUT';
   return e?.code ?? e?.cause?.code ?? e?.name ?? 'ERROR';
+}
+
+/** A change that is not sent twice by itself and got no answer: a script must not blindly send it again either. */
+function unansweredChangeHint(method: string, idempotent: boolean | undefined, code?: string): string | undefined {
+  if ((idempotent ?? IDEMPOTENT_METHODS.has(method)) || !mayHaveArrived(code)) return undefined;
+  return `the ${method} may have reached the service and been carried out; bankctl did not send it again: check before running it again`;
 }
 
 function networkHint(code: string | undefined): string | undefined {
