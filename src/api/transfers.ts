@@ -3,7 +3,7 @@
 import { EP } from '../contract/index.js';
 import { decimalString, parseDecimal } from '../contract/decimal.js';
 import type { ApiClient } from './client.js';
-import { readObject } from './shape.js';
+import { readCreated, readObject } from './shape.js';
 
 export interface SignableOperation {
   id: string;
@@ -65,7 +65,7 @@ export function transferBody(t: TransferRequest): string {
 }
 
 export async function createTransfer(api: ApiClient, t: TransferRequest): Promise<SignableOperation> {
-  return readObject<SignableOperation>(api, EP.transfers.create, { body: transferBody(t) });
+  return readCreated<SignableOperation>(api, EP.transfers.create, 'id', { body: transferBody(t) });
 }
 
 export async function transferStatus(api: ApiClient, transferId: string): Promise<SignableOperation> {

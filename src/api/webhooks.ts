@@ -2,7 +2,7 @@
 import { EP } from '../contract/index.js';
 import { notWhatItReturns, type ApiClient } from './client.js';
 import { nextPageTokenProblem, prefetchPages } from './paging.js';
-import { listIn, readList, readObject } from './shape.js';
+import { kindOf, listIn, notTheShape, readCreated, readList, readObject } from './shape.js';
 
 export { WEBHOOK_EVENTS, type WebhookEvent } from '../contract/wire.js';
 
@@ -67,7 +67,7 @@ export async function listHooks(api: ApiClient): Promise<ApiWebhook[]> {
 }
 
 export async function createHook(api: ApiClient, reg: WebhookRegistration): Promise<ApiWebhook> {
-  return readObject<ApiWebhook>(api, EP.hooks.create, { json: reg });
+  return readCreated<ApiWebhook>(api, EP.hooks.create, 'id', { json: reg });
 }
 
 export async function deleteHook(api: ApiClient, id: string): Promise<void> {
@@ -181,7 +181,7 @@ export async function createWebhookEndpoint(
   api: ApiClient,
   req: { url: string; enabledEvents: string[]; description?: string; disabled?: boolean },
 ): Promise<WebhookEndpoint> {
-  return readObject<WebhookEndpoint>(api, EP.webhookEndpoints.create, { json: req });
+  return readCreated<WebhookEndpoint>(api, EP.webhookEndpoints.create, 'id', { json: req });
 }
 
 export async function updateWebhookEndpoint(

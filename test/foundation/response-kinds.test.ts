@@ -81,6 +81,13 @@ describe('a create answered without the id of what it created', () => {
     ['users create --market SE --use', 'user_id', '{"foo":1}'],
     ['users create --market SE', 'user_id', '{"user_id":null}'],
     ['credentials create --provider se-test-password --field username=u', 'id', '{"id":""}'],
+    [
+      'transfers create --user u --source se://83279234947790 --destination se://33001984 --amount 1.50 --currency SEK',
+      'id',
+      '{"status":"CREATED"}',
+    ],
+    ['webhooks endpoints create --url https://hooks.example.com/in --event refresh:finished', 'id', '{}'],
+    ['webhooks create --url https://hooks.example.com/in --event credentials:update', 'id', '{"id":7}'],
   ])('%s: exit 7 naming %s, not exit 0 with a null id', async (command, key, body) => {
     answer = { status: 200, type: 'application/json', body };
     const dir = tempDir();
@@ -90,6 +97,7 @@ describe('a create answered without the id of what it created', () => {
         BANKCTL_BASE_URL: server.url,
         BANKCTL_TOKEN: 'ready-token',
         BANKCTL_RETRIES: '0',
+        BANKCTL_WEBHOOK_SECRET: 'a-webhook-secret-of-some-length',
       },
     });
     expect(r.code, r.stderr).toBe(7);
