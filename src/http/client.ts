@@ -385,6 +385,9 @@ export async function readLimited(
 ): Promise<Buffer | undefined> {
   const declared = Number(headerValue(res.headers['content-length']));
   if (over === 'fail' && Number.isFinite(declared) && declared > limit) {
+    // nothing reads the body: undici's "Request aborted" on destroy() would be an unhandled
+    // 'error' event (exit 1 with a stack after the right error line)
+    res.body.on('error', () => undefined);
     res.body.destroy();
     return undefined;
   }
@@ -393,6 +396,7 @@ export async function readLimited(
   for await (const chunk of res.body as AsyncIterable<Buffer>) {
     if (total + chunk.length > limit) {
       if (over === 'truncate') chunks.push(chunk.subarray(0, limit - total));
+      res.body.on('error', () => undefined);
       res.body.destroy();
       return over === 'truncate' ? Buffer.concat(chunks) : undefined;
     }

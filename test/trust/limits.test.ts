@@ -136,6 +136,31 @@ describe('response size', () => {
     expect(bad.stderr).toMatch(/from 1KiB to 512MiB/);
   });
 
+  test('a body whose Content-Length is over the limit: the one error line and exit 7, no crash after it', async () => {
+    const body = JSON.stringify({ providers: [{ name: 'x'.repeat(4000) }] });
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      for (const args of [
+        ['providers', 'list', '--market', 'SE'],
+        ['api', 'GET', '/api/v1/providers/SE'],
+      ]) {
+        const r = await spawnCli([...args, '--max-response-size', '1KiB'], { env: env(url) });
+        expect(r.code, r.stderr).toBe(7);
+        expect(r.stderr).toMatch(/^error: GET \S+: the response is larger than 1 KiB; it was not read \(.*\)\n$/);
+        expect(r.stdout).toBe('');
+      }
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+
   test('an error body is read up to 64 KiB, on each of the retries', async () => {
     const s = await hugeBodies(503, 200 * 1024 * 1024);
     servers.push(s);
