@@ -217,6 +217,7 @@ export class HttpClient {
     let lastSentId: string | undefined;
     // an attempt that ended without an answer may still be queued in undici with the body
     let abandoned = false;
+    let serverFailed = false;
     const givenId = Object.entries(headers).find(([k]) => k.toLowerCase() === 'x-request-id')?.[1];
     for (let attempt = 0; ; attempt++) {
       o.onAttempt?.();
@@ -275,9 +276,12 @@ export class HttpClient {
           this.random,
         );
         if (decision.retry) {
+          if (answer.status >= 500 || answer.status === 408) serverFailed = true;
           await waitBeforeRetry(decision, attempt);
           continue;
         }
+        if (this.deletedBefore(method, abandoned || serverFailed, answer.status, url))
+          return { status: answer.status, headers: answer.headers, data: undefined as T, url, requestId: sentId };
         throw this.answerError(answer, method, url, o.auth, decision.waitMs);
       }
       if (this.closed)
@@ -300,6 +304,18 @@ export class HttpClient {
         { hint: networkHint(errorCode) ?? unansweredChangeHint(method, o.idempotent, errorCode) },
       );
     }
+  }
+
+  /**
+   * A DELETE sent again after an attempt that got no answer or a 5xx, now answered 404 or 410: that
+   * attempt most likely deleted it (a CI cleanup step must not fail on its own retry). Said on stderr.
+   */
+  private deletedBefore(method: string, mayHaveDone: boolean, status: number, url: string): boolean {
+    if (method !== 'DELETE' || !mayHaveDone || (status !== 404 && status !== 410)) return false;
+    this.notice(
+      `${method} ${this.redactor.url(url)}: HTTP ${status} on a retry after an attempt that got no answer or a server error; taken as deleted by that attempt`,
+    );
+    return true;
   }
 
   /** The error of a service's answer that is not a success (and is not retried). */

@@ -101,6 +101,34 @@ describe('the HTTP core against a real loopback server', () => {
     expect(get.hint).toBeUndefined();
   });
 
+  test('a DELETE retried after no answer or a 5xx and then answered 404/410 is done, said on stderr; a first 404 is still one', async () => {
+    for (const [first, gone] of [
+      [hangUp, 404],
+      [reply(503), 410],
+    ] as const) {
+      const s = await server([first, reply(gone, '{"errorMessage":"not found"}')]);
+      const { c, notices } = client(s.url);
+      const res = await c.request({ method: 'DELETE', path: '/x/1' });
+      expect(res.status).toBe(gone);
+      expect(s.seen).toHaveLength(2);
+      expect(notices.at(-1)).toMatch(
+        new RegExp(`HTTP ${gone} on a retry after an attempt that got no answer or a server error; taken as deleted`),
+      );
+    }
+    const s = await server([reply(404, '{"errorMessage":"not found"}')]);
+    const err = await client(s.url)
+      .c.request({ method: 'DELETE', path: '/x/1' })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.exitCode).toBe(4);
+    // a 429 stores nothing: a 404 after it is the answer
+    const limited = await server([reply(429, '', { 'retry-after': '0' }), reply(404, '{}')]);
+    const after429 = await client(limited.url)
+      .c.request({ method: 'DELETE', path: '/x/1' })
+      .catch((e) => e);
+    expect(after429.exitCode).toBe(4);
+  });
+
   test('after the retries the last status decides the exit code', async () => {
     const s = await server([
       reply(429, '{"type":"about:errors:too-many-requests","title":"Too Many Requests"}', {
