@@ -2,7 +2,7 @@
 import { EP } from '../contract/index.js';
 import { notWhatItReturns, type ApiClient } from './client.js';
 import { nextPageTokenProblem, prefetchPages } from './paging.js';
-import { kindOf, listIn, notTheShape, readCreated, readList, readObject } from './shape.js';
+import { listIn, readCreated, readList, readObject } from './shape.js';
 
 export { WEBHOOK_EVENTS, type WebhookEvent } from '../contract/wire.js';
 
