@@ -4,7 +4,7 @@ import { EP } from '../contract/index.js';
 import type { ExactNumber } from '../contract/exact-json.js';
 import type { ExactAmountWire } from '../contract/decimal.js';
 import type { ApiClient } from './client.js';
-import { isObject, kindOf, notTheShape, objectBody, readList, readObject } from './shape.js';
+import { isObject, kindOf, notTheShape, objectBody, readCreated, readList, readObject } from './shape.js';
 
 export type { ExactAmountWire } from '../contract/decimal.js';
 
@@ -82,7 +82,7 @@ export interface BalanceRefresh {
 }
 
 export async function createBalanceRefresh(api: ApiClient, accountId: string): Promise<BalanceRefresh> {
-  return readObject<BalanceRefresh>(api, EP.balanceRefresh.create, { json: { accountId } });
+  return readCreated<BalanceRefresh>(api, EP.balanceRefresh.create, 'balanceRefreshId', { json: { accountId } });
 }
 
 export async function getBalanceRefresh(

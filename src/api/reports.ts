@@ -1,7 +1,7 @@
 // Account verification reports (spec 4.1, 2.7): temporary (1 hour), with a PDF rendering.
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
-import { readObject } from './shape.js';
+import { readCreated, readObject } from './shape.js';
 
 export const REPORT_TEMPLATES = ['standard-1.0'];
 
@@ -11,7 +11,7 @@ export interface CreateReportRequest {
 }
 
 export async function createReport(api: ApiClient, req: CreateReportRequest): Promise<Record<string, unknown>> {
-  return api.data(EP.reports.create, { json: req });
+  return readCreated(api, EP.reports.create, 'id', { json: req });
 }
 
 export async function getReport(api: ApiClient, reportId: string): Promise<Record<string, unknown>> {

@@ -88,6 +88,8 @@ describe('a create answered without the id of what it created', () => {
     ],
     ['webhooks endpoints create --url https://hooks.example.com/in --event refresh:finished', 'id', '{}'],
     ['webhooks create --url https://hooks.example.com/in --event credentials:update', 'id', '{"id":7}'],
+    ['balance-refresh create --account a1', 'balanceRefreshId', '{}'],
+    ['reports create', 'id', '{"accountIds":[]}'],
   ])('%s: exit 7 naming %s, not exit 0 with a null id', async (command, key, body) => {
     answer = { status: 200, type: 'application/json', body };
     const dir = tempDir();
