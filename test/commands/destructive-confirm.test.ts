@@ -148,5 +148,5 @@ test('webhooks delete --help: the xargs example passes --yes (xargs has no termi
   expect(h.code).toBe(0);
   const xargs = h.stdout.split('\n').filter((l) => l.includes('xargs'));
   expect(xargs.length).toBeGreaterThan(0);
-  for (const l of xargs) expect(l).toMatch(/xargs -n1 bankctl webhooks delete --yes\b/);
+  for (const l of xargs) expect(l).toMatch(/xargs -r -n1 bankctl webhooks delete --yes\b/);
 });
