@@ -124,6 +124,17 @@ export class EndpointIndex {
     return undefined;
   }
 
+  /**
+   * The methods a path is served under, as an Allow header lists them (HEAD with GET): what a 405
+   * answers, since RFC 9110 (15.5.6) has every 405 name them. Empty for a path no entry has.
+   */
+  methodsFor(path: string): string[] {
+    const out: string[] = [];
+    for (const m of this.byMethod.keys()) if (this.find(m, path)) out.push(m);
+    if (out.includes('GET')) out.push('HEAD');
+    return out.sort();
+  }
+
   /** Whether some entry has this path under another method (a 405 rather than a 404). */
   hasPath(path: string): boolean {
     return (this.bySegments[segmentCount(path)] ?? []).some((c) => c.regex.test(path));

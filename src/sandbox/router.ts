@@ -120,8 +120,11 @@ export class Router {
     const found = this.index.find(method, path);
     const route = found && this.routes.get(found.endpoint);
     if (!found || !route) {
-      if (!found && this.index.hasPath(path))
-        throw envelope(405, 'request.method_not_allowed', `${method} is not allowed on ${path}`);
+      if (!found && this.index.hasPath(path)) {
+        const allow = this.index.methodsFor(path).join(', ');
+        const failure = envelope(405, 'request.method_not_allowed', `${method} is not allowed on ${path}`);
+        throw new HttpFailure(405, failure.body, failure.contentType, { allow });
+      }
       throw envelope(404, 'resource.not_found', `no such endpoint: ${method} ${path}`);
     }
     const { endpoint, match } = found;
