@@ -164,6 +164,10 @@ export function send(
   const rid = res === answering.res ? answering.id : (res as ResponseWithId).requestId;
   const h: Record<string, string | number> = rid === undefined ? {} : { 'x-request-id': rid };
   if (headers !== NO_HEADERS) Object.assign(h, headers);
+  // the service returns a client's X-Client-Trace-ID as it is in every response (the vendor's
+  // "Tracing requests"); a partner's client that logs it must find it here too
+  const trace = (res.req as IncomingMessage | undefined)?.headers['x-client-trace-id'];
+  if (typeof trace === 'string') h['x-client-trace-id'] = trace;
   if (payload !== undefined) {
     h['content-type'] =
       contentType === 'application/json'

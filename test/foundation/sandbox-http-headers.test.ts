@@ -1,7 +1,7 @@
 // What a partner's own HTTP client sees in the sandbox's response heads: the same as the service
 // documents, since anything else turns into a production bug once the client goes live.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { clientToken, raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 
 let t: TestEnv;
 let base: string;
@@ -32,5 +32,32 @@ describe('405 names the allowed methods (RFC 9110 15.5.6: a 405 MUST carry Allow
     const r = await raw(base, 'GET', '/connector/users/someone/accounts');
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toBe('POST');
+  });
+});
+
+describe('X-Client-Trace-ID comes back as sent (the vendor reference, "Tracing requests")', () => {
+  test('on a success, an error answer and a 404', async () => {
+    const headers = { 'x-client-trace-id': 'partner-trace-42' };
+    const ct = await clientToken(t.sandbox, ['providers:read']);
+    const ok = await raw(base, 'GET', '/api/v1/providers/markets', {
+      headers: { ...headers, authorization: `Bearer ${ct}` },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('x-client-trace-id')).toBe('partner-trace-42');
+    const unauthorized = await raw(base, 'GET', '/api/v1/providers/markets', { headers });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('x-client-trace-id')).toBe('partner-trace-42');
+    const tokenError = await raw(base, 'POST', '/api/v1/oauth/token', {
+      headers,
+      form: { grant_type: 'client_credentials', client_id: 'nope', client_secret: 'x' },
+    });
+    expect(tokenError.status).toBe(401);
+    expect(tokenError.headers.get('x-client-trace-id')).toBe('partner-trace-42');
+    const missing = await raw(base, 'GET', '/api/v1/no-such-thing', { headers });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('x-client-trace-id')).toBe('partner-trace-42');
+    // without one, none is made up
+    const none = await raw(base, 'GET', '/api/v1/no-such-thing');
+    expect(none.headers.get('x-client-trace-id')).toBeNull();
   });
 });
