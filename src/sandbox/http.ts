@@ -56,6 +56,19 @@ export interface ReadLimits {
 }
 
 export async function readBody(req: IncomingMessage, limits: ReadLimits): Promise<Buffer> {
+  // a compressed body (a client's gzip interceptor on a bulk ingest) read as it is was answered
+  // "the body is not valid UTF-8", or a JSON syntax error: RFC 9110 (15.5.16) makes an unsupported
+  // content coding a 415 that names it, and the sandbox decodes none (nor does it claim to)
+  const coding = req.headers['content-encoding'];
+  if (coding !== undefined && coding.trim().toLowerCase() !== 'identity' && coding.trim() !== '') {
+    req.resume();
+    const { body } = envelope(
+      415,
+      'request.unsupported_content_encoding',
+      `Content-Encoding ${coding.slice(0, 40)} is not supported: send the body uncompressed`,
+    );
+    throw new HttpFailure(415, body, 'application/json', { 'accept-encoding': 'identity' });
+  }
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
     req.resume();

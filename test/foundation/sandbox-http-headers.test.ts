@@ -1,5 +1,6 @@
 // What a partner's own HTTP client sees in the sandbox's response heads: the same as the service
 // documents, since anything else turns into a production bug once the client goes live.
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clientToken, raw, startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 
@@ -59,5 +60,40 @@ describe('X-Client-Trace-ID comes back as sent (the vendor reference, "Tracing r
     // without one, none is made up
     const none = await raw(base, 'GET', '/api/v1/no-such-thing');
     expect(none.headers.get('x-client-trace-id')).toBeNull();
+  });
+});
+
+describe('a compressed request body is a 415 naming the coding (RFC 9110 15.5.16)', () => {
+  test('gzip on a JSON body and on the token form: 415 with Accept-Encoding, not "not valid UTF-8"', async () => {
+    const ct = await clientToken(t.sandbox, ['user:create']);
+    const json = gzipSync(JSON.stringify({ market: 'SE', locale: 'sv_SE' }));
+    const r = await raw(base, 'POST', '/api/v1/user/create', {
+      headers: { authorization: `Bearer ${ct}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: json,
+    });
+    expect(r.status).toBe(415);
+    expect(r.json().errorCode).toBe('request.unsupported_content_encoding');
+    expect(r.json().errorMessage).toContain('gzip');
+    expect(r.headers.get('accept-encoding')).toBe('identity');
+    const form = await raw(base, 'POST', '/api/v1/oauth/token', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' },
+      body: gzipSync(
+        new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: t.sandbox.clientId,
+          client_secret: t.sandbox.clientSecret,
+        }).toString(),
+      ),
+    });
+    expect(form.status).toBe(415);
+  });
+
+  test('identity is no coding: the body is read', async () => {
+    const ct = await clientToken(t.sandbox, ['user:create']);
+    const r = await raw(base, 'POST', '/api/v1/user/create', {
+      headers: { authorization: `Bearer ${ct}`, 'content-encoding': 'identity' },
+      json: { market: 'SE', locale: 'sv_SE' },
+    });
+    expect(r.status).toBe(200);
   });
 });
