@@ -38,6 +38,13 @@ export class LockHeldError extends UsageError {
 /** A held lock is never this old: its owner hung or the clock jumped. */
 const STALE_MS = 30_000;
 
+/**
+ * The lock files this process holds now. A lock naming this process's pid that is not among them
+ * was left by an earlier process that had the same pid (a container run again after a kill -9
+ * numbers its processes as before): it is taken over, not waited for as if another process held it.
+ */
+const heldHere = new Set<string>();
+
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 function sleepSync(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
@@ -94,6 +101,7 @@ function acquire(lockFile: string, o: LockOptions): void {
       fd = openSync(lockFile, 'wx', 0o600);
       writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
+      heldHere.add(lockFile);
       return;
     } catch (err) {
       if (fd !== undefined) {
@@ -104,10 +112,11 @@ function acquire(lockFile: string, o: LockOptions): void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError(err, lockFile, 'write');
     }
     const held = owner(lockFile);
-    // an owner that died, a lock far too old, or one whose owner never wrote its pid
+    // an owner that died (or an earlier life of this pid), a lock far too old, or one whose owner
+    // never wrote its pid
     if (
       held &&
-      ((held.pid !== undefined && !isAlive(held.pid)) ||
+      ((held.pid !== undefined && ((held.pid === process.pid && !heldHere.has(lockFile)) || !isAlive(held.pid))) ||
         held.ageMs > (o.staleMs ?? STALE_MS) ||
         (held.pid === undefined && held.ageMs > 2000))
     ) {
@@ -134,7 +143,7 @@ function acquire(lockFile: string, o: LockOptions): void {
 export function holdLockSync(file: string, o: LockOptions = {}): () => void {
   const lockFile = `${file}.lock`;
   acquire(lockFile, { ...o, waitMs: 0, staleMs: Number.POSITIVE_INFINITY });
-  return () => rmSync(lockFile, { force: true });
+  return () => release(lockFile);
 }
 
 /** Runs fn while holding <file>.lock. */
@@ -144,6 +153,11 @@ export function withLockSync<T>(file: string, fn: () => T, o: LockOptions = {}):
   try {
     return fn();
   } finally {
-    rmSync(lockFile, { force: true });
+    release(lockFile);
   }
+}
+
+function release(lockFile: string): void {
+  heldHere.delete(lockFile);
+  rmSync(lockFile, { force: true });
 }
