@@ -289,17 +289,22 @@ export class TokenManager {
     const now = this.d.now();
     const ttl = typeof t.expires_in === 'number' ? t.expires_in : kind === 'client' ? 1800 : 7200;
     const save = () =>
-      this.d.config.putToken(this.d.profileName, key, {
-        accessToken: t.access_token,
-        refreshToken: t.refresh_token,
-        scope: t.scope ? normalizeScopes(t.scope).join(',') : scopes.join(','),
-        expiresAt: now + ttl * 1000,
-        kind,
-        user,
-        baseUrl: this.d.baseUrl,
-        clientId: this.d.clientId,
-        ...extra,
-      });
+      this.d.config.putToken(
+        this.d.profileName,
+        key,
+        {
+          accessToken: t.access_token,
+          refreshToken: t.refresh_token,
+          scope: t.scope ? normalizeScopes(t.scope).join(',') : scopes.join(','),
+          expiresAt: now + ttl * 1000,
+          kind,
+          user,
+          baseUrl: this.d.baseUrl,
+          clientId: this.d.clientId,
+          ...extra,
+        },
+        now,
+      );
     // a refresh token (auth link, exchange) is what the command was for: failing to keep it is an error
     if (t.refresh_token) return save();
     // an access token the client can fetch again is only a cache: a config that cannot be written

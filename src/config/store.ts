@@ -159,8 +159,18 @@ export class ConfigStore {
     return tokensOf(this.tokens.read(), profileName);
   }
 
-  putToken(profileName: string, key: string, token: CachedToken): void {
-    this.tokens.update((all) => ({ ...all, [profileName]: { ...tokensOf(all, profileName), [key]: token } }));
+  /**
+   * Caches a token. With `now` (epoch ms), tokens of the profile that expired before it and hold no
+   * refresh token still usable are dropped on the way: each CI run against a sandbox on a new port
+   * adds tokens no one will use again, and the cache, read and rewritten whole under its lock by
+   * every process that caches one, would grow without end.
+   */
+  putToken(profileName: string, key: string, token: CachedToken, now?: number): void {
+    this.tokens.update((all) => {
+      const mine = tokensOf(all, profileName);
+      if (now !== undefined) for (const [k, t] of Object.entries(mine)) if (!usable(t, now)) delete mine[k];
+      return { ...all, [profileName]: { ...mine, [key]: token } };
+    });
   }
 
   dropToken(profileName: string, key: string): void {
@@ -214,6 +224,16 @@ export class ConfigStore {
     });
     return n;
   }
+}
+
+/** A cached token that still gives access: its access token, or a refresh token not known to have expired. */
+function usable(t: CachedToken, now: number): boolean {
+  if (t.expiresAt > now) return true;
+  return (
+    typeof t.refreshToken === 'string' &&
+    t.refreshToken !== '' &&
+    !(typeof t.refreshExpiresAt === 'number' && t.refreshExpiresAt <= now)
+  );
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -58,3 +58,56 @@ describe('one config directory, many processes', () => {
     expect(existsSync(lock)).toBe(false);
   }, 60_000);
 });
+
+describe('the token cache of a config directory reused run after run', () => {
+  it('drops expired tokens (no usable refresh token) when parallel processes cache new ones', async () => {
+    const { startTestSandbox } = await import('../helpers/sandbox.js');
+    const t = await startTestSandbox();
+    try {
+      const now = Date.now();
+      const old = (i: number, extra: object = {}) => ({
+        accessToken: `old-${i}`,
+        scope: 'user:read',
+        expiresAt: now - 3_600_000,
+        kind: 'user',
+        user: `id:u${i}`,
+        baseUrl: `http://127.0.0.1:${40000 + i}`,
+        ...extra,
+      });
+      const seeded: Record<string, object> = {};
+      for (let i = 0; i < 200; i++) seeded[`user:http://127.0.0.1:${40000 + i}:c:id:u${i}:user:read`] = old(i);
+      seeded.refreshable = old(999, { refreshToken: 'r-1' });
+      seeded.refreshGone = old(998, { refreshToken: 'r-2', refreshExpiresAt: now - 1000 });
+      seeded.live = { ...old(997), expiresAt: now + 3_600_000 };
+      const file = join(t.configDir, 'tokens.json');
+      writeFileSync(file, JSON.stringify({ default: seeded, other: { kept: old(1) } }), { mode: 0o600 });
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const r = await spawnCli(['users', 'create', '--market', 'SE', '-o', 'json'], { env: t.env });
+        expect(r.code, r.stderr).toBe(0);
+        ids.push((JSON.parse(r.stdout) as { user_id: string }).user_id);
+      }
+      const tokens = await Promise.all(ids.map((id) => spawnCli(['auth', 'token', '--user', id], { env: t.env })));
+      for (const r of tokens) expect(r.code, r.stderr).toBe(0);
+      const cache = JSON.parse(readFileSync(file, 'utf8')) as Record<
+        string,
+        Record<string, { accessToken: string; user?: string }>
+      >;
+      const keys = Object.keys(cache.default);
+      expect(keys.filter((k) => k.endsWith(':user:read') && cache.default[k].accessToken.startsWith('old-'))).toEqual(
+        [],
+      );
+      expect(keys).toEqual(expect.arrayContaining(['refreshable', 'live']));
+      expect(keys).not.toContain('refreshGone');
+      expect(Object.keys(cache.other)).toEqual(['kept']);
+      // every user's own token, each cached under its user
+      ids.forEach((id, i) => {
+        const mine = Object.values(cache.default).filter((c) => c.user === `id:${id}`);
+        expect(mine.map((c) => c.accessToken)).toEqual([tokens[i].stdout.trim()]);
+      });
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    } finally {
+      await t.close();
+    }
+  }, 60_000);
+});
