@@ -111,3 +111,30 @@ describe('the token cache of a config directory reused run after run', () => {
     }
   }, 60_000);
 });
+
+describe('sandbox start --detach on a full config disk', () => {
+  it('is one line naming the config directory and the reason, not "see" an empty log', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { mkdirSync } = await import('node:fs');
+    const run = promisify(execFile);
+    const mnt = tempDir();
+    try {
+      await run('mount', ['-t', 'tmpfs', '-o', 'size=16k', 'tmpfs', mnt]);
+    } catch {
+      return; // not root, or no mount in this container: nothing to try it on
+    }
+    try {
+      const dir = join(mnt, 'cfg');
+      mkdirSync(dir, { mode: 0o700 });
+      await run('dd', ['if=/dev/zero', `of=${join(mnt, 'fill')}`, 'bs=1k', 'count=64']).catch(() => undefined);
+      const r = await spawnCli(['sandbox', 'start', '--port', '0', '--detach'], { env: { BANKCTL_CONFIG_DIR: dir } });
+      expect(r.stderr).toMatch(/no space left on the device \(ENOSPC\)/);
+      expect(r.stderr).toContain(dir);
+      expect(r.stderr).not.toMatch(/see .*sandbox\.log/);
+      expect(r.code).toBe(2);
+    } finally {
+      await run('umount', [mnt]);
+    }
+  }, 60_000);
+});

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomHex } from '../../fs/atomic.js';
+import { fileError } from '../../fs/errors.js';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
@@ -236,6 +238,22 @@ async function whoUsesIt(ctx: Context, s: SandboxState): Promise<string> {
   return `The profile "${name}" uses this client automatically while the sandbox runs.`;
 }
 
+/**
+ * The detached sandbox writes its lock and sandbox.json in the config directory, and its error to
+ * the log there: on a full or read-only disk it could not even say why it stopped. So the directory
+ * is tried first, and its failure is one line naming it and the reason.
+ */
+function probeWritable(configDir: string): void {
+  const probe = join(configDir, `.sandbox.${randomHex(6)}.probe`);
+  try {
+    writeFileSync(probe, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (err) {
+    rmSync(probe, { force: true });
+    throw fileError(err, configDir, 'write', 'the config directory');
+  }
+  rmSync(probe, { force: true });
+}
+
 async function detach(ctx: Context, o: StartOpts): Promise<void> {
   const args = [
     ...selfArgs(binPath),
@@ -260,6 +278,7 @@ async function detach(ctx: Context, o: StartOpts): Promise<void> {
   if (o.faultRate) args.push('--fault-rate', o.faultRate, '--faults', o.faults ?? FAULT_KINDS.join(','));
   const logFile = join(ctx.configDir, 'sandbox.log');
   ensurePrivateDir(ctx.configDir);
+  probeWritable(ctx.configDir);
   const log = openSync(logFile, 'a', 0o600);
   const logStart = statSync(logFile).size;
   const child = spawn(process.execPath, args, {
@@ -281,7 +300,10 @@ async function detach(ctx: Context, o: StartOpts): Promise<void> {
     // the child's own one-line reason (a port in use, a bad --data file), not "see the log"
     const reason = childError(logFile, logStart);
     if (reason) throw new DetachedStartError(reason.message, outcome.code ?? ExitCode.UNEXPECTED, reason.hint);
-    throw new UsageError(`the sandbox did not start; see ${logFile}`);
+    throw new UsageError(
+      `the sandbox did not start (exit ${outcome.code ?? 'by a signal'}) and wrote no reason to ${logFile}`,
+      { hint: 'run `bankctl sandbox start` in the foreground to see why' },
+    );
   }
   // given up on, or this command was stopped: the child goes too, before anything says so
   const stopped = await stopChild(child);
