@@ -125,7 +125,7 @@ describe('sandbox start --detach on a full config disk', () => {
     } catch (err) {
       // a full disk needs a small filesystem of its own: root and mount (CI runs as root)
       const reason = `needs to mount a small tmpfs (${(err as Error).message.split('\n')[0]})`;
-      if (underCI()) throw new Error(`CI=true and this test ${reason}`);
+      if (underCI()) throw new Error(`CI=true and this test ${reason}`, { cause: err });
       process.stderr.write(`skipped: test/foundation/config-concurrency.test.ts: ${reason}\n`);
       ctx.skip();
     }
