@@ -4,18 +4,42 @@
 import { UsageError } from '../errors.js';
 
 type Raw = (data: string, filter: string, flags?: string[]) => Promise<string>;
-let rawFn: Promise<Raw> | undefined;
+interface JqInstance {
+  raw: (data: string, filter: string, flags: string[]) => string | Promise<string>;
+}
+type Factory = () => Promise<JqInstance>;
+let factoryFn: Promise<Factory> | undefined;
+let instance: Promise<JqInstance> | undefined;
+let runs = 0;
+/**
+ * jq-wasm's module runs jq's main once per call and some of jq's state is never freed: about the
+ * 310th call on one instance aborts ("memory access out of bounds", "Unknown function type"),
+ * whatever the input's size. `-o ndjson --jq` runs jq once per item (and `webhooks listen --jq`
+ * once per event), so `transactions list --all -o ndjson --jq .id` stopped at 300 lines with exit 2.
+ * A fresh instance (about 50 ms) after this many calls keeps every call well under that.
+ */
+export const RUNS_PER_INSTANCE = 100;
 
 async function jqRaw(): Promise<Raw> {
   // jq-wasm's Emscripten loader reads CommonJS's __dirname, which the bundled ES module lacks:
   // a free identifier, so a global one serves (the wasm itself is inlined in the loader)
   const g = globalThis as { __dirname?: string };
   g.__dirname ??= process.cwd();
-  rawFn ??= import('jq-wasm').then((m) => {
-    const mod = m as unknown as { raw?: Raw; default?: { raw: Raw } };
-    return mod.raw ?? mod.default!.raw;
+  // the Emscripten factory itself (jq-wasm's index keeps one instance for the process's life)
+  factoryFn ??= import('jq-wasm/dist/build/jq.js').then((m) => {
+    const mod = m as unknown as { default: Factory };
+    return mod.default;
   });
-  return rawFn;
+  const factory = await factoryFn;
+  return async (data, filter, flags = []) => {
+    if (instance === undefined || runs >= RUNS_PER_INSTANCE) {
+      instance = factory();
+      runs = 0;
+    }
+    runs++;
+    const jq = await instance;
+    return jq.raw(data, filter, flags);
+  };
 }
 
 /** jq's message for a failure, one line per line it wrote. */

@@ -47,3 +47,17 @@ it('jq writing to its stderr for each of 2,000 (`debug`) is linear too: the ids 
   expect(new Set(ids).size).toBe(N);
   expect((Date.now() - started) / 1000).toBeLessThan(30);
 }, 120_000);
+
+it('-o ndjson --jq runs jq once per item: all 2,000 come out, past the ~310 calls one jq-wasm instance survives', async () => {
+  // jq-wasm aborted on about its 310th call ("memory access out of bounds"): the walk stopped at
+  // 300 lines with exit 2
+  const r = await spawnCli(['transactions', 'list', '--all', '-o', 'ndjson', '--jq', '.id'], {
+    env,
+    timeoutMs: 90_000,
+  });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stderr).not.toMatch(/jq|Aborted/);
+  const ids = r.stdout.trim().split('\n');
+  expect(ids).toHaveLength(N);
+  expect(new Set(ids).size).toBe(N);
+}, 120_000);
