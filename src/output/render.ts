@@ -78,7 +78,10 @@ export function columnsFor(ctx: Context, items: unknown[], spec: RenderSpec): Co
     // a path the command has a column for is shown as that column is (an amount with its currency,
     // two csv columns even when there is no row); any other as the value at that path
     return f.paths.map((p) => {
-      const own = spec.columns?.find((c) => c.path === p);
+      // by its path, else by its header: search's `amount` column reads currencyDenominatedAmount
+      // and statistics' `value` the exact amount, so `--fields id,amount` is that column (with its
+      // currency), not the bare number beside it (-970 for -970.00, and no currency)
+      const own = spec.columns?.find((c) => c.path === p) ?? spec.columns?.find((c) => c.header === p);
       return own ? { ...own, header: stripControl(p) } : { header: stripControl(p), path: p };
     });
   if (spec.columns && spec.columns.length > 0) return spec.columns;

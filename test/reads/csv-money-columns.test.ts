@@ -44,6 +44,33 @@ describe('csv money columns', () => {
     }
   });
 
+  test('--fields naming a column by its header is that column: search amount, statistics value (decimal and currency)', async () => {
+    // search's `amount` column reads currencyDenominatedAmount and statistics' `value` the exact
+    // amount; --fields amount gave the bare number (-970 for -970.00) and no currency column
+    const whole = rows(await cli(['search', 'a', '--limit', '20', '-o', 'csv']));
+    const a = whole[0]!.indexOf('amount');
+    const picked = rows(await cli(['search', 'a', '--limit', '20', '-o', 'csv', '--fields', 'id,amount']));
+    expect(picked[0]).toEqual(['id', 'amount', 'currency']);
+    expect(picked.slice(1).map((r) => [r[1], r[2]])).toEqual(whole.slice(1).map((r) => [r[a], r[a + 1]]));
+    const stats = [
+      'statistics',
+      'query',
+      '--type',
+      'balances-by-account',
+      '--resolution',
+      'MONTHLY',
+      '--pad',
+      '-o',
+      'csv',
+    ];
+    const all = rows(await cli(stats));
+    const v = all[0]!.indexOf('value');
+    const values = rows(await cli([...stats, '--fields', 'period,value']));
+    expect(values[0]).toEqual(['period', 'value', 'currency']);
+    expect(values.length).toBeGreaterThan(1);
+    expect(values.slice(1).map((r) => [r[1], r[2]])).toEqual(all.slice(1).map((r) => [r[v], r[v + 1]]));
+  });
+
   test('no rows: the same header as with rows', async () => {
     const full = rows(await cli(['transactions', 'list', '--limit', '2', '-o', 'csv']))[0];
     const none = rows(
