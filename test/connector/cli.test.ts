@@ -572,10 +572,11 @@ describe('one push at a time on a checkpoint', () => {
       ),
     );
     const ckpt = join(dir, 'locked.ckpt');
-    writeFileSync(`${ckpt}.lock`, `${process.pid}\n`);
+    // another live process (this one's own pid, in a lock it does not hold, is an earlier life of it)
+    writeFileSync(`${ckpt}.lock`, `${process.ppid}\n`);
     const refused = await cli(['push', '--user', 'cli', '--file', f, '--checkpoint', ckpt]);
     expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toContain(`the checkpoint is locked by process ${process.pid}`);
+    expect(refused.stderr).toContain(`the checkpoint is locked by process ${process.ppid}`);
     // a pid that is not alive (pid_max is far below it)
     writeFileSync(`${ckpt}.lock`, '999999999\n');
     const ok = await cli(['push', '--user', 'cli', '--file', f, '--checkpoint', ckpt]);
