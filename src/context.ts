@@ -237,14 +237,19 @@ export class Context {
     if (!config) return [];
     const profile = config.profile(this.profileName());
     const s = new Settings(this.settingsFlags, this.env, profile, runningSandbox(this.configDir));
-    return (['connector-token-next', 'connector-token'] as const)
-      .map((key) => s.get(key))
-      .filter((v) => v?.value && !(v.source === 'profile' && this.profileIsElsewhere))
-      .map((v) => v!.value);
+    return [this.sendable(s, 'connector-token-next'), this.sendable(s, 'connector-token')].filter((t): t is string =>
+      Boolean(t),
+    );
   }
 
   /** Set when BANKCTL_BASE_URL names another service than the profile's own base-url (its tokens stay home). */
   private profileIsElsewhere = false;
+
+  /** A setting's value, unless it is the profile's and the profile's base URL is not this run's. */
+  private sendable(s: Settings, key: SettingKey): string | undefined {
+    const v = s.get(key);
+    return v?.source === 'profile' && this.profileIsElsewhere ? undefined : v?.value;
+  }
 
   /**
    * A profile named by --profile or BANKCTL_PROFILE that was never saved would silently run with
@@ -438,7 +443,7 @@ export class Context {
       trace: (l) => this.trace(l),
       userSource: this.userSource(s),
       clientShadowsSandbox: s.get('client-id')?.source === 'profile' && s.get('base-url')?.source === 'sandbox',
-      secretElsewhere: await this.profileSecretElsewhere(s, 'client-secret', 'client secret'),
+      secretElsewhere: this.secretElsewhere(s, 'client-secret', 'client secret', await this.profileBaseElsewhere(s)),
     });
     return this.tokenManager;
   }
@@ -456,21 +461,25 @@ export class Context {
     return { env: base.value, own };
   }
 
-  /** Why the profile's `key` (`what` in words) must not be sent this run; undefined when it may be. */
-  private async profileSecretElsewhere(s: Settings, key: SettingKey, what: string): Promise<string | undefined> {
-    if (s.get(key)?.source !== 'profile') return undefined;
-    const where = await this.profileBaseElsewhere(s);
-    if (!where) return undefined;
+  /** Why the profile's `key` (`what` in words) must not be sent to `where`; undefined when it may be. */
+  private secretElsewhere(
+    s: Settings,
+    key: SettingKey,
+    what: string,
+    where: { env: string; own: string } | undefined,
+  ): string | undefined {
+    if (!where || s.get(key)?.source !== 'profile') return undefined;
     return `BANKCTL_BASE_URL (${maskUrlPassword(where.env)}) is not the base URL of profile "${this.profileName()}" (${maskUrlPassword(where.own)}), whose ${what} would be sent there`;
   }
 
   /** The profile's ready credentials that BANKCTL_BASE_URL would carry to another service (see above). */
   private async credentialsElsewhere(s: Settings): Promise<Caller['elsewhere']> {
-    this.profileIsElsewhere = Boolean(await this.profileBaseElsewhere(s));
-    if (!this.profileIsElsewhere) return undefined;
-    const token = await this.profileSecretElsewhere(s, 'token', 'token');
-    const basic = await this.profileSecretElsewhere(s, 'basic', 'HTTP Basic token');
-    const connector = await this.profileSecretElsewhere(s, 'connector-token', 'connector token');
+    const where = await this.profileBaseElsewhere(s);
+    this.profileIsElsewhere = Boolean(where);
+    if (!where) return undefined;
+    const token = this.secretElsewhere(s, 'token', 'token', where);
+    const basic = this.secretElsewhere(s, 'basic', 'HTTP Basic token', where);
+    const connector = this.secretElsewhere(s, 'connector-token', 'connector token', where);
     return token || basic || connector ? { token, basic, connector } : undefined;
   }
 
@@ -517,10 +526,7 @@ export class Context {
         token: s.value('token'),
         basic: s.value('basic'),
         connectorToken: s.value('connector-token'),
-        connectorTokenNext:
-          this.profileIsElsewhere && s.get('connector-token-next')?.source === 'profile'
-            ? undefined
-            : s.value('connector-token-next'),
+        connectorTokenNext: this.sendable(s, 'connector-token-next'),
         freshConnectorTokens: () => this.freshConnectorTokens(),
         user: await this.userRef(),
         userOverToken,
