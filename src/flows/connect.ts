@@ -181,12 +181,10 @@ export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Cre
   try {
     return await poll(w);
   } catch (err) {
-    // whatever the aborted request threw, a Ctrl-C is an interruption (130)
-    if (interrupt.fired && !(err instanceof InterruptedError && err.message.includes(o.id))) {
-      progress.stop();
-      throw leftBehind();
-    }
-    if (err instanceof InterruptedError && !err.message.includes(o.id)) throw leftBehind();
+    // a Ctrl-C is an interruption (130) whatever the aborted request threw, and says where it left
+    // the credentials (the progress line is stopped in `finally`, before the error is shown)
+    const said = err instanceof InterruptedError && err.message.includes(o.id);
+    if (!said && (interrupt.fired || err instanceof InterruptedError)) throw leftBehind();
     throw err;
   } finally {
     progress.stop();
