@@ -154,12 +154,13 @@ export class Transport {
 
   private proxyFromEnv(url: URL): string | undefined {
     const env = this.o.env ?? {};
-    const name = url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
-    const from = proxyEnv(env, name) !== undefined ? proxyVar(env, name) : proxyVar(env, 'ALL_PROXY');
-    const proxy = proxyEnv(env, name) ?? proxyEnv(env, 'ALL_PROXY');
+    // the scheme's own variable, else ALL_PROXY; `name` is the one read, for its errors
+    let name = url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+    let proxy = proxyEnv(env, name);
+    if (proxy === undefined) proxy = proxyEnv(env, (name = 'ALL_PROXY'));
     if (!proxy) return undefined;
     if (bypassesProxy(url, proxyEnv(env, 'NO_PROXY'))) return undefined;
-    return proxyUrl(proxy, from);
+    return proxyUrl(proxy, proxyVar(env, name));
   }
 
   dispatcherFor(url: URL): { dispatcher: Dispatcher; proxy?: string } {
