@@ -2,6 +2,7 @@
 // deleting a user or resetting the sandbox reaches everything.
 import { createHash, randomBytes } from 'node:crypto';
 import type { AccountType } from '../contract/vocabulary.js';
+import { StringMap } from './string-map.js';
 
 export interface Clock {
   now(): number;
@@ -196,6 +197,42 @@ export interface TransactionRecord {
   updated: number;
 }
 
+/** What a TransactionTable tells a watcher: a record came in, went, or all went. */
+export interface TransactionWatcher {
+  added(t: TransactionRecord): void;
+  removed(t: TransactionRecord): void;
+  cleared(): void;
+}
+
+/**
+ * The store's transactions by id: a Map to every reader and writer, which also tells its watchers
+ * (the data v2 transactions index) of each record set, replaced or deleted, so that they need not
+ * be told by each of the places that write.
+ */
+export class TransactionTable extends StringMap<TransactionRecord> {
+  private watchers: TransactionWatcher[] = [];
+
+  static from(entries: Iterable<[string, TransactionRecord]>): TransactionTable {
+    const t = new TransactionTable();
+    for (const [k, v] of entries) t.set(k, v);
+    return t;
+  }
+
+  watch(w: TransactionWatcher): void {
+    this.watchers.push(w);
+  }
+
+  protected override added(t: TransactionRecord): void {
+    for (const w of this.watchers) w.added(t);
+  }
+  protected override removed(t: TransactionRecord): void {
+    for (const w of this.watchers) w.removed(t);
+  }
+  protected override cleared(): void {
+    for (const w of this.watchers) w.cleared();
+  }
+}
+
 export interface Store {
   readonly clock: Clock;
   readonly ids: IdSource;
@@ -205,7 +242,7 @@ export interface Store {
   codes: Map<string, CodeRecord>;
   refreshTokens: Map<string, RefreshRecord>;
   accounts: Map<string, AccountRecord>;
-  transactions: Map<string, TransactionRecord>;
+  transactions: TransactionTable;
   nextSeq(): number;
   userByExternalId(externalUserId: string): UserRecord | undefined;
   /** Per-area state that other modules keep (credentials, webhooks, budgets...). */
@@ -223,7 +260,7 @@ export class MemoryStore implements Store {
   codes = new Map<string, CodeRecord>();
   refreshTokens = new Map<string, RefreshRecord>();
   accounts = new Map<string, AccountRecord>();
-  transactions = new Map<string, TransactionRecord>();
+  transactions = new TransactionTable();
   private readonly externalIndex = new Map<string, string>();
   private readonly areas = new Map<string, unknown>();
   /** Area state loaded from a snapshot, applied when the area is first used. */
@@ -292,7 +329,7 @@ export class MemoryStore implements Store {
     this.codes = map<CodeRecord>('codes');
     this.refreshTokens = map<RefreshRecord>('refreshTokens');
     this.accounts = map<AccountRecord>('accounts');
-    this.transactions = map<TransactionRecord>('transactions');
+    this.transactions = TransactionTable.from(map<TransactionRecord>('transactions'));
     this.seq = typeof state.seq === 'number' ? state.seq : 0;
     if (typeof state.idCounter === 'number') this.ids.counter = state.idCounter;
     this.areas.clear();

@@ -2,11 +2,11 @@
 // externalId (the ingest path is O(1) per transaction) and the externalIds deleted (410 on
 // re-ingest). The records themselves live in store.accounts and store.transactions.
 import type { AccountRecord, MemoryStore, TransactionRecord, UserRecord } from '../store.js';
-import { ExternalIdIndex } from './external-index.js';
+import { StringMap } from '../string-map.js';
 
 export interface ConnectorUserState {
   accounts: Map<string, AccountRecord>;
-  transactions: ExternalIdIndex<TransactionRecord>;
+  transactions: StringMap<TransactionRecord>;
   deleted: Set<string>;
 }
 
@@ -42,7 +42,7 @@ export class ConnectorState {
   of(userId: string): ConnectorUserState {
     let s = this.users.get(userId);
     if (!s) {
-      s = { accounts: new Map(), transactions: new ExternalIdIndex(), deleted: new Set() };
+      s = { accounts: new Map(), transactions: new StringMap(), deleted: new Set() };
       this.users.set(userId, s);
     }
     return s;

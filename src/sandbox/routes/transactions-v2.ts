@@ -5,12 +5,12 @@
 // the sort key of the last entry the page looked at (not an offset), so a transaction added while a
 // client pages is either before the cursor (not shown to this walk) or after it (shown once); nothing
 // is skipped or shown twice. Each user has a sorted index, kept current by watching the shared
-// transactions map (set/delete/clear) and the transaction:update event; a page is a binary search
+// transactions table (set/delete/clear) and the transaction:update event; a page is a binary search
 // plus the entries it returns, never a pass over all of the user's transactions.
 import { EP } from '../../contract/index.js';
 import { createHash } from 'node:crypto';
 import type { SandboxContext } from '../context.js';
-import type { MemoryStore, TransactionRecord } from '../store.js';
+import type { MemoryStore, TransactionRecord, TransactionTable, TransactionWatcher } from '../store.js';
 import { badRequest, JsonText } from '../http.js';
 import { enumParam, isoDateParam, pageSizeParam, repeatedParam, todayIso, V2TransactionViews } from './read-views.js';
 
@@ -40,11 +40,17 @@ function order(a: Cursor, b: Cursor): number {
 /** a sorts before b in a user's index. */
 const before = (a: Cursor, b: Cursor): boolean => order(a, b) < 0;
 
+/** A user's records in the order they came, and those of them deleted since (dropped in bulk). */
+interface Members {
+  list: TransactionRecord[];
+  gone: Set<TransactionRecord>;
+}
+
 /** Per-user sorted views of store.transactions, rebuilt only for users whose data changed. */
-export class TransactionIndex {
-  private watched?: Map<string, TransactionRecord>;
-  /** Each user's records: a set of the objects (identity hashing is cheaper than the ids'). */
-  private readonly byUser = new Map<string, Set<TransactionRecord>>();
+export class TransactionIndex implements TransactionWatcher {
+  private watched?: TransactionTable;
+  /** Each user's records: appended as they come (no hashing per record), deletions kept aside. */
+  private readonly byUser = new Map<string, Members>();
   private readonly sorted = new Map<string, Entry[]>();
   /** In-place changes since the user's index was last read. */
   private readonly changes = new Map<string, number>();
@@ -55,53 +61,26 @@ export class TransactionIndex {
     private readonly onForget: () => void = () => undefined,
   ) {}
 
-  /** Watches the store's map (again after a restore replaced it). */
+  /** Watches the store's table (again after a restore replaced it). */
   private attach(): void {
     const m = this.store.transactions;
     if (m === this.watched) return;
     this.watched = m;
+    this.cleared();
+    for (const t of m.values()) this.added(t);
+    m.watch({
+      // only while it is the store's table: one replaced by a restore tells nobody
+      added: (t) => m === this.watched && this.added(t),
+      removed: (t) => m === this.watched && this.removed(t),
+      cleared: () => m === this.watched && this.cleared(),
+    });
+  }
+
+  cleared(): void {
     this.byUser.clear();
     this.sorted.clear();
+    this.changes.clear();
     this.onForget();
-    for (const t of m.values()) this.add(t);
-    const set = Map.prototype.set;
-    const del = Map.prototype.delete;
-    const clear = Map.prototype.clear;
-    // `this` inside the patched methods is the map, so the index is reached through closures
-    const add = (t: TransactionRecord) => this.add(t);
-    const remove = (t: TransactionRecord) => this.remove(t);
-    const forget = () => {
-      this.byUser.clear();
-      this.sorted.clear();
-      this.onForget();
-    };
-    Object.defineProperties(m, {
-      set: {
-        configurable: true,
-        value(this: Map<string, TransactionRecord>, k: string, v: TransactionRecord) {
-          const prev = this.get(k);
-          if (prev) remove(prev);
-          set.call(this, k, v);
-          if (v && typeof v === 'object') add(v);
-          return this;
-        },
-      },
-      delete: {
-        configurable: true,
-        value(this: Map<string, TransactionRecord>, k: string) {
-          const prev = this.get(k);
-          if (prev) remove(prev);
-          return del.call(this, k);
-        },
-      },
-      clear: {
-        configurable: true,
-        value(this: Map<string, TransactionRecord>) {
-          forget();
-          clear.call(this);
-        },
-      },
-    });
   }
 
   // A built index takes a few changes in place (binary search and splice), so transactions arriving
@@ -120,23 +99,36 @@ export class TransactionIndex {
     return list;
   }
 
-  private add(t: TransactionRecord): void {
+  added(t: TransactionRecord): void {
     let u = this.byUser.get(t.userId);
-    if (!u) this.byUser.set(t.userId, (u = new Set()));
-    u.add(t);
+    if (!u) this.byUser.set(t.userId, (u = { list: [], gone: new Set() }));
+    // deleted and set again (the same object): still in the list
+    if (!(u.gone.size > 0 && u.gone.delete(t))) u.list.push(t);
     const list = this.spliceable(t.userId);
     if (!list) return;
     const e: Entry = { rec: t, date: t.bookedDate, seq: t.seq ?? 0, id: t.id };
     list.splice(afterCursor(list, e), 0, e);
   }
 
-  private remove(t: TransactionRecord): void {
-    this.byUser.get(t.userId)?.delete(t);
+  removed(t: TransactionRecord): void {
+    const u = this.byUser.get(t.userId);
+    if (u) {
+      u.gone.add(t);
+      // dropped from the list once they are half of it, so a deleted user's records are not kept
+      if (u.gone.size * 2 > u.list.length) this.compact(t.userId, u);
+    }
     const list = this.spliceable(t.userId);
     if (!list) return;
     const i = afterCursor(list, { date: t.bookedDate, seq: t.seq ?? 0, id: t.id }) - 1;
     if (i >= 0 && list[i]!.rec === t) list.splice(i, 1);
     else this.sorted.delete(t.userId);
+  }
+
+  private compact(userId: string, u: Members): void {
+    if (u.gone.size === 0) return;
+    u.list = u.list.filter((t) => !u.gone.has(t));
+    u.gone.clear();
+    if (u.list.length === 0) this.byUser.delete(userId);
   }
 
   /** A record changed in place (its date may have moved). */
@@ -150,8 +142,9 @@ export class TransactionIndex {
     let list = this.sorted.get(userId);
     if (!list) {
       list = [];
-      for (const rec of this.byUser.get(userId)?.values() ?? [])
-        list.push({ rec, date: rec.bookedDate, seq: rec.seq ?? 0, id: rec.id });
+      const u = this.byUser.get(userId);
+      if (u) this.compact(userId, u);
+      for (const rec of u?.list ?? []) list.push({ rec, date: rec.bookedDate, seq: rec.seq ?? 0, id: rec.id });
       list.sort(order);
       this.sorted.set(userId, list);
     }
