@@ -73,7 +73,7 @@ async function serve(kind) {
 }
 
 /** Bodies of the push benchmark's input: transaction i on acc-(i % 3), CHUNK per body. */
-function buildBodies(n) {
+export function buildBodies(n) {
   const bodies = [];
   for (let start = 0; start < n; start += CHUNK) {
     const end = Math.min(n, start + CHUNK);

@@ -12,7 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ACCOUNTS, CHUNK, ROOT, benchBalance, benchTransaction, median, printTable } from '../lib.mjs';
+import { buildBodies } from '../ingest.mjs';
+import { ROOT, median, printTable } from '../lib.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const RUNS = 3;
@@ -23,31 +24,9 @@ const LAYOUTS = {
     return { size: () => n, add: () => void n++ };
   },
   // what the sandbox did before 2026-12-01: a record object per transaction, a Map by id, an index by externalId
-  'objects, Map by id (before)': ({ Index, record }) => {
-    const byId = new Map();
-    const byExt = new Index();
-    return {
-      size: () => byId.size,
-      add(t, acc) {
-        const rec = record(t, acc);
-        byId.set(rec.id, rec);
-        byExt.set(t.externalId, rec);
-      },
-    };
-  },
+  'objects, Map by id (before)': (env) => objects(env, new Map()),
   // the same records, the ids in the open-addressing StringMap the externalIds use (the sandbox now)
-  'objects, StringMap by id (now)': ({ Index, record }) => {
-    const byId = new Index();
-    const byExt = new Index();
-    return {
-      size: () => byId.size,
-      add(t, acc) {
-        const rec = record(t, acc);
-        byId.set(rec.id, rec);
-        byExt.set(t.externalId, rec);
-      },
-    };
-  },
+  'objects, StringMap by id (now)': (env) => objects(env, new env.Index()),
   // the records with no look-up by id at all (a lower bound for any id index)
   'objects, no id look-up': ({ Index, record }) => {
     const rows = [];
@@ -66,6 +45,18 @@ const LAYOUTS = {
   // ... and ids derived from the row (made when read), so no id string and no id index
   'columns, ids derived': (env) => columns(env, false),
 };
+
+function objects({ Index, record }, byId) {
+  const byExt = new Index();
+  return {
+    size: () => byId.size,
+    add(t, acc) {
+      const rec = record(t, acc);
+      byId.set(rec.id, rec);
+      byExt.set(t.externalId, rec);
+    },
+  };
+}
 
 function columns({ Index, nextId }, withIds) {
   let cap = 1024;
@@ -111,23 +102,6 @@ function columns({ Index, nextId }, withIds) {
       byExt.set(t.externalId, r);
     },
   };
-}
-
-function buildBodies(n) {
-  const bodies = [];
-  for (let start = 0; start < n; start += CHUNK) {
-    const end = Math.min(n, start + CHUNK);
-    const parts = [];
-    for (let a = 0; a < ACCOUNTS; a++) {
-      const txs = [];
-      for (let i = start + ((a - (start % ACCOUNTS) + ACCOUNTS) % ACCOUNTS); i < end; i += ACCOUNTS)
-        txs.push(`{${benchTransaction(i)}}`);
-      if (txs.length)
-        parts.push(`{"externalId":"acc-${a}","balance":${benchBalance(a)},"transactions":[${txs.join(',')}]}`);
-    }
-    bodies.push(Buffer.from(`{"type":"BATCH","transactionAccounts":[${parts.join(',')}]}`));
-  }
-  return bodies;
 }
 
 /** One run of one layout in this process (a child): prints {us, bytes}. */
