@@ -26,8 +26,13 @@ const SCAN_WORKER = ['src/push/scan-worker.ts', 'src/flows/scan-worker.ts'].find
  * jq-wasm's Emscripten glue feeds stdin one byte at a time as `stdinBuffer = stdinBuffer.slice(1)`
  * and grows stdout and stderr by copying them for every byte: quadratic, so `--jq` over a list of
  * 1,000 transactions (1 MB of JSON) took 81 s, and `debug` on each of 2,000 did not finish. The
- * same callbacks with views (`subarray`) and outputs that double: linear. The build fails if the
- * text is not there, so an upgrade cannot drop this.
+ * same callbacks with views (`subarray`) and outputs that double: linear.
+ * Its raw() also returned stdout alone whenever there was some, trimmed: jq's error after the
+ * first outputs (`.[] | .id, error("x")`) was dropped, so a filter that failed half-way printed
+ * what it had with exit 0, and leading or trailing spaces of a raw string were cut. It now throws
+ * when jq wrote to stderr as well, with what jq printed as `output` (src/output/jq.ts sorts out
+ * `debug` lines from errors), and returns stdout as jq wrote it.
+ * The build fails if the text is not there, so an upgrade cannot drop this.
  */
 const jqLinearIo = {
   name: 'jq-linear-io',
@@ -50,12 +55,23 @@ const jqLinearIo = {
                 ${name} = new Uint8Array(${name}.buffer, ${name}.byteOffset, n + 1);
                 ${name}[n] = charCode;`;
       const streams = ['stdoutBuffer', 'stderrBuffer'];
-      if (!text.includes(stdin) || streams.some((name) => !text.includes(append(name))))
+      const result = `if (stdoutBuffer.length > 0) {
+            return fromByteArray(stdoutBuffer).trim();
+        }`;
+      const whole = `if (stdoutBuffer.length > 0 && stderrBuffer.length > 0) {
+            const partial = new Error(fromByteArray(stderrBuffer).trim());
+            partial.output = fromByteArray(stdoutBuffer);
+            throw partial;
+        } if (stdoutBuffer.length > 0) {
+            return fromByteArray(stdoutBuffer);
+        }`;
+      if (!text.includes(stdin) || !text.includes(result) || streams.some((name) => !text.includes(append(name))))
         throw new Error(
           `${args.path}: jq-wasm's stdin/stdout/stderr callbacks changed; look at jqLinearIo in scripts/build.mjs`,
         );
       text = text.replace(stdin, 'stdinBuffer = stdinBuffer.subarray(1);');
       for (const name of streams) text = text.replace(append(name), linear(name));
+      text = text.replace(result, whole);
       return { contents: text, loader: 'js' };
     });
   },

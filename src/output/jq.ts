@@ -78,10 +78,11 @@ export async function jqCompileProblem(expr: string): Promise<string | undefined
 }
 
 /**
- * The output of `jq -r [-c] EXPR` on this JSON text, ending in a newline unless empty. jq-wasm
- * reports what jq wrote to its stderr as an error when nothing went to stdout; lines that are all
- * `debug` output are not one: they go to `debugOut` (jq's stderr) and the answer is empty, exit 0
- * as with jq. When there is output, jq-wasm drops the debug lines (README, spec gaps).
+ * The output of `jq -r [-c] EXPR` on this JSON text, ending in a newline unless empty. What jq
+ * writes to its stderr is an error (exit 2), also after some output (`.[] | .id, error("x")`: jq
+ * prints the first id, then fails; the bundle's jq-wasm hands both over, scripts/build.mjs), so a
+ * filter that fails half-way never reads as a whole answer. Lines that are all `debug` output are
+ * not an error: they go to `debugOut` (jq's stderr) beside the output, exit 0 as with jq.
  */
 export async function runJq(
   json: string,
@@ -90,15 +91,22 @@ export async function runJq(
   debugOut?: (text: string) => void,
 ): Promise<string> {
   const raw = await jqRaw();
+  // jq-wasm's exit handler sets process.exitCode to jq's status (5 after an error): not ours
+  const exitCode = process.exitCode;
   try {
-    const out = await raw(json, expr, compact ? ['-r', '-c'] : ['-r']);
-    return out === '' || out.endsWith('\n') ? out : `${out}\n`;
+    return lines(await raw(json, expr, compact ? ['-r', '-c'] : ['-r']));
   } catch (err) {
-    const lines = jqMessage(err);
-    if (lines.length > 0 && lines.every((l) => l.startsWith('["DEBUG:",'))) {
-      debugOut?.(`${lines.join('\n')}\n`);
-      return '';
-    }
-    throw new UsageError(`--jq: ${lines.join('; ')}`);
+    const messages = jqMessage(err);
+    const output = (err as { output?: unknown }).output;
+    const debug = messages.filter((l) => l.startsWith('["DEBUG:",'));
+    if (debug.length > 0) debugOut?.(`${debug.join('\n')}\n`);
+    if (debug.length === messages.length) return typeof output === 'string' ? lines(output) : '';
+    const errors = messages.filter((l) => !l.startsWith('["DEBUG:",'));
+    const after = typeof output === 'string' && output !== '' ? ' (after some output, not shown)' : '';
+    throw new UsageError(`--jq: ${errors.join('; ')}${after}`);
+  } finally {
+    process.exitCode = exitCode;
   }
 }
+
+const lines = (out: string): string => (out === '' || out.endsWith('\n') ? out : `${out}\n`);

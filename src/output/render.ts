@@ -458,8 +458,15 @@ export class StreamWriter {
           this.fields.kind === 'paths'
             ? items.map((it) => project(it, (this.fields as { paths: string[] }).paths))
             : items;
-        if (this.jq) for (const d of shown) chunk += await jqText(this.ctx, writeJson(d), true);
-        else {
+        if (this.jq) {
+          try {
+            for (const d of shown) chunk += await jqText(this.ctx, writeJson(d), true);
+          } catch (err) {
+            // the lines of the items before the one jq failed on, as earlier pages' were: a prefix
+            if (chunk !== '') await this.emit(chunk);
+            throw err;
+          }
+        } else {
           for (const d of shown) chunk += `${writeJson(d)}\n`;
           chunk = jsonForStdout(this.ctx, chunk);
         }

@@ -1,5 +1,6 @@
-// --jq over a long list, through the built CLI (the bundle carries the fix in scripts/build.mjs):
-// jq-wasm read its input one byte at a time by copying the rest, so 1,000 transactions took 81 s.
+// --jq through the built CLI (the bundle carries jq-wasm's fixes in scripts/build.mjs): jq-wasm
+// read its input one byte at a time by copying the rest, so 1,000 transactions took 81 s; and it
+// dropped jq's error when jq had printed something first, so a filter failing half-way was exit 0.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
 import { startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
@@ -35,7 +36,7 @@ it('--jq over 2,000 transactions answers in seconds, with every one of them', as
   expect(lines.stdout.trim().split('\n')).toHaveLength(N);
 }, 120_000);
 
-it('jq writing to its stderr for each of 2,000 (`debug`) is linear too: the ids on stdout, in seconds', async () => {
+it('jq writing to its stderr for each of 2,000 (`debug`) is linear too: the ids on stdout, the debug lines on stderr', async () => {
   const started = Date.now();
   const r = await spawnCli(['transactions', 'list', '--all', '-o', 'json', '--jq', '.[] | debug | .id'], {
     env,
@@ -45,8 +46,36 @@ it('jq writing to its stderr for each of 2,000 (`debug`) is linear too: the ids 
   const ids = r.stdout.trim().split('\n');
   expect(ids).toHaveLength(N);
   expect(new Set(ids).size).toBe(N);
+  expect(r.stderr.trim().split('\n')).toHaveLength(N);
+  expect(r.stderr).toMatch(/^\["DEBUG:",\{"id":/);
   expect((Date.now() - started) / 1000).toBeLessThan(30);
 }, 120_000);
+
+it('a filter that fails after some output is exit 2: json and api print nothing, ndjson the lines before it', async () => {
+  const three = ['transactions', 'list', '--limit', '3'];
+  const ids = (await spawnCli([...three, '-o', 'ndjson', '--jq', '.id'], { env })).stdout.trim().split('\n');
+  expect(ids).toHaveLength(3);
+  const runs = [
+    [...three, '-o', 'json', '--jq', '.[] | .id, error("gave up")'],
+    // the last of three fails: two lines were already made
+    [...three, '-o', 'ndjson', '--jq', `if .id == "${ids[2]}" then error("gave up") else .id end`],
+    ['api', 'get', '/data/v2/transactions?pageSize=3', '--jq', '.transactions[] | .id, error("gave up")'],
+  ];
+  for (const args of runs) {
+    const r = await spawnCli(args, { env });
+    expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+    expect(r.stderr).toMatch(/--jq: jq: error .*gave up/);
+    // the ndjson walk had written the first two before the third failed; json and api nothing
+    if (args.includes('ndjson')) expect(r.stdout).toBe(`${ids[0]}\n${ids[1]}\n`);
+    else expect(r.stdout).toBe('');
+  }
+});
+
+it("jq's raw strings come out as jq writes them, spaces at either end included", async () => {
+  const r = await spawnCli(['transactions', 'list', '--limit', '1', '--jq', '"  two spaces  ", .[0].id'], { env });
+  expect(r.code, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/^ {2}two spaces {2}\n[0-9a-f]{32}\n$/);
+});
 
 it('-o ndjson --jq runs jq once per item: all 2,000 come out, past the ~310 calls one jq-wasm instance survives', async () => {
   // jq-wasm aborted on about its 310th call ("memory access out of bounds"): the walk stopped at

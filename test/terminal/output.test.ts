@@ -89,7 +89,8 @@ describe('--jq', () => {
     expect(r.stderr.trim().split('\n')).toEqual(statuses.map((st) => `["DEBUG:","${st}"]`));
     const mixed = await runCli([...list, '--jq', '.[0] | debug | error("stop")'], { env: s.env });
     expect(mixed.code).toBe(2);
-    expect(mixed.stderr).toMatch(/--jq: .*DEBUG.*stop/);
+    // the debug line as jq writes it, then jq's error
+    expect(mixed.stderr).toMatch(/^\["DEBUG:",\{.*\}\]\n.*--jq: jq: error.*stop/s);
   });
 
   test('--jq with -o table is a usage error', async () => {
