@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import { ApiError, NetworkError, ServerError, UsageError } from '../errors.js';
 import { envelopeCode, serviceMessage } from './error-body.js';
 import { stripControl } from '../output/sanitize.js';
-import { Redactor } from './redact.js';
+import { Redactor, SECRET_PARAMS } from './redact.js';
 import {
   DEFAULT_RETRY,
   decideRetry,
@@ -189,6 +189,11 @@ export class HttpClient {
       body = params.toString();
       headers['content-type'] = 'application/x-www-form-urlencoded';
     } else if (o.contentType) headers['content-type'] = o.contentType;
+    // a secret in a JSON body (a connector user's token, `api -f password=...`) is echoed as
+    // readily as one in a form
+    if (o.json !== undefined) rememberJsonSecrets(this.redactor, o.json);
+    else if (typeof body === 'string' && /json/i.test(headers['content-type'] ?? '') && SECRET_KEY_TEXT.test(body))
+      rememberJsonSecrets(this.redactor, parseOrUndefined(body));
     if (o.auth) {
       headers.authorization = authHeader(o.auth);
       if (o.auth.scheme === 'Basic') this.redactor.addBasic(o.auth.username, o.auth.password);
@@ -200,6 +205,8 @@ export class HttpClient {
   async request<T = unknown>(o: RequestOptions): Promise<HttpResponse<T>> {
     const method = o.method.toUpperCase();
     const url = this.buildUrl(o.path, o.query);
+    // a secret in the query (`api GET ... -f access_token=...`) is echoed as readily as in a body
+    if (SECRET_QUERY_TEXT.test(url)) rememberQuerySecrets(this.redactor, url);
     const { headers, body } = this.prepare(o);
     const route = this.fixedDispatcher
       ? { dispatcher: this.fixedDispatcher, proxy: undefined }
@@ -351,6 +358,48 @@ export class HttpClient {
   private notice(line: string): void {
     (this.opts.notice ?? this.opts.trace)?.(this.redactor.text(line));
   }
+}
+
+/** A JSON key whose value is a secret; page tokens are not. */
+const SECRET_JSON_KEY = /secret|passw|passcode|token|assertion|api_?key|authorization|^(?:code|otp|pin)$/i;
+const PAGE_TOKEN_KEY = /^(?:next_?)?page_?token$/i;
+/** Whether a JSON text may hold such a key at all (a large body without one is not parsed). */
+const SECRET_KEY_TEXT = /secret|passw|passcode|token|assertion|api_?key|authorization|"(?:code|otp|pin)"/i;
+/** Whether a URL's query may name a secret (SECRET_PARAMS), so that it is worth parsing. */
+const SECRET_QUERY_TEXT = new RegExp(`[?&](?:${[...SECRET_PARAMS].join('|')})=`, 'i');
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The string (and long number) values of a JSON body's secret keys, at any depth, remembered for redaction. */
+function rememberJsonSecrets(redactor: Redactor, value: unknown, depth = 0): void {
+  if (depth > 32 || !value || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const v of value) rememberJsonSecrets(redactor, v, depth + 1);
+    return;
+  }
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (SECRET_JSON_KEY.test(k) && !PAGE_TOKEN_KEY.test(k)) {
+      if (typeof v === 'string') redactor.add(v);
+      else if (typeof v === 'number') redactor.add(String(v));
+    }
+    rememberJsonSecrets(redactor, v, depth + 1);
+  }
+}
+
+function rememberQuerySecrets(redactor: Redactor, url: string): void {
+  let params: URLSearchParams;
+  try {
+    params = new URL(url).searchParams;
+  } catch {
+    return;
+  }
+  for (const [k, v] of params) if (SECRET_PARAMS.has(k.toLowerCase())) redactor.add(v);
 }
 
 /** A service's answer that is not a success: what deciding on a retry and the error need. */

@@ -86,6 +86,51 @@ describe('echoed secrets are redacted', () => {
   });
 });
 
+describe('secrets sent in a JSON body or the query, echoed back', () => {
+  test('a connector user token from stdin, in the JSON body a server echoes', async () => {
+    const userToken = 'uT0ken+/=&secret';
+    const r = await runCli(
+      ['connector', 'users', 'create', '--external-id', 'alice', '--user-token-stdin', '--market', 'SE', '-v'],
+      { env: { ...env(), BANKCTL_CONNECTOR_TOKEN: 'connector-token-x' }, stdin: `${userToken}\n` },
+    );
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('"token":"***"');
+    for (const f of forms(userToken)) expect(r.stderr).not.toContain(f);
+  });
+
+  test('`api` -f password and -F pin in a JSON body: not in the error line, nor the error body on stdout', async () => {
+    const r = await runCli(
+      ['api', 'POST', '/anything', '--as', 'none', '-f', 'password=hunter2&pass', '-F', 'pin=98765432'],
+      { env: env() },
+    );
+    expect(r.code, r.stderr).toBe(2);
+    for (const out of [r.stderr, r.stdout]) {
+      for (const f of forms('hunter2&pass')) expect(out).not.toContain(f);
+      expect(out).not.toContain('98765432');
+    }
+    expect(r.stderr).toContain('password');
+  });
+
+  test('`api` GET with access_token and code in the query: the values are not in the echo', async () => {
+    const r = await runCli(
+      ['api', 'GET', '/anything', '--as', 'none', '-f', 'access_token=qT0ken+/=x', '-f', 'code=c0de-secret-1'],
+      { env: env() },
+    );
+    expect(r.code, r.stderr).toBe(2);
+    for (const out of [r.stderr, r.stdout]) {
+      for (const f of [...forms('qT0ken+/=x'), ...forms('c0de-secret-1')]) expect(out).not.toContain(f);
+    }
+    expect(r.stderr).toContain('access_token=***');
+  });
+
+  test('a page token in a body is no secret: it is shown', async () => {
+    const r = await runCli(['api', 'POST', '/anything', '--as', 'none', '-f', 'pageToken=page-two-token'], {
+      env: env(),
+    });
+    expect(r.stderr).toContain('page-two-token');
+  });
+});
+
 describe('a 2xx body quoted in an error', () => {
   test.each([
     ['HTML', ['accounts', 'list', '--v2']],
