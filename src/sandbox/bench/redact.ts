@@ -2,8 +2,10 @@
 // keep the digits they were sent with (an amount is logged as written, never through a double).
 import { ExactNumber, readJson, writeJson } from '../../contract/exact-json.js';
 
-// `retire` is the connector token that POST /sandbox/connector-tokens ends
-const SECRET = /secret|password|passcode|token|^code$|authorization|otp|pin$|^information$|apikey|api_key|^retire$/i;
+// `retire` is the connector token that POST /sandbox/connector-tokens ends; a PIN goes by `pinCode`
+// or `pin_code` as often as by `pin`, and a JWT client assertion or private key is a secret too
+const SECRET =
+  /secret|password|passcode|token|^code$|authorization|otp|pin$|pin_?code|^information$|apikey|api_key|assertion|private_?key|^retire$/i;
 const MASK = '[redacted]';
 
 function redactValue(v: unknown): unknown {
@@ -29,11 +31,22 @@ export function redactBody(text: string, contentType: string | undefined): strin
       return `[${Buffer.byteLength(text)} bytes of malformed JSON]`;
     }
   }
-  if (type.includes('x-www-form-urlencoded')) {
-    const form = new URLSearchParams(text);
-    for (const k of [...form.keys()]) if (SECRET.test(k)) form.set(k, MASK);
-    return form.toString();
-  }
-  if (type.startsWith('text/plain') && text.length <= 4096 && !/[A-Za-z0-9_-]{32,}/.test(text)) return text;
+  if (type.includes('x-www-form-urlencoded')) return redactForm(text);
+  if (type.startsWith('text/plain') && text.length <= 4096 && !/[A-Za-z0-9_-]{32,}/.test(text))
+    // a form sent as text/plain (curl -H 'content-type: text/plain' -d client_secret=...) is still a form
+    return looksLikeSecretForm(text) ? redactForm(text) : text;
   return `[${Buffer.byteLength(text)} bytes of ${type.split(';')[0] || 'unknown content'}]`;
+}
+
+function redactForm(text: string): string {
+  const form = new URLSearchParams(text);
+  for (const k of [...form.keys()]) if (SECRET.test(k)) form.set(k, MASK);
+  return form.toString();
+}
+
+/** Text with a `name=value` pair whose name is a secret's: "password=hunter2", "a=1&client_secret=x". */
+function looksLikeSecretForm(text: string): boolean {
+  if (!text.includes('=')) return false;
+  for (const k of new URLSearchParams(text.trim()).keys()) if (SECRET.test(k.trim())) return true;
+  return false;
 }
