@@ -31,12 +31,50 @@ export function encodedForms(value: string): string[] {
     form,
     form.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
     pct.replace(/%20/g, '+'),
-    json,
-    json.replace(/\//g, '\\/'),
+    ...jsonForms(json),
+    ...htmlForms(value),
     b64,
     b64.replace(/=+$/, ''),
     Buffer.from(value, 'utf8').toString('base64url'),
   ];
+}
+
+/**
+ * A JSON string's inside as JSON encoders write it: as is, "/" as "\/" (PHP), "<>&" as \u003c...
+ * (Go), anything past ASCII as \uXXXX (Python, PHP; Jackson in upper case), and both at once.
+ */
+function jsonForms(json: string): string[] {
+  const u = (re: RegExp, upper: boolean) => (s: string) =>
+    s.replace(re, (c) => {
+      const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+      return `\\u${upper ? hex.toUpperCase() : hex}`;
+    });
+  const out = new Set<string>();
+  for (const base of [json, json.replace(/\//g, '\\/')])
+    for (const upper of [false, true]) {
+      const go = u(/[<>&]/g, upper)(base);
+      out.add(base).add(go);
+      for (const b of [base, go]) out.add(u(/[\u007f-\uffff]/g, upper)(b));
+    }
+  return [...out];
+}
+
+/** A value as an HTML page quotes it: the entities of Go, Python, PHP and the rest. */
+function htmlForms(value: string): string[] {
+  if (!/[&<>"']/.test(value)) return [];
+  const out = new Set<string>();
+  for (const [quot, apos] of [
+    ['&quot;', '&#39;'],
+    ['&#34;', '&#39;'],
+    ['&quot;', '&#x27;'],
+    ['&quot;', '&#039;'],
+  ])
+    out.add(
+      value.replace(/[&<>"']/g, (c) =>
+        c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? quot! : apos!,
+      ),
+    );
+  return [...out];
 }
 
 /** A credential after its scheme: "Basic dXNlcjpwYXNz", "Bearer eyJ...", "Token abc..." (16+ characters). */

@@ -26,6 +26,28 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ padding: 'p'.repeat(20), echo: req.headers.authorization ?? '' }));
       }
+      // the form body it got, quoted in an HTML page (entities) or by a JSON encoder that writes
+      // "<>&" and anything past ASCII as \uXXXX (Go, Python, PHP)
+      if (req.url?.startsWith('/html/')) {
+        const entities: Record<string, string> = {
+          '&': '&amp;',
+          '<': '&lt;',
+          '>': '&gt;',
+          '"': '&quot;',
+          "'": '&#39;',
+        };
+        res.writeHead(400, { 'content-type': 'text/html' });
+        return res.end(
+          `<p>refused: ${decodeURIComponent(body.replace(/\+/g, ' ')).replace(/[&<>"']/g, (c) => entities[c]!)}</p>`,
+        );
+      }
+      if (req.url?.startsWith('/escaped/')) {
+        const text = JSON.stringify({ errorMessage: `refused: ${decodeURIComponent(body.replace(/\+/g, ' '))}` });
+        res.writeHead(400, { 'content-type': 'application/json' });
+        return res.end(
+          text.replace(/[<>&\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+        );
+      }
       // everything it got, in every shape at once
       const echo = `${req.method} ${req.url} body=${body} authorization=${req.headers.authorization ?? ''}`;
       res.writeHead(req.url === '/api/v1/oauth/token' ? 401 : 400, {
@@ -129,6 +151,30 @@ describe('secrets sent in a JSON body or the query, echoed back', () => {
     });
     expect(r.stderr).toContain('page-two-token');
   });
+});
+
+describe('a secret quoted as HTML or escaped JSON', () => {
+  test.each([
+    ['an HTML page (&amp; &lt; &quot;)', '/html', 's3cr3t&<val>"x\'y'],
+    ['JSON with \\u003c and \\u00e4 escapes', '/escaped', 's3cr3t&<välue>'],
+  ])('%s: the client secret is not in the error line, nor the error body on stdout', async (_what, prefix, secret) => {
+    const r = await runCli(['users', 'create', '--market', 'SE', '-v'], {
+      env: { ...env(), BANKCTL_BASE_URL: base + prefix, BANKCTL_CLIENT_ID: 'client', BANKCTL_CLIENT_SECRET: secret },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('client_secret=***');
+    expect(r.stderr).not.toContain('s3cr3t');
+    expect(r.stdout).not.toContain('s3cr3t');
+  });
+});
+
+test('`api`: the error body it prints on stdout holds no password a JSON encoder escaped', async () => {
+  const r = await runCli(['api', 'POST', '/escaped/thing', '--as', 'none', '-f', 'password=s3cr3t&<välue>'], {
+    env: env(),
+  });
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stdout).toContain('refused');
+  expect(r.stdout + r.stderr).not.toContain('s3cr3t');
 });
 
 describe('a 2xx body quoted in an error', () => {

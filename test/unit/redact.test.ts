@@ -20,6 +20,21 @@ describe('redaction', () => {
     expect(r.text('x test-password y')).toBe('x *** y');
   });
 
+  test('a secret as JSON encoders escape it (Go, Python, PHP, Jackson) and as HTML quotes it', () => {
+    const r = new Redactor();
+    const secret = 'p/ss&<wörd>"q\'z';
+    r.add(secret);
+    for (const echoed of [
+      'p\\/ss\\u0026\\u003cw\\u00f6rd\\u003e\\"q\'z',
+      'p/ss\\u0026\\u003cwörd\\u003e\\"q\'z',
+      'p/ss&<w\\u00F6rd>\\"q\'z',
+      'p/ss&amp;&lt;wörd&gt;&quot;q&#39;z',
+      'p/ss&amp;&lt;wörd&gt;&#34;q&#39;z',
+      'p/ss&amp;&lt;wörd&gt;&quot;q&#x27;z',
+    ])
+      expect(r.text(`got ${echoed}.`), echoed).toBe('got ***.');
+  });
+
   test('short values are not treated as secrets (they would mangle text)', () => {
     const r = new Redactor();
     r.add('abc');
