@@ -573,8 +573,12 @@ function redirectHint(status: number, location: string | undefined, redactor: Re
 /** The service asked for a wait longer than bankctl makes: when to try again. */
 function waitHint(waitMs: number | undefined, nowMs: number): string | undefined {
   if (waitMs === undefined) return undefined;
+  const date = new Date(nowMs + waitMs);
+  // a wait past any date (Retry-After: 99999999999999999999) threw RangeError: exit 1 as if a bug
+  if (Number.isNaN(date.getTime()))
+    return 'the service asks for a wait past any date (Retry-After), longer than bankctl waits by itself: try again later';
   const s = Math.ceil(waitMs / 1000);
-  const at = new Date(nowMs + waitMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const at = date.toISOString().replace(/\.\d{3}Z$/, 'Z');
   return `the service asks to wait ${s} s (Retry-After), longer than bankctl waits by itself: try again after ${at}`;
 }
 

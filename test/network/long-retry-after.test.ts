@@ -44,6 +44,19 @@ describe('a Retry-After longer than bankctl waits', () => {
     );
   });
 
+  test.each([
+    ['20 digits', '99999999999999999999'],
+    ['400 digits', '9'.repeat(400)],
+  ])('a Retry-After past any date (%s) is exit 6 with the service message, not exit 1', async (_digits, value) => {
+    hits = 0;
+    retryAfter = value;
+    const r = await runCli(['accounts', 'list'], { env: env() });
+    expect(r.code, r.stderr).toBe(6);
+    expect(hits).toBe(1);
+    expect(r.stderr).toMatch(/HTTP 429: quota used up/);
+    expect(r.stderr).toMatch(/a wait past any date \(Retry-After\).*try again later/);
+  });
+
   test('a short one is still waited for and retried', async () => {
     hits = 0;
     retryAfter = '0';
