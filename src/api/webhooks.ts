@@ -87,7 +87,8 @@ export async function createConnectorWebhook(api: ApiClient, reg: WebhookRegistr
   const res = await api.call(EP.connector.createWebhook, { json: reg });
   const loc = res.headers.location;
   const location = Array.isArray(loc) ? loc[0] : loc;
-  let id = location ? decodeURIComponent(location.split('?')[0]!.split('/').filter(Boolean).pop() ?? '') : undefined;
+  // a malformed escape (%E0%A4%A) is no id: the list says which one it is (decodeURIComponent threw: exit 1)
+  let id = location ? safeDecode(location.split('?')[0]!.split('/').filter(Boolean).pop() ?? '') : undefined;
   if (!id) {
     const same = (await listConnectorWebhooks(api)).filter(
       (w) => w.url === reg.url || w.url === new URL(reg.url).toString(),
@@ -95,6 +96,14 @@ export async function createConnectorWebhook(api: ApiClient, reg: WebhookRegistr
     id = same[same.length - 1]?.id;
   }
   return { ...(id ? { id } : {}), url: reg.url, secret: reg.secret, events: reg.events };
+}
+
+function safeDecode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function deleteConnectorWebhook(api: ApiClient, id: string): Promise<void> {
