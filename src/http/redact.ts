@@ -143,6 +143,18 @@ export class Redactor {
     for (const key of [...u.searchParams.keys()]) {
       if (SECRET_PARAMS.has(key.toLowerCase())) u.searchParams.set(key, REDACTED);
     }
+    // the implicit flow's answer is in the fragment: #access_token=...&state=...
+    if (u.hash.includes('=')) {
+      const fragment = new URLSearchParams(u.hash.slice(1));
+      let secret = false;
+      for (const key of [...fragment.keys()]) {
+        if (SECRET_PARAMS.has(key.toLowerCase())) {
+          fragment.set(key, REDACTED);
+          secret = true;
+        }
+      }
+      if (secret) u.hash = fragment.toString();
+    }
     return this.text(u.toString().replace(/%2A%2A%2A/g, REDACTED));
   }
 }

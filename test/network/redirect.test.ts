@@ -44,6 +44,35 @@ describe('a redirect', () => {
   });
 });
 
+describe('a redirect that carries a token', () => {
+  test('in the query or the fragment (#access_token=): the hint shows where, not the token', async () => {
+    const s = createServer((req, res) => {
+      const to = req.url!.includes('hash')
+        ? 'https://cb.example/done#access_token=fr4gment-t0ken&state=s1&token_type=bearer'
+        : 'https://cb.example/done?code=qu3ry-c0de-1&state=s1';
+      res.writeHead(302, { location: to }).end();
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    try {
+      const env = {
+        BANKCTL_CONFIG_DIR: tempDir(),
+        BANKCTL_BASE_URL: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+        BANKCTL_TOKEN: 'tok_redirect_123',
+      };
+      for (const path of ['/hash', '/query']) {
+        const r = await runCli(['api', 'GET', path, '--as', 'user'], { env });
+        expect(r.code, r.stderr).toBe(7);
+        expect(r.stderr).toContain('the service redirected to https://cb.example/done');
+        expect(r.stderr).toContain('state=s1');
+        expect(r.stderr).not.toContain('fr4gment-t0ken');
+        expect(r.stderr).not.toContain('qu3ry-c0de-1');
+      }
+    } finally {
+      await new Promise((r) => s.close(r));
+    }
+  });
+});
+
 describe('an id that is a path step', () => {
   test('"." and ".." are refused before any request (exit 2): the URL would name another resource', async () => {
     let hits = 0;
