@@ -329,7 +329,7 @@ export class Context {
       const u = new URL(v);
       if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not http');
     } catch {
-      throw new UsageError(`base URL "${v}" is not an http(s) URL`, {
+      throw new UsageError(`base URL "${maskUrlPassword(v)}" is not an http(s) URL`, {
         hint: 'check --base-url, BANKCTL_BASE_URL or `bankctl config get base-url`',
       });
     }

@@ -75,8 +75,9 @@ export function reportError(ctx: Context, err: unknown): number {
       return ExitCode.OK;
     return err.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
   }
-  // a message may quote a server that echoed a credential: the secrets of this run are taken out last
-  const line = (msg: string) => ctx.io.stderr.write(`error: ${oneLine(ctx.redact(msg))}\n`);
+  // a message may quote a server that echoed a credential: the secrets of this run are taken out
+  // after the control bytes, so that a secret split by one (hun\x1bter2) is whole again when redacted
+  const line = (msg: string) => ctx.io.stderr.write(`error: ${ctx.redact(oneLine(msg))}\n`);
   // Ctrl-C at a prompt that nothing above caught (inquirer's own error): an interruption
   const name = (err as Error)?.name;
   if (name === 'ExitPromptError' || name === 'AbortPromptError') {

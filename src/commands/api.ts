@@ -6,6 +6,8 @@ import { EmptyPages, nextPageTokenProblem, repeatedTokenError, SeenTokens } from
 import { kindOf } from '../api/shape.js';
 import { notWhatItReturns, preview } from '../api/client.js';
 import type { HttpResponse } from '../http/client.js';
+import { SECRET_PARAMS } from '../http/redact.js';
+import { maskUrlPassword } from '../config/display.js';
 import { render, StreamWriter } from '../output/render.js';
 import { jsonForStdout } from '../output/terminal.js';
 import type { TokenKind } from '../contract/endpoint.js';
@@ -300,7 +302,9 @@ async function writeHead(
 }
 
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key)$/i;
-const SECRET_FIELD = /secret|password|token|code|assertion/i;
+const SECRET_FIELD = /secret|password|token|code|assertion|^(pin|otp)$/i;
+/** A query value's stand-in while the URL is built (URL-encoded as %00redacted%00). */
+const HIDDEN = '\0redacted\0';
 
 /** `--dry-run`: the request as it would go out; no token is fetched and nothing is sent. */
 async function dryRun(
@@ -312,8 +316,13 @@ async function dryRun(
   o: ApiOpts,
 ): Promise<void> {
   const url = new URL(path, `${await ctx.baseUrl()}/`);
+  // the query's secrets and the base URL's password are not shown, as the headers' and body's are not
   for (const [k, v] of Object.entries(parts.query ?? {})) url.searchParams.set(k, v);
-  const out: string[] = [`${method} ${url.toString()}`];
+  // (also those written into the path: /x?access_token=...)
+  for (const k of new Set(url.searchParams.keys()))
+    if (SECRET_FIELD.test(k) || SECRET_PARAMS.has(k.toLowerCase())) url.searchParams.set(k, HIDDEN);
+  const shown = maskUrlPassword(url.toString()).replaceAll('%00redacted%00', '<redacted>');
+  const out: string[] = [`${method} ${shown}`];
   const as = o.as ? `a ${o.as} token` : 'the token the endpoint table names';
   if (o.as !== 'none') out.push(`Authorization: <redacted: ${as}${o.scope ? `, scope ${o.scope}` : ''}>`);
   if (parts.contentType) out.push(`Content-Type: ${parts.contentType}`);
@@ -337,7 +346,7 @@ function redactFields(v: unknown): unknown {
     return Object.fromEntries(
       Object.entries(v).map(([k, x]) => [
         k,
-        SECRET_FIELD.test(k) && typeof x === 'string' ? '<redacted>' : redactFields(x),
+        SECRET_FIELD.test(k) && (typeof x === 'string' || typeof x === 'number') ? '<redacted>' : redactFields(x),
       ]),
     );
   return v;

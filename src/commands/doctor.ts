@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Command } from 'commander';
 import { serverVersion } from '../api/general.js';
+import { maskUrlPassword } from '../config/display.js';
 import { listConnectorWebhooks } from '../api/webhooks.js';
 import type { Context } from '../context.js';
 import { ApiError, FlowFailedError, withHint } from '../errors.js';
@@ -87,7 +88,7 @@ async function reachability(r: Run): Promise<void> {
     add(
       'base URL',
       'ok',
-      `${baseUrl} answers (server ${String(v.version.version ?? '?')}, ${ctx.clock.now() - started} ms)`,
+      `${maskUrlPassword(baseUrl)} answers (server ${String(v.version.version ?? '?')}, ${ctx.clock.now() - started} ms)`,
     );
     if (baseUrl.startsWith('https:')) {
       const pins = settings.value('pin');

@@ -48,6 +48,17 @@ beforeAll(async () => {
           text.replace(/[<>&\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
         );
       }
+      // a reachable server for `doctor`
+      if (req.url === '/version') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end('{"version":"echo-1"}');
+      }
+      // the form body it got, each value cut in two by an escape sequence
+      if (req.url?.startsWith('/split/')) {
+        const cut = [...new URLSearchParams(body)].map(([k, v]) => `${k}=${v.slice(0, 3)}\u001b[0m${v.slice(3)}`);
+        res.writeHead(401, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ errorMessage: `refused: ${cut.join(' ')}` }));
+      }
       // everything it got, in every shape at once
       const echo = `${req.method} ${req.url} body=${body} authorization=${req.headers.authorization ?? ''}`;
       res.writeHead(req.url === '/api/v1/oauth/token' ? 401 : 400, {
@@ -211,5 +222,53 @@ describe('config list', () => {
     expect((await runCli(['config', 'get', 'base-url'], { env: e })).stdout.trim()).toBe(
       'https://me:pa55-w0rd@api.example.com',
     );
+  });
+});
+
+describe('secrets cut by control bytes, and base URL passwords', () => {
+  test('a client secret a server echoes cut in two by an escape sequence is redacted once whole again', async () => {
+    const r = await runCli(['users', 'create', '--market', 'SE'], {
+      env: { ...env(), BANKCTL_BASE_URL: `${base}/split`, BANKCTL_CLIENT_ID: 'client', BANKCTL_CLIENT_SECRET: SECRET },
+    });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('client_secret=***');
+    for (const f of forms(SECRET)) expect(r.stderr).not.toContain(f);
+  });
+
+  test('a password in the base URL is not shown by doctor, a bad base URL, config set or api --dry-run', async () => {
+    const pw = 'Pa55word-xyz';
+    const withPw = base.replace('http://', `http://user:${pw}@`);
+    const runs = [
+      await runCli(['doctor'], { env: { ...env(), BANKCTL_BASE_URL: withPw } }),
+      await runCli(['doctor', '-o', 'json'], { env: { ...env(), BANKCTL_BASE_URL: withPw } }),
+      await runCli(['accounts', 'list'], { env: { ...env(), BANKCTL_BASE_URL: `ftp://user:${pw}@host` } }),
+      await runCli(['config', 'set', 'base-url', `ftp://user:${pw}@host`], { env: env() }),
+      await runCli(['api', 'GET', '/x', '--dry-run'], { env: { ...env(), BANKCTL_BASE_URL: withPw } }),
+    ];
+    expect(runs[0]!.stdout + runs[0]!.stderr).toMatch(/user:\*\*\*@127\.0\.0\.1:\d+\/? answers/);
+    for (const r of runs.slice(2, 4)) expect(r.code, r.stderr).toBe(2);
+    for (const r of runs) expect(r.stdout + r.stderr).not.toContain(pw);
+  });
+
+  test('api --dry-run: secrets in the query (given or in the path) and numbers in secret fields are not shown', async () => {
+    const r = await runCli(
+      [
+        ...['api', 'POST', '/x?access_token=pAth-t0ken-1&keep=1', '--as', 'none', '--dry-run'],
+        ...['-F', 'password=123456789', '-F', 'pin=4242', '-F', 'amount=12'],
+      ],
+      { env: env() },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^POST .*\/x\?access_token=<redacted>&keep=1\n/);
+    expect(JSON.parse(r.stdout.slice(r.stdout.indexOf('{')))).toEqual({
+      password: '<redacted>',
+      pin: '<redacted>',
+      amount: 12,
+    });
+    const get = await runCli(['api', 'GET', '/x', '--as', 'none', '-f', 'code=c0de-secret-2', '--dry-run'], {
+      env: env(),
+    });
+    expect(get.stdout).toMatch(/^GET .*\/x\?code=<redacted>\n/);
+    expect(get.stdout).not.toContain('c0de-secret-2');
   });
 });

@@ -1,5 +1,6 @@
 // `config set KEY VALUE`: store a setting in the profile, checked first.
 import type { Command } from 'commander';
+import { maskUrlPassword } from '../../config/display.js';
 import { settingProblem, type Context } from '../../context.js';
 import { SECRET_KEYS, SETTING_KEYS, type SettingKey } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
@@ -20,7 +21,7 @@ export function newCmdSet(parent: Command, ctx: Context, run: Run<SetOptions> = 
     .action(async (k: string, v: string) => {
       const key = settingKey(k);
       if ((key === 'base-url' || key === 'link-url') && !/^https?:\/\/[^\s]+$/i.test(v))
-        throw new UsageError(`${k} must be an http(s) URL, got "${v}"`);
+        throw new UsageError(`${k} must be an http(s) URL, got "${maskUrlPassword(v)}"`);
       if (key === 'output' && !['table', 'json', 'ndjson', 'csv'].includes(v))
         throw new UsageError('output must be one of table, json, ndjson, csv');
       // the same checks as where the value is used: a saved value must not break the profile
