@@ -3,7 +3,7 @@ import { EP } from '../contract/index.js';
 import type { DenominatedAmount } from '../contract/decimal.js';
 import type { BudgetFilter } from '../contract/wire.js';
 import type { ApiClient } from './client.js';
-import { listIn, notTheShape, objectBody, objectMaybeIn, readList, readObjectIn } from './shape.js';
+import { listIn, notTheShape, objectBody, objectMaybeIn, readCreated, readList, readObjectIn } from './shape.js';
 
 export type { DenominatedAmount } from '../contract/decimal.js';
 export type { BudgetFilter } from '../contract/wire.js';
@@ -39,11 +39,11 @@ export async function listBudgets(api: ApiClient, includeArchived = false): Prom
 }
 
 export async function createOneOffBudget(api: ApiClient, req: CreateBudgetRequest): Promise<Budget> {
-  return readObjectIn<Budget>(api, EP.budgets.createOneOff, 'budgetSpecification', { json: req });
+  return readCreated<Budget>(api, EP.budgets.createOneOff, 'id', { json: req }, { key: 'budgetSpecification' });
 }
 
 export async function createRecurringBudget(api: ApiClient, req: CreateBudgetRequest): Promise<Budget> {
-  return readObjectIn<Budget>(api, EP.budgets.createRecurring, 'budgetSpecification', { json: req });
+  return readCreated<Budget>(api, EP.budgets.createRecurring, 'id', { json: req }, { key: 'budgetSpecification' });
 }
 
 export async function recommendedBudgets(api: ApiClient): Promise<Array<Record<string, unknown>>> {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { EP } from '../contract/index.js';
 import type { ApiClient } from './client.js';
 import type { Item } from './data-v2.js';
-import { readList, readObject, readObjectMaybeIn } from './shape.js';
+import { readCreated, readList, readObject, readObjectMaybeIn } from './shape.js';
 
 export const CONSENT_SUBTYPES = ['VRP_SWEEPING', 'VRP_COMMERCIAL'] as const;
 export const PERIOD_TYPES = ['DAY', 'WEEK', 'FORTNIGHT', 'MONTH', 'HALF_YEAR', 'YEAR'] as const;
@@ -13,11 +13,14 @@ export const PERIOD_TYPES = ['DAY', 'WEEK', 'FORTNIGHT', 'MONTH', 'HALF_YEAR', '
 const key = (k?: string) => ({ 'idempotency-key': k ?? randomUUID() });
 
 export async function createConsent(api: ApiClient, body: Item, idempotencyKey?: string): Promise<Item> {
-  return readObjectMaybeIn<Item>(api, EP.consentsV2.create, 'consent', {
-    json: body,
-    headers: key(idempotencyKey),
-    idempotent: true,
-  });
+  // the consent's id is what every later verb (authorize, get, revoke) takes: none is exit 7
+  return readCreated<Item>(
+    api,
+    EP.consentsV2.create,
+    'id',
+    { json: body, headers: key(idempotencyKey), idempotent: true },
+    { key: 'consent', bare: true },
+  );
 }
 
 export const getConsent = (api: ApiClient, consentId: string) =>
@@ -48,12 +51,14 @@ export async function startAuthorization(
   body: { appUri?: string; callbackUri?: string },
   idempotencyKey?: string,
 ): Promise<Item> {
-  return readObjectMaybeIn<Item>(api, EP.consentsV2.authorize, 'authorization', {
-    path: { consentId },
-    json: body,
-    headers: key(idempotencyKey),
-    idempotent: true,
-  });
+  // --wait follows the authorization by its id: an answer without one is exit 7, not a poll of "undefined"
+  return readCreated<Item>(
+    api,
+    EP.consentsV2.authorize,
+    'id',
+    { path: { consentId }, json: body, headers: key(idempotencyKey), idempotent: true },
+    { key: 'authorization', bare: true },
+  );
 }
 
 export async function getAuthorization(api: ApiClient, consentId: string, authorizationId: string): Promise<Item> {

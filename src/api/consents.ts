@@ -3,7 +3,7 @@
 import { EP, LINK_ACTOR_CLIENT_ID } from '../contract/index.js';
 import { NotFoundError } from '../errors.js';
 import type { ApiClient } from './client.js';
-import { readList, readObject } from './shape.js';
+import { readCreated, readList } from './shape.js';
 import type { UserRef } from '../auth/tokens.js';
 
 export interface ProviderConsent {
@@ -71,7 +71,8 @@ export async function updateConsentLink(api: ApiClient, o: UpdateLinkOptions): P
     actor_client_id: o.actorClientId ?? LINK_ACTOR_CLIENT_ID,
     scope: UPDATE_CONSENT_SCOPES.join(','),
   };
-  const { code } = await readObject<{ code: string }>(api, EP.oauth.delegate, { form });
+  // a link with authorization_code=undefined in it would only fail in the browser: no code is exit 7
+  const { code } = await readCreated<{ code: string }>(api, EP.oauth.delegate, 'code', { form });
   const u = new URL(`${o.linkUrl.replace(/\/+$/, '')}/1.0/transactions/update-consent`);
   u.searchParams.set('client_id', o.clientId);
   u.searchParams.set('redirect_uri', o.redirectUri);

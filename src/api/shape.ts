@@ -143,22 +143,35 @@ export async function readObject<T = Item>(api: ApiClient, ep: Endpoint, p: Call
   return objectBody<T>(ep, await api.call(ep, p));
 }
 
+/** Where a created object is in its answer: under `key` (`{consent: {...}}`), or bare too when `bare`. */
+export interface CreatedIn {
+  key: string;
+  bare?: boolean;
+}
+
 /**
  * Call an endpoint that creates something and answers it with its id under `idKey`: an answer
  * without that id as a non-empty string is not what the endpoint returns (exit 7), not a success a
- * script would read `null` (or "acts as user undefined") from.
+ * script would read `null` (or "acts as user undefined") from. With `within`, the object is the
+ * one under that key (and its id is looked for there).
  */
 export async function readCreated<T = Item>(
   api: ApiClient,
   ep: Endpoint,
   idKey: string,
   p: CallParams = {},
+  within?: CreatedIn,
 ): Promise<T> {
   const res = await api.call(ep, p);
-  const id = objectBody<Item>(ep, res)[idKey];
+  const created = !within
+    ? objectBody<Item>(ep, res)
+    : within.bare
+      ? objectMaybeIn<Item>(ep, res, within.key)
+      : objectIn<Item>(ep, res, within.key);
+  const id = created[idKey];
   if (typeof id !== 'string' || id === '')
     fail(ep, res, `no ${idKey} for what it created (${idKey} is ${id === '' ? 'empty' : kindOf(id)})`);
-  return res.data as T;
+  return created as T;
 }
 
 /** Call an endpoint that answers `{key: {...}}` and return that object, checked (objectIn). */

@@ -90,6 +90,23 @@ describe('a create answered without the id of what it created', () => {
     ['webhooks create --url https://hooks.example.com/in --event credentials:update', 'id', '{"id":7}'],
     ['balance-refresh create --account a1', 'balanceRefreshId', '{}'],
     ['reports create', 'id', '{"accountIds":[]}'],
+    [
+      'consents v2 create --provider uk-ob-barclays --for-user u1 --currency GBP --max-amount 100 --limit MONTH=500 --payee-name Savings --payee-number 10000031510604',
+      'id',
+      '{}',
+    ],
+    [
+      'consents v2 create --provider uk-ob-barclays --for-user u1 --currency GBP --max-amount 100 --limit MONTH=500 --payee-name Savings --payee-number 10000031510604',
+      'id',
+      '{"consent":{"state":"CREATED"}}',
+    ],
+    ['consents v2 authorize c1', 'id', '{"authorization":{"state":"AWAITING_INPUT"}}'],
+    [
+      'budgets create-one-off --name Trip --amount 100 --currency SEK --start 2026-06-01 --end 2026-06-30',
+      'id',
+      '{"budgetSpecification":{"name":"Trip"}}',
+    ],
+    ['budgets create-recurring --name Food --amount 100 --currency SEK', 'id', '{"budgetSpecification":{"id":""}}'],
   ])('%s: exit 7 naming %s, not exit 0 with a null id', async (command, key, body) => {
     answer = { status: 200, type: 'application/json', body };
     const dir = tempDir();
@@ -106,6 +123,29 @@ describe('a create answered without the id of what it created', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`with no ${key} for what it created`);
     expect(r.stderr).not.toContain('now acts as user');
+  });
+});
+
+describe('consents update-link answered without a code', () => {
+  test('exit 7 naming the code, never a link with authorization_code=undefined and exit 0', async () => {
+    const s = await scriptedServer(() => (req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      // the user holds the credentials; the delegated grant answers without its code
+      res.end(
+        req.url!.startsWith('/api/v1/provider-consents') ? '{"providerConsents":[{"credentialsId":"c1"}]}' : '{}',
+      );
+    });
+    try {
+      const r = await spawnCli(['consents', 'update-link', 'c1', '--user', 'u1'], {
+        env: { ...readyTokenEnv(s.url), BANKCTL_CLIENT_ID: 'client-id' },
+      });
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('/api/v1/oauth/authorization-grant/delegate answered 200');
+      expect(r.stderr).toContain('with no code for what it created');
+    } finally {
+      await s.close();
+    }
   });
 });
 
