@@ -126,6 +126,51 @@ describe('a create answered without the id of what it created', () => {
   });
 });
 
+describe('a body cut short on the wire is a network failure (exit 8), not bad JSON (exit 7)', () => {
+  const whole = '{"providers":[{"name":"se-test-password","displayName":"Test Password"}]}';
+  test.each([
+    ['before its Content-Length, the connection reset', 'length', 'reset'],
+    ['before its Content-Length, the connection closed', 'length', 'close'],
+    ['before its last chunk, the connection closed', 'chunked', 'close'],
+  ])('%s: exit 8', async (_what, framing, end) => {
+    const s = await scriptedServer(() => (_req, res) => {
+      res.writeHead(
+        200,
+        framing === 'length'
+          ? { 'content-type': 'application/json', 'content-length': String(whole.length) }
+          : { 'content-type': 'application/json' },
+      );
+      res.write(whole.slice(0, 30));
+      setTimeout(() => (end === 'reset' ? res.socket!.destroy() : res.socket!.end()), 50);
+    });
+    try {
+      const r = await spawnCli(['providers', 'list', '--market', 'SE', '-o', 'json'], { env: readyTokenEnv(s.url) });
+      expect(r.code, r.stderr).toBe(8);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).not.toContain('malformed JSON');
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a body that arrived whole (no Content-Length, the connection closed at its end) but is cut-short JSON: exit 7', async () => {
+    const s = await scriptedServer(() => (req) => {
+      // HTTP/1.0 style: the body is what comes until the server closes, so nothing is missing on the wire
+      req.socket.end(
+        `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: close\r\n\r\n${whole.slice(0, 30)}`,
+      );
+    });
+    try {
+      const r = await spawnCli(['providers', 'list', '--market', 'SE', '-o', 'json'], { env: readyTokenEnv(s.url) });
+      expect(r.code, r.stderr).toBe(7);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('answered 200 (application/json) with malformed JSON');
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('consents update-link answered without a code', () => {
   test('exit 7 naming the code, never a link with authorization_code=undefined and exit 0', async () => {
     const s = await scriptedServer(() => (req, res) => {
