@@ -14,7 +14,7 @@ import {
   supplementInformation,
   type Credentials,
 } from '../api/credentials.js';
-import { stripControl } from '../output/sanitize.js';
+import { singleLine } from '../output/sanitize.js';
 import type { Choice, Prompter } from '../prompts/prompter.js';
 import {
   describeAccount,
@@ -134,8 +134,9 @@ function roundKey(c: Credentials): string {
   return `${c.status}|${stamp}|${stamp === '' ? JSON.stringify(c.supplementalInformation ?? null) : ''}`;
 }
 
+/** Bank text for a line of its own (a status, a prompt, a help text): stripped, on one line. */
 function clean(s: unknown): string {
-  return stripControl(String(s ?? '')).trim();
+  return singleLine(String(s ?? '')).trim();
 }
 
 /** The state of one walk that its steps share. */

@@ -55,6 +55,15 @@ const EPOCH_KEY = /(date|updated|created|expiry|expires|timestamp|time|refreshed
 /** dateArchived, dateCreated...: the insights' epoch-ms keys put "date" first. */
 const DATE_FIRST = /^date[A-Z]/;
 
+/**
+ * Network text for a cell: stripped of control sequences, but a line break of another kind (a lone
+ * CR, VT, FF, NEL) is kept as the line feed it stands for rather than dropped ("Rent\rPaid" is not
+ * "RentPaid"): a table shows every break as a space (table.ts), csv quotes the cell.
+ */
+function cellClean(text: string): string {
+  return stripControl(/[\r\v\f\x85]/.test(text) ? text.replace(/\r\n|[\r\v\f\x85]/g, '\n') : text);
+}
+
 /** A cell as a person reads it: exact amounts with currency, epoch ms as ISO, no control chars. */
 export function cellText(value: unknown, key = ''): string {
   if (value === undefined || value === null) return '';
@@ -63,7 +72,7 @@ export function cellText(value: unknown, key = ''): string {
   if (isExactAmount(value)) return formatAmount(value, true, key || 'amount');
   if (typeof value === 'number' && (EPOCH_KEY.test(key) || DATE_FIRST.test(key)) && value > 1e11 && value < 1e14)
     return new Date(value).toISOString();
-  if (typeof value === 'string') return stripControl(value);
+  if (typeof value === 'string') return cellClean(value);
   if (typeof value === 'object') return stripControl(writeJson(value));
   return String(value);
 }
@@ -130,7 +139,7 @@ function valueAt(item: unknown, col: Column): unknown {
 /** A column's cell of an item, as tables and csv show it. */
 export function cell(item: unknown, col: Column): string {
   const v = valueAt(item, col);
-  if (col.format) return stripControl(col.format(v, item));
+  if (col.format) return cellClean(col.format(v, item));
   return cellText(v, col.path.split('.').pop());
 }
 

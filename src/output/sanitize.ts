@@ -15,6 +15,22 @@ export function stripControl(text: string): string {
 }
 
 /**
+ * Everything that starts a new line somewhere: CR, LF, VT, FF, NEL and the Unicode line and
+ * paragraph separators (U+2028, U+2029), which some terminals, log viewers and browsers break on;
+ * and the tab, which throws the columns after it.
+ */
+const LINE_BREAK = /\r\n|[\n\r\t\v\f\x85\u2028\u2029]/g;
+
+/**
+ * Network text for one line of a table or a prompt: stripped like stripControl, and every line
+ * break a space, so a bank's description or help text cannot draw a line of its own under it (a
+ * fake "? Password" prompt, a fake row). -o json keeps the text as it came.
+ */
+export function singleLine(text: string): string {
+  return stripControl(text.replace(LINE_BREAK, ' '));
+}
+
+/**
  * A short code from the network (a currency) as is when it has no control text, else escaped like
  * JSON: stripped, "\x1b]0;x\x07SE\u202eK" would show as "SEK" beside an amount, a currency it is not.
  */

@@ -111,9 +111,14 @@ export interface TableOptions {
   headStyle?: (s: string) => string;
 }
 
-/** A cell on one line: line breaks and tabs (which would throw the columns after it) as spaces. */
+/**
+ * A cell on one line: line breaks (the Unicode line and paragraph separators too, and NEL, VT, FF)
+ * and tabs (which would throw the columns after it) as spaces.
+ */
+const BREAK = /[\n\r\t\v\f\x85\u2028\u2029]/;
+const BREAKS = /\r\n|[\n\r\t\v\f\x85\u2028\u2029]/g;
 function oneLine(s: string): string {
-  return s.includes('\n') || s.includes('\r') || s.includes('\t') ? s.replace(/\r?\n|\r|\t/g, ' ') : s;
+  return BREAK.test(s) ? s.replace(BREAKS, ' ') : s;
 }
 
 /** Draws rows as they come, in the layout the header and the first rows gave. */

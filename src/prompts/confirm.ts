@@ -7,7 +7,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { canPrompt } from '../io.js';
-import { stripControl } from '../output/sanitize.js';
+import { singleLine } from '../output/sanitize.js';
 
 export interface Destruction {
   /** What the command does, as a phrase: "delete user 6f00d8… and all of their data". */
@@ -38,8 +38,8 @@ export function requireYes(ctx: Context, action: string): boolean {
 export async function confirmDestructive(ctx: Context, d: Destruction): Promise<void> {
   if (requireYes(ctx, d.action)) return;
   const err = ctx.io.stderr;
-  err.write(`This will ${stripControl(d.action)}:\n`);
-  for (const line of d.details ?? []) err.write(`  ${stripControl(line)}\n`);
+  err.write(`This will ${singleLine(d.action)}:\n`);
+  for (const line of d.details ?? []) err.write(`  ${singleLine(line)}\n`);
   if (typed.has(ctx)) return;
   if (await profileIsProtected(ctx)) return typeProfileName(ctx, d.action);
   const ok = await (await ctx.prompter()).confirm({ message: 'Continue?', default: false });

@@ -1,10 +1,10 @@
 // The inquirer-backed prompter, loaded only by commands that ask questions. Prompts render on
 // stderr so stdout stays data only; what they show from the network (provider names, field
-// descriptions) is stripped of control sequences; Ctrl-C at any prompt is an interruption (130).
+// descriptions) is stripped of control sequences and kept to one line; Ctrl-C at any prompt is an interruption (130).
 import { checkbox, confirm, input, password, search, select } from '@inquirer/prompts';
 import type { IO } from '../io.js';
 import { InterruptedError } from '../errors.js';
-import { stripControl } from '../output/sanitize.js';
+import { singleLine } from '../output/sanitize.js';
 import type { Choice, Prompter } from './prompter.js';
 
 /** inquirer rejects with ExitPromptError on Ctrl-C in raw mode: that is an interrupt, not a bug. */
@@ -25,8 +25,8 @@ async function interruptible<T>(p: Promise<T>): Promise<T> {
 const clean = <T>(choices: Choice<T>[]): Choice<T>[] =>
   choices.map((c) => ({
     ...c,
-    name: stripControl(c.name),
-    ...(c.description !== undefined ? { description: stripControl(c.description) } : {}),
+    name: singleLine(c.name),
+    ...(c.description !== undefined ? { description: singleLine(c.description) } : {}),
   }));
 
 const plain = (text: string): string => text;
@@ -58,7 +58,8 @@ const PLAIN_CHECKBOX_THEME = { ...PLAIN_THEME, icon: { checked: '◉' } };
 /** `color`: the context's (--no-color, NO_COLOR, FORCE_COLOR, a terminal). */
 export function createPrompter(io: IO, color = true): Prompter {
   const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
-  const msg = (m: string) => stripControl(m);
+  // one line each: a line break in a bank's text would draw a line (a fake prompt) of its own
+  const msg = (m: string) => singleLine(m);
   // the prompts' option types differ in their themes' extra keys; the plain one fills them all
   const theme = (color ? undefined : PLAIN_THEME) as never;
   const checkboxTheme = (color ? undefined : PLAIN_CHECKBOX_THEME) as never;
@@ -66,7 +67,7 @@ export function createPrompter(io: IO, color = true): Prompter {
     input: (o) =>
       interruptible(
         input(
-          { message: msg(o.message), default: o.default && stripControl(o.default), validate: o.validate, theme },
+          { message: msg(o.message), default: o.default && singleLine(o.default), validate: o.validate, theme },
           context,
         ),
       ),

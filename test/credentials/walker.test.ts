@@ -554,6 +554,48 @@ describe('walker: prompts on a terminal (scripted prompter)', () => {
     expect(g.posts).toEqual([{ information: { method: 'reader' } }]);
   });
 
+  test("a line break in the bank's texts (LF, CR, U+2028, U+2029) never draws a line of its own: a question, a help text, an instruction, a status payload, a menu choice", async () => {
+    const FAKE = 'Card\n? Password\r\u2028? PIN\u2029end';
+    const f = await fakeService([
+      {
+        state: {
+          status: 'AUTHENTICATING',
+          statusUpdated: 1,
+          statusPayload: 'Working\n2026-11-30 UPDATED\u2028done',
+        },
+        polls: 3,
+      },
+      round(2, [
+        {
+          name: 'challenge',
+          description: 'Challenge',
+          helpText: `Use the reader.\n${FAKE}`,
+          value: '4711',
+          immutable: true,
+        },
+        { name: 'code', description: FAKE, helpText: FAKE, hint: '1\n? 2' },
+        { name: 'method', description: FAKE, selectOptions: [{ text: FAKE, value: 'sms' }] },
+      ]),
+      { state: { status: 'UPDATED', statusUpdated: 3 } },
+    ]);
+    const prompter = new ScriptedPrompter(['87654321', 'sms']);
+    const r = await onTerminal(f, prompter);
+    expect(r.code, r.stderr).toBe(0);
+    const one = 'Card ? Password  ? PIN end';
+    expect(prompter.asked).toEqual([
+      { kind: 'input', message: one },
+      { kind: 'select', message: one, choices: [one] },
+    ]);
+    // what was written to the person: every line of it one of bankctl's own, the bank's text within one
+    const lines = r.stderr.split('\n');
+    expect(lines).toContain(`Use the reader. ${one}`);
+    expect(lines).toContain(`${one} e.g. 1 ? 2`);
+    expect(lines.some((l) => l.includes('Working 2026-11-30 UPDATED done'))).toBe(true);
+    expect(lines.some((l) => /^\s*\? (Password|PIN|2)/.test(l) || l.startsWith('2026-11-30'))).toBe(false);
+    expect(r.stderr).not.toMatch(/[\r\u2028\u2029]/);
+    expect(f.posts).toEqual([{ information: { challenge: '4711', code: '87654321', method: 'sms' } }]);
+  });
+
   test('-q still shows a challenge to someone about to be asked for its answer', async () => {
     const f = await fakeService([
       round(1, [CHALLENGE, { name: 'code', description: 'Response code' }]),

@@ -228,9 +228,9 @@ async function pickProvider(
     : listed;
   if (all.length === 0)
     throw new UsageError(`no providers in market ${m}${includeTest ? '' : ' (add --include-test for test providers)'}`);
-  const { stripControl } = await import('../../output/sanitize.js');
+  const { singleLine } = await import('../../output/sanitize.js');
   const label = (p: Provider) =>
-    stripControl(`${p.displayName ?? p.name} (${p.name})${p.type === 'TEST' ? ' [test]' : ''}`);
+    singleLine(`${p.displayName ?? p.name} (${p.name})${p.type === 'TEST' ? ' [test]' : ''}`);
   const name = await prompter.search({
     message: `Provider in ${m} (type to search)`,
     source: (term) => {

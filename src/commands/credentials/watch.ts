@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
-import { stripControl } from '../../output/sanitize.js';
+import { singleLine, stripControl } from '../../output/sanitize.js';
 import { CREDENTIALS_STATUSES, FINAL_STATUSES, type Credentials } from '../../api/credentials.js';
 import { examples, parseIntArg, type Run } from '../util.js';
 
@@ -105,7 +105,8 @@ export async function watchRun(ctx: Context, o: WatchOptions): Promise<void> {
         };
         if (lines)
           ctx.io.stdout.write(
-            `${row.time}  ${stripControl(row.status)}${row.statusPayload ? `  ${row.statusPayload}` : ''}\n`,
+            // one line a change, as a table row is: a bank's line break would fake a status line
+            `${row.time}  ${singleLine(row.status)}${row.statusPayload ? `  ${singleLine(String(c.statusPayload))}` : ''}\n`,
           );
         else await out.write(row);
         rows++;
