@@ -15,7 +15,7 @@ import {
   type Credentials,
 } from '../api/credentials.js';
 import { singleLine } from '../output/sanitize.js';
-import type { Choice, Prompter } from '../prompts/prompter.js';
+import { pipedStdout, type Choice, type Prompter } from '../prompts/prompter.js';
 import {
   describeAccount,
   describeOptions,
@@ -284,7 +284,8 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
           'or --answers FILE',
           ...(boxes ? [`a checkbox by its name, e.g. --answer ${boxes.name}=false`] : []),
         ];
-        err.hint = `credentials ${o.id} wait for it: \`bankctl credentials supplement${ctx.userFlag()} ${o.id} ${asked.join(' ')}\` (${more.join('; ')})`;
+        const piped = pipedStdout(ctx.io);
+        err.hint = `${piped ? `${piped}; ` : ''}credentials ${o.id} wait for it: \`bankctl credentials supplement${ctx.userFlag()} ${o.id} ${asked.join(' ')}\` (${more.join('; ')})`;
       }
       throw err;
     });
@@ -388,8 +389,10 @@ export async function collectAnswers(
       const shown = askCheckboxes.slice(0, 5).map((f) => `"${clean(f.name)}" (${clean(describeAccount(f))})`);
       if (askCheckboxes.length > 5) shown.push(`${askCheckboxes.length - 5} more`);
       const first = clean(askCheckboxes[0]!.name);
+      const answer = `answer each with true or false (--answer ${first}=true), or all at once with --answer '*=true'`;
+      const piped = pipedStdout(ctx.io);
       throw new UsageError(`no answer for the checkbox field(s) ${shown.join(', ')} and no terminal to ask on`, {
-        hint: `answer each with true or false (--answer ${first}=true), or all at once with --answer '*=true'`,
+        hint: piped ? `${piped}: ${answer}, or run it with stdout on the terminal` : answer,
       });
     }
   }
@@ -401,7 +404,7 @@ export async function collectAnswers(
         out[f.name] = f.value;
         continue;
       }
-      throw missing(f, flag);
+      throw missing(f, flag, pipedStdout(ctx.io));
     }
     const help = [f.helpText, f.hint && !f.helpText?.includes(f.hint) ? `e.g. ${f.hint}` : '']
       .map(clean)
@@ -444,21 +447,21 @@ function choiceOf(
   return { message, choices, ...(preselected !== undefined ? { default: preselected } : {}) };
 }
 
-function missing(f: SupplementalField, flag: '--answer' | '--field'): UsageError {
+/** `piped`: why a person at a terminal is not asked (pipedStdout), said first in the hint. */
+function missing(f: SupplementalField, flag: '--answer' | '--field', piped?: string): UsageError {
   const label = clean(f.description || f.name);
   const options = selectOptions(f);
   const choice = options.length > 0 ? `: one of ${clean(describeOptions(options))}` : '';
+  const pass =
+    flag === '--answer'
+      ? `pass --answer ${f.name}=VALUE or --answers FILE`
+      : f.masked || f.sensitive
+        ? // a secret on the command line is visible in the process list
+          `pass --field-stdin ${f.name} < FILE (or --field ${f.name}=VALUE)`
+        : `pass --field ${f.name}=VALUE`;
   return new UsageError(
     `no value for the ${flag === '--field' ? 'credentials' : 'supplemental'} field "${f.name}" (${label}${choice}) and no terminal to ask on`,
-    {
-      hint:
-        flag === '--answer'
-          ? `pass --answer ${f.name}=VALUE or --answers FILE`
-          : f.masked || f.sensitive
-            ? // a secret on the command line is visible in the process list
-              `pass --field-stdin ${f.name} < FILE (or --field ${f.name}=VALUE)`
-            : `pass --field ${f.name}=VALUE`,
-    },
+    { hint: piped ? `${piped}: ${pass}, or run it with stdout on the terminal` : pass },
   );
 }
 

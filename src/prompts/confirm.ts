@@ -7,6 +7,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { canPrompt } from '../io.js';
+import { pipedStdout } from './prompter.js';
 import { singleLine } from '../output/sanitize.js';
 
 export interface Destruction {
@@ -25,9 +26,14 @@ export async function profileIsProtected(ctx: Context): Promise<boolean> {
 /** Without a terminal to ask on, --yes must be there: exit 2 naming --yes. */
 export function requireYes(ctx: Context, action: string): boolean {
   if (ctx.globals.yes) return true;
-  if (!canPrompt(ctx.io))
-    // the message names --yes already: no hint that says it again
-    throw new UsageError(`${action}: refusing without --yes (there is no terminal to confirm on)`);
+  if (!canPrompt(ctx.io)) {
+    // the message names --yes already: a hint only to say why a terminal at hand is not asked on
+    const piped = pipedStdout(ctx.io);
+    throw new UsageError(
+      `${action}: refusing without --yes (there is no terminal to confirm on)`,
+      piped ? { hint: `${piped}: pass --yes, or run it with stdout on the terminal` } : {},
+    );
+  }
   return false;
 }
 
@@ -66,7 +72,9 @@ export async function confirmProtected(ctx: Context, action: string, changes = '
   if (ctx.globals.yes) return;
   if (!canPrompt(ctx.io))
     throw new UsageError(`profile "${name}" is protected: ${action} ${changes}; refusing without --yes`, {
-      hint: 'pass --yes to confirm',
+      hint: pipedStdout(ctx.io)
+        ? `${pipedStdout(ctx.io)}: pass --yes to confirm, or run it with stdout on the terminal`
+        : 'pass --yes to confirm',
     });
   await typeProfileName(ctx, action);
 }

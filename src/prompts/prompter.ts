@@ -17,3 +17,14 @@ export interface Prompter {
   search<T>(o: { message: string; source: (term: string | undefined) => Choice<T>[] }): Promise<T>;
   checkbox<T>(o: { message: string; choices: Choice<T>[] }): Promise<T[]>;
 }
+
+/**
+ * Why nothing is asked on a terminal: stdin is one but stdout is not (`... | jq`, `> out.json`).
+ * Said in the hint, with what to do, since "no terminal to ask on" reads as wrong to someone
+ * typing at one. undefined when stdin is not a terminal either (a script: nothing to explain).
+ */
+export function pipedStdout(io: { stdinIsTTY: boolean; stdoutIsTTY: boolean }): string | undefined {
+  return io.stdinIsTTY && !io.stdoutIsTTY
+    ? 'stdout is a pipe or a file, not a terminal, and bankctl asks only when stdin and stdout both are terminals'
+    : undefined;
+}

@@ -596,6 +596,21 @@ describe('walker: prompts on a terminal (scripted prompter)', () => {
     expect(f.posts).toEqual([{ information: { challenge: '4711', code: '87654321', method: 'sms' } }]);
   });
 
+  test('stdin a terminal, stdout a pipe (`... | jq`): nothing is asked, and the hint says why and how to answer', async () => {
+    const f = await fakeService([round(1, [{ name: 'code', description: 'Response code' }])]);
+    const r = await walk(f, [], { stdinIsTTY: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no value for the supplemental field "code" (Response code) and no terminal to ask on');
+    expect(r.stderr).toContain(
+      'stdout is a pipe or a file, not a terminal, and bankctl asks only when stdin and stdout both are terminals; credentials c1 wait for it: `bankctl credentials supplement c1 --answer code=VALUE`',
+    );
+    // a script (no terminal anywhere) is not told about stdout
+    const script = await walk(await fakeService([round(1, [{ name: 'code', description: 'Response code' }])]));
+    expect(script.code).toBe(2);
+    expect(script.stderr).not.toContain('not a terminal');
+    expect(f.posts).toEqual([]);
+  });
+
   test('-q still shows a challenge to someone about to be asked for its answer', async () => {
     const f = await fakeService([
       round(1, [CHALLENGE, { name: 'code', description: 'Response code' }]),

@@ -8,7 +8,7 @@ import { MARKETS } from '../../contract/markets.js';
 import { ApiError, ConflictError, InterruptedError, NAME_A_USER, UsageError } from '../../errors.js';
 import type { Provider } from '../../api/providers.js';
 import type { ApiClient } from '../../api/client.js';
-import type { Prompter } from '../../prompts/prompter.js';
+import { pipedStdout, type Prompter } from '../../prompts/prompter.js';
 import type { WalkOptions } from '../../flows/connect.js';
 import { collect, examples, marketFlag, type Run } from '../util.js';
 import {
@@ -82,10 +82,15 @@ async function connectFromFlags(ctx: Context, o: Flags): Promise<ConnectOptions>
       hint: `${NAME_A_USER}, or give a user token with --token`,
     });
   }
-  if (!o.provider && !canPrompt(ctx.io))
+  if (!o.provider && !canPrompt(ctx.io)) {
+    const list = '`bankctl providers list --market SE --include-test`';
+    const piped = pipedStdout(ctx.io);
     throw new UsageError('--provider is required when there is no terminal to pick one on', {
-      hint: 'list them with `bankctl providers list --market SE --include-test`',
+      hint: piped
+        ? `${piped}: pass --provider NAME, which ${list} lists, or run it with stdout on the terminal`
+        : `list them with ${list}`,
     });
+  }
   return {
     provider: o.provider,
     market,
