@@ -37,7 +37,19 @@ beforeAll(async () => {
   server = await scriptedServer(() => (req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     if (req.url!.startsWith('/data/v2/transactions')) res.end(JSON.stringify({ transactions, nextPageToken: '' }));
-    else if (req.url!.startsWith('/api/v1/credentials/c1'))
+    else if (req.url!.startsWith('/connectivity/v2/consents/k1/authorizations')) {
+      // started AWAITING_INPUT with a redirect URI, read back FAILED with the bank's message
+      const started = req.method === 'POST';
+      res.end(
+        JSON.stringify({
+          id: 'z1',
+          consentId: 'k1',
+          state: started ? 'AWAITING_INPUT' : 'FAILED',
+          supplementalInformation: { redirectUri: 'https://bank.example/login\nerror: fake line' },
+          ...(started ? {} : { detailedError: { displayMessage: 'Declined\u2028error: another fake' } }),
+        }),
+      );
+    } else if (req.url!.startsWith('/api/v1/credentials/c1'))
       res.end(JSON.stringify({ id: 'c1', status: 'UPDATED', statusUpdated: 1764460800000, statusPayload: FAKE_ROW }));
     else res.end(JSON.stringify({ providers }));
   });
@@ -88,6 +100,17 @@ describe('a line break in bank text in a table', () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(`2025-11-30T00:00:00.000Z  UPDATED  ${SHOWN}\n`);
+  });
+
+  test('consents v2 authorize --wait: the login URI notice and the failure on one line each', async () => {
+    const r = await runCli(['consents', 'v2', 'authorize', 'k1', '--wait', '-o', 'json'], {
+      env: readyTokenEnv(server.url),
+    });
+    expect(r.code, r.stderr).toBe(9);
+    expect(r.stderr).toContain('log in at the bank: https://bank.example/login error: fake line');
+    expect(r.stderr).toContain('authorization z1 ended FAILED: Declined error: another fake');
+    expect(r.stderr.split('\n').some((l) => l.startsWith('error: fake') || l.startsWith('error: another'))).toBe(false);
+    expect(r.stderr).not.toMatch(/[\u2028\u2029]/);
   });
 
   test('-o json keeps the text exactly, on a terminal too', async () => {

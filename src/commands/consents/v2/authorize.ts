@@ -5,6 +5,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { getAuthorization, startAuthorization } from '../../../api/consents-v2.js';
 import { FlowFailedError } from '../../../errors.js';
+import { singleLine } from '../../../output/sanitize.js';
 import { examples, parseIntArg, type Run } from '../../util.js';
 import { AUTHORIZATION_VIEW } from './shared.js';
 import { renderOne } from '../../accounts/v2-cells.js';
@@ -65,7 +66,8 @@ export async function authorizeRun(ctx: Context, o: AuthorizeOptions): Promise<v
     while (!FINAL.has(String(a.state))) {
       const uri = (a.supplementalInformation as { redirectUri?: unknown } | undefined)?.redirectUri;
       if (a.state === 'AWAITING_INPUT' && typeof uri === 'string' && uri !== said) {
-        ctx.notice(`log in at the bank: ${uri}`);
+        // one line: a line break in the bank's URI would draw a line of bankctl's own
+        ctx.notice(`log in at the bank: ${singleLine(uri)}`);
         said = uri;
       }
       if (ctx.clock.now() >= deadline)
@@ -80,7 +82,7 @@ export async function authorizeRun(ctx: Context, o: AuthorizeOptions): Promise<v
   if (o.wait && a.state !== 'SUCCEEDED') {
     const msg = (a.detailedError as { displayMessage?: unknown } | undefined)?.displayMessage;
     throw new FlowFailedError(
-      `authorization ${String(a.id)} ended ${String(a.state)}${typeof msg === 'string' ? `: ${msg}` : ''}`,
+      `authorization ${String(a.id)} ended ${singleLine(String(a.state))}${typeof msg === 'string' ? `: ${singleLine(msg)}` : ''}`,
     );
   }
 }
