@@ -7,7 +7,7 @@ import type { HttpResponse } from '../http/client.js';
 import { ExactNumber } from '../contract/exact-json.js';
 import { ApiError } from '../errors.js';
 import { scanTransactionsPage, type SlimPage, type SlimTransaction } from './page-scan.js';
-import { readList, readObject } from './shape.js';
+import { readCreated, readList } from './shape.js';
 
 /** A body given as text goes as is; an object is written exactly. */
 function exact(body: unknown): Pick<CallParams, 'body' | 'json'> {
@@ -155,8 +155,9 @@ export async function generateToken(
   api: ApiClient,
   req: { userId: string; scopes: string[]; ttl?: number; origin?: string },
 ): Promise<GeneratedToken> {
-  // a token more or less has no effect: safe to send again after a 5xx or a dropped connection
-  return readObject<GeneratedToken>(api, EP.connector.generateToken, { json: req, idempotent: true });
+  // a token more or less has no effect: safe to send again after a 5xx or a dropped connection;
+  // an answer without one is exit 7, not "undefined" in TOKEN=$(bankctl connector token ...)
+  return readCreated<GeneratedToken>(api, EP.connector.generateToken, 'token', { json: req, idempotent: true });
 }
 
 export interface V2Transaction {

@@ -107,6 +107,7 @@ describe('a create answered without the id of what it created', () => {
       '{"budgetSpecification":{"name":"Trip"}}',
     ],
     ['budgets create-recurring --name Food --amount 100 --currency SEK', 'id', '{"budgetSpecification":{"id":""}}'],
+    ['connector token --user alice --scope transactions:read', 'token', '{"expiry":1}'],
   ])('%s: exit 7 naming %s, not exit 0 with a null id', async (command, key, body) => {
     answer = { status: 200, type: 'application/json', body };
     const dir = tempDir();
@@ -117,6 +118,7 @@ describe('a create answered without the id of what it created', () => {
         BANKCTL_TOKEN: 'ready-token',
         BANKCTL_RETRIES: '0',
         BANKCTL_WEBHOOK_SECRET: 'a-webhook-secret-of-some-length',
+        BANKCTL_CONNECTOR_TOKEN: 'a-connector-token',
       },
     });
     expect(r.code, r.stderr).toBe(7);

@@ -61,7 +61,7 @@ const COMMANDS = [
   ['providers', 'list', '--market', 'SE'],
 ];
 
-describe('a line break in bank text in a table', () => {
+describe('a line break in bank text', () => {
   test.each(COMMANDS.map((c) => [c.join(' '), c]))(
     '%s on a terminal: one line a row, the break a space',
     async (_n, args) => {
