@@ -3,7 +3,7 @@
 // what to do: the answers as flags, or stdout on the terminal. A script (no terminal at all) gets
 // the plain hint.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli } from '../../helpers/cli.js';
+import { runCli, tempDir } from '../../helpers/cli.js';
 import { readyTokenEnv, scriptedServer, type Seen } from '../../helpers/scripted-server.js';
 
 const PIPED =
@@ -74,6 +74,18 @@ describe('credentials connect with stdout piped, at a terminal', () => {
     expect(r.stderr).toContain('refusing without --yes (there is no terminal to confirm on)');
     expect(r.stderr).toContain(`${PIPED}: pass --yes`);
     const script = await run(['users', 'delete', '--user', 'u1'], false);
+    expect(script.stderr).not.toContain('not a terminal');
+  });
+
+  test('a change to a protected profile: --yes, and why the terminal is not asked on', async () => {
+    const env = { ...readyTokenEnv(server.url), BANKCTL_CONFIG_DIR: tempDir(), NO_COLOR: '1' };
+    expect((await runCli(['config', 'set', 'protected', 'true'], { env })).code).toBe(0);
+    const r = await runCli(['users', 'create', '--market', 'SE'], { env, stdinIsTTY: true, stdoutIsTTY: false });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('refusing without --yes');
+    expect(r.stderr).toContain(`${PIPED}: pass --yes to confirm`);
+    const script = await runCli(['users', 'create', '--market', 'SE'], { env });
+    expect(script.code).toBe(2);
     expect(script.stderr).not.toContain('not a terminal');
   });
 });
