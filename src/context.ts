@@ -13,7 +13,7 @@ import { checkedId } from './ids.js';
 import { VERSION } from './version.js';
 import type { Prompter } from './prompts/prompter.js';
 import { guardIO } from './output/terminal.js';
-import { stripControl } from './output/sanitize.js';
+import { singleLine, stripControl } from './output/sanitize.js';
 import { maskUrlPassword } from './config/display.js';
 
 export interface GlobalOptions {
@@ -151,13 +151,17 @@ export class Context {
     return tty;
   }
 
-  /** One line for a person, on stderr (network text in it is stripped of control sequences). */
+  /**
+   * One line for a person, on stderr: network text in it is stripped of control sequences, and a
+   * line break in it (a provider's name in "created credentials ... for NAME") is a space, so it
+   * cannot draw a line of its own.
+   */
   notice(msg: string): void {
-    if (!this.quiet) this.io.stderr.write(`${stripControl(msg)}\n`);
+    if (!this.quiet) this.io.stderr.write(`${singleLine(msg)}\n`);
   }
 
   warn(msg: string): void {
-    this.io.stderr.write(`warning: ${stripControl(msg)}\n`);
+    this.io.stderr.write(`warning: ${singleLine(msg)}\n`);
   }
 
   trace(line: string): void {

@@ -97,3 +97,12 @@ describe('output formats', () => {
     expect(JSON.parse(e.io.out())).toEqual([]);
   });
 });
+
+describe('notices and warnings', () => {
+  test('are one line each: a line break from the network in them is a space', () => {
+    const { c, io } = ctx('json');
+    c.notice('created credentials c1 for Bank\nerror: fake line');
+    c.warn('provider said:\r\nwarning\u2028more');
+    expect(io.err()).toBe('created credentials c1 for Bank error: fake line\nwarning: provider said: warning more\n');
+  });
+});
