@@ -363,28 +363,52 @@ async function writeAnswer(ctx: Context, text: string | undefined): Promise<void
   const parsed = text ? parseMaybe(text) : undefined;
   if (!shaped || ctx.globals.jq !== undefined || parsed === undefined || typeof parsed === 'string')
     return writeBody(ctx, text);
-  await render(ctx, pageList(parsed) ?? parsed);
+  try {
+    await render(ctx, pageList(parsed) ?? parsed);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    // the service's body, not the user's options: -o json (the default) prints it as it came
+    throw new ServerError('the answer is JSON nested too deep to reshape into rows', {
+      hint: 'run it with -o json to get the body as it came, and without --fields',
+    });
+  }
 }
 
 async function writeBody(ctx: Context, text: string | undefined): Promise<void> {
   if (text === undefined || text === '') return;
-  const parsed = parseMaybe(text);
+  let parsed = parseMaybe(text);
   if (ctx.globals.jq !== undefined && typeof parsed !== 'string') {
     const { runJq } = await import('../output/jq.js');
     const { jqForStdout } = await import('../output/render.js');
     ctx.io.stdout.write(
-      jqForStdout(ctx, await runJq(writeJson(parsed), ctx.globals.jq, false, (t) => ctx.io.stderr.write(t))),
+      jqForStdout(ctx, await runJq(rewritten(parsed, text), ctx.globals.jq, false, (t) => ctx.io.stderr.write(t))),
     );
     return;
+  }
+  // JSON nested deeper than a stack can write again goes out as it came
+  let pretty = '';
+  if (typeof parsed !== 'string') {
+    pretty = rewritten(parsed, text, 2);
+    if (pretty === text) parsed = text;
   }
   // a body that is not JSON goes out as it came, but to a terminal without its control sequences:
   // the stdout guard lets colour through, and black on black hides text as well as any escape
   const raw = ctx.io.stdoutIsTTY ? stripControl(text) : text;
   ctx.io.stdout.write(
-    typeof parsed === 'string'
-      ? raw.endsWith('\n')
-        ? raw
-        : `${raw}\n`
-      : `${jsonForStdout(ctx, writeJson(parsed, 2))}\n`,
+    typeof parsed === 'string' ? (raw.endsWith('\n') ? raw : `${raw}\n`) : `${jsonForStdout(ctx, pretty)}\n`,
   );
+}
+
+/**
+ * The body written out again (indented), or as it came when that cannot be done: JSON nested some
+ * 10,000 deep parses, but writing it again overflows the stack (`unexpected: Maximum call stack
+ * size exceeded`, exit 1, and nothing printed).
+ */
+function rewritten(parsed: unknown, text: string, indent?: number): string {
+  try {
+    return writeJson(parsed, indent);
+  } catch (err) {
+    if (err instanceof RangeError) return text;
+    throw err;
+  }
 }

@@ -26,6 +26,23 @@ describe('bankctl api', () => {
     }
   });
 
+  test('JSON nested 200,000 deep: printed as it came (exit 0), not reshaped into rows (exit 7); never a crash', async () => {
+    const body = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const s = await scriptedServer(() => reply(200, body));
+    try {
+      const env = { ...t.env, BANKCTL_BASE_URL: s.url, BANKCTL_TOKEN: 'tok-123456' };
+      const plain = await runCli(['api', 'GET', '/api/v1/accounts/list'], { env });
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.stdout).toBe(`${body}\n`);
+      const rows = await runCli(['api', 'GET', '/api/v1/accounts/list', '-o', 'ndjson'], { env });
+      expect(rows.code, rows.stderr).toBe(7);
+      expect(rows.stderr).toMatch(/nested too deep to reshape/);
+      expect(rows.stdout).toBe('');
+    } finally {
+      await s.close();
+    }
+  });
+
   test('--jq and --paginate read JSON: a 2xx login page or cut JSON is exit 7 naming it, nothing on stdout', async () => {
     for (const [type, body] of [
       ['text/html', '<html>Sign in</html>'],
