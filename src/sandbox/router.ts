@@ -221,7 +221,13 @@ class SandboxRequest implements Req {
   user(): UserRecord {
     const id = this.auth?.userId;
     const u = id ? this.store.users.get(id) : undefined;
-    if (!u) throw envelope(401, 'authentication.user_not_found', 'the user of this token does not exist');
+    if (!u)
+      throw unauthorized(
+        this.endpoint.token,
+        'authentication.user_not_found',
+        'the user of this token does not exist',
+        this.auth?.scheme === 'Basic' ? 'basic' : 'bearer',
+      );
     return u;
   }
 }
@@ -246,6 +252,44 @@ function authError(status: 401 | 403, code: string, message: string): HttpFailur
   return envelope(status, code, message);
 }
 
+/** A quoted-string parameter of a challenge (RFC 9110 5.6.4): backslash and quote escaped. */
+const quoted = (v: string) => `"${v.replace(/[\\"]/g, '\\$&')}"`;
+
+/**
+ * A 401 with the challenge RFC 9110 11.6.1 requires of every 401: the schemes the endpoint takes
+ * (connector endpoints a connector `Token` or a client's Bearer token, the others Bearer), and for
+ * a Bearer token that was sent but is not valid RFC 6750 3.1's `error="invalid_token"`. A missing
+ * header gets no error code (RFC 6750 3.1); a failed HTTP Basic gets a Basic challenge.
+ */
+function unauthorized(
+  kind: TokenKind,
+  code: string,
+  message: string,
+  tried?: 'bearer' | 'token' | 'basic',
+): HttpFailure {
+  const { body, contentType } = envelope(401, code, message);
+  let challenge: string;
+  if (tried === 'basic') challenge = 'Basic realm="api", charset="UTF-8"';
+  else {
+    const error = tried ? `, error="invalid_token", error_description=${quoted(message)}` : '';
+    const bearer = `Bearer realm="api"${tried === 'bearer' ? error : ''}`;
+    challenge = kind === 'connector' ? `Token realm="connector"${tried === 'token' ? error : ''}, ${bearer}` : bearer;
+  }
+  return new HttpFailure(401, body, contentType, { 'www-authenticate': challenge });
+}
+
+/** RFC 6750 3.1: a token without the scope the endpoint needs is a 403 with `error="insufficient_scope"`. */
+function insufficientScope(scopes: readonly string[]): HttpFailure {
+  const { body, contentType } = envelope(
+    403,
+    'authorization.missing_scope',
+    `the token lacks the required scope ${scopes.join(' or ')}`,
+  );
+  return new HttpFailure(403, body, contentType, {
+    'www-authenticate': `Bearer realm="api", error="insufficient_scope", scope=${quoted(scopes.join(' '))}`,
+  });
+}
+
 /** Who is calling, checked against what the endpoint takes: 401 missing/expired, 403 scope. */
 export function authenticate(
   store: Store,
@@ -257,7 +301,7 @@ export function authenticate(
   const header = raw.headers.authorization;
   if (!header) {
     if (kind === 'optional') return undefined;
-    throw authError(401, 'authentication.missing', 'missing Authorization header');
+    throw unauthorized(kind, 'authentication.missing', 'missing Authorization header');
   }
   const sp = header.indexOf(' ');
   const scheme = (sp > 0 ? header.slice(0, sp) : header).toLowerCase();
@@ -265,23 +309,28 @@ export function authenticate(
   let info: AuthInfo;
   if (scheme === 'bearer') {
     const t = store.tokens.get(value);
-    if (!t) throw authError(401, 'authentication.invalid_token', 'the access token is not valid');
+    if (!t) throw unauthorized(kind, 'authentication.invalid_token', 'the access token is not valid', 'bearer');
     if (t.expiresAt <= store.clock.now()) {
       store.tokens.delete(value);
-      throw authError(401, 'authentication.expired_token', 'the access token has expired');
+      throw unauthorized(kind, 'authentication.expired_token', 'the access token has expired', 'bearer');
     }
     if (t.kind === 'user' && (!t.userId || !store.users.has(t.userId)))
-      throw authError(401, 'authentication.user_not_found', 'the user of this token no longer exists');
+      throw unauthorized(kind, 'authentication.user_not_found', 'the user of this token no longer exists', 'bearer');
     if (t.kind === 'user' && (store.users.get(t.userId!)!.expiresAt ?? Infinity) <= store.clock.now()) {
       // temporary users of the hosted flow: deleted after 24 hours (spec 5 rule 6)
       store.deleteUser(t.userId!);
-      throwExpiredUser();
+      throwExpiredUser(kind);
     }
     info = { kind: t.kind, scheme: 'Bearer', clientId: t.clientId, userId: t.userId, scopes: t.scopes, token: value };
   } else if (scheme === 'token') {
     const connector = store.area('connector-tokens', () => new ConnectorTokens());
     if (!connector.isValid(value, store.clock.now()))
-      throw authError(401, 'authentication.invalid_token', 'the connector token is not valid or has expired');
+      throw unauthorized(
+        kind,
+        'authentication.invalid_token',
+        'the connector token is not valid or has expired',
+        'token',
+      );
     info = { kind: 'connector', scheme: 'Token', scopes: new Set(['*']), token: value };
   } else if (scheme === 'basic') {
     let decoded = '';
@@ -293,13 +342,13 @@ export function authenticate(
     const i = decoded.indexOf(':');
     const u = i > 0 ? (store.userByExternalId(decoded.slice(0, i)) ?? store.users.get(decoded.slice(0, i))) : undefined;
     if (!u || !u.connector || !secretsEqual(u.connector.token, decoded.slice(i + 1))) {
-      throw authError(401, 'authentication.invalid_basic', 'unknown user or wrong token for HTTP Basic');
+      throw unauthorized(kind, 'authentication.invalid_basic', 'unknown user or wrong token for HTTP Basic', 'basic');
     }
     if (u.connector.blocked) throw authError(403, 'authentication.user_blocked', 'the user is blocked');
     info = { kind: 'user', scheme: 'Basic', userId: u.id, scopes: new Set(['*']) };
   } else {
-    throw authError(
-      401,
+    throw unauthorized(
+      kind,
       'authentication.unsupported_scheme',
       `unsupported Authorization scheme "${scheme.slice(0, 20)}"`,
     );
@@ -320,7 +369,7 @@ export function authenticate(
     throw authError(403, 'authorization.wrong_token_type', 'this endpoint does not take a connector token');
   }
   if (scopes.length > 0 && !info.scopes.has('*') && !scopes.some((s) => info.scopes.has(s))) {
-    throw authError(403, 'authorization.missing_scope', `the token lacks the required scope ${scopes.join(' or ')}`);
+    throw insufficientScope(scopes);
   }
   return info;
 }
@@ -347,6 +396,11 @@ export class ConnectorTokens {
   }
 }
 
-function throwExpiredUser(): never {
-  throw authError(401, 'authentication.user_expired', 'the temporary user of this token was deleted after 24 hours');
+function throwExpiredUser(kind: TokenKind): never {
+  throw unauthorized(
+    kind,
+    'authentication.user_expired',
+    'the temporary user of this token was deleted after 24 hours',
+    'bearer',
+  );
 }

@@ -97,3 +97,93 @@ describe('a compressed request body is a 415 naming the coding (RFC 9110 15.5.16
     expect(r.status).toBe(200);
   });
 });
+
+describe('the token endpoint: never cached, and a 401 says how to authenticate (RFC 6749 5.1, 5.2, 2.3.1)', () => {
+  const token = '/api/v1/oauth/token';
+  const basic = (id: string, secret: string) => ({
+    authorization: `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`,
+  });
+
+  test('a token answer has Cache-Control: no-store and Pragma: no-cache; so do its errors', async () => {
+    const ok = await raw(base, 'POST', token, {
+      form: { grant_type: 'client_credentials', client_id: t.sandbox.clientId, client_secret: t.sandbox.clientSecret },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('cache-control')).toBe('no-store');
+    expect(ok.headers.get('pragma')).toBe('no-cache');
+    const bad = await raw(base, 'POST', token, {
+      form: { grant_type: 'authorization_code', client_id: t.sandbox.clientId, client_secret: t.sandbox.clientSecret },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('cache-control')).toBe('no-store');
+  });
+
+  test('401 for a wrong secret in the form carries a WWW-Authenticate challenge', async () => {
+    const r = await raw(base, 'POST', token, {
+      form: { grant_type: 'client_credentials', client_id: t.sandbox.clientId, client_secret: 'wrong' },
+    });
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toMatch(/^Basic realm="[^"]+"/);
+    expect(r.headers.get('cache-control')).toBe('no-store');
+    expect(r.json().errorMessage).toBe('invalid client secret');
+  });
+
+  test('HTTP Basic client authentication: accepted; a wrong one is 401 with the Basic challenge', async () => {
+    const ok = await raw(base, 'POST', token, {
+      headers: basic(t.sandbox.clientId, t.sandbox.clientSecret),
+      form: { grant_type: 'client_credentials', scope: 'user:create' },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.json()).toMatchObject({ token_type: 'bearer', scope: 'user:create' });
+    const wrong = await raw(base, 'POST', token, {
+      headers: basic(t.sandbox.clientId, 'wrong'),
+      form: { grant_type: 'client_credentials' },
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toMatch(/^Basic /);
+    // two methods at once is a 400 (RFC 6749 2.3: one method per request)
+    const twice = await raw(base, 'POST', token, {
+      headers: basic(t.sandbox.clientId, t.sandbox.clientSecret),
+      form: { grant_type: 'client_credentials', client_secret: t.sandbox.clientSecret },
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.json().errorMessage).toContain('one of them');
+  });
+});
+
+describe('401s of the API carry a challenge; a missing scope names it (RFC 9110 11.6.1, RFC 6750 3)', () => {
+  test('no token: Bearer realm, no error code', async () => {
+    const r = await raw(base, 'GET', '/data/v2/accounts');
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+  });
+
+  test('a token that is not valid: error="invalid_token"', async () => {
+    const r = await raw(base, 'GET', '/data/v2/accounts', { headers: { authorization: 'Bearer nope' } });
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toMatch(
+      /^Bearer realm="api", error="invalid_token", error_description="/,
+    );
+    expect(r.json().errorCode).toBe('authentication.invalid_token');
+  });
+
+  test('connector endpoints name the Token scheme too', async () => {
+    const r = await raw(base, 'DELETE', '/connector/users/u1', { headers: { authorization: 'Token nope' } });
+    expect(r.status).toBe(401);
+    expect(r.headers.get('www-authenticate')).toMatch(
+      /^Token realm="connector", error="invalid_token".*, Bearer realm="api"$/,
+    );
+  });
+
+  test('a token without the scope: 403 with error="insufficient_scope" and the scope', async () => {
+    const ct = await clientToken(t.sandbox, ['user:create']);
+    const r = await raw(base, 'POST', '/api/v1/oauth/revoke-all', {
+      headers: { authorization: `Bearer ${ct}` },
+      form: { user_id: 'x' },
+    });
+    expect(r.status).toBe(403);
+    expect(r.headers.get('www-authenticate')).toBe(
+      'Bearer realm="api", error="insufficient_scope", scope="authorization:revoke"',
+    );
+  });
+});

@@ -2,7 +2,7 @@
 // authorization-grant and its delegate variant, revoke-all.
 import { EP } from '../../contract/index.js';
 import { ALL_SCOPES } from '../../contract/index.js';
-import { envelope } from '../http.js';
+import { envelope, HttpFailure, send } from '../http.js';
 import type { SandboxContext } from '../context.js';
 import { handleAll, type Handler, type Reply, type Req, type RouteRow } from '../router.js';
 import type { ClientRecord, Store, UserRecord } from '../store.js';
@@ -26,13 +26,64 @@ export function parseScopes(raw: string | null): string[] {
   ];
 }
 
-function tokenError(status: 400 | 401, code: string, message: string) {
-  return envelope(status, code, message);
+/**
+ * Every answer of the token endpoint, a token or an error, carries these: RFC 6749 5.1 (a token
+ * response MUST have `Cache-Control: no-store` and `Pragma: no-cache`); a proxy or a client cache
+ * that kept one would hand a bearer token to the next caller.
+ */
+export const TOKEN_NO_STORE: Readonly<Record<string, string>> = Object.freeze({
+  'cache-control': 'no-store',
+  pragma: 'no-cache',
+});
+/**
+ * The challenge of a 401 at the token endpoint: the client authenticates with its id and secret,
+ * in the form or as HTTP Basic (RFC 6749 2.3.1); RFC 9110 11.6.1 makes a challenge part of any 401,
+ * and RFC 6749 5.2 one matching the scheme a client tried in the Authorization header.
+ */
+export const TOKEN_CHALLENGE = 'Basic realm="oauth", charset="UTF-8"';
+
+function tokenError(status: 400 | 401, code: string, message: string): HttpFailure {
+  const { body, contentType } = envelope(status, code, message);
+  return new HttpFailure(
+    status,
+    body,
+    contentType,
+    status === 401 ? { ...TOKEN_NO_STORE, 'www-authenticate': TOKEN_CHALLENGE } : TOKEN_NO_STORE,
+  );
 }
 
-function authenticateClient(store: Store, form: URLSearchParams): ClientRecord {
-  const id = form.get('client_id');
-  const secret = form.get('client_secret');
+/** The client id and secret of an `Authorization: Basic` header (RFC 6749 2.3.1: each form-urlencoded). */
+function basicClient(header: string | undefined): { id: string; secret: string } | undefined {
+  if (!header) return undefined;
+  const sp = header.indexOf(' ');
+  if (sp < 0 || header.slice(0, sp).toLowerCase() !== 'basic') return undefined;
+  const decoded = Buffer.from(header.slice(sp + 1).trim(), 'base64').toString('utf8');
+  const i = decoded.indexOf(':');
+  if (i < 0)
+    throw tokenError(401, 'authentication.invalid_basic', 'HTTP Basic credentials must be client_id:client_secret');
+  const part = (v: string) => {
+    try {
+      return decodeURIComponent(v.replace(/\+/g, ' '));
+    } catch {
+      throw tokenError(401, 'authentication.invalid_basic', 'HTTP Basic credentials are not form-urlencoded');
+    }
+  };
+  return { id: part(decoded.slice(0, i)), secret: part(decoded.slice(i + 1)) };
+}
+
+function authenticateClient(store: Store, form: URLSearchParams, authorization: string | undefined): ClientRecord {
+  const basic = basicClient(authorization);
+  if (basic && form.has('client_secret'))
+    // RFC 6749 2.3: "MUST NOT use more than one authentication method in each request"
+    throw tokenError(
+      400,
+      'request.invalid',
+      'the client authenticated twice (HTTP Basic and client_secret in the form): use one of them',
+    );
+  if (basic && form.has('client_id') && form.get('client_id') !== basic.id)
+    throw tokenError(400, 'request.invalid', 'client_id in the form is not the client of the HTTP Basic credentials');
+  const id = basic ? basic.id : form.get('client_id');
+  const secret = basic ? basic.secret : form.get('client_secret');
   if (!id) throw tokenError(400, 'request.missing_client_id', 'client_id is required');
   const client = store.clients.get(id);
   if (!client) throw tokenError(401, 'authentication.client_not_found', 'OAuth client not found');
@@ -192,7 +243,7 @@ const GRANT_TYPES: Record<string, GrantType> = {
 function token(store: Store): Handler {
   return async (req, res) => {
     const form = await req.form();
-    const client = authenticateClient(store, form);
+    const client = authenticateClient(store, form, req.headers.authorization);
     const grantType = form.get('grant_type');
     const step = grantType !== null && Object.hasOwn(GRANT_TYPES, grantType) ? GRANT_TYPES[grantType] : undefined;
     if (!step)
@@ -203,7 +254,7 @@ function token(store: Store): Handler {
           ? `unsupported grant_type "${grantType.slice(0, 60)}"`
           : 'grant_type is required (client_credentials, authorization_code or refresh_token)',
       );
-    res.json(200, step(store, client, form, store.clock.now()));
+    send(res.raw, 200, step(store, client, form, store.clock.now()), 'application/json', TOKEN_NO_STORE);
   };
 }
 
