@@ -101,6 +101,18 @@ describe('accounts', () => {
       [...env.sandbox.store.accounts.values()].find((a) => a.externalId === 'acc-1' && a.name === 'Renamed'),
     ).toMatchObject({ accountExclusion: 'PFM_DATA', closed: true });
     expect((await call(env, 'PUT', '/connector/users/wire/accounts/acc-1', { exclusion: 'ALL' })).status).toBe(400);
+    // the reference's UpdateAccountEntity has no balance: a 400 naming it, not a 204 that changed nothing
+    const before = [...env.sandbox.store.accounts.values()].find((a) => a.externalId === 'acc-1')!.balance;
+    const balance = await call(env, 'PUT', '/connector/users/wire/accounts/acc-1', { name: 'B', balance: 123.45 });
+    expect(balance.status).toBe(400);
+    expect(balance.json()).toMatchObject({ errorDetails: { field: 'balance' } });
+    expect(balance.json().errorMessage).toContain('/transactions');
+    const reserved = await call(env, 'PUT', '/connector/users/wire/accounts/acc-1', { reservedAmount: 1 });
+    expect(reserved.json()).toMatchObject({ errorDetails: { field: 'reservedAmount' } });
+    const acc = [...env.sandbox.store.accounts.values()].find((a) => a.externalId === 'acc-1')!;
+    expect([acc.balance, acc.name]).toEqual([before, 'Renamed']);
+    // null is "not given", as for every optional property
+    expect((await call(env, 'PUT', '/connector/users/wire/accounts/acc-1', { balance: null })).status).toBe(204);
     expect((await call(env, 'PUT', '/connector/users/ghost/accounts/acc-1', { name: 'x' })).status).toBe(401);
     expect((await call(env, 'PUT', '/connector/users/wire/accounts/nope', { name: 'x' })).status).toBe(404);
     expect((await call(env, 'DELETE', '/connector/users/wire/accounts/nope')).status).toBe(404);

@@ -419,11 +419,27 @@ function createAccounts({ store, state, userFor }: ConnectorArea): Handler {
   };
 }
 
+/**
+ * Properties of an AccountEntity (ingest) that the reference's UpdateAccountEntity does not have,
+ * with where each is set instead. Sent to PUT they were dropped with a 204: a partner's "update the
+ * balance" looked done and changed nothing.
+ */
+const NOT_UPDATABLE: Record<string, string> = {
+  balance:
+    'is not a property of an account update (UpdateAccountEntity: name, closed, exclusion, type, availableCredit); ' +
+    "an account's balance comes with its transactions: POST /connector/users/{externalUserId}/transactions",
+  reservedAmount:
+    'is not a property of an account update; it comes with the transactions: ' +
+    'POST /connector/users/{externalUserId}/transactions',
+};
+
 function updateAccount({ store, accountOf }: ConnectorArea): Handler {
   return async (req, res) => {
     const body = await exactBody(req);
     const upd = valid(() => {
       const o = obj(body, 'body');
+      for (const [field, message] of Object.entries(NOT_UPDATABLE))
+        if (o[field] !== undefined && o[field] !== null) throw new WireError(field, message);
       return {
         closed: bool(o, 'closed', ''),
         exclusion: oneOf(o, 'exclusion', '', EXCLUSIONS, false),
