@@ -377,3 +377,34 @@ describe('/data/v2/accounts', () => {
     expect((await r.get('/data/v2/accounts?pageToken=!!')).status).toBe(400);
   });
 });
+
+describe('/data/v2/investment-accounts as the reference writes them', () => {
+  it('financialProduct is a documented product, lastRefreshed whole seconds, holdingPercentageReturn a fraction', async () => {
+    const r = await reader(t.sandbox, 'SE', ['investment-accounts:readonly']);
+    const accounts = demo(t.sandbox, r.userId, 'v2investments');
+    const rec = accounts.find((a) => a.type === 'INVESTMENT')!;
+    const list = (await r.get('/data/v2/investment-accounts')).json().investmentAccounts;
+    const inv = list.find((a: any) => a.id === rec.id);
+    // the reference's products: SE_ISK, SE_KF, SE_AF, SE_PENSION, ES_INVESTMENT, ES_PENSION
+    expect(inv.financialProduct).toBe('SE_ISK');
+    expect(inv.dates.lastRefreshed).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const holdings = (await r.get(`/data/v2/investment-accounts/${rec.id}/holdings`)).json().holdings;
+    expect(holdings.length).toBeGreaterThan(0);
+    for (const h of holdings) {
+      // "in decimal form, e.g. 6% is expressed as 0.06": return / (value - return)
+      const ret = Number(h.holdingReturn.value.unscaledValue) / 10 ** h.holdingReturn.value.scale;
+      const value = Number(h.holdingValue.value.unscaledValue) / 10 ** h.holdingValue.value.scale;
+      expect(Math.abs(h.holdingPercentageReturn - ret / (value - ret))).toBeLessThan(0.0001);
+    }
+  });
+
+  it('a pension account and a market the reference names no products for', async () => {
+    const { financialProduct } = await import('../../src/sandbox/routes/data-v2.js');
+    const pension = { type: 'PENSION' } as Parameters<typeof financialProduct>[1];
+    const depot = { type: 'INVESTMENT', portfolioType: 'DEPOT' } as Parameters<typeof financialProduct>[1];
+    expect(financialProduct('SE', pension)).toBe('SE_PENSION');
+    expect(financialProduct('SE', depot)).toBe('SE_AF');
+    expect(financialProduct('ES', depot)).toBe('ES_INVESTMENT');
+    expect(financialProduct('ES', pension)).toBe('ES_PENSION');
+  });
+});

@@ -83,7 +83,24 @@ function balances(a: AccountRecord): Record<string, unknown> {
 
 const isInvestment = (a: AccountRecord) => (a.type === 'INVESTMENT' || a.type === 'PENSION') && visible(a);
 const isLoan = (a: AccountRecord) => (a.type === 'MORTGAGE' || a.type === 'LOAN') && visible(a);
-const refreshedIso = (a: AccountRecord) => new Date(a.updated).toISOString();
+/** The reference's "ISO 8601 date and time format in UTC (YYYY-MM-DDThh:mm:ssZ)": whole seconds. */
+const refreshedIso = (a: AccountRecord) => new Date(a.updated).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/** Swedish products by the account's v1 portfolio type (an Aktie- och fondkonto is a depot). */
+const SE_PRODUCTS: Readonly<Record<string, string>> = Object.freeze({ ISK: 'SE_ISK', KF: 'SE_KF', DEPOT: 'SE_AF' });
+
+/**
+ * The reference's financialProduct, "uniformly defined ... within the same market": SE_ISK, SE_KF,
+ * SE_AF, SE_PENSION, ES_INVESTMENT, ES_PENSION. It sent the v1 portfolio type (ISK, DEPOT, PENSION),
+ * none of which is a documented value. A market the reference names no products for follows the
+ * ES pattern: MARKET_PENSION or MARKET_INVESTMENT.
+ */
+export function financialProduct(market: string | undefined, a: AccountRecord): string {
+  const pension = a.type === 'PENSION' || a.portfolioType === 'PENSION';
+  const m = market ?? 'SE';
+  if (m === 'SE') return pension ? 'SE_PENSION' : (SE_PRODUCTS[a.portfolioType ?? 'DEPOT'] ?? 'SE_AF');
+  return `${m}_${pension ? 'PENSION' : 'INVESTMENT'}`;
+}
 
 function investmentAccount(store: MemoryStore, a: AccountRecord): Record<string, unknown> {
   const p = portfolio(a) as { cashValue: ExactNumber; instruments: Array<Record<string, unknown>> };
@@ -97,7 +114,7 @@ function investmentAccount(store: MemoryStore, a: AccountRecord): Record<string,
     balances: { available: { amount: intAmount(cash, cur) }, booked: { amount: intAmount(dec(a.balance), cur) } },
     dates: { lastRefreshed: refreshedIso(a) },
     financialInstitutionId: institutionOf(store, a).id ?? null,
-    financialProduct: a.type === 'PENSION' ? 'PENSION' : (a.portfolioType ?? 'DEPOT'),
+    financialProduct: financialProduct(store.users.get(a.userId)?.market, a),
     holdingValue: {
       equity: intAmount(byType('STOCK'), cur),
       fund: intAmount(byType('FUND'), cur),
@@ -116,8 +133,9 @@ function holding(a: AccountRecord, i: Record<string, unknown>): Record<string, u
   const value = dec(String(i.marketValue as ExactNumber));
   const profit = dec(String(i.profit as ExactNumber));
   const cost = sub(value, profit);
-  // percent of what was paid, two decimals: profit / cost * 100
-  const pct = cost.u === 0n ? ZERO : mulRatio(profit, 10n ** BigInt(cost.s) * 100n, cost.u, 2);
+  // the reference: "in decimal form, e.g. 6% is expressed as 0.06": profit / cost, to a hundredth
+  // of a percent (it was sent as the percent, 8.7 for 8.7 %)
+  const pct = cost.u === 0n ? ZERO : mulRatio(profit, 10n ** BigInt(cost.s), cost.u, 4);
   return {
     id: i.id,
     accountId: a.id,
