@@ -398,6 +398,28 @@ describe('/data/v2/investment-accounts as the reference writes them', () => {
     }
   });
 
+  it('holdings: 10 a page by default, pageSize 1 to 100, and a page token only for its own account', async () => {
+    const r = await reader(t.sandbox, 'SE', ['investment-accounts:readonly']);
+    const first = demo(t.sandbox, r.userId, 'holdings-a').find((a) => a.type === 'INVESTMENT')!;
+    const second = demo(t.sandbox, r.userId, 'holdings-b').find((a) => a.type === 'INVESTMENT')!;
+    const path = (a: { id: string }, q = '') => `/data/v2/investment-accounts/${a.id}/holdings${q}`;
+    const all = (await r.get(path(first))).json();
+    expect(all.holdings.length).toBeGreaterThan(1);
+    expect(all.holdings.length).toBeLessThanOrEqual(10);
+    expect(all.nextPageToken).toBe('');
+    const one = (await r.get(path(first, '?pageSize=1'))).json();
+    expect(one.holdings).toHaveLength(1);
+    expect(one.nextPageToken).not.toBe('');
+    const next = (await r.get(path(first, `?pageSize=1&pageToken=${one.nextPageToken}`))).json();
+    expect(next.holdings[0].id).toBe(all.holdings[1].id);
+    for (const q of ['?pageSize=0', '?pageSize=101', '?pageSize=x'])
+      expect((await r.get(path(first, q))).status).toBe(400);
+    // the first account's token for the second account's holdings
+    const other = await r.get(path(second, `?pageSize=1&pageToken=${one.nextPageToken}`));
+    expect(other.status).toBe(400);
+    expect(other.json()).toMatchObject({ errorDetails: { field: 'pageToken' } });
+  });
+
   it('a pension account and a market the reference names no products for', async () => {
     const { financialProduct } = await import('../../src/sandbox/routes/data-v2.js');
     const pension = { type: 'PENSION' } as Parameters<typeof financialProduct>[1];

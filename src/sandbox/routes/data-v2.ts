@@ -155,6 +155,32 @@ function holding(a: AccountRecord, i: Record<string, unknown>): Record<string, u
   };
 }
 
+/**
+ * One page of an investment account's holdings: `pageSize` 10 by default (the reference), and a
+ * token that names its account: one account's token sent for another account's holdings was read
+ * as a position in that list and answered with a page of it (200, holdings skipped).
+ */
+function holdingsPage(a: AccountRecord, q: URLSearchParams): Record<string, unknown> {
+  const size = pageSizeParam(q, 10);
+  const all = (portfolio(a) as { instruments: Array<Record<string, unknown>> }).instruments;
+  const token = q.get('pageToken');
+  let start = 0;
+  if (token) {
+    const m = /^h(\d{1,6}):([\w-]{1,100})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
+    if (!m || Number(m[1]) > all.length || m[2] !== a.id)
+      throw badRequest(
+        `pageToken is not valid for the holdings of ${a.id}: pass the nextPageToken of the previous page of this account unchanged`,
+        { field: 'pageToken' },
+      );
+    start = Number(m[1]);
+  }
+  const end = Math.min(start + size, all.length);
+  return {
+    holdings: all.slice(start, end).map((i) => holding(a, i)),
+    nextPageToken: end < all.length ? Buffer.from(`h${end}:${a.id}`).toString('base64url') : '',
+  };
+}
+
 function loanAccount(store: MemoryStore, a: AccountRecord): Record<string, unknown> {
   const cur = a.currencyCode;
   // the reference: principal and initial are "the loan with debt expressed as a negative number"
@@ -288,26 +314,7 @@ export function registerDataV2(ctx: SandboxContext): void {
   };
   handle(EP.dataV2.investmentAccount, (req, res) => sendJson(res, 200, investmentAccount(store, ownInvestment(req))));
 
-  handle(EP.dataV2.holdings, (req, res) => {
-    const a = ownInvestment(req);
-    const size = pageSizeParam(req.query, 10);
-    const all = (portfolio(a) as { instruments: Array<Record<string, unknown>> }).instruments;
-    const token = req.query.get('pageToken');
-    let start = 0;
-    if (token) {
-      const m = /^h(\d{1,6})$/.exec(Buffer.from(token, 'base64url').toString('utf8'));
-      if (!m || Number(m[1]) > all.length)
-        throw badRequest('pageToken is not valid: pass the nextPageToken of the previous page unchanged', {
-          field: 'pageToken',
-        });
-      start = Number(m[1]);
-    }
-    const end = Math.min(start + size, all.length);
-    sendJson(res, 200, {
-      holdings: all.slice(start, end).map((i) => holding(a, i)),
-      nextPageToken: end < all.length ? Buffer.from(`h${end}`).toString('base64url') : '',
-    });
-  });
+  handle(EP.dataV2.holdings, (req, res) => sendJson(res, 200, holdingsPage(ownInvestment(req), req.query)));
 
   handle(EP.dataV2.loanAccounts, (req, res) => {
     const user = req.user();
