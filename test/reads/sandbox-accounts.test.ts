@@ -430,3 +430,32 @@ describe('/data/v2/investment-accounts as the reference writes them', () => {
     expect(financialProduct('ES', pension)).toBe('ES_PENSION');
   });
 });
+
+describe('/data/v2/transaction-reports/{id} as the reference writes it', () => {
+  it('externalReference and merchantId only when the session gave them; createdAt in whole seconds', async () => {
+    const { makeTransactionReport } = await import('../../src/sandbox/routes/data-v2.js');
+    const { clientToken } = await import('../helpers/sandbox.js');
+    const r = await reader(t.sandbox);
+    demo(t.sandbox, r.userId, 'report');
+    const ct = await clientToken(t.sandbox, ['transaction-reports:readonly']);
+    const get = async (id: string) =>
+      (
+        await raw(t.sandbox.baseUrl, 'GET', `/data/v2/transaction-reports/${id}`, {
+          headers: { authorization: `Bearer ${ct}` },
+        })
+      ).json();
+    const bare = await get(makeTransactionReport(t.sandbox.store, { userId: r.userId, clientId: t.sandbox.clientId }));
+    expect(bare.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect('externalReference' in bare).toBe(false);
+    expect('merchantId' in bare).toBe(false);
+    const given = await get(
+      makeTransactionReport(t.sandbox.store, {
+        userId: r.userId,
+        clientId: t.sandbox.clientId,
+        externalReference: 'order-1',
+        merchantId: 'm-1',
+      }),
+    );
+    expect(given).toMatchObject({ externalReference: 'order-1', merchantId: 'm-1' });
+  });
+});

@@ -242,11 +242,13 @@ export function makeTransactionReport(
     .filter((t) => t.userId === o.userId)
     .sort((x, y) => (x.bookedDate < y.bookedDate ? 1 : x.bookedDate > y.bookedDate ? -1 : x.id < y.id ? -1 : 1))
     .map((t) => v2Transaction(t, user?.locale ?? 'en_US'));
+  // the reference: externalReference and merchantId are "only returned when ... provided by the
+  // client" (they were "" when not); createdAt as its example writes it, in whole seconds
   const body = {
     id,
-    createdAt: new Date(now).toISOString(),
-    externalReference: o.externalReference ?? '',
-    merchantId: o.merchantId ?? '',
+    createdAt: new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    ...(o.externalReference === undefined ? {} : { externalReference: o.externalReference }),
+    ...(o.merchantId === undefined ? {} : { merchantId: o.merchantId }),
     accounts: accounts.map((a) => v2Account(a, institutionOf(store, a).id)),
     transactions,
   };
