@@ -1,8 +1,20 @@
 // A lock file beside a file that several bankctl processes update (the config, the token cache):
-// <file>.lock, created with O_EXCL, holding the owner's pid. A read-modify-write under it never
-// loses another process's write. A lock whose owner has died (or that is older than STALE_MS) is
-// taken over; one that stays held longer than the wait is an error naming the lock file.
-import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+// <file>.lock, created with O_EXCL, holding the owner's pid and, where /proc tells it, the owner's
+// start time. A read-modify-write under it never loses another process's write. A lock whose owner
+// has died (or whose pid now belongs to a process started later, or that is older than STALE_MS) is
+// taken over, by one process at a time (<file>.lock.break); one that stays held longer than the
+// wait is an error naming the lock file.
+import {
+  closeSync,
+  linkSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { UsageError } from '../errors.js';
 import { fileError } from './errors.js';
 import { randomHex } from './atomic.js';
@@ -60,46 +72,138 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-function owner(lockFile: string): { pid?: number; ageMs: number } | undefined {
+/**
+ * When a process started (field 22 of /proc/<pid>/stat: clock ticks since boot), or undefined where
+ * there is no /proc (macOS, BSD, Windows) or no such process. A pid and its start time name one
+ * process for as long as the system runs: a lock naming a pid the system has since given to another
+ * program (a killed bankctl's) is known as stale at once, not when it is STALE_MS old.
+ */
+export function processStart(pid: number): string | undefined {
   try {
-    const st = statSync(lockFile);
-    const pid = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
-    return { pid: Number.isFinite(pid) && pid > 0 ? pid : undefined, ageMs: Date.now() - st.mtimeMs };
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name (field 2) is in parentheses and may hold spaces or ')': count after the last
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const start = fields[19];
+    return start && /^\d+$/.test(start) ? start : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Removes a lock left by a dead process; moved aside first so that a fresh lock is never removed. */
-function breakStale(lockFile: string, seen: { pid?: number }, isAlive: (pid: number) => boolean): void {
-  const aside = `${lockFile}.${randomHex(6)}.stale`;
+let ownStart: string | undefined | null = null;
+/** What this process writes in a lock it takes: its pid, and its start time where known. */
+function ownContent(): string {
+  if (ownStart === null) ownStart = processStart(process.pid);
+  return `${process.pid}\n${ownStart ? `${ownStart}\n` : ''}`;
+}
+
+interface Held {
+  pid?: number;
+  /** The owner's start time, when the lock has it (written by a bankctl that knew its own). */
+  start?: string;
+  ageMs: number;
+  text: string;
+}
+
+function owner(lockFile: string): Held | undefined {
   try {
-    renameSync(lockFile, aside);
+    const st = statSync(lockFile);
+    const text = readFileSync(lockFile, 'utf8');
+    const [first, second] = text.split('\n');
+    const pid = Number.parseInt(first ?? '', 10);
+    return {
+      pid: Number.isFinite(pid) && pid > 0 ? pid : undefined,
+      start: second && /^\d+$/.test(second) ? second : undefined,
+      ageMs: Date.now() - st.mtimeMs,
+      text,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the lock's owner is gone: dead, its pid now another process's (another start time), or an earlier life of this pid. */
+function ownerGone(lockFile: string, held: Held, isAlive: (pid: number) => boolean): boolean {
+  if (held.pid === undefined) return false;
+  if (held.pid === process.pid) return !heldHere.has(lockFile);
+  if (held.start !== undefined) {
+    const now = processStart(held.pid);
+    if (now !== undefined && now !== held.start) return true;
+  }
+  return !isAlive(held.pid);
+}
+
+/** Breaking a stale lock never takes a guard older than this: the breaker died or hung. */
+const GUARD_STALE_MS = 5000;
+
+/**
+ * Takes <lock>.break, the guard that one process at a time holds to remove a stale lock; false when
+ * another holds it (look again later). A guard left by a breaker that died is removed first.
+ */
+function takeGuard(guard: string): boolean {
+  try {
+    writeFileSync(guard, ownContent(), { flag: 'wx', mode: 0o600 });
+    return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return; // someone else broke it
-    throw fileError(err, lockFile, 'write');
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError(err, guard, 'write');
   }
-  const moved = owner(aside);
-  if (moved && moved.pid !== seen.pid && moved.pid !== undefined && isAlive(moved.pid)) {
-    // it was a fresh lock taken in between: put it back if nobody took the name since
+  const held = owner(guard);
+  if (held && (ownerGone(guard, held, processAlive) || held.ageMs > GUARD_STALE_MS)) {
+    // moved aside, then removed only if it is the guard seen as stale; a fresh one goes back
+    const aside = `${guard}.${randomHex(6)}.stale`;
     try {
-      renameSync(aside, lockFile);
-      return;
+      renameSync(guard, aside);
     } catch {
-      // fall through: remove it
+      return false;
     }
+    const moved = owner(aside);
+    if (moved && moved.text !== held.text) {
+      try {
+        linkSync(aside, guard);
+      } catch {
+        // another guard took the name: its holder breaks the lock
+      }
+    }
+    rmSync(aside, { force: true });
   }
-  rmSync(aside, { force: true });
+  return false;
+}
+
+/**
+ * Removes a stale lock. Only the holder of <lock>.break may, and it looks at the lock again under
+ * it: of several processes that found the same stale lock, one removes it, and none removes the
+ * fresh lock another took in between (it would then be held twice).
+ */
+function breakStale(lockFile: string, isStale: (held: Held) => boolean): void {
+  const guard = `${lockFile}.break`;
+  if (!takeGuard(guard)) return;
+  try {
+    const held = owner(lockFile);
+    if (held && isStale(held)) rmSync(lockFile, { force: true });
+  } finally {
+    removeIfMine(guard);
+  }
+}
+
+/** Removes a lock or guard this process wrote; one taken over since (this process hung) is left to its new owner. */
+function removeIfMine(file: string): void {
+  const held = owner(file);
+  if (held && held.text === ownContent()) rmSync(file, { force: true });
 }
 
 function acquire(lockFile: string, o: LockOptions): void {
   const deadline = Date.now() + (o.waitMs ?? 15_000);
   const isAlive = o.ownerAlive ?? processAlive;
+  // an owner that is gone, a lock far too old, or one whose owner never wrote its pid
+  const isStale = (held: Held): boolean =>
+    ownerGone(lockFile, held, isAlive) ||
+    held.ageMs > (o.staleMs ?? STALE_MS) ||
+    (held.pid === undefined && held.ageMs > 2000);
   for (let attempt = 0; ; attempt++) {
     let fd: number | undefined;
     try {
       fd = openSync(lockFile, 'wx', 0o600);
-      writeSync(fd, `${process.pid}\n`);
+      writeSync(fd, ownContent());
       closeSync(fd);
       heldHere.add(lockFile);
       return;
@@ -112,15 +216,8 @@ function acquire(lockFile: string, o: LockOptions): void {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError(err, lockFile, 'write');
     }
     const held = owner(lockFile);
-    // an owner that died (or an earlier life of this pid), a lock far too old, or one whose owner
-    // never wrote its pid
-    if (
-      held &&
-      ((held.pid !== undefined && ((held.pid === process.pid && !heldHere.has(lockFile)) || !isAlive(held.pid))) ||
-        held.ageMs > (o.staleMs ?? STALE_MS) ||
-        (held.pid === undefined && held.ageMs > 2000))
-    ) {
-      breakStale(lockFile, held, isAlive);
+    if (held && isStale(held)) {
+      breakStale(lockFile, isStale);
       continue;
     }
     if (Date.now() > deadline) {
@@ -159,5 +256,5 @@ export function withLockSync<T>(file: string, fn: () => T, o: LockOptions = {}):
 
 function release(lockFile: string): void {
   heldHere.delete(lockFile);
-  rmSync(lockFile, { force: true });
+  removeIfMine(lockFile);
 }

@@ -16,6 +16,11 @@ async function detached(env: Record<string, string>, data: string, ...extra: str
   return spawnCli(['sandbox', 'start', '--detach', '--port', '0', '--data', data, '-o', 'json', ...extra], { env });
 }
 
+/** The pid a lock names: its first line (a second, where /proc tells it, is that process's start time). */
+function lockPid(data: string): string {
+  return readFileSync(`${data}.lock`, 'utf8').split('\n')[0]!;
+}
+
 function pidOf(env: { BANKCTL_CONFIG_DIR: string }): number {
   return JSON.parse(readFileSync(join(env.BANKCTL_CONFIG_DIR, 'sandbox.json'), 'utf8')).pid;
 }
@@ -29,7 +34,7 @@ describe('one sandbox per --data file', () => {
     expect((await detached(a, data)).code).toBe(0);
     try {
       const pid = pidOf(a);
-      expect(readFileSync(`${data}.lock`, 'utf8').trim()).toBe(String(pid));
+      expect(lockPid(data)).toBe(String(pid));
       const refusal = `error: a sandbox is already using the --data file ${data}: pid ${pid}`;
       const fg = await spawnCli(['sandbox', 'start', '--port', '0', '--data', data], { env: b });
       expect(fg.stderr).toContain(refusal);
@@ -55,11 +60,11 @@ describe('one sandbox per --data file', () => {
     const pid = pidOf(a);
     process.kill(pid, 'SIGKILL');
     while (existsSync(`/proc/${pid}`)) await new Promise((r) => setTimeout(r, 20));
-    expect(readFileSync(`${data}.lock`, 'utf8').trim()).toBe(String(pid));
+    expect(lockPid(data)).toBe(String(pid));
     const b = cfg(dir, 'b');
     const next = await detached(b, data);
     expect(next.code, next.stderr).toBe(0);
-    expect(readFileSync(`${data}.lock`, 'utf8').trim()).toBe(String(pidOf(b)));
+    expect(lockPid(data)).toBe(String(pidOf(b)));
     await spawnCli(['sandbox', 'stop'], { env: b });
   });
 
@@ -74,7 +79,7 @@ describe('one sandbox per --data file', () => {
       const exited = new Promise((r) => child.once('exit', (c) => r(c)));
       try {
         await new Promise((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
-        expect(readFileSync(`${data}.lock`, 'utf8').trim()).toBe(String(child.pid));
+        expect(lockPid(data)).toBe(String(child.pid));
       } finally {
         child.kill(signal);
       }
