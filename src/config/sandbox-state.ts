@@ -3,7 +3,7 @@
 // The file is trusted only in a private config directory (src/config/private.ts), and its pid is
 // signalled only while that process is still a bankctl sandbox.
 import { createRequire } from 'node:module';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { SandboxState } from './settings.js';
 import { writeFileAtomicSync } from '../fs/atomic.js';
@@ -73,10 +73,23 @@ export function runningSandbox(configDir: string): SandboxState | undefined {
   return state && (!state.pid || processAlive(state.pid)) ? state : undefined;
 }
 
-export function removeState(configDir: string, pid?: number): void {
-  const current = readState(configDir);
-  if (pid !== undefined && current?.pid !== undefined && current.pid !== pid) return;
-  rmSync(stateFile(configDir), { force: true });
+/**
+ * Removes the file while it still names pid, under the file's lock as claimState writes it: a
+ * sandbox that claimed the file since keeps it. Whether the file was removed (or was not there).
+ */
+export function removeState(configDir: string, pid: number): boolean {
+  const file = stateFile(configDir);
+  if (!existsSync(file)) return true;
+  return withLockSync(
+    file,
+    () => {
+      const current = readState(configDir);
+      if (current?.pid !== undefined && current.pid !== pid) return false;
+      rmSync(file, { force: true });
+      return true;
+    },
+    { what: 'the sandbox state file' },
+  );
 }
 
 /** The command line of a process (argv), or undefined when it cannot be known. */

@@ -2,7 +2,7 @@
 // sandbox, one sandbox per config directory, a busy port is a one-line reason, and the local
 // servers answer only requests addressed to them (no DNS rebinding).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer, type Server, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -41,6 +41,37 @@ describe('sandbox stop and start', () => {
     expect(r.stderr).toMatch(new RegExp(`process ${other.pid}.*no longer a bankctl sandbox`));
     await new Promise((res) => setTimeout(res, 200));
     expect(alive(other.pid!)).toBe(true);
+  });
+
+  test('stop of a dead sandbox removes its state under the lock, and keeps the state of one started since', async () => {
+    const dir = tempDir();
+    const env = { BANKCTL_CONFIG_DIR: dir };
+    const file = join(dir, 'sandbox.json');
+    const state = (pid: number, port: number) =>
+      JSON.stringify({ baseUrl: `http://127.0.0.1:${port}`, linkUrl: 'x', clientId: 'c', clientSecret: 's', pid });
+    const gone = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    await new Promise((r) => gone.on('exit', r));
+    writeFileSync(file, state(gone.pid!, 1), { mode: 0o600 });
+    // a start is claiming the file: it holds the lock (this live process's pid)
+    writeFileSync(`${file}.lock`, `${process.pid}\n`, { mode: 0o600 });
+    let exited = false;
+    const stop = spawnCli(['sandbox', 'stop'], { env }).finally(() => (exited = true));
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(exited).toBe(false);
+    expect(existsSync(file)).toBe(true);
+    // the start writes its own state, then lets go
+    writeFileSync(file, state(process.pid, 2), { mode: 0o600 });
+    rmSync(`${file}.lock`);
+    const r = await stop;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`pid ${gone.pid}\\) had ended; one started since has claimed the file`));
+    expect(JSON.parse(readFileSync(file, 'utf8')).pid).toBe(process.pid);
+    // with no start in between, the dead one's file goes
+    writeFileSync(file, state(gone.pid!, 1), { mode: 0o600 });
+    const again = await spawnCli(['sandbox', 'stop'], { env });
+    expect(again.stderr).toContain('removed a stale state file');
+    expect(existsSync(file)).toBe(false);
+    expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
   test('a second --detach in the same config directory refuses (exit 5) and names the running one', async () => {

@@ -23,8 +23,12 @@ export function registerSandboxStop(parent: Command, ctx: Context): void {
       }
       const pid = state.pid;
       if (!processAlive(pid)) {
-        removeState(ctx.configDir);
-        ctx.notice('no sandbox is running (removed a stale state file)');
+        // a sandbox started since may have claimed the file: only the dead one's state goes
+        if (removeState(ctx.configDir, pid)) ctx.notice('no sandbox is running (removed a stale state file)');
+        else
+          ctx.notice(
+            `the sandbox recorded in ${stateFile(ctx.configDir)} (pid ${pid}) had ended; one started since has claimed the file and was left running`,
+          );
         return;
       }
       // The pid may have been given to another program since: signal only a bankctl sandbox.
