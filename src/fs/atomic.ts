@@ -9,6 +9,7 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
+  readdirSync,
   renameSync,
   rmSync,
   statSync,
@@ -18,6 +19,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileError } from './errors.js';
+import { processAlive } from './pids.js';
 
 export interface AtomicWriteOptions {
   /** File mode, applied whatever the umask; default 0600 (user data). */
@@ -35,9 +37,48 @@ export function randomHex(n: number): string {
   return Buffer.from(bytes).toString('hex');
 }
 
-/** The temporary name for a target: same directory (so rename is atomic), random, hidden. */
+/**
+ * The temporary name for a target: same directory (so rename is atomic), hidden, this process's
+ * pid (so that a file left by a writer killed mid-write is known as its) and random.
+ */
 export function temporaryPath(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${randomHex(8)}.tmp`);
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomHex(8)}.tmp`);
+}
+
+/** A temporary file of an earlier release (no pid in its name) this old was left by a killed writer. */
+const UNNAMED_STALE_MS = 60 * 60_000;
+
+/**
+ * Removes the temporary files of target that writers killed mid-write left behind (a kill during
+ * the fsync of the config leaves a copy of its secrets beside it): those of a pid that no longer
+ * runs, and those of an earlier release (no pid) an hour old. Those of live processes are theirs.
+ */
+export function removeStaleTemporaries(target: string): void {
+  const dir = dirname(target);
+  const prefix = `.${basename(target)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.startsWith(prefix) && n.endsWith('.tmp'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = /^(?:(\d+)\.)?[0-9a-f]{16}\.tmp$/.exec(name.slice(prefix.length));
+    if (!m) continue;
+    const path = join(dir, name);
+    try {
+      if (m[1] !== undefined) {
+        const pid = Number(m[1]);
+        if (pid === process.pid || processAlive(pid)) continue;
+      } else {
+        const st = statSync(path, { throwIfNoEntry: false });
+        if (!st || Date.now() - st.mtimeMs < UNNAMED_STALE_MS) continue;
+      }
+      rmSync(path, { force: true });
+    } catch {
+      // not ours to remove (another user's, in a shared directory): the write itself succeeded
+    }
+  }
 }
 
 function prepare(target: string, o: AtomicWriteOptions): void {
@@ -71,6 +112,7 @@ export function writeFileAtomicSync(target: string, data: string | Uint8Array, o
     fd = undefined;
     renameSync(tmp, target);
     tmp = undefined;
+    removeStaleTemporaries(target);
   } catch (err) {
     if (fd !== undefined) closeQuietly(fd);
     if (tmp !== undefined) removeQuietly(tmp);
@@ -105,6 +147,7 @@ export async function writeFileAtomic(
     handle = undefined;
     await rename(tmp, target);
     tmp = undefined;
+    removeStaleTemporaries(target);
   } catch (err) {
     await handle?.close().catch(() => undefined);
     if (tmp !== undefined) await rm(tmp, { force: true }).catch(() => undefined);

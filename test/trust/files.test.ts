@@ -15,11 +15,12 @@ import {
   readFileSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BIN, spawnCli, tempDir, type CliResult } from '../helpers/cli.js';
@@ -86,6 +87,30 @@ describe('atomic, private writes', () => {
     expect(mode(dir)).toBe(0o700);
     expect(mode(join(dir, 'config.json'))).toBe(0o600);
     expect(mode(join(dir, 'tokens.json'))).toBe(0o600);
+  });
+
+  test("a copy of the config left by a writer killed mid-write (a dead pid) is removed by the next write; a live writer's is not", async () => {
+    const dir = tempDir();
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{"profiles":{"default":{"client-secret":"s3cret"}}}\n', { mode: 0o600 });
+    const gone = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    await new Promise((r) => gone.on('exit', r));
+    const temp = (owner: string) => join(dir, `.config.json.${owner}${'ab12'.repeat(4)}.tmp`);
+    const dead = temp(`${gone.pid}.`);
+    const live = temp(`${process.pid}.`);
+    const oldUnnamed = temp('').replace('ab12', 'cd34');
+    const newUnnamed = temp('');
+    for (const f of [dead, live, oldUnnamed, newUnnamed])
+      writeFileSync(f, '{"profiles":{"default":{"client-secret":"s3cret"}}}\n', { mode: 0o600 });
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(oldUnnamed, twoHoursAgo, twoHoursAgo);
+    const r = await spawnCli(['config', 'set', 'output', 'json'], { env: { BANKCTL_CONFIG_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(dead)).toBe(false);
+    expect(existsSync(oldUnnamed)).toBe(false);
+    expect(existsSync(live)).toBe(true);
+    expect(existsSync(newUnnamed)).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['config.json', basename(live), basename(newUnnamed)].sort());
   });
 
   test('sandbox start: a link planted at a guessable temporary name does not receive the client secret', async () => {

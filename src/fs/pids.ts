@@ -1,0 +1,31 @@
+// Whether a process lives, and since when: what the lock files and the temporary files of an
+// atomic write carry (their owner's pid) is judged by these.
+import { readFileSync } from 'node:fs';
+
+/** Whether a process with this pid exists (one of another user's counts). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * When a process started (field 22 of /proc/<pid>/stat: clock ticks since boot), or undefined where
+ * there is no /proc (macOS, BSD, Windows) or no such process. A pid and its start time name one
+ * process for as long as the system runs: a lock naming a pid the system has since given to another
+ * program (a killed bankctl's) is known as stale at once, not when it is STALE_MS old.
+ */
+export function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the command name (field 2) is in parentheses and may hold spaces or ')': count after the last
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const start = fields[19];
+    return start && /^\d+$/.test(start) ? start : undefined;
+  } catch {
+    return undefined;
+  }
+}
