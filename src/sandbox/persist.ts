@@ -10,11 +10,14 @@ import {
   closeSync,
   constants,
   existsSync,
+  fchmodSync,
   fstatSync,
   fsyncSync,
   openSync,
+  readdirSync,
   readSync,
   renameSync,
+  rmSync,
   writeSync,
 } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
@@ -87,17 +90,57 @@ export function writeSnapshot(fd: number, store: MemoryStore): void {
   w.flush();
 }
 
-/** Writes the snapshot to a temporary file beside file, fsyncs it and renames it over file. */
+/**
+ * Writes the snapshot to a temporary file beside file, fsyncs it and renames it over file. The
+ * temporary name is random and created with O_EXCL (FILE's directory may be shared, as /tmp is: a
+ * link or a file planted at a guessable name would receive the clients' secrets), 0600 whatever
+ * the umask; it carries this pid, so that the next snapshot removes one a killed sandbox left.
+ */
 export function writeAtomic(file: string, write: (fd: number) => void): void {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  const fd = openSync(tmp, 'w', 0o600);
+  const bytes = new Uint8Array(8);
+  globalThis.crypto.getRandomValues(bytes);
+  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${Buffer.from(bytes).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'wx', 0o600);
   try {
+    fchmodSync(fd, 0o600);
     write(fd);
     fsyncSync(fd);
-  } finally {
+  } catch (err) {
     closeSync(fd);
+    rmSync(tmp, { force: true });
+    throw err;
   }
+  closeSync(fd);
   renameSync(tmp, file);
+  removeDeadTemporaries(file);
+}
+
+/** The temporary files of file that a sandbox killed mid-snapshot left (named with its pid, now dead). */
+function removeDeadTemporaries(file: string): void {
+  const prefix = `.${basename(file)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(file));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    // this release's names, and the earlier one's (.FILE.<pid>.tmp)
+    const m = /^(\d+)\.(?:[0-9a-f]{16}\.)?tmp$/.exec(name.slice(prefix.length));
+    if (!m || Number(m[1]) === process.pid) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+      continue; // a live writer's (or another user's process)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ESRCH') continue;
+    }
+    try {
+      rmSync(join(dirname(file), name), { force: true });
+    } catch {
+      // another user's, in a shared directory: the snapshot itself is written
+    }
+  }
 }
 
 /**

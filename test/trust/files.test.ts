@@ -113,6 +113,31 @@ describe('atomic, private writes', () => {
     expect(readdirSync(dir).sort()).toEqual(['config.json', basename(live), basename(newUnnamed)].sort());
   });
 
+  test("--data snapshots: a link planted at the pid-named temporary name is not followed; a killed sandbox's temporary files go at the next snapshot", async () => {
+    const dir = tempDir();
+    const data = join(dir, 'state.json');
+    const victim = join(tempDir(), 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    // the earlier release's name for this process's snapshot
+    symlinkSync(victim, join(dir, `.state.json.${process.pid}.tmp`));
+    const gone = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    await new Promise((r) => gone.on('exit', r));
+    const left = [`.state.json.${gone.pid}.tmp`, `.state.json.${gone.pid}.${'ab12'.repeat(4)}.tmp`];
+    for (const name of left) writeFileSync(join(dir, name), 'a snapshot with client secrets\n', { mode: 0o600 });
+    const s = await startTestSandbox({ dataFile: data });
+    try {
+      // a change: the next snapshot is written
+      await clientToken(s.sandbox, ['user:create']);
+    } finally {
+      await s.close();
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(data).isFile()).toBe(true);
+    expect(mode(data)).toBe(0o600);
+    expect(readFileSync(data, 'utf8')).toContain(s.sandbox.clientId);
+    for (const name of left) expect(existsSync(join(dir, name))).toBe(false);
+  });
+
   test('sandbox start: a link planted at a guessable temporary name does not receive the client secret', async () => {
     const dir = tempDir();
     const victim = join(tempDir(), 'victim.txt');
