@@ -1,14 +1,14 @@
 // One JSON file of the config directory (config.json, tokens.json): read whole on each access (a
 // few hundred bytes), updated by a read-modify-write under <file>.lock, written atomically 0600
 // (src/fs/atomic.ts). A file that cannot be read or parsed is an error naming it, never reset.
-import { chmodSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 import { writeFileAtomicSync } from '../fs/atomic.js';
 import { errnoReason, fileError } from '../fs/errors.js';
 import { withoutBom } from '../fs/bom.js';
 import { withLockSync } from '../fs/lock.js';
-import { checkPrivate } from './private.js';
+import { checkPrivate, tightenFile } from './private.js';
 
 export class JsonFile<T extends object> {
   constructor(
@@ -43,7 +43,7 @@ export class JsonFile<T extends object> {
       throw new UsageError(`${this.what} ${this.path} is not valid: it must hold a JSON object`, {
         hint: 'fix or remove the file; bankctl never overwrites it',
       });
-    tighten(this.path);
+    tightenFile(this.path);
     return value as T;
   }
 
@@ -68,15 +68,5 @@ export class JsonFile<T extends object> {
       },
       { what: this.what },
     );
-  }
-}
-
-/** Files written by an older version or by hand may be wider than 0600: tighten them. */
-function tighten(file: string): void {
-  try {
-    const mode = statSync(file).mode & 0o777;
-    if (mode & 0o077) chmodSync(file, 0o600);
-  } catch {
-    // a read-only file system: reading still works
   }
 }

@@ -1,7 +1,7 @@
 // bankctl reads secrets and the address of the service from its config directory: a directory or
 // file there that another user owns, or that the group or others may write, could point bankctl
 // (and its client secret) at a server of someone else's choosing. Such a path is refused.
-import { statSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 
 export function checkPrivate(path: string, kind: 'directory' | 'file'): void {
@@ -24,5 +24,19 @@ export function checkPrivate(path: string, kind: 'directory' | 'file'): void {
     throw new UsageError(`${name} can be written by ${who}; bankctl refuses to use it`, {
       hint: `\`chmod go-w ${path}\` if its content is yours`,
     });
+  }
+}
+
+/**
+ * A file of the config directory that an older version or a hand made wider than 0600 (the token
+ * cache, the sandbox's client secret) is tightened to 0600 when bankctl opens the directory.
+ */
+export function tightenFile(file: string): void {
+  try {
+    const st = statSync(file);
+    // one others may write is not made to look private: checkPrivate refuses it, naming it
+    if (st.isFile() && st.mode & 0o077 && !(st.mode & 0o022) && st.uid === process.getuid?.()) chmodSync(file, 0o600);
+  } catch {
+    // not there, or a read-only file system: reading still works
   }
 }

@@ -9,7 +9,7 @@ import type { SandboxState } from './settings.js';
 import { writeFileAtomicSync } from '../fs/atomic.js';
 import { fileError } from '../fs/errors.js';
 import { processAlive, withLockSync } from '../fs/lock.js';
-import { checkPrivate } from './private.js';
+import { checkPrivate, tightenFile } from './private.js';
 
 // whether a pid lives is the lock's question too: one answer for both
 export { processAlive };
@@ -59,6 +59,7 @@ export function readState(configDir: string): SandboxState | undefined {
   checkPrivate(configDir, 'directory');
   const file = stateFile(configDir);
   checkPrivate(file, 'file');
+  tightenFile(file);
   try {
     const state = JSON.parse(readFileSync(file, 'utf8')) as SandboxState;
     return state && typeof state === 'object' && typeof state.baseUrl === 'string' ? state : undefined;

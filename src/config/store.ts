@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { JsonFile } from './json-file.js';
-import { checkPrivate } from './private.js';
+import { checkPrivate, tightenFile } from './private.js';
 
 export const SANDBOX_DEFAULT_URL = 'http://127.0.0.1:8787';
 
@@ -91,7 +91,10 @@ export class ConfigStore {
   /** Refuses a config directory that another user owns or can write to (exit 2, naming it). */
   static async open(dir: string): Promise<ConfigStore> {
     checkPrivate(dir, 'directory');
-    return new ConfigStore(dir);
+    const store = new ConfigStore(dir);
+    // the token cache is read only by commands that need a token: tightened here, whatever runs
+    for (const f of [store.file, store.tokenFile]) tightenFile(f);
+    return store;
   }
 
   /** Profiles exist once anything is stored in them; `default` always exists. */

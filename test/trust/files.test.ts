@@ -157,6 +157,24 @@ describe('atomic, private writes', () => {
 });
 
 describe('a config directory that is not private is refused', () => {
+  test('a token cache or sandbox state readable by others (an older version, a hand) is made 0600 by any command; one others may write is still refused', async () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o755);
+    const tokens = join(dir, 'tokens.json');
+    const state = join(dir, 'sandbox.json');
+    writeFileSync(tokens, '{"default":{}}\n');
+    writeFileSync(state, JSON.stringify({ baseUrl: 'http://127.0.0.1:1', clientId: 'c', clientSecret: 's', pid: 1 }));
+    for (const f of [tokens, state]) chmodSync(f, 0o644);
+    const r = await spawnCli(['config', 'list'], { env: { BANKCTL_CONFIG_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    expect([mode(tokens), mode(state)]).toEqual([0o600, 0o600]);
+    chmodSync(tokens, 0o666);
+    const w = await spawnCli(['auth', 'status'], { env: { BANKCTL_CONFIG_DIR: dir } });
+    expect(w.code).toBe(2);
+    expect(w.stderr).toContain(tokens);
+    expect(mode(tokens)).toBe(0o666);
+  });
+
   test('writable by others: the directory, then a file, named; exit 2; nothing changed', async () => {
     const dir = tempDir();
     chmodSync(dir, 0o777);
