@@ -150,12 +150,15 @@ function takeGuard(guard: string): boolean {
  * it: of several processes that found the same stale lock, one removes it, and none removes the
  * fresh lock another took in between (it would then be held twice).
  */
-function breakStale(lockFile: string, isStale: (held: Held) => boolean): void {
+function breakStale(lockFile: string, isStale: (held: Held) => boolean): boolean {
   const guard = `${lockFile}.break`;
-  if (!takeGuard(guard)) return;
+  if (!takeGuard(guard)) return false;
   try {
     const held = owner(lockFile);
     if (held && isStale(held)) rmSync(lockFile, { force: true });
+    return true;
+  } catch (err) {
+    throw fileError(err, lockFile, 'write');
   } finally {
     removeIfMine(guard);
   }
@@ -193,7 +196,8 @@ function acquire(lockFile: string, o: LockOptions): void {
     }
     const held = owner(lockFile);
     if (held && isStale(held)) {
-      breakStale(lockFile, isStale);
+      // another process is breaking it: a moment for it to finish
+      if (!breakStale(lockFile, isStale)) sleepSync(1 + Math.random() * 4);
       continue;
     }
     if (Date.now() > deadline) {

@@ -1,7 +1,7 @@
 // Taking over the lock of a file (src/fs/lock.ts) that a bankctl left behind: real processes racing
 // for one stale lock, and a lock whose pid the system has since given to another program.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
@@ -94,6 +94,25 @@ describe('a stale lock', () => {
     expect(reports.map((r) => r.got)).toEqual(Array(n).fill(rounds));
     expect(existsSync(`${target}.lock.break`)).toBe(false);
   }, 90_000);
+});
+
+describe('the guard of a takeover', () => {
+  it('left by a breaker that died (or hung past 5 s) does not keep a stale lock for ever', async () => {
+    const dir = tempDir();
+    const target = join(dir, 'tokens.json');
+    const dead = await deadPid();
+    for (const guard of [`${dead}\n`, `${process.ppid}\n`]) {
+      writeFileSync(`${target}.lock`, `${dead}\n`);
+      writeFileSync(`${target}.lock.break`, guard);
+      if (guard !== `${dead}\n`)
+        utimesSync(`${target}.lock.break`, new Date(Date.now() - 6000), new Date(Date.now() - 6000));
+      const t0 = Date.now();
+      expect(withLockSync(target, () => 'held', { waitMs: 3000 })).toBe('held');
+      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(existsSync(`${target}.lock`)).toBe(false);
+      expect(existsSync(`${target}.lock.break`)).toBe(false);
+    }
+  });
 });
 
 describe('a lock naming a pid the system has given to another program since', () => {
