@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import type { SandboxState } from './settings.js';
 import { writeFileAtomicSync } from '../fs/atomic.js';
 import { fileError } from '../fs/errors.js';
-import { processAlive, withLockSync } from '../fs/lock.js';
+import { processAlive, processStart, withLockSync } from '../fs/lock.js';
 import { checkPrivate, tightenFile } from './private.js';
 
 // whether a pid lives is the lock's question too: one answer for both
@@ -46,8 +46,9 @@ export function claimState(configDir: string, state: SandboxState): SandboxState
     stateFile(configDir),
     () => {
       const other = readState(configDir);
-      if (other?.pid && other.pid !== state.pid && isSandboxProcess(other.pid)) return other;
-      writeState(configDir, state);
+      if (other?.pid && other.pid !== state.pid && isRecordedSandbox(other)) return other;
+      const start = state.pid === process.pid ? processStart(process.pid) : undefined;
+      writeState(configDir, start ? { ...state, pidStart: start } : state);
       return undefined;
     },
     { what: 'the sandbox state file' },
@@ -71,7 +72,22 @@ export function readState(configDir: string): SandboxState | undefined {
 /** The sandbox of the file, when its process is still alive. */
 export function runningSandbox(configDir: string): SandboxState | undefined {
   const state = readState(configDir);
-  return state && (!state.pid || processAlive(state.pid)) ? state : undefined;
+  return state && (!state.pid || (processAlive(state.pid) && !pidReused(state))) ? state : undefined;
+}
+
+/**
+ * Whether the recorded pid now belongs to a process started after the sandbox (it was killed and
+ * the system gave its pid away): known where /proc tells start times and the file recorded one.
+ */
+export function pidReused(state: SandboxState): boolean {
+  if (!state.pid || !state.pidStart) return false;
+  const now = processStart(state.pid);
+  return now !== undefined && now !== state.pidStart;
+}
+
+/** Whether the file's process is still the sandbox it recorded: a bankctl sandbox, started when it said. */
+export function isRecordedSandbox(state: SandboxState): boolean {
+  return !!state.pid && !pidReused(state) && isSandboxProcess(state.pid);
 }
 
 /**

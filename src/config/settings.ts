@@ -47,6 +47,8 @@ export interface SandboxState {
   clientSecret: string;
   connectorToken: string;
   pid?: number;
+  /** When that process started (/proc, in sandbox.json only): its pid given to another process since is known as such. */
+  pidStart?: string;
   caFile?: string;
   pin?: string;
   /** Its --data file (in sandbox.json only): `sandbox stop` waits while the last snapshot is written. */

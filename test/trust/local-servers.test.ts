@@ -74,6 +74,40 @@ describe('sandbox stop and start', () => {
     expect(existsSync(`${file}.lock`)).toBe(false);
   });
 
+  test("stop leaves alone another directory's sandbox that was given the recorded pid (its start time differs)", async () => {
+    const other = { BANKCTL_CONFIG_DIR: tempDir() };
+    const started = await spawnCli(['sandbox', 'start', '--detach', '--port', '0', '-o', 'json'], { env: other });
+    expect(started.code, started.stderr).toBe(0);
+    cleanup.push(() => spawnCli(['sandbox', 'stop'], { env: other }));
+    const theirs = JSON.parse(readFileSync(join(other.BANKCTL_CONFIG_DIR, 'sandbox.json'), 'utf8'));
+    let start: string;
+    try {
+      const stat = readFileSync(`/proc/${theirs.pid}/stat`, 'utf8');
+      start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+    } catch {
+      return; // no /proc: start times are not known here
+    }
+    expect(theirs.pidStart).toBe(start);
+    // this directory's sandbox had that pid once, and was killed before the other started
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'sandbox.json'),
+      JSON.stringify({ ...theirs, baseUrl: 'http://127.0.0.1:1', pidStart: String(BigInt(start) - 1n) }),
+      { mode: 0o600 },
+    );
+    // the default profile of this directory does not take the dead sandbox's address and client
+    const e = await spawnCli(['config', 'explain', '-o', 'json'], { env: { BANKCTL_CONFIG_DIR: dir } });
+    expect(e.code, e.stderr).toBe(0);
+    const baseUrl = (JSON.parse(e.stdout) as Array<{ key: string; source: string }>).find((s) => s.key === 'base-url');
+    expect(baseUrl?.source).toBe('default');
+    const r = await spawnCli(['sandbox', 'stop'], { env: { BANKCTL_CONFIG_DIR: dir } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`process ${theirs.pid}, .* was started after the sandbox`));
+    expect(existsSync(join(dir, 'sandbox.json'))).toBe(false);
+    await new Promise((res) => setTimeout(res, 300));
+    expect(alive(theirs.pid)).toBe(true);
+  });
+
   test('a second --detach in the same config directory refuses (exit 5) and names the running one', async () => {
     const dir = tempDir();
     const env = { BANKCTL_CONFIG_DIR: dir };

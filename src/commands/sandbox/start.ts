@@ -11,7 +11,7 @@ import { examples, parseIntArg } from '../util.js';
 import { FAULT_KINDS, type FaultKind } from '../../contract/faults.js';
 import { binPath } from './state.js';
 import { selfArgs } from '../../single-executable.js';
-import { claimState, ensurePrivateDir, isSandboxProcess, readState, removeState } from '../../config/sandbox-state.js';
+import { claimState, ensurePrivateDir, isRecordedSandbox, readState, removeState } from '../../config/sandbox-state.js';
 import { benchHooks, benchOptions, benchStartOptions } from './start-bench.js';
 import { checkDataFile, lockDataFile } from './data-file.js';
 import { awaitReady, human, stopChild } from './detach-wait.js';
@@ -153,7 +153,7 @@ async function claimOrClose(ctx: Context, sandbox: { close(): Promise<void> }, s
 /** One sandbox per config directory: a second one would orphan the first (its state is lost). */
 function refuseSecond(ctx: Context): void {
   const other = readState(ctx.configDir);
-  if (other?.pid && other.pid !== process.pid && isSandboxProcess(other.pid)) throw alreadyRunning(ctx, other);
+  if (other?.pid && other.pid !== process.pid && isRecordedSandbox(other)) throw alreadyRunning(ctx, other);
 }
 
 function alreadyRunning(ctx: Context, other: SandboxState): ConflictError {

@@ -3,7 +3,14 @@ import type { Context } from '../../context.js';
 import { BankctlError } from '../../errors.js';
 import { examples } from '../util.js';
 import { dataFileSize } from './data-file.js';
-import { isSandboxProcess, processAlive, readState, removeState, stateFile } from '../../config/sandbox-state.js';
+import {
+  isRecordedSandbox,
+  pidReused,
+  processAlive,
+  readState,
+  removeState,
+  stateFile,
+} from '../../config/sandbox-state.js';
 
 /** How long a sandbox takes to stop; one with a --data file writes its state first (a GB takes tens of seconds). */
 const STOP_WAIT_MS = 10_000;
@@ -32,10 +39,13 @@ export function registerSandboxStop(parent: Command, ctx: Context): void {
         return;
       }
       // The pid may have been given to another program since: signal only a bankctl sandbox.
-      if (!isSandboxProcess(pid)) {
+      if (!isRecordedSandbox(state)) {
         removeState(ctx.configDir, pid);
+        const now = pidReused(state)
+          ? 'was started after the sandbox that had that pid (the pid was given away)'
+          : 'is no longer a bankctl sandbox';
         ctx.notice(
-          `no sandbox is running: process ${pid}, recorded in ${stateFile(ctx.configDir)}, is no longer a bankctl sandbox and was left alone (removed the stale state file)`,
+          `no sandbox is running: process ${pid}, recorded in ${stateFile(ctx.configDir)}, ${now} and was left alone (removed the stale state file)`,
         );
         return;
       }
