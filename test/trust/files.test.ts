@@ -175,6 +175,21 @@ describe('a config directory that is not private is refused', () => {
     expect(mode(tokens)).toBe(0o666);
   });
 
+  test('a sandbox.log others may read is made 0600 by the next --detach', async () => {
+    const dir = tempDir();
+    const env = { BANKCTL_CONFIG_DIR: dir };
+    const log = join(dir, 'sandbox.log');
+    writeFileSync(log, 'an older run\n');
+    chmodSync(log, 0o644);
+    const r = await spawnCli(['sandbox', 'start', '--detach', '--port', '0', '-o', 'json'], { env });
+    try {
+      expect(r.code, r.stderr).toBe(0);
+      expect(mode(log)).toBe(0o600);
+    } finally {
+      await spawnCli(['sandbox', 'stop'], { env });
+    }
+  });
+
   test('writable by others: the directory, then a file, named; exit 2; nothing changed', async () => {
     const dir = tempDir();
     chmodSync(dir, 0o777);

@@ -12,6 +12,7 @@ import { FAULT_KINDS, type FaultKind } from '../../contract/faults.js';
 import { binPath } from './state.js';
 import { selfArgs } from '../../single-executable.js';
 import { claimState, ensurePrivateDir, isRecordedSandbox, readState, removeState } from '../../config/sandbox-state.js';
+import { tightenFile } from '../../config/private.js';
 import { benchHooks, benchOptions, benchStartOptions } from './start-bench.js';
 import { checkDataFile, lockDataFile } from './data-file.js';
 import { awaitReady, human, stopChild } from './detach-wait.js';
@@ -279,6 +280,8 @@ async function detach(ctx: Context, o: StartOpts): Promise<void> {
   const logFile = join(ctx.configDir, 'sandbox.log');
   ensurePrivateDir(ctx.configDir);
   probeWritable(ctx.configDir);
+  // an older version's log (or one made by hand) may be readable by others: it gets request URLs
+  tightenFile(logFile);
   const log = openSync(logFile, 'a', 0o600);
   const logStart = statSync(logFile).size;
   const child = spawn(process.execPath, args, {
