@@ -1627,14 +1627,17 @@ _bankctl_choices() {
     'users profile get|-o') echo 'table json ndjson csv' ;;
     'users profile set|--output') echo 'table json ndjson csv' ;;
     'users profile set|-o') echo 'table json ndjson csv' ;;
+    'users profile set|--period-mode') echo 'MONTHLY MONTHLY_ADJUSTED' ;;
     'providers|--output') echo 'table json ndjson csv' ;;
     'providers|-o') echo 'table json ndjson csv' ;;
     'providers list|--output') echo 'table json ndjson csv' ;;
     'providers list|-o') echo 'table json ndjson csv' ;;
     'providers list|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
+    'providers list|--capability') echo 'CHECKING_ACCOUNTS SAVINGS_ACCOUNTS CREDIT_CARDS INVESTMENTS LOANS PAYMENTS IDENTITY_DATA TRANSFERS EINVOICES MORTGAGE_AGGREGATION MORTGAGE_LOAN LIST_BENEFICIARIES CREATE_BENEFICIARIES CREATE_BENEFICIARIES_IN_PAYMENT' ;;
     'providers ls|--output') echo 'table json ndjson csv' ;;
     'providers ls|-o') echo 'table json ndjson csv' ;;
     'providers ls|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
+    'providers ls|--capability') echo 'CHECKING_ACCOUNTS SAVINGS_ACCOUNTS CREDIT_CARDS INVESTMENTS LOANS PAYMENTS IDENTITY_DATA TRANSFERS EINVOICES MORTGAGE_AGGREGATION MORTGAGE_LOAN LIST_BENEFICIARIES CREATE_BENEFICIARIES CREATE_BENEFICIARIES_IN_PAYMENT' ;;
     'providers get|--output') echo 'table json ndjson csv' ;;
     'providers get|-o') echo 'table json ndjson csv' ;;
     'providers get|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;
@@ -1669,6 +1672,7 @@ _bankctl_choices() {
     'credentials qr|-o') echo 'table json ndjson csv' ;;
     'credentials watch|--output') echo 'table json ndjson csv' ;;
     'credentials watch|-o') echo 'table json ndjson csv' ;;
+    'credentials watch|--until') echo 'CREATED AUTHENTICATING AWAITING_SUPPLEMENTAL_INFORMATION AWAITING_MOBILE_EID_AUTHENTICATION AWAITING_MOBILE_BANKID_AUTHENTICATION AWAITING_THIRD_PARTY_APP_AUTHENTICATION UPDATING UPDATED AUTHENTICATION_ERROR TEMPORARY_ERROR PERMANENT_ERROR SESSION_EXPIRED DELETED' ;;
     'accounts|--output') echo 'table json ndjson csv' ;;
     'accounts|-o') echo 'table json ndjson csv' ;;
     'accounts list|--output') echo 'table json ndjson csv' ;;
@@ -1680,6 +1684,7 @@ _bankctl_choices() {
     'accounts update|--output') echo 'table json ndjson csv' ;;
     'accounts update|-o') echo 'table json ndjson csv' ;;
     'accounts update|--type') echo 'CHECKING SAVINGS INVESTMENT MORTGAGE CREDIT_CARD LOAN DUMMY PENSION OTHER EXTERNAL' ;;
+    'accounts update|--exclusion') echo 'NONE AGGREGATION PFM_AND_SEARCH PFM_DATA' ;;
     'accounts balances|--output') echo 'table json ndjson csv' ;;
     'accounts balances|-o') echo 'table json ndjson csv' ;;
     'accounts get|--output') echo 'table json ndjson csv' ;;
@@ -1729,6 +1734,7 @@ _bankctl_choices() {
     'consents v2|-o') echo 'table json ndjson csv' ;;
     'consents v2 create|--output') echo 'table json ndjson csv' ;;
     'consents v2 create|-o') echo 'table json ndjson csv' ;;
+    'consents v2 create|--subtype') echo 'VRP_SWEEPING VRP_COMMERCIAL' ;;
     'consents v2 list|--output') echo 'table json ndjson csv' ;;
     'consents v2 list|-o') echo 'table json ndjson csv' ;;
     'consents v2 ls|--output') echo 'table json ndjson csv' ;;
@@ -1739,6 +1745,7 @@ _bankctl_choices() {
     'consents v2 revoke|-o') echo 'table json ndjson csv' ;;
     'consents v2 templates|--output') echo 'table json ndjson csv' ;;
     'consents v2 templates|-o') echo 'table json ndjson csv' ;;
+    'consents v2 templates|--subtype') echo 'VRP_SWEEPING VRP_COMMERCIAL' ;;
     'consents v2 authorize|--output') echo 'table json ndjson csv' ;;
     'consents v2 authorize|-o') echo 'table json ndjson csv' ;;
     'consents v2 authorizations|--output') echo 'table json ndjson csv' ;;
@@ -1755,8 +1762,10 @@ _bankctl_choices() {
     'investments|-o') echo 'table json ndjson csv' ;;
     'investments list|--output') echo 'table json ndjson csv' ;;
     'investments list|-o') echo 'table json ndjson csv' ;;
+    'investments list|--portfolio-type') echo 'ISK KF DEPOT PENSION OTHER' ;;
     'investments ls|--output') echo 'table json ndjson csv' ;;
     'investments ls|-o') echo 'table json ndjson csv' ;;
+    'investments ls|--portfolio-type') echo 'ISK KF DEPOT PENSION OTHER' ;;
     'investments accounts|--output') echo 'table json ndjson csv' ;;
     'investments accounts|-o') echo 'table json ndjson csv' ;;
     'investments holdings|--output') echo 'table json ndjson csv' ;;
@@ -1796,6 +1805,7 @@ _bankctl_choices() {
     'budgets recommended|-o') echo 'table json ndjson csv' ;;
     'budgets update|--output') echo 'table json ndjson csv' ;;
     'budgets update|-o') echo 'table json ndjson csv' ;;
+    'budgets update|--period') echo 'WEEK MONTH YEAR' ;;
     'budgets delete|--output') echo 'table json ndjson csv' ;;
     'budgets delete|-o') echo 'table json ndjson csv' ;;
     'budgets rm|--output') echo 'table json ndjson csv' ;;
@@ -1863,6 +1873,7 @@ _bankctl_choices() {
     'connector accounts update|--output') echo 'table json ndjson csv' ;;
     'connector accounts update|-o') echo 'table json ndjson csv' ;;
     'connector accounts update|--type') echo 'CHECKING SAVINGS INVESTMENT MORTGAGE CREDIT_CARD LOAN DUMMY PENSION OTHER EXTERNAL' ;;
+    'connector accounts update|--exclusion') echo 'PFM_AND_SEARCH PFM_DATA NONE' ;;
     'connector accounts delete|--output') echo 'table json ndjson csv' ;;
     'connector accounts delete|-o') echo 'table json ndjson csv' ;;
     'connector accounts rm|--output') echo 'table json ndjson csv' ;;
@@ -1914,6 +1925,7 @@ _bankctl_choices() {
     'webhooks rm|-o') echo 'table json ndjson csv' ;;
     'webhooks listen|--output') echo 'table json ndjson csv' ;;
     'webhooks listen|-o') echo 'table json ndjson csv' ;;
+    'webhooks listen|--register-via') echo 'api connector events-v2' ;;
     'webhooks endpoints|--output') echo 'table json ndjson csv' ;;
     'webhooks endpoints|-o') echo 'table json ndjson csv' ;;
     'webhooks endpoints create|--output') echo 'table json ndjson csv' ;;
@@ -1955,6 +1967,7 @@ _bankctl_choices() {
     'config profiles|-o') echo 'table json ndjson csv' ;;
     'api|--output') echo 'table json ndjson csv' ;;
     'api|-o') echo 'table json ndjson csv' ;;
+    'api|--as') echo 'client user connector none' ;;
     'version|--output') echo 'table json ndjson csv' ;;
     'version|-o') echo 'table json ndjson csv' ;;
     'sandbox|--output') echo 'table json ndjson csv' ;;
@@ -1993,6 +2006,7 @@ _bankctl_choices() {
     'sandbox load|-o') echo 'table json ndjson csv' ;;
     'sandbox logs|--output') echo 'table json ndjson csv' ;;
     'sandbox logs|-o') echo 'table json ndjson csv' ;;
+    'sandbox logs|--status') echo '1xx 2xx 3xx 4xx 5xx' ;;
     'smoke|--output') echo 'table json ndjson csv' ;;
     'smoke|-o') echo 'table json ndjson csv' ;;
     'smoke|--market') echo 'AT AU BE BG BR CA CY CZ DE DK EE ES FI FR GB GR HR HU IE IN IT LU LV MT MX NL NO NZ PL PT RO SE SG SI SK UK US' ;;

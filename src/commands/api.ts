@@ -13,7 +13,7 @@ import { jsonForStdout } from '../output/terminal.js';
 import type { TokenKind } from '../contract/endpoint.js';
 import { readJson, writeJson } from '../contract/exact-json.js';
 import { endpointFor, ENDPOINTS } from '../contract/index.js';
-import { completeArguments } from './completion.js';
+import { completeArguments, completeOption } from './completion.js';
 import { collect, examples, parseKeyValue, splitList } from './util.js';
 import { inputReadError, readInputFile, readStreamText } from '../fs/read-input.js';
 
@@ -107,6 +107,7 @@ export function registerApi(api: Command, ctx: Context): void {
     });
   // the methods and paths of the endpoint table complete
   completeArguments(cmd, () => [...new Set([...ENDPOINTS.map((e) => e.method), ...ENDPOINTS.map((e) => e.path)])]);
+  completeOption(cmd, '--as', () => ['client', 'user', 'connector', 'none']);
   examples(cmd, [
     'bankctl api GET /api/v1/providers --user $U -f includeTestProviders=true   # as a user (a user token), with the test providers',
     'bankctl api POST /api/v1/user/create -f market=SE -f locale=sv_SE',

@@ -109,3 +109,72 @@ COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length 
     ]);
   });
 });
+
+// Options whose values bankctl checks against a closed list completed to file names (README: "the
+// values of an option with a closed list"); each now completes to the values its check accepts. The
+// script is generated from the command tree here, not read from completions/.
+describe('bash: every closed-list option completes to its values', () => {
+  let script = '';
+  function completeGenerated(words: string[]): string[] {
+    const run = `${script}
+COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _bankctl; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    return execFileSync('bash', ['-s'], { input: run, encoding: 'utf8', cwd: ROOT }).split('\n').filter(Boolean);
+  }
+
+  test.each([
+    [
+      ['accounts', 'update', 'ID', '--exclusion'],
+      ['NONE', 'AGGREGATION', 'PFM_AND_SEARCH', 'PFM_DATA'],
+    ],
+    [
+      ['connector', 'accounts', 'update', 'acc-1', '--exclusion'],
+      ['PFM_AND_SEARCH', 'PFM_DATA', 'NONE'],
+    ],
+    [
+      ['users', 'profile', 'set', '--period-mode'],
+      ['MONTHLY', 'MONTHLY_ADJUSTED'],
+    ],
+    [
+      ['investments', 'list', '--portfolio-type'],
+      ['ISK', 'KF', 'DEPOT', 'PENSION', 'OTHER'],
+    ],
+    [
+      ['consents', 'v2', 'create', '--subtype'],
+      ['VRP_SWEEPING', 'VRP_COMMERCIAL'],
+    ],
+    [
+      ['consents', 'v2', 'templates', 'P', '--subtype'],
+      ['VRP_SWEEPING', 'VRP_COMMERCIAL'],
+    ],
+    [
+      ['budgets', 'update', 'ID', '--period'],
+      ['WEEK', 'MONTH', 'YEAR'],
+    ],
+    [
+      ['sandbox', 'logs', '--status'],
+      ['1xx', '2xx', '3xx', '4xx', '5xx'],
+    ],
+    [
+      ['webhooks', 'listen', '--register-via'],
+      ['api', 'connector', 'events-v2'],
+    ],
+    [
+      ['api', 'GET', '/version', '--as'],
+      ['client', 'user', 'connector', 'none'],
+    ],
+  ])('bankctl %j <TAB>', async (words, values) => {
+    if (!script) script = (await runCli(['completion', 'bash'])).stdout;
+    expect(completeGenerated(['bankctl', ...words, ''])).toEqual(values);
+  });
+
+  test('credentials watch --until and providers list --capability: the statuses and capabilities it accepts', async () => {
+    if (!script) script = (await runCli(['completion', 'bash'])).stdout;
+    const until = completeGenerated(['bankctl', 'credentials', 'watch', 'ID', '--until', '']);
+    expect(until).toEqual(expect.arrayContaining(['UPDATED', 'AWAITING_SUPPLEMENTAL_INFORMATION', 'SESSION_EXPIRED']));
+    expect(completeGenerated(['bankctl', 'credentials', 'watch', 'ID', '--until', 'AWAITING_S'])).toEqual([
+      'AWAITING_SUPPLEMENTAL_INFORMATION',
+    ]);
+    const caps = completeGenerated(['bankctl', 'providers', 'list', '--capability', '']);
+    expect(caps).toEqual(expect.arrayContaining(['CHECKING_ACCOUNTS', 'PAYMENTS', 'IDENTITY_DATA']));
+  });
+});

@@ -39,6 +39,7 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
     .option('--no-favored', 'remove the favored mark')
     .action(async (id: string, o: Flags) => run(ctx, { id, update: updateFromFlags(o) }));
   completeOption(cmd, '--type', () => ACCOUNT_TYPES);
+  completeOption(cmd, '--exclusion', () => ACCOUNT_EXCLUSIONS);
   return examples(cmd, [
     'bankctl accounts update 8937fa00166946cbbcbbec569c9d6e90 --name "Bills" --favored',
     'bankctl accounts update $ACCOUNT --exclusion PFM_DATA',

@@ -1,5 +1,6 @@
 // `budgets update ID`: change a budget; what is not given is kept (the request needs all of it).
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import { listBudgets, updateBudget, type Budget, type CreateBudgetRequest } from '../../api/budgets.js';
 import { NotFoundError, UsageError } from '../../errors.js';
@@ -27,6 +28,7 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
       .option('--end <date>', 'one-off budgets: new last day (inclusive)')
       .option('--period <unit>', 'recurring budgets: WEEK, MONTH or YEAR'),
   ).action(async (id: string, o: BudgetFlags) => run(ctx, { id, flags: o }));
+  completeOption(cmd, '--period', () => ['WEEK', 'MONTH', 'YEAR']);
   return examples(cmd, [
     'bankctl budgets update 630ff47c3aa841e9a11e7317c8683ca6 --amount 450.00',
     'bankctl budgets update $ID --name "Coffee and snacks" --category expenses:food.coffee',

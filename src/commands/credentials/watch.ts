@@ -1,5 +1,6 @@
 // `credentials watch ID`: each status change with a timestamp, until a final status or --until.
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
 import { singleLine, stripControl } from '../../output/sanitize.js';
@@ -43,6 +44,7 @@ export function newCmdWatch(parent: Command, ctx: Context, run: Run<WatchOptions
         pollMs: parseIntArg(o.pollInterval, '--poll-interval', { min: 10, max: 60_000 })!,
       });
     });
+  completeOption(cmd, '--until', () => CREDENTIALS_STATUSES);
   return examples(cmd, [
     'bankctl credentials watch 6e68cc6287704273984567b3300c5822',
     'bankctl credentials watch 6e68cc6287704273984567b3300c5822 --until AWAITING_SUPPLEMENTAL_INFORMATION --wait-timeout 60 -o ndjson',

@@ -1,5 +1,6 @@
 // `investments list`: the user's portfolios, values exact.
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import { listInvestments, PORTFOLIO_TYPES } from '../../api/reads.js';
 import { UsageError } from '../../errors.js';
@@ -23,6 +24,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
           throw new UsageError(`--portfolio-type must be one of ${PORTFOLIO_TYPES.join(', ')}, got "${t}"`);
       await run(ctx, { portfolioTypes });
     });
+  completeOption(cmd, '--portfolio-type', () => PORTFOLIO_TYPES);
   return examples(cmd, [
     'bankctl investments list --user $USER_ID',
     'bankctl investments list --portfolio-type ISK --portfolio-type KF -o json',

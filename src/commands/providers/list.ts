@@ -1,5 +1,6 @@
 // `providers list`: the providers of a market, test providers with --include-test or --only-test.
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import { V1_PROVIDER_FIELDS } from '../../contract/item-fields.js';
 import { MARKETS } from '../../contract/markets.js';
@@ -61,6 +62,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
         name: o.name,
       });
     });
+  completeOption(cmd, '--capability', () => CAPABILITIES);
   return examples(cmd, [
     'bankctl providers list --market SE',
     'bankctl providers list --market SE --only-test --fields name,credentialsType',

@@ -1,6 +1,7 @@
 // `sandbox logs`: the requests the sandbox served, one line each, filtered; --follow streams new
 // ones until Ctrl-C (exit 130) or --wait-timeout.
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { parseDuration } from '../../contract/duration.js';
@@ -74,6 +75,7 @@ export function newCmdLogs(parent: Command, ctx: Context, run: Run<LogsOptions> 
         pollMs: parseIntArg(o.pollInterval, '--poll-interval', { min: 20, max: 60_000 })!,
       });
     });
+  completeOption(cmd, '--status', () => ['1xx', '2xx', '3xx', '4xx', '5xx']);
   return examples(cmd, [
     'bankctl sandbox logs --status 4xx --since 10m',
     'bankctl sandbox logs --path "/data/v2/*" --user $USER_ID -o json | jq ".[].latencyMs"',

@@ -4,6 +4,7 @@
 // code for an interrupted command), after the registration is removed.
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
 import { V2_DATA_EVENTS, V2_EVENTS, WEBHOOK_EVENTS } from '../../api/webhooks.js';
@@ -93,6 +94,7 @@ export function newCmdListen(parent: Command, ctx: Context, run: Run<ListenOptio
       String(DEFAULT_TOLERANCE_SECONDS),
     )
     .action(async (o: Flags, command: Command) => run(ctx, await listenFromFlags(ctx, o, command)));
+  completeOption(cmd, '--register-via', () => ['api', 'connector', 'events-v2']);
   return examples(cmd, [
     'bankctl webhooks listen --register --event credentials:update      # subscribe for this run, Ctrl-C removes it',
     'echo "$SECRET" | bankctl webhooks listen --secret-stdin --port 8080 --forward-to http://localhost:3000/hooks',

@@ -63,6 +63,7 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
       },
     );
   completeOption(cmd, '--type', () => ACCOUNT_TYPES);
+  completeOption(cmd, '--exclusion', () => EXCLUSIONS);
   return examples(cmd, [
     'bankctl connector accounts update acc-1 --user alice --name "Household"',
     'bankctl connector accounts update acc-1 --user alice --closed --exclusion PFM_DATA',

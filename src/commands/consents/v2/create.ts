@@ -2,6 +2,7 @@
 // client token, consents; Beta). The VRP parameters come from flags, or whole from --parameters FILE.
 import { renderOne } from '../../accounts/v2-cells.js';
 import type { Command } from 'commander';
+import { completeOption } from '../../completion.js';
 import type { Context } from '../../../context.js';
 import { CONSENT_SUBTYPES, createConsent, PERIOD_TYPES } from '../../../api/consents-v2.js';
 import { parseDecimal } from '../../../contract/decimal.js';
@@ -175,6 +176,7 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
     )
     .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one)')
     .action(async (o: Flags) => run(ctx, { body: await bodyFromFlags(ctx, o), idempotencyKey: o.idempotencyKey }));
+  completeOption(cmd, '--subtype', () => CONSENT_SUBTYPES);
   return examples(cmd, [
     'bankctl consents v2 create --provider uk-ob-barclays --for-user $USER_ID --currency GBP --max-amount 100 --limit MONTH=500 --payee-name Savings --payee-number 10000031510604 --reference SWEEP-2026',
     'bankctl consents v2 create --provider uk-ob-barclays --for-user $USER_ID --parameters params.json -o json',

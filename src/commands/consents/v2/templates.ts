@@ -1,6 +1,7 @@
 // `consents v2 templates PROVIDER`: the consent templates of a provider, each a JSON schema of the
 // parameters (GET /connectivity/v2/consent-templates/{providerId}, client token; Beta).
 import type { Command } from 'commander';
+import { completeOption } from '../../completion.js';
 import type { Context } from '../../../context.js';
 import { CONSENT_SUBTYPES, consentTemplates } from '../../../api/consents-v2.js';
 import { UsageError } from '../../../errors.js';
@@ -26,6 +27,7 @@ export function newCmdTemplates(parent: Command, ctx: Context, run: Run<Template
         throw new UsageError(`--subtype must be one of ${CONSENT_SUBTYPES.join(', ')}, got "${f.subtype}"`);
       await run(ctx, { provider, subtype });
     });
+  completeOption(cmd, '--subtype', () => CONSENT_SUBTYPES);
   return examples(cmd, [
     'bankctl consents v2 templates uk-ob-barclays',
     'bankctl consents v2 templates uk-ob-barclays --subtype VRP_SWEEPING -o json | jq ".[0].schema"',

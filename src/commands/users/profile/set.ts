@@ -2,6 +2,7 @@
 // time zone, period mode and day, notification settings. Currency and market are read-only.
 import { renderOne } from '../../accounts/v2-cells.js';
 import type { Command } from 'commander';
+import { completeOption } from '../../completion.js';
 import type { Context } from '../../../context.js';
 import { getProfile, PERIOD_MODES, setProfile } from '../../../api/user.js';
 import { NOTIFICATION_SETTINGS } from '../../../contract/item-fields.js';
@@ -66,6 +67,7 @@ export function newCmdProfileSet(parent: Command, ctx: Context, run: Run<Profile
     .option('--period-adjusted-day <day>', 'the day a MONTHLY_ADJUSTED period starts, 1 to 31')
     .option('--notify <name=on|off>', 'a notification setting, repeatable (e.g. budget=on)', collect)
     .action(async (f: Flags) => run(ctx, profileFromFlags(f)));
+  completeOption(cmd, '--period-mode', () => PERIOD_MODES);
   return examples(cmd, [
     'bankctl users profile set --user $USER_ID --period-mode MONTHLY_ADJUSTED --period-adjusted-day 25',
     'bankctl users profile set --notify budget=on --notify fraud=on -o json',
