@@ -267,7 +267,7 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
     'bankctl sandbox start --detach          # a local emulator of the service',
     'bankctl users create --market SE --locale sv_SE --use',
     'bankctl auth token --scope user:create',
-    'bankctl api GET /api/v1/providers -f market=SE',
+    "bankctl api GET /api/v1/providers/SE -f includeTestProviders=true --jq '.providers[].name'",
   ]);
   program.addHelpText(
     'after',

@@ -45,6 +45,18 @@ describe('help', () => {
       expect(r.stdout.match(new RegExp(`^ {2}${noun}\\b`, 'gm')), noun).toHaveLength(1);
   });
 
+  test("the root help's api example runs as shown on a fresh profile (no user): a market's providers", async () => {
+    // it was `api GET /api/v1/providers -f market=SE`: that endpoint takes a user token, so on its
+    // own (before `users create --use`) it was exit 2 asking for --user
+    const help = (await spawnCli(['--help'])).stdout;
+    const line = help.split('\n').find((l) => l.startsWith('  $ bankctl api '))!;
+    expect(line).toBeDefined();
+    const args = [...line.slice('  $ bankctl '.length).matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+    const r = await spawnCli(args, { env: s.t.env });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout.split('\n')).toContain('se-test-password');
+  });
+
   test('aliases: tx for transactions, ls for list, rm for delete', async () => {
     const r = await spawnCli(['tx', 'ls', '--help']);
     expect(r.code).toBe(0);
