@@ -3,10 +3,10 @@
 // name for `providers get`, an account id for `accounts get` and `accounts parties`. Those verbs
 // completed nothing (only `accounts update|balances` and the credentials verbs did).
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN, spawnCli, tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, spawnCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 
 let t: TestEnv;
@@ -75,5 +75,32 @@ describe('bash completion of a verb argument from the service', () => {
     expect(await complete(['bankctl', 'help', 'tr'])).toEqual(['transactions', 'transfers']);
     expect(await complete(['bankctl', 'help', 'transactions', 'l'])).toEqual(['list', 'ls']);
     expect(await complete(['bankctl', 'help', 'transactions', 'list', '--'])).toEqual(['--help']);
+  }, 30_000);
+});
+
+describe("the README's bash install line", () => {
+  // The README said how to install the zsh completion only; a partner on bash had the generated
+  // script's header (/etc/bash_completion.d, root) or `completion --help` to go by.
+  test('run as written in a fresh HOME: a new interactive bash completes bankctl', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const line = [...readme.matchAll(/`([^`]*completion bash[^`]*~\/\.bashrc[^`]*)`/g)].map((m) => m[1]!)[0];
+    expect(line, 'a README command that installs the bash completion in ~/.bashrc').toBeDefined();
+    const home = tempDir('bankctl-home-');
+    const env = { HOME: home, PATH: `${bin}:/usr/bin:/bin`, BANKCTL_CONFIG_DIR: tempDir() };
+    const sh = (args: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn('bash', args, { env, cwd: home, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (c) => (out += c));
+        child.on('error', reject);
+        child.on('close', () => resolve(out));
+      });
+    await sh(['-c', line!]);
+    const out = await sh([
+      '-i',
+      '-c',
+      `complete -p bankctl; COMP_WORDS=(bankctl cred); COMP_CWORD=1; _bankctl; printf '%s\\n' "\${COMPREPLY[@]}"`,
+    ]);
+    expect(out.split('\n').filter(Boolean)).toEqual(['complete -o default -F _bankctl bankctl', 'credentials']);
   }, 30_000);
 });
