@@ -39,6 +39,9 @@ async function configFile({ ctx, add }: Run): Promise<boolean> {
     } catch {
       /* missing */
     }
+    // a --profile never saved is this check's failure: "ok (profile prod)" above a base URL that
+    // failed naming the profile read as if prod were in use
+    ctx.requireSavedProfile(config);
     if (mode === undefined) add('config file', 'ok', `none yet at ${config.file} (defaults in use)`);
     else {
       config.profile(ctx.profileName());

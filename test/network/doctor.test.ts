@@ -34,13 +34,22 @@ function human(stdout: string): string {
 }
 
 describe('bankctl doctor', () => {
-  test('a profile never saved is a failed check, exit 9, whatever the output format', async () => {
+  test('a profile never saved is the config check failing, exit 9, whatever the output format', async () => {
+    // it was "✓ config file: ... (profile nosuch)" and then "✗ base URL: --profile: no profile
+    // named ...": the ok line said the unsaved profile was in use
     const env = { BANKCTL_CONFIG_DIR: tempDir() };
+    await spawnCli(['config', 'set', 'output', 'json'], { env });
     for (const format of [[], ['-o', 'json']]) {
       const r = await spawnCli(['doctor', '--profile', 'nosuch', ...format], { env });
       expect(r.code, `${format.join(' ')}: ${r.stderr}`).toBe(9);
-      expect(human(r.stdout)).toContain('✗ base URL: --profile: no profile named "nosuch" is saved');
+      expect(human(r.stdout)).toMatch(/^✗ config file: --profile: no profile named "nosuch" is saved[^\n]*$/);
     }
+    // the same with no config file yet
+    const fresh = await spawnCli(['doctor', '--profile', 'nosuch', '-o', 'json'], {
+      env: { BANKCTL_CONFIG_DIR: tempDir() },
+    });
+    expect(fresh.code).toBe(9);
+    expect(human(fresh.stdout)).toMatch(/^✗ config file: --profile: no profile named "nosuch" is saved[^\n]*$/);
   });
 
   test('green against the sandbox: one line per check, exit 0', async () => {
