@@ -86,7 +86,10 @@ class Walk {
     const capture = new Writable({
       write(chunk, _enc, cb) {
         out += chunk.toString();
-        ctx.io.stdout.write(chunk, cb);
+        // a failed write is stdout's own error, handled where stdout is (`npm start | head`: the
+        // reader went away); handed to this stream's callback it was an unhandled 'error' event
+        // and a stack trace
+        ctx.io.stdout.write(chunk, () => cb());
       },
     });
     const io: IO = {
