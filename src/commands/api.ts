@@ -69,7 +69,7 @@ export function registerApi(api: Command, ctx: Context): void {
       if (!/^[A-Z]+$/.test(method)) throw new UsageError(`"${methodIn}" is not an HTTP method`);
       if (!path.startsWith('/')) throw new UsageError(`the path must start with "/", got "${path}"`);
       if (o.as && !['client', 'user', 'connector', 'none', 'any'].includes(o.as))
-        throw new UsageError('--as must be client, user, connector or none');
+        throw new UsageError(`--as must be one of client, user, connector, none, got "${o.as}"`);
       const { query, ...body } = await requestParts(ctx, method, path, o);
       const headers = parseHeaders(o);
       if (o.dryRun) return dryRun(ctx, method, path, { query, ...body }, headers, o);

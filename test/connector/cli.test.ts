@@ -524,7 +524,10 @@ describe('user mistakes are one-line errors with exit 2', () => {
       [['push', '--user', 'cli', '--file', join(dir, 'one.txt')], 'cannot tell the format'],
       // a mistyped path is said to be one, whatever its extension
       [['push', '--user', 'cli', '--file', join(dir, 'missing')], '--file: cannot read'],
-      [['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--type', 'NOW'], '--type must be one of'],
+      [
+        ['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--type', 'NOW'],
+        '--type must be one of REAL_TIME, HISTORICAL, BATCH, got "NOW"',
+      ],
       [
         ['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--concurrency', '0'],
         '--concurrency must be at least 1',

@@ -135,6 +135,12 @@ describe('bankctl api', () => {
     expect(JSON.parse(missing.stdout).errorMessage).toMatch(/no such endpoint/);
     const bad = await runCli(['api', 'GET', 'relative/path'], { env: t.env });
     expect(bad.code).toBe(2);
+    // worded as every other closed list: the values, then what was given
+    const as = await runCli(['api', 'GET', '/version', '--as', 'admin'], { env: t.env });
+    expect([as.code, as.stderr]).toEqual([
+      2,
+      'error: --as must be one of client, user, connector, none, got "admin"\n',
+    ]);
   });
 
   test('--paginate follows nextPageToken to the end, unknown properties kept', async () => {

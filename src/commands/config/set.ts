@@ -23,7 +23,7 @@ export function newCmdSet(parent: Command, ctx: Context, run: Run<SetOptions> = 
       if ((key === 'base-url' || key === 'link-url') && !/^https?:\/\/[^\s]+$/i.test(v))
         throw new UsageError(`${k} must be an http(s) URL, got "${maskUrlPassword(v)}"`);
       if (key === 'output' && !['table', 'json', 'ndjson', 'csv'].includes(v))
-        throw new UsageError('output must be one of table, json, ndjson, csv');
+        throw new UsageError(`output must be one of table, json, ndjson, csv, got "${v}"`);
       // the same checks as where the value is used: a saved value must not break the profile
       if (key === 'timeout' || key === 'retries' || key === 'max-response-size') {
         const problem = settingProblem(key, v);

@@ -37,7 +37,7 @@ class ReportError extends BankctlError {
 function checkFlags(o: PushFlags): { concurrency: number; format: InputFormat } {
   const concurrency = parseIntArg(o.concurrency, '--concurrency', { min: 1, max: 64 }) ?? 4;
   if (o.type !== undefined && !(INGEST_TYPES as readonly string[]).includes(o.type))
-    throw new UsageError(`--type must be one of ${INGEST_TYPES.join(', ')}`);
+    throw new UsageError(`--type must be one of ${INGEST_TYPES.join(', ')}, got "${o.type}"`);
   // a mistyped path says so before anything is said about its extension (as verify does)
   if (o.file !== '-') readableFile(o.file, '--file');
   let format: InputFormat;

@@ -33,7 +33,7 @@ export function newCmdWatch(parent: Command, ctx: Context, run: Run<WatchOptions
       const until = o.until?.toUpperCase();
       // a status that does not exist would be waited for until the timeout
       if (until !== undefined && !(CREDENTIALS_STATUSES as readonly string[]).includes(until))
-        throw new UsageError(`--until: unknown status "${o.until}" (one of ${CREDENTIALS_STATUSES.join(', ')})`);
+        throw new UsageError(`--until must be one of ${CREDENTIALS_STATUSES.join(', ')}, got "${o.until}"`);
       await run(ctx, {
         id,
         until,

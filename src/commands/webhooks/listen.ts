@@ -142,7 +142,7 @@ async function listenFromFlags(ctx: Context, o: Flags, command: Command): Promis
   const v2 = events.filter((e) => (V2_EVENTS as readonly string[]).includes(e));
   const registerVia = o.registerVia ?? (events.length > 0 && v2.length === events.length ? 'events-v2' : 'api');
   if (registerVia !== 'api' && registerVia !== 'connector' && registerVia !== 'events-v2')
-    throw new UsageError('--register-via must be api, connector or events-v2');
+    throw new UsageError(`--register-via must be one of api, connector, events-v2, got "${registerVia}"`);
   if (o.publicUrl && !o.register) throw new UsageError('--public-url only makes sense with --register');
   if (o.register && (registerVia === 'events-v2' ? v2.length !== events.length : v2.length > 0))
     throw new UsageError(

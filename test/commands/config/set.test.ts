@@ -18,7 +18,7 @@ describe('config set', () => {
       name: 'an unknown output format',
       args: ['output', 'yaml'],
       code: 2,
-      stderr: 'output must be one of table, json, ndjson, csv',
+      stderr: 'output must be one of table, json, ndjson, csv, got "yaml"',
     },
     {
       name: 'a timeout that is not a number',

@@ -67,7 +67,7 @@ describe('credentials watch', () => {
       name: '--until a status that does not exist is 2 at once, not a wait for the timeout',
       args: ['f'.repeat(32), '--until', 'FOO'],
       code: 2,
-      stderr: '--until: unknown status "FOO" (one of CREATED, AUTHENTICATING',
+      stderr: /--until must be one of CREATED, AUTHENTICATING, .*, got "FOO"/,
     },
   ]);
 });

@@ -110,7 +110,7 @@ describe('webhooks listen: flags', () => {
       name: 'an unknown --register-via',
       args: ['--register', '--register-via', 'email'],
       code: 2,
-      stderr: '--register-via must be api, connector or events-v2',
+      stderr: '--register-via must be one of api, connector, events-v2, got "email"',
     },
     {
       name: 'a deadline that is not a number',

@@ -42,10 +42,10 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
       ) => {
         const user = await externalUser(ctx, o.user);
         if (o.exclusion !== undefined && !(EXCLUSIONS as readonly string[]).includes(o.exclusion))
-          throw new UsageError(`--exclusion must be one of ${EXCLUSIONS.join(', ')}`);
+          throw new UsageError(`--exclusion must be one of ${EXCLUSIONS.join(', ')}, got "${o.exclusion}"`);
         const type = o.type?.toUpperCase();
         if (type !== undefined && !isAccountType(type))
-          throw new UsageError(`--type must be one of ${ACCOUNT_TYPES.join(', ')}`);
+          throw new UsageError(`--type must be one of ${ACCOUNT_TYPES.join(', ')}, got "${o.type}"`);
         if (o.availableCredit !== undefined && !/^-?\d{1,30}(\.\d{1,10})?$/.test(o.availableCredit))
           throw new UsageError(
             `--available-credit must be a decimal like 20000 or 1499.50, got "${o.availableCredit}"`,

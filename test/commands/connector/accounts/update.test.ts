@@ -22,14 +22,19 @@ describe('connector accounts update', () => {
       name: 'an unknown exclusion',
       args: ['acc-1', '--user', 'u', '--exclusion', 'ALL'],
       code: 2,
-      stderr: '--exclusion must be one of',
+      stderr: '--exclusion must be one of PFM_AND_SEARCH, PFM_DATA, NONE, got "ALL"',
     },
     {
       name: 'a new type and an exact credit',
       args: ['card-1', '--user', 'u', '--type', 'credit_card', '--available-credit', '20000.10'],
       options: { update: { type: 'CREDIT_CARD', availableCredit: '20000.10' } },
     },
-    { name: 'an unknown type', args: ['a', '--user', 'u', '--type', 'GOLD'], code: 2, stderr: '--type must be one of' },
+    {
+      name: 'an unknown type',
+      args: ['a', '--user', 'u', '--type', 'GOLD'],
+      code: 2,
+      stderr: /--type must be one of CHECKING, .*, got "GOLD"/,
+    },
     {
       name: 'a credit that is no decimal',
       args: ['a', '--user', 'u', '--available-credit', '2e4'],
