@@ -94,7 +94,8 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EADDRINUSE')
         throw new UsageError(`port ${port} on ${o.host} is already in use`, {
-          hint: 'is a sandbox of this config already running? `bankctl sandbox stop`; or pick another --port (--port 0 takes any free one)',
+          // a sandbox of this config directory was refused above (exit 5): this is someone else's
+          hint: 'another program listens there, or the sandbox of another config directory (`sandbox stop` with its BANKCTL_CONFIG_DIR); pick another --port (--port 0 takes any free one)',
         });
       if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new UsageError(`cannot listen on ${o.host}: ${code}`);
       if (o.data && /state file|regular file|a directory|EACCES|EISDIR/.test((err as Error).message))
