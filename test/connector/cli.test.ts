@@ -479,6 +479,16 @@ describe('help', () => {
       expect(r.stdout, args.join(' ')).toContain('Examples:');
     }
   });
+
+  test('push --help shows what an input line is, and that line, piped as shown, is pushed', async () => {
+    // the examples named files only: what a line of transactions.ndjson holds was in no help text
+    const help = (await cli(['push', '--help'])).stdout;
+    const m = /\$ echo '(\{.*\})' \| bankctl (connector push [^#]*?)\s+#/.exec(help);
+    expect(m, 'an example piping one ndjson line into connector push').not.toBeNull();
+    await userWithAccounts(env, 'alice', 2);
+    const r = await runCli(m![2]!.split(/\s+/), { env: env.env, stdin: `${m![1]}\n` });
+    expect([r.code, r.stderr]).toEqual([0, expect.stringMatching(/delivered 1, duplicates 0, rejected 0/)]);
+  });
 });
 
 describe('user token from stdin', () => {

@@ -214,5 +214,7 @@ export function registerConnectorPush(connector: Command, ctx: Context): void {
     'bankctl connector push --user alice --file history.json --checkpoint push.ckpt --report push-report.json',
     'bankctl connector push --user alice --file export.csv --accounts accounts.ndjson --type BATCH --skip-invalid rejects.ndjson --verify',
     'bankctl connector push --user alice --file transactions.ndjson --accounts accounts.ndjson --dry-run',
+    // what a line of the input is: no other example or flag said
+    `echo '{"account":"acc-1","externalId":"t-1","amount":-12.50,"date":"2026-01-31","description":"Coffee","type":"DEFAULT","balance":987.50}' | bankctl connector push --user alice --file - --format ndjson   # one transaction a line`,
   ]);
 }
