@@ -94,14 +94,17 @@ describe('sandbox start and stop', () => {
       (await spawnCli(['sandbox', 'start', '--detach', '--port', '0', '-o', 'json'], { env })).stdout,
     );
     const port = new URL(first.baseUrl).port;
-    const second = await spawnCli(['sandbox', 'start', '--port', port], { env: { BANKCTL_CONFIG_DIR: tempDir() } });
-    expect(second.code).toBe(2);
-    expect(second.stderr).toMatch(new RegExp(`port ${port} on 127.0.0.1 is already in use`));
-    // the hint asked whether "a sandbox of this config" ran and pointed at `sandbox stop`, which in
-    // this config directory stops nothing: one of its own was refused before with exit 5
-    expect(second.stderr).not.toMatch(/of this config/);
-    expect(second.stderr).toMatch(/another config directory .*--port 0 takes any free one/);
-    expect(second.stderr.trim().split('\n')).toHaveLength(1);
-    await spawnCli(['sandbox', 'stop'], { env });
+    try {
+      const second = await spawnCli(['sandbox', 'start', '--port', port], { env: { BANKCTL_CONFIG_DIR: tempDir() } });
+      expect(second.code).toBe(2);
+      expect(second.stderr).toMatch(new RegExp(`port ${port} on 127.0.0.1 is already in use`));
+      // the hint asked whether "a sandbox of this config" ran and pointed at `sandbox stop`, which in
+      // this config directory stops nothing: one of its own was refused before with exit 5
+      expect(second.stderr).not.toMatch(/of this config/);
+      expect(second.stderr).toMatch(/another config directory .*--port 0 takes any free one/);
+      expect(second.stderr.trim().split('\n')).toHaveLength(1);
+    } finally {
+      await spawnCli(['sandbox', 'stop'], { env });
+    }
   });
 });

@@ -44,3 +44,33 @@ needs.test(
   },
   90_000,
 );
+
+needs.test(
+  'the fault run of the README runs as written (but for the port) and delivers every transaction',
+  () => {
+    // the recipe pushed accounts.ndjson and transactions.ndjson without saying what they hold: a
+    // partner copying it had no files to run it with
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const recipe = block(readme, 'Reproduce a fault run by hand', 'sh');
+    expect(recipe).toContain('--port 8787');
+    const dir = tempDir();
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'bankctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+    chmodSync(join(bin, 'bankctl'), 0o755);
+    // 8787 may be taken on a test machine: any free port, and the sandbox stopped at the end
+    writeFileSync(
+      join(dir, 'run.sh'),
+      `set -e\ntrap 'bankctl sandbox stop >/dev/null 2>&1' EXIT\n${recipe.replace('--port 8787', '--port 0')}`,
+    );
+    const r = spawnSync('bash', [join(dir, 'run.sh')], {
+      cwd: dir,
+      env: { PATH: `${bin}:${process.env.PATH}`, HOME: process.env.HOME, TMPDIR: dir, BANKCTL_CONFIG_DIR: dir },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stderr).toMatch(/1000 transaction\(s\) .*delivered 1000, duplicates 0, rejected 0/);
+  },
+  150_000,
+);
