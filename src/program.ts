@@ -335,14 +335,29 @@ function commandsFirst(text: string): string {
 }
 
 /**
+ * A noun's help (`bankctl auth --help`): its verbs right after the description, then its options
+ * and the inherited ones, as gh orders it. After the ~45 lines of inherited options, the verbs were
+ * below the first screen of a terminal.
+ */
+function verbsFirst(text: string): string {
+  const sections = text.replace(/\n+$/, '').split('\n\n');
+  const commands = sections.findIndex((sec) => sec.startsWith('Commands:\n'));
+  const options = sections.findIndex((sec) => sec.startsWith('Options:\n'));
+  if (commands < 0 || options < 0 || commands < options) return text;
+  const [moved] = sections.splice(commands, 1);
+  sections.splice(options, 0, moved!);
+  return `${sections.join('\n\n')}\n`;
+}
+
+/**
  * A verb's help lists its own options, then the global ones that apply (gh's INHERITED FLAGS); the
- * root's shows its commands first (commandsFirst).
+ * root's shows its commands first (commandsFirst), a noun's its verbs (verbsFirst).
  */
 const HELP_CONFIG: Partial<Help> = {
   showGlobalOptions: true,
   formatHelp(cmd: Command, helper: Help): string {
     const text = Help.prototype.formatHelp.call(this, cmd, helper);
-    return cmd.parent ? text : commandsFirst(text);
+    return cmd.parent ? verbsFirst(text) : commandsFirst(text);
   },
   formatItemList(heading: string, items: string[], helper: Help): string[] {
     return Help.prototype.formatItemList.call(

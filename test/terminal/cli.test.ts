@@ -57,6 +57,30 @@ describe('help', () => {
     expect(r.stdout.split('\n')).toContain('se-test-password');
   });
 
+  test("a noun's help: its verbs first, after the description, then its options and the inherited ones", async () => {
+    // the verbs came after ~45 lines of inherited options: below the first screen of a terminal
+    for (const args of [
+      ['auth', '--help'],
+      ['help', 'users'],
+      ['consents', 'v2', '--help'],
+      ['sandbox', '--help'],
+    ]) {
+      const r = await spawnCli(args);
+      expect(r.code).toBe(0);
+      const lines = r.stdout.split('\n');
+      const at = (h: string) => lines.indexOf(h);
+      expect(at('Commands:'), args.join(' ')).toBeGreaterThan(0);
+      expect(at('Commands:'), args.join(' ')).toBeLessThan(8);
+      expect(at('Options:')).toBeGreaterThan(at('Commands:'));
+      expect(at('Inherited options:')).toBeGreaterThan(at('Options:'));
+      expect(at('Examples:')).toBeGreaterThan(at('Inherited options:'));
+    }
+    // a verb's help is as it was: its options, then the inherited ones
+    const verb = (await spawnCli(['auth', 'token', '--help'])).stdout;
+    expect(verb.indexOf('Options:')).toBeLessThan(verb.indexOf('Inherited options:'));
+    expect(verb).not.toContain('Commands:');
+  });
+
   test('aliases: tx for transactions, ls for list, rm for delete', async () => {
     const r = await spawnCli(['tx', 'ls', '--help']);
     expect(r.code).toBe(0);
