@@ -251,6 +251,7 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
     if (everything || n.name === invoked || n.aliases?.includes(invoked ?? '')) {
       (await n.load())(noun, ctx, deps);
       addVerbAliases(noun);
+      verbHelpCommands(noun);
       nounExamples(noun);
     }
   }
@@ -607,6 +608,16 @@ function addVerbAliases(cmd: Command): void {
     if (alias && !taken) sub.alias(alias);
     addVerbAliases(sub);
   }
+}
+
+/**
+ * A noun's own `help VERB` (`bankctl auth help token`), worded as the root's `help` is: commander's
+ * default said "display help for command" in every noun's list of verbs.
+ */
+function verbHelpCommands(cmd: Command): void {
+  if (cmd.commands.length === 0) return;
+  cmd.helpCommand('help [verb]', 'show the help of one of these verbs');
+  for (const sub of cmd.commands) verbHelpCommands(sub);
 }
 
 /** `bankctl help transactions list`: the help of any command, however deep (commander's goes one level). */

@@ -53,6 +53,27 @@ describe('--help examples', () => {
     expect(lines.filter((l) => !/\| xargs -r /.test(l))).toEqual([]);
   });
 
+  test("every noun's help command is worded as the root's, not commander's default", async () => {
+    // "help [command]  display help for command" stood in every noun's list of verbs, beside the
+    // root's "show the help of a command"
+    const io = testIO({});
+    const program = await createProgram(new Context(io), ['completion']);
+    const nouns = all(program).filter(([, cmd]) => cmd.commands.length > 0);
+    expect(nouns.length).toBeGreaterThan(20);
+    const wrong: string[] = [];
+    for (const [name, cmd] of nouns) {
+      const before = io.out().length;
+      cmd.outputHelp();
+      const text = io.out().slice(before);
+      if (
+        text.includes('display help for command') ||
+        !/\n {2}help \[verb\] +show the help of one of these verbs\n/.test(text)
+      )
+        wrong.push(name);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   test("a noun's description names every verb it lists (users and accounts grew verbs)", async () => {
     const io = testIO({});
     const program = await createProgram(new Context(io), ['completion']);
