@@ -259,6 +259,7 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
   suggestByPrefix(program);
   unknownOptionFirst(program);
   refuseHelpOfUnknown(program, argv);
+  refuseVerbHelpOfUnknown(program, argv);
   if (invoked === '__complete') {
     const { registerComplete } = await import('./commands/complete.js');
     registerComplete(program, ctx);
@@ -575,6 +576,33 @@ function refuseHelpOfUnknown(program: Command, argv: string[]): void {
     if (cmd.commands.length === 0 || (cmd as unknown as { _actionHandler?: unknown })._actionHandler) return;
     const sub = subcommand(cmd, a);
     if (!sub) unknownCommand(cmd, a);
+    cmd = sub;
+  }
+}
+
+/**
+ * `bankctl auth help frob`: commander's help command of a noun printed the noun's help, exit 0; it is
+ * the line `bankctl auth frob` gives, exit 2, as `bankctl help auth frob` is.
+ */
+function refuseVerbHelpOfUnknown(program: Command, argv: string[]): void {
+  const end = argv.indexOf('--');
+  const words = end < 0 ? argv : argv.slice(0, end);
+  let cmd = program;
+  for (let i = 0; i < words.length; i++) {
+    const a = words[i]!;
+    if (a.startsWith('-')) {
+      if (!a.includes('=') && takesValue(cmd, a) && !(words[i + 1] ?? '-').startsWith('-')) i++;
+      continue;
+    }
+    // the root's `help` checks its own words
+    if (cmd.commands.length === 0 || (cmd === program && a === 'help')) return;
+    if (a === 'help' && !subcommand(cmd, a)) {
+      const verb = words.slice(i + 1).find((w) => !w.startsWith('-'));
+      if (verb !== undefined && !subcommand(cmd, verb)) unknownCommand(cmd, verb);
+      return;
+    }
+    const sub = subcommand(cmd, a);
+    if (!sub) return;
     cmd = sub;
   }
 }

@@ -22,6 +22,17 @@ describe('help', () => {
     const direct = await spawnCli(['reports', 'list']);
     expect([bad.code, bad.stdout, bad.stderr]).toEqual([2, '', direct.stderr]);
     expect(bad.stderr).toBe("error: unknown command 'list' (the commands of `bankctl reports` are create, get, pdf)\n");
+    // the same under a noun's own help command (`reports help list` printed the noun's help, exit 0)
+    const under = await spawnCli(['reports', 'help', 'list']);
+    expect([under.code, under.stdout, under.stderr]).toEqual([2, '', direct.stderr]);
+    const nested = await spawnCli(['consents', 'v2', 'help', 'frob']);
+    expect([nested.code, nested.stdout]).toEqual([2, '']);
+    expect(nested.stderr).toMatch(
+      /^error: unknown command 'frob' \(the commands of `bankctl consents v2` are create, /,
+    );
+    // a verb that exists: its help, as before
+    const good = await spawnCli(['reports', 'help', 'pdf']);
+    expect([good.code, good.stdout.split('\n')[0]]).toEqual([0, 'Usage: bankctl reports pdf [options] <id>']);
   });
 
   test('the root help: what bankctl does first, by group as gh shows it, then the global options', async () => {
