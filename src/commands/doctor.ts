@@ -33,9 +33,10 @@ type Step = (r: Run) => Promise<boolean | void>;
 async function configFile({ ctx, add }: Run): Promise<boolean> {
   try {
     const config = await ctx.config();
-    let mode: number | undefined;
+    // opening the config tightened a file others could read: its mode before that is the finding
+    let mode = config.tightened.get(config.file);
     try {
-      mode = statSync(config.file).mode & 0o777;
+      mode ??= statSync(config.file).mode & 0o777;
     } catch {
       /* missing */
     }

@@ -30,13 +30,18 @@ export function checkPrivate(path: string, kind: 'directory' | 'file'): void {
 /**
  * A file of the config directory that an older version or a hand made wider than 0600 (the token
  * cache, the sandbox's client secret) is tightened to 0600 when bankctl opens the directory.
+ * Returns the mode it had when it was tightened (doctor reports it).
  */
-export function tightenFile(file: string): void {
+export function tightenFile(file: string): number | undefined {
   try {
     const st = statSync(file);
     // one others may write is not made to look private: checkPrivate refuses it, naming it
-    if (st.isFile() && st.mode & 0o077 && !(st.mode & 0o022) && st.uid === process.getuid?.()) chmodSync(file, 0o600);
+    if (st.isFile() && st.mode & 0o077 && !(st.mode & 0o022) && st.uid === process.getuid?.()) {
+      chmodSync(file, 0o600);
+      return st.mode & 0o777;
+    }
   } catch {
     // not there, or a read-only file system: reading still works
   }
+  return undefined;
 }

@@ -72,6 +72,8 @@ export function defaultConfigDir(env: Record<string, string | undefined>): strin
 }
 
 export class ConfigStore {
+  /** The files open() tightened to 0600, with the mode they had (doctor reports them). */
+  readonly tightened = new Map<string, number>();
   private readonly config: JsonFile<ConfigShape>;
   private readonly tokens: JsonFile<TokenShape>;
 
@@ -93,7 +95,10 @@ export class ConfigStore {
     checkPrivate(dir, 'directory');
     const store = new ConfigStore(dir);
     // the token cache is read only by commands that need a token: tightened here, whatever runs
-    for (const f of [store.file, store.tokenFile]) tightenFile(f);
+    for (const f of [store.file, store.tokenFile]) {
+      const was = tightenFile(f);
+      if (was !== undefined) store.tightened.set(f, was);
+    }
     return store;
   }
 
