@@ -144,7 +144,12 @@ export class Table {
     sample: string[][],
     private readonly opts: TableOptions,
   ) {
-    this.head = head.map((h) => oneLine(h).toUpperCase());
+    // a key's words apart, as gh's headers are: providerName is PROVIDER NAME, not PROVIDERNAME
+    this.head = head.map((h) =>
+      oneLine(h)
+        .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+        .toUpperCase(),
+    );
     const n = head.length;
     this.kinds = [];
     this.widths = [];

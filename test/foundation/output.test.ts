@@ -74,6 +74,20 @@ describe('output formats', () => {
     expect(out).not.toContain('\x1b[31m');
   });
 
+  test("table headers keep a key's words apart (PROVIDER NAME, not PROVIDERNAME); csv keeps the keys", async () => {
+    const rows = [{ providerName: 'Demo Bank', statusUpdated: '2026-11-01', id: 'c1' }];
+    const { c, io } = ctx('table');
+    await render(c, rows, {});
+    const head = io
+      .out()
+      .split('\n')[0]!
+      .replace(/\x1b\[[0-9;]*m/g, '');
+    expect(head.trim().split(/\s{2,}/)).toEqual(['PROVIDER NAME', 'STATUS UPDATED', 'ID']);
+    const csv = ctx('csv');
+    await render(csv.c, rows, {});
+    expect(csv.io.out().split('\r\n')[0]).toBe('providerName,statusUpdated,id');
+  });
+
   test('epoch milliseconds are ISO timestamps by their key: refreshed, lastModified, a period start and end', async () => {
     const ms = 1796049549689;
     const iso = new Date(ms).toISOString();
