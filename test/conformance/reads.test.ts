@@ -186,7 +186,7 @@ describe.each(['replay', 'sandbox'] as const)('conformance against the %s', (nam
       expect(rows).toHaveLength(1);
       expect(rows[0]!.name).toBe('John Doe');
     } else {
-      expect(out).toMatch(/^PROVIDER +NAME +SSN +DATEOFBIRTH$/m);
+      expect(out).toMatch(/^PROVIDER +NAME +SSN +DATE OF BIRTH$/m);
       expect(out).toMatch(/^\S+ +John Doe +\d{8}-?\d{4} +\d{4}-\d\d-\d\d$/m);
     }
   });

@@ -16,7 +16,7 @@ describe('identities list', () => {
       code: 0,
       stdout: (out) => expect(JSON.parse(out)[0].ssn).toMatch(/^\d{12}$/),
     },
-    { name: 'a table with its columns', args: ['-o', 'table'], code: 0, stdout: ['PROVIDER', 'DATEOFBIRTH'] },
+    { name: 'a table with its columns', args: ['-o', 'table'], code: 0, stdout: ['PROVIDER', 'DATE OF BIRTH'] },
     {
       name: 'without a user: a usage error naming the flag',
       args: [],
