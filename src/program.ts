@@ -562,16 +562,10 @@ function unknownOptionFirst(cmd: Command): void {
  * subcommands is the same usage error as without --help.
  */
 function refuseHelpOfUnknown(program: Command, argv: string[]): void {
-  const end = argv.indexOf('--');
-  const words = end < 0 ? argv : argv.slice(0, end);
+  const words = beforeDashDash(argv);
   if (!words.includes('--help') && !words.includes('-h')) return;
   let cmd = program;
-  for (let i = 0; i < words.length; i++) {
-    const a = words[i]!;
-    if (a.startsWith('-')) {
-      if (!a.includes('=') && takesValue(cmd, a) && !(words[i + 1] ?? '-').startsWith('-')) i++;
-      continue;
-    }
+  for (const { word: a } of operands(words, () => cmd)) {
     // a command with an action takes operands from here on (`help users frob`, `api GET /x`)
     if (cmd.commands.length === 0 || (cmd as unknown as { _actionHandler?: unknown })._actionHandler) return;
     const sub = subcommand(cmd, a);
@@ -580,20 +574,35 @@ function refuseHelpOfUnknown(program: Command, argv: string[]): void {
   }
 }
 
+/** The words of a command line before a `--`. */
+function beforeDashDash(argv: string[]): string[] {
+  const end = argv.indexOf('--');
+  return end < 0 ? argv : argv.slice(0, end);
+}
+
+/**
+ * The words that are not options or option values, with their index, as commander reads them:
+ * an option of the command reached so far (`at()`) that takes a value takes the next word too.
+ */
+function* operands(words: string[], at: () => Command): Generator<{ word: string; i: number }> {
+  for (let i = 0; i < words.length; i++) {
+    const a = words[i]!;
+    if (a.startsWith('-')) {
+      if (!a.includes('=') && takesValue(at(), a) && !(words[i + 1] ?? '-').startsWith('-')) i++;
+      continue;
+    }
+    yield { word: a, i };
+  }
+}
+
 /**
  * `bankctl auth help frob`: commander's help command of a noun printed the noun's help, exit 0; it is
  * the line `bankctl auth frob` gives, exit 2, as `bankctl help auth frob` is.
  */
 function refuseVerbHelpOfUnknown(program: Command, argv: string[]): void {
-  const end = argv.indexOf('--');
-  const words = end < 0 ? argv : argv.slice(0, end);
+  const words = beforeDashDash(argv);
   let cmd = program;
-  for (let i = 0; i < words.length; i++) {
-    const a = words[i]!;
-    if (a.startsWith('-')) {
-      if (!a.includes('=') && takesValue(cmd, a) && !(words[i + 1] ?? '-').startsWith('-')) i++;
-      continue;
-    }
+  for (const { word: a, i } of operands(words, () => cmd)) {
     // the root's `help` checks its own words
     if (cmd.commands.length === 0 || (cmd === program && a === 'help')) return;
     if (a === 'help' && !subcommand(cmd, a)) {
