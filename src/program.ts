@@ -7,6 +7,9 @@ import { VERSION } from './version.js';
 import { examples, nounExamples } from './commands/util.js';
 import { checkedId, givenId } from './ids.js';
 
+/** Positional arguments that hold a secret: never shown in an error about them. */
+const SECRET_ARGUMENT = /code|token|secret|password/i;
+
 /** What a command may need from the program beyond the context (demo runs command lines in-process). */
 export interface ProgramDeps {
   /** Runs a whole bankctl command line in this process (main.ts `run`); returns its exit code. */
@@ -444,7 +447,8 @@ export function rootCommand(ctx: Context): Command {
         if (typeof one !== 'string') continue;
         // an empty id is never one; other values (a config value, a path) may be empty on purpose
         if (/id$/i.test(arg.name())) givenId(arg.name(), one);
-        else checkedId(arg.name(), one, secretValue && i > 0);
+        // a secret (`config set KEY VALUE`'s value, `auth exchange CODE`) is never shown in the error
+        else checkedId(arg.name(), one, (secretValue && i > 0) || SECRET_ARGUMENT.test(arg.name()));
       }
     });
     if (typeof ctx.globals.user === 'string') givenId('user id', ctx.globals.user, '--user');

@@ -250,6 +250,14 @@ describe('secrets cut by control bytes, and base URL passwords', () => {
     for (const r of runs) expect(r.stdout + r.stderr).not.toContain(pw);
   });
 
+  test('auth exchange: a code with a control character in it is exit 2 without the code in the error', async () => {
+    const code = 'auth-c0de-9f8e7d\r';
+    const r = await runCli(['auth', 'exchange', code], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('(not shown: a secret)');
+    expect(r.stderr).not.toContain('auth-c0de-9f8e7d');
+  });
+
   test('api --dry-run: secrets in the query (given or in the path) and numbers in secret fields are not shown', async () => {
     const r = await runCli(
       [
