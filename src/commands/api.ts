@@ -268,7 +268,8 @@ function pageList(page: unknown): unknown[] | undefined {
 /** Whether an error is the service's answer to this method and path (not to a token request made for it). */
 function answers(err: ApiError, method: string, path: string): boolean {
   try {
-    return err.method === method && new URL(err.url).pathname === new URL(path, 'http://x').pathname;
+    // (ending in it: a base URL with a path, a gateway's /x, comes before it)
+    return err.method === method && new URL(err.url).pathname.endsWith(new URL(path, 'http://x').pathname);
   } catch {
     return false;
   }

@@ -43,6 +43,19 @@ describe('bankctl api', () => {
     }
   });
 
+  test('behind a base URL with a path (a gateway), an error body still goes to stdout', async () => {
+    const body = '{"errorMessage":"no such account","errorCode":"account.not_found"}';
+    const s = await scriptedServer(() => reply(404, body));
+    try {
+      const env = { ...t.env, BANKCTL_BASE_URL: `${s.url}/gw/v1`, BANKCTL_TOKEN: 'tok-123456' };
+      const r = await runCli(['api', 'GET', '/api/v1/accounts/list'], { env });
+      expect(r.code).toBe(4);
+      expect(JSON.parse(r.stdout)).toEqual(JSON.parse(body));
+    } finally {
+      await s.close();
+    }
+  });
+
   test('--jq and --paginate read JSON: a 2xx login page or cut JSON is exit 7 naming it, nothing on stdout', async () => {
     for (const [type, body] of [
       ['text/html', '<html>Sign in</html>'],
