@@ -78,9 +78,16 @@ class Walk {
   };
 
   /** Runs one bankctl command in this process; returns its exit code and what it printed. */
-  async step(title: string, args: string[], shown = args, stdin?: string): Promise<{ code: number; out: string }> {
+  /** `stdin`, when given, is shown as read from the file `from` (a secret is typed nowhere). */
+  async step(
+    title: string,
+    args: string[],
+    shown = args,
+    stdin?: string,
+    from?: string,
+  ): Promise<{ code: number; out: string }> {
     this.say(`\n${this.bold(`▸ ${title}`)}`);
-    this.say(this.dim(`$ bankctl ${shown.join(' ')}`));
+    this.say(this.dim(`$ bankctl ${shown.join(' ')}${from ? ` < ${from}` : ''}`));
     let out = '';
     const ctx = this.ctx;
     const capture = new Writable({
@@ -182,12 +189,13 @@ async function bankJourney(w: Walk): Promise<string> {
       [...args, '--fields', 'id,providerName,status'],
       undefined,
       'test-password',
+      'password.txt',
     );
   }
   if (connected.code !== 0) {
     w.say(w.dim('That connection did not succeed; the demo goes on with the password test provider.'));
     const args = ['credentials', 'connect', '--user', userId, ...PASSWORD_PROVIDER];
-    connected = await w.step('Connect the password test provider', args, args, 'test-password');
+    connected = await w.step('Connect the password test provider', args, args, 'test-password', 'password.txt');
     if (connected.code !== 0) throw new FlowFailedError('the test bank could not be connected');
   }
   await w.step('The accounts the refresh brought in', ['accounts', 'list', '--user', userId, ...w.table]);
@@ -217,7 +225,7 @@ async function connectorJourney(w: Walk, now: number): Promise<void> {
     '--market',
     'SE',
   ];
-  await w.step('Activate a connector user', activate, activate, `${token}\n`);
+  await w.step('Activate a connector user', activate, activate, `${token}\n`, 'user-token.txt');
   const account = {
     externalId: 'shop-acc-1',
     name: 'Shop checking',

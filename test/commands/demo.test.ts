@@ -41,8 +41,9 @@ describe('demo: output', () => {
       stdout: [/UPDATED/, /CHECKING/, /-?\d+\.\d{2} SEK/],
       stderr: [
         '$ bankctl credentials connect',
-        '--field-stdin password',
-        '--user-token-stdin',
+        // shown as a person would run it: the secret from a file, not typed and not waited for
+        /--field-stdin password .*< password\.txt\n/,
+        /--user-token-stdin .*< user-token\.txt\n/,
         /delivered 40, duplicates 0/,
         'Delete the end user',
         (err) => expect(err).not.toMatch(/warning:|retrying|error:/),
