@@ -15,7 +15,7 @@ import {
   type Credentials,
 } from '../api/credentials.js';
 import { singleLine } from '../output/sanitize.js';
-import { pipedStdout, type Choice, type Prompter } from '../prompts/prompter.js';
+import { noTerminalHint, pipedStdout, type Choice, type Prompter } from '../prompts/prompter.js';
 import {
   describeAccount,
   describeOptions,
@@ -390,9 +390,8 @@ export async function collectAnswers(
       if (askCheckboxes.length > 5) shown.push(`${askCheckboxes.length - 5} more`);
       const first = clean(askCheckboxes[0]!.name);
       const answer = `answer each with true or false (--answer ${first}=true), or all at once with --answer '*=true'`;
-      const piped = pipedStdout(ctx.io);
       throw new UsageError(`no answer for the checkbox field(s) ${shown.join(', ')} and no terminal to ask on`, {
-        hint: piped ? `${piped}: ${answer}, or run it with stdout on the terminal` : answer,
+        hint: noTerminalHint(ctx.io, answer),
       });
     }
   }
@@ -404,7 +403,7 @@ export async function collectAnswers(
         out[f.name] = f.value;
         continue;
       }
-      throw missing(f, flag, pipedStdout(ctx.io));
+      throw missing(f, flag, ctx.io);
     }
     const help = [f.helpText, f.hint && !f.helpText?.includes(f.hint) ? `e.g. ${f.hint}` : '']
       .map(clean)
@@ -447,8 +446,8 @@ function choiceOf(
   return { message, choices, ...(preselected !== undefined ? { default: preselected } : {}) };
 }
 
-/** `piped`: why a person at a terminal is not asked (pipedStdout), said first in the hint. */
-function missing(f: SupplementalField, flag: '--answer' | '--field', piped?: string): UsageError {
+/** `io`: whether a person at a terminal is not asked (stdout piped), said first in the hint. */
+function missing(f: SupplementalField, flag: '--answer' | '--field', io: Context['io']): UsageError {
   const label = clean(f.description || f.name);
   const options = selectOptions(f);
   const choice = options.length > 0 ? `: one of ${clean(describeOptions(options))}` : '';
@@ -461,7 +460,7 @@ function missing(f: SupplementalField, flag: '--answer' | '--field', piped?: str
         : `pass --field ${f.name}=VALUE`;
   return new UsageError(
     `no value for the ${flag === '--field' ? 'credentials' : 'supplemental'} field "${f.name}" (${label}${choice}) and no terminal to ask on`,
-    { hint: piped ? `${piped}: ${pass}, or run it with stdout on the terminal` : pass },
+    { hint: noTerminalHint(io, pass) },
   );
 }
 

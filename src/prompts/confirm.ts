@@ -7,7 +7,7 @@
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { canPrompt } from '../io.js';
-import { pipedStdout } from './prompter.js';
+import { noTerminalHint } from './prompter.js';
 import { singleLine } from '../output/sanitize.js';
 
 export interface Destruction {
@@ -28,10 +28,10 @@ export function requireYes(ctx: Context, action: string): boolean {
   if (ctx.globals.yes) return true;
   if (!canPrompt(ctx.io)) {
     // the message names --yes already: a hint only to say why a terminal at hand is not asked on
-    const piped = pipedStdout(ctx.io);
+    const hint = noTerminalHint(ctx.io, 'pass --yes', '');
     throw new UsageError(
       `${action}: refusing without --yes (there is no terminal to confirm on)`,
-      piped ? { hint: `${piped}: pass --yes, or run it with stdout on the terminal` } : {},
+      hint ? { hint } : {},
     );
   }
   return false;
@@ -72,9 +72,7 @@ export async function confirmProtected(ctx: Context, action: string, changes = '
   if (ctx.globals.yes) return;
   if (!canPrompt(ctx.io))
     throw new UsageError(`profile "${name}" is protected: ${action} ${changes}; refusing without --yes`, {
-      hint: pipedStdout(ctx.io)
-        ? `${pipedStdout(ctx.io)}: pass --yes to confirm, or run it with stdout on the terminal`
-        : 'pass --yes to confirm',
+      hint: noTerminalHint(ctx.io, 'pass --yes to confirm'),
     });
   await typeProfileName(ctx, action);
 }

@@ -28,3 +28,16 @@ export function pipedStdout(io: { stdinIsTTY: boolean; stdoutIsTTY: boolean }): 
     ? 'stdout is a pipe or a file, not a terminal, and bankctl asks only when stdin and stdout both are terminals'
     : undefined;
 }
+
+/**
+ * The hint of a "no terminal to ask on" error: `what` to pass instead, after why a person at a
+ * terminal is not asked when that is so (pipedStdout); `otherwise` (default `what`) for a script.
+ */
+export function noTerminalHint(
+  io: { stdinIsTTY: boolean; stdoutIsTTY: boolean },
+  what: string,
+  otherwise = what,
+): string {
+  const piped = pipedStdout(io);
+  return piped ? `${piped}: ${what}, or run it with stdout on the terminal` : otherwise;
+}

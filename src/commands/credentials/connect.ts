@@ -8,7 +8,7 @@ import { MARKETS } from '../../contract/markets.js';
 import { ApiError, ConflictError, InterruptedError, NAME_A_USER, UsageError } from '../../errors.js';
 import type { Provider } from '../../api/providers.js';
 import type { ApiClient } from '../../api/client.js';
-import { pipedStdout, type Prompter } from '../../prompts/prompter.js';
+import { noTerminalHint, type Prompter } from '../../prompts/prompter.js';
 import type { WalkOptions } from '../../flows/connect.js';
 import { collect, examples, marketFlag, type Run } from '../util.js';
 import {
@@ -84,11 +84,8 @@ async function connectFromFlags(ctx: Context, o: Flags): Promise<ConnectOptions>
   }
   if (!o.provider && !canPrompt(ctx.io)) {
     const list = '`bankctl providers list --market SE --include-test`';
-    const piped = pipedStdout(ctx.io);
     throw new UsageError('--provider is required when there is no terminal to pick one on', {
-      hint: piped
-        ? `${piped}: pass --provider NAME, which ${list} lists, or run it with stdout on the terminal`
-        : `list them with ${list}`,
+      hint: noTerminalHint(ctx.io, `pass --provider NAME, which ${list} lists`, `list them with ${list}`),
     });
   }
   return {
