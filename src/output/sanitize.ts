@@ -19,7 +19,13 @@ export function stripControl(text: string): string {
  * paragraph separators (U+2028, U+2029), which some terminals, log viewers and browsers break on;
  * and the tab, which throws the columns after it.
  */
-const LINE_BREAK = /\r\n|[\n\r\t\v\f\x85\u2028\u2029]/g;
+const LINE_BREAK = /[\n\r\t\v\f\x85\u2028\u2029]/;
+const LINE_BREAKS = /\r\n|[\n\r\t\v\f\x85\u2028\u2029]/g;
+
+/** Text on one line: every line break (CRLF as one) and tab a space; nothing else touched. */
+export function breaksAsSpaces(text: string): string {
+  return LINE_BREAK.test(text) ? text.replace(LINE_BREAKS, ' ') : text;
+}
 
 /**
  * Network text for one line of a table or a prompt: stripped like stripControl, and every line
@@ -27,7 +33,7 @@ const LINE_BREAK = /\r\n|[\n\r\t\v\f\x85\u2028\u2029]/g;
  * fake "? Password" prompt, a fake row). -o json keeps the text as it came.
  */
 export function singleLine(text: string): string {
-  return stripControl(text.replace(LINE_BREAK, ' '));
+  return stripControl(breaksAsSpaces(text));
 }
 
 /**

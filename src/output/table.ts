@@ -9,6 +9,8 @@
 /** Rows looked at before the layout is fixed (a table up to this long is laid out whole). */
 export const SMALL_TABLE = 200;
 
+import { breaksAsSpaces } from './sanitize.js';
+
 const ELLIPSIS = '…';
 /** The narrowest a shortened id gets: 6 characters, an ellipsis, 6 characters. */
 const ID_MIN = 13;
@@ -115,11 +117,7 @@ export interface TableOptions {
  * A cell on one line: line breaks (the Unicode line and paragraph separators too, and NEL, VT, FF)
  * and tabs (which would throw the columns after it) as spaces.
  */
-const BREAK = /[\n\r\t\v\f\x85\u2028\u2029]/;
-const BREAKS = /\r\n|[\n\r\t\v\f\x85\u2028\u2029]/g;
-function oneLine(s: string): string {
-  return BREAK.test(s) ? s.replace(BREAKS, ' ') : s;
-}
+const oneLine = breaksAsSpaces;
 
 /** Draws rows as they come, in the layout the header and the first rows gave. */
 export class Table {
