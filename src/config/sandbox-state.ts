@@ -9,6 +9,7 @@ import type { SandboxState } from './settings.js';
 import { writeFileAtomicSync } from '../fs/atomic.js';
 import { fileError } from '../fs/errors.js';
 import { processAlive, processStart, withLockSync } from '../fs/lock.js';
+import { pidGivenAway } from '../fs/pids.js';
 import { checkPrivate, tightenFile } from './private.js';
 
 // whether a pid lives is the lock's question too: one answer for both
@@ -80,9 +81,7 @@ export function runningSandbox(configDir: string): SandboxState | undefined {
  * the system gave its pid away): known where /proc tells start times and the file recorded one.
  */
 export function pidReused(state: SandboxState): boolean {
-  if (!state.pid || !state.pidStart) return false;
-  const now = processStart(state.pid);
-  return now !== undefined && now !== state.pidStart;
+  return !!state.pid && pidGivenAway(state.pid, state.pidStart || undefined);
 }
 
 /** Whether the file's process is still the sandbox it recorded: a bankctl sandbox, started when it said. */

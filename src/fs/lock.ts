@@ -18,7 +18,7 @@ import {
 import { UsageError } from '../errors.js';
 import { fileError } from './errors.js';
 import { randomHex } from './atomic.js';
-import { processAlive, processStart } from './pids.js';
+import { pidGivenAway, processAlive, processStart } from './pids.js';
 
 // whether a pid lives, and since when: the lock's questions, asked elsewhere too
 export { processAlive, processStart };
@@ -102,11 +102,7 @@ function owner(lockFile: string): Held | undefined {
 function ownerGone(lockFile: string, held: Held, isAlive: (pid: number) => boolean): boolean {
   if (held.pid === undefined) return false;
   if (held.pid === process.pid) return !heldHere.has(lockFile);
-  if (held.start !== undefined) {
-    const now = processStart(held.pid);
-    if (now !== undefined && now !== held.start) return true;
-  }
-  return !isAlive(held.pid);
+  return pidGivenAway(held.pid, held.start) || !isAlive(held.pid);
 }
 
 /** Breaking a stale lock never takes a guard older than this: the breaker died or hung. */

@@ -29,3 +29,13 @@ export function processStart(pid: number): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * Whether pid now names a process other than the one recorded as started at `start` (the system
+ * gave a killed process's pid away): known where /proc tells start times and a start was recorded.
+ */
+export function pidGivenAway(pid: number, start: string | undefined): boolean {
+  if (start === undefined) return false;
+  const now = processStart(pid);
+  return now !== undefined && now !== start;
+}

@@ -140,23 +140,26 @@ export class Redactor {
       u.username = REDACTED;
       u.password = '';
     }
-    for (const key of [...u.searchParams.keys()]) {
-      if (SECRET_PARAMS.has(key.toLowerCase())) u.searchParams.set(key, REDACTED);
-    }
+    redactParams(u.searchParams);
     // the implicit flow's answer is in the fragment: #access_token=...&state=...
     if (u.hash.includes('=')) {
       const fragment = new URLSearchParams(u.hash.slice(1));
-      let secret = false;
-      for (const key of [...fragment.keys()]) {
-        if (SECRET_PARAMS.has(key.toLowerCase())) {
-          fragment.set(key, REDACTED);
-          secret = true;
-        }
-      }
-      if (secret) u.hash = fragment.toString();
+      if (redactParams(fragment)) u.hash = fragment.toString();
     }
     return this.text(u.toString().replace(/%2A%2A%2A/g, REDACTED));
   }
+}
+
+/** The values of secret-named parameters replaced; whether there was one. */
+function redactParams(params: URLSearchParams): boolean {
+  let secret = false;
+  for (const key of [...params.keys()]) {
+    if (SECRET_PARAMS.has(key.toLowerCase())) {
+      params.set(key, REDACTED);
+      secret = true;
+    }
+  }
+  return secret;
 }
 
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
