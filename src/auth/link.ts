@@ -3,6 +3,7 @@
 // the browser opened, and the result handed back: a code, or the service's error.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { win32 } from 'node:path';
 import { secretsEqual } from '../contract/secrets.js';
 
 export interface LinkParams {
@@ -178,20 +179,61 @@ export async function startCallbackServer(
   };
 }
 
+/** How a platform opens a URL: a program and its argv, never a shell. */
+export interface BrowserCommand {
+  cmd: string;
+  args: string[];
+  /** Windows: the argv joined as is (libuv would quote and backslash-escape, which rundll32 keeps). */
+  windowsVerbatimArguments?: boolean;
+}
+
+/**
+ * The command that opens url in the browser on this platform, or undefined when there is none (no
+ * display on Linux) or the URL is not http(s) (a file: or other scheme opens a program, not a page).
+ * The URL goes as one argv element, serialised first (WHATWG), so it holds no space or quote.
+ * Windows: rundll32 url.dll,FileProtocolHandler takes the rest of its command line as the URL; the
+ * former `cmd /c start "" URL` had cmd read the URL, cutting it at & (the state after client_id was
+ * lost) and treating ^ | % as its own. The full path: libuv looks in the current directory first.
+ */
+export function browserCommand(
+  url: string,
+  platform: NodeJS.Platform,
+  env: Record<string, string | undefined>,
+): BrowserCommand | undefined {
+  let href: string;
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') return undefined;
+    href = u.href;
+  } catch {
+    return undefined;
+  }
+  if (platform === 'darwin') return { cmd: 'open', args: [href] };
+  if (platform === 'win32') {
+    const root = env.SystemRoot ?? env.SYSTEMROOT ?? env.windir ?? 'C:\\Windows';
+    return {
+      cmd: win32.join(root, 'System32', 'rundll32.exe'),
+      args: ['url.dll,FileProtocolHandler', href],
+      windowsVerbatimArguments: true,
+    };
+  }
+  if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return undefined;
+  return { cmd: 'xdg-open', args: [href] };
+}
+
 /** Opens a URL in the user's browser when there is one; returns whether it tried. */
 export async function openBrowser(url: string, env: Record<string, string | undefined>): Promise<boolean> {
+  const command = browserCommand(url, process.platform, env);
+  if (!command) return false;
   const { spawn } = await import('node:child_process');
-  let cmd: string;
-  let args: string[];
-  if (process.platform === 'darwin') [cmd, args] = ['open', [url]];
-  else if (process.platform === 'win32') [cmd, args] = ['cmd', ['/c', 'start', '""', url]];
-  else {
-    if (!env.DISPLAY && !env.WAYLAND_DISPLAY) return false;
-    [cmd, args] = ['xdg-open', [url]];
-  }
   return new Promise((resolve) => {
     try {
-      const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+      const child = spawn(command.cmd, command.args, {
+        stdio: 'ignore',
+        detached: true,
+        shell: false,
+        windowsVerbatimArguments: command.windowsVerbatimArguments ?? false,
+      });
       child.once('error', () => resolve(false));
       child.once('spawn', () => {
         child.unref();
