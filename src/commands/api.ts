@@ -6,7 +6,7 @@ import { EmptyPages, nextPageTokenProblem, repeatedTokenError, SeenTokens } from
 import { kindOf } from '../api/shape.js';
 import { notWhatItReturns, preview } from '../api/client.js';
 import type { HttpResponse } from '../http/client.js';
-import { SECRET_PARAMS } from '../http/redact.js';
+import { type Redactor, SECRET_PARAMS } from '../http/redact.js';
 import { maskUrlPassword } from '../config/display.js';
 import { render, StreamWriter } from '../output/render.js';
 import { jsonForStdout } from '../output/terminal.js';
@@ -290,17 +290,39 @@ async function writeHead(
   status: number,
   headers: Record<string, string | string[] | undefined>,
 ): Promise<void> {
-  // a header may echo what was sent (a request id made of the Authorization header): redacted too
+  // a header may echo what was sent (a request id made of the Authorization header): redacted too.
+  // Headers are stderr's diagnostics, like -v: what the service newly issues in them is hidden as
+  // there (a session cookie, a code or token in a redirect's URL, by the error's and the trace's
+  // URL rule); the escape hatch's data is the body, printed whole on stdout
   const { redactor } = await ctx.http();
   const lines = [`HTTP ${status}`];
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) continue;
-    for (const one of Array.isArray(v) ? v : [v])
-      lines.push(
-        `${stripControl(k)}: ${/^(set-cookie|authorization)$/i.test(k) ? '<redacted>' : stripControl(redactor.text(one))}`,
-      );
+    for (const one of Array.isArray(v) ? v : [v]) {
+      const shown = /^(set-cookie|authorization)$/i.test(k)
+        ? '<redacted>'
+        : URL_HEADER.test(k)
+          ? headerUrl(redactor, one)
+          : redactor.text(one);
+      lines.push(`${stripControl(k)}: ${stripControl(shown)}`);
+    }
   }
   ctx.io.stderr.write(`${lines.join('\n')}\n\n`);
+}
+
+/** Headers whose value is a URL, absolute or relative (RFC 9110 10.2.2, 8.7). */
+const URL_HEADER = /^(location|content-location)$/i;
+
+/** A URL header's value with secret parameters hidden (code, access_token... in the query or fragment). */
+function headerUrl(redactor: Redactor, value: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return redactor.url(value);
+  // a relative reference (/cb?code=..., //host/cb?..., cb#access_token=...): its path kept as
+  // sent, its query and fragment redacted as an absolute URL's are
+  const at = value.search(/[?#]/);
+  if (at < 0) return redactor.text(value);
+  const origin = 'http://relative.invalid/';
+  const rest = redactor.url(`${origin}${value.slice(at)}`);
+  return `${redactor.text(value.slice(0, at))}${rest.startsWith(origin) ? rest.slice(origin.length) : redactor.text(value.slice(at))}`;
 }
 
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key)$/i;
