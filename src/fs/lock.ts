@@ -1,9 +1,10 @@
 // A lock file beside a file that several bankctl processes update (the config, the token cache):
 // <file>.lock, created with O_EXCL, holding the owner's pid and, where /proc tells it, the owner's
 // start time. A read-modify-write under it never loses another process's write. A lock whose owner
-// has died (or whose pid now belongs to a process started later, or that is older than STALE_MS) is
-// taken over, by one process at a time (<file>.lock.break); one that stays held longer than the
-// wait is an error naming the lock file.
+// has died (or whose pid now belongs to a process started later) is taken over, by one process at a
+// time (<file>.lock.break); one whose owner lives is never taken, however old: an owner stopped
+// (Ctrl-Z) or hung would, once resumed, write over what the taker wrote. One that stays held longer
+// than the wait is an error naming the lock file and its owner.
 import {
   closeSync,
   linkSync,
@@ -28,8 +29,6 @@ export interface LockOptions {
   waitMs?: number;
   /** What the file is, for error messages. */
   what?: string;
-  /** A lock older than this is taken over even when its owner lives (default STALE_MS). */
-  staleMs?: number;
   /**
    * Whether the pid in a held lock is still its owner (default: that process is alive). A lock
    * whose owner is not is taken over: a sandbox asks whether that pid is still a sandbox, since a
@@ -51,8 +50,8 @@ export class LockHeldError extends UsageError {
   }
 }
 
-/** A held lock is never this old: its owner hung or the clock jumped. */
-const STALE_MS = 30_000;
+/** A lock or guard without a pid this old was left by a process that died between creating and writing it. */
+const UNWRITTEN_STALE_MS = 2000;
 
 /**
  * The lock files this process holds now. A lock naming this process's pid that is not among them
@@ -105,12 +104,10 @@ function ownerGone(lockFile: string, held: Held, isAlive: (pid: number) => boole
   return pidGivenAway(held.pid, held.start) || !isAlive(held.pid);
 }
 
-/** Breaking a stale lock never takes a guard older than this: the breaker died or hung. */
-const GUARD_STALE_MS = 5000;
-
 /**
  * Takes <lock>.break, the guard that one process at a time holds to remove a stale lock; false when
- * another holds it (look again later). A guard left by a breaker that died is removed first.
+ * another holds it (look again later). A guard left by a breaker that died is removed first; a live
+ * breaker's is kept, however old: one resumed after a hang removes the lock it judged stale.
  */
 function takeGuard(guard: string): boolean {
   try {
@@ -120,7 +117,7 @@ function takeGuard(guard: string): boolean {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw fileError(err, guard, 'write');
   }
   const held = owner(guard);
-  if (held && (ownerGone(guard, held, processAlive) || held.ageMs > GUARD_STALE_MS)) {
+  if (held && (ownerGone(guard, held, processAlive) || unwritten(held))) {
     // moved aside, then removed only if it is the guard seen as stale; a fresh one goes back
     const aside = `${guard}.${randomHex(6)}.stale`;
     try {
@@ -166,14 +163,18 @@ function removeIfMine(file: string): void {
   if (held && held.text === ownContent()) rmSync(file, { force: true });
 }
 
+/** A lock or guard whose creator died before writing its pid into it. */
+function unwritten(held: Held): boolean {
+  return held.pid === undefined && held.ageMs > UNWRITTEN_STALE_MS;
+}
+
 function acquire(lockFile: string, o: LockOptions): void {
   const deadline = Date.now() + (o.waitMs ?? 15_000);
+  // a takeover by another process lasts milliseconds: waited for even by a caller that waits for no owner
+  const breakDeadline = Math.max(deadline, Date.now() + 1000);
   const isAlive = o.ownerAlive ?? processAlive;
-  // an owner that is gone, a lock far too old, or one whose owner never wrote its pid
-  const isStale = (held: Held): boolean =>
-    ownerGone(lockFile, held, isAlive) ||
-    held.ageMs > (o.staleMs ?? STALE_MS) ||
-    (held.pid === undefined && held.ageMs > 2000);
+  // an owner that is gone, or one that never wrote its pid; never a live owner's, however old
+  const isStale = (held: Held): boolean => ownerGone(lockFile, held, isAlive) || unwritten(held);
   for (let attempt = 0; ; attempt++) {
     let fd: number | undefined;
     try {
@@ -192,16 +193,28 @@ function acquire(lockFile: string, o: LockOptions): void {
     }
     const held = owner(lockFile);
     if (held && isStale(held)) {
-      // another process is breaking it: a moment for it to finish
-      if (!breakStale(lockFile, isStale)) sleepSync(1 + Math.random() * 4);
-      continue;
+      if (breakStale(lockFile, isStale)) continue;
+      // another process is breaking it: a moment for it to finish (a hung one: until the deadline)
+      if (Date.now() <= breakDeadline) {
+        sleepSync(1 + Math.random() * 4);
+        continue;
+      }
+      const breaker = owner(`${lockFile}.break`)?.pid;
+      throw new LockHeldError(
+        `${o.what ?? 'the file'} is being taken over from a process that ended by ${breaker ? `process ${breaker}` : 'another process'} (${lockFile}.break)`,
+        `${lockFile}.break`,
+        breaker,
+        'another bankctl is taking over the lock; if none is running, remove the .break file',
+      );
     }
     if (Date.now() > deadline) {
       throw new LockHeldError(
         `${o.what ?? 'the file'} is locked by ${held?.pid ? `process ${held.pid}` : 'another process'} (${lockFile})`,
         lockFile,
         held?.pid,
-        'another bankctl is updating it; if none is running, remove the lock file',
+        held?.pid
+          ? `another bankctl is updating it (a stopped one, Ctrl-Z, holds it until resumed); if process ${held.pid} is no bankctl, remove the lock file`
+          : 'another bankctl is updating it; if none is running, remove the lock file',
       );
     }
     sleepSync(Math.min(50, 2 + attempt * 2 + Math.random() * 5));
@@ -215,7 +228,7 @@ function acquire(lockFile: string, o: LockOptions): void {
  */
 export function holdLockSync(file: string, o: LockOptions = {}): () => void {
   const lockFile = `${file}.lock`;
-  acquire(lockFile, { ...o, waitMs: 0, staleMs: Number.POSITIVE_INFINITY });
+  acquire(lockFile, { ...o, waitMs: 0 });
   return () => release(lockFile);
 }
 
