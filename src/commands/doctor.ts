@@ -31,6 +31,7 @@ interface Run {
 type Step = (r: Run) => Promise<boolean | void>;
 
 async function configFile({ ctx, add }: Run): Promise<boolean> {
+  configDirectory(ctx.configDir, add);
   try {
     const config = await ctx.config();
     // opening the config tightened a file others could read: its mode before that is the finding
@@ -56,9 +57,43 @@ async function configFile({ ctx, add }: Run): Promise<boolean> {
     }
     return true;
   } catch (err) {
-    add('config file', 'fail', (err as Error).message);
+    // a directory or file others may write is refused by opening it: its message names the fix
+    add('config file', 'fail', withHint(err));
     return false;
   }
+}
+
+/**
+ * The config directory: one that others may write is refused before this (they could swap the files
+ * bankctl reads its secrets and base URL from); one they may only read or enter is used (each file
+ * in it is 600) but reported, since the names and sizes of the files show and bankctl makes it 700.
+ * It is not tightened by itself: BANKCTL_CONFIG_DIR may name a directory that holds more than bankctl's.
+ */
+function configDirectory(dir: string, add: Run['add']): void {
+  if (process.getuid?.() === undefined) return add('config directory', 'skip', 'no POSIX modes here (Windows)');
+  let mode: number;
+  let uid: number;
+  try {
+    ({ mode, uid } = statSync(dir));
+    mode &= 0o777;
+  } catch {
+    return add('config directory', 'ok', `none yet at ${dir} (bankctl creates it 700)`);
+  }
+  if (uid !== process.getuid?.())
+    return add('config directory', 'fail', `${dir} is owned by another user (uid ${uid}); bankctl refuses to use it`);
+  if (mode & 0o022)
+    add(
+      'config directory',
+      'fail',
+      `${dir} can be written by others (mode ${mode.toString(8)}): they could swap its files, so bankctl refuses to use it; \`chmod 700 ${dir}\` if its content is yours`,
+    );
+  else if (mode & 0o077)
+    add(
+      'config directory',
+      'fail',
+      `${dir} is open to others (mode ${mode.toString(8)}) where bankctl makes it 700: its files are 600, but their names show; \`chmod 700 ${dir}\``,
+    );
+  else add('config directory', 'ok', `${dir} private (mode ${mode.toString(8)})`);
 }
 
 async function baseUrlAndProxy(r: Run): Promise<boolean> {

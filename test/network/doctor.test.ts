@@ -1,4 +1,4 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -42,14 +42,14 @@ describe('bankctl doctor', () => {
     for (const format of [[], ['-o', 'json']]) {
       const r = await spawnCli(['doctor', '--profile', 'nosuch', ...format], { env });
       expect(r.code, `${format.join(' ')}: ${r.stderr}`).toBe(9);
-      expect(human(r.stdout)).toMatch(/^✗ config file: --profile: no profile named "nosuch" is saved[^\n]*$/);
+      expect(human(r.stdout)).toMatch(/^✗ config file: --profile: no profile named "nosuch" is saved[^\n]*$/m);
     }
     // the same with no config file yet
     const fresh = await spawnCli(['doctor', '--profile', 'nosuch', '-o', 'json'], {
       env: { BANKCTL_CONFIG_DIR: tempDir() },
     });
     expect(fresh.code).toBe(9);
-    expect(human(fresh.stdout)).toMatch(/^✗ config file: --profile: no profile named "nosuch" is saved[^\n]*$/);
+    expect(human(fresh.stdout)).toMatch(/^✗ config file: --profile: no profile named "nosuch" is saved[^\n]*$/m);
   });
 
   test('green against the sandbox: one line per check, exit 0', async () => {
@@ -59,6 +59,7 @@ describe('bankctl doctor', () => {
     const lines = human(r.stdout).split('\n');
     expect(lines.map((l) => l.split(':')[0])).toEqual(
       [
+        '✓ config directory',
         '✓ config file',
         '✓ proxy',
         '✓ base URL',
@@ -109,6 +110,36 @@ describe('bankctl doctor', () => {
     } finally {
       busy.close();
     }
+  });
+
+  test('a config directory others may read: reported with the chmod that fixes it; one they may write: refused', async () => {
+    const port = await freePort();
+    const dir = tempDir();
+    const env = { ...plain.env, BANKCTL_CONFIG_DIR: dir };
+    expect((await spawnCli(['config', 'set', 'output', 'json'], { env })).code).toBe(0);
+    chmodSync(dir, 0o755);
+    const open = await spawnCli(['doctor', '--listen-port', String(port)], { env });
+    expect(open.code).toBe(9);
+    expect(human(open.stdout)).toContain(
+      `✗ config directory: ${dir} is open to others (mode 755) where bankctl makes it 700: its files are 600, but their names show; \`chmod 700 ${dir}\``,
+    );
+    expect(human(open.stdout)).toMatch(/✓ config file: .* readable and private/);
+    expect(open.stderr).toMatch(/check failed: config directory$/m);
+    // what bankctl writes there is still private: a command that caches a secret works, 600
+    expect((await spawnCli(['config', 'set', 'timeout', '9'], { env })).code).toBe(0);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+
+    chmodSync(dir, 0o775);
+    const writable = await spawnCli(['doctor', '--listen-port', String(port)], { env });
+    expect(writable.code).toBe(9);
+    expect(human(writable.stdout)).toMatch(
+      new RegExp(`^✗ config directory: ${dir} can be written by others \\(mode 775\\).*\`chmod 700 ${dir}\``, 'm'),
+    );
+    // the refusal names its fix too
+    expect(human(writable.stdout)).toMatch(/^✗ config file: .*refuses to use it.*chmod go-w/m);
+    chmodSync(dir, 0o700);
+    const fixed = await spawnCli(['doctor', '--listen-port', String(port)], { env });
+    expect(human(fixed.stdout)).toMatch(/^✓ config directory: .* private \(mode 700\)$/m);
   });
 
   test('a missing config file is not a failure; an unreachable service is', async () => {
