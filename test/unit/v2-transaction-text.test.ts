@@ -11,7 +11,14 @@ import { CATEGORIES } from '../../src/sandbox/categories.js';
 import type { TransactionRecord } from '../../src/sandbox/store.js';
 
 const text = fc.oneof(
-  fc.constantFrom('', 'Café "Öl" \\ tab\tnew\nline', '\u2028\u0000\u001f', '\ud800 lone', 'pair \u{1F600}', '</script>'),
+  fc.constantFrom(
+    '',
+    'Café "Öl" \\ tab\tnew\nline',
+    '\u2028\u0000\u001f',
+    '\ud800 lone',
+    'pair \u{1F600}',
+    '</script>',
+  ),
   fc.string({ maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 8 }),
 );
@@ -50,7 +57,25 @@ const record: fc.Arbitrary<TransactionRecord> = fc.record(
     created: fc.nat(),
     updated: fc.nat(),
   },
-  { requiredKeys: ['id', 'userId', 'accountId', 'amount', 'currencyCode', 'bookedDate', 'valueDate', 'description', 'originalDescription', 'categoryId', 'status', 'type', 'seq', 'created', 'updated'] },
+  {
+    requiredKeys: [
+      'id',
+      'userId',
+      'accountId',
+      'amount',
+      'currencyCode',
+      'bookedDate',
+      'valueDate',
+      'description',
+      'originalDescription',
+      'categoryId',
+      'status',
+      'type',
+      'seq',
+      'created',
+      'updated',
+    ],
+  },
 );
 const locale = fc.constantFrom('en_US', 'sv_SE', 'de_DE');
 
