@@ -335,7 +335,7 @@ export class HttpClient {
     );
     return new ApiError(a.status, method, this.redactor.url(url), message, body, {
       hint:
-        hintFor(a.status, auth, url, body) ??
+        hintFor(a.status, auth, url, body, message) ??
         waitHint(waitMs, this.now()) ??
         redirectHint(a.status, headerValue(a.headers.location), this.redactor),
       // the service's X-Request-ID is its text too: an echo of the Authorization header is no id
@@ -582,8 +582,8 @@ function waitHint(waitMs: number | undefined, nowMs: number): string | undefined
   return `the service asks to wait ${s} s (Retry-After), longer than bankctl waits by itself: try again after ${at}`;
 }
 
-function hintFor(status: number, auth: Auth | undefined, url = '', body?: unknown): string | undefined {
-  if (status !== 401) return undefined;
+function hintFor(status: number, auth: Auth | undefined, url = '', body?: unknown, message = ''): string | undefined {
+  if (status !== 401 && status !== 404) return undefined;
   let path: string;
   try {
     path = new URL(url).pathname;
@@ -595,10 +595,15 @@ function hintFor(status: number, auth: Auth | undefined, url = '', body?: unknow
   const who = connectorUser
     ? ` and that connector user ${connectorUser} exists (\`bankctl connector users create\`)`
     : '';
-  // the connector API answers 401 for a user it does not know (spec: "401 user not found"); the
-  // token was fine, so the hint names the user, not the token
-  if (envelopeCode(body) === 'user.not_found' && (auth?.scheme === 'Token' || auth?.scheme === 'Basic'))
+  // the connector API answers 401 for a user it does not know (spec: "401 user not found"), its
+  // transaction endpoints 404 (the vendor's reference: "User with the given external id not found");
+  // the token was fine, so the hint names the user, not the token
+  const userMissing =
+    envelopeCode(body) === 'user.not_found' ||
+    (status === 404 && connectorUser !== undefined && /\buser\b[^.]*\bnot found\b/i.test(message));
+  if (userMissing && (auth?.scheme === 'Token' || auth?.scheme === 'Basic'))
     return `no connector user ${connectorUser ? `${connectorUser} ` : ''}on the service: create it with \`bankctl connector users create --external-id ${connectorUser ?? '<external-id>'} --market <market> --user-token-stdin < token.txt\``;
+  if (status !== 401) return undefined;
   // the token endpoint itself refused the client (auth login with a wrong id): no "run auth login"
   if (/\/oauth\/token$/.test(path))
     return 'the client id or secret was refused: check both (`bankctl auth status` shows where they come from)';

@@ -193,6 +193,50 @@ describe('exit codes follow the service status', () => {
     expect((await cli(['transactions', 'update', 'nope', '--user', 'cli', '--data', update('nope')])).code).toBe(4);
   });
 
+  test("an unknown user on the transaction endpoints: the service's 404 is exit 4, the spec's 401 exit 3, both name the user", async () => {
+    const f = join(dir, 'ghost.ndjson');
+    writeFileSync(
+      f,
+      ndjsonLine(
+        {
+          account: 'acc-0',
+          externalId: 'gh-1',
+          amount: '1',
+          date: 1_700_000_000_000,
+          description: 'x',
+          type: 'DEFAULT',
+        },
+        '1',
+      ),
+    );
+    const hint =
+      'no connector user ghost on the service: create it with `bankctl connector users create --external-id ghost';
+    // the sandbox answers as the vendor's reference lists it: 404 "User with the given external id not found"
+    for (const args of [
+      ['push', '--user', 'ghost', '--file', f],
+      ['transactions', 'update', 'gh-1', '--user', 'ghost', '--data', update('gh-1')],
+    ]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(4);
+      expect(r.stderr).toContain('404');
+      expect(r.stderr).toContain(hint);
+      expect(r.stderr).not.toContain('check the connector token');
+    }
+    // a service that says it in words only (the reference shows no body), and one answering as the spec did (401)
+    for (const [step, code] of [
+      [reply(404, 'User with the given external id not found', { 'content-type': 'text/plain' }), 4],
+      [reply(401, '{"errorMessage":"user \\"ghost\\" not found","errorCode":"user.not_found"}'), 3],
+    ] as const) {
+      const r = await againstScript([step], ['push', '--user', 'ghost', '--file', f], '0');
+      expect(r.code).toBe(code);
+      expect(r.stderr).toContain(hint);
+    }
+    // a 404 about a transaction is not about the user
+    const nope = await cli(['transactions', 'update', 'nope', '--user', 'cli', '--data', update('nope')]);
+    expect(nope.code).toBe(4);
+    expect(nope.stderr).not.toContain('no connector user');
+  });
+
   test('429 after the retries is 6, 5xx is 7, a refused connection is 8', async () => {
     let status = 429;
     const server = createServer((req, res) => {

@@ -161,7 +161,7 @@ describe('accounts', () => {
 });
 
 describe('transactions', () => {
-  test('ingest: 204, 400 (validation, unknown account, over 2500), 401, 409, 410, 412', async () => {
+  test('ingest: 204, 400 (validation, unknown account, over 2500), 404 unknown user, 409, 410, 412', async () => {
     expect(
       (await call(env, 'POST', '/connector/users/wire/transactions', container([tx('w-1'), tx('w-2')]))).status,
     ).toBe(204);
@@ -182,7 +182,11 @@ describe('transactions', () => {
     const o = await call(env, 'POST', '/connector/users/wire/transactions', over);
     expect(o.status).toBe(400);
     expect(o.json().errorMessage).toContain('2500');
-    expect((await call(env, 'POST', '/connector/users/ghost/transactions', container([tx('g')]))).status).toBe(401);
+    // the vendor's reference: "404 User with the given external id not found" (the spec said 401)
+    const ghost = await call(env, 'POST', '/connector/users/ghost/transactions', container([tx('g')]));
+    expect(ghost.status).toBe(404);
+    expect(ghost.json().errorCode).toBe('user.not_found');
+    expect(ghost.headers.get('www-authenticate')).toBeNull();
     const dup = await call(env, 'POST', '/connector/users/wire/transactions', container([tx('w-2'), tx('w-4')]));
     expect(dup.status).toBe(409);
     expect(dup.json().errorDetails.externalIds).toEqual(['w-2']);
@@ -199,7 +203,7 @@ describe('transactions', () => {
     expect((await call(env, 'POST', '/connector/users/u-noacc/transactions', container([tx('n-1')]))).status).toBe(412);
   });
 
-  test('delete: 400, 401, 404 (nothing deleted)', async () => {
+  test('delete: 400, 404 (an unknown user, a transaction not there; nothing deleted)', async () => {
     await call(env, 'POST', '/connector/users/wire/transactions', container([tx('d-1')]));
     const del = (t: string[], account = 'acc-0', u = 'wire') =>
       call(env, 'POST', `/connector/users/${u}/transactions/delete`, {
@@ -209,7 +213,9 @@ describe('transactions', () => {
         ],
       });
     expect((await del(['d-1'], 'nope')).status).toBe(400);
-    expect((await del(['d-1'], 'acc-0', 'ghost')).status).toBe(401);
+    const ghost = await del(['d-1'], 'acc-0', 'ghost');
+    expect(ghost.status).toBe(404);
+    expect(ghost.json().errorCode).toBe('user.not_found');
     expect((await del(['d-1', 'never'])).status).toBe(404);
     expect([...env.sandbox.store.transactions.values()].some((t) => t.externalId === 'd-1')).toBe(true);
   });
@@ -237,7 +243,7 @@ describe('transactions', () => {
     );
   });
 
-  test('update: REAL_TIME only, one transaction, by externalId or platformId; 400, 401, 404', async () => {
+  test('update: REAL_TIME only, one transaction, by externalId or platformId; 400, 404 (user, transaction)', async () => {
     await call(env, 'POST', '/connector/users/wire/transactions', container([tx('up-1', { pending: true })]));
     const rec = [...env.sandbox.store.transactions.values()].find((t) => t.externalId === 'up-1')!;
     const body = (t: unknown, type = 'REAL_TIME') => ({
@@ -255,7 +261,9 @@ describe('transactions', () => {
         })
       ).status,
     ).toBe(400);
-    expect((await call(env, 'PUT', '/connector/users/ghost/transactions/up-1', body(tx('up-1')))).status).toBe(401);
+    const ghost = await call(env, 'PUT', '/connector/users/ghost/transactions/up-1', body(tx('up-1')));
+    expect(ghost.status).toBe(404);
+    expect(ghost.json().errorCode).toBe('user.not_found');
     expect((await call(env, 'PUT', '/connector/users/wire/transactions/nope', body(tx('nope')))).status).toBe(404);
     // by platformId (the id the platform gave it), booked and with a new amount
     const r = await call(

@@ -52,7 +52,13 @@ const BATCH_MAX_BODY = 128 * 1024 * 1024;
 
 const badRequest = (message: string, details?: Record<string, unknown>) =>
   envelope(400, 'request.invalid', message, details);
-const userNotFound = (ext: string) => envelope(401, 'user.not_found', `user "${clip(ext)}" not found`);
+/**
+ * An unknown user: 401 where the spec says so (users, accounts, batch, tokens); 404 on the three
+ * transaction endpoints, as the vendor's reference lists them ("404 User with the given external id
+ * not found"; the spec said 401).
+ */
+const userNotFound = (ext: string, status: 401 | 404 = 401) =>
+  envelope(status, 'user.not_found', `user "${clip(ext)}" not found`);
 
 function clip(s: string, n = 80): string {
   return s.length > n ? `${s.slice(0, n)}...` : s;
@@ -122,8 +128,11 @@ interface ConnectorArea {
   store: MemoryStore;
   events: EventBus;
   state: () => ConnectorState;
-  /** The user of a path, with the credentials rule of account and batch calls (401 otherwise). */
-  userFor(ext: string, credentials: 'check' | 'create' | 'none'): UserRecord;
+  /**
+   * The user of a path, with the credentials rule of account and batch calls (401 otherwise); an
+   * unknown user is `unknown` (401, or 404 for the transaction endpoints).
+   */
+  userFor(ext: string, credentials: 'check' | 'create' | 'none', unknown?: 401 | 404): UserRecord;
   setUser(user: UserRecord, u: UserEntity, market: string): void;
   accountOf(ext: string, accountExt: string): { user: UserRecord; account: AccountRecord };
   /** Ingest of one CreateTransactionAccountContainer: all or nothing. */
@@ -135,9 +144,9 @@ function connectorArea(ctx: SandboxContext): ConnectorArea {
   const state = () => connectorState(store);
 
   /** The user of a path, with the credentials rule of account and batch calls (401 otherwise). */
-  function userFor(ext: string, credentials: 'check' | 'create' | 'none'): UserRecord {
+  function userFor(ext: string, credentials: 'check' | 'create' | 'none', unknown: 401 | 404 = 401): UserRecord {
     const user = store.userByExternalId(ext);
-    if (!user) throw userNotFound(ext);
+    if (!user) throw userNotFound(ext, unknown);
     if (credentials === 'none') return user;
     if (!user.connector && credentials === 'check' && state().of(user.id).accounts.size === 0) {
       throw envelope(401, 'user.no_credentials', `user "${clip(ext)}" has no credentials`);
@@ -483,7 +492,7 @@ function deleteAccount({ store, state, accountOf }: ConnectorArea): Handler {
 function ingestTransactions({ userFor, ingest }: ConnectorArea): Handler {
   return async (req, res) => {
     const c = await ingestBody(req);
-    const user = userFor(req.params.externalUserId!, 'none');
+    const user = userFor(req.params.externalUserId!, 'none', 404);
     ingest(user, c);
     res.empty(204);
   };
@@ -493,7 +502,7 @@ function deleteTransactions({ store, state, userFor }: ConnectorArea): Handler {
   return async (req, res) => {
     const body = await exactBody(req);
     const c = valid(() => validateContainer(body, 'delete'));
-    const user = userFor(req.params.externalUserId!, 'none');
+    const user = userFor(req.params.externalUserId!, 'none', 404);
     const st = state().of(user.id);
     const targets: Array<{
       account: AccountRecord;
@@ -546,7 +555,7 @@ function updateTransaction({ store, events, state, userFor }: ConnectorArea): Ha
       throw badRequest(`an update holds exactly one transaction, got ${c.count}`, { field: 'transactionAccounts' });
     const ta = c.transactionAccounts.find((a) => a.transactions.length === 1)!;
     const t = ta.transactions[0]!;
-    const user = userFor(req.params.externalUserId!, 'none');
+    const user = userFor(req.params.externalUserId!, 'none', 404);
     const st = state().of(user.id);
     let account = ta.externalId !== undefined ? st.accounts.get(ta.externalId) : undefined;
     if (!account && ta.platformId !== undefined) {
