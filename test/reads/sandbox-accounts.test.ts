@@ -337,7 +337,7 @@ describe('connector push, then Basic read-back', () => {
 });
 
 describe('/data/v2/accounts', () => {
-  it('pages with the token passed on, filters by typeIn, exact balances, 400 past 100', async () => {
+  it('pages with the token passed on, filters by typeIn, exact balances, at most 100 a page', async () => {
     const r = await reader(t.sandbox);
     const accounts = demo(t.sandbox, r.userId, 'v2accounts');
     const seen: any[] = [];
@@ -372,7 +372,16 @@ describe('/data/v2/accounts', () => {
     const checking = (await r.get('/data/v2/accounts?typesIn=CHECKING&typesIn=SAVINGS')).json().accounts;
     expect(checking.map((a: any) => a.type).sort()).toEqual(['CHECKING', 'SAVINGS']);
     expect((await r.get('/data/v2/accounts?typesIn=MORTGAGE')).status).toBe(400);
-    expect((await r.get('/data/v2/accounts?pageSize=101')).status).toBe(400);
+    // the reference: "will not return more than 100 accounts per page": a larger pageSize is answered
+    const many = await reader(t.sandbox);
+    for (let i = 0; i < 130; i++) addAccount(t.sandbox.store, many.userId, { name: `Account ${i}` });
+    const big = await many.get('/data/v2/accounts?pageSize=1000');
+    expect(big.status).toBe(200);
+    expect(big.json().accounts).toHaveLength(100);
+    const rest = (await many.get(`/data/v2/accounts?pageSize=101&pageToken=${big.json().nextPageToken}`)).json();
+    expect(rest.accounts).toHaveLength(30);
+    expect(rest.nextPageToken).toBe('');
+    for (const bad of ['0', '-1', 'x']) expect((await r.get(`/data/v2/accounts?pageSize=${bad}`)).status).toBe(400);
     expect((await r.get('/data/v2/accounts?typeIn=BOAT')).status).toBe(400);
     expect((await r.get('/data/v2/accounts?pageToken=!!')).status).toBe(400);
   });

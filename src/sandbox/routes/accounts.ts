@@ -75,7 +75,7 @@ export function registerAccounts(ctx: SandboxContext): void {
   handle(EP.accounts.listV2, (req, res) => {
     const user = req.user();
     const q = req.query;
-    const pageSize = pageSizeParam(q);
+    const pageSize = pageSizeParam(q, 100, 'clamp');
     // typesIn: the reference's filter on the v2 types; typeIn: the v1 types (kept for older callers)
     const types = listParam(q, 'typeIn').map((t) => t.toUpperCase());
     for (const t of types)

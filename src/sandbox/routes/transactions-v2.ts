@@ -236,7 +236,7 @@ export function registerTransactionsV2(ctx: SandboxContext): TransactionIndex {
     const q = req.query;
     const accountIds = repeatedParam(q, 'accountIdIn');
     const statuses = enumParam(repeatedParam(q, 'statusIn'), 'statusIn', TRANSACTION_STATUSES, 'status');
-    const pageSize = pageSizeParam(q);
+    const pageSize = pageSizeParam(q, 100, 'clamp');
     const gte = isoDateParam(q, 'bookedDateGte');
     const lteGiven = isoDateParam(q, 'bookedDateLte');
     // defaults (spec 4.7): from the earliest transaction, until today
