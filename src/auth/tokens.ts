@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { HttpClient } from '../http/client.js';
 import type { CachedToken, ConfigStore } from '../config/store.js';
 import { EP } from '../contract/index.js';
-import { AuthError, BankctlError, UsageError } from '../errors.js';
+import { AuthError, BankctlError, ServerError, UsageError } from '../errors.js';
 
 export interface TokenResponse {
   access_token: string;
@@ -186,8 +186,12 @@ export class TokenManager {
         }
         throw err;
       });
-    if (!res.data || typeof res.data.code !== 'string')
-      throw new AuthError('the authorization-grant answer holds no code');
+    // a 2xx that is not what the endpoint returns is the server's fault (exit 7, as README's table
+    // says), not a refusal of our credentials (3): a retry or the service's support is the way on
+    if (!res.data || typeof res.data.code !== 'string' || res.data.code === '')
+      throw new ServerError(
+        `the authorization grant (POST ${(delegate ? EP.oauth.delegate : EP.oauth.grant).path}) answered ${res.status} without a code`,
+      );
     (await this.d.http()).redactor.add(res.data.code);
     return res.data.code;
   }
@@ -320,8 +324,9 @@ export class TokenManager {
 const statusOf = (err: unknown): number | undefined => (err as { status?: number } | undefined)?.status;
 
 function checkTokenResponse(data: TokenResponse | undefined): TokenResponse {
+  // a 2xx without the token is not what the endpoint returns: exit 7 (a refusal is a 4xx, exit 3)
   if (!data || typeof data.access_token !== 'string' || data.access_token === '') {
-    throw new AuthError('the token endpoint answered without an access_token');
+    throw new ServerError('the token endpoint answered without an access_token');
   }
   return data;
 }

@@ -294,12 +294,34 @@ describe('exit codes (contract)', () => {
     expect(r.lines).toEqual(['interrupted']);
   });
 
-  test('3 again: a token endpoint that answers 200 without an access token', async () => {
+  // a 2xx that is not what the endpoint returns is exit 7 (README), as consents update-link's
+  // delegated grant without its code is: the credentials were not refused (that is a 4xx, exit 3)
+  test('7, not 3: a token endpoint that answers 200 without an access token', async () => {
     const s = await scriptedServer([reply(200, '{"access_token": 42}')]);
     try {
       const r = await spawnCli(['auth', 'token'], { env: { ...t.env, BANKCTL_BASE_URL: s.url } });
-      expect(r.code).toBe(3);
+      expect(r.code).toBe(7);
       expect(r.stderr).toMatch(/without an access_token/);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('7, not 3: an authorization grant that answers 200 without its code', async () => {
+    const s = await scriptedServer(
+      () => (req, res, body) =>
+        (req.url === '/api/v1/oauth/token'
+          ? reply(200, '{"access_token":"tok-123456","expires_in":1800,"scope":"authorization:grant"}')
+          : reply(200, '{"status":"ok"}'))(req, res, body),
+    );
+    try {
+      const r = await spawnCli(['auth', 'token', '--user', 'u1', '--scope', 'accounts:read'], {
+        env: { ...t.env, BANKCTL_BASE_URL: s.url },
+      });
+      expect([r.code, r.stderr]).toEqual([
+        7,
+        'error: the authorization grant (POST /api/v1/oauth/authorization-grant) answered 200 without a code\n',
+      ]);
     } finally {
       await s.close();
     }
