@@ -48,11 +48,17 @@ export async function statusRun(ctx: Context): Promise<void> {
   if (format === 'table' || format === 'csv') {
     // words in the cells, not JSON text: the acting user as --user or --external-user names it
     const u = status.user;
-    await render(ctx, {
+    const cells: Record<string, unknown> = {
       ...status,
-      user: u?.userId ?? (u?.externalUserId !== undefined ? `external ${u.externalUserId}` : ''),
+      // nothing set reads "not set", as the secrets do, rather than an empty cell
+      clientId: status.clientId ?? 'not set',
+      user: u?.userId ?? (u?.externalUserId !== undefined ? `external ${u.externalUserId}` : 'not set'),
       tokens: `${tokens.length} cached`,
-    });
+    };
+    // a table has no row for the source of what is not set (csv keeps its columns, one row)
+    if (format === 'table')
+      for (const k of ['clientIdSource', 'tokenSource'] as const) if (status[k] === null) delete cells[k];
+    await render(ctx, cells);
     // a table lists the cached tokens below; csv is one row (-o json has them all)
     if (format === 'table' && tokens.length > 0) await render(ctx, tokens);
     return;

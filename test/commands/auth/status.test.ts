@@ -28,6 +28,29 @@ describe('auth status', () => {
     },
     { name: 'a table, then the tokens', args: ['-o', 'table'], code: 0, stdout: ['1 cached', 'user:create'] },
     {
+      // every row says something: what is not set reads so, and a source row exists only for what is set
+      name: 'a table without empty rows',
+      args: ['-o', 'table'],
+      env: { BANKCTL_CLIENT_ID: undefined, BANKCTL_CLIENT_SECRET: undefined, BANKCTL_USER: undefined },
+      code: 0,
+      stdout: [
+        (out) => {
+          const rows = out.split('\n').filter((l) => l.trim() !== '');
+          expect(rows.filter((l) => !/^\S+\s+\S/.test(l))).toEqual([]);
+          expect(out).toMatch(/^clientId\s+not set$/m);
+          expect(out).toMatch(/^user\s+not set$/m);
+          expect(out).toMatch(/^token\s+not set$/m);
+          expect(out).not.toMatch(/^(tokenSource|clientIdSource)\b/m);
+        },
+      ],
+    },
+    {
+      name: 'a token and a client that are set have their source rows',
+      args: ['-o', 'table', '--token', 'tok-1234567890'],
+      code: 0,
+      stdout: [/^tokenSource\s+flag$/m, /^clientIdSource\s+env$/m],
+    },
+    {
       name: 'nothing configured',
       args: ['-o', 'json'],
       env: { BANKCTL_CLIENT_SECRET: undefined, BANKCTL_CONNECTOR_TOKEN: undefined },
