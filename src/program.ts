@@ -76,13 +76,13 @@ export const NOUNS: Noun[] = [
     name: 'transactions',
     group: CORE,
     aliases: ['tx'],
-    description: "the user's transactions (v2), streamed page after page",
+    description: "the user's transactions (v2), streamed page after page, and transaction reports",
     load: async () => (await import('./commands/transactions/index.js')).registerTransactions,
   },
   {
     name: 'consents',
     group: CORE,
-    description: "the user's provider consents: list, delete, renew through the link service",
+    description: "the user's provider consents: list, delete, renew through the link service; v2 consents",
     load: async () => (await import('./commands/consents/index.js')).registerConsents,
   },
   {
@@ -94,13 +94,13 @@ export const NOUNS: Noun[] = [
   {
     name: 'investments',
     group: FINANCE,
-    description: "the user's investment portfolios and instruments",
+    description: "the user's investments: portfolios, investment accounts and their holdings",
     load: async () => (await import('./commands/investments/index.js')).registerInvestments,
   },
   {
     name: 'loans',
     group: FINANCE,
-    description: "the user's loans and mortgages",
+    description: "the user's loans and mortgages, and their loan accounts",
     load: async () => (await import('./commands/loans/index.js')).registerLoans,
   },
   {
@@ -276,7 +276,9 @@ export async function createProgram(ctx: Context, argv: string[] = [], deps: Pro
   ]);
   program.addHelpText(
     'after',
-    '\nExit codes: 0 ok, 1 bug, 2 usage or 400, 3 auth, 4 not found, 5 conflict, 6 rate limited, 7 server error, 8 network, 9 flow failed, 130 interrupted.',
+    // two lines that fit 80 columns: one line of 150 was cut by the terminal mid-word
+    '\nExit codes: 0 ok, 1 bug, 2 usage or 400, 3 auth, 4 not found, 5 conflict,\n' +
+      '6 rate limited, 7 server error, 8 network, 9 flow failed, 130 interrupted.',
   );
   return program;
 }
