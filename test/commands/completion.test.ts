@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
 import { newCmdCompletion } from '../../src/commands/completion.js';
 import { cliCases, optionCases } from '../helpers/commands.js';
 
@@ -25,6 +28,35 @@ describe('completion: output', () => {
             expect(out).toContain(`'${noun}'`);
         },
       ],
+    },
+    {
+      name: 'bash: the closed lists of --items (the refreshable items) and of sandbox logs --method',
+      args: ['bash'],
+      code: 0,
+      stdout: [
+        /'credentials connect\|--items'\) echo 'CHECKING_ACCOUNTS [^']*IDENTITY_DATA/,
+        /'credentials create\|--items'\) echo 'CHECKING_ACCOUNTS /,
+        /'credentials refresh\|--items'\) echo 'CHECKING_ACCOUNTS /,
+        "'sandbox logs|--method') echo 'GET POST PUT PATCH DELETE HEAD OPTIONS' ;;",
+      ],
+    },
+    {
+      // the script's own install line says what README says, not a system directory README never names
+      name: "bash: the header's install line is README's",
+      args: ['bash'],
+      code: 0,
+      stdout: (out) => {
+        const install = out.split('\n').find((l) => l.startsWith('# Install:'))!;
+        expect(install).not.toContain('/etc/bash_completion.d');
+        const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+        for (const said of [
+          'source <(bankctl completion bash)',
+          '~/.local/share/bash-completion/completions/bankctl',
+        ]) {
+          expect(install).toContain(said);
+          expect(readme).toContain(said);
+        }
+      },
     },
     { name: 'zsh drives the bash tables', args: ['zsh'], code: 0, stdout: [/^#compdef bankctl/, 'bashcompinit'] },
     {

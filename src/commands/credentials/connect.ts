@@ -2,6 +2,8 @@
 // --provider is not given), fill its fields, create the credentials, and walk their status machine to
 // a final status, answering what the bank asks.
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
+import { REFRESH_ITEMS } from '../../contract/vocabulary.js';
 import type { Context } from '../../context.js';
 import { canPrompt } from '../../io.js';
 import { MARKETS } from '../../contract/markets.js';
@@ -61,6 +63,7 @@ export function newCmdConnect(parent: Command, ctx: Context, run: Run<ConnectOpt
     .option('--items <items>', 'data to refresh, comma-separated (CHECKING_ACCOUNTS, ...; all when omitted)', collect)
     .option('--app-uri <url>', 'where the bank sends the user back after a redirect or app login (appUri)');
   addWalkFlags(cmd).action(async (o: Flags) => run(ctx, await connectFromFlags(ctx, o)));
+  completeOption(cmd, '--items', () => REFRESH_ITEMS);
   return examples(cmd, [
     'bankctl credentials connect --provider se-test-password --field username=test-user --field-stdin password < password.txt',
     'bankctl credentials connect --provider se-test-other-multi-supplemental --field username=test-user --answer code1=1234 --answer code2=5678',

@@ -1,5 +1,7 @@
 // `credentials create --provider P --field k=v`: create credentials and start their refresh, no wait.
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
+import { REFRESH_ITEMS } from '../../contract/vocabulary.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { collect, examples, type Run } from '../util.js';
@@ -55,6 +57,7 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
       await warnSecretFields(ctx, fields, onCommandLine, defs);
       await run(ctx, { provider: o.provider, fields, items, optIn: o.optIn, appUri: o.appUri, refresh: o.refresh });
     });
+  completeOption(cmd, '--items', () => REFRESH_ITEMS);
   return examples(cmd, [
     'bankctl credentials create --provider se-test-password --field username=test-user --field-stdin password < password.txt',
     'ID=$(bankctl credentials create --provider se-test-other-eid-successful --field username=test-user -o json | jq -r .id)',

@@ -1,5 +1,7 @@
 // `credentials refresh ID`: refresh the data of credentials; --wait walks it like `connect`.
 import type { Command } from 'commander';
+import { completeOption } from '../completion.js';
+import { REFRESH_ITEMS } from '../../contract/vocabulary.js';
 import type { Context } from '../../context.js';
 import type { WalkOptions } from '../../flows/connect.js';
 import { collect, examples, type Run } from '../util.js';
@@ -31,6 +33,7 @@ export function newCmdRefresh(parent: Command, ctx: Context, run: Run<RefreshOpt
     const walk = o.wait ? await walkOptions(ctx, id, o) : undefined;
     await run(ctx, { id, items, optIn: o.optIn, authenticate: o.authenticate, walk });
   });
+  completeOption(cmd, '--items', () => REFRESH_ITEMS);
   return examples(cmd, [
     'bankctl credentials refresh 6e68cc6287704273984567b3300c5822 --wait',
     'bankctl credentials refresh 6e68cc6287704273984567b3300c5822 --opt-in --wait',

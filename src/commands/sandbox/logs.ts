@@ -76,6 +76,7 @@ export function newCmdLogs(parent: Command, ctx: Context, run: Run<LogsOptions> 
       });
     });
   completeOption(cmd, '--status', () => ['1xx', '2xx', '3xx', '4xx', '5xx']);
+  completeOption(cmd, '--method', () => ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
   return examples(cmd, [
     'bankctl sandbox logs --status 4xx --since 10m',
     'bankctl sandbox logs --path "/data/v2/*" --user $USER_ID -o json | jq ".[].latencyMs"',
