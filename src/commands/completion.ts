@@ -3,7 +3,7 @@
 import type { Command, Option } from 'commander';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
-import { examples, type Run } from './util.js';
+import { examples, printsBare, type Run } from './util.js';
 import { MARKETS } from '../contract/markets.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -349,6 +349,7 @@ export function newCmdCompletion(
       throw new UsageError(`unknown shell "${shell}"`, { hint: `use ${SHELLS.join(', ')}` });
     await run(ctx, { shell: shell as Shell, program: completion.parent! });
   });
+  printsBare(completion, 'a shell script');
   return examples(completion, [
     'source <(bankctl completion bash)',
     'bankctl completion zsh > "${fpath[1]}/_bankctl"',

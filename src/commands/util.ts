@@ -11,6 +11,25 @@ import { UsageError } from '../errors.js';
  */
 export type Run<O> = (ctx: Context, opts: O) => Promise<void>;
 
+/**
+ * A command that prints one bare value for `$(...)` (a token, a stored setting, a script, a PDF's
+ * bytes): --jq and --fields have nothing to shape there, so a command line that asks for them is a
+ * usage error before anything is sent, not a value printed as if they had been applied. (-o is
+ * ignored, as the contract says of `auth token`: BANKCTL_OUTPUT=json must not break `$(...)`.)
+ */
+export function printsBare(cmd: Command, what: string): Command {
+  return cmd.hook('preAction', (_hooked, action) => {
+    const g = action.optsWithGlobals<{ jq?: string; fields?: string | boolean }>();
+    const flag = g.jq !== undefined ? '--jq' : g.fields !== undefined ? '--fields' : undefined;
+    if (!flag) return;
+    const path: string[] = [];
+    for (let c: Command | null = action; c?.parent; c = c.parent) path.unshift(c.name());
+    throw new UsageError(`${flag} does not apply to \`bankctl ${path.join(' ')}\`: its output is ${what}`, {
+      hint: `drop ${flag}`,
+    });
+  });
+}
+
 /** The examples each command was given (nounExamples draws a noun's from its verbs'). */
 const EXAMPLES = new WeakMap<Command, string[]>();
 

@@ -10,6 +10,12 @@ describe('completion: flags', () => {
     { name: 'bash', args: ['bash'], options: { shell: 'bash' } },
     { name: 'an unknown shell', args: ['tcsh'], code: 2, stderr: ['unknown shell "tcsh"', 'use bash, zsh, fish'] },
     { name: 'the shell is required', args: [], code: 2 },
+    {
+      name: '--jq: a script is no json',
+      args: ['bash', '--jq', '.'],
+      code: 2,
+      stderr: '--jq does not apply to `bankctl completion`',
+    },
   ]);
 });
 

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { examples, splitList, type Run } from '../util.js';
+import { examples, printsBare, splitList, type Run } from '../util.js';
 
 export interface TokenOptions {
   scopes: string[];
@@ -26,6 +26,7 @@ export function newCmdToken(parent: Command, ctx: Context, run: Run<TokenOptions
     .action(async (o: { scope?: string; fresh?: boolean }) =>
       run(ctx, { scopes: splitList(o.scope, '--scope'), fresh: Boolean(o.fresh) }),
     );
+  printsBare(cmd, 'the bare access token');
   return examples(cmd, [
     'curl -H "Authorization: Bearer $(bankctl auth token --scope user:create)" ...',
     'bankctl auth token --user 6e68cc... --scope accounts:read,transactions:read',

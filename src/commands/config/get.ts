@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { SETTING_KEYS, type SettingKey } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
-import { examples, type Run } from '../util.js';
+import { examples, printsBare, type Run } from '../util.js';
 import { settingKey } from './shared.js';
 
 export interface GetOptions {
@@ -16,6 +16,7 @@ export function newCmdGet(parent: Command, ctx: Context, run: Run<GetOptions> = 
     .argument('<key>', `one of ${SETTING_KEYS.join(', ')}`)
     .description('print the stored value of a setting (secrets too: this is how scripts read them)')
     .action(async (k: string) => run(ctx, { key: settingKey(k) }));
+  printsBare(cmd, 'the bare stored value');
   return examples(cmd, ['bankctl config get base-url']);
 }
 

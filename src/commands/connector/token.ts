@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { generateToken } from '../../api/connector.js';
 import { MAX_TOKEN_TTL } from '../../contract/connector-wire.js';
 import { UsageError } from '../../errors.js';
-import { collect, examples, parseIntArg, splitList, type Run } from '../util.js';
+import { collect, examples, parseIntArg, printsBare, splitList, type Run } from '../util.js';
 import { externalUser } from './shared.js';
 
 export interface TokenOptions {
@@ -30,6 +30,7 @@ export function newCmdToken(parent: Command, ctx: Context, run: Run<TokenOptions
       const ttl = parseIntArg(o.ttl, '--ttl', { min: 1, max: MAX_TOKEN_TTL });
       await run(ctx, { userId, scopes, ttl, origin: o.origin });
     });
+  printsBare(cmd, 'the bare token');
   return examples(cmd, [
     'TOKEN=$(bankctl connector token --user alice --scope transactions:read,accounts:read --ttl 600)',
     'curl -H "Authorization: Bearer $TOKEN" "$BASE/data/v2/transactions"',

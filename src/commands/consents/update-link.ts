@@ -65,8 +65,9 @@ export async function updateLinkRun(ctx: Context, o: UpdateLinkOptions): Promise
   const clientId = settings.value('client-id');
   if (!clientId) throw new UsageError('no client id', { hint: 'run `bankctl auth login` or set BANKCTL_CLIENT_ID' });
   const url = await updateConsentLink(await ctx.api(), { ...o, linkUrl: settings.value('link-url')!, clientId });
-  // the bare URL for $(...), unless a JSON format is asked for explicitly
-  if (ctx.globals.output === 'json' || ctx.globals.output === 'ndjson')
+  // the bare URL for $(...), unless a JSON format, --jq or --fields is asked for explicitly
+  const g = ctx.globals;
+  if (g.output === 'json' || g.output === 'ndjson' || g.jq !== undefined || g.fields !== undefined)
     return render(ctx, { url, credentialsId: o.credentialsId });
   ctx.io.stdout.write(`${url}\n`);
 }

@@ -40,9 +40,9 @@ export async function qrRun(ctx: Context, o: QrOptions): Promise<void> {
     ctx.notice(`wrote ${file}`);
     return;
   }
-  // an explicit -o or --jq gets what every command gives them (`-o json | jq` works everywhere);
-  // without, the bare data URL, for an <img src> or a browser
-  if (ctx.globals.output !== undefined || ctx.globals.jq !== undefined) {
+  // an explicit -o, --jq or --fields gets what every command gives them (`-o json | jq` works
+  // everywhere); without, the bare data URL, for an <img src> or a browser
+  if (ctx.globals.output !== undefined || ctx.globals.jq !== undefined || ctx.globals.fields !== undefined) {
     const { render } = await import('../../output/render.js');
     await render(ctx, { credentialsId: o.id, dataUrl });
     return;

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { writeFileAtomic } from '../../fs/atomic.js';
 import { reportPdf, REPORT_TEMPLATES } from '../../api/reports.js';
 import { UsageError } from '../../errors.js';
-import { examples, type Run } from '../util.js';
+import { examples, printsBare, type Run } from '../util.js';
 
 export interface PdfOptions {
   id: string;
@@ -30,6 +30,7 @@ export function newCmdPdf(parent: Command, ctx: Context, run: Run<PdfOptions> = 
         });
       await run(ctx, { id, template: o.template, outputFile });
     });
+  printsBare(cmd, "the report's PDF");
   return examples(cmd, [
     'bankctl reports pdf $ID                 # writes report-$ID.pdf (0600)',
     'bankctl reports pdf $ID -O report.pdf',

@@ -16,6 +16,20 @@ describe('auth token', () => {
       args: ['--scope', 'accounts:read, transactions:read'],
       options: { scopes: ['accounts:read', 'transactions:read'], fresh: false },
     },
+    // the bare token has nothing for --jq or --fields to shape: said, before any token is asked for
+    {
+      name: '--jq is a usage error, not ignored',
+      args: ['--jq', '.access_token'],
+      code: 2,
+      stderr: 'error: --jq does not apply to `bankctl auth token`: its output is the bare access token (drop --jq)\n',
+    },
+    {
+      name: '--fields is a usage error, not ignored',
+      args: ['--fields', 'access_token'],
+      code: 2,
+      stderr: '--fields does not apply to `bankctl auth token`',
+    },
+    { name: '--fields help too', args: ['--fields'], code: 2, stderr: '--fields does not apply' },
   ]);
   cliCases('auth token', () => sb.t.env, [
     {
@@ -24,6 +38,13 @@ describe('auth token', () => {
       code: 0,
       stdout: [/^\S+\n$/, async (out) => expect(await works(out.trim(), '/api/v1/providers/SE')).toBe(200)],
       stderr: /^$/,
+    },
+    {
+      // the contract: the bare token whatever -o says, for $(bankctl auth token) with BANKCTL_OUTPUT set
+      name: '-o json: still the bare token',
+      args: ['--scope', 'providers:read', '-o', 'json'],
+      code: 0,
+      stdout: /^[^\s{"]+\n$/,
     },
     {
       name: 'a user-token scope without a user: exit 2 asking which user, no token printed',

@@ -10,6 +10,12 @@ describe('config get', () => {
   optionCases('config get', newCmdGet, [
     { name: 'a known key', args: ['base-url'], options: { key: 'base-url' } },
     { name: 'an unknown key', args: ['colour'], code: 2, stderr: ['unknown setting "colour"', 'keys: base-url'] },
+    {
+      name: '--fields: a usage error, the bare value has none',
+      args: ['base-url', '--fields', 'value'],
+      code: 2,
+      stderr: '--fields does not apply to `bankctl config get`: its output is the bare stored value',
+    },
   ]);
   cliCases('config get', () => env, [
     {

@@ -15,6 +15,12 @@ describe('connector token: flags', () => {
     },
     { name: 'no scope', args: ['--user', 'alice'], code: 2, stderr: '--scope is required' },
     {
+      name: '--jq: a usage error, the bare token has nothing to filter',
+      args: ['--user', 'alice', '--scope', 'accounts:read', '--jq', '.token'],
+      code: 2,
+      stderr: '--jq does not apply to `bankctl connector token`: its output is the bare token',
+    },
+    {
       name: 'a lifetime over the maximum',
       args: ['--user', 'a', '--scope', 's', '--ttl', '99999999'],
       code: 2,

@@ -53,6 +53,19 @@ describe('consents update-link: output', () => {
       stdout: (out) => expect(JSON.parse(out)).toMatchObject({ credentialsId, url: expect.stringContaining('http') }),
     },
     {
+      // asked for, --jq and --fields shape the object -o json gives, rather than being ignored
+      name: '--jq .credentialsId: jq reads the object -o json gives',
+      args: () => [credentialsId, '--jq', '.credentialsId'],
+      code: 0,
+      stdout: (out) => expect(out).toBe(`${credentialsId}\n`),
+    },
+    {
+      name: '--fields credentialsId: that field only',
+      args: () => [credentialsId, '--fields', 'credentialsId'],
+      code: 0,
+      stdout: (out) => expect(JSON.parse(out)).toEqual({ credentialsId }),
+    },
+    {
       name: 'no client id',
       args: () => [credentialsId],
       env: { BANKCTL_CLIENT_ID: undefined },

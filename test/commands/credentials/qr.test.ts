@@ -60,6 +60,12 @@ describe('credentials qr', () => {
       stdout: /^data:image\/png;base64,[A-Za-z0-9+/=]+\n$/,
     },
     {
+      name: '--fields credentialsId: that field, not the bare data URL',
+      args: () => [id, '--fields', 'credentialsId'],
+      code: 0,
+      stdout: (out) => expect(JSON.parse(out)).toEqual({ credentialsId: id }),
+    },
+    {
       name: '-O writes the PNG',
       args: () => [id, '-O', join(dir, 'qr.png')],
       code: 0,

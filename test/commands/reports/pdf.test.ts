@@ -19,6 +19,12 @@ describe('reports pdf: flags', () => {
       options: { id: 'r1', outputFile: 'r.pdf', template: 'standard-1.0' },
     },
     {
+      name: '--jq: a PDF is no json',
+      args: ['r1', '-O', 'r.pdf', '--jq', '.'],
+      code: 2,
+      stderr: "--jq does not apply to `bankctl reports pdf`: its output is the report's PDF",
+    },
+    {
       name: 'no -O: report-<id>.pdf',
       args: ['r1'],
       options: { id: 'r1', outputFile: 'report-r1.pdf', template: 'standard-1.0' },
