@@ -613,7 +613,7 @@ function refuseVerbHelpOfUnknown(program: Command, argv: string[]): void {
     if (cmd.commands.length === 0 || (cmd === program && a === 'help')) return;
     if (a === 'help' && !subcommand(cmd, a)) {
       const verb = words.slice(i + 1).find((w) => !w.startsWith('-'));
-      if (verb !== undefined && !subcommand(cmd, verb)) unknownCommand(cmd, verb);
+      if (verb !== undefined && !subcommand(cmd, verb) && !isHelpOfHelp(cmd, verb)) unknownCommand(cmd, verb);
       return;
     }
     const sub = subcommand(cmd, a);
@@ -660,7 +660,32 @@ function addVerbAliases(cmd: Command): void {
 function verbHelpCommands(cmd: Command): void {
   if (cmd.commands.length === 0) return;
   cmd.helpCommand('help [verb]', 'show the help of one of these verbs');
+  // `bankctl auth help help`: the help of that help command (commander looked for a verb named help)
+  const c = cmd as unknown as { _dispatchHelpCommand?: (name?: string) => unknown };
+  const dispatch = c._dispatchHelpCommand?.bind(c);
+  if (dispatch) c._dispatchHelpCommand = (name) => (isHelpOfHelp(cmd, name) ? helpOfHelp(cmd) : dispatch(name));
   for (const sub of cmd.commands) verbHelpCommands(sub);
+}
+
+/** `help` named under a noun that has no verb of that name: its own help command. */
+function isHelpOfHelp(cmd: Command, word: string | undefined): boolean {
+  return word === 'help' && cmd.commands.length > 0 && !subcommand(cmd, 'help');
+}
+
+/** The help of a noun's `help [verb]` command, as a verb's help is shown (exit 0). */
+function helpOfHelp(cmd: Command): never {
+  const verbs = cmd.commands.map((c) => c.name()).filter((n) => !n.startsWith('_'));
+  const help: Command = cmd
+    .createCommand('help')
+    .copyInheritedSettings(cmd)
+    .helpOption(false)
+    .description(
+      `show the help of one of these verbs: \`${commandPath(cmd)} help VERB\` is \`${commandPath(cmd)} VERB --help\``,
+    )
+    .argument('[verb]', `one of ${verbs.join(', ')}`);
+  // its path in the usage line (bankctl auth help), without making it one of the noun's verbs
+  (help as unknown as { parent: Command }).parent = cmd;
+  return help.help();
 }
 
 /** `bankctl help transactions list`: the help of any command, however deep (commander's goes one level). */
@@ -673,8 +698,13 @@ function addHelpCommand(program: Command): void {
     .argument('[command...]', 'the command path')
     .action((words: string[]) => {
       let cmd = program;
-      for (const w of words) {
+      for (const [i, w] of words.entries()) {
         const next = subcommand(cmd, w);
+        // `help auth help`: the noun's help command's own help; `help auth help token` is auth token's
+        if (!next && isHelpOfHelp(cmd, w)) {
+          if (i === words.length - 1) helpOfHelp(cmd);
+          continue;
+        }
         // the same line as `bankctl WORDS` would give: the near spelling, or the noun's verbs
         if (!next) unknownCommand(cmd, w);
         cmd = next;

@@ -35,6 +35,24 @@ describe('help', () => {
     expect([good.code, good.stdout.split('\n')[0]]).toEqual([0, 'Usage: bankctl reports pdf [options] <id>']);
   });
 
+  test("`help` of a noun's help command: its own help, not \"unknown command 'help' (Did you mean help?)\"", async () => {
+    const a = await spawnCli(['help', 'auth', 'help']);
+    const b = await spawnCli(['auth', 'help', 'help']);
+    expect([a.code, a.stderr]).toEqual([0, '']);
+    expect([b.code, b.stderr, b.stdout]).toEqual([0, '', a.stdout]);
+    expect(a.stdout.split('\n')[0]).toBe('Usage: bankctl auth help [verb]');
+    expect(a.stdout).toContain('show the help of one of these verbs');
+    expect(a.stdout).toMatch(/verb +one of login, status, token, /);
+    // a nested noun's too, and a help word before a verb is the help of that verb
+    const nested = await spawnCli(['connector', 'users', 'help', 'help']);
+    expect([nested.code, nested.stdout.split('\n')[0]]).toEqual([0, 'Usage: bankctl connector users help [verb]']);
+    const verb = await spawnCli(['help', 'auth', 'help', 'token']);
+    expect([verb.code, verb.stdout]).toEqual([0, (await spawnCli(['auth', 'token', '--help'])).stdout]);
+    // the root's help of help, as before
+    const root = await spawnCli(['help', 'help']);
+    expect([root.code, root.stdout.split('\n')[0]]).toEqual([0, 'Usage: bankctl help [options] [command...]']);
+  });
+
   test('the root help: what bankctl does first, by group as gh shows it, then the global options', async () => {
     const r = await spawnCli(['--help']);
     expect(r.code).toBe(0);
