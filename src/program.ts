@@ -316,8 +316,14 @@ function switchGivenValue(program: Command, argv: readonly string[]): string | u
   return undefined;
 }
 
+/** commander's `.choices()` refusal: `option '-o, --output <format>' argument 'xml' is invalid. Allowed choices are ...` */
+const CHOICE = /^error: option '([^']+)' argument '([^']*)' is invalid\. Allowed choices are (.+)\.(\n?)$/s;
+
 /** commander's error with its pointer as the hint of the same line: an error is one line. */
 function withUsagePointer(s: string, switchPointer?: string): string {
+  // a value outside a closed list, worded as bankctl's own refusals are (the flag, what is allowed, what was given)
+  const choice = CHOICE.exec(s);
+  if (choice) return `error: ${longFlag(choice[1]!)} must be one of ${choice[3]}, got "${choice[2]}"${choice[4]}`;
   // commander puts its suggestion on a line of its own: it is the hint of the error's line
   if (s.includes('\n(Did you mean')) return s.replace('\n(Did you mean', ' (Did you mean');
   const pointer =
@@ -378,7 +384,7 @@ const HELP_CONFIG: Partial<Help> = {
 
 /** The root command with the global options and their checks, and no nouns (tests add one verb to it). */
 export function rootCommand(ctx: Context): Command {
-  const program = new Command('bankctl');
+  const program = optionUsageWording(new Command('bankctl'));
   program
     .description('Command-line tool for the financial-data aggregation service, with an embedded sandbox.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -559,6 +565,42 @@ function unknownOptionFirst(cmd: Command): void {
     if (unknown[0]?.startsWith('-')) c.unknownOption(unknown[0]);
     checkRequired();
   };
+}
+
+/** The name a flag is known by: its long form (`--output` of `-o, --output <format>`). */
+function longFlag(flags: string): string {
+  return /--[\w-]+/.exec(flags)?.[0] ?? flags.split(/[ ,]/)[0]!;
+}
+
+/** What an option takes, for an error about it: its closed list, else its description. */
+function allowedValues(o: Option): string {
+  return o.argChoices?.length ? `one of ${o.argChoices.join(', ')}` : o.description;
+}
+
+/**
+ * A required option left out, or an option given without its value: one line naming the flag and
+ * what it takes, as bankctl's own refusals are, instead of commander's "required option '--market
+ * <code>' not specified" and "option '--market <code>' argument missing".
+ */
+function optionUsageWording(cmd: Command): Command {
+  // every command made under this one is worded so too (nouns, verbs, nested nouns)
+  cmd.createCommand = (name?: string) => optionUsageWording(new Command(name));
+  // commander's own steps (methods its typings leave out), each handed the option it is about
+  const c = cmd as unknown as {
+    missingMandatoryOptionValue?: (o: Option) => void;
+    optionMissingArgument?: (o: Option) => void;
+  };
+  if (typeof c.missingMandatoryOptionValue === 'function')
+    c.missingMandatoryOptionValue = (o) =>
+      cmd.error(`error: ${longFlag(o.flags)} is required (${allowedValues(o)})`, {
+        code: 'commander.missingMandatoryOptionValue',
+      });
+  if (typeof c.optionMissingArgument === 'function')
+    c.optionMissingArgument = (o) =>
+      cmd.error(`error: ${longFlag(o.flags)} needs a value (${allowedValues(o)})`, {
+        code: 'commander.optionMissingArgument',
+      });
+  return cmd;
 }
 
 /**

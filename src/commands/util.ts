@@ -129,13 +129,8 @@ export function parseIntArg(
   const n = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n))
     throw new UsageError(`${flag} must be a whole number${range}, got "${raw}"`);
-  if (opts.min !== undefined && n < opts.min)
-    throw new UsageError(
-      `${flag} must be at least ${opts.min}${opts.max !== undefined ? ` and at most ${opts.max}` : ''}, got ${n}`,
-    );
-  if (opts.max !== undefined && n > opts.max)
-    throw new UsageError(
-      `${flag} must be at most ${opts.max}${opts.min !== undefined ? ` and at least ${opts.min}` : ''}, got ${raw.trim()}`,
-    );
+  // out of range is said as a value that is not a number is: one wording for every flag
+  if ((opts.min !== undefined && n < opts.min) || (opts.max !== undefined && n > opts.max))
+    throw new UsageError(`${flag} must be a whole number${range}, got ${raw.trim()}`);
   return n;
 }

@@ -16,7 +16,12 @@ describe('search: flags', () => {
       args: ['coffee', '--limit', '10', '--offset', '5'],
       options: { limit: 10, offset: 5 },
     },
-    { name: 'a limit over 1000', args: ['x', '--limit', '5000'], code: 2, stderr: '--limit must be at most 1000' },
+    {
+      name: 'a limit over 1000',
+      args: ['x', '--limit', '5000'],
+      code: 2,
+      stderr: '--limit must be a whole number from 1 to 1000, got 5000',
+    },
     { name: 'no words', args: [], code: 2, stderr: "missing required argument 'query'" },
   ]);
 });

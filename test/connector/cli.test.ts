@@ -584,7 +584,7 @@ describe('user mistakes are one-line errors with exit 2', () => {
       ],
       [
         ['push', '--user', 'cli', '--file', join(dir, 'one.ndjson'), '--concurrency', '0'],
-        '--concurrency must be at least 1',
+        '--concurrency must be a whole number from 1 to 64, got 0',
       ],
       [['verify', '--user', 'cli', '--file', join(dir, 'missing.csv')], '--file: cannot read'],
       [['transactions', 'update', 'x', '--user', 'cli', '--data', '{"type":"REAL_TIME"'], 'malformed JSON'],

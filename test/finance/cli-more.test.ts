@@ -179,7 +179,7 @@ describe('budgets commands', () => {
         /--amount must be a positive decimal/,
       ],
       [['insights', 'action', 'x', '--action', 'do it'], /--action must be an action type/],
-      [['search', 'coffee', '--limit', '0'], /--limit must be at least 1/],
+      [['search', 'coffee', '--limit', '0'], /--limit must be a whole number from 1 to 1000, got 0/],
     ] as Array<[string[], RegExp]>) {
       const r = await cli(['-v', ...args]);
       expect(r.code, args.join(' ')).toBe(2);

@@ -26,7 +26,12 @@ describe('auth link: flags', () => {
       args: ['--market', 'se', '--scope', 'a:read,b:read', '--no-browser', '--port', '0'],
       options: { market: 'SE', scopes: ['a:read', 'b:read'], browser: false, port: 0 },
     },
-    { name: 'a port out of range', args: ['--port', '70000'], code: 2, stderr: '--port must be at most 65535' },
+    {
+      name: 'a port out of range',
+      args: ['--port', '70000'],
+      code: 2,
+      stderr: '--port must be a whole number from 0 to 65535, got 70000',
+    },
     {
       name: 'a locale the flow does not speak',
       args: ['--locale', 'de_DE'],

@@ -14,7 +14,12 @@ describe('balance-refresh create: flags', () => {
       args: ['--account', 'a1', '--wait', '--wait-timeout', '5'],
       options: { wait: true, waitTimeoutS: 5 },
     },
-    { name: '--account is required', args: [], code: 2, stderr: "required option '--account <id>' not specified" },
+    {
+      name: '--account is required',
+      args: [],
+      code: 2,
+      stderr: 'error: --account is required (the account to refresh)\n',
+    },
     { name: 'an empty --account', args: ['--account', ' '], code: 2, stderr: '--account must not be empty' },
     {
       name: 'a timeout that is not a number',

@@ -48,7 +48,12 @@ describe('budgets create-one-off: flags', () => {
       code: 2,
       stderr: '--start must be a date YYYY-MM-DD or epoch milliseconds',
     },
-    { name: '--end is required', args: march.slice(0, 8), code: 2, stderr: "required option '--end <date>'" },
+    {
+      name: '--end is required',
+      args: march.slice(0, 8),
+      code: 2,
+      stderr: 'error: --end is required (last day, YYYY-MM-DD (inclusive) or epoch ms)\n',
+    },
   ]);
 });
 

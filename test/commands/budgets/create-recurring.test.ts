@@ -60,7 +60,12 @@ describe('budgets create-recurring: flags', () => {
       code: 2,
       stderr: '--category takes an expense category code',
     },
-    { name: 'an unknown period', args: [...base, '--period', 'DAY'], code: 2, stderr: "argument 'DAY' is invalid" },
+    {
+      name: 'an unknown period',
+      args: [...base, '--period', 'DAY'],
+      code: 2,
+      stderr: 'error: --period must be one of WEEK, MONTH, YEAR, got "DAY"\n',
+    },
     {
       name: '--data that is not an object',
       args: [...base, '--data', '[1]'],

@@ -18,7 +18,7 @@ describe('budgets transactions: flags', () => {
       name: 'the range is required',
       args: ['b1', '--start', '2026-03-01'],
       code: 2,
-      stderr: "required option '--end <date>'",
+      stderr: 'error: --end is required (to (inclusive), YYYY-MM-DD or epoch ms)\n',
     },
   ]);
 });

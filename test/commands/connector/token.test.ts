@@ -24,7 +24,7 @@ describe('connector token: flags', () => {
       name: 'a lifetime over the maximum',
       args: ['--user', 'a', '--scope', 's', '--ttl', '99999999'],
       code: 2,
-      stderr: '--ttl must be at most',
+      stderr: '--ttl must be a whole number from 1 to 10800, got 99999999',
     },
   ]);
 });

@@ -41,7 +41,7 @@ describe('credentials connect: flags', () => {
       name: 'a poll interval too short',
       args: ['--user', 'u1', '--provider', 'p', '--poll-interval', '1'],
       code: 2,
-      stderr: '--poll-interval must be at least 10',
+      stderr: '--poll-interval must be a whole number from 10 to 60000, got 1',
     },
     {
       // found only in the opt-in round, it left created credentials waiting for input (a retry: 409)

@@ -24,7 +24,7 @@ describe('credentials refresh', () => {
       name: 'a bad --wait-timeout',
       args: ['c1', '--wait', '--wait-timeout', '0'],
       code: 2,
-      stderr: '--wait-timeout must be at least 1',
+      stderr: '--wait-timeout must be a whole number of at least 1, got 0',
     },
   ]);
   cliCases('credentials refresh', () => sb.env, [

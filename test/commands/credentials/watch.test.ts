@@ -22,13 +22,13 @@ describe('credentials watch', () => {
       name: '--wait-timeout 0',
       args: ['c1', '--wait-timeout', '0'],
       code: 2,
-      stderr: '--wait-timeout must be at least 1',
+      stderr: '--wait-timeout must be a whole number of at least 1, got 0',
     },
     {
       name: 'a poll interval over a minute',
       args: ['c1', '--poll-interval', '61000'],
       code: 2,
-      stderr: '--poll-interval must be at most 60000',
+      stderr: '--poll-interval must be a whole number from 10 to 60000, got',
     },
   ]);
   cliCases('credentials watch', () => sb.env, [

@@ -9,7 +9,12 @@ let insight: { id: string; insightActions: Array<{ data: { type: string } }> };
 describe('insights action', () => {
   optionCases('insights action', newCmdAction, [
     { name: 'the action upper-cased', args: ['i1', '--action', ' dismiss '], options: { id: 'i1', action: 'DISMISS' } },
-    { name: '--action is required', args: ['i1'], code: 2, stderr: "required option '--action <type>'" },
+    {
+      name: '--action is required',
+      args: ['i1'],
+      code: 2,
+      stderr: 'error: --action is required (the action the user chose',
+    },
     {
       name: 'not an action type',
       args: ['i1', '--action', 'do it'],

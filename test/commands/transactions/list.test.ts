@@ -45,7 +45,7 @@ describe('transactions list: flags', () => {
       name: 'a page size over the maximum',
       args: ['--page-size', '99999'],
       code: 2,
-      stderr: '--page-size must be at most',
+      stderr: 'error: --page-size must be a whole number from 1 to 100, got 99999\n',
     },
   ]);
 });

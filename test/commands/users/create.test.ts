@@ -25,7 +25,12 @@ describe('users create: flags', () => {
       code: 2,
       stderr: 'unsupported locale "xx_XX"',
     },
-    { name: '--market is required', args: [], code: 2, stderr: "required option '--market <code>'" },
+    {
+      name: '--market is required',
+      args: [],
+      code: 2,
+      stderr: 'error: --market is required (market, ISO 3166-1 (AT, ',
+    },
   ]);
 });
 
