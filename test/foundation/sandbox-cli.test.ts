@@ -64,6 +64,22 @@ describe('sandbox start and stop', () => {
     expect(again.stderr).toMatch(/no sandbox is running/);
   });
 
+  test('--jq and --fields shape the ready line (they were ignored: the whole object came out)', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const env = { BANKCTL_CONFIG_DIR: dir };
+    const started = await spawnCli(['sandbox', 'start', '--detach', '--port', '0', '--jq', '.baseUrl'], { env });
+    await spawnCli(['sandbox', 'stop'], { env });
+    expect([started.code, started.stderr]).toEqual([0, '']);
+    expect(started.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
+    const fields = await spawnCli(['sandbox', 'start', '--detach', '--port', '0', '--fields', 'baseUrl,clientId'], {
+      env,
+    });
+    await spawnCli(['sandbox', 'stop'], { env });
+    expect([fields.code, fields.stderr]).toEqual([0, '']);
+    expect(Object.keys(JSON.parse(fields.stdout))).toEqual(['baseUrl', 'clientId']);
+  });
+
   test('--detach --tls: the profile it serves trusts its CA, with no --ca-file', async () => {
     const dir = tempDir();
     dirs.push(dir);

@@ -207,6 +207,11 @@ async function printReady(ctx: Context, s: SandboxState): Promise<void> {
     connectorToken: s.connectorToken,
     ...(s.caFile ? { caFile: s.caFile, pin: s.pin } : {}),
   };
+  // --jq and --fields shape the ready object as they do every command's answer (they were ignored)
+  if (ctx.globals.jq !== undefined || ctx.globals.fields !== undefined) {
+    const { render } = await import('../../output/render.js');
+    return render(ctx, ready);
+  }
   const format = await ctx.outputFormat();
   if (format === 'json' || format === 'ndjson') {
     ctx.io.stdout.write(`${JSON.stringify(ready)}\n`);
