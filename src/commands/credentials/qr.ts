@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { writeFileAtomicSync } from '../../fs/atomic.js';
-import { ServerError } from '../../errors.js';
+import { ServerError, UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
 
 export interface QrOptions {
@@ -22,7 +22,15 @@ export function newCmdQr(parent: Command, ctx: Context, run: Run<QrOptions> = qr
       '-O, --out <file>',
       'write the PNG image to this file instead of printing the data URL (-o json: {credentialsId, dataUrl})',
     )
-    .action(async (id: string, o: { out?: string }) => run(ctx, { id, out: o.out }));
+    .action(async (id: string, o: { out?: string }) => {
+      // the PNG goes to the file: there is nothing for --jq or --fields to shape (they were ignored)
+      const flag = ctx.globals.jq !== undefined ? '--jq' : ctx.globals.fields !== undefined ? '--fields' : undefined;
+      if (o.out !== undefined && flag)
+        throw new UsageError(`${flag} does not apply with -O: the PNG image goes to the file`, {
+          hint: `drop ${flag}, or drop -O for {credentialsId, dataUrl}`,
+        });
+      await run(ctx, { id, out: o.out });
+    });
   return examples(cmd, [
     'bankctl credentials qr 6e68cc6287704273984567b3300c5822 -O qr.png',
     'bankctl credentials qr 6e68cc6287704273984567b3300c5822 > qr.txt',

@@ -13,6 +13,12 @@ let updated = '';
 describe('credentials qr', () => {
   optionCases('credentials qr', newCmdQr, [
     { name: 'a file', args: ['c1', '-O', 'qr.png'], options: { id: 'c1', out: 'qr.png' } },
+    {
+      name: '-O with --jq: a usage error, nothing to filter in a PNG',
+      args: ['c1', '-O', 'qr.png', '--jq', '.dataUrl'],
+      code: 2,
+      stderr: '--jq does not apply with -O: the PNG image goes to the file',
+    },
   ]);
   cliCases('credentials qr', () => sb.env, [
     {
