@@ -613,13 +613,19 @@ function refuseHelpOfUnknown(program: Command, argv: string[]): void {
   const words = beforeDashDash(argv);
   if (!words.includes('--help') && !words.includes('-h')) return;
   let cmd = program;
+  // the noun's help command named last (`bankctl auth help --help`); before a verb it names that verb
+  let helpWordLast = false;
   for (const { word: a } of operands(words, () => cmd)) {
     // a command with an action takes operands from here on (`help users frob`, `api GET /x`)
     if (cmd.commands.length === 0 || (cmd as unknown as { _actionHandler?: unknown })._actionHandler) return;
     const sub = subcommand(cmd, a);
+    helpWordLast = !sub && isHelpOfHelp(cmd, a);
+    if (helpWordLast) continue;
     if (!sub) unknownCommand(cmd, a);
     cmd = sub;
   }
+  // its help, as `auth help help` shows it
+  if (helpWordLast) helpOfHelp(cmd);
 }
 
 /** The words of a command line before a `--`. */

@@ -46,6 +46,11 @@ describe('help', () => {
     // a nested noun's too, and a help word before a verb is the help of that verb
     const nested = await spawnCli(['connector', 'users', 'help', 'help']);
     expect([nested.code, nested.stdout.split('\n')[0]]).toEqual([0, 'Usage: bankctl connector users help [verb]']);
+    // --help of it says the same; before a verb, that verb's help
+    const flag = await spawnCli(['auth', 'help', '--help']);
+    expect([flag.code, flag.stderr, flag.stdout]).toEqual([0, '', a.stdout]);
+    const verbFlag = await spawnCli(['auth', 'help', 'token', '--help']);
+    expect([verbFlag.code, verbFlag.stdout.split('\n')[0]]).toEqual([0, 'Usage: bankctl auth token [options]']);
     const verb = await spawnCli(['help', 'auth', 'help', 'token']);
     expect([verb.code, verb.stdout]).toEqual([0, (await spawnCli(['auth', 'token', '--help'])).stdout]);
     // the root's help of help, as before
