@@ -6,9 +6,7 @@ import type { IO } from './io.js';
 import { VERSION } from './version.js';
 import { examples, nounExamples } from './commands/util.js';
 import { checkedId, givenId } from './ids.js';
-
-/** Positional arguments that hold a secret: never shown in an error about them. */
-const SECRET_ARGUMENT = /code|token|secret|password/i;
+import { isSecretName } from './contract/secret-names.js';
 
 /** What a command may need from the program beyond the context (demo runs command lines in-process). */
 export interface ProgramDeps {
@@ -456,7 +454,7 @@ export function rootCommand(ctx: Context): Command {
         // an empty id is never one; other values (a config value, a path) may be empty on purpose
         if (/id$/i.test(arg.name())) givenId(arg.name(), one);
         // a secret (`config set KEY VALUE`'s value, `auth exchange CODE`) is never shown in the error
-        else checkedId(arg.name(), one, (secretValue && i > 0) || SECRET_ARGUMENT.test(arg.name()));
+        else checkedId(arg.name(), one, (secretValue && i > 0) || isSecretName(arg.name()));
       }
     });
     if (typeof ctx.globals.user === 'string') givenId('user id', ctx.globals.user, '--user');

@@ -6,13 +6,14 @@ import { EmptyPages, nextPageTokenProblem, repeatedTokenError, SeenTokens } from
 import { kindOf } from '../api/shape.js';
 import { notWhatItReturns, preview } from '../api/client.js';
 import type { HttpResponse } from '../http/client.js';
-import { type Redactor, SECRET_PARAMS } from '../http/redact.js';
+import type { Redactor } from '../http/redact.js';
 import { maskUrlPassword } from '../config/display.js';
 import { render, StreamWriter } from '../output/render.js';
 import { jsonForStdout } from '../output/terminal.js';
 import type { TokenKind } from '../contract/endpoint.js';
 import { readJson, writeJson } from '../contract/exact-json.js';
 import { endpointFor, ENDPOINTS } from '../contract/index.js';
+import { isSecretName } from '../contract/secret-names.js';
 import { completeArguments, completeOption } from './completion.js';
 import { collect, examples, parseKeyValue, splitList } from './util.js';
 import { inputReadError, readInputFile, readStreamText } from '../fs/read-input.js';
@@ -325,8 +326,6 @@ function headerUrl(redactor: Redactor, value: string): string {
   return `${redactor.text(value.slice(0, at))}${rest.startsWith(origin) ? rest.slice(origin.length) : redactor.text(value.slice(at))}`;
 }
 
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|x-api-key)$/i;
-const SECRET_FIELD = /secret|password|token|code|assertion|^(pin|otp)$/i;
 /** A query value's stand-in while the URL is built (URL-encoded as %00redacted%00). */
 const HIDDEN = '\0redacted\0';
 
@@ -343,21 +342,20 @@ async function dryRun(
   // the query's secrets and the base URL's password are not shown, as the headers' and body's are not
   for (const [k, v] of Object.entries(parts.query ?? {})) url.searchParams.set(k, v);
   // (also those written into the path: /x?access_token=...)
-  for (const k of new Set(url.searchParams.keys()))
-    if (SECRET_FIELD.test(k) || SECRET_PARAMS.has(k.toLowerCase())) url.searchParams.set(k, HIDDEN);
+  for (const k of new Set(url.searchParams.keys())) if (isSecretName(k)) url.searchParams.set(k, HIDDEN);
   const shown = maskUrlPassword(url.toString()).replaceAll('%00redacted%00', '<redacted>');
   const out: string[] = [`${method} ${shown}`];
   const as = o.as ? `a ${o.as} token` : 'the token the endpoint table names';
   if (o.as !== 'none') out.push(`Authorization: <redacted: ${as}${o.scope ? `, scope ${o.scope}` : ''}>`);
   if (parts.contentType) out.push(`Content-Type: ${parts.contentType}`);
   if (parts.form) out.push('Content-Type: application/x-www-form-urlencoded');
-  for (const [k, v] of Object.entries(headers)) out.push(`${k}: ${SECRET_HEADER.test(k) ? '<redacted>' : v}`);
+  for (const [k, v] of Object.entries(headers)) out.push(`${k}: ${isSecretName(k) ? '<redacted>' : v}`);
   if (parts.body !== undefined) {
     const value = parseMaybe(parts.body);
     out.push('', typeof value === 'string' ? value : writeJson(redactFields(value), 2));
   } else if (parts.form) {
     const f = new URLSearchParams();
-    for (const [k, v] of Object.entries(parts.form)) f.set(k, SECRET_FIELD.test(k) ? '<redacted>' : v);
+    for (const [k, v] of Object.entries(parts.form)) f.set(k, isSecretName(k) ? '<redacted>' : v);
     out.push('', f.toString());
   }
   ctx.io.stdout.write(`${stripControl(out.join('\n'))}\n`);
@@ -370,7 +368,7 @@ function redactFields(v: unknown): unknown {
     return Object.fromEntries(
       Object.entries(v).map(([k, x]) => [
         k,
-        SECRET_FIELD.test(k) && (typeof x === 'string' || typeof x === 'number') ? '<redacted>' : redactFields(x),
+        isSecretName(k) && (typeof x === 'string' || typeof x === 'number') ? '<redacted>' : redactFields(x),
       ]),
     );
   return v;

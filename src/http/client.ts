@@ -7,7 +7,8 @@ import type { Readable } from 'node:stream';
 import { ApiError, NetworkError, ServerError, UsageError } from '../errors.js';
 import { envelopeCode, serviceMessage } from './error-body.js';
 import { stripControl } from '../output/sanitize.js';
-import { Redactor, SECRET_PARAMS } from './redact.js';
+import { Redactor } from './redact.js';
+import { isSecretName, mayNameSecret } from '../contract/secret-names.js';
 import {
   DEFAULT_RETRY,
   decideRetry,
@@ -184,7 +185,7 @@ export class HttpClient {
       for (const [k, v] of Object.entries(o.form)) {
         if (v === undefined) continue;
         params.append(k, v);
-        if (/secret|token|code|password/i.test(k)) this.redactor.add(v);
+        if (isSecretName(k)) this.redactor.add(v);
       }
       body = params.toString();
       headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -192,7 +193,7 @@ export class HttpClient {
     // a secret in a JSON body (a connector user's token, `api -f password=...`) is echoed as
     // readily as one in a form
     if (o.json !== undefined) rememberJsonSecrets(this.redactor, o.json);
-    else if (typeof body === 'string' && /json/i.test(headers['content-type'] ?? '') && SECRET_KEY_TEXT.test(body))
+    else if (typeof body === 'string' && /json/i.test(headers['content-type'] ?? '') && mayNameSecret(body))
       rememberJsonSecrets(this.redactor, parseOrUndefined(body));
     if (o.auth) {
       headers.authorization = authHeader(o.auth);
@@ -206,7 +207,7 @@ export class HttpClient {
     const method = o.method.toUpperCase();
     const url = this.buildUrl(o.path, o.query);
     // a secret in the query (`api GET ... -f access_token=...`) is echoed as readily as in a body
-    if (SECRET_QUERY_TEXT.test(url)) rememberQuerySecrets(this.redactor, url);
+    if (url.includes('?')) rememberQuerySecrets(this.redactor, url);
     const { headers, body } = this.prepare(o);
     const route = this.fixedDispatcher
       ? { dispatcher: this.fixedDispatcher, proxy: undefined }
@@ -360,14 +361,6 @@ export class HttpClient {
   }
 }
 
-/** A JSON key whose value is a secret; page tokens are not. */
-const SECRET_JSON_KEY = /secret|passw|passcode|token|assertion|api_?key|authorization|^(?:code|otp|pin)$/i;
-const PAGE_TOKEN_KEY = /^(?:next_?)?page_?token$/i;
-/** Whether a JSON text may hold such a key at all (a large body without one is not parsed). */
-const SECRET_KEY_TEXT = /secret|passw|passcode|token|assertion|api_?key|authorization|"(?:code|otp|pin)"/i;
-/** Whether a URL's query may name a secret (SECRET_PARAMS), so that it is worth parsing. */
-const SECRET_QUERY_TEXT = new RegExp(`[?&](?:${[...SECRET_PARAMS].join('|')})=`, 'i');
-
 function parseOrUndefined(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -384,7 +377,7 @@ function rememberJsonSecrets(redactor: Redactor, value: unknown, depth = 0): voi
     return;
   }
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (SECRET_JSON_KEY.test(k) && !PAGE_TOKEN_KEY.test(k)) {
+    if (isSecretName(k)) {
       if (typeof v === 'string') redactor.add(v);
       else if (typeof v === 'number') redactor.add(String(v));
     }
@@ -399,7 +392,7 @@ function rememberQuerySecrets(redactor: Redactor, url: string): void {
   } catch {
     return;
   }
-  for (const [k, v] of params) if (SECRET_PARAMS.has(k.toLowerCase())) redactor.add(v);
+  for (const [k, v] of params) if (isSecretName(k)) redactor.add(v);
 }
 
 /** A service's answer that is not a success: what deciding on a retry and the error need. */

@@ -1,20 +1,9 @@
 // Secrets never reach traces or error messages. Two layers: names that are always secret
-// (query and form fields, headers), and the values the client has handled this run, in every form
-// a server can send them back in: as given, percent-encoded (both cases, and the form encoding's
-// "+" for a space), JSON-escaped, and base64 (Basic credentials); plus any credential that follows
-// an auth scheme name in text a server echoes.
-
-export const SECRET_PARAMS = new Set([
-  'client_secret',
-  'code',
-  'authorization_code',
-  'access_token',
-  'refresh_token',
-  'token',
-  'id_token',
-  'password',
-  'secret',
-]);
+// (query and form fields, headers: the one rule of src/contract/secret-names.ts), and the values the
+// client has handled this run, in every form a server can send them back in: as given,
+// percent-encoded (both cases, and the form encoding's "+" for a space), JSON-escaped, and base64
+// (Basic credentials); plus any credential that follows an auth scheme name in text a server echoes.
+import { isSecretName } from '../contract/secret-names.js';
 
 const REDACTED = '***';
 
@@ -154,7 +143,7 @@ export class Redactor {
 function redactParams(params: URLSearchParams): boolean {
   let secret = false;
   for (const key of [...params.keys()]) {
-    if (SECRET_PARAMS.has(key.toLowerCase())) {
+    if (isSecretName(key)) {
       params.set(key, REDACTED);
       secret = true;
     }
@@ -175,6 +164,6 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 
 export function redactForm(form: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(form)) out[k] = SECRET_PARAMS.has(k.toLowerCase()) ? REDACTED : v;
+  for (const [k, v] of Object.entries(form)) out[k] = isSecretName(k) ? REDACTED : v;
   return out;
 }

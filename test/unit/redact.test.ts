@@ -49,6 +49,9 @@ describe('redaction', () => {
     expect(out).not.toContain('refresh_token=rt');
     expect(out).toContain('state=xyz');
     expect(out).toContain('pageSize=5');
+    // the names are the one rule's: a PIN or OTP is hidden, a currency or country code is not
+    const named = r.url('https://api.example.com/x?otp=48213&pin_code=1&countryCode=SE&currencyCode=SEK');
+    expect(named).toBe('https://api.example.com/x?otp=***&pin_code=***&countryCode=SE&currencyCode=SEK');
   });
 
   test('headers and forms', () => {

@@ -1,11 +1,9 @@
 // Secrets never reach the request log: JSON keys and form fields that name one are replaced. Numbers
 // keep the digits they were sent with (an amount is logged as written, never through a double).
+// Which names are secret is the CLI's rule too (src/contract/secret-names.ts).
 import { ExactNumber, readJson, writeJson } from '../../contract/exact-json.js';
+import { isSecretName } from '../../contract/secret-names.js';
 
-// `retire` is the connector token that POST /sandbox/connector-tokens ends; a PIN goes by `pinCode`
-// or `pin_code` as often as by `pin`, and a JWT client assertion or private key is a secret too
-const SECRET =
-  /secret|password|passcode|token|^code$|authorization|otp|pin$|pin_?code|^information$|apikey|api_key|assertion|private_?key|^retire$/i;
 const MASK = '[redacted]';
 
 function redactValue(v: unknown): unknown {
@@ -14,7 +12,7 @@ function redactValue(v: unknown): unknown {
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, val] of Object.entries(v as Record<string, unknown>))
-      out[k] = SECRET.test(k) && val !== null && val !== undefined && val !== '' ? MASK : redactValue(val);
+      out[k] = isSecretName(k) && val !== null && val !== undefined && val !== '' ? MASK : redactValue(val);
     return out;
   }
   return v;
@@ -40,13 +38,13 @@ export function redactBody(text: string, contentType: string | undefined): strin
 
 function redactForm(text: string): string {
   const form = new URLSearchParams(text);
-  for (const k of [...form.keys()]) if (SECRET.test(k)) form.set(k, MASK);
+  for (const k of [...form.keys()]) if (isSecretName(k)) form.set(k, MASK);
   return form.toString();
 }
 
 /** Text with a `name=value` pair whose name is a secret's: "password=hunter2", "a=1&client_secret=x". */
 function looksLikeSecretForm(text: string): boolean {
   if (!text.includes('=')) return false;
-  for (const k of new URLSearchParams(text.trim()).keys()) if (SECRET.test(k.trim())) return true;
+  for (const k of new URLSearchParams(text.trim()).keys()) if (isSecretName(k.trim())) return true;
   return false;
 }

@@ -1,0 +1,101 @@
+// Which names hold a secret: the one rule for JSON keys, form and query fields and command
+// arguments, on both sides (the CLI's traces, errors and `api --dry-run`; the sandbox's request log).
+//
+// A name is read as words (camelCase, snake_case, kebab-case, dots; digits split words, so `code1`
+// is `code`). It names a secret when
+// - a word is one that only ever names a secret (password, secret...) and the name does not end in a
+//   word that describes it (`client_secret_expires_at`, `passwordPolicy`);
+// - its last word is a credential noun (token, pin, otp, assertion, authorization...); a page token is
+//   none (`nextPageToken`: the service hands it out to be sent back);
+// - its last word is `code` alone or after a word that makes it a credential (`code`, `authorization_code`,
+//   `pinCode`, `otp_code`, `smsCode`), never a classification (`currencyCode`, `countryCode`,
+//   `merchantCategoryCode`, `providerCode`, `postalCode`, `statusCode`);
+// - its last word is `key` after one that makes it a credential (`private_key`, `apiKey`), never
+//   `publicKey` or `idempotencyKey`;
+// - it is one of the fields whose whole value is a secret: `information` (the answers to supplemental
+//   fields: OTPs, PINs) and `retire` (the connector token being retired).
+
+/** Words that only ever name a secret, wherever they stand in the name. */
+const ALWAYS = new Set(['secret', 'password', 'passwd', 'pwd', 'passphrase', 'passcode', 'apikey', 'privatekey']);
+/** Last words that say something about a secret rather than hold it. */
+const ABOUT = new Set([
+  'at',
+  'in',
+  'expires',
+  'expiry',
+  'expiration',
+  'length',
+  'type',
+  'policy',
+  'hint',
+  'required',
+  'set',
+  'changed',
+  'updated',
+  'id',
+  'name',
+  'count',
+  'enabled',
+]);
+/** Last words that name a credential. */
+const CREDENTIAL = new Set(['token', 'pin', 'otp', 'totp', 'assertion', 'authorization', 'verifier', 'cookie']);
+/** Words before `code` that make it a credential. */
+const CODE_OF = new Set([
+  'authorization',
+  'auth',
+  'oauth',
+  'pin',
+  'otp',
+  'totp',
+  'sms',
+  'mfa',
+  'verification',
+  'security',
+  'access',
+  'activation',
+  'recovery',
+  'backup',
+  'login',
+  'pass',
+  'time',
+  'onetime',
+  'device',
+  'secret',
+]);
+/** Words before `key` that make it a credential. */
+const KEY_OF = new Set(['private', 'api', 'secret', 'signing', 'access', 'client', 'encryption', 'master', 'session']);
+/** Whole names whose value is a secret. */
+const WHOLE = new Set(['information', 'retire']);
+
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
+}
+
+/** Whether a field, key or argument of this name holds a secret. */
+export function isSecretName(name: string): boolean {
+  const w = words(name);
+  const last = w[w.length - 1];
+  if (last === undefined) return false;
+  const before = w[w.length - 2];
+  if (w.length === 1 && WHOLE.has(last)) return true;
+  if (w.some((x) => ALWAYS.has(x)) && !(w.length > 1 && ABOUT.has(last))) return true;
+  if (CREDENTIAL.has(last)) return !(last === 'token' && w.includes('page'));
+  if (last === 'code') return before === undefined || CODE_OF.has(before);
+  if (last === 'key') return before !== undefined && KEY_OF.has(before);
+  return false;
+}
+
+/**
+ * Whether a text may hold a secret's name at all: every name isSecretName accepts holds one of these
+ * (a large JSON body without any is not parsed to look for one).
+ */
+export function mayNameSecret(text: string): boolean {
+  return /secret|passw|pwd|passphrase|passcode|token|pin|otp|assertion|authorization|verifier|cookie|code|key|information|retire/i.test(
+    text,
+  );
+}
