@@ -3,6 +3,9 @@
 // client has handled this run, in every form a server can send them back in: as given,
 // percent-encoded (both cases, and the form encoding's "+" for a space), JSON-escaped, and base64
 // (Basic credentials); plus any credential that follows an auth scheme name in text a server echoes.
+// A value shorter than 6 characters (a PIN, an OTP) is hidden only where a secret's name comes just
+// before it ("pin":"1234", otp=48213, "Invalid OTP 48213"): blanking its digits everywhere would
+// blank dates, amounts and ids that merely share them.
 import { isSecretName } from '../contract/secret-names.js';
 
 const REDACTED = '***';
@@ -77,10 +80,20 @@ export class Redactor {
   private readonly added = new Set<string>();
   /** Public text shown whole even where a secret is part of it (keep()). */
   private readonly kept = new Set<string>();
+  /** Values under 6 characters: hidden only after a secret's name (shortAfterName). */
+  private readonly short = new Set<string>();
+  private shortPattern?: RegExp;
 
-  /** Remember a value that must never be printed. Short values are ignored to avoid mangling text. */
+  /** Remember a value that must never be printed (a short one only after a secret's name). */
   add(value: string | undefined | null): void {
-    if (!value || value.length < 6 || this.added.has(value)) return;
+    if (!value || this.added.has(value)) return;
+    if (value.length < 6) {
+      if (value.trim() !== '' && !this.short.has(value)) {
+        this.short.add(value);
+        this.shortPattern = undefined;
+      }
+      return;
+    }
     // a token is added again with every request it authorises: its forms are worked out once
     this.added.add(value);
     for (const form of encodedForms(value)) if (form.length >= 6) this.secrets.add(form);
@@ -115,7 +128,32 @@ export class Redactor {
     for (const secret of this.ordered) {
       if (out.includes(secret)) out = out.split(secret).join(REDACTED);
     }
-    return out.replace(SCHEME_CREDENTIAL, (_m, scheme: string, sep: string) => `${scheme}${sep}${REDACTED}`);
+    out = out.replace(SCHEME_CREDENTIAL, (_m, scheme: string, sep: string) => `${scheme}${sep}${REDACTED}`);
+    return this.short.size > 0 ? this.shortAfterName(out) : out;
+  }
+
+  /**
+   * A short secret where a secret's name comes just before it: `"pin":"1234"`, `"pin":1234` (written
+   * `"pin":"***"`, still JSON), `\"otp\":\"48213\"` (JSON inside a string), `otp=48213`,
+   * `otp%3D48213`, `PIN: 1234`, `Invalid OTP 48213`. Not inside a longer word or number.
+   */
+  private shortAfterName(s: string): string {
+    if (this.shortPattern === undefined) {
+      const values = [...this.short]
+        .flatMap((v) => [v, encodeURIComponent(v), JSON.stringify(v).slice(1, -1)])
+        .sort((a, b) => b.length - a.length)
+        .map((v) => v.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      this.shortPattern = new RegExp(
+        `(?<![A-Za-z0-9_])([A-Za-z][A-Za-z0-9_-]*)(?=[\\\\"'\\s:=%])((?:\\\\*["'])?\\s*(?:[:=]|%3[AaDd])?\\s*(\\\\*["'])?)(?:${[...new Set(values)].join('|')})(?![A-Za-z0-9_])`,
+        'g',
+      );
+    }
+    return s.replace(this.shortPattern, (m, name: string, sep: string, open: string | undefined) => {
+      if (!isSecretName(name) || sep === '') return m;
+      // a JSON number after a quoted name stays JSON: "pin":1234 -> "pin":"***"
+      const quoted = open === undefined && /^"\s*:\s*$/.test(sep) ? `"${REDACTED}"` : REDACTED;
+      return `${name}${sep}${quoted}`;
+    });
   }
 
   url(raw: string): string {

@@ -1,9 +1,45 @@
 // One rule says which names hold a secret (src/contract/secret-names.ts): `code`, `pin`, `otp`,
 // `pinCode`, `authorization_code`... are hidden; `currencyCode`, `countryCode`, `providerCode`,
-// `tokenType` are ordinary fields and shown.
-import { describe, expect, test } from 'vitest';
-import { spawnCli, tempDir } from '../helpers/cli.js';
+// `tokenType` are ordinary fields and shown. And a short secret (a 4-digit PIN, a 5-digit OTP) the
+// client sent is hidden where a server echoes it after a secret's name, without blanking the same
+// digits elsewhere.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { isSecretName } from '../../src/contract/secret-names.js';
+
+let server: Server;
+let base = '';
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      const sent = (url.search ? Object.fromEntries(url.searchParams) : JSON.parse(body || '{}')) as Record<
+        string,
+        unknown
+      >;
+      const first = sent.otp ?? sent.pin;
+      // a chatty server: the request it got back, as JSON, as escaped JSON inside a string, and in words
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          errorMessage: `Invalid OTP ${String(first)}; request id 2026-${String(first)}`,
+          errorCode: 'invalid_request',
+          received: sent,
+          raw: JSON.stringify(sent),
+        }),
+      );
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((r) => server.close(r)));
+
+const env = () => ({ BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: base, BANKCTL_RETRIES: '0' });
 
 describe('the one rule for secret names', () => {
   test.each([
@@ -94,5 +130,33 @@ describe('api --dry-run (spawned)', () => {
     );
     expect(form.code, form.stderr).toBe(0);
     expect(form.stdout).toContain('\n\npostalCode=11122&authorization_code=%3Credacted%3E\n');
+  });
+});
+
+describe('a short secret a server echoes', () => {
+  test('a 5-digit OTP in the query: hidden in the -v trace, the error line and the body on stdout', async () => {
+    const r = await runCli(['api', 'GET', '/check', '--as', 'none', '-f', 'otp=48213', '-f', 'countryCode=SE', '-v'], {
+      env: env(),
+    });
+    expect(r.code, r.stderr).toBe(2);
+    const out = r.stdout + r.stderr;
+    expect(out).toMatch(/GET \S*\/check\?otp=\*\*\*&countryCode=SE/);
+    expect(out).not.toMatch(/otp\W{0,12}48213/i);
+    expect(out).toContain('"countryCode": "SE"');
+    // the same digits where no secret's name comes before them are ordinary text
+    expect(out).toContain('request id 2026-48213');
+  });
+
+  test('a 4-digit PIN in a JSON body, echoed as JSON, escaped JSON and in words', async () => {
+    const r = await runCli(
+      ['api', 'POST', '/check', '--as', 'none', '-F', 'pin=4711', '-f', 'currencyCode=SEK', '-v'],
+      { env: env() },
+    );
+    expect(r.code, r.stderr).toBe(2);
+    const out = r.stdout + r.stderr;
+    expect(out).toContain('Invalid OTP ***');
+    expect(out).not.toMatch(/pin\W{0,12}4711/i);
+    expect(out).toMatch(/"pin": "?\*\*\*/);
+    expect(out).toContain('"currencyCode": "SEK"');
   });
 });

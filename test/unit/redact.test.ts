@@ -41,6 +41,20 @@ describe('redaction', () => {
     expect(r.text('abc def')).toBe('abc def');
   });
 
+  test('a short secret (a PIN, an OTP) is hidden after a secret name only, never as ordinary text', () => {
+    const r = new Redactor();
+    r.add('1234');
+    r.add('48213');
+    expect(r.text('{"pin":1234,"amount":1234}')).toBe('{"pin":"***","amount":1234}');
+    expect(r.text('{"otp":"48213","currencyCode":"48213"}')).toBe('{"otp":"***","currencyCode":"48213"}');
+    expect(r.text('"{\\"pinCode\\":\\"1234\\"}"')).toBe('"{\\"pinCode\\":\\"***\\"}"');
+    expect(r.text('Invalid OTP 48213; code=1234&x=1; PIN: 1234')).toBe('Invalid OTP ***; code=***&x=1; PIN: ***');
+    // digits that are part of something else, or come after no secret's name, stay
+    expect(r.text('took 1234 ms on 2026-12-01, id 412345, pin 12345, otp 48213x')).toBe(
+      'took 1234 ms on 2026-12-01, id 412345, pin 12345, otp 48213x',
+    );
+  });
+
   test('secret query parameters and URL credentials', () => {
     const r = new Redactor();
     const out = r.url('https://user:pw@api.example.com/cb?code=abc123&state=xyz&refresh_token=rt&pageSize=5');
