@@ -11,7 +11,7 @@ import { maskUrlPassword } from '../config/display.js';
 import { render, StreamWriter } from '../output/render.js';
 import { jsonForStdout } from '../output/terminal.js';
 import type { TokenKind } from '../contract/endpoint.js';
-import { readJson, writeJson } from '../contract/exact-json.js';
+import { ExactNumber, readJson, writeJson } from '../contract/exact-json.js';
 import { endpointFor, ENDPOINTS } from '../contract/index.js';
 import { isSecretName } from '../contract/secret-names.js';
 import { completeArguments, completeOption } from './completion.js';
@@ -362,15 +362,12 @@ async function dryRun(
   ctx.notice('dry run: nothing was sent');
 }
 
-function redactFields(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(redactFields);
+/** The values of secret-named keys hidden: every string and number under one (a list of tokens too). */
+function redactFields(v: unknown, secret = false): unknown {
+  if (secret && (typeof v === 'string' || typeof v === 'number' || v instanceof ExactNumber)) return '<redacted>';
+  if (Array.isArray(v)) return v.map((x) => redactFields(x, secret));
   if (v && typeof v === 'object' && v.constructor === Object)
-    return Object.fromEntries(
-      Object.entries(v).map(([k, x]) => [
-        k,
-        isSecretName(k) && (typeof x === 'string' || typeof x === 'number') ? '<redacted>' : redactFields(x),
-      ]),
-    );
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactFields(x, secret || isSecretName(k))]));
   return v;
 }
 

@@ -2,7 +2,7 @@
 // arguments, on both sides (the CLI's traces, errors and `api --dry-run`; the sandbox's request log).
 //
 // A name is read as words (camelCase, snake_case, kebab-case, dots; digits split words, so `code1`
-// is `code`). It names a secret when
+// is `code`; a plural is read as its singular). It names a secret when
 // - a word is one that only ever names a secret (password, secret...) and the name does not end in a
 //   word that describes it (`client_secret_expires_at`, `passwordPolicy`);
 // - its last word is a credential noun (token, pin, otp, assertion, authorization...); a page token is
@@ -78,7 +78,8 @@ function words(name: string): string[] {
 
 /** Whether a field, key or argument of this name holds a secret. */
 export function isSecretName(name: string): boolean {
-  const w = words(name);
+  // a plural is the same name: `tokens`, `passwords`, `recoveryCodes`, `private_keys`
+  const w = words(name).map((x) => (x.length > 3 && /[^s]s$/.test(x) ? x.slice(0, -1) : x));
   const last = w[w.length - 1];
   if (last === undefined) return false;
   const before = w[w.length - 2];

@@ -176,6 +176,8 @@ export class HttpClient {
       ...o.headers,
     };
     if (this.opts.userAgent) headers['user-agent'] = this.opts.userAgent;
+    // a secret header of the caller's (`api -H 'X-Auth-Token: ...'`) is echoed as readily as a field
+    for (const [k, v] of Object.entries(o.headers ?? {})) if (isSecretName(k)) this.redactor.add(v);
     let body: string | Buffer | undefined = o.body;
     if (o.json !== undefined) {
       body = JSON.stringify(o.json);
@@ -369,20 +371,21 @@ function parseOrUndefined(text: string): unknown {
   }
 }
 
-/** The string (and long number) values of a JSON body's secret keys, at any depth, remembered for redaction. */
-function rememberJsonSecrets(redactor: Redactor, value: unknown, depth = 0): void {
-  if (depth > 32 || !value || typeof value !== 'object') return;
+/**
+ * The string and number values of a JSON body's secret keys, at any depth, remembered for
+ * redaction: everything under such a key (a list of tokens, the supplemental `information`'s answers).
+ */
+function rememberJsonSecrets(redactor: Redactor, value: unknown, depth = 0, secret = false): void {
+  if (depth > 32) return;
+  if (secret && typeof value === 'string') redactor.add(value);
+  else if (secret && typeof value === 'number') redactor.add(String(value));
+  if (!value || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    for (const v of value) rememberJsonSecrets(redactor, v, depth + 1);
+    for (const v of value) rememberJsonSecrets(redactor, v, depth + 1, secret);
     return;
   }
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    if (isSecretName(k)) {
-      if (typeof v === 'string') redactor.add(v);
-      else if (typeof v === 'number') redactor.add(String(v));
-    }
-    rememberJsonSecrets(redactor, v, depth + 1);
-  }
+  for (const [k, v] of Object.entries(value as Record<string, unknown>))
+    rememberJsonSecrets(redactor, v, depth + 1, secret || isSecretName(k));
 }
 
 function rememberQuerySecrets(redactor: Redactor, url: string): void {

@@ -56,4 +56,14 @@ describe('sandbox logs --bodies keeps no secret', () => {
     for (const s of ['4711-pin', '8822-pin', 'eyJ.jwt.sig', 'pk-x']) expect(log).not.toContain(s);
     expect(log).toContain('pinCode');
   });
+
+  test('plural and ordinary names: a list of tokens is replaced, tokenType and currencyCode are kept', async () => {
+    await raw(t.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', {
+      json: { tokens: ['tok-a-1', 'tok-b-2'], passwords: 'pw-list-3', tokenType: 'bearer', currencyCode: 'SEK' },
+    });
+    const log = await logged();
+    for (const s of ['tok-a-1', 'tok-b-2', 'pw-list-3']) expect(log).not.toContain(s);
+    expect(log).toContain('bearer');
+    expect(log).toContain('SEK');
+  });
 });

@@ -30,6 +30,7 @@ beforeAll(async () => {
           errorCode: 'invalid_request',
           received: sent,
           raw: JSON.stringify(sent),
+          header: req.headers['x-auth-token'],
         }),
       );
     });
@@ -67,6 +68,10 @@ describe('the one rule for secret names', () => {
     'code_verifier',
     'webhookSecret',
     'information',
+    'passwords',
+    'tokens',
+    'recoveryCodes',
+    'private_keys',
   ])('%s is a secret', (name) => expect(isSecretName(name)).toBe(true));
 
   test.each([
@@ -88,6 +93,9 @@ describe('the one rule for secret names', () => {
     'pinned',
     'opinion',
     'market',
+    'currencyCodes',
+    'publicKeys',
+    'access',
   ])('%s is not', (name) => expect(isSecretName(name)).toBe(false));
 });
 
@@ -130,6 +138,41 @@ describe('api --dry-run (spawned)', () => {
     );
     expect(form.code, form.stderr).toBe(0);
     expect(form.stdout).toContain('\n\npostalCode=11122&authorization_code=%3Credacted%3E\n');
+  });
+});
+
+describe('everything under a secret name', () => {
+  test('api --dry-run --input: a list of tokens, the supplemental answers and a token header hidden, a list of codes shown', async () => {
+    const input = {
+      tokens: ['t0ken-one', 't0ken-two'],
+      information: { otp: '482131', deviceName: 'my phone' },
+      currencyCodes: ['SEK', 'EUR'],
+    };
+    const r = await spawnCli(
+      ['api', 'POST', '/x', '--as', 'none', '--dry-run', '--input', '-', '-H', 'X-Auth-Token: hdr-1'],
+      {
+        env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: 'http://127.0.0.1:9' },
+        stdin: JSON.stringify(input),
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('\nX-Auth-Token: <redacted>\n');
+    expect(JSON.parse(r.stdout.slice(r.stdout.indexOf('{')))).toEqual({
+      tokens: ['<redacted>', '<redacted>'],
+      information: { otp: '<redacted>', deviceName: '<redacted>' },
+      currencyCodes: ['SEK', 'EUR'],
+    });
+  });
+
+  test('a list of tokens sent and a secret header are not in the echo', async () => {
+    const r = await runCli(
+      [...['api', 'POST', '/check', '--as', 'none', '--input', '-', '-v'], ...['-H', 'X-Auth-Token: hdr-s3cret-77']],
+      { env: env(), stdin: JSON.stringify({ tokens: ['t0ken-one', 't0ken-two'], pin: '1357' }) },
+    );
+    expect(r.code, r.stderr).toBe(2);
+    const out = r.stdout + r.stderr;
+    for (const s of ['t0ken-one', 't0ken-two', 'hdr-s3cret-77']) expect(out).not.toContain(s);
+    expect(out).toContain('"header": "***"');
   });
 });
 
