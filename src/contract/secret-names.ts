@@ -76,8 +76,22 @@ function words(name: string): string[] {
     .filter(Boolean);
 }
 
+/** Names seen, with the answer: a body of a million transactions repeats the same few keys. */
+const seen = new Map<string, boolean>();
+
 /** Whether a field, key or argument of this name holds a secret. */
 export function isSecretName(name: string): boolean {
+  let answer = seen.get(name);
+  if (answer === undefined) {
+    answer = decide(name);
+    // a body's keys are few; keys made of data (a map by id) would grow it without end
+    if (seen.size >= 4096) seen.clear();
+    seen.set(name, answer);
+  }
+  return answer;
+}
+
+function decide(name: string): boolean {
   // a plural is the same name: `tokens`, `passwords`, `recoveryCodes`, `private_keys`
   const w = words(name).map((x) => (x.length > 3 && /[^s]s$/.test(x) ? x.slice(0, -1) : x));
   const last = w[w.length - 1];
@@ -91,12 +105,26 @@ export function isSecretName(name: string): boolean {
   return false;
 }
 
+const alt = (xs: Iterable<string>): string => [...xs].join('|');
+/** The end of a JSON key: a plural's s, digits (`code_1`), the closing quote and the colon. */
+const KEY_END = `s?[^a-z"]*"\\s*:`;
+/** What every secret name isSecretName accepts holds somewhere in a JSON text, and ordinary keys rarely. */
+const MAY_NAME_SECRET = new RegExp(
+  [
+    `passw|${alt(ALWAYS)}`,
+    `(?:${alt(CREDENTIAL)})${KEY_END}`,
+    `"code${KEY_END}`,
+    `(?:${alt(CODE_OF)})[^a-z"]*code${KEY_END}`,
+    `(?:${alt(KEY_OF)})[^a-z"]*key${KEY_END}`,
+    `"(?:${alt(WHOLE)})"\\s*:`,
+  ].join('|'),
+  'i',
+);
+
 /**
- * Whether a text may hold a secret's name at all: every name isSecretName accepts holds one of these
- * (a large JSON body without any is not parsed to look for one).
+ * Whether a JSON text may hold a secret-named key at all (a large body without one, such as a push
+ * of transactions with their currencyCode and merchantCategoryCode, is not parsed to look for one).
  */
-export function mayNameSecret(text: string): boolean {
-  return /secret|passw|pwd|passphrase|passcode|token|pin|otp|assertion|authorization|verifier|cookie|code|key|information|retire/i.test(
-    text,
-  );
+export function mayNameSecret(json: string): boolean {
+  return MAY_NAME_SECRET.test(json);
 }

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
-import { isSecretName } from '../../src/contract/secret-names.js';
+import { isSecretName, mayNameSecret } from '../../src/contract/secret-names.js';
 
 let server: Server;
 let base = '';
@@ -72,7 +72,27 @@ describe('the one rule for secret names', () => {
     'tokens',
     'recoveryCodes',
     'private_keys',
-  ])('%s is a secret', (name) => expect(isSecretName(name)).toBe(true));
+    'OTPCode',
+    'code_1',
+    'passwordConfirmation',
+  ])('%s is a secret, and a JSON text holding it may name one', (name) => {
+    expect(isSecretName(name)).toBe(true);
+    expect(mayNameSecret(JSON.stringify({ a: 1, [name]: 'x' }))).toBe(true);
+    expect(mayNameSecret(JSON.stringify({ a: 1, [name]: ['x'] }, null, 2))).toBe(true);
+  });
+
+  test('a push body of ordinary transactions is not taken to name a secret (it is not parsed to look)', () => {
+    const tx = {
+      amount: '12.50',
+      currencyCode: 'SEK',
+      merchantCategoryCode: '5411',
+      description: 'SHOPPING PINNACLE TOKENS AB',
+      payload: { TAGS: 'pin' },
+      countryCode: 'SE',
+      tokenType: 'x',
+    };
+    expect(mayNameSecret(JSON.stringify({ transactions: [tx, tx] }))).toBe(false);
+  });
 
   test.each([
     'currencyCode',
