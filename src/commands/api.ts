@@ -300,11 +300,12 @@ async function writeHead(
   for (const [k, v] of Object.entries(headers)) {
     if (v === undefined) continue;
     for (const one of Array.isArray(v) ? v : [v]) {
-      const shown = /^(set-cookie|authorization)$/i.test(k)
-        ? '<redacted>'
-        : URL_HEADER.test(k)
-          ? headerUrl(redactor, one)
-          : redactor.text(one);
+      const shown =
+        isSecretName(k) || /^(set-cookie|authorization)$/i.test(k)
+          ? '<redacted>'
+          : URL_HEADER.test(k)
+            ? headerUrl(redactor, one)
+            : redactor.text(one);
       lines.push(`${stripControl(k)}: ${stripControl(shown)}`);
     }
   }

@@ -23,7 +23,7 @@ beforeAll(async () => {
       >;
       const first = sent.otp ?? sent.pin;
       // a chatty server: the request it got back, as JSON, as escaped JSON inside a string, and in words
-      res.writeHead(400, { 'content-type': 'application/json' });
+      res.writeHead(400, { 'content-type': 'application/json', 'x-auth-token': 'srv-t0ken-99', 'x-code': 'E42' });
       res.end(
         JSON.stringify({
           errorMessage: `Invalid OTP ${String(first)}; request id 2026-${String(first)}`,
@@ -194,6 +194,16 @@ describe('everything under a secret name', () => {
     for (const s of ['t0ken-one', 't0ken-two', 'hdr-s3cret-77']) expect(out).not.toContain(s);
     expect(out).toContain('"header": "***"');
   });
+});
+
+test('api -i: a response header named as a secret is not shown, the others are', async () => {
+  const r = await runCli(['api', 'GET', '/check', '--as', 'none', '-i'], { env: env() });
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr).toMatch(/^HTTP 400\n/);
+  expect(r.stderr).toContain('\nx-auth-token: <redacted>\n');
+  expect(r.stderr).toContain('\nx-code: E42\n');
+  expect(r.stderr).toContain('\ncontent-type: application/json\n');
+  expect(r.stdout + r.stderr).not.toContain('srv-t0ken-99');
 });
 
 describe('a short secret a server echoes', () => {
