@@ -5,6 +5,7 @@
 // is `code`; a plural is read as its singular). It names a secret when
 // - a word is one that only ever names a secret (password, secret...) and the name does not end in a
 //   word that describes it (`client_secret_expires_at`, `passwordPolicy`);
+// - (a last word that only says how it is held is passed over: `tokenValue`, `authorizationHeader`)
 // - its last word is a credential noun (token, pin, otp, assertion, authorization...); a page token is
 //   none (`nextPageToken`: the service hands it out to be sent back);
 // - its last word is `code` alone or after a word that makes it a credential (`code`, `authorization_code`,
@@ -64,6 +65,8 @@ const CODE_OF = new Set([
 ]);
 /** Words before `key` that make it a credential. */
 const KEY_OF = new Set(['private', 'api', 'secret', 'signing', 'access', 'client', 'encryption', 'master', 'session']);
+/** Last words that say the word before is what the field holds: `tokenValue`, `authorizationHeader`, `pinNumber`. */
+const HOLDER = new Set(['value', 'header', 'string', 'text', 'raw', 'data', 'hash', 'number']);
 /** Whole names whose value is a secret. */
 const WHOLE = new Set(['information', 'retire']);
 
@@ -94,6 +97,7 @@ export function isSecretName(name: string): boolean {
 function decide(name: string): boolean {
   // a plural is the same name: `tokens`, `passwords`, `recoveryCodes`, `private_keys`
   const w = words(name).map((x) => (x.length > 3 && /[^s]s$/.test(x) ? x.slice(0, -1) : x));
+  if (w.length > 1 && HOLDER.has(w[w.length - 1]!)) w.pop();
   const last = w[w.length - 1];
   if (last === undefined) return false;
   const before = w[w.length - 2];
@@ -106,8 +110,8 @@ function decide(name: string): boolean {
 }
 
 const alt = (xs: Iterable<string>): string => [...xs].join('|');
-/** The end of a JSON key: a plural's s, digits (`code_1`), the closing quote and the colon. */
-const KEY_END = `s?[^a-z"]*"\\s*:`;
+/** The end of a JSON key: a plural's s, digits (`code_1`), a holder word, the closing quote and the colon. */
+const KEY_END = `s?[^a-z"]*(?:(?:${alt(HOLDER)})s?[^a-z"]*)?"\\s*:`;
 /** What every secret name isSecretName accepts holds somewhere in a JSON text, and ordinary keys rarely. */
 const MAY_NAME_SECRET = new RegExp(
   [

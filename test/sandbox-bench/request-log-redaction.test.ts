@@ -57,12 +57,19 @@ describe('sandbox logs --bodies keeps no secret', () => {
     expect(log).toContain('pinCode');
   });
 
-  test('plural and ordinary names: a list of tokens is replaced, tokenType and currencyCode are kept', async () => {
+  test('plural, held and ordinary names: tokens and tokenValue are replaced, tokenType and currencyCode kept', async () => {
     await raw(t.sandbox.baseUrl, 'POST', '/api/v1/oauth/token', {
-      json: { tokens: ['tok-a-1', 'tok-b-2'], passwords: 'pw-list-3', tokenType: 'bearer', currencyCode: 'SEK' },
+      json: {
+        tokens: ['tok-a-1', 'tok-b-2'],
+        passwords: 'pw-list-3',
+        tokenValue: 'tv-secret-4',
+        authorizationHeader: 'Bearer ah-secret-5',
+        tokenType: 'bearer',
+        currencyCode: 'SEK',
+      },
     });
     const log = await logged();
-    for (const s of ['tok-a-1', 'tok-b-2', 'pw-list-3']) expect(log).not.toContain(s);
+    for (const s of ['tok-a-1', 'tok-b-2', 'pw-list-3', 'tv-secret-4', 'ah-secret-5']) expect(log).not.toContain(s);
     expect(log).toContain('bearer');
     expect(log).toContain('SEK');
   });

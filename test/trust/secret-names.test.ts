@@ -75,6 +75,10 @@ describe('the one rule for secret names', () => {
     'OTPCode',
     'code_1',
     'passwordConfirmation',
+    'tokenValue',
+    'authorizationHeader',
+    'otp_value',
+    'pinNumber',
   ])('%s is a secret, and a JSON text holding it may name one', (name) => {
     expect(isSecretName(name)).toBe(true);
     expect(mayNameSecret(JSON.stringify({ a: 1, [name]: 'x' }))).toBe(true);
@@ -116,6 +120,9 @@ describe('the one rule for secret names', () => {
     'currencyCodes',
     'publicKeys',
     'access',
+    'currencyCodeValue',
+    'keyValue',
+    'value',
   ])('%s is not', (name) => expect(isSecretName(name)).toBe(false));
 });
 
