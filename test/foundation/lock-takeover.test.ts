@@ -62,17 +62,22 @@ function run(args: string[]): Promise<number> {
   });
 }
 
+/** src/fs/lock.ts bundled into dir/lock.mjs, for the worker processes to import. */
+function bundleLock(dir: string): void {
+  buildSync({
+    entryPoints: [join(ROOT, 'src/fs/lock.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: join(dir, 'lock.mjs'),
+    logLevel: 'error',
+  });
+}
+
 describe('a stale lock', () => {
   it('raced for by several processes is taken over by one at a time', async () => {
     const dir = tempDir();
-    buildSync({
-      entryPoints: [join(ROOT, 'src/fs/lock.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: join(dir, 'lock.mjs'),
-      logLevel: 'error',
-    });
+    bundleLock(dir);
     writeFileSync(join(dir, 'worker.mjs'), WORKER);
     const target = join(dir, 'config.json');
     const dead = await deadPid();
@@ -142,14 +147,7 @@ withLockSync(target, () => {
 describe('a live owner that hangs holding the lock', () => {
   it('keeps it past 30 s: nothing it does not know of is written under it, and no write is lost', async () => {
     const dir = tempDir();
-    buildSync({
-      entryPoints: [join(ROOT, 'src/fs/lock.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      outfile: join(dir, 'lock.mjs'),
-      logLevel: 'error',
-    });
+    bundleLock(dir);
     writeFileSync(join(dir, 'owner.mjs'), SLOW_OWNER);
     const target = join(dir, 'counter');
     writeFileSync(target, '0');
