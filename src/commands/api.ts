@@ -13,7 +13,7 @@ import { jsonForStdout } from '../output/terminal.js';
 import type { TokenKind } from '../contract/endpoint.js';
 import { ExactNumber, readJson, writeJson } from '../contract/exact-json.js';
 import { endpointFor, ENDPOINTS } from '../contract/index.js';
-import { isSecretName } from '../contract/secret-names.js';
+import { isSecretKey, isSecretName } from '../contract/secret-names.js';
 import { completeArguments, completeOption } from './completion.js';
 import { collect, examples, parseKeyValue, splitList } from './util.js';
 import { inputReadError, readInputFile, readStreamText } from '../fs/read-input.js';
@@ -364,11 +364,13 @@ async function dryRun(
 }
 
 /** The values of secret-named keys hidden: every string and number under one (a list of tokens too). */
-function redactFields(v: unknown, secret = false): unknown {
+function redactFields(v: unknown, secret = false, parent?: string): unknown {
   if (secret && (typeof v === 'string' || typeof v === 'number' || v instanceof ExactNumber)) return '<redacted>';
-  if (Array.isArray(v)) return v.map((x) => redactFields(x, secret));
+  if (Array.isArray(v)) return v.map((x) => redactFields(x, secret, parent));
   if (v && typeof v === 'object' && v.constructor === Object)
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redactFields(x, secret || isSecretName(k))]));
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k, redactFields(x, secret || isSecretKey(k, parent), k)]),
+    );
   return v;
 }
 

@@ -109,6 +109,19 @@ function decide(name: string): boolean {
   return false;
 }
 
+/** Keys whose `code` names a classification, not a credential: a budget's `filter.categories[].code`. */
+const CLASSIFIED_BY_CODE = new Set(['category', 'categories']);
+
+/**
+ * Whether a JSON key holds a secret, knowing the key it stands under (through arrays): a bare
+ * `code` is an OAuth grant, but under `categories` it is a category code (`expenses:food`), which a
+ * budget's 400 names back and must show.
+ */
+export function isSecretKey(name: string, parent: string | undefined): boolean {
+  if (!isSecretName(name)) return false;
+  return !(parent !== undefined && name.toLowerCase() === 'code' && CLASSIFIED_BY_CODE.has(parent.toLowerCase()));
+}
+
 const alt = (xs: Iterable<string>): string => [...xs].join('|');
 /** The end of a JSON key: a plural's s, digits (`code_1`), a holder word, the closing quote and the colon. */
 const KEY_END = `s?[^a-z"]*(?:(?:${alt(HOLDER)})s?[^a-z"]*)?"\\s*:`;

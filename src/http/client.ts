@@ -8,7 +8,7 @@ import { ApiError, NetworkError, ServerError, UsageError } from '../errors.js';
 import { envelopeCode, serviceMessage } from './error-body.js';
 import { stripControl } from '../output/sanitize.js';
 import { Redactor } from './redact.js';
-import { isSecretName, mayNameSecret } from '../contract/secret-names.js';
+import { isSecretKey, isSecretName, mayNameSecret } from '../contract/secret-names.js';
 import {
   DEFAULT_RETRY,
   decideRetry,
@@ -375,17 +375,23 @@ function parseOrUndefined(text: string): unknown {
  * The string and number values of a JSON body's secret keys, at any depth, remembered for
  * redaction: everything under such a key (a list of tokens, the supplemental `information`'s answers).
  */
-function rememberJsonSecrets(redactor: Redactor, value: unknown, depth = 0, secret = false): void {
+function rememberJsonSecrets(
+  redactor: Redactor,
+  value: unknown,
+  depth = 0,
+  secret = false,
+  parent: string | undefined = undefined,
+): void {
   if (depth > 32) return;
   if (secret && typeof value === 'string') redactor.add(value);
   else if (secret && typeof value === 'number') redactor.add(String(value));
   if (!value || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    for (const v of value) rememberJsonSecrets(redactor, v, depth + 1, secret);
+    for (const v of value) rememberJsonSecrets(redactor, v, depth + 1, secret, parent);
     return;
   }
   for (const [k, v] of Object.entries(value as Record<string, unknown>))
-    rememberJsonSecrets(redactor, v, depth + 1, secret || isSecretName(k));
+    rememberJsonSecrets(redactor, v, depth + 1, secret || isSecretKey(k, parent), k);
 }
 
 function rememberQuerySecrets(redactor: Redactor, url: string): void {

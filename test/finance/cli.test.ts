@@ -137,6 +137,19 @@ describe('budgets', () => {
     expect(missing.stderr).toMatch(/HTTP 404/);
     expect(missing.stderr).not.toMatch(/at .*\.js/);
   });
+
+  test('a category code the service refuses is named in the error, not hidden as a secret', async () => {
+    // `code` alone is an OAuth grant's name; under a budget's filter.categories it is a category code
+    const r = await cli(
+      ['budgets', 'create-recurring', '--name', 'x', '--amount', '10', '--currency', 'SEK'].concat([
+        '--category',
+        'expenses:nosuchthing',
+      ]),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/HTTP 400: filter\.categories: "expenses:nosuchthing" is not an expense category code/);
+    expect(r.stderr).not.toContain('***');
+  });
 });
 
 describe('statistics', () => {

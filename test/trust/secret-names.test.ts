@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { isSecretName, mayNameSecret } from '../../src/contract/secret-names.js';
+import { redactBody } from '../../src/sandbox/bench/redact.js';
 
 let server: Server;
 let base = '';
@@ -165,6 +166,31 @@ describe('api --dry-run (spawned)', () => {
     );
     expect(form.code, form.stderr).toBe(0);
     expect(form.stdout).toContain('\n\npostalCode=11122&authorization_code=%3Credacted%3E\n');
+  });
+});
+
+describe('a code that is not a credential', () => {
+  test("api --dry-run: a budget filter's category code is shown, a bare code beside it still hidden", async () => {
+    const input = { code: 'auth-c0de', filter: { categories: [{ code: 'expenses:food.coffee' }] } };
+    const r = await spawnCli(['api', 'POST', '/x', '--as', 'none', '--dry-run', '--input', '-'], {
+      env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: 'http://127.0.0.1:9' },
+      stdin: JSON.stringify(input),
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout.slice(r.stdout.indexOf('{')))).toEqual({
+      code: '<redacted>',
+      filter: { categories: [{ code: 'expenses:food.coffee' }] },
+    });
+  });
+
+  test('the sandbox request log keeps a category code and hides a grant code', () => {
+    const logged = JSON.parse(
+      redactBody(
+        JSON.stringify({ code: 'auth-c0de', filter: { categories: [{ code: 'expenses:home' }] } }),
+        'application/json',
+      ),
+    ) as unknown;
+    expect(logged).toEqual({ code: '[redacted]', filter: { categories: [{ code: 'expenses:home' }] } });
   });
 });
 

@@ -2,17 +2,17 @@
 // keep the digits they were sent with (an amount is logged as written, never through a double).
 // Which names are secret is the CLI's rule too (src/contract/secret-names.ts).
 import { ExactNumber, readJson, writeJson } from '../../contract/exact-json.js';
-import { isSecretName } from '../../contract/secret-names.js';
+import { isSecretKey, isSecretName } from '../../contract/secret-names.js';
 
 const MASK = '[redacted]';
 
-function redactValue(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(redactValue);
+function redactValue(v: unknown, parent?: string): unknown {
+  if (Array.isArray(v)) return v.map((x) => redactValue(x, parent));
   if (v instanceof ExactNumber) return v;
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, val] of Object.entries(v as Record<string, unknown>))
-      out[k] = isSecretName(k) && val !== null && val !== undefined && val !== '' ? MASK : redactValue(val);
+      out[k] = isSecretKey(k, parent) && val !== null && val !== undefined && val !== '' ? MASK : redactValue(val, k);
     return out;
   }
   return v;
