@@ -138,6 +138,55 @@ describe('budgets', () => {
     expect(missing.stderr).not.toMatch(/at .*\.js/);
   });
 
+  test('update: a filter flag replaces its part of the filter only; an empty filter flag is exit 2', async () => {
+    const made = await cli(
+      ['budgets', 'create-recurring', '--name', 'Fika', '--amount', '300', '--currency', 'SEK'].concat([
+        '--category',
+        'expenses:food.coffee',
+        '--tag',
+        'work',
+        '-o',
+        'json',
+      ]),
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const id = (JSON.parse(made.stdout) as { id: string }).id;
+    const upd = await cli(['budgets', 'update', id, '--text', 'Espresso', '-o', 'json']);
+    expect(upd.code, upd.stderr).toBe(0);
+    expect((JSON.parse(upd.stdout) as { filter: unknown }).filter).toEqual({
+      categories: [{ code: 'expenses:food.coffee' }],
+      tags: [{ key: 'work' }],
+      freeTextQuery: 'Espresso',
+    });
+    const cats = await cli(['budgets', 'update', id, '--category', 'expenses:food', '-o', 'json']);
+    expect((JSON.parse(cats.stdout) as { filter: unknown }).filter).toEqual({
+      categories: [{ code: 'expenses:food' }],
+      tags: [{ key: 'work' }],
+      freeTextQuery: 'Espresso',
+    });
+    // a script's variable that came out empty: not a budget over every expense, nor a filter wiped
+    const before = (await cli(['budgets', 'list', '-o', 'json'])).stdout;
+    for (const flag of ['--account', '--tag', '--category', '--text']) {
+      const c = await cli([
+        'budgets',
+        'create-recurring',
+        '--name',
+        'E',
+        '--amount',
+        '1',
+        '--currency',
+        'SEK',
+        flag,
+        '',
+      ]);
+      expect(c.code, flag).toBe(2);
+      expect(c.stderr).toContain(`${flag} is empty`);
+      const u = await cli(['budgets', 'update', id, flag, ' ']);
+      expect(u.code, flag).toBe(2);
+    }
+    expect((await cli(['budgets', 'list', '-o', 'json'])).stdout).toBe(before);
+  });
+
   test('a category code the service refuses is named in the error, not hidden as a secret', async () => {
     // `code` alone is an OAuth grant's name; under a budget's filter.categories it is a category code
     const r = await cli(

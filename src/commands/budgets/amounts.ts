@@ -3,6 +3,7 @@ import { UsageError } from '../../errors.js';
 import { beyondMinorUnits, decimalString, parseDecimal } from '../../output/money.js';
 import type { BudgetFilter, DenominatedAmount } from '../../api/budgets.js';
 import { visibleCode } from '../../output/sanitize.js';
+import { splitList } from '../util.js';
 
 /** --amount 1500.50 --currency SEK -> {unscaledValue: 150050, scale: 2, currencyCode: 'SEK'}, exactly. */
 export function amountFlag(amount: string, currency: string, flag = '--amount'): DenominatedAmount {
@@ -59,24 +60,31 @@ export interface FilterFlags {
 }
 
 /** The budget filter from flags; undefined when no filter flag was given. */
+/**
+ * The filter properties the flags give, and only those: `update` lays them over the budget's own, so
+ * `--text` keeps its categories and tags. A flag given with nothing in it (`--account "$ACC"` where
+ * ACC came out empty) is exit 2: taken as no filter, the budget would count every expense.
+ */
 export function filterFlags(o: FilterFlags): BudgetFilter | undefined {
   const f: BudgetFilter = {};
-  const split = (l?: string[]) =>
-    (l ?? [])
-      .flatMap((x) => x.split(','))
-      .map((x) => x.trim())
-      .filter(Boolean);
-  const cats = split(o.category);
+  const cats = o.category === undefined ? [] : splitList(o.category, '--category');
   for (const c of cats)
     if (!/^expenses:[a-z-]+(\.[a-z-]+)?$/.test(c))
       throw new UsageError(`--category takes an expense category code such as expenses:food.coffee, got "${c}"`);
   if (cats.length) f.categories = cats.map((code) => ({ code }));
-  const accounts = split(o.account);
-  if (accounts.length) f.accounts = accounts.map((id) => ({ id }));
-  const tags = split(o.tag);
-  if (tags.length) f.tags = tags.map((key) => ({ key: key.replace(/^#/, '') }));
-  if (o.text) f.freeTextQuery = o.text;
-  return Object.keys(f).length || o.category || o.account || o.tag || o.text !== undefined ? f : undefined;
+  if (o.account !== undefined) f.accounts = splitList(o.account, '--account').map((id) => ({ id }));
+  if (o.tag !== undefined) {
+    const tags = splitList(o.tag, '--tag').map((t) => t.replace(/^#/, ''));
+    if (tags.some((t) => t === ''))
+      throw new UsageError('--tag is empty', { hint: 'give --tag a word, e.g. --tag work' });
+    f.tags = tags.map((key) => ({ key }));
+  }
+  if (o.text !== undefined) {
+    if (o.text.trim() === '')
+      throw new UsageError('--text is empty', { hint: 'give --text some words, or leave it out' });
+    f.freeTextQuery = o.text;
+  }
+  return Object.keys(f).length ? f : undefined;
 }
 
 /** A filter as one short line: "expenses:food.coffee, #coffee, "Monmouth"". */

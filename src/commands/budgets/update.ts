@@ -20,7 +20,9 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
     parent
       .command('update')
       .argument('<id>', 'budget id')
-      .description('change a budget; what you do not give is kept (PUT /api/v1/budgets/{id})')
+      .description(
+        'change a budget; what you do not give is kept, and a filter flag replaces only its part of the filter (PUT /api/v1/budgets/{id})',
+      )
       .option('--name <name>', 'new name')
       .option('--amount <decimal>', 'new target amount, exact')
       .option('--currency <code>', "currency of --amount (default: the budget's)")
@@ -32,6 +34,7 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
   return examples(cmd, [
     'bankctl budgets update 630ff47c3aa841e9a11e7317c8683ca6 --amount 450.00',
     'bankctl budgets update $ID --name "Coffee and snacks" --category expenses:food.coffee',
+    'bankctl budgets update $ID --data \'{"filter":{}}\'   # clear the filter: every expense counts',
   ]);
 }
 
@@ -40,7 +43,8 @@ function updateRequest(current: Budget, o: BudgetFlags): CreateBudgetRequest {
   const req: CreateBudgetRequest = {
     name: o.name ?? current.name,
     amount: o.amount !== undefined ? amountFlag(o.amount, o.currency ?? current.amount.currencyCode) : current.amount,
-    filter: filterFlags(o) ?? current.filter ?? {},
+    // each filter property given replaces the budget's; the others are kept ("what you do not give is kept")
+    filter: { ...(current.filter ?? {}), ...filterFlags(o) },
   };
   if (current.periodicityType === 'ONE_OFF') {
     if (o.period) throw new UsageError('--period applies to recurring budgets; this one is one-off');
