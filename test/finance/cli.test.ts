@@ -213,6 +213,27 @@ describe('statistics', () => {
     expect(r.stderr).not.toMatch(/statistics\/query/);
   });
 
+  test('a period no statistic of the resolution can have is refused before sending; one that holds them is not', async () => {
+    const q = ['statistics', 'query', '--type', 'expenses-by-category', '-o', 'csv', '-v'];
+    // a week, or a day, never matches a month: this was an empty answer with exit 0
+    for (const [resolution, period, kind] of [
+      ['MONTHLY', '2026:10', 'week'],
+      ['MONTHLY', `${month()}-15`, 'day'],
+      ['YEARLY', month(), 'month'],
+      ['WEEKLY', month(), 'month'],
+    ] as const) {
+      const r = await cli([...q, '--resolution', resolution, '--period', period]);
+      expect(r.code, `${resolution} ${period}`).toBe(2);
+      expect(r.stderr).toContain(`--period ${period} is a ${kind}: with --resolution ${resolution}`);
+      expect(r.stderr).not.toMatch(/statistics\/query/);
+    }
+    // a year holds the days; a month holds its days
+    for (const period of [month().slice(0, 4), month()]) {
+      const r = await cli([...q, '--resolution', 'DAILY', '--period', period]);
+      expect(r.code, r.stderr).toBe(0);
+    }
+  });
+
   test('a bar chart per type, values exact from the data', async () => {
     const r = await cli([
       'statistics',

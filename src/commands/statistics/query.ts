@@ -105,6 +105,14 @@ function queryFromFlags(o: Flags): QueryOptions {
   for (const p of periods)
     if (!/^\d{4}(-\d{2}(-\d{2})?|:\d{2})?$/.test(p) || !realPeriod(p))
       throw new UsageError(`--period "${p}" must be YYYY, YYYY-MM, YYYY:WW or YYYY-MM-DD, a real one`);
+  for (const p of periods) {
+    const kind = periodKind(p);
+    if (!HOLDS[o.resolution]?.includes(kind))
+      throw new UsageError(
+        `--period ${p} is a ${kind}: with --resolution ${o.resolution} every statistic is a ${LABEL[o.resolution]}, so none would match`,
+        { hint: `with --resolution ${o.resolution} give a ${HOLDS[o.resolution]!.join(' or a ')}` },
+      );
+  }
   const descriptions = splitList(o.description, '--description');
   return {
     types,
@@ -175,6 +183,30 @@ async function renderChart(ctx: Context, types: string[], result: Statistic[]): 
     ],
   });
 }
+
+type PeriodKind = 'year' | 'month' | 'week' | 'day';
+const periodKind = (p: string): PeriodKind =>
+  p.includes(':') ? 'week' : p.length === 4 ? 'year' : p.length === 7 ? 'month' : 'day';
+/** What one statistic's period is at each resolution (`2014`, `2014-02`, `2014:45`, `2014-02-12`). */
+const LABEL: Record<string, PeriodKind> = {
+  YEARLY: 'year',
+  MONTHLY: 'month',
+  MONTHLY_ADJUSTED: 'month',
+  WEEKLY: 'week',
+  DAILY: 'day',
+};
+/**
+ * The periods that can match a statistic of each resolution: its own kind, or one that holds it (a
+ * year holds its months, weeks and days; a month its days). A day with MONTHLY, or a week with
+ * MONTHLY, matched nothing and was an empty answer with exit 0.
+ */
+const HOLDS: Record<string, PeriodKind[]> = {
+  YEARLY: ['year'],
+  MONTHLY: ['year', 'month'],
+  MONTHLY_ADJUSTED: ['year', 'month'],
+  WEEKLY: ['year', 'week'],
+  DAILY: ['year', 'month', 'day'],
+};
 
 /** A month 01-12, a week 01-53, a day that is in the calendar (2026-13 matched nothing, with exit 0). */
 function realPeriod(p: string): boolean {

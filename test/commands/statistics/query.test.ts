@@ -60,7 +60,17 @@ describe('statistics query: flags', () => {
       code: 2,
       stderr: `--period "${p}" must be YYYY, YYYY-MM, YYYY:WW or YYYY-MM-DD, a real one`,
     })),
-    { name: 'a leap day is one', args: [...monthly, '--period', '2028-02-29'], options: { periods: ['2028-02-29'] } },
+    {
+      name: 'a leap day is one',
+      args: ['--type', 'expenses-by-primary-category', '--resolution', 'DAILY', '--period', '2028-02-29'],
+      options: { periods: ['2028-02-29'] },
+    },
+    {
+      name: 'a day with MONTHLY matches no statistic',
+      args: [...monthly, '--period', '2028-02-29'],
+      code: 2,
+      stderr: '--period 2028-02-29 is a day: with --resolution MONTHLY every statistic is a month',
+    },
     { name: '--resolution is required', args: ['--type', 'expenses-by-category'], code: 2, stderr: '--resolution' },
   ]);
 });
