@@ -234,6 +234,28 @@ describe('statistics', () => {
     }
   });
 
+  test('a type or description given twice is counted once', async () => {
+    const q = ['statistics', 'query', '--resolution', 'YEARLY', '-o', 'json'];
+    const once = JSON.parse((await cli([...q, '--type', 'income-and-expenses'])).stdout) as unknown[];
+    expect(once.length).toBeGreaterThan(0);
+    const twice = await cli([...q, '--type', 'income-and-expenses,income-and-expenses']);
+    expect(twice.code, twice.stderr).toBe(0);
+    expect(JSON.parse(twice.stdout)).toEqual(once);
+    const desc = await cli([
+      ...q,
+      '--type',
+      'income-and-expenses',
+      '--description',
+      'INCOME',
+      '--description',
+      'INCOME',
+    ]);
+    expect(desc.code, desc.stderr).toBe(0);
+    expect(JSON.parse(desc.stdout)).toEqual(
+      once.filter((s) => (s as { description: string }).description === 'INCOME'),
+    );
+  });
+
   test('a bar chart per type, values exact from the data', async () => {
     const r = await cli([
       'statistics',

@@ -176,6 +176,17 @@ describe('POST /api/v1/statistics/query (spec 2.7)', () => {
     expect(unpadded).toHaveLength(1);
   });
 
+  test('a type named twice in types is one series, not summed twice', async () => {
+    const once = (await query({ types: ['income-and-expenses', 'expenses-by-category'], resolution: 'YEARLY' })).json();
+    expect(once.length).toBeGreaterThan(0);
+    const twice = await query({
+      types: ['income-and-expenses', 'expenses-by-category', 'income-and-expenses', 'expenses-by-category'],
+      resolution: 'YEARLY',
+    });
+    expect(twice.status).toBe(200);
+    expect(twice.json()).toEqual(once);
+  });
+
   test('400 plain strings for malformed queries', async () => {
     for (const [body, msg] of [
       [{ types: ['nope'], resolution: 'MONTHLY' }, /unknown statistics type/],

@@ -89,7 +89,9 @@ export function newCmdQuery(parent: Command, ctx: Context, run: Run<QueryOptions
 
 /** The query the flags describe, checked against the types and resolutions of spec 2.7. */
 function queryFromFlags(o: Flags): QueryOptions {
-  const types = splitList(o.type, '--type');
+  // a type or description given twice is asked once: each is a query's worth of rows, and the
+  // same rows twice would be summed twice by anyone adding them up
+  const types = [...new Set(splitList(o.type, '--type'))];
   const unknown = types.filter((t) => !STATISTIC_TYPES.includes(t));
   if (unknown.length)
     throw new UsageError(`--type: unknown statistics type "${unknown[0]}"`, {
@@ -113,7 +115,7 @@ function queryFromFlags(o: Flags): QueryOptions {
         { hint: `with --resolution ${o.resolution} give a ${HOLDS[o.resolution]!.join(' or a ')}` },
       );
   }
-  const descriptions = splitList(o.description, '--description');
+  const descriptions = [...new Set(splitList(o.description, '--description'))];
   return {
     types,
     resolution: o.resolution,

@@ -92,7 +92,8 @@ export function computeStatistics(store: MemoryStore, userId: string, q: Statist
   };
   const ONE: Dec = { u: 1n, s: 0 };
 
-  for (const type of q.types) {
+  // a type named twice is one series: summing it twice doubled every amount
+  for (const type of new Set(q.types)) {
     switch (type) {
       case 'expenses-by-category':
       case 'expenses-by-primary-category':
