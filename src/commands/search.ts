@@ -1,6 +1,7 @@
 // `search WORDS...`: search the user's transactions. A noun that is one command: it configures the
 // `search` command that src/program.ts made (with its description) instead of adding a verb.
 import type { Command } from 'commander';
+import { UsageError } from '../errors.js';
 import type { Context } from '../context.js';
 import { searchTransactions } from '../api/search.js';
 import { decimalString } from '../output/money.js';
@@ -26,6 +27,11 @@ export function newCmdSearch(search: Command, ctx: Context, run: Run<SearchOptio
     .option('--limit <n>', 'at most this many results (default 50)')
     .option('--offset <n>', 'skip this many results')
     .action(async (words: string[], o: { limit?: string; offset?: string }) => {
+      // a script's variable that came out empty: not every transaction with exit 0
+      if (words.join('').trim() === '')
+        throw new UsageError('the search query is empty', {
+          hint: 'give the words to search for (`bankctl transactions list` lists every transaction)',
+        });
       const limit = parseIntArg(o.limit, '--limit', { min: 1, max: 1000 });
       const offset = parseIntArg(o.offset, '--offset', { min: 0 });
       await run(ctx, { queryString: words.join(' '), limit, offset });

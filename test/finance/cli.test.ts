@@ -304,6 +304,16 @@ describe('calendar, search, insights', () => {
     expect(bad.stderr).toMatch(/10 years/);
   });
 
+  test('search with an empty query (a variable that came out empty) is exit 2, nothing sent', async () => {
+    for (const words of [[''], ['  '], ['', '']]) {
+      const r = await cli(['search', ...words, '-o', 'json', '-v']);
+      expect(r.code, JSON.stringify(words)).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('the search query is empty');
+      expect(r.stderr).not.toMatch(/\/api\/v1\/search/);
+    }
+  });
+
   test('search with Swedish keywords (the user is sv_SE)', async () => {
     const r = await cli(['search', 'fika', 'över', '50', '-o', 'json']);
     expect(r.code).toBe(0);
