@@ -187,6 +187,32 @@ describe('budgets', () => {
     expect((await cli(['budgets', 'list', '-o', 'json'])).stdout).toBe(before);
   });
 
+  test('details and update: --start/--end given empty are exit 2, not "now" or "as it is"', async () => {
+    const made = await cli(
+      ['budgets', 'create-one-off', '--name', 'Trip', '--amount', '900', '--currency', 'SEK'].concat([
+        '--start',
+        '2026-06-01',
+        '--end',
+        '2026-08-31',
+        '-o',
+        'json',
+      ]),
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const id = (JSON.parse(made.stdout) as { id: string }).id;
+    for (const args of [
+      ['details', id, '--start', ''],
+      ['details', id, '--end', ''],
+      ['update', id, '--end', ''],
+      ['update', id, '--start', ''],
+    ]) {
+      const r = await cli(['budgets', ...args, '-o', 'json']);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/--(start|end) must be a date YYYY-MM-DD or epoch milliseconds, got ""/);
+    }
+  });
+
   test('a category code the service refuses is named in the error, not hidden as a secret', async () => {
     // `code` alone is an OAuth grant's name; under a budget's filter.categories it is a category code
     const r = await cli(

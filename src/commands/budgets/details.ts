@@ -25,8 +25,9 @@ export function newCmdDetails(parent: Command, ctx: Context, run: Run<DetailsOpt
     .option('--start <date>', 'a date inside the first period, YYYY-MM-DD or epoch ms (default: now)')
     .option('--end <date>', 'a date inside the last period (default: now)')
     .action(async (id: string, o: { start?: string; end?: string }) => {
-      const start = o.start ? dateFlag(o.start, '--start') : undefined;
-      const end = o.end ? dateFlag(o.end, '--end') : undefined;
+      // given empty (a variable that came out empty) is exit 2, not "now": one period with exit 0
+      const start = o.start !== undefined ? dateFlag(o.start, '--start') : undefined;
+      const end = o.end !== undefined ? dateFlag(o.end, '--end') : undefined;
       if (start !== undefined && end !== undefined && start > end) throw new UsageError('--start is after --end');
       await run(ctx, { id, start, end });
     });

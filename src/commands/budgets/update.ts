@@ -48,12 +48,13 @@ function updateRequest(current: Budget, o: BudgetFlags): CreateBudgetRequest {
   };
   if (current.periodicityType === 'ONE_OFF') {
     if (o.period) throw new UsageError('--period applies to recurring budgets; this one is one-off');
-    const start = o.start ? dateFlag(o.start, '--start') : current.oneOffPeriodicity!.start;
-    const end = o.end ? dateFlag(o.end, '--end', true) : current.oneOffPeriodicity!.end;
+    const start = o.start !== undefined ? dateFlag(o.start, '--start') : current.oneOffPeriodicity!.start;
+    const end = o.end !== undefined ? dateFlag(o.end, '--end', true) : current.oneOffPeriodicity!.end;
     if (start > end) throw new UsageError('--start is after --end');
     req.oneOffPeriodicity = { start, end };
   } else {
-    if (o.start || o.end) throw new UsageError('--start and --end apply to one-off budgets; this one is recurring');
+    if (o.start !== undefined || o.end !== undefined)
+      throw new UsageError('--start and --end apply to one-off budgets; this one is recurring');
     const unit = (o.period ?? current.recurringPeriodicity?.periodUnit ?? 'MONTH').toUpperCase();
     if (!['WEEK', 'MONTH', 'YEAR'].includes(unit))
       throw new UsageError(`--period must be WEEK, MONTH or YEAR, got "${o.period}"`);
