@@ -6,6 +6,7 @@ import type { Column } from '../../output/render.js';
 import { collect } from '../util.js';
 import { BUDGET_FIELDS } from '../../contract/item-fields.js';
 import { denominatedText, filterText, isoDay, type FilterFlags } from './amounts.js';
+import { readJson } from '../../contract/exact-json.js';
 
 export interface BudgetFlags extends FilterFlags {
   name?: string;
@@ -31,7 +32,8 @@ export function withData<T extends object>(body: T, data: string | undefined): T
   if (data === undefined) return body;
   let extra: unknown;
   try {
-    extra = JSON.parse(data);
+    // exactly: JSON.parse would send 12345678901234567891 as 12345678901234567000
+    extra = readJson(data);
   } catch (err) {
     throw new UsageError(`--data is not valid JSON: ${(err as Error).message}`);
   }
