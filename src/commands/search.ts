@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { searchTransactions } from '../api/search.js';
 import { decimalString } from '../output/money.js';
 import { render } from '../output/render.js';
-import { examples, parseIntArg, type Run } from './util.js';
+import { examples, parseIntArg, renderWhole, type Run } from './util.js';
 import { visibleCode } from '../output/sanitize.js';
 import { V1_TRANSACTION_FIELDS } from '../contract/item-fields.js';
 
@@ -53,7 +53,7 @@ export async function searchRun(ctx: Context, o: SearchOptions): Promise<void> {
     ...(o.limit ? { limit: o.limit } : {}),
     ...(o.offset ? { offset: o.offset } : {}),
   });
-  if ((await ctx.outputFormat()) === 'json') return render(ctx, r);
+  if ((await ctx.outputFormat()) === 'json') return renderWhole(ctx, () => render(ctx, r), 'results', 'transactions');
   const rows = r.results.map((x) => x.transaction);
   // the category's name, as `transactions list` shows it (the catalogue in the user's locale)
   const names = new Map<string, string>();

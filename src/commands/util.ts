@@ -134,3 +134,25 @@ export function parseIntArg(
     throw new UsageError(`${flag} must be a whole number${range}, got ${raw.trim()}`);
   return n;
 }
+
+/**
+ * `-o json` of a list the service wraps with totals (`loans list`, `search`) prints the whole
+ * response, so --fields names its paths; a path of the items (`--fields name,balance`) is then
+ * unknown, and the error says where the items' fields are.
+ */
+export async function renderWhole(
+  ctx: { globals: { fields?: unknown } },
+  show: () => Promise<void>,
+  listKey: string,
+  itemsAre: string,
+): Promise<void> {
+  try {
+    await show();
+  } catch (err) {
+    if (!(err instanceof UsageError) || ctx.globals.fields === undefined || !err.message.startsWith('--fields:'))
+      throw err;
+    throw new UsageError(err.message, {
+      hint: `${err.hint ?? ''}; -o json is the whole response, its ${itemsAre} under "${listKey}": for their own fields use -o ndjson or -o csv`,
+    });
+  }
+}

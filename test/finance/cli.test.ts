@@ -340,6 +340,16 @@ describe('calendar, search, insights', () => {
     }
   });
 
+  test('-o json --fields with an item path: the error says the items are under results, and how to get theirs', async () => {
+    const r = await cli(['search', 'fika', '-o', 'json', '--fields', 'id,amount']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('-o json is the whole response, its transactions under "results"');
+    expect(r.stderr).toContain('use -o ndjson or -o csv');
+    const nd = await cli(['search', 'fika', '-o', 'ndjson', '--fields', 'id,amount']);
+    expect(nd.code, nd.stderr).toBe(0);
+  });
+
   test('search with Swedish keywords (the user is sv_SE)', async () => {
     const r = await cli(['search', 'fika', 'över', '50', '-o', 'json']);
     expect(r.code).toBe(0);

@@ -80,6 +80,16 @@ describe('loans list: json is the whole LoanResponse (its totals kept), ndjson i
   });
 });
 
+describe("loans list -o json --fields with a loan's path", () => {
+  test('exit 2 naming where the loans are and the formats that give their fields', async () => {
+    const r = await spawnCli(['loans', 'list', '-o', 'json', '--fields', 'name,balance'], { env: sb.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('-o json is the whole response, its loans under "loans"');
+    const csv = await spawnCli(['loans', 'list', '-o', 'csv', '--fields', 'name,balance'], { env: sb.env });
+    expect(csv.code, csv.stderr).toBe(0);
+  });
+});
+
 describe('search: json is the whole SearchResponse, ndjson its transactions', () => {
   test('the same transactions in both, count and net kept in json', async () => {
     const json = await cli(['search', 'coffee', '--limit', '5', '-o', 'json']);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { listLoans } from '../../api/reads.js';
 import { render } from '../../output/render.js';
-import { examples, type Run } from '../util.js';
+import { examples, renderWhole, type Run } from '../util.js';
 import { accountCurrencies, moneyColumn, exactText } from '../accounts/format.js';
 
 export type ListOptions = Record<string, never>;
@@ -21,7 +21,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
 export async function listRun(ctx: Context): Promise<void> {
   const res = await listLoans(await ctx.api());
   const format = await ctx.outputFormat();
-  if (format === 'json') return render(ctx, res);
+  if (format === 'json') return renderWhole(ctx, () => render(ctx, res), 'loans', 'loans');
   const currencyOf = format === 'ndjson' ? () => undefined : await accountCurrencies(ctx, res.loans);
   await render(ctx, res.loans, {
     columns: [
