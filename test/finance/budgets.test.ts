@@ -44,6 +44,24 @@ const coffee = {
 };
 
 describe('budgets (spec 4.2)', () => {
+  test('an unscaledValue beyond 2^53 as a JSON number: 400 saying to send it as a string, which is taken', async () => {
+    const u = await userWithData();
+    const big = (v: string) =>
+      `{"name":"Big","amount":{"unscaledValue":${v},"scale":2,"currencyCode":"SEK"},"filter":{},"recurringPeriodicity":{"periodUnit":"MONTH"}}`;
+    const asNumber = await raw(base, 'POST', '/api/v1/budgets/recurring', {
+      headers: { ...u.h, 'content-type': 'application/json' },
+      body: big('9007199254740993'),
+    });
+    expect(asNumber.status).toBe(400);
+    expect(asNumber.text).toMatch(/beyond 9007199254740991 must be sent as a decimal string/);
+    const asString = await raw(base, 'POST', '/api/v1/budgets/recurring', {
+      headers: { ...u.h, 'content-type': 'application/json' },
+      body: big('"9007199254740993"'),
+    });
+    expect(asString.status, asString.text).toBe(200);
+    expect(asString.text).toContain('9007199254740993');
+  });
+
   test('create recurring, details over whole periods: spent, total and average exact', async () => {
     const u = await userWithData();
     const c = await raw(base, 'POST', '/api/v1/budgets/recurring', { headers: u.h, json: coffee });

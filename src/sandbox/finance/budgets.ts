@@ -72,7 +72,13 @@ export function parseAmount(v: unknown, currency: string): Dec {
   const u = inner.unscaledValue;
   const s = inner.scale;
   if (!((typeof u === 'number' && Number.isSafeInteger(u)) || (typeof u === 'string' && /^-?\d{1,30}$/.test(u))))
-    throw plain(400, 'amount.unscaledValue must be an integer');
+    throw plain(
+      400,
+      typeof u === 'number' && Number.isInteger(u)
+        ? // beyond 2^53 the number has lost digits on its way in: the exact value cannot be known
+          'amount.unscaledValue beyond 9007199254740991 must be sent as a decimal string, e.g. "12345678901234567891"'
+        : 'amount.unscaledValue must be an integer',
+    );
   const scale = Number(s);
   if (!((typeof s === 'number' || typeof s === 'string') && Number.isInteger(scale) && scale >= 0 && scale <= 18))
     throw plain(400, 'amount.scale must be an integer from 0 to 18');
