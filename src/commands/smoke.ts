@@ -69,6 +69,10 @@ export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
       throw fileError(err, file, 'write', what);
     }
   }
+  // the suite creates and deletes users, credentials, connector users and a webhook: on a protected
+  // profile (`config set protected true`) that is a change like any other, asked first (or --yes)
+  const { confirmProtected } = await import('../prompts/confirm.js');
+  await confirmProtected(ctx, 'bankctl smoke', 'creates and deletes test users, credentials and connector data');
   const { runSmoke, junitXml, needsPerson, smokeFields } = await import('../flows/smoke.js');
   const api = await ctx.api();
   // the provider first: one that needs a person is refused before anything is created

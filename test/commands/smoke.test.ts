@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { newCmdSmoke } from '../../src/commands/smoke.js';
@@ -62,6 +62,42 @@ describe('smoke: output', () => {
       after: () => {
         expect(sb.t.sandbox.store.users.size).toBe(usersBefore);
       },
+    },
+  ]);
+});
+
+describe('smoke: a protected profile', () => {
+  /** A config directory whose current profile "prod" names the sandbox and is protected. */
+  function protectedEnv(): Record<string, string> {
+    const configDir = tempDir();
+    const prod = { 'base-url': sb.t.sandbox.baseUrl, protected: 'true' };
+    writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { prod }, current: 'prod' }), {
+      mode: 0o600,
+    });
+    return { ...sb.t.env, BANKCTL_CONFIG_DIR: configDir };
+  }
+
+  let env: Record<string, string> = {};
+  cliCases('smoke', () => env, [
+    {
+      // before, the suite made and deleted users and bank connections on it with no question asked
+      name: 'without --yes and without a terminal: exit 2 naming --yes, nothing created',
+      before: () => {
+        env = protectedEnv();
+        usersBefore = sb.t.sandbox.store.users.size;
+      },
+      args: [],
+      code: 2,
+      stdout: (out) => expect(out).toBe(''),
+      stderr: /profile "prod" is protected: bankctl smoke creates and deletes test users.*refusing without --yes/,
+      after: () => expect(sb.t.sandbox.store.users.size).toBe(usersBefore),
+    },
+    {
+      name: 'with --yes the suite runs',
+      before: () => void (env = protectedEnv()),
+      args: ['--yes', '--connect-timeout', '30'],
+      code: 0,
+      stdout: (out) => expect(JSON.parse(out)).toContainEqual(expect.objectContaining({ name: 'cleanup' })),
     },
   ]);
 });
