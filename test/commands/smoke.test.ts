@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect } from 'vitest';
+import { afterAll, describe, expect } from 'vitest';
 import { newCmdSmoke } from '../../src/commands/smoke.js';
 import { tempDir } from '../helpers/cli.js';
 import { cliCases, optionCases, useSandbox } from '../helpers/commands.js';
@@ -98,6 +100,69 @@ describe('smoke: a protected profile', () => {
       args: ['--yes', '--connect-timeout', '30'],
       code: 0,
       stdout: (out) => expect(JSON.parse(out)).toContainEqual(expect.objectContaining({ name: 'cleanup' })),
+    },
+  ]);
+});
+
+describe('smoke: cleanup says what it did', () => {
+  type Result = { name: string; status: string; detail: string };
+  const cleanupOf = (out: string) => (JSON.parse(out) as Result[]).find((r) => r.name === 'cleanup');
+
+  /** The sandbox behind a proxy that answers every authorization grant 500: "grant and exchange" fails. */
+  let proxy: Server | undefined;
+  let proxyUrl = '';
+  afterAll(async () => new Promise<void>((resolve) => (proxy ? proxy.close(() => resolve()) : resolve())));
+  async function noGrants(): Promise<void> {
+    const target = new URL(sb.t.sandbox.baseUrl);
+    proxy = createServer((req, res) => {
+      if (req.url?.startsWith('/api/v1/oauth/authorization-grant')) {
+        req.resume();
+        res.writeHead(500, { 'content-type': 'application/json' }).end('{"errorMessage":"grants are down"}');
+        return;
+      }
+      const up = request(
+        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+        (r) => {
+          res.writeHead(r.statusCode!, r.headers);
+          r.pipe(res);
+        },
+      );
+      up.on('error', () => res.destroy());
+      req.pipe(up);
+    });
+    await new Promise<void>((resolve) => proxy!.listen(0, '127.0.0.1', resolve));
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  }
+
+  cliCases('smoke', () => sb.t.env, [
+    {
+      // before: "cleanup passed: test users removed" when no check had created anything
+      name: 'nothing created (client and connector refused): cleanup is skipped, not passed',
+      args: [],
+      env: { BANKCTL_CLIENT_SECRET: 'wrong-secret', BANKCTL_CONNECTOR_TOKEN: 'wrong-token' },
+      code: 9,
+      stdout: (out) => expect(cleanupOf(out)).toMatchObject({ status: 'skipped', detail: 'nothing was created' }),
+    },
+  ]);
+
+  cliCases('smoke', () => ({ ...sb.t.env, BANKCTL_BASE_URL: proxyUrl }), [
+    {
+      // before: the user was left on the service and cleanup passed with "test users removed"
+      name: 'a user made but no user token had: cleanup fails naming the user left in place',
+      before: async () => {
+        await noGrants();
+        usersBefore = sb.t.sandbox.store.users.size;
+      },
+      args: ['--connect-timeout', '5'],
+      code: 9,
+      stdout: (out) => {
+        const created = (JSON.parse(out) as Result[]).find((r) => r.name === 'create user')!;
+        expect(created.status).toBe('passed');
+        const userId = created.detail.replace('user ', '');
+        expect(sb.t.sandbox.store.users.has(userId)).toBe(true);
+        expect(cleanupOf(out)).toMatchObject({ status: 'failed' });
+        expect(cleanupOf(out)!.detail).toContain(`user ${userId} left in place`);
+      },
     },
   ]);
 });
