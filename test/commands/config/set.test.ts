@@ -33,6 +33,28 @@ describe('config set', () => {
       options: { key: 'client-secret' },
       stderr: 'warning: the value of client-secret given on the command line is visible in the process list',
     },
+    {
+      // before, "-" was stored as the secret (and the service refused it later with 401)
+      name: 'a value of - is the first line of standard input, with no argv warning',
+      args: ['client-secret', '-'],
+      stdin: 's3cret-from-stdin\nnot this\n',
+      options: { key: 'client-secret', value: 's3cret-from-stdin' },
+      stderr: not('warning'),
+    },
+    {
+      name: '- with nothing on standard input is exit 2',
+      args: ['connector-token', '-'],
+      stdin: '',
+      code: 2,
+      stderr: 'config set connector-token -: nothing was read from standard input',
+    },
+    {
+      name: '- for a setting that is checked: the value read is checked',
+      args: ['timeout', '-'],
+      stdin: 'soon\n',
+      code: 2,
+      stderr: 'timeout must be a number of seconds from 0.001 to 86400',
+    },
   ]);
   cliCases('config set', () => env, [
     {
@@ -43,6 +65,17 @@ describe('config set', () => {
       after: async () => {
         const r = await runCli(['config', 'get', 'output', '--profile', 'p1'], { env });
         if (r.stdout !== 'ndjson\n') throw new Error(`read back ${JSON.stringify(r.stdout)}`);
+      },
+    },
+    {
+      name: 'a secret from standard input is stored, and only it',
+      args: ['connector-token', '-', '--profile', 'p2'],
+      stdin: 'tok-from-stdin\n',
+      code: 0,
+      stderr: ['connector-token set in profile "p2"', not('warning')],
+      after: async () => {
+        const r = await runCli(['config', 'get', 'connector-token', '--profile', 'p2'], { env });
+        if (r.stdout !== 'tok-from-stdin\n') throw new Error(`read back ${JSON.stringify(r.stdout)}`);
       },
     },
   ]);
