@@ -107,8 +107,10 @@ async function baseUrlAndProxy(r: Run): Promise<boolean> {
   try {
     proxy = (await r.ctx.http()).proxyFor(r.baseUrl);
   } catch (err) {
-    // a proxy setting that is no URL: every request would be refused the same way
-    r.add('proxy', 'fail', withHint(err));
+    // a proxy setting that is no URL, or another setting every request needs that cannot be used
+    // (BANKCTL_TIMEOUT=abc, a --ca-file that is not there): every request would be refused the same
+    // way. Named as what it is: a bad timeout read "✗ proxy: timeout must be ..."
+    r.add(/proxy/i.test((err as Error).message) ? 'proxy' : 'settings', 'fail', withHint(err));
     return false;
   }
   r.add('proxy', 'ok', proxy ? `requests to ${new URL(r.baseUrl).host} go through ${proxy}` : 'none in use');

@@ -152,4 +152,21 @@ describe('bankctl doctor', () => {
     expect(human(r.stdout)).toMatch(/✗ base URL: .*connection refused/);
     expect(human(r.stdout)).toMatch(/- client credentials: not configured/);
   });
+
+  test('a setting no request can use is named as itself, not as the proxy', async () => {
+    // it was "✗ proxy: timeout must be a number ..." beside no proxy at all
+    for (const [name, value, want] of [
+      ['BANKCTL_TIMEOUT', 'abc', /^✗ settings: timeout must be a number of seconds .*BANKCTL_TIMEOUT/m],
+      ['BANKCTL_RETRIES', 'many', /^✗ settings: retries must be a whole number/m],
+      ['BANKCTL_CA_FILE', join(tempDir(), 'missing.pem'), /^✗ settings: .*missing\.pem/m],
+      ['HTTPS_PROXY', '::bad', /^✗ proxy: HTTPS_PROXY is not an http/m],
+    ] as const) {
+      const r = await spawnCli(['doctor'], {
+        env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: 'https://127.0.0.1:1', [name]: value },
+      });
+      expect(r.code, `${name}: ${r.stderr}`).toBe(9);
+      expect(human(r.stdout), name).toMatch(want);
+      if (name !== 'HTTPS_PROXY') expect(human(r.stdout), name).not.toMatch(/✗ proxy/);
+    }
+  });
 });
