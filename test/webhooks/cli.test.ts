@@ -212,4 +212,14 @@ describe('sandbox trigger', () => {
     expect(ghost.code).toBe(4);
     expect(ghost.stderr.trim().split('\n')).toHaveLength(1);
   });
+
+  test('--status with a transaction event is exit 2, not ignored', async () => {
+    // it was exit 0 and the status nowhere in the event
+    for (const event of ['transaction:create', 'transaction:update']) {
+      const r = await runCli(['sandbox', 'trigger', event, '--status', 'UPDATED'], { env: t.env });
+      expect(r.code, `${event}: ${r.stderr}`).toBe(2);
+      expect(r.stderr).toMatch(/status applies to credentials and signable-operation events only/);
+      expect(r.stdout).toBe('');
+    }
+  });
 });

@@ -163,6 +163,10 @@ function realisticContent(
   const now = ctx.clock.now();
   const today = new Date(now).toISOString().slice(0, 10);
   const credentialsId = o.credentialsId ?? user.connector?.credentialsId ?? store.ids.next();
+  // a transaction event has no status to set: ignored, `--status X` was answered 200 as if it had
+  // been used (the Events v2 ones refuse it the same way)
+  if (o.status !== undefined && (event === 'transaction:create' || event === 'transaction:update'))
+    throw badRequest('status applies to credentials and signable-operation events only', { field: 'status' });
   switch (event) {
     case 'credentials:create':
     case 'credentials:update': {
