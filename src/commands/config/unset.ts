@@ -29,6 +29,13 @@ export async function unsetRun(ctx: Context, o: UnsetOptions): Promise<void> {
   const store = await ctx.config();
   // nothing to unset in a profile never saved (and unsetting must not save it)
   ctx.requireSavedProfile(store);
+  // a key that was not there is no failure (the profile is as asked), but not "unset" either: a
+  // typo of the profile or a setting from the environment would pass for removed
+  const was = store.profile(ctx.profileName())[o.key] !== undefined;
   store.unset(ctx.profileName(), o.key);
-  ctx.notice(`${o.key} unset in profile "${ctx.profileName()}"`);
+  ctx.notice(
+    was
+      ? `${o.key} unset in profile "${ctx.profileName()}"`
+      : `${o.key} was not set in profile "${ctx.profileName()}" (nothing to unset; \`bankctl config explain\` shows where a value in effect comes from)`,
+  );
 }

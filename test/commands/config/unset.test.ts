@@ -1,7 +1,7 @@
 import { describe } from 'vitest';
 import { newCmdUnset } from '../../../src/commands/config/unset.js';
 import { runCli } from '../../helpers/cli.js';
-import { cliCases, optionCases } from '../../helpers/commands.js';
+import { cliCases, not, optionCases } from '../../helpers/commands.js';
 import { freshConfig } from './shared.js';
 
 const env = freshConfig();
@@ -22,6 +22,13 @@ describe('config unset', () => {
         const r = await runCli(['config', 'get', 'user'], { env });
         if (r.code !== 2) throw new Error(`user is still set: ${r.stdout}`);
       },
+    },
+    {
+      // before: "user unset in profile" for a setting that was never there
+      name: 'a setting that was not set: exit 0, saying so',
+      args: ['timeout'],
+      code: 0,
+      stderr: ['timeout was not set in profile "default" (nothing to unset', not('timeout unset')],
     },
   ]);
 });
