@@ -36,16 +36,21 @@ export function newCmdSmoke(smoke: Command, ctx: Context, run: Run<SmokeOptions>
     .option('--report <file>', 'write a JSON report')
     .option('--keep', 'leave the test users in place')
     .option('--connect-timeout <seconds>', 'how long connecting the test provider may take', '120')
-    .action(async (o: Flags) =>
-      run(ctx, {
+    .action(async (o: Flags) => {
+      // an empty name asked for GET /api/v1/providers/ and ran the suite with no provider
+      if (!o.provider.trim())
+        throw new UsageError('--provider: give a test provider name', {
+          hint: 'list the test providers with `bankctl providers list --only-test`',
+        });
+      return run(ctx, {
         provider: o.provider,
         market: marketFlag(o.market)!,
         junit: o.junit,
         report: o.report,
         keep: Boolean(o.keep),
         connectTimeoutS: parseIntArg(o.connectTimeout, '--connect-timeout', { min: 1 })!,
-      }),
-    );
+      });
+    });
   return examples(smoke, [
     "bankctl smoke                                   # against the profile's base URL",
     'bankctl smoke --junit smoke.xml --report smoke.json',

@@ -29,6 +29,12 @@ describe('smoke: flags', () => {
       code: 2,
       stderr: '--connect-timeout must be a whole number',
     },
+    {
+      name: 'an empty provider name',
+      args: ['--provider', ' '],
+      code: 2,
+      stderr: '--provider: give a test provider name',
+    },
   ]);
 });
 
