@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { maskUrlPassword } from '../config/display.js';
 import { writeFileAtomic } from '../fs/atomic.js';
 import { fileError } from '../fs/errors.js';
 import { assertWritableDir } from '../fs/writable.js';
@@ -95,9 +96,12 @@ export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
   });
   const person = onSandbox || !provider ? undefined : needsPerson(provider);
   if (person)
-    throw new UsageError(`--provider ${o.provider}: ${person}, and ${await ctx.baseUrl()} is not the sandbox`, {
-      hint: 'pick a test provider that completes by itself (password, eID, decoupled), or run against `bankctl sandbox start`',
-    });
+    throw new UsageError(
+      `--provider ${o.provider}: ${person}, and ${maskUrlPassword(await ctx.baseUrl())} is not the sandbox`,
+      {
+        hint: 'pick a test provider that completes by itself (password, eID, decoupled), or run against `bankctl sandbox start`',
+      },
+    );
   const tokens = await ctx.tokens();
   const host = new URL(await ctx.baseUrl()).hostname;
   const format = await ctx.outputFormat();
@@ -128,7 +132,8 @@ export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
   );
   if (live && done > 0) ctx.io.stderr.write('\r\x1b[K');
   const report = {
-    baseUrl: await ctx.baseUrl(),
+    // a CI artifact: a password in the base URL's userinfo is not written into it
+    baseUrl: maskUrlPassword(await ctx.baseUrl()),
     startedAt: new Date(started).toISOString(),
     ms: ctx.clock.now() - started,
     results,

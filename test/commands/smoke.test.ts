@@ -172,3 +172,23 @@ describe('smoke: cleanup says what it did', () => {
     },
   ]);
 });
+
+describe('smoke: secrets in the reports', () => {
+  cliCases(
+    'smoke',
+    () => ({ ...sb.t.env, BANKCTL_BASE_URL: sb.t.sandbox.baseUrl.replace('://', '://smoke:hunter2pw@') }),
+    [
+      {
+        // the report is a CI artifact: it held the base URL's password as given
+        name: 'a password in the base URL is not written into the report',
+        args: () => ['--report', join(dir, 'pw.json'), '--connect-timeout', '30'],
+        code: 0,
+        after: () => {
+          const text = readFileSync(join(dir, 'pw.json'), 'utf8');
+          expect(text).not.toContain('hunter2pw');
+          expect(JSON.parse(text).baseUrl).toMatch(/^http:\/\/smoke:\*\*\*@127\.0\.0\.1:/);
+        },
+      },
+    ],
+  );
+});
