@@ -8,6 +8,7 @@ import { basename, join } from 'node:path';
 import type { SandboxState } from './settings.js';
 import { writeFileAtomicSync } from '../fs/atomic.js';
 import { fileError } from '../fs/errors.js';
+import { UsageError } from '../errors.js';
 import { processAlive, processStart, withLockSync } from '../fs/lock.js';
 import { pidGivenAway } from '../fs/pids.js';
 import { checkPrivate, tightenFile } from './private.js';
@@ -46,7 +47,7 @@ export function claimState(configDir: string, state: SandboxState): SandboxState
   return withLockSync(
     stateFile(configDir),
     () => {
-      const other = readState(configDir);
+      const other = readState(configDir, { strict: true });
       if (other?.pid && other.pid !== state.pid && isRecordedSandbox(other)) return other;
       const start = state.pid === process.pid ? processStart(process.pid) : undefined;
       writeState(configDir, start ? { ...state, pidStart: start } : state);
@@ -56,18 +57,29 @@ export function claimState(configDir: string, state: SandboxState): SandboxState
   );
 }
 
-/** What the file says, whether or not that sandbox still runs. */
-export function readState(configDir: string): SandboxState | undefined {
+/**
+ * What the file says, whether or not that sandbox still runs. `strict` (sandbox start and stop): a
+ * file that is there but cannot be read is exit 2 naming it, since "no sandbox is running" then
+ * left one running unannounced, and a second start beside it overwrote the first one's record.
+ */
+export function readState(configDir: string, o: { strict?: boolean } = {}): SandboxState | undefined {
   checkPrivate(configDir, 'directory');
   const file = stateFile(configDir);
   checkPrivate(file, 'file');
   tightenFile(file);
+  let problem: string;
   try {
     const state = JSON.parse(readFileSync(file, 'utf8')) as SandboxState;
-    return state && typeof state === 'object' && typeof state.baseUrl === 'string' ? state : undefined;
-  } catch {
-    return undefined;
+    if (state && typeof state === 'object' && typeof state.baseUrl === 'string') return state;
+    problem = 'it names no baseUrl';
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    problem = (err as Error).message;
   }
+  if (!o.strict) return undefined;
+  throw new UsageError(`${file} is not a readable sandbox state file (${problem})`, {
+    hint: 'a sandbox may still run for it: stop that `bankctl sandbox start` process (ps shows it), then delete the file',
+  });
 }
 
 /** The sandbox of the file, when its process is still alive. */

@@ -1,7 +1,7 @@
 // `bankctl sandbox start|stop` as a user runs them: real processes.
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { BIN, removeDir, spawnCli, tempDir } from '../helpers/cli.js';
@@ -62,6 +62,35 @@ describe('sandbox start and stop', () => {
     const again = await spawnCli(['sandbox', 'stop'], { env });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/no sandbox is running/);
+  });
+
+  test('a sandbox.json that cannot be read: stop and start are exit 2 naming it, the running sandbox is kept', async () => {
+    // stop said "no sandbox is running" (exit 0) and left it running; a second start beside it
+    // overwrote its record, so that no `sandbox stop` could find the first one again
+    const dir = tempDir();
+    dirs.push(dir);
+    const env = { BANKCTL_CONFIG_DIR: dir };
+    const started = await spawnCli(['sandbox', 'start', '--detach', '--port', '0', '-o', 'json'], { env });
+    expect(started.code, started.stderr).toBe(0);
+    const file = join(dir, 'sandbox.json');
+    const good = readFileSync(file, 'utf8');
+    try {
+      writeFileSync(file, '{"baseUrl": ', { mode: 0o600 });
+      for (const args of [
+        ['sandbox', 'stop'],
+        ['sandbox', 'start', '--detach', '--port', '0'],
+      ]) {
+        const r = await spawnCli(args, { env });
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
+        expect(r.stderr).toContain(`${file} is not a readable sandbox state file`);
+        expect(r.stderr).not.toMatch(/\n\s+at /);
+      }
+      expect(readFileSync(file, 'utf8')).toBe('{"baseUrl": ');
+    } finally {
+      writeFileSync(file, good, { mode: 0o600 });
+      const stopped = await spawnCli(['sandbox', 'stop'], { env });
+      expect(stopped.stderr).toMatch(/stopped/);
+    }
   });
 
   test('--jq and --fields shape the ready line (they were ignored: the whole object came out)', async () => {

@@ -154,7 +154,7 @@ async function claimOrClose(ctx: Context, sandbox: { close(): Promise<void> }, s
 
 /** One sandbox per config directory: a second one would orphan the first (its state is lost). */
 function refuseSecond(ctx: Context): void {
-  const other = readState(ctx.configDir);
+  const other = readState(ctx.configDir, { strict: true });
   if (other?.pid && other.pid !== process.pid && isRecordedSandbox(other)) throw alreadyRunning(ctx, other);
 }
 

@@ -23,7 +23,7 @@ export function registerSandboxStop(parent: Command, ctx: Context): void {
     .command('stop')
     .description('stop the sandbox started with `sandbox start` (--detach or another terminal)')
     .action(async () => {
-      const state = readState(ctx.configDir);
+      const state = readState(ctx.configDir, { strict: true });
       if (!state?.pid) {
         ctx.notice('no sandbox is running');
         return;
