@@ -57,7 +57,18 @@ const PLAIN_CHECKBOX_THEME = { ...PLAIN_THEME, icon: { checked: '◉' } };
 
 /** `color`: the context's (--no-color, NO_COLOR, FORCE_COLOR, a terminal). */
 export function createPrompter(io: IO, color = true): Prompter {
-  const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
+  const base = { input: io.stdin, output: io.stderr, clearPromptOnDone: false };
+  /**
+   * Runs one prompt that a signal ends too: Ctrl-C typed at a prompt is a key in raw mode, but a
+   * SIGINT or SIGTERM sent to the process (`kill`, `timeout`) reached only the command's handler,
+   * and a prompt of a command that handles its own interruption (a connect round) waited for a key
+   * for ever. The abort ends the prompt (terminal restored) as Ctrl-C does: an interruption (130).
+   */
+  const ask = <T>(run: (context: typeof base & { signal: AbortSignal }) => Promise<T>): Promise<T> => {
+    const abort = new AbortController();
+    const off = io.onInterrupt(() => abort.abort());
+    return interruptible(run({ ...base, signal: abort.signal })).finally(off);
+  };
   // one line each: a line break in a bank's text would draw a line (a fake prompt) of its own
   const msg = (m: string) => singleLine(m);
   // the prompts' option types differ in their themes' extra keys; the plain one fills them all
@@ -65,20 +76,24 @@ export function createPrompter(io: IO, color = true): Prompter {
   const checkboxTheme = (color ? undefined : PLAIN_CHECKBOX_THEME) as never;
   return {
     input: (o) =>
-      interruptible(
+      ask((context) =>
         input(
           { message: msg(o.message), default: o.default && singleLine(o.default), validate: o.validate, theme },
           context,
         ),
       ),
     password: (o) =>
-      interruptible(password({ message: msg(o.message), mask: '*', validate: o.validate, theme }, context)),
-    confirm: (o) => interruptible(confirm({ message: msg(o.message), default: o.default, theme }, context)),
+      ask((context) => password({ message: msg(o.message), mask: '*', validate: o.validate, theme }, context)),
+    confirm: (o) => ask((context) => confirm({ message: msg(o.message), default: o.default, theme }, context)),
     select: (o) =>
-      interruptible(select({ message: msg(o.message), choices: clean(o.choices), default: o.default, theme }, context)),
+      ask((context) =>
+        select({ message: msg(o.message), choices: clean(o.choices), default: o.default, theme }, context),
+      ),
     search: (o) =>
-      interruptible(search({ message: msg(o.message), source: async (term) => clean(o.source(term)), theme }, context)),
+      ask((context) =>
+        search({ message: msg(o.message), source: async (term) => clean(o.source(term)), theme }, context),
+      ),
     checkbox: (o) =>
-      interruptible(checkbox({ message: msg(o.message), choices: clean(o.choices), theme: checkboxTheme }, context)),
+      ask((context) => checkbox({ message: msg(o.message), choices: clean(o.choices), theme: checkboxTheme }, context)),
   };
 }

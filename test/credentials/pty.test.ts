@@ -422,6 +422,37 @@ needs.describe('credentials connect on a terminal', () => {
     expect(r).toMatch(/bankctl credentials watch --user \w+ \w+/);
   });
 
+  test('a SIGTERM or SIGINT sent to the process (kill, timeout) at a prompt of a round ends it too: 130, naming what was left', async () => {
+    // Ctrl-C typed at a prompt is a key in raw mode; a signal reached only the walk, and the prompt
+    // waited for a key for ever
+    for (const [name, signal] of [
+      ['sig1', 'SIGTERM'],
+      ['sig2', 'SIGINT'],
+    ] as const) {
+      const u = (await userWithToken(t.sandbox, ['credentials:read'])).userId;
+      start(name, [
+        'credentials',
+        'connect',
+        '--user',
+        u,
+        '--provider',
+        'se-test-multi-supplemental',
+        '--field',
+        'username=test-user',
+        '--poll-interval',
+        '100',
+      ]);
+      await waitFor(name, (x) => /\? First code/.test(x), 'the first round');
+      const shell = tmux('list-panes', '-t', name, '-F', '#{pane_pid}').trim();
+      // env execs node: the shell's only child
+      const pid = Number(execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim());
+      process.kill(pid, signal);
+      const r = await waitFor(name, (x) => x.includes('EXIT='), `the end after ${signal}`);
+      expect(r).toContain('EXIT=130');
+      expect(r).toMatch(/interrupted; credentials \w+ were left in status AWAITING_SUPPLEMENTAL_INFORMATION/);
+    }
+  });
+
   test('--field-stdin on a terminal asks with a masked prompt: the secret is never echoed, Enter sends it', async () => {
     start('fstdin', [
       'credentials',
