@@ -66,8 +66,13 @@ export async function listHooks(api: ApiClient): Promise<ApiWebhook[]> {
   return readList<ApiWebhook>(api, EP.hooks.list, 'webHooks', {}, { bare: true });
 }
 
-export async function createHook(api: ApiClient, reg: WebhookRegistration): Promise<ApiWebhook> {
-  return readCreated<ApiWebhook>(api, EP.hooks.create, 'id', { json: reg });
+/** `signal` ends the request at once (Ctrl-C while `webhooks listen --register` registers). */
+export async function createHook(
+  api: ApiClient,
+  reg: WebhookRegistration,
+  o: { signal?: AbortSignal } = {},
+): Promise<ApiWebhook> {
+  return readCreated<ApiWebhook>(api, EP.hooks.create, 'id', { json: reg, signal: o.signal });
 }
 
 export async function deleteHook(api: ApiClient, id: string): Promise<void> {
@@ -83,8 +88,12 @@ export async function listConnectorWebhooks(api: ApiClient, o: { retries?: numbe
  * POST /connector/webhooks answers 204 with no body. The id comes from the Location header when the
  * service gives one (the sandbox does), else from the list: the newest entry with this url.
  */
-export async function createConnectorWebhook(api: ApiClient, reg: WebhookRegistration): Promise<ConnectorWebhook> {
-  const res = await api.call(EP.connector.createWebhook, { json: reg });
+export async function createConnectorWebhook(
+  api: ApiClient,
+  reg: WebhookRegistration,
+  o: { signal?: AbortSignal } = {},
+): Promise<ConnectorWebhook> {
+  const res = await api.call(EP.connector.createWebhook, { json: reg, signal: o.signal });
   const loc = res.headers.location;
   const location = Array.isArray(loc) ? loc[0] : loc;
   // a malformed escape (%E0%A4%A) is no id: the list says which one it is (decodeURIComponent threw: exit 1)
@@ -189,8 +198,9 @@ export async function listWebhookEndpoints(api: ApiClient): Promise<WebhookEndpo
 export async function createWebhookEndpoint(
   api: ApiClient,
   req: { url: string; enabledEvents: string[]; description?: string; disabled?: boolean },
+  o: { signal?: AbortSignal } = {},
 ): Promise<WebhookEndpoint> {
-  return readCreated<WebhookEndpoint>(api, EP.webhookEndpoints.create, 'id', { json: req });
+  return readCreated<WebhookEndpoint>(api, EP.webhookEndpoints.create, 'id', { json: req, signal: o.signal });
 }
 
 export async function updateWebhookEndpoint(

@@ -23,14 +23,15 @@ export async function registerV2(
   url: string,
   events: string[],
   useSecret: (secret: string) => void,
+  signal?: AbortSignal,
 ): Promise<() => Promise<void>> {
   const api = await ctx.api();
   const w = await import('../../api/webhooks.js');
-  const created = await w.createWebhookEndpoint(api, {
-    url,
-    enabledEvents: events,
-    description: 'bankctl webhooks listen',
-  });
+  const created = await w.createWebhookEndpoint(
+    api,
+    { url, enabledEvents: events, description: 'bankctl webhooks listen' },
+    { signal },
+  );
   if (typeof created.secret !== 'string' || created.secret === '')
     throw new FlowFailedError(
       `the service registered ${created.id} but returned no secret; remove it with \`bankctl webhooks endpoints delete ${created.id}\``,
@@ -57,6 +58,7 @@ export async function register(
   url: string,
   secret: string,
   events: string[],
+  signal?: AbortSignal,
 ): Promise<() => Promise<void>> {
   const api = await ctx.api();
   api.http.redactor.add(secret);
@@ -64,8 +66,8 @@ export async function register(
   const via = o.registerVia === 'connector' ? 'connector' : 'api';
   const created =
     via === 'connector'
-      ? await w.createConnectorWebhook(api, { url, secret, events })
-      : await w.createHook(api, { url, secret, events });
+      ? await w.createConnectorWebhook(api, { url, secret, events }, { signal })
+      : await w.createHook(api, { url, secret, events }, { signal });
   const id = created.id;
   if (!id) {
     ctx.warn(

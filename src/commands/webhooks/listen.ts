@@ -219,7 +219,13 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
     },
   });
   await start(receiver, o);
-  const stopping = new Stopping(ctx, () => finish('interrupt'));
+  // Ctrl-C while the registration is on its way ends it at once: it waited out the request's
+  // --timeout, deaf to the signal, and then said "timed out" with exit 8
+  const registering = new AbortController();
+  const stopping = new Stopping(ctx, () => {
+    finish('interrupt');
+    registering.abort(new InterruptedError('interrupted'));
+  });
   // `listen | head -1`: the reader went away; stop (and deregister) instead of crashing on EPIPE
   const onStdoutError = (err: NodeJS.ErrnoException) => finish(err.code === 'EPIPE' ? 'stdout-closed' : 'interrupt');
   ctx.io.stdout.on('error', onStdoutError);
@@ -229,12 +235,40 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
   try {
     const localUrl = localUrlOf(o.host, receiver.address.port);
     const url = o.publicUrl ?? `${localUrl}webhooks`;
-    if (o.register && o.registerVia === 'events-v2')
-      unregister = await registerV2(ctx, url, o.events.length ? o.events : [...V2_DATA_EVENTS], (s) =>
-        receiver.setSecret(s),
+    const registration =
+      o.register && o.registerVia === 'events-v2'
+        ? registerV2(
+            ctx,
+            url,
+            o.events.length ? o.events : [...V2_DATA_EVENTS],
+            (s) => receiver.setSecret(s),
+            registering.signal,
+          )
+        : o.register
+          ? register(ctx, o, url, o.secret, o.events.length ? o.events : [...WEBHOOK_EVENTS], registering.signal)
+          : undefined;
+    if (registration) {
+      // the token request made first takes no signal: the race ends the wait for it too
+      const interrupted = new Promise<never>((_, reject) =>
+        registering.signal.addEventListener('abort', () => reject(registering.signal.reason), { once: true }),
       );
-    else if (o.register)
-      unregister = await register(ctx, o, url, o.secret, o.events.length ? o.events : [...WEBHOOK_EVENTS]);
+      interrupted.catch(() => undefined);
+      registration.catch(() => undefined);
+      try {
+        unregister = await Promise.race([registration, interrupted]);
+      } catch (err) {
+        if (!registering.signal.aborted) throw err;
+        const list =
+          o.registerVia === 'connector'
+            ? 'connector webhooks'
+            : o.registerVia === 'events-v2'
+              ? 'webhooks endpoints'
+              : 'webhooks';
+        throw new InterruptedError('interrupted while registering the listener', {
+          hint: `the service may have made the registration before it was stopped: look for ${url} in \`bankctl ${list} list\` and delete it`,
+        });
+      }
+    }
     ctx.notice(
       `listening on ${localUrl} for ${o.events.length ? o.events.join(', ') : 'all events'}${o.once ? ', until the first one' : ''} (Ctrl-C to stop)`,
     );
