@@ -235,40 +235,7 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
   try {
     const localUrl = localUrlOf(o.host, receiver.address.port);
     const url = o.publicUrl ?? `${localUrl}webhooks`;
-    const registration =
-      o.register && o.registerVia === 'events-v2'
-        ? registerV2(
-            ctx,
-            url,
-            o.events.length ? o.events : [...V2_DATA_EVENTS],
-            (s) => receiver.setSecret(s),
-            registering.signal,
-          )
-        : o.register
-          ? register(ctx, o, url, o.secret, o.events.length ? o.events : [...WEBHOOK_EVENTS], registering.signal)
-          : undefined;
-    if (registration) {
-      // the token request made first takes no signal: the race ends the wait for it too
-      const interrupted = new Promise<never>((_, reject) =>
-        registering.signal.addEventListener('abort', () => reject(registering.signal.reason), { once: true }),
-      );
-      interrupted.catch(() => undefined);
-      registration.catch(() => undefined);
-      try {
-        unregister = await Promise.race([registration, interrupted]);
-      } catch (err) {
-        if (!registering.signal.aborted) throw err;
-        const list =
-          o.registerVia === 'connector'
-            ? 'connector webhooks'
-            : o.registerVia === 'events-v2'
-              ? 'webhooks endpoints'
-              : 'webhooks';
-        throw new InterruptedError('interrupted while registering the listener', {
-          hint: `the service may have made the registration before it was stopped: look for ${url} in \`bankctl ${list} list\` and delete it`,
-        });
-      }
-    }
+    if (o.register) unregister = await registerUntilInterrupted(ctx, o, url, receiver, registering.signal);
     ctx.notice(
       `listening on ${localUrl} for ${o.events.length ? o.events.join(', ') : 'all events'}${o.once ? ', until the first one' : ''} (Ctrl-C to stop)`,
     );
@@ -304,6 +271,43 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
       hint: `remove it with \`bankctl ${o.registerVia === 'connector' ? 'connector webhooks' : o.registerVia === 'events-v2' ? 'webhooks endpoints' : 'webhooks'} list\` and \`delete\``,
     });
   if (failure !== undefined) throw failure;
+}
+
+/**
+ * --register: subscribes the listener (its secret handed to the receiver for Events v2); the abort
+ * (Ctrl-C) ends the wait for the service at once, with where to look for what it may have made.
+ */
+async function registerUntilInterrupted(
+  ctx: Context,
+  o: ListenOptions,
+  url: string,
+  receiver: WebhookReceiver,
+  signal: AbortSignal,
+): Promise<() => Promise<void>> {
+  const registration =
+    o.registerVia === 'events-v2'
+      ? registerV2(ctx, url, o.events.length ? o.events : [...V2_DATA_EVENTS], (s) => receiver.setSecret(s), signal)
+      : register(ctx, o, url, o.secret, o.events.length ? o.events : [...WEBHOOK_EVENTS], signal);
+  // the token request made first takes no signal: the race ends the wait for it too
+  const interrupted = new Promise<never>((_, reject) =>
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+  );
+  interrupted.catch(() => undefined);
+  registration.catch(() => undefined);
+  try {
+    return await Promise.race([registration, interrupted]);
+  } catch (err) {
+    if (!signal.aborted) throw err;
+    const list =
+      o.registerVia === 'connector'
+        ? 'connector webhooks'
+        : o.registerVia === 'events-v2'
+          ? 'webhooks endpoints'
+          : 'webhooks';
+    throw new InterruptedError('interrupted while registering the listener', {
+      hint: `the service may have made the registration before it was stopped: look for ${url} in \`bankctl ${list} list\` and delete it`,
+    });
+  }
 }
 
 /**
