@@ -7,7 +7,7 @@ import { REFRESH_ITEMS } from '../../contract/vocabulary.js';
 import type { Context } from '../../context.js';
 import { canPrompt } from '../../io.js';
 import { MARKETS } from '../../contract/markets.js';
-import { ApiError, ConflictError, InterruptedError, NAME_A_USER, UsageError } from '../../errors.js';
+import { ApiError, ConflictError, NAME_A_USER, UsageError } from '../../errors.js';
 import type { Provider } from '../../api/providers.js';
 import type { ApiClient } from '../../api/client.js';
 import { noTerminalHint, type Prompter } from '../../prompts/prompter.js';
@@ -17,6 +17,7 @@ import {
   addFieldFlags,
   addWalkFlags,
   CREDENTIALS_VIEW,
+  createInterruptibly,
   parseItems,
   readFields,
   walkOptions,
@@ -174,20 +175,15 @@ async function create(
 ) {
   const uf = ctx.userFlag();
   const { createCredentials } = await import('../../api/credentials.js');
-  const stop = new AbortController();
-  const release = ctx.claimInterrupt(() => stop.abort());
   try {
-    return await createCredentials(
-      api,
-      { providerName: provider.name, fields, ...(o.appUri ? { appUri: o.appUri } : {}) },
-      { items: o.items, optIn: o.optIn, signal: stop.signal },
+    return await createInterruptibly(ctx, provider.name, (signal) =>
+      createCredentials(
+        api,
+        { providerName: provider.name, fields, ...(o.appUri ? { appUri: o.appUri } : {}) },
+        { items: o.items, optIn: o.optIn, signal },
+      ),
     );
   } catch (err) {
-    if (stop.signal.aborted)
-      throw new InterruptedError(
-        `interrupted while the credentials for ${provider.name} were being created: they may exist on the service now`,
-        { hint: `\`bankctl credentials list${uf}\` shows them, \`bankctl credentials delete ID${uf}\` removes them` },
-      );
     if (err instanceof ApiError && err.status === 409) {
       const id = (err.body as { id?: unknown } | undefined)?.id;
       let status: string | undefined;
@@ -205,8 +201,6 @@ async function create(
       });
     }
     throw err;
-  } finally {
-    release();
   }
 }
 

@@ -8,6 +8,7 @@ import { collect, examples, type Run } from '../util.js';
 import {
   addFieldFlags,
   CREDENTIALS_VIEW,
+  createInterruptibly,
   fieldDefsFor,
   parseItems,
   readFields,
@@ -69,15 +70,19 @@ export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
   const { render } = await import('../../output/render.js');
   // the provider's name is public: a password that is part of it does not blank it out of messages
   (await ctx.http()).redactor.keep(o.provider);
-  const created = await createCredentials(
-    await ctx.api(),
-    {
-      providerName: o.provider,
-      fields: o.fields,
-      ...(o.appUri ? { appUri: o.appUri } : {}),
-      ...(o.refresh ? {} : { triggerRefresh: false }),
-    },
-    { items: o.items, optIn: o.optIn },
+  const api = await ctx.api();
+  // Ctrl-C during the request said only "interrupted", when the credentials may exist by then
+  const created = await createInterruptibly(ctx, o.provider, (signal) =>
+    createCredentials(
+      api,
+      {
+        providerName: o.provider,
+        fields: o.fields,
+        ...(o.appUri ? { appUri: o.appUri } : {}),
+        ...(o.refresh ? {} : { triggerRefresh: false }),
+      },
+      { items: o.items, optIn: o.optIn, signal },
+    ),
   );
   await render(ctx, created, CREDENTIALS_VIEW);
 }

@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { InterruptedError, UsageError } from '../../errors.js';
 import type { Column, RenderSpec } from '../../output/render.js';
 import { V1_CREDENTIALS_FIELDS } from '../../contract/item-fields.js';
 import { collect, parseIntArg, parseKeyValue, splitList } from '../util.js';
@@ -207,4 +207,30 @@ export async function walkOptions(ctx: Context, id: string, o: WalkFlags): Promi
     browser: o.browser,
     qr: o.qr ? 'always' : 'auto',
   };
+}
+
+/**
+ * The create request (`POST /api/v1/credentials`) of `credentials create` and `connect`: Ctrl-C ends
+ * it at once and says the credentials may exist already (the service may have made them before the
+ * answer was cut off), and where to find them. `send` gets the signal that ends the request.
+ */
+export async function createInterruptibly<T>(
+  ctx: Context,
+  providerName: string,
+  send: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const stop = new AbortController();
+  const release = ctx.claimInterrupt(() => stop.abort());
+  try {
+    return await send(stop.signal);
+  } catch (err) {
+    if (!stop.signal.aborted) throw err;
+    const uf = ctx.userFlag();
+    throw new InterruptedError(
+      `interrupted while the credentials for ${providerName} were being created: they may exist on the service now`,
+      { hint: `\`bankctl credentials list${uf}\` shows them, \`bankctl credentials delete ID${uf}\` removes them` },
+    );
+  } finally {
+    release();
+  }
 }
