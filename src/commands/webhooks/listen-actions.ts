@@ -160,8 +160,13 @@ export async function forward(
   event: string,
   raw: Buffer,
   signature?: string,
+  stop?: AbortSignal,
 ): Promise<void> {
   const timeoutMs = Math.max(1, (await ctx.numberSetting('timeout')) * 1000);
+  if (stop?.aborted) {
+    ctx.io.stderr.write(`did not forward ${stripControl(event)} to ${target.origin}${target.pathname}: interrupted\n`);
+    return;
+  }
   const started = ctx.clock.now();
   const where = `${target.origin}${target.pathname}`;
   try {
@@ -176,7 +181,9 @@ export async function forward(
       },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
-      signal: AbortSignal.timeout(timeoutMs),
+      // `stop` (Ctrl-C) ends a forward at once: a target that does not answer held the listener
+      // deaf to Ctrl-C for the whole --timeout
+      signal: stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs),
     });
     let text = '';
     for await (const chunk of res.body) {
@@ -192,7 +199,11 @@ export async function forward(
     );
   } catch (err) {
     const e = err as { code?: string; name?: string; cause?: { code?: string } };
-    const code = e.name === 'TimeoutError' ? 'timed out' : (e.code ?? e.cause?.code ?? e.name ?? 'failed');
+    const code = stop?.aborted
+      ? 'interrupted'
+      : e.name === 'TimeoutError'
+        ? 'timed out'
+        : (e.code ?? e.cause?.code ?? e.name ?? 'failed');
     ctx.io.stderr.write(`forwarded ${stripControl(event)} to ${where}: failed (${code})\n`);
   }
 }

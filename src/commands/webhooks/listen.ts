@@ -199,6 +199,9 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
   /** --jq errors on accepted events: the run still ends, with exit 2 rather than 0. */
   const jqFailures: string[] = [];
   let forwarding: Promise<void> = Promise.resolve();
+  // Ctrl-C ends the requests on their way at once (the registration, the forwards): each waited out
+  // its --timeout, deaf to the signal; the registration then said "timed out" with exit 8
+  const registering = new AbortController();
   const receiver = new WebhookReceiver({
     host: o.host,
     port: o.port,
@@ -214,14 +217,12 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
       matched++;
       const jqError = await print(ctx, event, pretty);
       if (jqError !== undefined) jqFailures.push(jqError);
-      if (o.forwardTo) forwarding = forwarding.then(() => forward(ctx, o.forwardTo!, event.event, raw, signature));
+      if (o.forwardTo)
+        forwarding = forwarding.then(() => forward(ctx, o.forwardTo!, event.event, raw, signature, registering.signal));
       if (o.once) void forwarding.then(() => finish('once'));
     },
   });
   await start(receiver, o);
-  // Ctrl-C while the registration is on its way ends it at once: it waited out the request's
-  // --timeout, deaf to the signal, and then said "timed out" with exit 8
-  const registering = new AbortController();
   const stopping = new Stopping(ctx, () => {
     finish('interrupt');
     registering.abort(new InterruptedError('interrupted'));

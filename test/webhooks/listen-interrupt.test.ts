@@ -1,10 +1,11 @@
-// Ctrl-C (or SIGTERM) while `webhooks listen --register` waits for the service to answer the
-// registration: the listener ends at once with 130 and says the registration may have been made.
-// It used to wait out the request's whole --timeout, deaf to the signal, then said "timed out", exit 8.
+// Ctrl-C (or SIGTERM) while `webhooks listen` waits on a request of its own ends it at once with 130:
+// the registration (`--register`; it said "timed out", exit 8, after the whole --timeout) and a
+// forward to a target that does not answer (`--forward-to`; it held the listener for the --timeout).
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { BIN, tempDir } from '../helpers/cli.js';
 import { never, scriptedServer } from '../helpers/scripted-server.js';
+import { post, spawnListener } from './helpers.js';
 
 let server: Awaited<ReturnType<typeof scriptedServer>>;
 beforeAll(async () => {
@@ -69,3 +70,33 @@ test.each([
   },
   30_000,
 );
+
+test('Ctrl-C while a forward waits for a target that does not answer: 130 at once, the forwards said not done', async () => {
+  const target = await scriptedServer(() => never);
+  try {
+    const l = await spawnListener(['--secret', 'the-secret', '--forward-to', `${target.url}/hooks`, '-o', 'json'], {
+      BANKCTL_CONFIG_DIR: tempDir(),
+      BANKCTL_TIMEOUT: '60',
+    });
+    const body = (id: string) =>
+      JSON.stringify({ event: 'credentials:update', content: { id }, webhook: { secret: 'the-secret' } });
+    expect((await post(l.url, body('a'))).status).toBe(200);
+    expect((await post(l.url, body('b'))).status).toBe(200);
+    const t0 = Date.now();
+    while (target.seen.length === 0 && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 50));
+    expect(target.seen).toHaveLength(1);
+    const sent = Date.now();
+    l.kill('SIGINT');
+    const timer = setTimeout(() => l.kill('SIGKILL'), 15_000);
+    const code = await l.exited;
+    clearTimeout(timer);
+    expect(code).toBe(130);
+    expect(Date.now() - sent).toBeLessThan(5_000);
+    expect(l.stderr()).toContain(`forwarded credentials:update to ${target.url}/hooks: failed (interrupted)`);
+    expect(l.stderr()).toContain(`did not forward credentials:update to ${target.url}/hooks: interrupted`);
+    expect(l.stderr()).toMatch(/stopped listening after 2 event\(s\)/);
+    expect(l.stdout().trim().split('\n')).toHaveLength(2);
+  } finally {
+    await target.close();
+  }
+}, 30_000);
