@@ -4,7 +4,7 @@ import type { Context } from './context.js';
 import { OUTPUT_FORMATS } from './context.js';
 import type { IO } from './io.js';
 import { VERSION } from './version.js';
-import { examples, nounExamples } from './commands/util.js';
+import { commandPath, examples, nounExamples } from './commands/util.js';
 import { checkedId, givenId } from './ids.js';
 import { isSecretName } from './contract/secret-names.js';
 
@@ -671,13 +671,6 @@ function refuseVerbHelpOfUnknown(program: Command, argv: string[]): void {
 /** cmd's subcommand by its name or an alias. */
 function subcommand(cmd: Command, word: string): Command | undefined {
   return cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
-}
-
-/** `bankctl reports`: the words that name a command. */
-function commandPath(cmd: Command): string {
-  const words: string[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent) words.unshift(c.name());
-  return words.join(' ');
 }
 
 /** Whether `flag` is an option of cmd or of a command above it that takes a value. */

@@ -11,6 +11,18 @@ import { UsageError } from '../errors.js';
  */
 export type Run<O> = (ctx: Context, opts: O) => Promise<void>;
 
+/** `bankctl reports`: the words that name a command. */
+export function commandPath(cmd: Command): string {
+  const words: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) words.unshift(c.name());
+  return words.join(' ');
+}
+
+/** The output-shaping flag a command line gave (--jq first), or undefined: for commands that print no list. */
+export function shapingFlag(g: { jq?: unknown; fields?: unknown }): '--jq' | '--fields' | undefined {
+  return g.jq !== undefined ? '--jq' : g.fields !== undefined ? '--fields' : undefined;
+}
+
 /**
  * A command that prints one bare value for `$(...)` (a token, a stored setting, a script, a PDF's
  * bytes): --jq and --fields have nothing to shape there, so a command line that asks for them is a
@@ -19,12 +31,9 @@ export type Run<O> = (ctx: Context, opts: O) => Promise<void>;
  */
 export function printsBare(cmd: Command, what: string): Command {
   return cmd.hook('preAction', (_hooked, action) => {
-    const g = action.optsWithGlobals<{ jq?: string; fields?: string | boolean }>();
-    const flag = g.jq !== undefined ? '--jq' : g.fields !== undefined ? '--fields' : undefined;
+    const flag = shapingFlag(action.optsWithGlobals<{ jq?: string; fields?: string | boolean }>());
     if (!flag) return;
-    const path: string[] = [];
-    for (let c: Command | null = action; c?.parent; c = c.parent) path.unshift(c.name());
-    throw new UsageError(`${flag} does not apply to \`bankctl ${path.join(' ')}\`: its output is ${what}`, {
+    throw new UsageError(`${flag} does not apply to \`${commandPath(action)}\`: its output is ${what}`, {
       hint: `drop ${flag}`,
     });
   });

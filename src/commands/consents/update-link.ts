@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { updateConsentLink, type UpdateLinkOptions as UpdateConsentLinkOptions } from '../../api/consents.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
-import { examples, marketFlag, type Run } from '../util.js';
+import { examples, marketFlag, shapingFlag, type Run } from '../util.js';
 
 /** What api/consents.ts takes, less the link URL and client id that the run reads from the profile. */
 export type UpdateLinkOptions = Omit<UpdateConsentLinkOptions, 'linkUrl' | 'clientId'>;
@@ -67,7 +67,7 @@ export async function updateLinkRun(ctx: Context, o: UpdateLinkOptions): Promise
   const url = await updateConsentLink(await ctx.api(), { ...o, linkUrl: settings.value('link-url')!, clientId });
   // the bare URL for $(...), unless a JSON format, --jq or --fields is asked for explicitly
   const g = ctx.globals;
-  if (g.output === 'json' || g.output === 'ndjson' || g.jq !== undefined || g.fields !== undefined)
+  if (g.output === 'json' || g.output === 'ndjson' || shapingFlag(g))
     return render(ctx, { url, credentialsId: o.credentialsId });
   ctx.io.stdout.write(`${url}\n`);
 }

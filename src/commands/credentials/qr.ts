@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { writeFileAtomicSync } from '../../fs/atomic.js';
 import { ServerError, UsageError } from '../../errors.js';
-import { examples, type Run } from '../util.js';
+import { examples, shapingFlag, type Run } from '../util.js';
 
 export interface QrOptions {
   id: string;
@@ -24,7 +24,7 @@ export function newCmdQr(parent: Command, ctx: Context, run: Run<QrOptions> = qr
     )
     .action(async (id: string, o: { out?: string }) => {
       // the PNG goes to the file: there is nothing for --jq or --fields to shape (they were ignored)
-      const flag = ctx.globals.jq !== undefined ? '--jq' : ctx.globals.fields !== undefined ? '--fields' : undefined;
+      const flag = shapingFlag(ctx.globals);
       if (o.out !== undefined && flag)
         throw new UsageError(`${flag} does not apply with -O: the PNG image goes to the file`, {
           hint: `drop ${flag}, or drop -O for {credentialsId, dataUrl}`,
@@ -50,7 +50,7 @@ export async function qrRun(ctx: Context, o: QrOptions): Promise<void> {
   }
   // an explicit -o, --jq or --fields gets what every command gives them (`-o json | jq` works
   // everywhere); without, the bare data URL, for an <img src> or a browser
-  if (ctx.globals.output !== undefined || ctx.globals.jq !== undefined || ctx.globals.fields !== undefined) {
+  if (ctx.globals.output !== undefined || shapingFlag(ctx.globals)) {
     const { render } = await import('../../output/render.js');
     await render(ctx, { credentialsId: o.id, dataUrl });
     return;

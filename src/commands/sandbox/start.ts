@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { BankctlError, ConflictError, ExitCode, InterruptedError, UsageError } from '../../errors.js';
 import type { SandboxState } from '../../config/settings.js';
-import { examples, parseIntArg } from '../util.js';
+import { examples, parseIntArg, shapingFlag } from '../util.js';
 import { FAULT_KINDS, type FaultKind } from '../../contract/faults.js';
 import { binPath } from './state.js';
 import { selfArgs } from '../../single-executable.js';
@@ -208,7 +208,7 @@ async function printReady(ctx: Context, s: SandboxState): Promise<void> {
     ...(s.caFile ? { caFile: s.caFile, pin: s.pin } : {}),
   };
   // --jq and --fields shape the ready object as they do every command's answer (they were ignored)
-  if (ctx.globals.jq !== undefined || ctx.globals.fields !== undefined) {
+  if (shapingFlag(ctx.globals)) {
     const { render } = await import('../../output/render.js');
     return render(ctx, ready);
   }
