@@ -59,10 +59,10 @@ export interface FilterFlags {
   text?: string;
 }
 
-/** The budget filter from flags; undefined when no filter flag was given. */
 /**
- * The filter properties the flags give, and only those: `update` lays them over the budget's own, so
- * `--text` keeps its categories and tags. A flag given with nothing in it (`--account "$ACC"` where
+ * The budget filter from flags, undefined when no filter flag was given: the filter properties the
+ * flags give, and only those (`update` lays them over the budget's own, so `--text` keeps its
+ * categories and tags). A flag given with nothing in it (`--account "$ACC"` where
  * ACC came out empty) is exit 2: taken as no filter, the budget would count every expense.
  */
 export function filterFlags(o: FilterFlags): BudgetFilter | undefined {

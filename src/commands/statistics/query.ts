@@ -111,7 +111,7 @@ function queryFromFlags(o: Flags): QueryOptions {
     const kind = periodKind(p);
     if (!HOLDS[o.resolution]?.includes(kind))
       throw new UsageError(
-        `--period ${p} is a ${kind}: with --resolution ${o.resolution} every statistic is a ${LABEL[o.resolution]}, so none would match`,
+        `--period ${p} is a ${kind}: with --resolution ${o.resolution} every statistic is a ${HOLDS[o.resolution]!.at(-1)}, so none would match`,
         { hint: `with --resolution ${o.resolution} give a ${HOLDS[o.resolution]!.join(' or a ')}` },
       );
   }
@@ -189,18 +189,11 @@ async function renderChart(ctx: Context, types: string[], result: Statistic[]): 
 type PeriodKind = 'year' | 'month' | 'week' | 'day';
 const periodKind = (p: string): PeriodKind =>
   p.includes(':') ? 'week' : p.length === 4 ? 'year' : p.length === 7 ? 'month' : 'day';
-/** What one statistic's period is at each resolution (`2014`, `2014-02`, `2014:45`, `2014-02-12`). */
-const LABEL: Record<string, PeriodKind> = {
-  YEARLY: 'year',
-  MONTHLY: 'month',
-  MONTHLY_ADJUSTED: 'month',
-  WEEKLY: 'week',
-  DAILY: 'day',
-};
 /**
- * The periods that can match a statistic of each resolution: its own kind, or one that holds it (a
- * year holds its months, weeks and days; a month its days). A day with MONTHLY, or a week with
- * MONTHLY, matched nothing and was an empty answer with exit 0.
+ * The periods that can match a statistic of each resolution: one that holds it (a year holds its
+ * months, weeks and days; a month its days), or, last, its own kind: what one statistic's period is
+ * (`2014`, `2014-02`, `2014:45`, `2014-02-12`). A day with MONTHLY, or a week with MONTHLY, matched
+ * nothing and was an empty answer with exit 0.
  */
 const HOLDS: Record<string, PeriodKind[]> = {
   YEARLY: ['year'],

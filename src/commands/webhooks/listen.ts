@@ -201,7 +201,7 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
   let forwarding: Promise<void> = Promise.resolve();
   // Ctrl-C ends the requests on their way at once (the registration, the forwards): each waited out
   // its --timeout, deaf to the signal; the registration then said "timed out" with exit 8
-  const registering = new AbortController();
+  const requests = new AbortController();
   const receiver = new WebhookReceiver({
     host: o.host,
     port: o.port,
@@ -218,14 +218,14 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
       const jqError = await print(ctx, event, pretty);
       if (jqError !== undefined) jqFailures.push(jqError);
       if (o.forwardTo)
-        forwarding = forwarding.then(() => forward(ctx, o.forwardTo!, event.event, raw, signature, registering.signal));
+        forwarding = forwarding.then(() => forward(ctx, o.forwardTo!, event.event, raw, signature, requests.signal));
       if (o.once) void forwarding.then(() => finish('once'));
     },
   });
   await start(receiver, o);
   const stopping = new Stopping(ctx, () => {
     finish('interrupt');
-    registering.abort(new InterruptedError('interrupted'));
+    requests.abort(new InterruptedError('interrupted'));
   });
   // `listen | head -1`: the reader went away; stop (and deregister) instead of crashing on EPIPE
   const onStdoutError = (err: NodeJS.ErrnoException) => finish(err.code === 'EPIPE' ? 'stdout-closed' : 'interrupt');
@@ -236,7 +236,7 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
   try {
     const localUrl = localUrlOf(o.host, receiver.address.port);
     const url = o.publicUrl ?? `${localUrl}webhooks`;
-    if (o.register) unregister = await registerUntilInterrupted(ctx, o, url, receiver, registering.signal);
+    if (o.register) unregister = await registerUntilInterrupted(ctx, o, url, receiver, requests.signal);
     ctx.notice(
       `listening on ${localUrl} for ${o.events.length ? o.events.join(', ') : 'all events'}${o.once ? ', until the first one' : ''} (Ctrl-C to stop)`,
     );
