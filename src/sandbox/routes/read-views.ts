@@ -206,9 +206,11 @@ const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 /** A string's text between JSON quotes: itself unless a character needs escaping (escaping is per character). */
 const inner = (s: string): string => (ESCAPED.test(s) ? JSON.stringify(s).slice(1, -1) : s);
 
+/** An optional string field that is one, or absent. */
+const opt = (v: unknown): boolean => v === undefined || typeof v === 'string';
+
 /** Whether the record's fields are the strings the store's types promise (else the object path). */
 function plainRecord(t: TransactionRecord): boolean {
-  const opt = (v: unknown): boolean => v === undefined || typeof v === 'string';
   return (
     typeof t.id === 'string' &&
     typeof t.accountId === 'string' &&
