@@ -36,9 +36,6 @@ export class NotFoundError extends BankctlError {
 export class ConflictError extends BankctlError {
   override readonly exitCode = ExitCode.CONFLICT;
 }
-export class RateLimitError extends BankctlError {
-  override readonly exitCode = ExitCode.RATE_LIMITED;
-}
 export class ServerError extends BankctlError {
   override readonly exitCode = ExitCode.SERVER;
 }
