@@ -149,10 +149,18 @@ export async function checkListenOutput(ctx: Context): Promise<void> {
   if (problem) throw new UsageError(`--jq: ${problem}`);
 }
 
+/** A forward that did not reach its target with a 2xx: the exit code the run ends with, and why. */
+export interface ForwardFailure {
+  /** 8: no answer (unreachable, refused, timed out); 9: an answer that is not 2xx. */
+  exitCode: 8 | 9;
+  reason: string;
+}
+
 /**
  * POSTs the body as received to --forward-to, with the X-Tink-Signature it came with (an Events v2
  * body carries no secret: without the header the target could not verify it); its answer (capped)
- * goes to stderr.
+ * goes to stderr. Returns what failed (undefined for a 2xx, and for a forward cut off by Ctrl-C,
+ * which ends the run with 130 anyway).
  */
 export async function forward(
   ctx: Context,
@@ -161,11 +169,11 @@ export async function forward(
   raw: Buffer,
   signature?: string,
   stop?: AbortSignal,
-): Promise<void> {
+): Promise<ForwardFailure | undefined> {
   const timeoutMs = Math.max(1, (await ctx.numberSetting('timeout')) * 1000);
   if (stop?.aborted) {
     ctx.io.stderr.write(`did not forward ${stripControl(event)} to ${target.origin}${target.pathname}: interrupted\n`);
-    return;
+    return undefined;
   }
   const started = ctx.clock.now();
   const where = `${target.origin}${target.pathname}`;
@@ -197,6 +205,10 @@ export async function forward(
     ctx.io.stderr.write(
       `forwarded ${stripControl(event)} to ${where}: ${res.statusCode} (${ctx.clock.now() - started} ms)${shown ? ` ${shown}` : ''}\n`,
     );
+    // a redirect is not followed: the target did not take the event either
+    if (res.statusCode < 200 || res.statusCode > 299)
+      return { exitCode: 9, reason: `${where} answered ${res.statusCode}` };
+    return undefined;
   } catch (err) {
     const e = err as { code?: string; name?: string; cause?: { code?: string } };
     const code = stop?.aborted
@@ -205,5 +217,6 @@ export async function forward(
         ? 'timed out'
         : (e.code ?? e.cause?.code ?? e.name ?? 'failed');
     ctx.io.stderr.write(`forwarded ${stripControl(event)} to ${where}: failed (${code})\n`);
+    return stop?.aborted ? undefined : { exitCode: 8, reason: `${where}: ${code}` };
   }
 }

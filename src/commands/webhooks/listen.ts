@@ -6,14 +6,14 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
-import { FlowFailedError, InterruptedError, UsageError } from '../../errors.js';
+import { FlowFailedError, InterruptedError, NetworkError, UsageError } from '../../errors.js';
 import { V2_DATA_EVENTS, V2_EVENTS, WEBHOOK_EVENTS } from '../../api/webhooks.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../contract/webhook-signature.js';
 import { stripControl } from '../../output/sanitize.js';
 import { collect, examples, parseIntArg, type Run } from '../util.js';
 import { parseEvents, readSecret, SECRET_ENV, SECRET_SETTING, type SecretOpts } from './shared.js';
 import { DEFAULT_MAX_BODY, WebhookReceiver } from './receiver.js';
-import { checkListenOutput, forward, print, register, registerV2 } from './listen-actions.js';
+import { checkListenOutput, forward, print, register, registerV2, type ForwardFailure } from './listen-actions.js';
 
 export const DEFAULT_LISTEN_PORT = 8080;
 
@@ -68,12 +68,18 @@ export function newCmdListen(parent: Command, ctx: Context, run: Run<ListenOptio
       `print and wait for only these events (repeatable): ${[...WEBHOOK_EVENTS, ...V2_EVENTS].join(', ')}`,
       collect,
     )
-    .option('--once', 'exit 0 after the first accepted event that matches')
+    .option(
+      '--once',
+      'exit after the first accepted event that matches: 0, or with --forward-to 8 (target unreachable, timed out) or 9 (not 2xx) when its forward failed',
+    )
     .option(
       '--wait-timeout <seconds>',
       'exit 9 when no matching event came in this time (`--timeout S` given here means the same)',
     )
-    .option('--forward-to <url>', "POST each matching event's body to this URL too, and print its answer on stderr")
+    .option(
+      '--forward-to <url>',
+      "POST each matching event's body to this URL too, and print its answer on stderr; a run that ends by itself exits 8 or 9 when a forward failed",
+    )
     .option(
       '--register',
       'register this listener with the service for its run (the --event names, or all of the kind) and remove it on exit',
@@ -199,6 +205,9 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
   /** --jq errors on accepted events: the run still ends, with exit 2 rather than 0. */
   const jqFailures: string[] = [];
   let forwarding: Promise<void> = Promise.resolve();
+  let forwarded = 0;
+  /** Forwards that got no 2xx: the run then ends with the last one's code, not 0. */
+  const forwardFailures: ForwardFailure[] = [];
   // Ctrl-C ends the requests on their way at once (the registration, the forwards): each waited out
   // its --timeout, deaf to the signal; the registration then said "timed out" with exit 8
   const requests = new AbortController();
@@ -218,7 +227,11 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
       const jqError = await print(ctx, event, pretty);
       if (jqError !== undefined) jqFailures.push(jqError);
       if (o.forwardTo)
-        forwarding = forwarding.then(() => forward(ctx, o.forwardTo!, event.event, raw, signature, requests.signal));
+        forwarding = forwarding.then(async () => {
+          forwarded++;
+          const failed = await forward(ctx, o.forwardTo!, event.event, raw, signature, requests.signal);
+          if (failed) forwardFailures.push(failed);
+        });
       if (o.once) void forwarding.then(() => finish('once'));
     },
   });
@@ -250,6 +263,7 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
     }
     await forwarding;
     if (why === 'timeout') ctx.notice(`stopped listening after ${o.waitMs! / 1000} s and ${matched} event(s)`);
+    if (why !== 'interrupt' && forwardFailures.length > 0) throw forwardFailed(forwardFailures, forwarded, o.once);
     if (why !== 'interrupt' && jqFailures.length > 0)
       throw new UsageError(
         `${jqFailures[jqFailures.length - 1]} (${jqFailures.length} of ${matched} event(s) not printed)`,
@@ -272,6 +286,15 @@ export async function listenRun(ctx: Context, o: ListenOptions): Promise<void> {
       hint: `remove it with \`bankctl ${o.registerVia === 'connector' ? 'connector webhooks' : o.registerVia === 'events-v2' ? 'webhooks endpoints' : 'webhooks'} list\` and \`delete\``,
     });
   if (failure !== undefined) throw failure;
+}
+
+/** The error a run ends with when forwards failed: 8 (no answer) or 9 (not 2xx), the last one's. */
+function forwardFailed(failures: ForwardFailure[], forwarded: number, once: boolean): Error {
+  const last = failures[failures.length - 1]!;
+  const message = once
+    ? `the event was not forwarded: ${last.reason}`
+    : `${failures.length} of ${forwarded} forward(s) failed, the last: ${last.reason}`;
+  return last.exitCode === 8 ? new NetworkError(message) : new FlowFailedError(message);
 }
 
 /**
