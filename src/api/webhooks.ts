@@ -1,5 +1,6 @@
 // Webhooks (aggregation-api.md 4.6 and 6, connector-api.md 4 and 6) and the sandbox's trigger.
 import { EP } from '../contract/index.js';
+import { ServerError } from '../errors.js';
 import { notWhatItReturns, type ApiClient } from './client.js';
 import { nextPageTokenProblem, prefetchPages } from './paging.js';
 import { listIn, readCreated, readList, readObject } from './shape.js';
@@ -86,14 +87,17 @@ export async function listConnectorWebhooks(api: ApiClient, o: { retries?: numbe
 
 /**
  * POST /connector/webhooks answers 204 with no body. The id comes from the Location header when the
- * service gives one (the sandbox does), else from the list: the newest entry with this url.
+ * service gives one (the sandbox does), else from the list: the newest entry with this url (with
+ * this secret, when the list shows one that matches). Neither: exit 7, as any create answered
+ * without the id it made (it was exit 0 with no id, and `-o json | jq -r .id` gave "null").
  */
 export async function createConnectorWebhook(
   api: ApiClient,
   reg: WebhookRegistration,
   o: { signal?: AbortSignal } = {},
-): Promise<ConnectorWebhook> {
-  const res = await api.call(EP.connector.createWebhook, { json: reg, signal: o.signal });
+): Promise<ConnectorWebhook & { id: string }> {
+  const ep = EP.connector.createWebhook;
+  const res = await api.call(ep, { json: reg, signal: o.signal });
   const loc = res.headers.location;
   const location = Array.isArray(loc) ? loc[0] : loc;
   // a malformed escape (%E0%A4%A) is no id: the list says which one it is (decodeURIComponent threw: exit 1)
@@ -102,9 +106,23 @@ export async function createConnectorWebhook(
     const same = (await listConnectorWebhooks(api)).filter(
       (w) => w.url === reg.url || w.url === new URL(reg.url).toString(),
     );
-    id = same[same.length - 1]?.id;
+    // an older registration of the same url is not this one: its secret tells them apart, where listed
+    const mine = same.filter((w) => w.secret === reg.secret);
+    const listed = (mine.length > 0 ? mine : same).at(-1)?.id;
+    id = typeof listed === 'string' && listed !== '' ? listed : undefined;
   }
-  return { ...(id ? { id } : {}), url: reg.url, secret: reg.secret, events: reg.events };
+  if (!id) {
+    const e = notWhatItReturns(
+      ep,
+      res,
+      `no webhook id (no Location header, and GET /connector/webhooks lists none with url ${reg.url})`,
+      '',
+    );
+    throw new ServerError(e.message, {
+      hint: 'the service may have registered it all the same: look for the url in `bankctl connector webhooks list` (and `delete` it) before registering again',
+    });
+  }
+  return { id, url: reg.url, secret: reg.secret, events: reg.events };
 }
 
 function safeDecode(segment: string): string | undefined {

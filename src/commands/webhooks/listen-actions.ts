@@ -68,13 +68,8 @@ export async function register(
     via === 'connector'
       ? await w.createConnectorWebhook(api, { url, secret, events }, { signal })
       : await w.createHook(api, { url, secret, events }, { signal });
+  // both creates are exit 7 when the service names no id: there would be nothing to remove on exit
   const id = created.id;
-  if (!id) {
-    ctx.warn(
-      `registered ${url}, but the service gave no id: remove it yourself with \`bankctl connector webhooks list\` and \`delete\``,
-    );
-    return async () => undefined;
-  }
   ctx.notice(
     `registered webhook ${id} (${via === 'connector' ? 'connector, all users' : created.userId ? `API, user ${created.userId}` : 'API, all users'}) -> ${url}`,
   );

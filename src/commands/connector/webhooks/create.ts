@@ -26,6 +26,6 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
 
 export async function createRun(ctx: Context, reg: CreateOptions): Promise<void> {
   const created = await createConnectorWebhook(await ctx.api(), reg);
-  ctx.notice(`registered webhook ${created.id ?? '(the service gave no id)'} for ${reg.events.join(', ')}`);
+  ctx.notice(`registered webhook ${created.id} for ${reg.events.join(', ')}`);
   await renderHooks(ctx, created, HOOK_COLUMNS);
 }
