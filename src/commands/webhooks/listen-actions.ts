@@ -1,7 +1,7 @@
 // What `webhooks listen` does with an accepted event (print, forward) and its registration.
 import { request } from 'undici';
 import type { Context } from '../../context.js';
-import { FlowFailedError, UsageError } from '../../errors.js';
+import { ServerError, UsageError } from '../../errors.js';
 import { writeJson } from '../../contract/exact-json.js';
 import { jsonForStdout } from '../../output/terminal.js';
 import { fieldsRequest, project } from '../../output/fields.js';
@@ -32,10 +32,21 @@ export async function registerV2(
     { url, enabledEvents: events, description: 'bankctl webhooks listen' },
     { signal },
   );
-  if (typeof created.secret !== 'string' || created.secret === '')
-    throw new FlowFailedError(
-      `the service registered ${created.id} but returned no secret; remove it with \`bankctl webhooks endpoints delete ${created.id}\``,
+  if (typeof created.secret !== 'string' || created.secret === '') {
+    // no delivery to it could be verified: the endpoint is of no use to this run, nor to anyone
+    const removed = await w.deleteWebhookEndpoint(api, created.id).then(
+      () => true,
+      () => false,
     );
+    throw new ServerError(
+      `POST /events/v2/webhook-endpoints created endpoint ${created.id} but answered without its secret: no delivery could be verified`,
+      {
+        hint: removed
+          ? 'the endpoint was removed again'
+          : `remove it with \`bankctl webhooks endpoints delete ${created.id}\``,
+      },
+    );
+  }
   api.http.redactor.add(created.secret);
   useSecret(created.secret);
   ctx.notice(`registered Events v2 endpoint ${created.id} -> ${url}`);

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { createWebhookEndpoint } from '../../../api/webhooks.js';
-import { FlowFailedError, UsageError } from '../../../errors.js';
+import { ServerError, UsageError } from '../../../errors.js';
 import { collect, examples, savedAfterChange, type Run } from '../../util.js';
 import { SECRET_SETTING } from '../shared.js';
 import { endpointUrl, renderEndpoints, v2Events } from './shared.js';
@@ -71,20 +71,23 @@ export async function createRun(ctx: Context, o: CreateOptions): Promise<void> {
   const secret = typeof created.secret === 'string' && created.secret !== '' ? created.secret : undefined;
   // the endpoint (and its secret, shown only now) first: a config that cannot be written must not lose it
   await renderEndpoints(ctx, created, { keepSecret: true, vertical: true });
+  // the service shows the secret only in this answer: without it no delivery to the endpoint can
+  // be verified, ever (it was exit 0 unless --save-secret, and then 9)
+  if (!secret)
+    throw new ServerError(
+      `POST /events/v2/webhook-endpoints created endpoint ${created.id} but answered without its secret: its deliveries cannot be verified`,
+      { hint: `delete it (\`bankctl webhooks endpoints delete ${created.id}\`) and create it again` },
+    );
   if (o.saveSecret) {
-    if (!secret)
-      throw new FlowFailedError(`endpoint ${created.id} was created, but the service returned no secret to save`);
     await savedAfterChange(`endpoint ${created.id} was created (its secret is on stdout)`, async () =>
       (await ctx.config()).set(ctx.profileName(), SECRET_SETTING, secret),
     );
   }
   ctx.notice(
     `registered webhook endpoint ${created.id} for ${o.events.join(', ')}${
-      secret
-        ? o.saveSecret
-          ? `; its secret is saved in profile "${ctx.profileName()}" (${SECRET_SETTING})`
-          : '; its secret is shown only now: keep it (or create with --save-secret)'
-        : ''
+      o.saveSecret
+        ? `; its secret is saved in profile "${ctx.profileName()}" (${SECRET_SETTING})`
+        : '; its secret is shown only now: keep it (or create with --save-secret)'
     }`,
   );
 }
