@@ -16,11 +16,14 @@ export function parseEvents(values: string[] | undefined, kinds: 'v1' | 'v2' | '
     kinds === 'v1' ? WEBHOOK_EVENTS : kinds === 'v2' ? V2_EVENTS : [...WEBHOOK_EVENTS, ...V2_EVENTS];
   for (const e of events) {
     if (!known.includes(e)) {
-      const other = kinds === 'v1' && (V2_EVENTS as readonly string[]).includes(e);
+      const v2 = kinds === 'v1' && (V2_EVENTS as readonly string[]).includes(e);
+      const v1 = kinds === 'v2' && (WEBHOOK_EVENTS as readonly string[]).includes(e);
       throw new UsageError(`--event: unknown event "${e}"`, {
-        hint: other
+        hint: v2
           ? `${e} is an Events v2 event: register it with \`bankctl webhooks endpoints create\``
-          : `use ${known.join(', ')}`,
+          : v1
+            ? `${e} is a v1 event: register it with \`bankctl webhooks create\` (or \`connector webhooks create\`); Events v2 names: ${known.join(', ')}`
+            : `use ${known.join(', ')}`,
       });
     }
   }
