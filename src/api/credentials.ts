@@ -87,8 +87,9 @@ export async function updateCredentials(
   api: ApiClient,
   id: string,
   req: { providerName?: string; fields?: Record<string, string>; appUri?: string; callbackUri?: string },
+  o: { signal?: AbortSignal } = {},
 ): Promise<Credentials> {
-  return readObject<Credentials>(api, EP.credentials.update, { path: { id }, json: req });
+  return readObject<Credentials>(api, EP.credentials.update, { path: { id }, json: req, signal: o.signal });
 }
 
 export async function deleteCredentials(api: ApiClient, id: string): Promise<void> {
@@ -98,7 +99,7 @@ export async function deleteCredentials(api: ApiClient, id: string): Promise<voi
 export async function refreshCredentials(
   api: ApiClient,
   id: string,
-  o: RefreshOptions & { appUri?: string; callbackUri?: string } = {},
+  o: RefreshOptions & { appUri?: string; callbackUri?: string; signal?: AbortSignal } = {},
 ): Promise<void> {
   const body = o.appUri || o.callbackUri ? { appUri: o.appUri, callbackUri: o.callbackUri } : undefined;
   await api.call(EP.credentials.refresh, {
@@ -109,6 +110,7 @@ export async function refreshCredentials(
       authenticate: o.authenticate ? 'true' : undefined,
     },
     json: body,
+    signal: o.signal,
   });
 }
 
@@ -116,8 +118,9 @@ export async function authenticateCredentials(
   api: ApiClient,
   id: string,
   req: { appUri?: string; callbackUri?: string } = {},
+  o: { signal?: AbortSignal } = {},
 ): Promise<void> {
-  await api.call(EP.credentials.authenticate, { path: { id }, json: req });
+  await api.call(EP.credentials.authenticate, { path: { id }, json: req, signal: o.signal });
 }
 
 export async function supplementInformation(

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { WalkOptions } from '../../flows/connect.js';
 import { examples, type Run } from '../util.js';
-import { addWalkFlags, CREDENTIALS_VIEW, walkOptions, type WalkFlags } from './shared.js';
+import { addWalkFlags, changeInterruptibly, CREDENTIALS_VIEW, walkOptions, type WalkFlags } from './shared.js';
 
 export interface AuthenticateOptions {
   id: string;
@@ -36,7 +36,9 @@ export async function authenticateRun(ctx: Context, o: AuthenticateOptions): Pro
   const api = await ctx.api();
   // with --wait, the status before the request: until it changes, a final status is the last round's
   const before = o.walk ? await getCredentials(api, o.id) : undefined;
-  await authenticateCredentials(api, o.id, o.appUri ? { appUri: o.appUri } : {});
+  await changeInterruptibly(ctx, o.id, `the authentication of credentials ${o.id} was being started`, (signal) =>
+    authenticateCredentials(api, o.id, o.appUri ? { appUri: o.appUri } : {}, { signal }),
+  );
   if (!o.walk) {
     ctx.notice(
       `authentication of ${o.id} started; follow it with \`bankctl credentials watch${ctx.userFlag()} ${o.id}\``,

@@ -5,7 +5,14 @@ import { REFRESH_ITEMS } from '../../contract/vocabulary.js';
 import type { Context } from '../../context.js';
 import type { WalkOptions } from '../../flows/connect.js';
 import { collect, examples, type Run } from '../util.js';
-import { addWalkFlags, CREDENTIALS_VIEW, parseItems, walkOptions, type WalkFlags } from './shared.js';
+import {
+  addWalkFlags,
+  changeInterruptibly,
+  CREDENTIALS_VIEW,
+  parseItems,
+  walkOptions,
+  type WalkFlags,
+} from './shared.js';
 
 export interface RefreshOptions {
   id: string;
@@ -46,7 +53,9 @@ export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void>
   const { getCredentials, refreshCredentials } = await import('../../api/credentials.js');
   // with --wait, the status before the request: until it changes, a final status is the last round's
   const before = o.walk ? await getCredentials(api, o.id) : undefined;
-  await refreshCredentials(api, o.id, { items: o.items, optIn: o.optIn, authenticate: o.authenticate });
+  await changeInterruptibly(ctx, o.id, `the refresh of credentials ${o.id} was being started`, (signal) =>
+    refreshCredentials(api, o.id, { items: o.items, optIn: o.optIn, authenticate: o.authenticate, signal }),
+  );
   if (!o.walk) {
     ctx.notice(`refresh of ${o.id} started; follow it with \`bankctl credentials watch${ctx.userFlag()} ${o.id}\``);
     return;

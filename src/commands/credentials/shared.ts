@@ -219,17 +219,53 @@ export async function createInterruptibly<T>(
   providerName: string,
   send: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
+  const uf = ctx.userFlag();
+  return sendInterruptibly(
+    ctx,
+    send,
+    () =>
+      new InterruptedError(
+        `interrupted while the credentials for ${providerName} were being created: they may exist on the service now`,
+        { hint: `\`bankctl credentials list${uf}\` shows them, \`bankctl credentials delete ID${uf}\` removes them` },
+      ),
+  );
+}
+
+/**
+ * A request that changes credentials `id` (supplemental answers, a refresh, an authentication): Ctrl-C
+ * ends it at once and says it may have reached the service, and how to see the credentials' status.
+ * It said only "interrupted", which reads as "nothing happened" when the bank may be acting on it.
+ * `what`: the request, e.g. "the answers for credentials ID were being sent".
+ */
+export async function changeInterruptibly<T>(
+  ctx: Context,
+  id: string,
+  what: string,
+  send: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const uf = ctx.userFlag();
+  return sendInterruptibly(
+    ctx,
+    send,
+    () =>
+      new InterruptedError(`interrupted while ${what}: the request may have reached the service`, {
+        hint: `\`bankctl credentials get${uf} ${id}\` shows their status`,
+      }),
+  );
+}
+
+async function sendInterruptibly<T>(
+  ctx: Context,
+  send: (signal: AbortSignal) => Promise<T>,
+  interrupted: () => InterruptedError,
+): Promise<T> {
   const stop = new AbortController();
   const release = ctx.claimInterrupt(() => stop.abort());
   try {
     return await send(stop.signal);
   } catch (err) {
     if (!stop.signal.aborted) throw err;
-    const uf = ctx.userFlag();
-    throw new InterruptedError(
-      `interrupted while the credentials for ${providerName} were being created: they may exist on the service now`,
-      { hint: `\`bankctl credentials list${uf}\` shows them, \`bankctl credentials delete ID${uf}\` removes them` },
-    );
+    throw interrupted();
   } finally {
     release();
   }

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { canPrompt } from '../../io.js';
 import { UsageError } from '../../errors.js';
 import { collect, examples, type Run } from '../util.js';
-import { loadAnswers } from './shared.js';
+import { changeInterruptibly, loadAnswers } from './shared.js';
 import { stripControl } from '../../output/sanitize.js';
 
 export interface SupplementOptions {
@@ -47,7 +47,9 @@ export async function supplementRun(ctx: Context, o: SupplementOptions): Promise
       `credentials ${o.id} are in ${c.status}, not waiting for supplemental information; nothing to send`,
     );
   }
-  await supplementInformation(api, o.id, information);
+  await changeInterruptibly(ctx, o.id, `the answers for credentials ${o.id} were being sent`, (signal) =>
+    supplementInformation(api, o.id, information, { signal }),
+  );
   // a read-only field (a challenge shown) goes back as the service gave it, but is nobody's answer
   const shown = new Set(sup?.kind === 'fields' ? sup.fields.filter((f) => f.immutable).map((f) => f.name) : []);
   const answered = Object.keys(information).filter((k) => !shown.has(k));

@@ -8,6 +8,7 @@ import { canPrompt } from '../../io.js';
 import {
   addFieldFlags,
   addWalkFlags,
+  changeInterruptibly,
   CREDENTIALS_VIEW,
   fieldDefsFor,
   loadAnswers,
@@ -70,7 +71,9 @@ export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
   const api = await ctx.api();
   const { updateCredentials } = await import('../../api/credentials.js');
   const { render } = await import('../../output/render.js');
-  let result = await updateCredentials(api, o.id, { fields: o.fields, ...(o.appUri ? { appUri: o.appUri } : {}) });
+  let result = await changeInterruptibly(ctx, o.id, `the fields of credentials ${o.id} were being changed`, (signal) =>
+    updateCredentials(api, o.id, { fields: o.fields, ...(o.appUri ? { appUri: o.appUri } : {}) }, { signal }),
+  );
   if (o.walk) {
     const { walkCredentials } = await import('../../flows/connect.js');
     result = await walkCredentials(ctx, { ...o.walk, initial: result });
