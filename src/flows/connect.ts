@@ -15,6 +15,7 @@ import {
   type Credentials,
 } from '../api/credentials.js';
 import { singleLine } from '../output/sanitize.js';
+import { nearest } from '../config/names.js';
 import { noTerminalHint, pipedStdout, type Choice, type Prompter } from '../prompts/prompter.js';
 import {
   describeAccount,
@@ -39,6 +40,11 @@ export interface WalkOptions {
   id: string;
   /** Answers by field name (--answer, --answers). */
   answers: Record<string, string>;
+  /**
+   * Names of `answers` taken before the walk (connect's and update's provider fields from the
+   * --answers file): not named as unused when the walk ends.
+   */
+  used?: Set<string>;
   waitTimeoutMs: number;
   /** First poll interval; it grows by half each quiet poll up to maxPollMs, and resets on a change. */
   pollMs?: number;
@@ -147,6 +153,8 @@ interface Walk {
   interrupt: Interrupt;
   progress: Progress;
   interactive: boolean;
+  /** The answers the rounds took, and the fields they asked for. */
+  use: AnswerUse;
   current?: Credentials;
   say(line: string): void;
   check(): void;
@@ -169,6 +177,7 @@ export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Cre
     interrupt,
     progress,
     interactive: canPrompt(ctx.io),
+    use: new AnswerUse(o.used),
     say(line) {
       progress.stop();
       ctx.notice(line);
@@ -180,8 +189,15 @@ export async function walkCredentials(ctx: Context, o: WalkOptions): Promise<Cre
     },
   };
   try {
-    return await poll(w);
+    const final = await poll(w);
+    warnUnusedAnswers(ctx, o.answers, w.use);
+    return final;
   } catch (err) {
+    // a flow that failed or timed out may have failed for the answer that went unused
+    if (err instanceof FlowFailedError && !interrupt.fired) {
+      progress.stop();
+      warnUnusedAnswers(ctx, o.answers, w.use);
+    }
     // a Ctrl-C is an interruption (130) whatever the aborted request threw, and says where it left
     // the credentials (the progress line is stopped in `finally`, before the error is shown)
     const said = err instanceof InterruptedError && err.message.includes(o.id);
@@ -266,7 +282,8 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
     }
     w.progress.stop();
     const prompter = w.interactive ? await ctx.prompter() : undefined;
-    const information = await collectAnswers(ctx, s.fields, o.answers, prompter, w.interrupt).catch((err: unknown) => {
+    const answering = collectAnswers(ctx, s.fields, o.answers, prompter, w.interrupt, '--answer', w.use);
+    const information = await answering.catch((err: unknown) => {
       // no terminal to ask on: the exact command that answers this round later
       if (err instanceof UsageError && !prompter) {
         const answer = (f: SupplementalField) => {
@@ -327,6 +344,56 @@ async function actOnRound(w: Walk, c: Credentials): Promise<boolean> {
 export const ALL_CHECKBOXES = '*';
 
 /**
+ * Which of the given answers the rounds took, and the editable fields they asked for. A bank need
+ * not ask every time (an opt-in only some days), so an answer no round took is a warning at the end,
+ * not an error; a misspelt one (`--answer code=...` for code1) was dropped without a word.
+ */
+export class AnswerUse {
+  readonly used: Set<string>;
+  readonly asked = new Set<string>();
+  constructor(used?: Iterable<string>) {
+    this.used = new Set(used);
+  }
+  /** One round's fields, answered from `given`. */
+  note(fields: SupplementalField[], given: Record<string, string>): void {
+    for (const f of fields) {
+      if (f.immutable) continue;
+      this.asked.add(f.name);
+      if (given[f.name] !== undefined) this.used.add(f.name);
+      else if (f.checkbox && given[ALL_CHECKBOXES] !== undefined) this.used.add(ALL_CHECKBOXES);
+    }
+  }
+  unused(given: Record<string, string>): string[] {
+    return Object.keys(given).filter((k) => !this.used.has(k));
+  }
+}
+
+/** `code (did you mean code1?)`: an unused answer's name, with the asked field nearest to it. */
+function nameWithNearest(name: string, asked: string[]): string {
+  const near = name === ALL_CHECKBOXES ? undefined : nearest(name, asked);
+  return `${clean(name).slice(0, 60)}${near ? ` (did you mean ${near}?)` : ''}`;
+}
+
+/** The warning for answers given that no round took, naming the fields that were asked for. */
+export function warnUnusedAnswers(ctx: Context, given: Record<string, string>, use: AnswerUse): void {
+  const unused = use.unused(given);
+  if (unused.length === 0) return;
+  const asked = [...use.asked];
+  const names = unused
+    .map((n) =>
+      nameWithNearest(
+        n,
+        asked.filter((a) => !use.used.has(a)),
+      ),
+    )
+    .join(', ');
+  const what = unused.length === 1 ? 'was' : 'were';
+  ctx.warn(
+    `--answer ${names} ${what} not asked for and not sent${asked.length > 0 ? `; the bank asked for ${asked.map((a) => clean(a)).join(', ')}` : '; the bank asked for no supplemental information'}`,
+  );
+}
+
+/**
  * The answers for one round: from --answer/--answers first (validated), then the prompts on a
  * terminal; without a terminal a missing answer is a UsageError naming the field. Immutable fields
  * are shown, not asked; checkbox fields become one checklist; masked answers are never echoed.
@@ -338,7 +405,9 @@ export async function collectAnswers(
   prompter: Prompter | undefined,
   interrupt?: { fired: boolean },
   flag: '--answer' | '--field' = '--answer',
+  use?: AnswerUse,
 ): Promise<Record<string, string>> {
+  use?.note(fields, given);
   const out: Record<string, string> = {};
   const http = await ctx.http();
   const remember = (f: SupplementalField, v: string) => {
@@ -403,7 +472,7 @@ export async function collectAnswers(
         out[f.name] = f.value;
         continue;
       }
-      throw missing(f, flag, ctx.io);
+      throw missing(f, flag, ctx.io, use ? use.unused(given) : []);
     }
     const help = [f.helpText, f.hint && !f.helpText?.includes(f.hint) ? `e.g. ${f.hint}` : '']
       .map(clean)
@@ -446,8 +515,17 @@ function choiceOf(
   return { message, choices, ...(preselected !== undefined ? { default: preselected } : {}) };
 }
 
-/** `io`: whether a person at a terminal is not asked (stdout piped), said first in the hint. */
-function missing(f: SupplementalField, flag: '--answer' | '--field', io: Context['io']): UsageError {
+/**
+ * `io`: whether a person at a terminal is not asked (stdout piped), said first in the hint.
+ * `unused`: answers given that no round took so far; the one nearest to the field's name is named
+ * (`--answer code=1234` for code1), which a script's author reads as the mistake it is.
+ */
+function missing(
+  f: SupplementalField,
+  flag: '--answer' | '--field',
+  io: Context['io'],
+  unused: string[] = [],
+): UsageError {
   const label = clean(f.description || f.name);
   const options = selectOptions(f);
   const choice = options.length > 0 ? `: one of ${clean(describeOptions(options))}` : '';
@@ -458,10 +536,20 @@ function missing(f: SupplementalField, flag: '--answer' | '--field', io: Context
         ? // a secret on the command line is visible in the process list
           `pass --field-stdin ${f.name} < FILE (or --field ${f.name}=VALUE)`
         : `pass --field ${f.name}=VALUE`;
+  const typo = unused.find((u) => u !== ALL_CHECKBOXES && !siblings(u, f.name) && nearest(u, [f.name]) !== undefined);
+  const given = typo
+    ? `; ${flag} ${clean(typo).slice(0, 60)} was given, which names no field asked here: did you mean ${f.name}?`
+    : '';
   return new UsageError(
-    `no value for the ${flag === '--field' ? 'credentials' : 'supplemental'} field "${f.name}" (${label}${choice}) and no terminal to ask on`,
+    `no value for the ${flag === '--field' ? 'credentials' : 'supplemental'} field "${f.name}" (${label}${choice}) and no terminal to ask on${given}`,
     { hint: noTerminalHint(io, pass) },
   );
+}
+
+/** code1 and code2: two fields of a series (the second of a later round), not one misspelt. */
+function siblings(a: string, b: string): boolean {
+  const stem = (x: string) => /^(.*?)\d+$/.exec(x)?.[1];
+  return stem(a) !== undefined && stem(a) === stem(b);
 }
 
 /** inquirer rejects with ExitPromptError on Ctrl-C in raw mode: that is an interrupt (130). */

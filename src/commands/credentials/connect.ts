@@ -13,6 +13,8 @@ import type { ApiClient } from '../../api/client.js';
 import { noTerminalHint, type Prompter } from '../../prompts/prompter.js';
 import type { WalkOptions } from '../../flows/connect.js';
 import { collect, examples, marketFlag, type Run } from '../util.js';
+import { nearest } from '../../config/names.js';
+import { stripControl } from '../../output/sanitize.js';
 import {
   addFieldFlags,
   addWalkFlags,
@@ -131,6 +133,7 @@ async function providerAnswers(
   o: ConnectOptions,
   prompter: Prompter | undefined,
 ): Promise<Record<string, string>> {
+  refuseUnknownFields(provider, o.fields);
   const providerFields = (provider.fields ?? []).map((f) => ({
     ...f,
     value: undefined,
@@ -148,6 +151,8 @@ async function providerAnswers(
   const fromFile = Object.fromEntries(
     providerFields.filter((f) => o.walk.answers[f.name] !== undefined).map((f) => [f.name, o.walk.answers[f.name]!]),
   );
+  // taken here, so not named as unused answers when the walk ends
+  o.walk.used = new Set([...(o.walk.used ?? []), ...Object.keys(fromFile)]);
   const { collectAnswers } = await import('../../flows/connect.js');
   const filled = await collectAnswers(
     ctx,
@@ -159,6 +164,28 @@ async function providerAnswers(
   );
   for (const [k, v] of Object.entries(o.fields)) if (filled[k] === undefined) filled[k] = v;
   return filled;
+}
+
+/**
+ * A --field (or --field-stdin) name the provider does not take: refused before anything is asked or
+ * created, named with the nearest field it takes. It was sent along (the service answers 400 for it)
+ * after the field it misspelt was asked for on a terminal, or reported missing without a word on the
+ * name that was typed. A provider that lists no fields is left to the service.
+ */
+function refuseUnknownFields(provider: Provider, fields: Record<string, string>): void {
+  const names = (provider.fields ?? []).map((f) => f.name);
+  if (names.length === 0) return;
+  const unknown = Object.keys(fields).filter((k) => !names.includes(k));
+  if (unknown.length === 0) return;
+  // the nearest of the fields not given yet: `--field usernme=x` next to a password means username
+  const open = names.filter((n) => fields[n] === undefined);
+  const what = unknown.map((u) => {
+    const near = nearest(u, open.length > 0 ? open : names);
+    return `"${stripControl(u).slice(0, 60)}"${near ? ` (did you mean ${near}?)` : ''}`;
+  });
+  throw new UsageError(`--field: provider ${provider.name} has no field ${what.join(', ')}`, {
+    hint: `its fields: ${names.join(', ')}; \`bankctl providers get ${provider.name}\` describes them`,
+  });
 }
 
 /**

@@ -40,8 +40,12 @@ export async function supplementRun(ctx: Context, o: SupplementOptions): Promise
     c.status === 'AWAITING_SUPPLEMENTAL_INFORMATION' ? parseSupplemental(c.supplementalInformation) : undefined;
   let information = o.given;
   if (sup?.kind === 'fields') {
-    const { collectAnswers } = await import('../../flows/connect.js');
-    information = await collectAnswers(ctx, sup.fields, o.given, canPrompt(ctx.io) ? await ctx.prompter() : undefined);
+    const { AnswerUse, collectAnswers, warnUnusedAnswers } = await import('../../flows/connect.js');
+    const use = new AnswerUse();
+    const prompter = canPrompt(ctx.io) ? await ctx.prompter() : undefined;
+    information = await collectAnswers(ctx, sup.fields, o.given, prompter, undefined, '--answer', use);
+    // a misspelt --answer was dropped without a word (and its field asked, or reported missing)
+    warnUnusedAnswers(ctx, o.given, use);
   } else if (Object.keys(o.given).length === 0) {
     throw new UsageError(
       `credentials ${o.id} are in ${c.status}, not waiting for supplemental information; nothing to send`,

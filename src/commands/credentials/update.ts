@@ -53,6 +53,8 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
         });
     }
     const walk = o.wait ? await walkOptions(ctx, id, o) : undefined;
+    // the fields taken from --answers are not answers the walk's rounds left unused
+    if (walk) walk.used = new Set(Object.keys(fields));
     const defs = await fieldDefsFor(ctx, onCommandLine, async () => {
       const { getCredentials } = await import('../../api/credentials.js');
       return (await getCredentials(await ctx.api(), id)).providerName;
