@@ -36,8 +36,12 @@ export async function authenticateRun(ctx: Context, o: AuthenticateOptions): Pro
   const api = await ctx.api();
   // with --wait, the status before the request: until it changes, a final status is the last round's
   const before = o.walk ? await getCredentials(api, o.id) : undefined;
-  await changeInterruptibly(ctx, o.id, `the authentication of credentials ${o.id} was being started`, (signal) =>
-    authenticateCredentials(api, o.id, o.appUri ? { appUri: o.appUri } : {}, { signal }),
+  await changeInterruptibly(
+    ctx,
+    o.id,
+    `the authentication of credentials ${o.id} was being started`,
+    (signal) => authenticateCredentials(api, o.id, o.appUri ? { appUri: o.appUri } : {}, { signal }),
+    { busy: true },
   );
   if (!o.walk) {
     ctx.notice(

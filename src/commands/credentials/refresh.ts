@@ -53,8 +53,12 @@ export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void>
   const { getCredentials, refreshCredentials } = await import('../../api/credentials.js');
   // with --wait, the status before the request: until it changes, a final status is the last round's
   const before = o.walk ? await getCredentials(api, o.id) : undefined;
-  await changeInterruptibly(ctx, o.id, `the refresh of credentials ${o.id} was being started`, (signal) =>
-    refreshCredentials(api, o.id, { items: o.items, optIn: o.optIn, authenticate: o.authenticate, signal }),
+  await changeInterruptibly(
+    ctx,
+    o.id,
+    `the refresh of credentials ${o.id} was being started`,
+    (signal) => refreshCredentials(api, o.id, { items: o.items, optIn: o.optIn, authenticate: o.authenticate, signal }),
+    { busy: true },
   );
   if (!o.walk) {
     ctx.notice(`refresh of ${o.id} started; follow it with \`bankctl credentials watch${ctx.userFlag()} ${o.id}\``);

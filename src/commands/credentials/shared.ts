@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { InterruptedError, UsageError } from '../../errors.js';
+import { ApiError, InterruptedError, UsageError } from '../../errors.js';
 import type { Column, RenderSpec } from '../../output/render.js';
 import { V1_CREDENTIALS_FIELDS } from '../../contract/item-fields.js';
 import { collect, parseIntArg, parseKeyValue, splitList } from '../util.js';
@@ -242,16 +242,25 @@ export async function changeInterruptibly<T>(
   id: string,
   what: string,
   send: (signal: AbortSignal) => Promise<T>,
+  o: { busy?: boolean } = {},
 ): Promise<T> {
   const uf = ctx.userFlag();
-  return sendInterruptibly(
-    ctx,
-    send,
-    () =>
-      new InterruptedError(`interrupted while ${what}: the request may have reached the service`, {
-        hint: `\`bankctl credentials get${uf} ${id}\` shows their status`,
-      }),
-  );
+  try {
+    return await sendInterruptibly(
+      ctx,
+      send,
+      () =>
+        new InterruptedError(`interrupted while ${what}: the request may have reached the service`, {
+          hint: `\`bankctl credentials get${uf} ${id}\` shows their status`,
+        }),
+    );
+  } catch (err) {
+    // `busy`: a 409 is the refresh or authentication already running (one at a time per
+    // credentials): it said only the service's words, not what to do next
+    if (o.busy && err instanceof ApiError && err.status === 409 && !err.hint)
+      err.hint = `follow the one that runs with \`bankctl credentials watch${uf} ${id}\`, then try again`;
+    throw err;
+  }
 }
 
 async function sendInterruptibly<T>(
