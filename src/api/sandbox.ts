@@ -1,33 +1,41 @@
 // The sandbox's test bench (issue 17): typed calls of its /sandbox/* endpoints, and the probe that
 // tells the sandbox from the real service (its /openapi.json says so) before anything is sent.
 import { EP } from '../contract/index.js';
-import { ApiError, UsageError } from '../errors.js';
+import { ApiError, NetworkError, UsageError } from '../errors.js';
 import type { ApiClient } from './client.js';
 import type { LogEntry } from '../contract/wire.js';
 
 export type { LogEntry };
 
-const probed = new WeakMap<ApiClient, Promise<boolean>>();
+type Probe = 'sandbox' | 'other' | 'unreachable';
+const probed = new WeakMap<ApiClient, Promise<Probe>>();
 
-/** Whether the base URL is a bankctl sandbox: its /openapi.json carries info.x-bankctl-sandbox. */
-export function isSandbox(api: ApiClient): Promise<boolean> {
+function probe(api: ApiClient): Promise<Probe> {
   let p = probed.get(api);
   if (!p) {
     p = api
       .data<{ info?: Record<string, unknown> }>(EP.bench.openapi, { retries: 0, timeoutMs: 5000 })
-      .then((doc) => doc?.info?.['x-bankctl-sandbox'] === true)
-      .catch(() => false);
+      .then((doc): Probe => (doc?.info?.['x-bankctl-sandbox'] === true ? 'sandbox' : 'other'))
+      .catch((err: unknown): Probe => (err instanceof NetworkError ? 'unreachable' : 'other'));
     probed.set(api, p);
   }
   return p;
 }
 
-/** Refuses (exit 2) a command that needs the sandbox when the profile points elsewhere. */
+/** Whether the base URL is a bankctl sandbox: its /openapi.json carries info.x-bankctl-sandbox. */
+export async function isSandbox(api: ApiClient): Promise<boolean> {
+  return (await probe(api)) === 'sandbox';
+}
+
+/** Refuses (exit 2) a command that needs the sandbox when the profile points elsewhere, or at nothing. */
 export async function requireSandbox(api: ApiClient, what: string, baseUrl: string): Promise<void> {
-  if (!(await isSandbox(api)))
-    throw new UsageError(`${what} needs the bankctl sandbox, and ${baseUrl} is not one`, {
-      hint: 'start one with `bankctl sandbox start` (the default profile then uses it), or pass --base-url of a running sandbox',
-    });
+  const found = await probe(api);
+  if (found === 'sandbox') return;
+  // nothing listening (the usual case: no sandbox started) is said as such, not as "not a sandbox"
+  const problem = found === 'unreachable' ? `no sandbox is running at ${baseUrl}` : `${baseUrl} is not one`;
+  throw new UsageError(`${what} needs the bankctl sandbox, and ${problem}`, {
+    hint: 'start one with `bankctl sandbox start` (the default profile then uses it), or pass --base-url of a running sandbox',
+  });
 }
 
 /** A 400 of the sandbox as a usage error (exit 2) naming its field; everything else as it is. */

@@ -4,6 +4,7 @@ import { rotateConnectorToken } from '../../api/webhooks.js';
 import { UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, parseIntArg } from '../util.js';
+import { sandboxApi } from './shared.js';
 import { readState, writeState } from '../../config/sandbox-state.js';
 
 export function registerSandboxRotate(parent: Command, ctx: Context): void {
@@ -19,13 +20,15 @@ export function registerSandboxRotate(parent: Command, ctx: Context): void {
     )
     .action(async (o: { grace: string; saveNext?: boolean }) => {
       const grace = parseIntArg(o.grace, '--grace', { min: 0, max: 86_400 })!;
+      // no sandbox: exit 2 and one line, as every other `sandbox` verb (it was exit 8 after the retries)
+      const api = await sandboxApi(ctx, '`sandbox rotate-connector-token`');
       const settings = await ctx.settings();
       const current = settings.value('connector-token');
       if (!current)
         throw new UsageError(
           'no connector token to rotate: --connector-token, BANKCTL_CONNECTOR_TOKEN, or a running sandbox',
         );
-      const res = await rotateConnectorToken(await ctx.api(), current, grace);
+      const res = await rotateConnectorToken(api, current, grace);
       const state = readState(ctx.configDir);
       if (state && state.connectorToken === current) writeState(ctx.configDir, { ...state, connectorToken: res.token });
       if (o.saveNext) {

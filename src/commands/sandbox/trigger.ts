@@ -4,6 +4,7 @@ import { triggerEvent, V2_DATA_EVENTS, WEBHOOK_EVENTS } from '../../api/webhooks
 import { ApiError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples } from '../util.js';
+import { sandboxApi } from './shared.js';
 
 export function registerSandboxTrigger(parent: Command, ctx: Context): void {
   const cmd = parent
@@ -24,8 +25,9 @@ export function registerSandboxTrigger(parent: Command, ctx: Context): void {
           hint: `use ${WEBHOOK_EVENTS.join(', ')}, or an Events v2 one: ${V2_DATA_EVENTS.join(', ')}`,
         });
       // --user is the global acting-user flag: the event concerns that user (default: the newest one)
+      // no sandbox: exit 2 and one line, as every other `sandbox` verb (it was a client-credentials error, exit 3)
+      const api = await sandboxApi(ctx, '`sandbox trigger`');
       const user = await ctx.userRef();
-      const api = await ctx.api();
       const r = await triggerEvent(api, {
         event,
         userId: user?.userId ?? user?.externalUserId,
