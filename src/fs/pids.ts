@@ -2,13 +2,30 @@
 // atomic write carry (their owner's pid) is judged by these.
 import { readFileSync } from 'node:fs';
 
-/** Whether a process with this pid exists (one of another user's counts). */
+/**
+ * Whether a process with this pid runs (one of another user's counts). A zombie does not: it has
+ * ended and only waits for its parent to collect its exit status, which a container's init that
+ * does not reap (`sleep infinity` as PID 1) never does; a signal of 0 still finds it, so a killed
+ * sandbox counted as running and `sandbox stop` waited 10 s for one that had ended.
+ */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !zombie(pid);
+}
+
+/** Whether /proc says the process has ended (state Z, zombie, or X, dead); false where there is no /proc. */
+function zombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // field 3, after the command name in parentheses (which may hold spaces or ')')
+    const state = stat.charAt(stat.lastIndexOf(')') + 2);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 
