@@ -131,6 +131,27 @@ describe('sandbox start and stop', () => {
     }
   });
 
+  test('--tls: the CA file is there while it runs and goes with `sandbox stop`; one written since by another stays', async () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const env = { BANKCTL_CONFIG_DIR: dir };
+    const started = await spawnCli(['sandbox', 'start', '--detach', '--tls', '--port', '0', '-o', 'json'], { env });
+    expect(started.code, started.stderr).toBe(0);
+    const { caFile } = JSON.parse(started.stdout) as { caFile: string };
+    expect(caFile).toBe(join(dir, 'sandbox-ca.pem'));
+    expect(readFileSync(caFile, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    const stopped = await spawnCli(['sandbox', 'stop'], { env });
+    expect(stopped.code, stopped.stderr).toBe(0);
+    // its key died with the sandbox and the next start makes a new CA: nothing left to trust
+    expect(existsSync(caFile)).toBe(false);
+    // a file that is not the one this sandbox wrote (another start's) is not removed
+    const again = await spawnCli(['sandbox', 'start', '--detach', '--tls', '--port', '0', '-o', 'json'], { env });
+    expect(again.code, again.stderr).toBe(0);
+    writeFileSync(caFile, "not this sandbox's CA\n");
+    await spawnCli(['sandbox', 'stop'], { env });
+    expect(readFileSync(caFile, 'utf8')).toBe("not this sandbox's CA\n");
+  });
+
   test('a port in use is a clear usage error', async () => {
     const dir = tempDir();
     dirs.push(dir);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { randomHex } from '../../fs/atomic.js';
 import { fileError } from '../../fs/errors.js';
 import { join, resolve } from 'node:path';
@@ -112,6 +112,8 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
       ...(sandbox.caFile ? { caFile: sandbox.caFile, pin: sandbox.pin } : {}),
     };
     await claimOrClose(ctx, sandbox, { ...state, ...(dataFile ? { dataFile } : {}) });
+    // what this sandbox wrote as its CA: removed when it stops, unless another has written its own since
+    const caPem = sandbox.caFile ? readText(sandbox.caFile) : undefined;
     await hooks.ready(ctx, sandbox, state);
     await printReady(ctx, state);
     await new Promise<void>((resolve) => {
@@ -124,6 +126,7 @@ export function registerSandboxStart(parent: Command, ctx: Context): void {
     await sandbox.close();
     releaseData?.();
     removeState(ctx.configDir, process.pid);
+    if (caPem !== undefined) removeOwnCa(sandbox.caFile!, caPem);
     // stopped by Ctrl-C or `sandbox stop` (SIGTERM): the contract's code for an interruption
     ctx.exitCode = ExitCode.INTERRUPTED;
   });
@@ -150,6 +153,23 @@ async function claimOrClose(ctx: Context, sandbox: { close(): Promise<void> }, s
     await sandbox.close();
     throw alreadyRunning(ctx, other);
   }
+}
+
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Removes the CA file of a --tls sandbox that stops: the CA's key lived only in that process, the
+ * next start makes a new one, and a left file looked like something still to trust. A file that
+ * another sandbox has rewritten since is its own and stays.
+ */
+function removeOwnCa(file: string, pem: string): void {
+  if (readText(file) === pem) rmSync(file, { force: true });
 }
 
 /** One sandbox per config directory: a second one would orphan the first (its state is lost). */
