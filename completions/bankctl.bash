@@ -176,9 +176,10 @@ _bankctl_subs() {
     'config profiles') echo '' ;;
     'api') echo '' ;;
     'version') echo '' ;;
-    'sandbox') echo 'start stop trigger rotate-connector-token credentials consents transactions clock reset load logs' ;;
+    'sandbox') echo 'start stop status trigger rotate-connector-token credentials consents transactions clock reset load logs' ;;
     'sandbox start') echo '' ;;
     'sandbox stop') echo '' ;;
+    'sandbox status') echo '' ;;
     'sandbox trigger') echo '' ;;
     'sandbox rotate-connector-token') echo '' ;;
     'sandbox credentials') echo 'set-status' ;;
@@ -371,9 +372,10 @@ _bankctl_subs() {
     'help config profiles') echo '' ;;
     'help api') echo '' ;;
     'help version') echo '' ;;
-    'help sandbox') echo 'start stop trigger rotate-connector-token credentials consents transactions clock reset load logs' ;;
+    'help sandbox') echo 'start stop status trigger rotate-connector-token credentials consents transactions clock reset load logs' ;;
     'help sandbox start') echo '' ;;
     'help sandbox stop') echo '' ;;
+    'help sandbox status') echo '' ;;
     'help sandbox trigger') echo '' ;;
     'help sandbox rotate-connector-token') echo '' ;;
     'help sandbox credentials') echo 'set-status' ;;
@@ -574,6 +576,7 @@ _bankctl_opts() {
     'sandbox') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
     'sandbox start') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --port --host --seed --auth-delay --latency --fault-rate --faults --data --tls --detach --clock --fixtures --bodies --help' ;;
     'sandbox stop') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
+    'sandbox status') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
     'sandbox trigger') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --credentials-id --status --help' ;;
     'sandbox rotate-connector-token') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --grace --save-next --help' ;;
     'sandbox credentials') echo '--version -V --profile --base-url --link-url --output -o --fields --jq --wide --yes -y --no-pager --verbose -v --quiet -q --no-color --timeout --retries --max-response-size --client-id --client-secret --client-secret-stdin --token --connector-token --user --external-user --basic --ca-file --pin --help' ;;
@@ -769,6 +772,7 @@ _bankctl_opts() {
     'help sandbox') echo '--help' ;;
     'help sandbox start') echo '--help' ;;
     'help sandbox stop') echo '--help' ;;
+    'help sandbox status') echo '--help' ;;
     'help sandbox trigger') echo '--help' ;;
     'help sandbox rotate-connector-token') echo '--help' ;;
     'help sandbox credentials') echo '--help' ;;
@@ -969,6 +973,7 @@ _bankctl_words() {
     'sandbox') echo '' ;;
     'sandbox start') echo '' ;;
     'sandbox stop') echo '' ;;
+    'sandbox status') echo '' ;;
     'sandbox trigger') echo '' ;;
     'sandbox rotate-connector-token') echo '' ;;
     'sandbox credentials') echo '' ;;
@@ -1164,6 +1169,7 @@ _bankctl_words() {
     'help sandbox') echo '' ;;
     'help sandbox start') echo '' ;;
     'help sandbox stop') echo '' ;;
+    'help sandbox status') echo '' ;;
     'help sandbox trigger') echo '' ;;
     'help sandbox rotate-connector-token') echo '' ;;
     'help sandbox credentials') echo '' ;;
@@ -1364,6 +1370,7 @@ _bankctl_valued() {
     'sandbox') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
     'sandbox start') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --port --host --seed --auth-delay --latency --fault-rate --faults --data --clock --fixtures' ;;
     'sandbox stop') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
+    'sandbox status') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
     'sandbox trigger') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --credentials-id --status' ;;
     'sandbox rotate-connector-token') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin --grace' ;;
     'sandbox credentials') echo '--profile --base-url --link-url --output -o --fields --jq --timeout --retries --max-response-size --client-id --client-secret --token --connector-token --user --external-user --basic --ca-file --pin' ;;
@@ -1559,6 +1566,7 @@ _bankctl_valued() {
     'help sandbox') echo '' ;;
     'help sandbox start') echo '' ;;
     'help sandbox stop') echo '' ;;
+    'help sandbox status') echo '' ;;
     'help sandbox trigger') echo '' ;;
     'help sandbox rotate-connector-token') echo '' ;;
     'help sandbox credentials') echo '' ;;
@@ -1979,6 +1987,8 @@ _bankctl_choices() {
     'sandbox start|-o') echo 'table json ndjson csv' ;;
     'sandbox stop|--output') echo 'table json ndjson csv' ;;
     'sandbox stop|-o') echo 'table json ndjson csv' ;;
+    'sandbox status|--output') echo 'table json ndjson csv' ;;
+    'sandbox status|-o') echo 'table json ndjson csv' ;;
     'sandbox trigger|--output') echo 'table json ndjson csv' ;;
     'sandbox trigger|-o') echo 'table json ndjson csv' ;;
     'sandbox rotate-connector-token|--output') echo 'table json ndjson csv' ;;

@@ -377,10 +377,12 @@ function __bankctl_subs
         case 'version'
             printf '%s\n' ''
         case 'sandbox'
-            printf '%s\n' 'start' 'stop' 'trigger' 'rotate-connector-token' 'credentials' 'consents' 'transactions' 'clock' 'reset' 'load' 'logs'
+            printf '%s\n' 'start' 'stop' 'status' 'trigger' 'rotate-connector-token' 'credentials' 'consents' 'transactions' 'clock' 'reset' 'load' 'logs'
         case 'sandbox start'
             printf '%s\n' ''
         case 'sandbox stop'
+            printf '%s\n' ''
+        case 'sandbox status'
             printf '%s\n' ''
         case 'sandbox trigger'
             printf '%s\n' ''
@@ -767,10 +769,12 @@ function __bankctl_subs
         case 'help version'
             printf '%s\n' ''
         case 'help sandbox'
-            printf '%s\n' 'start' 'stop' 'trigger' 'rotate-connector-token' 'credentials' 'consents' 'transactions' 'clock' 'reset' 'load' 'logs'
+            printf '%s\n' 'start' 'stop' 'status' 'trigger' 'rotate-connector-token' 'credentials' 'consents' 'transactions' 'clock' 'reset' 'load' 'logs'
         case 'help sandbox start'
             printf '%s\n' ''
         case 'help sandbox stop'
+            printf '%s\n' ''
+        case 'help sandbox status'
             printf '%s\n' ''
         case 'help sandbox trigger'
             printf '%s\n' ''
@@ -1167,6 +1171,8 @@ function __bankctl_valued
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--port' '--host' '--seed' '--auth-delay' '--latency' '--fault-rate' '--faults' '--data' '--clock' '--fixtures'
         case 'sandbox stop'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
+        case 'sandbox status'
+            printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin'
         case 'sandbox trigger'
             printf '%s\n' '--profile' '--base-url' '--link-url' '--output' '-o' '--fields' '--jq' '--timeout' '--retries' '--max-response-size' '--client-id' '--client-secret' '--token' '--connector-token' '--user' '--external-user' '--basic' '--ca-file' '--pin' '--credentials-id' '--status'
         case 'sandbox rotate-connector-token'
@@ -1556,6 +1562,8 @@ function __bankctl_valued
         case 'help sandbox start'
             printf '%s\n' ''
         case 'help sandbox stop'
+            printf '%s\n' ''
+        case 'help sandbox status'
             printf '%s\n' ''
         case 'help sandbox trigger'
             printf '%s\n' ''
@@ -6693,7 +6701,7 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l basic -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''version'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -a 'start stop trigger rotate-connector-token credentials consents transactions clock reset load logs'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -a 'start stop status trigger rotate-connector-token credentials consents transactions clock reset load logs'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox'\''' -l base-url -r
@@ -6788,6 +6796,33 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l basic -
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l ca-file -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l pin -r
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox stop'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l version
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l base-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l link-url -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l output -x -a 'table json ndjson csv'
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l fields -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l jq -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l wide
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l yes
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l no-pager
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l verbose
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l quiet
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l no-color
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l timeout -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l retries -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l max-response-size -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l client-id -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l client-secret -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l client-secret-stdin
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l connector-token -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l external-user -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l basic -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l ca-file -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l pin -r
+complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox status'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l version
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l profile -x -a '(bankctl __complete profiles 2>/dev/null)'
 complete -c bankctl -n 'test (__bankctl_path) = '\''sandbox trigger'\''' -l base-url -r
@@ -7540,10 +7575,11 @@ complete -c bankctl -n 'test (__bankctl_path) = '\''help config explain'\''' -l 
 complete -c bankctl -n 'test (__bankctl_path) = '\''help config profiles'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''help api'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''help version'\''' -l help
-complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox'\''' -a 'start stop trigger rotate-connector-token credentials consents transactions clock reset load logs'
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox'\''' -a 'start stop status trigger rotate-connector-token credentials consents transactions clock reset load logs'
 complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox start'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox stop'\''' -l help
+complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox status'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox trigger'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox rotate-connector-token'\''' -l help
 complete -c bankctl -n 'test (__bankctl_path) = '\''help sandbox credentials'\''' -a 'set-status'

@@ -76,6 +76,9 @@ describe.skipIf(!existsSync('/proc/self/stat'))('a sandbox that ended but was no
       new RegExp(`^error: \`sandbox logs\` needs the bankctl sandbox, and no sandbox is running at ${baseUrl} `),
     );
     expect(logs.code).toBe(2);
+    const status = await spawnCli(['sandbox', 'status'], { env });
+    expect(status.stderr).toMatch(new RegExp(`^error: no sandbox is running for .*\\(pid ${pid}\\) has ended `));
+    expect(status.code).toBe(2);
     const stop = await spawnCli(['sandbox', 'stop'], { env });
     expect(stop.stderr).toBe('no sandbox is running (removed a stale state file)\n');
     expect(stop.code).toBe(0);

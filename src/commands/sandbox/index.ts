@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { registerSandboxStart } from './start.js';
 import { registerSandboxStop } from './stop.js';
+import { registerSandboxStatus } from './status.js';
 import { registerSandboxTrigger } from './trigger.js';
 import { registerSandboxRotate } from './rotate.js';
 import { registerSandboxCredentials } from './credentials/index.js';
@@ -16,6 +17,7 @@ import { newCmdLogs } from './logs.js';
 export function registerSandbox(sandbox: Command, ctx: Context): void {
   registerSandboxStart(sandbox, ctx);
   registerSandboxStop(sandbox, ctx);
+  registerSandboxStatus(sandbox, ctx);
   registerSandboxTrigger(sandbox, ctx);
   registerSandboxRotate(sandbox, ctx);
   registerSandboxCredentials(sandbox, ctx);
