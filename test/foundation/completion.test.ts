@@ -31,7 +31,7 @@ COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length 
     expect(complete(['bankctl', 'auth', 'lo'])).toEqual(['login', 'logout']);
     expect(complete(['bankctl', 'users', 'create', '--mar'])).toEqual(['--market']);
     expect(complete(['bankctl', 'users', 'create', '-o', ''])).toEqual(['table', 'json', 'ndjson', 'csv']);
-    expect(complete(['bankctl', '--profile', 'prod', 'sandbox', 'st'])).toEqual(['start', 'stop']);
+    expect(complete(['bankctl', '--profile', 'prod', 'sandbox', 'st'])).toEqual(['start', 'stop', 'status']);
     expect(complete(['bankctl', 'completion', 'z'])).toEqual(['zsh']);
   });
 
