@@ -15,6 +15,10 @@ import type { Prompter } from './prompts/prompter.js';
 import { guardIO } from './output/terminal.js';
 import { singleLine, stripControl } from './output/sanitize.js';
 import { maskUrlPassword } from './config/display.js';
+import { OUTPUT_FORMATS, parseSize, settingProblem } from './config/checks.js';
+
+// the judge of setting values lives with the config (config explain and doctor use it too)
+export { OUTPUT_FORMATS, parseSize, settingProblem };
 
 export interface GlobalOptions {
   profile?: string;
@@ -57,7 +61,6 @@ export interface ContextOptions {
   random?: () => number;
 }
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export class Context {
@@ -573,20 +576,6 @@ export class Context {
   }
 }
 
-const MAX_TIMEOUT_S = 86_400;
-const MAX_RETRIES = 100;
-const MIN_RESPONSE_LIMIT = 1024;
-const MAX_RESPONSE_LIMIT = 512 * 1024 ** 2;
-
-/** "65536", "64MiB", "64M", "1.5GiB": bytes; undefined when it is not a size. */
-export function parseSize(v: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?$/i.exec(v.trim());
-  if (!m) return undefined;
-  const unit = (m[2] ?? 'b').toLowerCase()[0]!;
-  const mult = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
-  return Math.floor(Number(m[1]) * mult);
-}
-
 function safeDecode(v: string): string {
   try {
     return decodeURIComponent(v);
@@ -601,25 +590,4 @@ function isTruthy(v: string | undefined): boolean {
 
 export function isSettingKey(k: string): k is SettingKey {
   return (SETTING_KEYS as readonly string[]).includes(k);
-}
-
-/**
- * Why a value of timeout, retries or max-response-size cannot be used, else undefined: checked where
- * it is used and by `config set`, so that a profile is never saved with a value that breaks it.
- */
-export function settingProblem(key: 'timeout' | 'retries' | 'max-response-size', value: string): string | undefined {
-  const raw = value.trim();
-  const n = Number(raw);
-  if (key === 'timeout')
-    return !/^\d+(\.\d+)?$/.test(raw) || !(n > 0) || n > MAX_TIMEOUT_S
-      ? `timeout must be a number of seconds from 0.001 to ${MAX_TIMEOUT_S}, got "${value}"`
-      : undefined;
-  if (key === 'retries')
-    return !/^\d+$/.test(raw) || n > MAX_RETRIES
-      ? `retries must be a whole number from 0 to ${MAX_RETRIES}, got "${value}"`
-      : undefined;
-  const size = parseSize(value);
-  return size === undefined || size < MIN_RESPONSE_LIMIT || size > MAX_RESPONSE_LIMIT
-    ? `max-response-size must be a size from 1KiB to 512MiB (bytes, or with KiB, MiB, GiB), got "${value}"`
-    : undefined;
 }

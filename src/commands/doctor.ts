@@ -3,6 +3,8 @@ import { createServer } from 'node:net';
 import type { Command } from 'commander';
 import { serverVersion } from '../api/general.js';
 import { maskUrlPassword } from '../config/display.js';
+import { settingProblems } from '../config/checks.js';
+import { SETTING_KEYS } from '../config/store.js';
 import { listConnectorWebhooks } from '../api/webhooks.js';
 import type { Context } from '../context.js';
 import { ApiError, FlowFailedError, withHint } from '../errors.js';
@@ -103,6 +105,13 @@ async function baseUrlAndProxy(r: Run): Promise<boolean> {
     r.add('base URL', 'fail', (err as Error).message);
     return false;
   }
+  // every setting no request could use, each on its line, judged as `config explain` and the
+  // commands judge them (config/checks.ts); the base URL has its own line above
+  const settings = await r.ctx.settings();
+  const keys = SETTING_KEYS.filter((k) => k !== 'base-url');
+  const problems = await settingProblems(settings, keys, r.ctx.profileName());
+  for (const p of problems) r.add('settings', 'fail', p);
+  if (problems.length > 0) return false;
   let proxy: string | undefined;
   try {
     proxy = (await r.ctx.http()).proxyFor(r.baseUrl);
@@ -243,6 +252,6 @@ async function finish(ctx: Context, checks: Check[]): Promise<void> {
   const failed = checks.filter((c) => c.status === 'fail');
   if (failed.length > 0)
     throw new FlowFailedError(
-      `${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${failed.map((c) => c.check).join(', ')}`,
+      `${failed.length} check${failed.length > 1 ? 's' : ''} failed: ${[...new Set(failed.map((c) => c.check))].join(', ')}`,
     );
 }

@@ -169,4 +169,34 @@ describe('bankctl doctor', () => {
       if (name !== 'HTTPS_PROXY') expect(human(r.stdout), name).not.toMatch(/✗ proxy/);
     }
   });
+
+  test('every setting no request can use is a line of its own, judged as config explain judges it', async () => {
+    // only the first one was named (fix it, run again, meet the next); a pin no request could use
+    // and a "protected" read as not protected were not named at all
+    const dir = tempDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { default: { protected: 'ture' } } }), {
+      mode: 0o600,
+    });
+    const r = await spawnCli(['doctor', '--pin', 'abc'], {
+      env: { BANKCTL_CONFIG_DIR: dir, BANKCTL_BASE_URL: 'https://127.0.0.1:1', BANKCTL_TIMEOUT: '-5' },
+    });
+    expect(r.code).toBe(9);
+    const lines = human(r.stdout)
+      .split('\n')
+      .filter((l) => l.startsWith('✗'));
+    expect(lines).toEqual([
+      '✗ settings: timeout must be a number of seconds from 0.001 to 86400, got "-5" (from BANKCTL_TIMEOUT)',
+      '✗ settings: pin "abc" is not a base64 SHA-256 (44 characters, ending in "=") (from --pin)',
+      '✗ settings: protected must be true or false, got "ture" (read as not protected) (from profile default)',
+    ]);
+    expect(r.stderr).toMatch(/^error: 3 checks failed: settings$/m);
+    // config explain marks the same three, in the same words
+    const explained = await spawnCli(['config', 'explain', '--pin', 'abc', '-o', 'json'], {
+      env: { BANKCTL_CONFIG_DIR: dir, BANKCTL_TIMEOUT: '-5' },
+    });
+    const marked = (JSON.parse(explained.stdout) as Array<{ problem?: string }>).filter((row) => row.problem);
+    expect(marked.map((row) => row.problem)).toEqual(
+      lines.map((l) => l.replace(/^✗ settings: (.*) \(from [^)]*\)$/, '$1')),
+    );
+  });
 });

@@ -1,7 +1,9 @@
 // `config set KEY VALUE`: store a setting in the profile, checked first.
 import type { Command } from 'commander';
 import { maskUrlPassword } from '../../config/display.js';
-import { settingProblem, type Context } from '../../context.js';
+import { resolve } from 'node:path';
+import type { Context } from '../../context.js';
+import { caFileProblem, settingProblem } from '../../config/checks.js';
 import { SECRET_KEYS, SETTING_KEYS, type SettingKey } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
@@ -23,18 +25,18 @@ export function newCmdSet(parent: Command, ctx: Context, run: Run<SetOptions> = 
       // `-` is standard input, as for other CLIs' secrets: stored as is, a client secret "-" was
       // kept and refused later with 401, and a secret had no way into the profile but argv
       const fromStdin = given === '-';
-      const v = fromStdin ? (await ctx.readStdinSecret(`config set ${k} -`, k)).trim() : given;
+      let v = fromStdin ? (await ctx.readStdinSecret(`config set ${k} -`, k)).trim() : given;
       if (fromStdin && !v) throw new UsageError(`config set ${k} -: nothing was read from standard input`);
       if ((key === 'base-url' || key === 'link-url') && !/^https?:\/\/[^\s]+$/i.test(v))
         throw new UsageError(`${k} must be an http(s) URL, got "${maskUrlPassword(v)}"`);
-      if (key === 'output' && !['table', 'json', 'ndjson', 'csv'].includes(v))
-        throw new UsageError(`output must be one of table, json, ndjson, csv, got "${v}"`);
-      // the same checks as where the value is used: a saved value must not break the profile
-      if (key === 'timeout' || key === 'retries' || key === 'max-response-size') {
-        const problem = settingProblem(key, v);
-        if (problem) throw new UsageError(problem);
-      }
       if (key === 'protected' && !/^(true|false)$/.test(v)) throw new UsageError('protected must be true or false');
+      // the CA file is read wherever the profile is used: a relative path would be looked up in
+      // whatever directory a later command runs from
+      if (key === 'ca-file') v = resolve(v);
+      // the same judge as where the value is used (config/checks.ts): a saved value must not break
+      // the profile (a pin or a CA file no request could use was saved, and every command refused)
+      const problem = settingProblem(key, v) ?? (key === 'ca-file' ? await caFileProblem(v) : undefined);
+      if (problem) throw new UsageError(problem);
       if (SECRET_KEYS.has(key) && !fromStdin)
         ctx.warn(
           `the value of ${k} given on the command line is visible in the process list and shell history; \`bankctl config set ${k} -\` reads it from standard input`,

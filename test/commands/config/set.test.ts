@@ -1,10 +1,17 @@
 import { describe } from 'vitest';
 import { newCmdSet } from '../../../src/commands/config/set.js';
-import { runCli } from '../../helpers/cli.js';
+import { writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { runCli, tempDir } from '../../helpers/cli.js';
 import { cliCases, not, optionCases } from '../../helpers/commands.js';
 import { freshConfig } from './shared.js';
 
 const env = freshConfig();
+const files = tempDir();
+const notPem = join(files, 'ca.txt');
+writeFileSync(notPem, 'not a certificate\n');
+const pem = join(files, 'ca.pem');
+writeFileSync(pem, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
 
 describe('config set', () => {
   optionCases('config set', newCmdSet, [
@@ -27,6 +34,32 @@ describe('config set', () => {
       stderr: 'timeout must be a number of seconds from 0.001 to 86400',
     },
     { name: 'an unknown key', args: ['colour', 'red'], code: 2, stderr: 'unknown setting "colour"' },
+    // these were saved, and then every command of the profile refused them
+    {
+      name: 'a pin that is not a SHA-256',
+      args: ['pin', 'abc'],
+      code: 2,
+      stderr: 'pin "abc" is not a base64 SHA-256 (44 characters, ending in "=")',
+    },
+    { name: 'basic without USER_ID:', args: ['basic', 'no-colon'], code: 2, stderr: 'basic must be USER_ID:TOKEN' },
+    {
+      name: 'a CA file that is not there',
+      args: ['ca-file', '/nonexistent/ca.pem'],
+      code: 2,
+      stderr: 'the CA file /nonexistent/ca.pem cannot be read: no such file or directory',
+    },
+    {
+      name: 'a CA file that holds no certificate',
+      args: ['ca-file', notPem],
+      code: 2,
+      stderr: `the CA file ${notPem} holds no PEM certificate`,
+    },
+    {
+      // kept relative, it was looked up in whatever directory a later command ran from
+      name: 'a CA file given relative to here is stored as an absolute path',
+      args: ['ca-file', relative(process.cwd(), pem)],
+      options: { key: 'ca-file', value: pem },
+    },
     {
       name: 'a secret on the command line is warned about',
       args: ['client-secret', 'x'],
