@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import type { Command } from 'commander';
 import { serverVersion } from '../api/general.js';
@@ -79,7 +80,10 @@ function configDirectory(dir: string, add: Run['add']): void {
     ({ mode, uid } = statSync(dir));
     mode &= 0o777;
   } catch {
-    return add('config directory', 'ok', `none yet at ${dir} (bankctl creates it 700)`);
+    const parent = openParent(dir);
+    return parent
+      ? add('config directory', 'fail', parent)
+      : add('config directory', 'ok', `none yet at ${dir} (bankctl creates it 700)`);
   }
   if (uid !== process.getuid?.())
     return add('config directory', 'fail', `${dir} is owned by another user (uid ${uid}); bankctl refuses to use it`);
@@ -95,7 +99,45 @@ function configDirectory(dir: string, add: Run['add']): void {
       'fail',
       `${dir} is open to others (mode ${mode.toString(8)}) where bankctl makes it 700: its files are 600, but their names show; \`chmod 700 ${dir}\``,
     );
-  else add('config directory', 'ok', `${dir} private (mode ${mode.toString(8)})`);
+  else {
+    const parent = openParent(dir);
+    if (parent) add('config directory', 'fail', parent);
+    else add('config directory', 'ok', `${dir} private (mode ${mode.toString(8)})`);
+  }
+}
+
+/**
+ * A directory above the config directory that another user may rename entries in: one of theirs
+ * (not root's), or one its group or others may write without the sticky bit (/tmp has it). They
+ * could move the config directory aside and put their own in its place between bankctl's check of
+ * it and its read of the files (the check OpenSSH's StrictModes makes of ~/.ssh's parents). Its
+ * words, else undefined. Only reported: bankctl cannot know the directories above are not meant so.
+ */
+function openParent(dir: string): string | undefined {
+  const uid = process.getuid?.();
+  // the directories above the path as given (a symlink there can be swapped too) and above its target
+  const paths = [resolve(dir)];
+  try {
+    paths.push(realpathSync(dir));
+  } catch {
+    // not there yet: bankctl would create it where it is named
+  }
+  for (const path of paths) {
+    for (let p = dirname(path); ; p = dirname(p)) {
+      try {
+        const st = statSync(p);
+        const mode = st.mode & 0o7777;
+        if (st.uid !== uid && st.uid !== 0)
+          return `${dir} lies in ${p}, owned by another user (uid ${st.uid}): they could swap the config directory for their own`;
+        if (mode & 0o022 && !(mode & 0o1000))
+          return `${dir} lies in ${p}, which ${mode & 0o002 ? 'every user' : 'its group'} may write (mode ${mode.toString(8)}): they could swap the config directory for their own; \`chmod go-w ${p}\`, or a BANKCTL_CONFIG_DIR elsewhere`;
+      } catch {
+        // not there (yet) or not ours to stat: nothing to say about it
+      }
+      if (dirname(p) === p) break;
+    }
+  }
+  return undefined;
 }
 
 async function baseUrlAndProxy(r: Run): Promise<boolean> {

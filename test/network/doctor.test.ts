@@ -1,4 +1,4 @@
-import { chmodSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -198,5 +198,30 @@ describe('bankctl doctor', () => {
     expect(marked.map((row) => row.problem)).toEqual(
       lines.map((l) => l.replace(/^✗ settings: (.*) \(from [^)]*\)$/, '$1')),
     );
+  });
+
+  test('a directory above the config directory that others may write is reported; a sticky one (/tmp) is not', async () => {
+    // they could move the config directory aside and put their own in its place: it was "✓ private"
+    const top = tempDir();
+    const dir = join(top, 'a', 'bankctl');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(join(top, 'a'), 0o777);
+    const env = { BANKCTL_CONFIG_DIR: dir, BANKCTL_BASE_URL: 'http://127.0.0.1:1' };
+    const open = await spawnCli(['doctor', '-o', 'json'], { env });
+    expect(open.code).toBe(9);
+    expect(human(open.stdout)).toContain(
+      `✗ config directory: ${dir} lies in ${join(top, 'a')}, which every user may write (mode 777): they could swap the config directory for their own; \`chmod go-w ${join(top, 'a')}\``,
+    );
+    // not made yet: where it would be made counts the same
+    const notYet = await spawnCli(['doctor', '-o', 'json'], {
+      env: { ...env, BANKCTL_CONFIG_DIR: join(top, 'a', 'x') },
+    });
+    expect(human(notYet.stdout)).toMatch(/^✗ config directory: .* lies in .*, which every user may write/m);
+    chmodSync(join(top, 'a'), 0o1777);
+    const sticky = await spawnCli(['doctor', '-o', 'json'], { env });
+    expect(human(sticky.stdout)).toMatch(/^✓ config directory: .* private \(mode 700\)$/m);
+    chmodSync(join(top, 'a'), 0o775);
+    const group = await spawnCli(['doctor', '-o', 'json'], { env });
+    expect(human(group.stdout)).toMatch(/^✗ config directory: .* which its group may write \(mode 775\)/m);
   });
 });
