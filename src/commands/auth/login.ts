@@ -6,6 +6,7 @@ import { UsageError } from '../../errors.js';
 import { normalizeScopes } from '../../auth/tokens.js';
 import { examples, type Run } from '../util.js';
 import { resolve } from 'node:path';
+import { settingProblems } from '../../config/checks.js';
 
 export interface LoginOptions {
   scope: string;
@@ -52,6 +53,13 @@ export async function loginRun(ctx: Context, o: LoginOptions): Promise<void> {
   ctx.globals.clientSecret = secret;
   ctx.invalidate();
   const profile = ctx.profileName();
+  // what is kept with the client is judged as every command judges it (config/checks.ts): with
+  // --no-verify, `--base-url ftp://x` or a pin no request can use was stored, and every later
+  // command of the profile refused it
+  const given = await ctx.settings();
+  const toKeep = WHERE.filter((k) => ['flag', 'env'].includes(given.get(k)?.source ?? ''));
+  const problems = await settingProblems(given, toKeep, profile);
+  if (problems.length > 0) throw new UsageError(problems.join('; '), { hint: 'nothing was stored' });
   if (o.verify) {
     const tm = await ctx.tokens();
     const t = await tm.requestClientToken(normalizeScopes(o.scope));

@@ -32,7 +32,7 @@ export function newCmdSet(parent: Command, ctx: Context, run: Run<SetOptions> = 
       if (key === 'protected' && !/^(true|false)$/.test(v)) throw new UsageError('protected must be true or false');
       // the CA file is read wherever the profile is used: a relative path would be looked up in
       // whatever directory a later command runs from
-      if (key === 'ca-file') v = resolve(v);
+      if (key === 'ca-file') v = resolve(ctx.io.cwd, v);
       // the same judge as where the value is used (config/checks.ts): a saved value must not break
       // the profile (a pin or a CA file no request could use was saved, and every command refused)
       const problem = settingProblem(key, v) ?? (key === 'ca-file' ? await caFileProblem(v) : undefined);

@@ -80,5 +80,32 @@ describe('auth login: output', () => {
       code: 0,
       stderr: ['stored in profile "offline"', not('accepted')],
     },
+    {
+      // it stored them and every later command of the profile refused them
+      name: '--no-verify with a base URL or pin no request can use stores nothing',
+      args: [
+        '--client-id',
+        'offline',
+        '--client-secret-stdin',
+        '--no-verify',
+        '--profile',
+        'badwhere',
+        '--base-url',
+        'ftp://x',
+        '--pin',
+        'abc',
+      ],
+      stdin: 'offline-secret\n',
+      code: 2,
+      stderr: [
+        'base-url must be an http(s) URL, got "ftp://x" (from --base-url); pin "abc" is not a base64 SHA-256',
+        '(from --pin)',
+        not('stored in profile'),
+      ],
+      after: async () =>
+        expect(
+          (await runCli(['config', 'list', '--profile', 'badwhere', '-o', 'json'], { env: env() })).stdout.trim(),
+        ).toBe('[]'),
+    },
   ]);
 });
