@@ -415,7 +415,7 @@ export function rootCommand(ctx: Context): Command {
     .option('-y, --yes', 'confirm destructive commands and changes to a protected profile without asking')
     .option('--no-pager', 'never page long tables (pager: BANKCTL_PAGER, PAGER, default "less -FRX")')
     .option('-v, --verbose', 'HTTP trace on stderr, secrets redacted (env BANKCTL_DEBUG=1)')
-    .option('-q, --quiet', 'no progress, spinners or notices on stderr')
+    .option('-q, --quiet', 'no progress, spinners or notices on stderr (the line that a list has more pages stays)')
     .option('--no-color', 'no colour (also NO_COLOR)')
     .option('--timeout <seconds>', 'per-request timeout in seconds (env BANKCTL_TIMEOUT; default 30)')
     .option(

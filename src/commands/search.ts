@@ -7,7 +7,7 @@ import { searchTransactions } from '../api/search.js';
 import { decimalString } from '../output/money.js';
 import { render } from '../output/render.js';
 import { examples, parseIntArg, renderWhole, type Run } from './util.js';
-import { visibleCode } from '../output/sanitize.js';
+import { singleLine, visibleCode } from '../output/sanitize.js';
 import { V1_TRANSACTION_FIELDS } from '../contract/item-fields.js';
 
 type Amount = { unscaledValue: number | string; scale: number; currencyCode: string };
@@ -93,7 +93,9 @@ export async function searchRun(ctx: Context, o: SearchOptions): Promise<void> {
   });
   // the service's net counts only the hits in the user's own currency (SearchResponse.net), which
   // the rows of one page do not tell: it is shown as sent, saying so, never labelled with theirs
-  ctx.notice(
-    `${rows.length} of ${r.count} matching transactions; net of those in the user's currency ${String(r.net)}`,
-  );
+  const summary = `${rows.length} of ${r.count} matching transactions; net of those in the user's currency ${String(r.net)}`;
+  const after = (o.offset ?? 0) + rows.length;
+  // more hits than shown: the rows are partial with exit 0, so the line is not one -q hides
+  if (Number(r.count) > after) ctx.io.stderr.write(`${singleLine(`${summary} (more: --offset ${after})`)}\n`);
+  else ctx.notice(summary);
 }

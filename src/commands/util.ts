@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.js';
 import { isMarket, MARKETS } from '../contract/markets.js';
 import { UsageError } from '../errors.js';
+import { singleLine } from '../output/sanitize.js';
 
 /**
  * The work of a verb once its flags are checked (gh's `xRun`). Each verb file exports
@@ -37,6 +38,16 @@ export function printsBare(cmd: Command, what: string): Command {
       hint: `drop ${flag}`,
     });
   });
+}
+
+/**
+ * The line after one page of a paged list when more pages exist: on stderr, and not a notice that
+ * -q hides. The list on stdout is partial with exit 0, so this line is the only sign of the rest
+ * (and the only place a script reads the next token from: its last word); hidden, `-q -o json`
+ * gave one page that read as the whole list.
+ */
+export function morePages(ctx: Context, what: string, next: string): void {
+  ctx.io.stderr.write(`${singleLine(`more ${what}: use --all, or --page-token ${next}`)}\n`);
 }
 
 /** The examples each command was given (nounExamples draws a noun's from its verbs'). */

@@ -45,7 +45,22 @@ describe('search: output', () => {
       stdout: /-\d+\.\d{2} SEK/,
       // the net covers the hits in the user's currency (the reference), which a page's rows do not
       // tell: the wire's number, said so, with no currency taken from the rows
-      stderr: /^2 of \d+ matching transactions; net of those in the user's currency -\d+(\.\d+)?$/m,
+      stderr:
+        /^2 of \d+ matching transactions; net of those in the user's currency -\d+(\.\d+)? \(more: --offset 2\)$/m,
+    },
+    {
+      // -q hides notices, not the one sign that the rows on stdout are a part of the hits
+      name: '-q still says that more hits exist than were printed, and the offset of the next',
+      args: ['coffee', '--limit', '2', '-q', '-o', 'ndjson'],
+      code: 0,
+      stdout: (out: string) => expect(out.trim().split('\n')).toHaveLength(2),
+      stderr: /^2 of \d+ matching transactions; .* \(more: --offset 2\)\n$/,
+    },
+    {
+      name: '-q and every hit printed: nothing on stderr',
+      args: ['coffee', '--limit', '1000', '-q', '-o', 'ndjson'],
+      code: 0,
+      stderr: '',
     },
     {
       name: 'csv of no match still has the currency column (columns do not move on an empty result)',

@@ -87,6 +87,12 @@ describe('accounts list --v2', () => {
       stderr: /more accounts: use --all, or --page-token \S+/,
     },
     {
+      name: '-q keeps the line that more pages exist (stdout holds one page, exit 0)',
+      args: ['--v2', '--page-size', '2', '-q', '-o', 'json'],
+      code: 0,
+      stderr: /^more accounts: use --all, or --page-token \S+\n$/,
+    },
+    {
       name: '--all follows nextPageToken to the last page',
       args: ['--v2', '--page-size', '1', '--all', '-o', 'ndjson'],
       code: 0,
@@ -253,6 +259,12 @@ describe('investments accounts and holdings', () => {
       code: 0,
       stdout: / SEK/,
       stderr: /more holdings: use --all, or --page-token \S+/,
+    },
+    {
+      name: 'holdings -q: the line that more pages exist is kept',
+      args: () => ['holdings', byType('INVESTMENT').id, '--page-size', '1', '-q', '-o', 'ndjson'],
+      code: 0,
+      stderr: /^more holdings: use --all, or --page-token \S+\n$/,
     },
     {
       name: 'holdings csv',

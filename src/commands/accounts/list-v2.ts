@@ -8,7 +8,7 @@ import { V2_ACCOUNT_FIELDS } from '../../contract/item-fields.js';
 import { MAX_V2_PAGE_SIZE, pages, V2_ACCOUNT_TYPES } from '../../api/data-v2.js';
 import { UsageError } from '../../errors.js';
 import { StreamWriter, type Column } from '../../output/render.js';
-import { collect, parseIntArg, splitList } from '../util.js';
+import { collect, morePages, parseIntArg, splitList } from '../util.js';
 import { moneyCol } from './v2-cells.js';
 
 export const V2_ACCOUNT_COLUMNS: Column[] = [
@@ -51,7 +51,7 @@ export function addV2Flags(cmd: Command): Command {
     .option('--type <type>', `with --v2: only this type (repeatable): ${V2_ACCOUNT_TYPES.join(', ')}`, collect)
     .option('--id <id>', 'with --v2: only this account (repeatable)', collect)
     .option('--page-size <n>', `with --v2: accounts per page, at most ${MAX_V2_PAGE_SIZE}`)
-    .option('--page-token <token>', 'with --v2: start at this page (a nextPageToken)')
+    .option('--page-token <token>', 'with --v2: start at this page (a nextPageToken; "" is the first page)')
     .option('--all', 'with --v2: follow nextPageToken to the last page');
 }
 
@@ -94,5 +94,5 @@ export async function listV2Run(ctx: Context, o: ListV2Options): Promise<void> {
     await writer.writeMany(page.items);
   }
   await writer.end();
-  if (!o.all && next) ctx.notice(`more accounts: use --all, or --page-token ${next}`);
+  if (!o.all && next) morePages(ctx, 'accounts', next);
 }

@@ -5,7 +5,7 @@ import type { Context } from '../../context.js';
 import { EP } from '../../contract/index.js';
 import { MAX_V2_PAGE_SIZE, pages } from '../../api/data-v2.js';
 import { StreamWriter } from '../../output/render.js';
-import { examples, parseIntArg, type Run } from '../util.js';
+import { examples, morePages, parseIntArg, type Run } from '../util.js';
 import { exactText } from '../accounts/format.js';
 import { moneyCol } from '../accounts/v2-cells.js';
 
@@ -24,7 +24,7 @@ export function newCmdHoldings(parent: Command, ctx: Context, run: Run<HoldingsO
       "an investment account's holdings, exact (data v2: GET /data/v2/investment-accounts/{id}/holdings, investment-accounts:readonly)",
     )
     .option('--page-size <n>', `holdings per page, at most ${MAX_V2_PAGE_SIZE} (the service's default is 10)`)
-    .option('--page-token <token>', 'start at this page (a nextPageToken)')
+    .option('--page-token <token>', 'start at this page (a nextPageToken; "" is the first page)')
     .option('--all', 'follow nextPageToken to the last page')
     .action(async (id: string, f: { pageSize?: string; pageToken?: string; all?: boolean }) =>
       run(ctx, {
@@ -59,5 +59,5 @@ export async function holdingsRun(ctx: Context, o: HoldingsOptions): Promise<voi
     await writer.writeMany(page.items);
   }
   await writer.end();
-  if (!o.all && next) ctx.notice(`more holdings: use --all, or --page-token ${next}`);
+  if (!o.all && next) morePages(ctx, 'holdings', next);
 }

@@ -14,7 +14,7 @@ import {
 import { V2_TRANSACTION_FIELDS } from '../../contract/item-fields.js';
 import { UsageError } from '../../errors.js';
 import { cellText, getPath, StreamWriter, type Column } from '../../output/render.js';
-import { collect, examples, parseIntArg, splitList, type Run } from '../util.js';
+import { collect, examples, morePages, parseIntArg, splitList, type Run } from '../util.js';
 import { amountCell } from '../accounts/format.js';
 import { streamingHeap } from '../../heap.js';
 
@@ -104,7 +104,7 @@ export function newCmdList(parent: Command, ctx: Context, run: Run<ListOptions> 
     .option('--from <date>', 'earliest booked date, YYYY-MM-DD (default: the earliest transaction)')
     .option('--to <date>', 'latest booked date, YYYY-MM-DD (default: today)')
     .option('--page-size <n>', `items per page, at most ${MAX_PAGE_SIZE}`)
-    .option('--page-token <token>', 'start at this page (a nextPageToken)')
+    .option('--page-token <token>', 'start at this page (a nextPageToken; "" is the first page)')
     .option('--all', 'follow nextPageToken to the last page, streaming with constant memory')
     .option('--limit <n>', 'stop after n transactions (follows pages as needed)')
     .action(async (o: Flags) => run(ctx, { ...filterFromFlags(o), pageToken: o.pageToken }));
@@ -151,5 +151,5 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
     }
   }
   await writer.end();
-  if (!all && next) ctx.notice(`more transactions: use --all, or --page-token ${next}`);
+  if (!all && next) morePages(ctx, 'transactions', next);
 }

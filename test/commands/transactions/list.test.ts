@@ -75,6 +75,31 @@ describe('transactions list: output', () => {
       stderr: /more transactions: use --all, or --page-token \S+/,
     },
     {
+      // -q hides notices and progress, not the one sign that stdout holds a part of the list:
+      // hidden, a script got one page with exit 0 that read as every transaction
+      name: '-q still says that more pages exist, with the next token as its last word',
+      args: () => ['--account', account, '--page-size', '10', '-q', '-o', 'json'],
+      code: 0,
+      stdout: (out) => expect(JSON.parse(out)).toHaveLength(10),
+      stderr: /^more transactions: use --all, or --page-token [A-Za-z0-9_-]+\n$/,
+    },
+    {
+      // a loop's first turn passes the empty token it starts with: the first page, as the service
+      // reads an empty pageToken (README, spec gaps)
+      name: 'an empty --page-token is the first page',
+      args: () => ['--account', account, '--page-size', '10', '--page-token', '', '-o', 'csv', '--fields', 'amount'],
+      code: 0,
+      stdout: /^amount,currency\r\n-27\.10,SEK\r\n/,
+      stderr: /more transactions: use --all, or --page-token \S+/,
+    },
+    {
+      name: '-q and the last page: nothing on stderr',
+      args: () => ['--account', account, '--all', '--page-size', '10', '-q', '-o', 'ndjson'],
+      code: 0,
+      stdout: (out) => expect(out.trim().split('\n')).toHaveLength(30),
+      stderr: '',
+    },
+    {
       name: '--limit stops across pages',
       args: () => ['--account', account, '--limit', '25', '--page-size', '10', '-o', 'ndjson'],
       code: 0,
