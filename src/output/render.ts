@@ -6,7 +6,7 @@
 import type { Context, OutputFormat } from '../context.js';
 import { ExactNumber, parseExactJson, writeJson } from '../contract/exact-json.js';
 import { formatAmount, isExactAmount } from './money.js';
-import { stripControl } from './sanitize.js';
+import { singleLine, stripControl } from './sanitize.js';
 import { SMALL_TABLE, Table, verticalTable, type TableOptions } from './table.js';
 import { jsonForStdout, terminalJson } from './terminal.js';
 import { checkPaths, fieldsRequest, knownPaths, project, type FieldsRequest } from './fields.js';
@@ -211,9 +211,13 @@ class CsvLayout {
   }
 }
 
-/** The paths the rows have, one a line, for `--fields` alone or `--fields help`. */
+/**
+ * The paths the rows have, one a line, for `--fields` alone or `--fields help`. They are the
+ * answer's keys, text from the network like any cell: one line each, stripped of escape sequences
+ * (a colour the terminal guard lets through could hide a path or paint the lines after it).
+ */
 function pathList(ctx: Context, items: unknown[], spec: RenderSpec): string {
-  const paths = knownPaths(items, spec.declared);
+  const paths = knownPaths(items, spec.declared).map((p) => singleLine(p));
   if (paths.length === 0 && spec.columns) return spec.columns.map((c) => `${c.path}\n`).join('');
   if (paths.length === 0) {
     ctx.notice('no rows to take the paths from');

@@ -1,7 +1,8 @@
 // --fields for every format, --jq (the real jq, loaded on demand), csv amounts, through the CLI
 // against a sandbox.
 import { describe, expect, test } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { jsonAnswerServer } from '../helpers/scripted-server.js';
 import { useSandbox } from '../helpers/commands.js';
 
 const s = useSandbox({ months: 2 });
@@ -39,6 +40,24 @@ describe('--fields', () => {
       expect(r.stdout.split('\n')).toEqual(
         expect.arrayContaining(['id', 'amount.value.unscaledValue', 'dates.booked']),
       );
+    }
+  });
+
+  // the paths are the answer's keys: a colour (which the terminal guard lets through) in a key a
+  // bank sent could hide a path or paint the lines after it
+  test('--fields help on a terminal: keys from the network without escape sequences, one a line', async () => {
+    const server = await jsonAnswerServer();
+    server.body = JSON.stringify({
+      identities: [{ name: 'Emma', nested: { 'a\u001b[30;40mhidden\u001b[0m': 1, 'two\nlines': 2 } }],
+    });
+    try {
+      const env = { BANKCTL_BASE_URL: server.url, BANKCTL_TOKEN: 't', BANKCTL_CONFIG_DIR: tempDir() };
+      const r = await runCli(['identities', 'list', '--fields', 'help'], { env, stdoutIsTTY: true });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(/\x1b/);
+      expect(r.stdout.split('\n')).toEqual(expect.arrayContaining(['nested.ahidden', 'nested.two lines']));
+    } finally {
+      await server.close();
     }
   });
 });
