@@ -12,7 +12,8 @@ export function decimalString(unscaledValue: string | number | bigint, scale: st
   if (!Number.isInteger(s)) throw new Error(`not an integer scale: ${JSON.stringify(scale)}`);
   const negative = raw.startsWith('-');
   let digits = raw.replace(/^[+-]/, '').replace(/^0+(?=\d)/, '');
-  if (s <= 0) return `${negative && digits !== '0' ? '-' : ''}${digits}${'0'.repeat(-s)}`;
+  // zero at any negative scale is 0, not "000" (0 x 10^2)
+  if (s <= 0) return digits === '0' ? '0' : `${negative ? '-' : ''}${digits}${'0'.repeat(-s)}`;
   digits = digits.padStart(s + 1, '0');
   const intPart = digits.slice(0, digits.length - s);
   const frac = digits.slice(digits.length - s);

@@ -11,6 +11,8 @@ describe('exact decimal amounts', () => {
     expect(decimalString('-0', '2')).toBe('0.00');
     expect(decimalString('123', '0')).toBe('123');
     expect(decimalString('12', '-2')).toBe('1200');
+    expect(decimalString('0', '-2')).toBe('0');
+    expect(decimalString('-000', '-3')).toBe('0');
     expect(decimalString('1', '3')).toBe('0.001');
     expect(decimalString('00042', '1')).toBe('4.2');
   });

@@ -169,3 +169,26 @@ test('the category column: the pfm name when there is one, else its id (the real
   );
   expect(named.stdout.split('\r\n').slice(0, 3)).toEqual(['id,categories.pfm.name', 't1,', 't2,Groceries']);
 });
+
+// a zero the service writes with a negative scale (0 x 10^2) is 0.00 SEK, not "000.00 SEK"
+test('a zero amount at a negative scale reads as zero in every format', async () => {
+  const page = {
+    transactions: [
+      {
+        id: 't0',
+        accountId: 'a1',
+        amount: { currencyCode: 'SEK', value: { scale: '-2', unscaledValue: '0' } },
+        dates: { booked: '2020-12-15' },
+        descriptions: { display: 'Fee waived' },
+        status: 'BOOKED',
+      },
+    ],
+    nextPageToken: '',
+  };
+  const dir = tempDir();
+  const csv = await runWithAnswer(page, ['transactions', 'list', '-o', 'csv', '--fields', 'id,amount'], dir);
+  expect(csv.code, csv.stderr).toBe(0);
+  expect(csv.stdout).toBe('id,amount,currency\r\nt0,0.00,SEK\r\n');
+  const table = await runWithAnswer(page, ['transactions', 'list', '-o', 'table', '--fields', 'amount'], dir);
+  expect(table.stdout).toMatch(/^\s*0\.00 SEK$/m);
+});
