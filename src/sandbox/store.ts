@@ -152,6 +152,9 @@ export interface AccountRecord {
   balance: string;
   currencyCode: string;
   availableCredit?: string;
+  /** A reservation not in `balance` (an account created with one): the reads subtract it for the
+   * available balance. A connector transaction call takes its reservedAmount off the balance it sets
+   * and clears this (routes/connector.ts setBalance). */
   reservedAmount?: string;
   closed: boolean;
   accountExclusion: AccountExclusion;

@@ -2,6 +2,7 @@
 // transaction ingest, delete and update, the batch endpoint and token generation, with exactly the
 // documented statuses. Amounts stay exact: numbers are read as their source text.
 import { ALL_SCOPES, EP } from '../../contract/index.js';
+import { dec, sub, toStr } from '../../contract/decimal.js';
 import { isLocale, MARKET_DEFAULT_LOCALE, marketCurrency } from '../../contract/markets.js';
 import { ACCOUNT_TYPES } from '../../contract/vocabulary.js';
 import {
@@ -249,10 +250,7 @@ function ingest(
     for (let i = 0; i < c.transactionAccounts.length; i++) {
       const ta = c.transactionAccounts[i]!;
       const account = accounts[i]!;
-      if (balances) {
-        account.balance = ta.balance;
-        if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
-      }
+      if (balances) setBalance(account, ta.balance, ta.reservedAmount);
       account.updated = now;
       for (const t of ta.transactions) {
         let categoryId = t.amount.startsWith('-') ? UNCATEGORIZED_EXPENSE : UNCATEGORIZED_INCOME;
@@ -288,6 +286,19 @@ function ingest(
     );
     emitTransactionChanges(store, user.id, { inserted: created });
   }
+}
+
+/**
+ * The balance an ingest, delete or update of transactions gives an account. The vendor's reference
+ * (CreateTransactionAccountEntity, UpdateTransactionAccountEntity): "If a reserved amount is supplied
+ * will the accounts balance be set to the supplied `balance` minus the supplied reserved amount".
+ * The stored balance then already leaves the reservation out, so the reserved amount an account was
+ * created with (which the reads subtract for the available balance) no longer applies: cleared, or
+ * the reads would take the reservation off twice.
+ */
+function setBalance(account: AccountRecord, balance: string, reserved: string | undefined): void {
+  account.balance = reserved === undefined ? balance : toStr(sub(dec(balance), dec(reserved)));
+  delete account.reservedAmount;
 }
 
 function newRecord(
@@ -536,10 +547,7 @@ function deleteTransactions({ store, state, userFor }: ConnectorArea): Handler {
         st.deleted.add(r.externalId!);
         store.transactions.delete(r.id);
       }
-      if (c.type !== BALANCE_IGNORED_TYPE) {
-        t.account.balance = t.balance;
-        if (t.reserved !== undefined) t.account.reservedAmount = t.reserved;
-      }
+      if (c.type !== BALANCE_IGNORED_TYPE) setBalance(t.account, t.balance, t.reserved);
       t.account.updated = now;
     }
     emitTransactionChanges(store, user.id, { deleted: targets.flatMap((t) => t.records) });
@@ -601,8 +609,7 @@ function updateTransaction({ store, events, state, userFor }: ConnectorArea): Ha
     rec.updated = now;
     // set again so that indexes watching the map (the v2 read's date order) see the change
     store.transactions.set(rec.id, rec);
-    account.balance = ta.balance;
-    if (ta.reservedAmount !== undefined) account.reservedAmount = ta.reservedAmount;
+    setBalance(account, ta.balance, ta.reservedAmount);
     account.updated = now;
     events.emit(
       {
