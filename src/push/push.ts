@@ -10,6 +10,8 @@ import {
   stringifyExact,
   type Obj,
 } from '../contract/connector-wire.js';
+import { statSync } from 'node:fs';
+import { UsageError } from '../errors.js';
 import { Checkpoint } from './checkpoint.js';
 import { holdLockSync } from '../fs/lock.js';
 import type { Chunk } from './chunk.js';
@@ -108,8 +110,30 @@ export async function pushTransactions(o: PushOptions, hooks: PushHooks): Promis
   }
 }
 
+/**
+ * The file at the input's path as it was: the input is read twice (checked, then sent), so a file
+ * written to (or replaced) in between would send lines nobody checked, or other amounts than those
+ * checked and counted.
+ */
+function fileState(path: string): string {
+  const s = statSync(path, { bigint: true });
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`;
+}
+
+function changedInput(o: PushOptions, when: 'checked' | 'sent'): UsageError {
+  const what =
+    when === 'checked'
+      ? 'nothing sent'
+      : `the push stopped (the summary says what was delivered; a rerun counts those as duplicates${o.checkpoint ? `; delete the checkpoint ${o.checkpoint} first, it is bound to the content checked` : ''})`;
+  return new UsageError(
+    `${o.displayName} changed while it was being ${when} (written to or replaced since the push started): ${what}`,
+    { hint: 'run the push again once the file is complete' },
+  );
+}
+
 async function pushWithCheckpoint(o: PushOptions, hooks: PushHooks): Promise<PushResult> {
   const started = hooks.now();
+  const input = fileState(o.file);
   // service, user and options are checked before the input is read; its content after
   const checkpoint =
     o.checkpoint && !o.dryRun
@@ -125,6 +149,7 @@ async function pushWithCheckpoint(o: PushOptions, hooks: PushHooks): Promise<Pus
     summary.elapsedMs = hooks.now() - started;
     return { summary, chunks: [], accounts: [], error: undefined };
   }
+  if (fileState(o.file) !== input) throw changedInput(o, 'checked');
   if (checkpoint) checkpoint.bindContent(v.contentHash!);
   const accounts = v.accounts.list;
   accountHeads(accounts);
@@ -149,6 +174,13 @@ async function pushWithCheckpoint(o: PushOptions, hooks: PushHooks): Promise<Pus
       ms: 0,
     };
     chunks.push(r);
+    // one stat a chunk: a change stops the push before another unchecked chunk goes out
+    if (fileState(o.file) !== input) {
+      sender.failure ??= changedInput(o, o.dryRun ? 'checked' : 'sent');
+      r.status = 'failed';
+      r.error = (sender.failure as Error).message;
+      return c.release();
+    }
     if (o.dryRun || checkpoint?.delivered.has(index)) {
       r.status = o.dryRun ? 'dry-run' : 'resumed';
       if (!o.dryRun) summary.resumedChunks++;
@@ -159,6 +191,9 @@ async function pushWithCheckpoint(o: PushOptions, hooks: PushHooks): Promise<Pus
   const chunker = new Chunker(o.chunkSize ?? MAX_TRANSACTIONS_PER_REQUEST, onChunk);
   await fillChunks(o, v, chunker, () => sender.stopped);
   await sender.drain();
+  // a change after the last chunk was cut: the lines read at the end may be ones nobody checked
+  if (sender.failure === undefined && !hooks.signal.aborted && fileState(o.file) !== input)
+    sender.failure = changedInput(o, o.dryRun ? 'checked' : 'sent');
   summary.elapsedMs = hooks.now() - started;
   if (hooks.signal.aborted) summary.interrupted = true;
   if (summary.gone > 0)
