@@ -223,7 +223,7 @@ class Expected {
 }
 
 /** Every valid record of the file: ndjson through the byte scanner, the rest through the readers. */
-async function eachRecord(
+export async function eachRecord(
   file: string,
   format: InputFormat,
   onScanned: (b: Buffer, sc: LineScan) => void,

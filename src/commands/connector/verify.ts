@@ -20,7 +20,9 @@ import {
   type AccountTotals,
   type DateRange,
   type ExpectedTotals,
+  type VerifyRow,
 } from '../../push/verify.js';
+import { describe as describeDifference, differences } from './drift.js';
 import { render } from '../../output/render.js';
 import { examples, parseIntArg } from '../util.js';
 import { externalUser, inputFailure, readableFile, spooledInput } from './shared.js';
@@ -89,6 +91,40 @@ async function readBack(
   return out;
 }
 
+/**
+ * The transactions that differ in the accounts that drifted, said one a line on stderr (the first
+ * ten); returns the first one's text for the error line. A second read of those accounts only:
+ * "acc-1 differs" alone left the user to hunt for the transaction among thousands.
+ */
+async function whichTransactions(
+  ctx: Context,
+  api: ApiClient,
+  o: VerifyInput,
+  expected: ExpectedTotals,
+  d: { drift: VerifyRow[]; paired?: Map<string, string>; accounts: V1Account[]; bearer?: string },
+): Promise<string | undefined> {
+  const idOf = new Map(d.paired ?? []);
+  for (const a of d.accounts) if (typeof a.externalId === 'string') idOf.set(a.externalId, a.id);
+  // accounts whose service transactions carry no providerTransactionId cannot be compared by id
+  const wanted = new Map<string, string | undefined>();
+  for (const r of d.drift) if (r.sameTransactions !== null) wanted.set(r.account, idOf.get(r.account));
+  if (wanted.size === 0) return undefined;
+  try {
+    const { shown, total } = await differences(
+      api,
+      { file: o.file, format: o.format, range: dateRanges(expected, 1)[0], bearer: d.bearer },
+      wanted,
+    );
+    if (total === 0) return undefined;
+    ctx.notice(`verify: ${total} transaction(s) differ${total > shown.length ? ` (the first ${shown.length})` : ''}:`);
+    for (const x of shown) ctx.notice(`  ${describeDifference(x)}`);
+    return describeDifference(shown[0]!);
+  } catch (err) {
+    ctx.warn(`could not tell which transactions differ: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
 export async function verifyPush(ctx: Context, o: VerifyInput): Promise<void> {
   streamingHeap();
   const api = await ctx.api();
@@ -135,8 +171,9 @@ export async function verifyPush(ctx: Context, o: VerifyInput): Promise<void> {
   if (drift.length > 0) {
     const d = drift[0]!;
     const same = d.expectedCount === d.actualCount && d.expectedSum === d.actualSum;
+    const first = await whichTransactions(ctx, api, o, expected, { drift, paired, accounts, bearer });
     throw new FlowFailedError(
-      `verify: ${drift.length} of ${rows.length} account(s) differ from ${o.displayName}; first: ${d.account} expected ${d.expectedCount} transaction(s) summing ${d.expectedSum}, the service has ${d.actualCount} summing ${d.actualSum}${same ? ', but not the same transactions (an externalId or an amount differs)' : ''}`,
+      `verify: ${drift.length} of ${rows.length} account(s) differ from ${o.displayName}; first: ${d.account} expected ${d.expectedCount} transaction(s) summing ${d.expectedSum}, the service has ${d.actualCount} summing ${d.actualSum}${same ? ', but not the same transactions (an externalId or an amount differs)' : ''}${first ? `; ${first}` : ''}`,
     );
   }
   const unchecked = rows.filter((r) => r.sameTransactions === null).length;
