@@ -168,7 +168,12 @@ async function pushAction(ctx: Context, o: PushFlags): Promise<void> {
     progress.stop();
     release();
   }
-  ctx.notice(summaryLine(o, result.summary, result.error !== undefined));
+  const s = result.summary;
+  // an empty file (an export that failed, a file not yet written) is not "pushed 0 transactions",
+  // exit 0; nor is a json container of accounts without transactions (their balances would not go)
+  if (s.transactions === 0 && s.rejected === 0 && !s.interrupted && result.error === undefined)
+    throw new UsageError(`${o.file === '-' ? 'stdin' : o.file} holds no transactions: nothing to push`);
+  ctx.notice(summaryLine(o, s, result.error !== undefined));
   if (result.summary.type === BALANCE_IGNORED_TYPE && !o.dryRun)
     ctx.warn(
       'type HISTORICAL is deprecated and the service ignores the account balances it carries (the report says balanceSent false): --type BATCH applies them',

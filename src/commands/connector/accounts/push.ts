@@ -71,6 +71,9 @@ export function newCmdPush(parent: Command, ctx: Context, run: Run<PushOptions> 
       const list = await readAccounts(src.file, src.format, src.name, src.text).catch((err) =>
         Promise.reject(inputFailure(err)),
       );
+      // an empty export is a failed one more often than a user with no accounts: not "pushed 0"
+      if (list.length === 0)
+        throw new UsageError(`${src.name === '-' ? 'stdin' : src.name} holds no accounts: nothing to push`);
       await run(ctx, { user, body: { accounts: list.map((a) => a.wire) } });
     });
   completeOption(cmd, '--format', () => INPUT_FORMATS);
