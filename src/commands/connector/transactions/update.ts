@@ -5,7 +5,8 @@ import { updateTransaction } from '../../../api/connector.js';
 import { isObj } from '../../../contract/connector-wire.js';
 import { UsageError } from '../../../errors.js';
 import { examples, type Run } from '../../util.js';
-import { externalUser, jsonInput } from '../shared.js';
+import { DateError, dateFromText } from '../../../push/dates.js';
+import { externalUser, jsonInput, lineOfField } from '../shared.js';
 import { checkContainer } from './shared.js';
 
 export interface UpdateOptions {
@@ -32,6 +33,7 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
       const input = await jsonInput(ctx, o, 'the UpdateTransactionAccountContainer');
       // an update is REAL_TIME, always: the service wants it said, the user need not say it
       if (isObj(input.value) && input.value.type === undefined) input.value.type = 'REAL_TIME';
+      isoDates(input);
       checkContainer(input.name, input.lineOf, input.value, 'update');
       if (isObj(input.value) && Array.isArray(input.value.transactionAccounts)) {
         const n = input.value.transactionAccounts.reduce(
@@ -43,9 +45,33 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
       await run(ctx, { user, transactionId, body: input.value });
     });
   return examples(cmd, [
-    `bankctl connector transactions update tx-1 --user alice --data '{"transactionAccounts":[{"externalId":"acc-1","balance":900,"transactions":[{"externalId":"tx-1","amount":-100,"date":1700000000000,"description":"Coffee","type":"DEFAULT","pending":false}]}]}'`,
+    `bankctl connector transactions update tx-1 --user alice --data '{"transactionAccounts":[{"externalId":"acc-1","balance":900,"transactions":[{"externalId":"tx-1","amount":-100,"date":"2026-01-31","description":"Coffee","type":"DEFAULT","pending":false}]}]}'`,
     'bankctl connector transactions update tx-1 --user alice --file booked.json',
   ]);
+}
+
+/**
+ * A transaction's date written as `connector push` reads it (an ISO-8601 date or date-time, or epoch
+ * milliseconds as text) becomes the epoch milliseconds the wire takes: the same transaction was
+ * refused here ("must be a whole number of epoch milliseconds") after the push had taken it.
+ */
+function isoDates(input: { value: unknown; name: string; lineOf: (v: unknown) => number }): void {
+  if (!isObj(input.value) || !Array.isArray(input.value.transactionAccounts)) return;
+  input.value.transactionAccounts.forEach((a, i) => {
+    if (!isObj(a) || !Array.isArray(a.transactions)) return;
+    a.transactions.forEach((t, j) => {
+      if (!isObj(t) || typeof t.date !== 'string') return;
+      try {
+        t.date = dateFromText(t.date);
+      } catch (err) {
+        if (!(err instanceof DateError)) throw err;
+        const field = `transactionAccounts[${i}].transactions[${j}].date`;
+        throw new UsageError(
+          `${input.name}:${lineOfField(input.value, field, input.lineOf)}: ${field}: ${err.message}`,
+        );
+      }
+    });
+  });
 }
 
 export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
