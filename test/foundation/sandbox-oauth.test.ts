@@ -304,3 +304,43 @@ describe('hostile input gets a 4xx with a useful body, never a 500', () => {
     expect((await raw(base, 'GET', '/version')).status).toBe(200);
   });
 });
+
+describe("revoke-all reaches only the calling app's users (the reference: 401 without access)", () => {
+  test("another app's client gets 401 and the user's tokens keep working", async () => {
+    t.sandbox.store.clients.set('other-app', {
+      id: 'other-app',
+      secret: 'other-secret',
+      name: 'other',
+      scopes: new Set(['authorization:revoke']),
+      redirectUris: [],
+    });
+    const ct = await clientToken(t.sandbox, ['authorization:grant']);
+    const userId = (await createUser()).json().user_id;
+    const code = (
+      await raw(base, 'POST', '/api/v1/oauth/authorization-grant', {
+        headers: bearer(ct),
+        form: { user_id: userId, scope: 'user:read' },
+      })
+    ).json().code;
+    const ut = (
+      await raw(base, 'POST', '/api/v1/oauth/token', { form: tokenForm({ grant_type: 'authorization_code', code }) })
+    ).json().access_token;
+    const other = (
+      await raw(base, 'POST', '/api/v1/oauth/token', {
+        form: {
+          client_id: 'other-app',
+          client_secret: 'other-secret',
+          grant_type: 'client_credentials',
+          scope: 'authorization:revoke',
+        },
+      })
+    ).json().access_token;
+    const r = await raw(base, 'POST', '/api/v1/oauth/revoke-all', {
+      headers: bearer(other),
+      form: { user_id: userId },
+    });
+    expect(r.status).toBe(401);
+    expect(r.json()).toMatchObject({ errorCode: 'authorization.user_not_accessible' });
+    expect((await raw(base, 'GET', '/api/v1/user', { headers: bearer(ut) })).status).toBe(200);
+  });
+});

@@ -308,6 +308,10 @@ function revokeAll(store: Store): Handler {
   return async (req, res) => {
     const form = await req.form();
     const user = resolveUser(store, form);
+    // the reference: 401 when the client "doesn't have access to the user" (as authorization-grant);
+    // another app's client revoked every token of a user it does not own
+    if (user.clientId && user.clientId !== req.auth?.clientId)
+      throw envelope(401, 'authorization.user_not_accessible', 'the client has no access to this user');
     for (const [k, t] of store.tokens) if (t.userId === user.id) store.tokens.delete(k);
     for (const [k, r] of store.refreshTokens) if (r.userId === user.id) store.refreshTokens.delete(k);
     for (const [k, c] of store.codes) if (c.userId === user.id) store.codes.delete(k);
