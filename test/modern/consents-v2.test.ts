@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/commands.js';
-import { clientToken, raw } from '../helpers/sandbox.js';
+import { clientToken, raw, userWithToken } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ user: true });
 const app = () => ({ ...sb.env, BANKCTL_USER: undefined });
@@ -277,4 +277,52 @@ describe('consents v2: a person at the test bank', () => {
     const wire = await runCli(['api', 'GET', `/connectivity/v2/consents/${c.id}`], { env: appEnv() });
     expect(JSON.parse(wire.stdout).consent).toMatchObject({ id: c.id, state: 'ACTIVE' });
   }, 120_000);
+});
+
+describe('consents v2: a retry while the first request still runs', () => {
+  test('the same Idempotency-Key twice at once: one authorization (202) and a 409, not a second login', async () => {
+    const sbx = sb.t.sandbox;
+    const ct = await clientToken(sbx, ['consents']);
+    const { userId, token } = await userWithToken(sbx, ['consents']);
+    const created = await raw(sbx.baseUrl, 'POST', '/connectivity/v2/consents', {
+      headers: { authorization: `Bearer ${ct}`, 'idempotency-key': 'c-race' },
+      json: {
+        providerId: PROVIDER,
+        userId,
+        financialService: { type: 'MANDATE_PAYMENTS', subtype: 'VRP_SWEEPING' },
+        financialServiceParameters: {
+          userParameters: {
+            controlParameters: {
+              maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
+              periodicLimits: [
+                {
+                  amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
+                  periodAlignment: 'MANDATE',
+                  periodType: 'DAY',
+                },
+              ],
+            },
+            payeeAccount: { name: 'x', number: '1', type: 'SORT_CODE' },
+          },
+        },
+      },
+    });
+    expect(created.status).toBe(201);
+    const id = created.json().consent.id as string;
+    const h = { authorization: `Bearer ${token}`, 'idempotency-key': 'a-race' };
+    const path = `/connectivity/v2/consents/${id}/authorizations`;
+    const [a, b] = await Promise.all([
+      raw(sbx.baseUrl, 'POST', path, { headers: h, json: {} }),
+      raw(sbx.baseUrl, 'POST', path, { headers: h, json: {} }),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([202, 409]);
+    const conflict = a.status === 409 ? a : b;
+    expect(conflict.json()).toMatchObject({ errorCode: 'request.in_progress' });
+    const list = await raw(sbx.baseUrl, 'GET', path, { headers: { authorization: `Bearer ${token}` } });
+    expect(list.json().authorizations).toHaveLength(1);
+    // once answered, the same key replays the first answer
+    const again = await raw(sbx.baseUrl, 'POST', path, { headers: h, json: {} });
+    expect(again.status).toBe(202);
+    expect(again.json().authorization.id).toBe((a.status === 202 ? a : b).json().authorization.id);
+  });
 });

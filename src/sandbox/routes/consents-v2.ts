@@ -62,6 +62,17 @@ class ConsentsV2State {
   idempotency = new Map<string, { hash: string; status: number; body: string }>();
 }
 
+/**
+ * Keys whose first request has not answered yet, with the hash of its body: by store, outside the
+ * saved state (a key saved mid-request would be "in progress" for ever after a restart).
+ */
+const inflightByStore = new WeakMap<MemoryStore, Map<string, string>>();
+const inflightOf = (store: MemoryStore) => {
+  let m = inflightByStore.get(store);
+  if (!m) inflightByStore.set(store, (m = new Map()));
+  return m;
+};
+
 const stateOf = (store: MemoryStore) => store.area('consentsV2', () => new ConsentsV2State());
 const iso = (t: number | undefined) => (t === undefined ? undefined : new Date(t).toISOString());
 const dashed = (hex: string) =>
@@ -169,7 +180,12 @@ function idempotencyKey(req: Req): string {
   return v;
 }
 
-/** Runs a write once per key: the same key and body answer as before, another body is a 422. */
+/**
+ * Runs a write once per key: the same key and body answer as before, another body is a 422. A retry
+ * that comes while the first request is still at work is the reference's 409 ("Request retried
+ * while the original request is still being processed"): it ran the write a second time (a second
+ * login at the bank, answered 400 "cannot authorize without input fields").
+ */
 async function once(
   store: MemoryStore,
   req: Req,
@@ -189,7 +205,24 @@ async function once(
     res.send(seen.status, Buffer.from(seen.body), 'application/json');
     return;
   }
-  const answer = await write();
+  const inflight = inflightOf(store);
+  const running = inflight.get(key);
+  if (running !== undefined) {
+    if (running !== hash)
+      throw envelope(422, 'request.idempotency_key_reused', 'the Idempotency-Key was used with another request body');
+    throw envelope(
+      409,
+      'request.in_progress',
+      'a request with this Idempotency-Key is still being processed; retry once it has answered',
+    );
+  }
+  inflight.set(key, hash);
+  let answer: { status: number; body: unknown };
+  try {
+    answer = await write();
+  } finally {
+    inflight.delete(key);
+  }
   const text = writeJson(answer.body);
   st.idempotency.set(key, { hash, status: answer.status, body: text });
   res.send(answer.status, Buffer.from(text), 'application/json');
