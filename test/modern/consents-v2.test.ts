@@ -326,3 +326,51 @@ describe('consents v2: a retry while the first request still runs', () => {
     expect(again.json().authorization.id).toBe((a.status === 202 ? a : b).json().authorization.id);
   });
 });
+
+describe('consents v2: validFrom and validTo as the template writes them', () => {
+  const params = (controlExtra: Record<string, unknown>) =>
+    JSON.stringify({
+      version: '1.0.0',
+      userParameters: {
+        controlParameters: {
+          maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
+          periodicLimits: [
+            {
+              amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
+              periodAlignment: 'MANDATE',
+              periodType: 'DAY',
+            },
+          ],
+          ...controlExtra,
+        },
+        payeeAccount: { name: 'x', number: '1', type: 'SORT_CODE' },
+      },
+    });
+  const create = (controlExtra: Record<string, unknown>) =>
+    runCli(
+      ['consents', 'v2', 'create', '--provider', PROVIDER, '--for-user', sb.userId, '--parameters', '-', '-o', 'json'],
+      { env: app(), stdin: params(controlExtra) },
+    );
+
+  test.each([
+    ['a word', { validTo: 'next year' }, 'validTo'],
+    ['a day February does not have', { validTo: '2099-02-30T00:00:00.000Z' }, 'validTo'],
+    ['a number', { validTo: 4102444800000 }, 'validTo'],
+    ['no milliseconds', { validFrom: '2099-01-01T00:00:00Z' }, 'validFrom'],
+  ])('%s is refused, no consent made without the end the app asked for', async (_, extra, field) => {
+    const before = (await runCli(['consents', 'v2', 'list', '-o', 'json'], { env: app() })).stdout;
+    const r = await create(extra);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(`controlParameters.${field} must be a UTC time yyyy-MM-ddTHH:mm:ss.SSSZ`);
+    expect((await runCli(['consents', 'v2', 'list', '-o', 'json'], { env: app() })).stdout).toBe(before);
+  });
+
+  test('validFrom after validTo is refused; a real range makes a consent that expires then', async () => {
+    const bad = await create({ validFrom: '2099-06-01T00:00:00.000Z', validTo: '2099-01-01T00:00:00.000Z' });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('validFrom (2099-06-01T00:00:00.000Z) is after validTo (2099-01-01T00:00:00.000Z)');
+    const ok = await create({ validFrom: '2099-01-01T00:00:00.000Z', validTo: '2099-06-01T12:30:00.000Z' });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ state: 'INITIALIZED', expiresAt: '2099-06-01T12:30:00.000Z' });
+  });
+});

@@ -243,6 +243,26 @@ function checkAmount(v: unknown, field: string): void {
     throw badRequest(`${field}.value.unscaledValue must be a whole number from 1`, { field });
 }
 
+/** The template's validFrom/validTo format, yyyy-MM-dd'T'HH:mm:ss.SSS'Z'. */
+const VALIDITY = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * validFrom or validTo as epoch milliseconds: the template's string format and a real UTC time.
+ * Anything else was taken as no limit at all (`"garbage"`, a number), or moved to another day
+ * (`2026-02-30` was 2 March), and the consent made without the end its app asked for.
+ */
+function validityTime(v: unknown, k: 'validFrom' | 'validTo'): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  const t = typeof v === 'string' && VALIDITY.test(v) ? Date.parse(v) : NaN;
+  // a time that does not write back as it came was rolled over (30 February, 24:00)
+  if (!Number.isFinite(t) || new Date(t).toISOString() !== v)
+    throw badRequest(
+      `controlParameters.${k} must be a UTC time yyyy-MM-ddTHH:mm:ss.SSSZ (the template's format), got ${JSON.stringify(v).slice(0, 60)}`,
+      { field: `controlParameters.${k}` },
+    );
+  return t;
+}
+
 /** The template's required parts of userParameters (VRP). */
 function checkParameters(p: Record<string, unknown>): void {
   const up = asObject(p.userParameters, 'financialServiceParameters.userParameters');
@@ -260,6 +280,12 @@ function checkParameters(p: Record<string, unknown>): void {
         field: 'periodType',
       });
   });
+  const from = validityTime(cp.validFrom, 'validFrom');
+  const to = validityTime(cp.validTo, 'validTo');
+  if (from !== undefined && to !== undefined && from > to)
+    throw badRequest(`controlParameters.validFrom (${String(cp.validFrom)}) is after validTo (${String(cp.validTo)})`, {
+      field: 'controlParameters.validFrom',
+    });
   const payee = asObject(up.payeeAccount, 'userParameters.payeeAccount');
   for (const k of ['name', 'number'])
     if (typeof payee[k] !== 'string' || payee[k] === '')
