@@ -374,3 +374,63 @@ describe('consents v2: validFrom and validTo as the template writes them', () =>
     expect(JSON.parse(ok.stdout)).toMatchObject({ state: 'INITIALIZED', expiresAt: '2099-06-01T12:30:00.000Z' });
   });
 });
+
+describe('consents v2: payee and payer accounts as the template has them', () => {
+  const create = (userExtra: Record<string, unknown>) =>
+    runCli(
+      ['consents', 'v2', 'create', '--provider', PROVIDER, '--for-user', sb.userId, '--parameters', '-', '-o', 'json'],
+      {
+        env: app(),
+        stdin: JSON.stringify({
+          version: '1.0.0',
+          userParameters: {
+            controlParameters: {
+              maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
+              periodicLimits: [
+                {
+                  amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
+                  periodAlignment: 'MANDATE',
+                  periodType: 'DAY',
+                },
+              ],
+            },
+            payeeAccount: { name: 'Savings', number: '10000031510604', type: 'SORT_CODE' },
+            ...userExtra,
+          },
+        }),
+      },
+    );
+
+  test.each([
+    ['a payee name over 35 characters', { payeeAccount: { name: 'N'.repeat(36), number: '1' } }, 'payeeAccount.name'],
+    ['an IBAN payee', { payeeAccount: { name: 'x', number: 'SE45', type: 'IBAN' } }, 'payeeAccount.type'],
+    ['a payer without its holder', { payerAccount: { holderName: '', number: '1' } }, 'payerAccount.holderName'],
+    [
+      'a payer without a number',
+      { payerAccount: { holderName: 'Tom John', type: 'SORT_CODE' } },
+      'payerAccount.number',
+    ],
+    ['a merchantId that is a number', { merchantId: 5 }, 'userParameters.merchantId'],
+  ])('%s is refused', async (_, extra, field) => {
+    const before = (await runCli(['consents', 'v2', 'list', '-o', 'json'], { env: app() })).stdout;
+    const r = await create(extra);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain(field);
+    expect((await runCli(['consents', 'v2', 'list', '-o', 'json'], { env: app() })).stdout).toBe(before);
+  });
+
+  test('35 characters, a payer and no type (the default SORT_CODE) are accepted; the template shows the limits', async () => {
+    const ok = await create({
+      payeeAccount: { name: 'N'.repeat(35), number: '1' },
+      payerAccount: { holderName: 'Tom John', number: '60092067037135', type: 'SORT_CODE' },
+      merchantId: 'm-1',
+    });
+    expect(ok.code, ok.stderr).toBe(0);
+    const t = await runCli(['consents', 'v2', 'templates', PROVIDER, '--subtype', 'VRP_SWEEPING', '-o', 'json'], {
+      env: app(),
+    });
+    const props = JSON.parse(t.stdout)[0].schema.properties;
+    expect(props.payeeAccount.properties.name).toMatchObject({ maxLength: 35, minLength: 1 });
+    expect(props.payerAccount.properties.holderName).toMatchObject({ maxLength: 35, minLength: 1 });
+  });
+});

@@ -263,6 +263,27 @@ function validityTime(v: unknown, k: 'validFrom' | 'validTo'): number | undefine
   return t;
 }
 
+/** The template's account identification schemes (its AccountType is the constant SORT_CODE). */
+const ACCOUNT_TYPES = ['SORT_CODE'];
+
+/**
+ * payeeAccount or payerAccount as the template has them: the name (`name`, or `holderName` of the
+ * payer) 1 to 35 characters, a number, the type SORT_CODE (its default when left out). A 40-character
+ * name, an IBAN type or a payer without its holder's name made a consent the template refuses.
+ */
+function checkAccount(v: unknown, field: 'payeeAccount' | 'payerAccount', nameKey: 'name' | 'holderName'): void {
+  const o = asObject(v, `userParameters.${field}`);
+  const name = o[nameKey];
+  if (typeof name !== 'string' || name.length < 1 || name.length > 35)
+    throw badRequest(`${field}.${nameKey} is required: a string of 1 to 35 characters`, {
+      field: `${field}.${nameKey}`,
+    });
+  if (typeof o.number !== 'string' || o.number === '')
+    throw badRequest(`${field}.number is required`, { field: `${field}.number` });
+  if (o.type !== undefined && (typeof o.type !== 'string' || !ACCOUNT_TYPES.includes(o.type)))
+    throw badRequest(`${field}.type must be ${ACCOUNT_TYPES.join(', ')}`, { field: `${field}.type` });
+}
+
 /** The template's required parts of userParameters (VRP). */
 function checkParameters(p: Record<string, unknown>): void {
   const up = asObject(p.userParameters, 'financialServiceParameters.userParameters');
@@ -286,10 +307,10 @@ function checkParameters(p: Record<string, unknown>): void {
     throw badRequest(`controlParameters.validFrom (${String(cp.validFrom)}) is after validTo (${String(cp.validTo)})`, {
       field: 'controlParameters.validFrom',
     });
-  const payee = asObject(up.payeeAccount, 'userParameters.payeeAccount');
-  for (const k of ['name', 'number'])
-    if (typeof payee[k] !== 'string' || payee[k] === '')
-      throw badRequest(`payeeAccount.${k} is required`, { field: `payeeAccount.${k}` });
+  checkAccount(up.payeeAccount, 'payeeAccount', 'name');
+  if (up.payerAccount !== undefined) checkAccount(up.payerAccount, 'payerAccount', 'holderName');
+  if (up.merchantId !== undefined && typeof up.merchantId !== 'string')
+    throw badRequest('userParameters.merchantId must be a string', { field: 'userParameters.merchantId' });
   // the template requires it, the reference's own create example leaves it out: checked when sent
   if (up.remittanceInformation !== undefined) {
     const ri = asObject(up.remittanceInformation, 'userParameters.remittanceInformation');
@@ -378,15 +399,19 @@ function template(subtype: string): Record<string, unknown> {
         },
         merchantId: { type: 'string' },
         payeeAccount: {
-          properties: { name: { type: 'string' }, number: { type: 'string' }, type: { $ref: '#/$defs/AccountType' } },
+          properties: {
+            name: { maxLength: 35, minLength: 1, type: 'string' },
+            number: { type: 'string' },
+            type: { $ref: '#/$defs/AccountType', const: 'SORT_CODE', default: 'SORT_CODE' },
+          },
           required: ['name', 'number', 'type'],
           type: 'object',
         },
         payerAccount: {
           properties: {
-            holderName: { type: 'string' },
+            holderName: { maxLength: 35, minLength: 1, type: 'string' },
             number: { type: 'string' },
-            type: { $ref: '#/$defs/AccountType' },
+            type: { $ref: '#/$defs/AccountType', const: 'SORT_CODE', default: 'SORT_CODE' },
           },
           required: ['holderName', 'number', 'type'],
           type: 'object',
