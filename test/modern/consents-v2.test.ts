@@ -434,3 +434,32 @@ describe('consents v2: payee and payer accounts as the template has them', () =>
     expect(props.payerAccount.properties.holderName).toMatchObject({ maxLength: 35, minLength: 1 });
   });
 });
+
+test('consents v2: a template version the provider has not is refused, naming the versions it has', async () => {
+  const body = (version: unknown) =>
+    JSON.stringify({
+      version,
+      userParameters: {
+        controlParameters: {
+          maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
+          periodicLimits: [
+            {
+              amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
+              periodAlignment: 'MANDATE',
+              periodType: 'DAY',
+            },
+          ],
+        },
+        payeeAccount: { name: 'x', number: '1', type: 'SORT_CODE' },
+      },
+    });
+  const args = ['consents', 'v2', 'create', '--provider', PROVIDER, '--for-user', sb.userId, '--parameters', '-'];
+  for (const v of ['2.0.0', 1]) {
+    const r = await runCli([...args, '-o', 'json'], { env: app(), stdin: body(v) });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('is not a template version of VRP_SWEEPING (1.0.0)');
+  }
+  const ok = await runCli([...args, '-o', 'json'], { env: app(), stdin: body('1.0.0') });
+  expect(ok.code, ok.stderr).toBe(0);
+  expect(JSON.parse(ok.stdout).financialServiceParameters.version).toBe('1.0.0');
+});

@@ -20,6 +20,8 @@ import { sendJson } from './read-views.js';
 
 export const SERVICE_TYPES = ['MANDATE_PAYMENTS'];
 export const SUBTYPES = ['VRP_SWEEPING', 'VRP_COMMERCIAL'];
+/** The versions of the templates GET /connectivity/v2/consent-templates lists. */
+const TEMPLATE_VERSIONS = ['1.0.0'];
 export const PERIOD_TYPES = ['DAY', 'WEEK', 'FORTNIGHT', 'MONTH', 'HALF_YEAR', 'YEAR'];
 /** How long a revocation stays REVOKING before it is REVOKED. */
 export const REVOKE_MS = 1000;
@@ -432,7 +434,7 @@ function template(subtype: string): Record<string, unknown> {
     subtype,
     supportedUntil: '2030-12-31T23:59:59.999Z',
     type: 'MANDATE_PAYMENTS',
-    version: '1.0.0',
+    version: TEMPLATE_VERSIONS.at(-1)!,
   };
 }
 
@@ -474,6 +476,13 @@ function registerConsents(ctx: SandboxContext): void {
             field: 'financialService.subtype',
           });
         const params = asObject(body.financialServiceParameters, 'financialServiceParameters');
+        // the reference: "Semantic version of the template for the given type and subtype"; left
+        // out, the current one
+        if (params.version !== undefined && !TEMPLATE_VERSIONS.includes(params.version as string))
+          throw badRequest(
+            `financialServiceParameters.version ${JSON.stringify(params.version).slice(0, 40)} is not a template version of ${fs.subtype} (${TEMPLATE_VERSIONS.join(', ')})`,
+            { field: 'financialServiceParameters.version' },
+          );
         checkParameters(params);
         const now = store.clock.now();
         const up = params.userParameters as { controlParameters: { validTo?: unknown } };
@@ -485,7 +494,7 @@ function registerConsents(ctx: SandboxContext): void {
           userId: user.id,
           providerId,
           financialService: { subtype: fs.subtype, type: fs.type },
-          financialServiceParameters: { version: '1.0.0', ...params },
+          financialServiceParameters: { version: TEMPLATE_VERSIONS.at(-1)!, ...params },
           state: 'INITIALIZED',
           createdAt: now,
           expiresAt: Number.isFinite(validTo) ? validTo : undefined,
