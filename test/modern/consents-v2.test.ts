@@ -161,6 +161,19 @@ describe('consents v2', () => {
     expect(listed.json().consents).toHaveLength(1);
   });
 
+  test('list -q: one page of several still says more pages exist, and the last page says nothing', async () => {
+    for (let i = 0; i < 2; i++) expect((await runCli(createArgs(), { env: app() })).code).toBe(0);
+    const first = await runCli(['consents', 'v2', 'list', '--page-size', '1', '-q', '-o', 'json'], { env: app() });
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toHaveLength(1);
+    const m = /^more consents: use --all, or --page-token (\S+)\n$/.exec(first.stderr);
+    expect(m, first.stderr).not.toBeNull();
+    const all = await runCli(['consents', 'v2', 'list', '--all', '-q', '-o', 'json'], { env: app() });
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stderr).toBe('');
+    expect(JSON.parse(all.stdout).length).toBeGreaterThanOrEqual(2);
+  });
+
   test('spawned: consents v2 list as the app, and relay-callback of an unknown state is exit 2', async () => {
     const l = await spawnCli(['consents', 'v2', 'list', '-o', 'table'], { env: app() });
     expect(l.code, l.stderr).toBe(0);

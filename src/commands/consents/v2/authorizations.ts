@@ -6,7 +6,7 @@ import { EP } from '../../../contract/index.js';
 import { getAuthorization } from '../../../api/consents-v2.js';
 import { pages } from '../../../api/data-v2.js';
 import { StreamWriter } from '../../../output/render.js';
-import { examples, parseIntArg, type Run } from '../../util.js';
+import { examples, morePages, parseIntArg, type Run } from '../../util.js';
 import { AUTHORIZATION_VIEW } from './shared.js';
 import { renderOne } from '../../accounts/v2-cells.js';
 
@@ -74,5 +74,5 @@ export async function authorizationsRun(ctx: Context, o: AuthorizationsOptions):
     await writer.writeMany(page.items);
   }
   await writer.end();
-  if (!o.all && next) ctx.notice(`more authorizations: use --all, or --page-token ${next}`);
+  if (!o.all && next) morePages(ctx, 'authorizations', next);
 }

@@ -5,7 +5,7 @@ import type { Context } from '../../../context.js';
 import { EP } from '../../../contract/index.js';
 import { pages } from '../../../api/data-v2.js';
 import { StreamWriter } from '../../../output/render.js';
-import { examples, parseIntArg, type Run } from '../../util.js';
+import { examples, morePages, parseIntArg, type Run } from '../../util.js';
 import { CONSENT_VIEW } from './shared.js';
 
 export interface ListOptions {
@@ -48,5 +48,5 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
     await writer.writeMany(page.items);
   }
   await writer.end();
-  if (!o.all && next) ctx.notice(`more consents: use --all, or --page-token ${next}`);
+  if (!o.all && next) morePages(ctx, 'consents', next);
 }
