@@ -81,10 +81,19 @@ describe('connector accounts push: output', () => {
     { name: 'pushed again is 5', args: ['--user', 'p-1', '--file', ok], code: 5 },
     {
       name: 'from stdin',
-      args: ['--user', 'p-1', '--file', '-'],
-      stdin: '{"accounts": []}',
+      before: async () =>
+        void (await call(sb.t, 'POST', '/connector/users', { externalId: 'p-2', token: 't', market: 'SE' })),
+      args: ['--user', 'p-2', '--file', '-'],
+      stdin: '{"accounts": [{"externalId": "s", "name": "Main", "number": "2", "balance": 0.1, "type": "SAVINGS"}]}',
       code: 0,
-      stderr: 'pushed 0 account(s)',
+      stderr: 'pushed 1 account(s) for user p-2',
+    },
+    {
+      name: 'an empty list from stdin is not "pushed 0"',
+      args: ['--user', 'p-2', '--file', '-'],
+      stdin: '{"accounts": []}',
+      code: 2,
+      stderr: 'stdin holds no accounts: nothing to push',
     },
   ]);
 });
