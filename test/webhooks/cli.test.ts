@@ -1,7 +1,8 @@
 // webhooks list|create|delete, connector webhooks list|create|delete and sandbox trigger, in-process.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.js';
-import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
+import { startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
+import { addAccount } from '../helpers/store-fixtures.js';
 
 let t: TestEnv;
 const SECRET = 'table-secret-31337';
@@ -184,6 +185,9 @@ describe('connector webhooks', () => {
 
 describe('sandbox trigger', () => {
   test('prints the emitted event; an unknown event is exit 2 and an unknown user exit 4, both one line', async () => {
+    // credentials of the newest user (the one the event concerns without --user)
+    const { userId } = await userWithToken(t.sandbox, ['accounts:read']);
+    addAccount(t.sandbox.store, userId, {}, 'cred-9');
     const r = await spawnCli(
       [
         'sandbox',
@@ -218,8 +222,56 @@ describe('sandbox trigger', () => {
     for (const event of ['transaction:create', 'transaction:update']) {
       const r = await runCli(['sandbox', 'trigger', event, '--status', 'UPDATED'], { env: t.env });
       expect(r.code, `${event}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toMatch(/status applies to credentials and signable-operation events only/);
+      expect(r.stderr).toMatch(
+        /status applies to credentials:create, credentials:update, signable-operation:update and refresh:finished only/,
+      );
       expect(r.stdout).toBe('');
     }
+  });
+
+  test('--credentials-id the user has no credentials of is exit 4 naming it, nothing emitted', async () => {
+    // it was put in the event as given, exit 0: an event about credentials that do not exist
+    const { userId } = await userWithToken(t.sandbox, ['accounts:read']);
+    const other = await userWithToken(t.sandbox, ['accounts:read']);
+    addAccount(t.sandbox.store, userId, {}, 'cred-own');
+    addAccount(t.sandbox.store, other.userId, {}, 'cred-other');
+    const before = t.sandbox.context.events.recent.length;
+    for (const [event, id] of [
+      ['credentials:update', 'cred-typo'],
+      ['transaction:create', 'cred-typo'],
+      ['signable-operation:update', 'cred-other'],
+      ['refresh:finished', 'cred-other'],
+      ['account:updated', 'cred-typo'],
+    ] as const) {
+      const r = await runCli(['sandbox', 'trigger', event, '--user', userId, '--credentials-id', id], { env: t.env });
+      expect(r.code, `${event}: ${r.stderr}`).toBe(4);
+      expect(r.stderr).toContain(`credentials ${id} not found for user ${userId}`);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stdout).toBe('');
+    }
+    expect(t.sandbox.context.events.recent.length).toBe(before);
+    // without --user the event is about the newest user: the hint says to name the credentials' own
+    const newest = await runCli(['sandbox', 'trigger', 'credentials:update', '--credentials-id', 'cred-own'], {
+      env: t.env,
+    });
+    expect(newest.code).toBe(4);
+    expect(newest.stderr).toMatch(/pass --user the credentials belong to/);
+    // the user's own credentials: emitted about them
+    const ok = await runCli(
+      ['sandbox', 'trigger', 'credentials:update', '--user', userId, '--credentials-id', 'cred-own', '-o', 'json'],
+      { env: t.env },
+    );
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ userId, orderKey: 'cred-own', content: { id: 'cred-own' } });
+  });
+
+  test('a wrong --status names the statuses of that event; --help names every event that takes one', async () => {
+    const r = await runCli(['sandbox', 'trigger', 'credentials:create', '--status', 'HAPPY'], { env: t.env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/status of credentials:create must be one of CREATED, AUTHENTICATING,/);
+    const help = await runCli(['sandbox', 'trigger', '--help'], { env: t.env });
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      'credentials:create, credentials:update, signable-operation:update and refresh:finished;',
+    );
   });
 });

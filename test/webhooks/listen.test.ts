@@ -3,6 +3,7 @@ import { createServer as createNetServer, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { raw, startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
+import { addAccount } from '../helpers/store-fixtures.js';
 import { post, sleep, spawnListener, startReceiver, stopListener as stop } from './helpers.js';
 
 let t: TestEnv;
@@ -212,6 +213,9 @@ describe('delivery from the sandbox to a spawned listener', () => {
     });
     expect(reg.status).toBe(204);
     const id = reg.headers.get('location')!.split('/').pop()!;
+    // credentials of the newest user (the trigger refuses ids the user has no credentials of)
+    const { userId } = await userWithToken(t.sandbox, ['accounts:read']);
+    addAccount(t.sandbox.store, userId, {}, 'cred-order');
     try {
       for (const status of ['AUTHENTICATING', 'AWAITING_SUPPLEMENTAL_INFORMATION', 'UPDATING', 'UPDATED']) {
         const r = await runCli(

@@ -2,6 +2,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { clientToken, raw, startTestSandbox, userWithToken, type TestEnv } from '../helpers/sandbox.js';
 import { sleep, startReceiver, type Receiver } from './helpers.js';
+import { addAccount } from '../helpers/store-fixtures.js';
 
 let t: TestEnv;
 let rx: Receiver;
@@ -259,6 +260,10 @@ describe('delivery', () => {
       } else res.writeHead(200).end();
     };
     await registerConnector(rx.url, ['credentials:update']);
+    // two credentials of the newest user (the trigger refuses ids the user has no credentials of)
+    const { userId } = await userWithToken(t.sandbox, ['accounts:read']);
+    addAccount(t.sandbox.store, userId, {}, 'cred-a');
+    addAccount(t.sandbox.store, userId, {}, 'cred-b');
     for (const status of ['AUTHENTICATING', 'UPDATING', 'UPDATED'])
       await trigger({ event: 'credentials:update', status, credentialsId: 'cred-a' });
     await trigger({ event: 'credentials:update', status: 'TEMPORARY_ERROR', credentialsId: 'cred-b' });

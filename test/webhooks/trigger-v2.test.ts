@@ -1,8 +1,11 @@
 // `sandbox trigger` with the Events v2 names: each is emitted with the reference's content shape.
 import { describe, expect } from 'vitest';
+import type { AccountRecord } from '../../src/sandbox/store.js';
 import { cliCases, json, useSandbox } from '../helpers/commands.js';
+import { addAccount } from '../helpers/store-fixtures.js';
 
 const sb = useSandbox({ months: 2 });
+let oldest: AccountRecord | undefined;
 
 describe('sandbox trigger (Events v2)', () => {
   cliCases('sandbox trigger', () => sb.env, [
@@ -24,6 +27,13 @@ describe('sandbox trigger (Events v2)', () => {
       },
       stderr: /emitted .* queued for 0 webhooks/,
     })),
+    {
+      name: 'account:updated --credentials-id: about the account of those credentials, not the newest (it was ignored)',
+      before: () => void (oldest ??= addAccount(sb.t.sandbox.store, sb.userId, { created: 0 }, 'cred-oldest')),
+      args: () => ['account:updated', '--user', sb.userId, '--credentials-id', 'cred-oldest', '-o', 'json'],
+      code: 0,
+      stdout: (out: string) => expect(JSON.parse(out).content.account.id).toBe(oldest!.id),
+    },
     {
       name: 'refresh:finished with an error status carries detailedError',
       args: ['refresh:finished', '--status', 'SESSION_EXPIRED', '-o', 'json'],
@@ -53,7 +63,8 @@ describe('sandbox trigger (Events v2)', () => {
       name: '--status with an account event is exit 2',
       args: ['account:updated', '--status', 'UPDATED'],
       code: 2,
-      stderr: /status applies to refresh:finished only/,
+      stderr:
+        /status applies to credentials:create, credentials:update, signable-operation:update and refresh:finished only/,
     },
     {
       name: 'an event the sandbox never emits (a payment) is exit 2, with the ones it does',

@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { triggerEvent, V2_DATA_EVENTS, WEBHOOK_EVENTS } from '../../api/webhooks.js';
 import { ApiError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
+import { STATUS_EVENTS_TEXT } from '../../contract/trigger-statuses.js';
 import { examples } from '../util.js';
 import { sandboxApi } from './shared.js';
 
@@ -13,10 +14,13 @@ export function registerSandboxTrigger(parent: Command, ctx: Context): void {
     .description(
       'make the running sandbox emit a realistic event of this kind to the registered webhooks (POST /sandbox/trigger)',
     )
-    .option('--credentials-id <id>', 'the credentials the event concerns (events of one credentials arrive in order)')
+    .option(
+      '--credentials-id <id>',
+      "the credentials the event concerns, one of the user's (events of one credentials arrive in order)",
+    )
     .option(
       '--status <status>',
-      'the status in the content (credentials, signable-operation and refresh:finished events; an error status of refresh:finished adds its detailedError)',
+      `the status in the content (${STATUS_EVENTS_TEXT}; an error status of refresh:finished adds its detailedError)`,
     )
     .action(async (event: string, o: { credentialsId?: string; status?: string }) => {
       const v2 = (V2_DATA_EVENTS as readonly string[]).includes(event);
@@ -37,10 +41,15 @@ export function registerSandboxTrigger(parent: Command, ctx: Context): void {
         if (
           err instanceof ApiError &&
           (err.status === 404 || err.status === 405) &&
-          !/user .* not found/.test(err.serviceMessage)
+          !/(user|credentials) .* not found/.test(err.serviceMessage)
         ) {
           err.hint ??= '`sandbox trigger` works only against the local sandbox (`bankctl sandbox start`)';
         }
+        // the event concerns the newest user unless --user names one: the credentials may be another's
+        if (err instanceof ApiError && err.status === 404 && /^credentials .* not found/.test(err.serviceMessage))
+          err.hint ??= user
+            ? '`bankctl credentials list` shows the ids of the user'
+            : 'the event is about the newest user: pass --user the credentials belong to';
         throw err;
       });
       ctx.notice(

@@ -7,6 +7,7 @@
 // - DELETE /{id}: 200 {} (the reference's status).
 // A client sees and changes only the endpoints it created.
 import { EP } from '../../contract/index.js';
+import type { RefreshErrorStatus } from '../../contract/trigger-statuses.js';
 import { isV2Event, V2_EVENTS, type V2DataEvent, type V2Event } from '../../contract/webhook-signature.js';
 import type { SandboxContext } from '../context.js';
 import {
@@ -184,7 +185,8 @@ function pageSize(raw: string | null): number {
   return Number(raw);
 }
 
-const ERRORS: Record<string, RefreshedCredentials['detailedError']> = {
+// one detailedError for each error status the trigger takes (src/contract/trigger-statuses.ts)
+const ERRORS: Record<RefreshErrorStatus, RefreshedCredentials['detailedError']> = {
   AUTHENTICATION_ERROR: {
     type: 'USER_LOGIN_ERROR',
     displayMessage: 'Incorrect username or password.',
@@ -206,7 +208,6 @@ const ERRORS: Record<string, RefreshedCredentials['detailedError']> = {
     details: { reason: 'PROVIDER_DISABLED', retryable: false },
   },
 };
-export const REFRESH_STATUSES = ['UPDATED', ...Object.keys(ERRORS)];
 
 /** POST /sandbox/trigger for a v2 event: a realistic content from the user's own data, emitted. */
 export function triggerV2(
@@ -218,12 +219,9 @@ export function triggerV2(
   const { store } = ctx;
   let content: Record<string, unknown>;
   let key: string;
-  if (o.status !== undefined && event !== 'refresh:finished')
-    throw badRequest('status applies to refresh:finished only', { field: 'status' });
   if (event === 'refresh:finished') {
+    // the route checked it against TRIGGER_STATUSES
     const status = o.status ?? 'UPDATED';
-    if (!REFRESH_STATUSES.includes(status))
-      throw badRequest(`status of refresh:finished must be one of ${REFRESH_STATUSES.join(', ')}`, { field: 'status' });
     const creds = [...store.area('credentials', () => new CredentialsState()).records.values()].filter(
       (c) => c.userId === user.id,
     );
@@ -233,14 +231,20 @@ export function triggerV2(
       userId: user.id,
       status,
       sessionExpiryDate: known?.sessionExpiryDate ?? ctx.clock.now() + 90 * 86_400_000,
-      detailedError: ERRORS[status],
+      detailedError: ERRORS[status as RefreshErrorStatus],
     };
     content = refreshFinishedContent(store, c);
     key = c.id;
   } else {
     let newest: AccountRecord | undefined;
+    // the newest account of the user (of the credentials, when one is given: the route checked it is the user's)
     for (const a of store.accounts.values())
-      if (a.userId === user.id && (!newest || a.created >= newest.created)) newest = a;
+      if (
+        a.userId === user.id &&
+        (o.credentialsId === undefined || a.credentialsIds.includes(o.credentialsId)) &&
+        (!newest || a.created >= newest.created)
+      )
+        newest = a;
     const account = newest ?? { id: store.ids.next(), userId: user.id };
     key = account.id;
     let tx: { id: string; bookedDate: string } | undefined;

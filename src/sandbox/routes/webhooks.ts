@@ -19,6 +19,8 @@ import { apiTransaction } from '../connector/state.js';
 import { isV2DataEvent, V2_DATA_EVENTS, type V2DataEvent } from '../../contract/webhook-signature.js';
 import type { WebhookEvent } from '../../contract/wire.js';
 import { registerEventsV2, triggerV2 } from './events-v2.js';
+import { CredentialsState } from '../providers/engine.js';
+import { STATUS_EVENTS_TEXT, TRIGGER_STATUSES } from '../../contract/trigger-statuses.js';
 
 function connectorView(h: WebhookRecord) {
   return { id: h.id, url: h.url, secret: h.secret, events: h.events };
@@ -93,6 +95,18 @@ export function registerWebhooks(ctx: SandboxContext): void {
     const user = pickUser(ctx, short(optString(body, 'userId'), 'userId'));
     const status = short(optString(body, 'status'), 'status');
     const credentialsId = short(optString(body, 'credentialsId'), 'credentialsId');
+    if (status !== undefined) {
+      // one list (src/contract/trigger-statuses.ts) for the check and both messages: the v1 message
+      // left refresh:finished out, the v2 one the v1 events
+      const allowed = TRIGGER_STATUSES[event];
+      if (!allowed) throw badRequest(`status applies to ${STATUS_EVENTS_TEXT} only`, { field: 'status' });
+      if (!allowed.includes(status))
+        throw badRequest(`status of ${event} must be one of ${allowed.join(', ')}`, { field: 'status' });
+    }
+    // an id the user has no credentials of was put in the event as given (exit 0): a typo, or the
+    // credentials of another user, made an event about credentials that do not exist
+    if (credentialsId !== undefined && !credentialsOf(ctx, user).has(credentialsId))
+      throw notFound(`credentials ${credentialsId} not found for user ${user.id}`);
     const webhooks = delivery.matching({ event: event as EventName, userId: user.id }).length;
     if (!v1) {
       const { content, orderKey } = triggerV2(ctx, event as V2DataEvent, user, { status, credentialsId });
@@ -112,6 +126,16 @@ function short(v: string | undefined, field: string): string | undefined {
   return v;
 }
 
+/** The ids of the user's credentials: made through the API or the link flow, a connector user's, its accounts'. */
+function credentialsOf(ctx: SandboxContext, user: UserRecord): Set<string> {
+  const ids = new Set<string>();
+  for (const c of ctx.store.area('credentials', () => new CredentialsState()).records.values())
+    if (c.userId === user.id) ids.add(c.id);
+  if (user.connector) ids.add(user.connector.credentialsId);
+  for (const a of ctx.store.accounts.values()) if (a.userId === user.id) for (const id of a.credentialsIds) ids.add(id);
+  return ids;
+}
+
 /** The given user (404 when unknown), else the newest user, else a new one. */
 function pickUser(ctx: SandboxContext, id: string | undefined): UserRecord {
   const { store } = ctx;
@@ -128,31 +152,6 @@ function pickUser(ctx: SandboxContext, id: string | undefined): UserRecord {
   return u;
 }
 
-const CREDENTIALS_STATUSES = [
-  'CREATED',
-  'AUTHENTICATING',
-  'AWAITING_MOBILE_BANKID_AUTHENTICATION',
-  'AWAITING_MOBILE_EID_AUTHENTICATION',
-  'AWAITING_SUPPLEMENTAL_INFORMATION',
-  'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
-  'UPDATING',
-  'UPDATED',
-  'AUTHENTICATION_ERROR',
-  'TEMPORARY_ERROR',
-  'PERMANENT_ERROR',
-  'SESSION_EXPIRED',
-  'DELETED',
-];
-const OPERATION_STATUSES = [
-  'CREATED',
-  'AWAITING_CREDENTIALS',
-  'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
-  'EXECUTING',
-  'EXECUTED',
-  'FAILED',
-  'CANCELLED',
-];
-
 function realisticContent(
   ctx: SandboxContext,
   event: WebhookEvent,
@@ -163,18 +162,12 @@ function realisticContent(
   const now = ctx.clock.now();
   const today = new Date(now).toISOString().slice(0, 10);
   const credentialsId = o.credentialsId ?? user.connector?.credentialsId ?? store.ids.next();
-  // a transaction event has no status to set: ignored, `--status X` was answered 200 as if it had
-  // been used (the Events v2 ones refuse it the same way)
-  if (o.status !== undefined && (event === 'transaction:create' || event === 'transaction:update'))
-    throw badRequest('status applies to credentials and signable-operation events only', { field: 'status' });
+  // the route checked the status against TRIGGER_STATUSES: a transaction event takes none (it was
+  // answered 200 as if it had been used)
   switch (event) {
     case 'credentials:create':
     case 'credentials:update': {
       const status = o.status ?? (event === 'credentials:create' ? 'CREATED' : 'UPDATED');
-      if (!CREDENTIALS_STATUSES.includes(status))
-        throw badRequest(`status of credentials must be one of ${CREDENTIALS_STATUSES.join(', ')}`, {
-          field: 'status',
-        });
       const content = {
         id: credentialsId,
         providerName: 'se-test-other-password',
@@ -193,7 +186,12 @@ function realisticContent(
     case 'transaction:create':
     case 'transaction:update': {
       let tx: import('../store.js').TransactionRecord | undefined;
-      for (const t of store.transactions.values()) if (t.userId === user.id && (!tx || t.seq > tx.seq)) tx = t;
+      // of the given credentials' accounts, when one is given (a transaction of another was labelled with it)
+      const ofCredentials = (t: import('../store.js').TransactionRecord) =>
+        o.credentialsId === undefined ||
+        Boolean(store.accounts.get(t.accountId)?.credentialsIds.includes(o.credentialsId));
+      for (const t of store.transactions.values())
+        if (t.userId === user.id && (!tx || t.seq > tx.seq) && ofCredentials(t)) tx = t;
       const account = tx ? store.accounts.get(tx.accountId) : undefined;
       const txCredentials = o.credentialsId ?? account?.credentialsIds[0] ?? credentialsId;
       // the user's newest transaction, exactly as the connector's own events show it
@@ -222,10 +220,6 @@ function realisticContent(
     }
     case 'signable-operation:update': {
       const status = o.status ?? 'EXECUTED';
-      if (!OPERATION_STATUSES.includes(status))
-        throw badRequest(`status of a signable operation must be one of ${OPERATION_STATUSES.join(', ')}`, {
-          field: 'status',
-        });
       const id = store.ids.next();
       const content = {
         created: now,
