@@ -119,6 +119,22 @@ describe('flags', () => {
   optionCases('sandbox clock', newCmdClock, [
     { name: 'advance', args: ['advance', '1d12h'], options: { action: 'advance', advanceMs: 36 * 3_600_000 } },
     { name: 'advance by nonsense', args: ['advance', 'soon'], code: 2, stderr: 'not a duration' },
+    ...[
+      ['advance', '-1d'],
+      ['advance', '--', '-1d12h'],
+    ].map((args) => ({
+      // it was "unknown option '-1d'" (or '"-1d" is not a duration'): about a flag no one meant
+      name: `a duration backwards (${args.join(' ')}) is a usage error pointing at set`,
+      args,
+      code: 2,
+      stderr: [
+        `\`sandbox clock advance\` moves the clock forward only: ${args.at(-1)} would move it back`,
+        '`bankctl sandbox clock set TIME` sets an earlier time',
+        not('unknown option'),
+        not('not a duration'),
+      ],
+    })),
+    { name: 'an unknown option is still one', args: ['advance', '-x'], code: 2, stderr: "unknown option '-x'" },
     { name: 'set', args: ['set', '2026-03-01'], options: { action: 'set', time: '2026-03-01' } },
     { name: 'set to a date that does not exist', args: ['set', '2026-02-30'], code: 2, stderr: 'not a time' },
   ]);

@@ -32,11 +32,21 @@ export function newCmdClock(parent: Command, ctx: Context, run: Run<ClockOptions
     .argument('<duration>', 'how far: 90s, 15m, 2h, 3d, 1w, or combined like 1d12h')
     .description('move the clock forward; waits that came due (eID, app, supplemental timeouts) end at once')
     .action(async (duration: string) => {
+      // `advance -- -1d`: a duration backwards was "not a duration"
+      if (/^-/.test(duration) && parseDuration(duration.slice(1)) !== undefined) throw backwards(duration);
       const ms = parseDuration(duration);
       if (ms === undefined)
         throw new UsageError(`"${duration}" is not a duration`, { hint: 'use e.g. 90s, 15m, 2h, 3d, 1w or 1d12h' });
       await run(ctx, { action: 'advance', advanceMs: ms });
     });
+  // `advance -1d` reads as an option to commander: "unknown option '-1d'", about a flag no one meant
+  const own = advance as unknown as { unknownOption?: (flag: string) => void };
+  const unknownOption = own.unknownOption?.bind(advance);
+  if (unknownOption)
+    own.unknownOption = (flag) => {
+      if (parseDuration(flag.slice(1)) !== undefined) throw backwards(flag);
+      unknownOption(flag);
+    };
   examples(advance, [
     'bankctl sandbox clock advance 2h',
     "bankctl sandbox clock advance 91d   # past a consent's 90 days",
@@ -54,6 +64,13 @@ export function newCmdClock(parent: Command, ctx: Context, run: Run<ClockOptions
     });
   examples(set, ['bankctl sandbox clock set 2026-12-31T23:59:00Z', 'bankctl sandbox start --clock 2026-01-15']);
   return clock;
+}
+
+/** `advance -1d`: the command only moves the clock forward; `set` moves it back. */
+function backwards(duration: string): UsageError {
+  return new UsageError(`\`sandbox clock advance\` moves the clock forward only: ${duration} would move it back`, {
+    hint: '`bankctl sandbox clock set TIME` sets an earlier time, e.g. 2026-03-01T09:30:00Z',
+  });
 }
 
 function human(ms: number): string {
