@@ -410,19 +410,41 @@ export class Context {
     const caPems: string[] = [];
     const caFile = s.get('ca-file');
     const { inputReadError, readInputFile } = await import('./fs/read-input.js');
-    for (const [file, from] of [
-      [caFile?.value, caFile?.source === 'env' ? 'BANKCTL_CA_FILE' : '--ca-file'],
-      [this.env.NODE_EXTRA_CA_CERTS, 'NODE_EXTRA_CA_CERTS'],
+    // each file labelled by where it came from: a profile's setting or the running sandbox's own CA
+    // (sandbox start --tls) was called "--ca-file", a flag the user never typed
+    const caFrom = (): { from: string; hint?: string } => {
+      switch (caFile?.source) {
+        case 'env':
+          return { from: 'BANKCTL_CA_FILE' };
+        case 'profile':
+          return {
+            from: `profile "${this.profileName()}" ca-file`,
+            hint: '`bankctl config set ca-file FILE` names another, `bankctl config unset ca-file` drops it',
+          };
+        case 'sandbox':
+          return {
+            from: "the sandbox's CA file",
+            hint: 'restart the sandbox to write it again: `bankctl sandbox stop`, then `bankctl sandbox start --tls`',
+          };
+        default:
+          return { from: '--ca-file' };
+      }
+    };
+    for (const [file, { from, hint }] of [
+      [caFile?.value, caFrom()],
+      [this.env.NODE_EXTRA_CA_CERTS, { from: 'NODE_EXTRA_CA_CERTS' }],
     ] as const) {
       if (!file) continue;
       let pem: string;
       try {
         pem = await readInputFile(file);
       } catch (err) {
-        throw inputReadError(err, file, from);
+        const e = inputReadError(err, file, from);
+        e.hint ??= hint;
+        throw e;
       }
       if (!pem.includes('-----BEGIN CERTIFICATE-----'))
-        throw new UsageError(`${from}: ${file} holds no PEM certificate`);
+        throw new UsageError(`${from}: ${file} holds no PEM certificate`, { hint });
       caPems.push(pem);
     }
     const { normalizePins } = await import('./http/transport.js');

@@ -2,7 +2,9 @@
 // through a CONNECT proxy and around it with NO_PROXY.
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawnCli, tempDir } from '../helpers/cli.js';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
 import { startProxy } from '../helpers/proxy.js';
 
@@ -125,5 +127,58 @@ describe('proxies', () => {
         await new Promise((r) => proxy.close(r));
       }
     }
+  });
+});
+
+describe('a CA file that cannot be used is named by where it came from', () => {
+  // each was called "--ca-file", a flag the user never typed, so they looked for it in their command
+  const notPem = (dir: string) => {
+    const f = join(dir, 'not-a-ca.pem');
+    writeFileSync(f, 'hello\n');
+    return f;
+  };
+  const cases: Array<[string, (dir: string) => { env?: Record<string, string>; args?: string[] }, RegExp]> = [
+    [
+      'a profile setting',
+      (dir) => {
+        const f = notPem(dir);
+        writeFileSync(
+          join(dir, 'config.json'),
+          JSON.stringify({ profiles: { default: { 'base-url': 'https://127.0.0.1:1', 'ca-file': f } } }),
+          { mode: 0o600 },
+        );
+        return {};
+      },
+      /^error: profile "default" ca-file: .*not-a-ca\.pem holds no PEM certificate \(`bankctl config set ca-file FILE`/,
+    ],
+    [
+      "the running sandbox's CA (sandbox start --tls)",
+      (dir) => {
+        writeFileSync(
+          join(dir, 'sandbox.json'),
+          JSON.stringify({ baseUrl: 'https://127.0.0.1:1', caFile: join(dir, 'sandbox-ca.pem') }),
+          { mode: 0o600 },
+        );
+        return {};
+      },
+      /^error: the sandbox's CA file: cannot read .*sandbox-ca\.pem: no such file .*restart the sandbox/,
+    ],
+    [
+      'BANKCTL_CA_FILE',
+      (dir) => ({ env: { BANKCTL_CA_FILE: notPem(dir) } }),
+      /^error: BANKCTL_CA_FILE: .*holds no PEM/,
+    ],
+    ['--ca-file', (dir) => ({ args: ['--ca-file', notPem(dir)] }), /^error: --ca-file: .*holds no PEM/],
+  ];
+  test.each(cases)('%s', async (_name, setup, message) => {
+    const dir = tempDir();
+    chmodSync(dir, 0o700);
+    const { env = {}, args = [] } = setup(dir);
+    const r = await runCli(['api', 'GET', '/version', '--as', 'none', ...args], {
+      env: { BANKCTL_CONFIG_DIR: dir, ...env },
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
