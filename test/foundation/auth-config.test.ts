@@ -361,6 +361,30 @@ describe('config and profiles', () => {
     expect(readFileSync(file, 'utf8')).toBe('{"profiles": {"default": {"base-url": ');
   });
 
+  test('a config file or token cache that is not JSON: the error says line:column, as an editor goes to it', async () => {
+    // it said "at position 57", a count of characters no editor shows
+    const env = bareEnv();
+    const config = join(env.BANKCTL_CONFIG_DIR, 'config.json');
+    writeFileSync(config, '{\n  "profiles": {\n    "default": {\n      "output": "json",\n    }\n  }\n}\n', {
+      mode: 0o600,
+    });
+    const r = await runCli(['auth', 'status'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`the config file ${config}:5:5 is not valid JSON: Expected double-quoted property name`);
+    expect(r.stderr).not.toMatch(/position/);
+    // node 20 gives no position for an unexpected token, only a piece of the file (a secret's, maybe)
+    writeFileSync(config, '{}', { mode: 0o600 });
+    const tokens = join(env.BANKCTL_CONFIG_DIR, 'tokens.json');
+    writeFileSync(tokens, '{\n  "default": {\n    "k": {"accessToken": sekrit-token-value}\n  }\n}\n', {
+      mode: 0o600,
+    });
+    const t = await runCli(['auth', 'status'], { env });
+    expect(t.code).toBe(2);
+    expect(t.stderr).toMatch(new RegExp(`the token cache ${tokens}:3:26 is not valid JSON: Unexpected token`));
+    expect(t.stderr).not.toContain('sekrit');
+    expect(t.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   test('an unreadable config file is reported, not reset', async () => {
     if (process.getuid?.() === 0) {
       // root reads anything: use a directory in the file's place instead
