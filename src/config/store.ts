@@ -149,16 +149,22 @@ export class ConfigStore {
     this.deleteProfileSettings(profileName, [key]);
   }
 
-  /** Removes settings of a saved profile; a profile never saved stays unsaved (nothing to remove). */
-  deleteProfileSettings(profileName: string, keys: SettingKey[]): void {
+  /**
+   * Removes settings of a saved profile; a profile never saved stays unsaved (nothing to remove).
+   * Returns the keys it held (those removed), in the order asked.
+   */
+  deleteProfileSettings(profileName: string, keys: SettingKey[]): SettingKey[] {
+    let removed: SettingKey[] = [];
     this.updateConfig((c) => {
       const profiles = profilesOf(c, this.file);
       const p = profiles[profileName];
       if (p === undefined) return c;
       const rest = { ...p };
+      removed = keys.filter((k) => rest[k] !== undefined);
       for (const k of keys) delete rest[k];
       return { ...c, profiles: { ...profiles, [profileName]: rest } };
     });
+    return removed;
   }
 
   // --- token cache ---

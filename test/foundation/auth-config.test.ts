@@ -59,6 +59,10 @@ describe('auth login, status, logout and the profile files', () => {
     expect(csv.stdout).not.toMatch(/[{[]/);
     const out = await runCli(['auth', 'logout'], { env });
     expect(out.code).toBe(0);
+    // what went, by name: it said only "(1 cached token removed)", not that the client secret went too
+    expect(out.stderr).toBe(
+      'logged out of profile "default": removed its client-id and client-secret, and 1 cached token\n',
+    );
     const after = JSON.parse((await runCli(['auth', 'status', '-o', 'json'], { env })).stdout);
     expect(after).toMatchObject({ clientId: null, clientSecret: 'not set', tokens: [] });
     removeDir(env.BANKCTL_CONFIG_DIR);

@@ -19,7 +19,7 @@ export async function logoutRun(ctx: Context): Promise<void> {
   // a mistyped name logs nothing out: say so (it used to be saved as a new, empty profile, exit 0)
   ctx.requireSavedProfile(config, profile);
   const n = config.clearTokens(profile);
-  config.deleteProfileSettings(profile, [
+  const removed = config.deleteProfileSettings(profile, [
     'client-id',
     'client-secret',
     'token',
@@ -27,5 +27,19 @@ export async function logoutRun(ctx: Context): Promise<void> {
     'connector-token-next',
     'basic',
   ]);
-  ctx.notice(`logged out of profile "${profile}" (${n} cached token${n === 1 ? '' : 's'} removed)`);
+  // what was removed, by name (it said only how many cached tokens, not that the client secret went)
+  const what = [
+    ...(removed.length > 0 ? [`its ${andList(removed)}`] : []),
+    ...(n > 0 ? [`${n} cached token${n === 1 ? '' : 's'}`] : []),
+  ];
+  ctx.notice(
+    what.length > 0
+      ? `logged out of profile "${profile}": removed ${what.join(', and ')}`
+      : `logged out of profile "${profile}": it stored no credentials or cached tokens, nothing removed`,
+  );
+}
+
+/** "a", "a and b", "a, b and c". */
+function andList(items: string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

@@ -21,11 +21,18 @@ describe('auth logout', () => {
       },
       args: [],
       code: 0,
-      stderr: 'logged out of profile "default" (0 cached tokens removed)',
+      // each setting removed, by name (it said "(0 cached tokens removed)": as if nothing had gone)
+      stderr: 'logged out of profile "default": removed its client-id, client-secret and connector-token\n',
       after: async () => {
         const left = JSON.parse((await runCli(['config', 'list', '-o', 'json'], { env })).stdout);
         expect(left.map((r: { key: string }) => r.key)).toEqual(['base-url']);
       },
+    },
+    {
+      name: 'a second logout says nothing was there to remove',
+      args: [],
+      code: 0,
+      stderr: 'logged out of profile "default": it stored no credentials or cached tokens, nothing removed\n',
     },
   ]);
 });
