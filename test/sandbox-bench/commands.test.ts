@@ -358,5 +358,19 @@ describe('reset', () => {
         expect(JSON.parse(again.stdout).users).toEqual(ids.users);
       },
     },
+    ...(['table', 'csv'] as const).map((format) => ({
+      // csv had the clientId column alone, less than json said
+      name: `--keep-clients -o ${format}: the fields json has, no more and no fewer`,
+      args: ['--keep-clients', '--yes', '-o', format],
+      code: 0,
+      stdout: (out: string) => {
+        const lines = out.trim().split(/\r?\n/);
+        const fields =
+          format === 'csv'
+            ? Object.fromEntries(lines[0]!.split(',').map((k, i) => [k, lines[1]!.split(',')[i]]))
+            : Object.fromEntries(lines.map((l) => l.split(/\s{2,}/)));
+        expect(fields).toEqual({ reset: 'true', keepClients: 'true', clientId: sb.t.sandbox.clientId });
+      },
+    })),
   ]);
 });

@@ -38,8 +38,12 @@ export async function resetRun(ctx: Context, o: ResetOptions): Promise<void> {
     // the running sandbox rewrote its state file; a profile or BANKCTL_* variables with the old client need the new one
     ctx.notice('the sandbox is empty and has a new client id, secret and connector token');
   } else ctx.notice('the sandbox is empty; its client and connector token still work');
+  // the table (one object, shown vertically) has every field of the answer; csv has the same ones
+  // (it had clientId alone: less than json said)
   await render(ctx, r, {
     columns: [
+      { header: 'reset', path: 'reset' },
+      { header: 'keepClients', path: 'keepClients' },
       { header: 'clientId', path: 'clientId' },
       ...(o.keepClients
         ? []
