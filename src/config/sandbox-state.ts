@@ -12,6 +12,7 @@ import { UsageError } from '../errors.js';
 import { processAlive, processStart, withLockSync } from '../fs/lock.js';
 import { pidGivenAway } from '../fs/pids.js';
 import { checkPrivate, tightenFile } from './private.js';
+import { syntaxErrorAt } from './json-file.js';
 
 // whether a pid lives is the lock's question too: one answer for both
 export { processAlive };
@@ -68,16 +69,25 @@ export function readState(configDir: string, o: { strict?: boolean } = {}): Sand
   checkPrivate(file, 'file');
   tightenFile(file);
   let problem: string;
+  let where = file;
+  let text: string | undefined;
   try {
-    const state = JSON.parse(readFileSync(file, 'utf8')) as SandboxState;
+    text = readFileSync(file, 'utf8');
+    const state = JSON.parse(text) as SandboxState;
     if (state && typeof state === 'object' && typeof state.baseUrl === 'string') return state;
     problem = 'it names no baseUrl';
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    problem = (err as Error).message;
+    if (text === undefined) problem = (err as Error).message;
+    else {
+      // never JSON.parse's own message: node 20 quotes a piece of the file, which holds the client secret
+      const at = syntaxErrorAt(text, (err as Error).message);
+      where = `${file}:${at.line}:${at.column}`;
+      problem = `not valid JSON: ${at.problem}`;
+    }
   }
   if (!o.strict) return undefined;
-  throw new UsageError(`${file} is not a readable sandbox state file (${problem})`, {
+  throw new UsageError(`${where} is not a readable sandbox state file (${problem})`, {
     hint: 'a sandbox may still run for it: stop that `bankctl sandbox start` process (ps shows it), then delete the file',
   });
 }

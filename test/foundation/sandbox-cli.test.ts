@@ -82,7 +82,7 @@ describe('sandbox start and stop', () => {
       ]) {
         const r = await spawnCli(args, { env });
         expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
-        expect(r.stderr).toContain(`${file} is not a readable sandbox state file`);
+        expect(r.stderr).toContain(`${file}:1:13 is not a readable sandbox state file`);
         expect(r.stderr).not.toMatch(/\n\s+at /);
       }
       expect(readFileSync(file, 'utf8')).toBe('{"baseUrl": ');

@@ -71,7 +71,26 @@ describe('sandbox status', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'sandbox.json'), '{', { mode: 0o600 });
     const r = await spawnCli(['sandbox', 'status'], { env: { BANKCTL_CONFIG_DIR: dir } });
-    expect(r.stderr).toMatch(/^error: .*sandbox\.json is not a readable sandbox state file/);
+    expect(r.stderr).toMatch(/^error: .*sandbox\.json:1:2 is not a readable sandbox state file/);
+    expect(r.code).toBe(2);
+  });
+
+  test('a damaged state file: the error says where (path:line:column), never the secret next to the fault', async () => {
+    const dir = tempDir();
+    const secret = 'sbx-secret-4f1c9a77e2';
+    // a write cut short by a full disk, say: node 20's own message would quote the text around the fault
+    writeFileSync(
+      join(dir, 'sandbox.json'),
+      `{\n  "baseUrl": "http://127.0.0.1:1",\n  "clientSecret": "${secret}" x\n}`,
+      {
+        mode: 0o600,
+      },
+    );
+    const r = await spawnCli(['sandbox', 'status'], { env: { BANKCTL_CONFIG_DIR: dir } });
+    expect(r.stderr).toContain(
+      `${join(dir, 'sandbox.json')}:3:43 is not a readable sandbox state file (not valid JSON`,
+    );
+    expect(r.stderr).not.toContain(secret.slice(4));
     expect(r.code).toBe(2);
   });
 });
