@@ -3,6 +3,9 @@
 // per command run (so a retry of the same run is the same request to the service).
 import { randomUUID } from 'node:crypto';
 import { EP } from '../contract/index.js';
+import { ApiError } from '../errors.js';
+import { envelopeCode } from '../http/error-body.js';
+import { inProgressConflict } from '../http/retry.js';
 import type { ApiClient } from './client.js';
 import type { Item } from './data-v2.js';
 import { readCreated, readList, readObject, readObjectMaybeIn } from './shape.js';
@@ -12,14 +15,33 @@ export const PERIOD_TYPES = ['DAY', 'WEEK', 'FORTNIGHT', 'MONTH', 'HALF_YEAR', '
 
 const key = (k?: string) => ({ 'idempotency-key': k ?? randomUUID() });
 
+/**
+ * A write with its Idempotency-Key. The HTTP core sends it again with that key while the service
+ * answers 409 "still being processed" (--retries times); past that, the error says how to get the
+ * first request's answer: the same command with --idempotency-key KEY (a new key, as a plain rerun
+ * gets, would make a second consent or authorization).
+ */
+async function keyed<T>(given: string | undefined, write: (headers: Record<string, string>) => Promise<T>): Promise<T> {
+  const headers = key(given);
+  try {
+    return await write(headers);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409 && inProgressConflict(envelopeCode(err.body), err.serviceMessage))
+      err.hint = `the service was still processing the first request with this Idempotency-Key; run the same command again with --idempotency-key ${headers['idempotency-key']} to get its answer; without it, a new key makes a second one`;
+    throw err;
+  }
+}
+
 export async function createConsent(api: ApiClient, body: Item, idempotencyKey?: string): Promise<Item> {
   // the consent's id is what every later verb (authorize, get, revoke) takes: none is exit 7
-  return readCreated<Item>(
-    api,
-    EP.consentsV2.create,
-    'id',
-    { json: body, headers: key(idempotencyKey), idempotent: true },
-    { key: 'consent', bare: true },
+  return keyed(idempotencyKey, (headers) =>
+    readCreated<Item>(
+      api,
+      EP.consentsV2.create,
+      'id',
+      { json: body, headers, idempotent: true },
+      { key: 'consent', bare: true },
+    ),
   );
 }
 
@@ -27,11 +49,9 @@ export const getConsent = (api: ApiClient, consentId: string) =>
   readObjectMaybeIn<Item>(api, EP.consentsV2.get, 'consent', { path: { consentId } });
 
 export async function revokeConsent(api: ApiClient, consentId: string, idempotencyKey?: string): Promise<Item> {
-  return readObject<Item>(api, EP.consentsV2.revoke, {
-    path: { consentId },
-    headers: key(idempotencyKey),
-    idempotent: true,
-  });
+  return keyed(idempotencyKey, (headers) =>
+    readObject<Item>(api, EP.consentsV2.revoke, { path: { consentId }, headers, idempotent: true }),
+  );
 }
 
 export async function consentTemplates(
@@ -52,12 +72,14 @@ export async function startAuthorization(
   idempotencyKey?: string,
 ): Promise<Item> {
   // --wait follows the authorization by its id: an answer without one is exit 7, not a poll of "undefined"
-  return readCreated<Item>(
-    api,
-    EP.consentsV2.authorize,
-    'id',
-    { path: { consentId }, json: body, headers: key(idempotencyKey), idempotent: true },
-    { key: 'authorization', bare: true },
+  return keyed(idempotencyKey, (headers) =>
+    readCreated<Item>(
+      api,
+      EP.consentsV2.authorize,
+      'id',
+      { path: { consentId }, json: body, headers, idempotent: true },
+      { key: 'authorization', bare: true },
+    ),
   );
 }
 

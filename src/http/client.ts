@@ -13,8 +13,10 @@ import {
   DEFAULT_RETRY,
   decideRetry,
   IDEMPOTENT_METHODS,
+  inProgressConflict,
   mayHaveArrived,
   UNTRUSTED_CERT_CODES,
+  type AttemptOutcome,
   type RetryConfig,
   type RetryDecision,
 } from './retry.js';
@@ -279,9 +281,9 @@ export class HttpClient {
         lastSentId = sentId;
       }
       if (answer) {
-        const retryAfter = headerValue(answer.headers['retry-after']);
+        const busyKey = this.inProgressKey(answer, headers);
         const decision = decideRetry(
-          { method, idempotent: o.idempotent, attempt, status: answer.status, retryAfter, nowMs: this.now() },
+          { method, idempotent: o.idempotent, attempt, nowMs: this.now(), ...answered(answer, busyKey) },
           cfg,
           this.random,
         );
@@ -292,7 +294,7 @@ export class HttpClient {
         }
         if (this.deletedBefore(method, abandoned || serverFailed, answer.status, url))
           return { status: answer.status, headers: answer.headers, data: undefined as T, url, requestId: sentId };
-        throw this.answerError(answer, method, url, o.auth, decision.waitMs);
+        throw this.answerError(answer, method, url, o.auth, decision.waitMs, busyKey);
       }
       if (this.closed)
         throw new NetworkError(`${method} ${this.redactor.url(url)} abandoned: the command has finished`);
@@ -329,7 +331,14 @@ export class HttpClient {
   }
 
   /** The error of a service's answer that is not a success (and is not retried). */
-  private answerError(a: Answer, method: string, url: string, auth: Auth | undefined, waitMs?: number): ApiError {
+  private answerError(
+    a: Answer,
+    method: string,
+    url: string,
+    auth: Auth | undefined,
+    waitMs?: number,
+    busyKey?: string,
+  ): ApiError {
     // a server may echo what it was sent: the body is redacted before anything reads it
     const { message, body } = serviceMessage(
       a.status,
@@ -338,6 +347,10 @@ export class HttpClient {
     );
     return new ApiError(a.status, method, this.redactor.url(url), message, body, {
       hint:
+        // the key is what gets the first request's answer: a run with a new one would do it twice
+        (busyKey !== undefined
+          ? `the service was still processing the first request with Idempotency-Key ${busyKey}; send it again later with that same key to get its answer (a new key would make a second one)`
+          : undefined) ??
         hintFor(a.status, auth, url, body, message) ??
         waitHint(waitMs, this.now()) ??
         redirectHint(a.status, headerValue(a.headers.location), this.redactor),
@@ -345,6 +358,18 @@ export class HttpClient {
       requestIds: this.redactor.text(a.ids),
       headers: a.headers,
     });
+  }
+
+  /**
+   * The Idempotency-Key of a request answered 409 "a request with this Idempotency-Key is still
+   * being processed"; undefined for any other answer, or a request without a key.
+   */
+  private inProgressKey(a: Answer, headers: Record<string, string>): string | undefined {
+    if (a.status !== 409) return undefined;
+    const key = Object.entries(headers).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
+    if (key === undefined) return undefined;
+    const { message, body } = serviceMessage(a.status, headerValue(a.headers['content-type']), a.text);
+    return inProgressConflict(envelopeCode(body), message) ? key : undefined;
   }
 
   private tooLarge(method: string, url: string, limit: number): ResponseTooLargeError {
@@ -361,6 +386,14 @@ export class HttpClient {
   private notice(line: string): void {
     (this.opts.notice ?? this.opts.trace)?.(this.redactor.text(line));
   }
+}
+
+/** What the retry policy reads of an answer: its status, Retry-After, and whether it is a 409 "still being processed". */
+function answered(
+  a: Answer,
+  busyKey: string | undefined,
+): Pick<AttemptOutcome, 'status' | 'retryAfter' | 'inProgress'> {
+  return { status: a.status, retryAfter: headerValue(a.headers['retry-after']), inProgress: busyKey !== undefined };
 }
 
 function parseOrUndefined(text: string): unknown {

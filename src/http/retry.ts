@@ -19,6 +19,20 @@ export const DEFAULT_RETRY: RetryConfig = {
   maxRetryAfterMs: 60_000,
 };
 
+/** The first wait after a 409 "still being processed" (doubled for each further one). */
+export const IN_PROGRESS_WAIT_MS = 1_000;
+
+/**
+ * Whether a 409 is the service's "a request with this Idempotency-Key is still being processed"
+ * (the sandbox's `request.in_progress`, the reference's "Request retried while the original request
+ * is still being processed"), not a conflict with the data (a revoked consent, an authorization
+ * already running: `authorization.in_progress` is one of those).
+ */
+export function inProgressConflict(code: string | undefined, message: string): boolean {
+  if (code === 'request.in_progress') return true;
+  return /\boriginal request is still being processed\b|\bIdempotency-Key is still being processed\b/i.test(message);
+}
+
 /** TLS verification codes for a server certificate no trusted CA vouches for. */
 export const UNTRUSTED_CERT_CODES = new Set([
   'DEPTH_ZERO_SELF_SIGNED_CERT',
@@ -57,6 +71,11 @@ export interface AttemptOutcome {
   retryAfter?: string | null;
   errorCode?: string;
   nowMs: number;
+  /**
+   * A 409 that says an earlier request with the same Idempotency-Key is still being processed
+   * (inProgressConflict): sent again with that key, it gets the first request's answer once ready.
+   */
+  inProgress?: boolean;
 }
 
 export interface RetryDecision {
@@ -75,6 +94,17 @@ export function decideRetry(o: AttemptOutcome, cfg: RetryConfig, random: () => n
   if (o.attempt >= cfg.retries) return { retry: false, delayMs: 0 };
   const idempotent = o.idempotent ?? IDEMPOTENT_METHODS.has(o.method.toUpperCase());
   if (o.status !== undefined) {
+    if (o.status === 409 && o.inProgress) {
+      // the first request is at work: a wait of a second or more, not the backoff of a failure
+      const after = parseRetryAfter(o.retryAfter, o.nowMs);
+      if (after !== undefined && after > cfg.maxRetryAfterMs) return { retry: false, delayMs: 0, waitMs: after };
+      const delayMs = after ?? Math.min(cfg.maxDelayMs, IN_PROGRESS_WAIT_MS * 2 ** o.attempt);
+      return {
+        retry: true,
+        delayMs,
+        reason: 'HTTP 409 (the first request with this Idempotency-Key is still being processed)',
+      };
+    }
     if (o.status !== 429 && (!idempotent || !isRetryableStatus(o.status))) return { retry: false, delayMs: 0 };
     const after = parseRetryAfter(o.retryAfter, o.nowMs);
     // a wait longer than we would make (a quota for the next two hours): retrying sooner only fails
