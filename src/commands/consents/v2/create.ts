@@ -58,6 +58,19 @@ function validity(text: string, flag: string, endOfDay: boolean): string {
   return iso;
 }
 
+/** The template's limit on payeeAccount.name and payerAccount.holderName (maxLength, in characters). */
+const ACCOUNT_NAME_MAX = 35;
+
+/**
+ * An account's name as the template's schema allows it (1 to 35 characters, as JSON Schema counts
+ * them: code points): the service's 400 came only after the network round trip.
+ */
+function accountName(name: string, flag: string, field: string): void {
+  const n = [...name].length;
+  if (n < 1 || n > ACCOUNT_NAME_MAX)
+    throw new UsageError(`${flag} must be 1 to ${ACCOUNT_NAME_MAX} characters (the template's ${field}), got ${n}`);
+}
+
 /** "12.50" in a currency as the reference's CurrencyDenominatedAmount (integer scale and unscaledValue). */
 function amount(text: string, currency: string, flag: string): Record<string, unknown> {
   let d: { unscaledValue: bigint; scale: number };
@@ -105,6 +118,8 @@ export async function bodyFromFlags(ctx: Context, o: Flags): Promise<Record<stri
     if (!o.maxAmount) throw new UsageError('--max-amount is required (or give --parameters FILE)');
     if (!o.limit || o.limit.length === 0) throw new UsageError('--limit PERIOD=AMOUNT is required at least once');
     if (!o.payeeName || !o.payeeNumber) throw new UsageError('--payee-name and --payee-number are required');
+    accountName(o.payeeName, '--payee-name', 'payeeAccount.name');
+    if (o.payerName !== undefined) accountName(o.payerName, '--payer-name', 'payerAccount.holderName');
     const periodicLimits = o.limit.map((l) => {
       const m = /^([A-Za-z_]+)=(.+)$/.exec(l);
       const period = m?.[1]?.toUpperCase() ?? '';
@@ -161,9 +176,9 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
     .option('--currency <code>', 'currency of the amounts (ISO 4217)')
     .option('--max-amount <amount>', 'largest single payment, e.g. 100.00')
     .option('--limit <period=amount>', `a periodic limit, repeatable (${PERIOD_TYPES.join(', ')})`, collect)
-    .option('--payee-name <name>', "the payee account's name")
+    .option('--payee-name <name>', "the payee account's name (1 to 35 characters)")
     .option('--payee-number <number>', "the payee account's sort code and number")
-    .option('--payer-name <name>', "the payer account's holder")
+    .option('--payer-name <name>', "the payer account's holder (1 to 35 characters)")
     .option('--payer-number <number>', "the payer account's sort code and number")
     .option('--merchant-id <id>', 'the merchant of the mandate')
     .option('--reference <text>', "remittanceInformation.reference, the payments' reference (1 to 18 characters)")

@@ -1,0 +1,74 @@
+// consents v2 create: --payee-name and --payer-name beyond the template's 35 characters (payeeAccount.name,
+// payerAccount.holderName: maxLength 35) are exit 2 naming the flag and the limit, before anything is
+// sent; the service's 400 came only after the round trip. A node:http server on loopback counts requests.
+import { afterEach, describe, expect, test } from 'vitest';
+import { spawnCli } from '../helpers/cli.js';
+import { readyTokenEnv, reply, scriptedServer } from '../helpers/scripted-server.js';
+
+const args = (...more: string[]) => [
+  'consents',
+  'v2',
+  'create',
+  '--provider',
+  'uk-ob-barclays',
+  '--for-user',
+  'u1',
+  '--currency',
+  'GBP',
+  '--max-amount',
+  '100',
+  '--limit',
+  'MONTH=500',
+  '--payee-number',
+  '10000031510604',
+  '-o',
+  'json',
+  ...more,
+];
+
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
+  close = undefined;
+});
+
+async function serve() {
+  const s = await scriptedServer([reply(201, JSON.stringify({ consent: { id: 'c-1', state: 'INITIALIZED' } }))]);
+  close = s.close;
+  return s;
+}
+
+describe('consents v2 create: account names within the template', () => {
+  test.each([
+    ['--payee-name of 36 characters', ['--payee-name', 'N'.repeat(36)], '--payee-name must be 1 to 35 characters', 36],
+    [
+      '--payer-name of 36 characters',
+      ['--payee-name', 'Savings', '--payer-name', 'P'.repeat(36), '--payer-number', '1'],
+      '--payer-name must be 1 to 35 characters',
+      36,
+    ],
+    [
+      'an empty --payer-name',
+      ['--payee-name', 'Savings', '--payer-name', '', '--payer-number', '1'],
+      '--payer-name must be 1 to 35 characters',
+      0,
+    ],
+  ])('%s: exit 2 naming the flag and the limit, nothing sent', async (_what, more, message, got) => {
+    const s = await serve();
+    const r = await spawnCli(args(...more), { env: readyTokenEnv(s.url) });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${message} (the template's `);
+    expect(r.stderr).toContain(`got ${got}`);
+    expect(r.stdout).toBe('');
+    expect(s.seen).toHaveLength(0);
+  });
+
+  test('35 characters, counted as characters (é is one): sent as given', async () => {
+    const s = await serve();
+    const name = 'é'.repeat(35);
+    const r = await spawnCli(args('--payee-name', name), { env: readyTokenEnv(s.url) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(s.seen).toHaveLength(1);
+    expect(JSON.parse(s.seen[0]!.body).financialServiceParameters.userParameters.payeeAccount.name).toBe(name);
+  });
+});
