@@ -1,7 +1,7 @@
 // An input with nothing in it is exit 2, not "pushed 0" with exit 0: an empty export is far more
 // often a failed one than a day without data, and a script would carry on as if all went in.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
@@ -40,6 +40,45 @@ describe('connector push and accounts push of an input with nothing in it', () =
         expect(r.code).toBe(2);
       }
     });
+
+  test("--report of an empty input says nothing was pushed and why; an earlier run's report does not stay", async () => {
+    const report = join(dir, 'report.json');
+    const good = file(
+      'one.ndjson',
+      '{"account":"acc-0","externalId":"r-1","amount":-12.50,"date":"2026-01-31","description":"Coffee","type":"DEFAULT","balance":987.50}\n',
+    );
+    const first = await runCli(['connector', 'push', '--user', 'nothing', '--file', good, '--report', report], {
+      env: env.env,
+    });
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(report, 'utf8')).summary).toMatchObject({ transactions: 1, delivered: 1 });
+    const empty = file('empty-again.ndjson', '');
+    for (const extra of [[], ['--dry-run']]) {
+      const r = await runCli(
+        ['connector', 'push', '--user', 'nothing', '--file', empty, '--report', report, ...extra],
+        {
+          env: env.env,
+        },
+      );
+      expect(r.code).toBe(2);
+      const written = JSON.parse(readFileSync(report, 'utf8'));
+      expect(written.summary).toMatchObject({ file: empty, transactions: 0, sent: 0, delivered: 0, chunks: 0 });
+      expect(written.error).toBe(`${empty} holds no transactions: nothing to push`);
+      expect(written.chunks).toEqual([]);
+    }
+    // an input refused before anything could be reported: no report, rather than the last run's
+    await runCli(['connector', 'push', '--user', 'nothing', '--file', good, '--report', report], { env: env.env });
+    expect(existsSync(report)).toBe(true);
+    const bad = file(
+      'no-balance.ndjson',
+      '{"account":"acc-0","externalId":"r-2","amount":1,"date":"2026-01-31","description":"x","type":"DEFAULT"}\n',
+    );
+    const r = await runCli(['connector', 'push', '--user', 'nothing', '--file', bad, '--report', report], {
+      env: env.env,
+    });
+    expect(r.code).toBe(2);
+    expect(existsSync(report)).toBe(false);
+  });
 
   test('accounts push of an empty ndjson file or an empty list: exit 2, nothing sent', async () => {
     const before = env.sandbox.store.accounts.size;

@@ -114,6 +114,25 @@ function writeReport(path: string, r: PushResult): void {
   }
 }
 
+/** Removes a report left by an earlier run (what fails here is said by the run's own error). */
+function dropReport(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // not removable (a directory, no permission): the run's error is the one to tell
+  }
+}
+
+/** The report of a run that had nothing to push; a report that cannot be written is a warning beside the exit 2. */
+function reportEmpty(ctx: Context, path: string, r: PushResult): void {
+  try {
+    writeReport(path, r);
+  } catch (err) {
+    dropReport(path);
+    ctx.warn((err as Error).message.replace(/: only the report is missing$/, ''));
+  }
+}
+
 /** What the push ends with: interrupted, the first failure, or the report's own failure. */
 function outcome(o: PushFlags, result: PushResult, aborted: boolean): void {
   if (o.report) writeReport(o.report, result);
@@ -163,6 +182,8 @@ async function pushAction(ctx: Context, o: PushFlags): Promise<void> {
       },
     );
   } catch (err) {
+    // no result to report: a report of an earlier run left at that name would pass for this one's
+    if (o.report) dropReport(o.report);
     throw inputFailure(err);
   } finally {
     progress.stop();
@@ -171,8 +192,12 @@ async function pushAction(ctx: Context, o: PushFlags): Promise<void> {
   const s = result.summary;
   // an empty file (an export that failed, a file not yet written) is not "pushed 0 transactions",
   // exit 0; nor is a json container of accounts without transactions (their balances would not go)
-  if (s.transactions === 0 && s.rejected === 0 && !s.interrupted && result.error === undefined)
-    throw new UsageError(`${o.file === '-' ? 'stdin' : o.file} holds no transactions: nothing to push`);
+  if (s.transactions === 0 && s.rejected === 0 && !s.interrupted && result.error === undefined) {
+    const empty = new UsageError(`${o.file === '-' ? 'stdin' : o.file} holds no transactions: nothing to push`);
+    // the report says so (nothing sent, and why), rather than an earlier run's report staying as it was
+    if (o.report) reportEmpty(ctx, o.report, { ...result, error: empty });
+    throw empty;
+  }
   ctx.notice(summaryLine(o, s, result.error !== undefined));
   if (result.summary.type === BALANCE_IGNORED_TYPE && !o.dryRun)
     ctx.warn(
