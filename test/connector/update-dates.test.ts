@@ -61,3 +61,36 @@ describe('connector transactions update with an ISO-8601 date', () => {
     expect(rec.bookedDate).toBe('2026-01-30');
   });
 });
+
+describe('connector transactions update with a numeric date', () => {
+  const numeric = (date: string) =>
+    `{"transactionAccounts":[{"externalId":"acc-0","balance":1,"transactions":[{"externalId":"u-1","amount":-3,"date":${date},"description":"d","type":"DEFAULT"}]}]}`;
+  const update = (date: string) =>
+    runCli(['connector', 'transactions', 'update', 'u-1', '--user', 'upd', '--data', numeric(date)], {
+      env: env.env,
+    });
+  const stored = () => [...env.sandbox.store.transactions.values()].find((t) => t.externalId === 'u-1')!;
+
+  test('1700000000 (epoch seconds): exit 2 with the milliseconds to give, not stored as 1970-01-20', async () => {
+    const before = stored().bookedDate;
+    const r = await update('1700000000');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(
+      '--data:1: transactionAccounts[0].transactions[0].date: is 1700000000, which as epoch milliseconds is before 1973: epoch seconds? Give milliseconds (1700000000000)',
+    );
+    expect(stored().bookedDate).toBe(before);
+    expect(stored().bookedDate).not.toMatch(/^1970/);
+  });
+
+  test('20260131 (a date without its dashes): exit 2 suggesting 2026-01-31', async () => {
+    const r = await update('20260131');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('a date without its dashes? Write 2026-01-31');
+  });
+
+  test('1700000000000 (epoch milliseconds, the wire unit): sent as is, stored as 2023-11-14', async () => {
+    const r = await update('1700000000000');
+    expect(r.code, r.stderr).toBe(0);
+    expect([stored().bookedDate, stored().amount]).toEqual(['2023-11-14', '-3']);
+  });
+});

@@ -2,10 +2,10 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { updateTransaction } from '../../../api/connector.js';
-import { isObj } from '../../../contract/connector-wire.js';
+import { ExactNumber, isObj } from '../../../contract/connector-wire.js';
 import { UsageError } from '../../../errors.js';
 import { examples, type Run } from '../../util.js';
-import { DateError, dateFromText } from '../../../push/dates.js';
+import { DateError, dateFromText, EPOCH_MS, secondsLike } from '../../../push/dates.js';
 import { externalUser, jsonInput, lineOfField } from '../shared.js';
 import { checkContainer } from './shared.js';
 
@@ -53,16 +53,24 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
 /**
  * A transaction's date written as `connector push` reads it (an ISO-8601 date or date-time, or epoch
  * milliseconds as text) becomes the epoch milliseconds the wire takes: the same transaction was
- * refused here ("must be a whole number of epoch milliseconds") after the push had taken it.
+ * refused here ("must be a whole number of epoch milliseconds") after the push had taken it. A
+ * number that as milliseconds is before 1973 (epoch seconds, or 20260131) is exit 2 with the push's
+ * hint: the service took 1700000000 as 1970-01-20, exit 0.
  */
 function isoDates(input: { value: unknown; name: string; lineOf: (v: unknown) => number }): void {
   if (!isObj(input.value) || !Array.isArray(input.value.transactionAccounts)) return;
   input.value.transactionAccounts.forEach((a, i) => {
     if (!isObj(a) || !Array.isArray(a.transactions)) return;
     a.transactions.forEach((t, j) => {
-      if (!isObj(t) || typeof t.date !== 'string') return;
+      if (!isObj(t)) return;
+      // a number is read as push reads it too: 1700000000 (epoch seconds) is not stored as 1970-01-20
+      const number =
+        t.date instanceof ExactNumber ? t.date.text : typeof t.date === 'number' ? String(t.date) : undefined;
+      if (typeof t.date !== 'string' && number === undefined) return;
       try {
-        t.date = dateFromText(t.date);
+        const odd = number !== undefined && EPOCH_MS.test(number) ? secondsLike(number) : undefined;
+        if (odd) throw new DateError(odd);
+        if (typeof t.date === 'string') t.date = dateFromText(t.date);
       } catch (err) {
         if (!(err instanceof DateError)) throw err;
         const field = `transactionAccounts[${i}].transactions[${j}].date`;
