@@ -63,6 +63,18 @@ describe('consents v2 create: account names within the template', () => {
     expect(s.seen).toHaveLength(0);
   });
 
+  test.each([
+    ['--payer-name without --payer-number', ['--payer-name', 'Alice']],
+    ['--payer-number without --payer-name', ['--payer-number', '1']],
+    ['an empty --payer-number', ['--payer-name', 'Alice', '--payer-number', '']],
+  ])('%s: exit 2, not a consent without its payer account', async (_what, more) => {
+    const s = await serve();
+    const r = await spawnCli(args('--payee-name', 'Savings', ...more), { env: readyTokenEnv(s.url) });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('--payer-name and --payer-number go together');
+    expect(s.seen).toHaveLength(0);
+  });
+
   test('35 characters, counted as characters (é is one): sent as given', async () => {
     const s = await serve();
     const name = 'é'.repeat(35);

@@ -120,6 +120,9 @@ export async function bodyFromFlags(ctx: Context, o: Flags): Promise<Record<stri
     if (!o.payeeName || !o.payeeNumber) throw new UsageError('--payee-name and --payee-number are required');
     accountName(o.payeeName, '--payee-name', 'payeeAccount.name');
     if (o.payerName !== undefined) accountName(o.payerName, '--payer-name', 'payerAccount.holderName');
+    // one without the other was left out of the consent, exit 0: a mandate from any account
+    if ((o.payerName === undefined) !== (o.payerNumber === undefined) || o.payerNumber === '')
+      throw new UsageError('--payer-name and --payer-number go together (payerAccount needs both)');
     const periodicLimits = o.limit.map((l) => {
       const m = /^([A-Za-z_]+)=(.+)$/.exec(l);
       const period = m?.[1]?.toUpperCase() ?? '';
@@ -141,7 +144,7 @@ export async function bodyFromFlags(ctx: Context, o: Flags): Promise<Record<stri
       controlParameters,
       payeeAccount: { name: o.payeeName, number: o.payeeNumber, type: 'SORT_CODE' },
     };
-    if (o.payerName && o.payerNumber)
+    if (o.payerName !== undefined && o.payerNumber !== undefined)
       userParameters.payerAccount = { holderName: o.payerName, number: o.payerNumber, type: 'SORT_CODE' };
     if (o.merchantId) userParameters.merchantId = o.merchantId;
     if (o.remittanceText !== undefined && o.reference === undefined)
