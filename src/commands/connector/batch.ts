@@ -6,7 +6,7 @@ import { MAX_BATCH_ENTITIES, WireError, isObj, validateContainer } from '../../c
 import { ApiError, ServerError, UsageError } from '../../errors.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
-import { jsonInput, lineOfField } from './shared.js';
+import { isoDates, jsonInput, lineOfField } from './shared.js';
 
 export interface BatchOptions {
   /** A checked CreateTransactionBatch, numbers exact. */
@@ -41,13 +41,14 @@ async function batchInput(ctx: Context, o: { file?: string; data?: string }): Pr
     const line = lineOf(e);
     if (!isObj(e) || typeof e.entityId !== 'string' || typeof e.externalUserId !== 'string')
       throw new UsageError(`${name}:${line}: each entity needs entityId, externalUserId and container`);
+    const fail = (field: string, message: string) =>
+      new UsageError(`${name}:${lineOfField(e.container, field, lineOf)}: entity "${e.entityId}": ${message}`);
+    // a date as `connector push` takes it ("2026-01-31") is sent as its epoch milliseconds
+    isoDates(e.container, (field, message) => fail(field, `${field}: ${message}`));
     try {
       validateContainer(e.container, 'create');
     } catch (err) {
-      if (err instanceof WireError)
-        throw new UsageError(
-          `${name}:${lineOfField(e.container, err.field, lineOf)}: entity "${e.entityId}": ${err.message}`,
-        );
+      if (err instanceof WireError) throw fail(err.field, err.message);
       throw err;
     }
   }

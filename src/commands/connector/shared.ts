@@ -6,13 +6,14 @@ import { join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { WireError, isObj } from '../../contract/connector-wire.js';
+import { ExactNumber, WireError, isObj } from '../../contract/connector-wire.js';
 import { InputError } from '../../push/input.js';
 import { NotUtf8Error } from '../../fs/utf8.js';
 import { JsonLineError, parseLineJson } from '../../push/json.js';
 import { errnoReason } from '../../fs/errors.js';
 import { inputReadError, readInputFile, readStreamText } from '../../fs/read-input.js';
 import { assertWritableDir } from '../../fs/writable.js';
+import { DateError, dateFromText, EPOCH_MS, secondsLike } from '../../push/dates.js';
 
 /** The external user id: --user on the verb, else the global --user/--external-user, else an external-user setting. */
 export async function externalUser(ctx: Context, given?: string): Promise<string> {
@@ -57,6 +58,36 @@ export async function jsonInput(
     if (err instanceof JsonLineError) throw new UsageError(`${name}:${err.line}: malformed JSON: ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * A container's transaction dates written as `connector push` reads them (an ISO-8601 date or
+ * date-time, or epoch milliseconds as text) become the epoch milliseconds the wire takes, in place:
+ * the same transaction was refused by `transactions update` and `batch` ("must be a whole number of
+ * epoch milliseconds") after the push had taken it. A number that as milliseconds is before 1973
+ * (epoch seconds, or 20260131) gets the push's hint: the service took 1700000000 as 1970-01-20, exit 0.
+ * A date that is none is `fail(field, reason)`.
+ */
+export function isoDates(container: unknown, fail: (field: string, message: string) => Error): void {
+  if (!isObj(container) || !Array.isArray(container.transactionAccounts)) return;
+  container.transactionAccounts.forEach((a, i) => {
+    if (!isObj(a) || !Array.isArray(a.transactions)) return;
+    a.transactions.forEach((t, j) => {
+      if (!isObj(t)) return;
+      // a number is read as push reads it too: 1700000000 (epoch seconds) is not stored as 1970-01-20
+      const number =
+        t.date instanceof ExactNumber ? t.date.text : typeof t.date === 'number' ? String(t.date) : undefined;
+      if (typeof t.date !== 'string' && number === undefined) return;
+      try {
+        const odd = number !== undefined && EPOCH_MS.test(number) ? secondsLike(number) : undefined;
+        if (odd) throw new DateError(odd);
+        if (typeof t.date === 'string') t.date = dateFromText(t.date);
+      } catch (err) {
+        if (!(err instanceof DateError)) throw err;
+        throw fail(`transactionAccounts[${i}].transactions[${j}].date`, err.message);
+      }
+    });
+  });
 }
 
 /**

@@ -2,11 +2,10 @@
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
 import { updateTransaction } from '../../../api/connector.js';
-import { ExactNumber, isObj } from '../../../contract/connector-wire.js';
+import { isObj } from '../../../contract/connector-wire.js';
 import { UsageError } from '../../../errors.js';
 import { examples, type Run } from '../../util.js';
-import { DateError, dateFromText, EPOCH_MS, secondsLike } from '../../../push/dates.js';
-import { externalUser, jsonInput, lineOfField } from '../shared.js';
+import { externalUser, isoDates, jsonInput, lineOfField } from '../shared.js';
 import { checkContainer } from './shared.js';
 
 export interface UpdateOptions {
@@ -33,7 +32,11 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
       const input = await jsonInput(ctx, o, 'the UpdateTransactionAccountContainer');
       // an update is REAL_TIME, always: the service wants it said, the user need not say it
       if (isObj(input.value) && input.value.type === undefined) input.value.type = 'REAL_TIME';
-      isoDates(input);
+      isoDates(
+        input.value,
+        (field, message) =>
+          new UsageError(`${input.name}:${lineOfField(input.value, field, input.lineOf)}: ${field}: ${message}`),
+      );
       checkContainer(input.name, input.lineOf, input.value, 'update');
       if (isObj(input.value) && Array.isArray(input.value.transactionAccounts)) {
         const n = input.value.transactionAccounts.reduce(
@@ -48,38 +51,6 @@ export function newCmdUpdate(parent: Command, ctx: Context, run: Run<UpdateOptio
     `bankctl connector transactions update tx-1 --user alice --data '{"transactionAccounts":[{"externalId":"acc-1","balance":900,"transactions":[{"externalId":"tx-1","amount":-100,"date":"2026-01-31","description":"Coffee","type":"DEFAULT","pending":false}]}]}'`,
     'bankctl connector transactions update tx-1 --user alice --file booked.json',
   ]);
-}
-
-/**
- * A transaction's date written as `connector push` reads it (an ISO-8601 date or date-time, or epoch
- * milliseconds as text) becomes the epoch milliseconds the wire takes: the same transaction was
- * refused here ("must be a whole number of epoch milliseconds") after the push had taken it. A
- * number that as milliseconds is before 1973 (epoch seconds, or 20260131) is exit 2 with the push's
- * hint: the service took 1700000000 as 1970-01-20, exit 0.
- */
-function isoDates(input: { value: unknown; name: string; lineOf: (v: unknown) => number }): void {
-  if (!isObj(input.value) || !Array.isArray(input.value.transactionAccounts)) return;
-  input.value.transactionAccounts.forEach((a, i) => {
-    if (!isObj(a) || !Array.isArray(a.transactions)) return;
-    a.transactions.forEach((t, j) => {
-      if (!isObj(t)) return;
-      // a number is read as push reads it too: 1700000000 (epoch seconds) is not stored as 1970-01-20
-      const number =
-        t.date instanceof ExactNumber ? t.date.text : typeof t.date === 'number' ? String(t.date) : undefined;
-      if (typeof t.date !== 'string' && number === undefined) return;
-      try {
-        const odd = number !== undefined && EPOCH_MS.test(number) ? secondsLike(number) : undefined;
-        if (odd) throw new DateError(odd);
-        if (typeof t.date === 'string') t.date = dateFromText(t.date);
-      } catch (err) {
-        if (!(err instanceof DateError)) throw err;
-        const field = `transactionAccounts[${i}].transactions[${j}].date`;
-        throw new UsageError(
-          `${input.name}:${lineOfField(input.value, field, input.lineOf)}: ${field}: ${err.message}`,
-        );
-      }
-    });
-  });
 }
 
 export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {

@@ -1,5 +1,6 @@
-// `connector transactions update` reads a transaction's date as `connector push` does: an ISO-8601
-// date is what the push took, so the update of the same transaction must take it too.
+// `connector transactions update` and `connector batch` read a transaction's date as `connector push`
+// does: an ISO-8601 date is what the push took, so the update of the same transaction, or the same
+// transaction in a batch, must take it too.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startTestSandbox, type TestEnv } from '../helpers/sandbox.js';
@@ -92,5 +93,62 @@ describe('connector transactions update with a numeric date', () => {
     const r = await update('1700000000000');
     expect(r.code, r.stderr).toBe(0);
     expect([stored().bookedDate, stored().amount]).toEqual(['2023-11-14', '-3']);
+  });
+});
+
+const batch = (date: string) =>
+  JSON.stringify({
+    ingestEntities: [
+      {
+        entityId: 'e1',
+        externalUserId: 'upd',
+        container: {
+          type: 'REAL_TIME',
+          transactionAccounts: [
+            {
+              externalId: 'acc-0',
+              balance: 1,
+              transactions: [{ externalId: 'b-1', amount: -3.5, date, description: 'd', type: 'DEFAULT' }],
+            },
+          ],
+        },
+      },
+    ],
+  });
+
+describe('connector batch with an ISO-8601 date', () => {
+  test('a date a push takes is not refused: "2026-01-30" is sent as its epoch milliseconds', async () => {
+    // before: exit 2, 'entity "e1": transactionAccounts[0].transactions[0].date: must be a whole number of epoch milliseconds'
+    const r = await runCli(['connector', 'batch', '--data', batch('2026-01-30'), '-o', 'json'], { env: env.env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ entityId: 'e1', httpStatus: 204, response: {} }]);
+    const rec = [...env.sandbox.store.transactions.values()].find((t) => t.externalId === 'b-1')!;
+    expect([rec.bookedDate, rec.amount]).toEqual(['2026-01-30', '-3.5']);
+  });
+
+  test('a date not in the calendar: exit 2 naming the entity and the field, nothing sent', async () => {
+    const r = await runCli(['connector', 'batch', '--data', batch('2026-02-30')], { env: env.env });
+    expect(r.stderr).toContain(
+      '--data:1: entity "e1": transactionAccounts[0].transactions[0].date: is not a date in the calendar',
+    );
+    expect(r.code).toBe(2);
+    const rec = [...env.sandbox.store.transactions.values()].find((t) => t.externalId === 'b-1')!;
+    expect(rec.bookedDate).toBe('2026-01-30');
+  });
+
+  test('1700000000 (epoch seconds): exit 2 with the milliseconds to give, nothing sent', async () => {
+    const r = await runCli(
+      ['connector', 'batch', '--data', batch('2026-01-30').replace('"2026-01-30"', '1700000000')],
+      {
+        env: env.env,
+      },
+    );
+    expect(r.stderr).toContain(
+      'entity "e1": transactionAccounts[0].transactions[0].date: is 1700000000, which as epoch milliseconds is before 1973',
+    );
+    expect(r.code).toBe(2);
+    const rec = [...env.sandbox.store.transactions.values()].find((t) => t.externalId === 'b-1')!;
+    expect(rec.bookedDate).toBe('2026-01-30');
   });
 });
