@@ -9,6 +9,7 @@ import { envelopeCode } from '../http/error-body.js';
 import type { Auth, HttpClient, HttpResponse, QueryValue, RequestOptions } from '../http/client.js';
 import { requestIdText } from '../http/client.js';
 import type { TokenManager, UserRef } from '../auth/tokens.js';
+import { basicProblem } from '../config/checks.js';
 
 export interface Caller {
   /** A ready bearer token (--token). Used as is, never cached or dropped. */
@@ -245,8 +246,9 @@ export class ApiClient {
     }
     if (c.basic && (kind === 'user' || kind === 'any' || kind === 'optional')) {
       refuseElsewhere(c.elsewhere?.basic);
+      const problem = basicProblem(c.basic);
+      if (problem) throw new UsageError(`--${problem}`);
       const i = c.basic.indexOf(':');
-      if (i <= 0) throw new UsageError('--basic must be USER_ID:TOKEN');
       return {
         auth: { scheme: 'Basic', username: c.basic.slice(0, i), password: c.basic.slice(i + 1) },
         cached: false,

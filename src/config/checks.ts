@@ -71,7 +71,8 @@ export function settingProblem(key: SettingKey, value: string): string | undefin
     }
     case 'basic':
       // USER_ID:TOKEN (api/client.ts): the token is a secret, so the value is not shown
-      return value.indexOf(':') > 0 ? undefined : 'basic must be USER_ID:TOKEN';
+      // (an empty TOKEN, `--basic "$ID:$TOKEN"` with TOKEN unset, was sent and answered 401)
+      return basicProblem(value);
     case 'protected':
       // anything else was read as "not protected" without a word
       return PROTECTED_VALUES.test(raw)
@@ -123,4 +124,12 @@ export async function settingProblems(s: Settings, keys: readonly SettingKey[], 
     }),
   );
   return found.filter((p): p is string => p !== undefined);
+}
+
+/** What is wrong with a `basic` value (USER_ID:TOKEN, neither empty), or undefined. */
+export function basicProblem(value: string): string | undefined {
+  const i = value.indexOf(':');
+  if (i <= 0) return 'basic must be USER_ID:TOKEN';
+  if (i === value.length - 1) return 'basic must be USER_ID:TOKEN: the TOKEN after the colon is empty';
+  return undefined;
 }

@@ -438,3 +438,26 @@ describe('--verbose trace', () => {
     expect(basic.stderr).not.toContain('basic-secret-xyz');
   });
 });
+
+describe('HTTP Basic with an empty token', () => {
+  // `--basic "$EXT_ID:$USER_TOKEN"` with USER_TOKEN unset: it was sent and answered 401 (exit 3)
+  const accountsRequests = () =>
+    t.sandbox.context.bench!.requests.entries().entries.filter((x) => x.path === '/api/v1/accounts/list').length;
+
+  test.each([
+    ['--basic', { args: ['--basic', 'alice:'], env: {} }],
+    ['BANKCTL_BASIC', { args: [], env: { BANKCTL_BASIC: 'alice:' } }],
+  ])('from %s: exit 2 naming the empty token, nothing sent', async (_, given) => {
+    const before = accountsRequests();
+    const r = await runCli(['accounts', 'list', ...given.args], { env: { ...bareEnv(), ...given.env } });
+    expect(r.stderr).toContain('--basic must be USER_ID:TOKEN: the TOKEN after the colon is empty');
+    expect(r.code).toBe(2);
+    expect(accountsRequests()).toBe(before);
+  });
+
+  test('config set basic USER_ID: is refused, as USER_ID alone is', async () => {
+    const r = await runCli(['config', 'set', 'basic', 'alice:'], { env: bareEnv() });
+    expect(r.stderr).toContain('basic must be USER_ID:TOKEN: the TOKEN after the colon is empty');
+    expect(r.code).toBe(2);
+  });
+});
