@@ -85,7 +85,10 @@ export async function smokeRun(ctx: Context, o: SmokeOptions): Promise<void> {
   const { findProvider } = await import('../api/providers.js');
   const { isSandbox } = await import('../api/sandbox.js');
   const onSandbox = await isSandbox(api);
-  const provider = await findProvider(api, o.provider).catch((err: unknown) => {
+  // as the app, like the checks that follow (they make a user of their own): the profile's acting
+  // user, one a `sandbox reset` deleted, made the lookup fail and an eID provider was sent a password
+  const asApp = api.as({ ...api.caller, user: undefined, userOverToken: undefined });
+  const provider = await findProvider(asApp, o.provider).catch((err: unknown) => {
     // findProvider's own not-found: a 404 from elsewhere (a token grant) is not the provider's
     if (err instanceof NotFoundError)
       throw new UsageError(`--provider: no provider named "${o.provider}"`, {
