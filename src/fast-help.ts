@@ -46,10 +46,28 @@ export function boxWrap(str: string, width: number): string {
   return out.join('\n');
 }
 
-/** commander's Help.formatItem at helpWidth. */
+/**
+ * The term column for helpWidth (src/program.ts HELP_CONFIG.formatItem does the same): commander
+ * stops wrapping every description of a help once one term leaves fewer than 40 columns
+ * (`consents --help`: `update-link [options] <credentialsId>`), and a terminal broke those lines of
+ * 200 characters at column 0. The column is kept narrow enough to wrap; a longer term gets a line of
+ * its own, its description below it.
+ */
+export function termColumn(termWidth: number, helpWidth: number): number {
+  const room = helpWidth - ITEM_INDENT - SPACER - MIN_WIDTH_TO_WRAP;
+  return termWidth > room && room >= MIN_TERM_COLUMN ? room : termWidth;
+}
+/** Narrower than this (a terminal of under 56 columns), nothing wraps anyway: the column is kept. */
+export const MIN_TERM_COLUMN = 12;
+
+/** commander's Help.formatItem at helpWidth, with the term column of termColumn. */
 export function formatItem(term: string, termWidth: number, description: string, helpWidth: number): string {
   const indent = ' '.repeat(ITEM_INDENT);
   if (!description) return indent + term;
+  const column = termColumn(termWidth, helpWidth);
+  if (column < termWidth && displayWidth(term) > column)
+    return `${indent}${term}\n${formatItem('', column, description, helpWidth)}`;
+  termWidth = column;
   const padded = term.padEnd(termWidth + term.length - displayWidth(term));
   const remaining = helpWidth - termWidth - SPACER - ITEM_INDENT;
   const formatted =

@@ -7,6 +7,7 @@ import { VERSION } from './version.js';
 import { commandPath, examples, nounExamples } from './commands/util.js';
 import { checkedId, givenId } from './ids.js';
 import { isSecretName } from './contract/secret-names.js';
+import { termColumn } from './fast-help.js';
 
 /** What a command may need from the program beyond the context (demo runs command lines in-process). */
 export interface ProgramDeps {
@@ -369,6 +370,13 @@ const HELP_CONFIG: Partial<Help> = {
   formatHelp(cmd: Command, helper: Help): string {
     const text = Help.prototype.formatHelp.call(this, cmd, helper);
     return cmd.parent ? verbsFirst(text) : commandsFirst(text);
+  },
+  // the term column of src/fast-help.ts's termColumn (see there), so both paths print the same help
+  formatItem(term: string, termWidth: number, description: string, helper: Help): string {
+    const column = termColumn(termWidth, this.helpWidth ?? 80);
+    if (description && column < termWidth && helper.displayWidth(term) > column)
+      return `  ${term}\n${Help.prototype.formatItem.call(this, '', column, description, helper)}`;
+    return Help.prototype.formatItem.call(this, term, column, description, helper);
   },
   formatItemList(heading: string, items: string[], helper: Help): string[] {
     return Help.prototype.formatItemList.call(

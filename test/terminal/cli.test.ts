@@ -7,6 +7,25 @@ import { useSandbox } from '../helpers/commands.js';
 const s = useSandbox({ user: true });
 
 describe('help', () => {
+  test('a help with a long term still wraps at 80 columns: the term on a line of its own', async () => {
+    // `update-link [options] <credentialsId>` left under 40 columns, and commander then wrapped
+    // nothing in the whole help: lines of up to 200 characters (every inherited option's too)
+    for (const argv of [
+      ['consents', '--help'],
+      ['help', 'consents'],
+      ['consents', 'v2', '--help'],
+    ]) {
+      const r = await spawnCli(argv);
+      expect(r.code).toBe(0);
+      // an example line, and a single word with no place to break (an endpoint path), may be longer
+      const long = r.stdout.split('\n').filter((l) => l.length > 80 && !l.startsWith('  $ ') && /\S\s+\S/.test(l));
+      expect(long, argv.join(' ')).toEqual([]);
+    }
+    const a = await spawnCli(['consents', '--help']);
+    expect(a.stdout).toMatch(/\n {2}update-link \[options\] <credentialsId>\n {30,}print the link-service URL/);
+    expect(a.stdout).toMatch(/\n {2}--max-response-size <size> +largest response body read, e\.g\. 64MiB\n {30,}\(env/);
+  });
+
   test("a verb's help: its own options, then the inherited ones; `help transactions list` is the same", async () => {
     const a = await spawnCli(['transactions', 'list', '--help']);
     const b = await spawnCli(['help', 'transactions', 'list']);
