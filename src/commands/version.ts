@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { serverVersion } from '../api/general.js';
 import type { Context } from '../context.js';
+import { withHint } from '../errors.js';
 import { render } from '../output/render.js';
 import { VERSION } from '../version.js';
 import { examples } from './util.js';
@@ -16,7 +17,8 @@ export function registerVersion(version: Command, ctx: Context): void {
       out.server = (await serverVersion(api, { timeoutMs: 3000 })).version;
     } catch (err) {
       out.server = null;
-      ctx.notice(`server version unavailable: ${(err as Error).message}`);
+      // with its hint: an untrusted certificate names --ca-file here as in any other command
+      ctx.notice(`server version unavailable: ${withHint(err)}`);
     }
     // the URL asked, reached or not: "unreachable" beside an empty base URL left out what to check
     out.baseUrl = api.http.baseUrl;

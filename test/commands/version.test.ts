@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { jsonAnswerServer } from '../helpers/scripted-server.js';
 import { runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { startTestSandbox } from '../helpers/sandbox.js';
 
 let server: Awaited<ReturnType<typeof jsonAnswerServer>>;
 beforeAll(async () => {
@@ -69,5 +70,23 @@ describe('version, settings', () => {
     expect(table.stdout).toMatch(/^baseUrl\s+http:\/\/127\.0\.0\.1:9$/m);
     const json = await spawnCli(['version', '-o', 'json'], { env });
     expect(JSON.parse(json.stdout)).toMatchObject({ server: null, baseUrl: 'http://127.0.0.1:9' });
+  });
+});
+
+describe('version against a server whose certificate is not trusted', () => {
+  test('exit 0, server null, and the notice says how to trust it (--ca-file), as other commands do', async () => {
+    const tls = await startTestSandbox({ tls: { dir: tempDir() } });
+    try {
+      const r = await runCli(['version', '-o', 'json'], {
+        env: { BANKCTL_CONFIG_DIR: tempDir(), BANKCTL_BASE_URL: tls.sandbox.baseUrl, BANKCTL_RETRIES: '0' },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).server).toBeNull();
+      expect(r.stderr).toContain('server version unavailable: GET https://');
+      expect(r.stderr).toContain('not trusted');
+      expect(r.stderr).toContain('trust its CA with --ca-file FILE');
+    } finally {
+      await tls.close();
+    }
   });
 });
