@@ -3,7 +3,8 @@
 // there is one); then users, their credentials, accounts and transactions, connector users and
 // webhook registrations are made. Every object gets an id derived from its name in the file (or the
 // fixed id given), so loading the same document again finds them and changes nothing.
-// Connector users go through the sandbox's own connector API, as a partner's connector would.
+// Connector users go through the sandbox's own connector API, as a partner's connector would: they
+// and their accounts get that API's ids, and are found again by their externalIds.
 import { createHash } from 'node:crypto';
 import { Agent, request } from 'undici';
 import { isLocale, isMarket, MARKET_DEFAULT_LOCALE } from '../../contract/markets.js';
