@@ -5,7 +5,8 @@ import { newCmdQr } from '../../../src/commands/credentials/qr.js';
 import { runCli, tempDir } from '../../helpers/cli.js';
 import { cliCases, connectTestBank, optionCases, useSandbox } from '../../helpers/commands.js';
 
-const sb = useSandbox({ user: true, sandbox: { authDelayMs: 3_000 } });
+// long enough that the eID still waits on a loaded machine when the last read comes (3 s was not, in CI)
+const sb = useSandbox({ user: true, sandbox: { authDelayMs: 60_000 } });
 const dir = tempDir();
 let id = '';
 let updated = '';
