@@ -81,7 +81,12 @@ export function authorizeUrl(sb: Sandbox, params: Record<string, string | undefi
 
 /** Navigates and waits for the callback; returns its query parameters. */
 export async function waitForCallback(page: Page, cb: Callback): Promise<URLSearchParams> {
-  await page.waitForURL((u) => u.port === String(cb.port) && u.pathname === '/callback', { timeout: 15_000 });
+  // the URL, not the page's load event: on a loaded machine the load came after 15 s though the
+  // callback was reached; #app below says the page is there
+  await page.waitForURL((u) => u.port === String(cb.port) && u.pathname === '/callback', {
+    timeout: 30_000,
+    waitUntil: 'commit',
+  });
   await page.locator('#app').waitFor();
   return new URL(page.url()).searchParams;
 }
