@@ -176,7 +176,8 @@ function requestHandler(
       if (pending) {
         // it answers later, after other requests have begun
         keepRequestId(res);
-        void pending.catch((err: unknown) => fail(req, res, err)).finally(() => requests.end(req, res, entry));
+        const kept = requests.keep(entry);
+        void pending.catch((err: unknown) => fail(req, res, err)).finally(() => requests.end(req, res, kept));
         return;
       }
     } catch (err) {

@@ -301,6 +301,41 @@ describe('request log and X-Request-ID', () => {
     for (const g of gets) expect(entry(g.headers.get('x-request-id'))).toMatchObject({ path: '/version', status: 200 });
   });
 
+  test("a waiting handler's entry keeps its own caller and latency, though others began meanwhile", async () => {
+    // the log notes the request being served in one object reused by every request answered at
+    // once; one that waits must keep its own: a user's token on a POST whose body comes late, then
+    // GETs without a token answered while it waits
+    const u = await userWithToken(t.sandbox, ['accounts:read']);
+    const { hostname, port } = new URL(t.sandbox.baseUrl);
+    const form = 'grant_type=client_credentials&client_id=nobody&client_secret=x';
+    const sock = connect(Number(port), hostname);
+    await once(sock, 'connect');
+    let text = '';
+    sock.on('data', (c: Buffer) => (text += c.toString('latin1')));
+    sock.write(
+      `POST /api/v1/oauth/token HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n` +
+        `Authorization: Bearer ${u.token}\r\n` +
+        `Content-Type: application/x-www-form-urlencoded\r\nContent-Length: ${form.length}\r\n\r\n`,
+    );
+    const gets = [];
+    for (let i = 0; i < 3; i++) gets.push(await raw(t.sandbox.baseUrl, 'GET', '/version'));
+    await new Promise((r) => setTimeout(r, 60));
+    sock.end(form);
+    await once(sock, 'close');
+    const postId = /^x-request-id: (.*)\r$/im.exec(text)?.[1];
+    const logs = await raw(t.sandbox.baseUrl, 'GET', '/sandbox/logs?limit=50', { headers: admin });
+    const entries = logs.json().entries as Array<Record<string, unknown>>;
+    const post = entries.find((e) => e.requestId === postId);
+    expect(post).toMatchObject({ path: '/api/v1/oauth/token', tokenKind: 'user', userId: u.userId });
+    expect(post?.scopes).toEqual(['accounts:read']);
+    expect(post?.latencyMs).toBeGreaterThanOrEqual(50);
+    for (const g of gets) {
+      const e = entries.find((x) => x.requestId === g.headers.get('x-request-id'));
+      expect(e).toMatchObject({ path: '/version', status: 200, tokenKind: 'none', scopes: [] });
+      expect(e?.userId).toBeUndefined();
+    }
+  });
+
   test('every response has an X-Request-ID; a sensible incoming one is kept', async () => {
     const a = await raw(t.sandbox.baseUrl, 'GET', '/api/v1/providers/SE');
     expect(a.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
