@@ -176,8 +176,7 @@ function requestHandler(
       if (pending) {
         // it answers later, after other requests have begun
         keepRequestId(res);
-        const kept = requests.keep(entry);
-        void pending.catch((err: unknown) => fail(req, res, err)).finally(() => requests.end(req, res, kept));
+        void pending.catch((err: unknown) => fail(req, res, err)).finally(() => requests.end(req, res, entry));
         return;
       }
     } catch (err) {

@@ -13,7 +13,7 @@ import type { LogEntry } from '../../contract/wire.js';
 
 export type { LogEntry };
 
-/** What begin() hands to end() (one object for the requests answered at once, see begin()). */
+/** What begin() hands to end(): one short-lived object per request. */
 export interface Pending {
   t0: number;
   time: number;
@@ -21,26 +21,11 @@ export interface Pending {
   given: string | undefined;
   counter: number;
   kind: string;
-  scopes: ReadonlySet<string> | undefined;
-  userId: string | undefined;
-  clientId: string | undefined;
-  reqBody: Buffer[] | undefined;
-  resBody: Buffer[] | undefined;
-}
-
-function newPending(): Pending {
-  return {
-    t0: 0,
-    time: 0,
-    given: undefined,
-    counter: 0,
-    kind: 'none',
-    scopes: undefined,
-    userId: undefined,
-    clientId: undefined,
-    reqBody: undefined,
-    resBody: undefined,
-  };
+  scopes?: ReadonlySet<string>;
+  userId?: string;
+  clientId?: string;
+  reqBody?: Buffer[];
+  resBody?: Buffer[];
 }
 
 const BODY_MAX = 64 * 1024;
@@ -112,14 +97,6 @@ export class RequestLog {
     return this.idHead + HEX3[counter % 4096]!;
   }
 
-  /**
-   * What begin() notes of the request being served, in one object for every request: a request
-   * answered before the next one begins (all but those that wait) needs no object of its own. A
-   * request that waits gets its own copy (keep()); with --bodies each gets its own, since its body
-   * may still arrive after it was answered.
-   */
-  private readonly current: Pending = newPending();
-
   /** At the start of a request: sets X-Request-ID and notes who is calling. */
   begin(req: IncomingMessage, res: ServerResponse): Pending {
     const h = req.headers['x-request-id'];
@@ -128,24 +105,11 @@ export class RequestLog {
     // answered in X-Request-ID by send() (http.ts), with the rest of the head
     answering.res = res;
     answering.id = this.idOf(given, counter);
-    const p = this.bodies ? newPending() : this.current;
-    p.t0 = performance.now();
-    p.time = this.store.clock.now();
-    p.given = given;
-    p.counter = counter;
-    p.kind = 'none';
-    p.scopes = undefined;
-    p.userId = undefined;
-    p.clientId = undefined;
+    const p: Pending = { t0: performance.now(), time: this.store.clock.now(), given, counter, kind: 'none' };
     const auth = req.headers.authorization;
     if (auth) this.who(auth, p);
     if (this.bodies) capture(req, res, p);
     return p;
-  }
-
-  /** For a request that will be answered after others have begun: what begin() noted, as its own. */
-  keep(p: Pending): Pending {
-    return p === this.current ? { ...p } : p;
   }
 
   /** A path as kept: the copy seen before when there is one. */
