@@ -2,6 +2,9 @@
 // size-limited, content types checked, JSON and forms parsed defensively, and every failure is a
 // 4xx with a useful body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+// the module's binding, not the global: globalThis.Buffer is a getter, called on every use (twice
+// in every send())
+import { Buffer } from 'node:buffer';
 
 export class HttpFailure extends Error {
   constructor(
