@@ -98,6 +98,22 @@ async function parametersText(ctx: Context, file: string): Promise<string> {
   }
 }
 
+/** The flags that make financialServiceParameters, which --parameters FILE gives whole instead. */
+const VRP_FLAGS: ReadonlyArray<readonly [keyof Flags, string]> = [
+  ['currency', '--currency'],
+  ['maxAmount', '--max-amount'],
+  ['limit', '--limit'],
+  ['payeeName', '--payee-name'],
+  ['payeeNumber', '--payee-number'],
+  ['payerName', '--payer-name'],
+  ['payerNumber', '--payer-number'],
+  ['merchantId', '--merchant-id'],
+  ['reference', '--reference'],
+  ['remittanceText', '--remittance-text'],
+  ['validFrom', '--valid-from'],
+  ['validTo', '--valid-to'],
+];
+
 export async function bodyFromFlags(ctx: Context, o: Flags): Promise<Record<string, unknown>> {
   if (!o.provider) throw new UsageError('--provider is required');
   if (!o.forUser) throw new UsageError('--for-user is required (the user id the consent is for)');
@@ -105,7 +121,15 @@ export async function bodyFromFlags(ctx: Context, o: Flags): Promise<Record<stri
   if (!(CONSENT_SUBTYPES as readonly string[]).includes(subtype))
     throw new UsageError(`--subtype must be one of ${CONSENT_SUBTYPES.join(', ')}, got "${o.subtype}"`);
   let financialServiceParameters: unknown;
-  if (o.parameters) {
+  if (o.parameters !== undefined) {
+    // the file is financialServiceParameters whole: a flag beside it was dropped without a word, exit 0
+    const ignored = VRP_FLAGS.filter(([key]) => o[key] !== undefined).map(([, flag]) => flag);
+    if (ignored.length > 0)
+      throw new UsageError(
+        `--parameters gives financialServiceParameters whole: ${ignored.join(', ')} would be ignored`,
+        { hint: 'put them in the file, or leave --parameters out and give the parameters as flags' },
+      );
+    if (o.parameters === '') throw new UsageError('--parameters needs a file ("-" for stdin)');
     const text = await parametersText(ctx, o.parameters);
     try {
       financialServiceParameters = readJson(text);
@@ -190,7 +214,7 @@ export function newCmdCreate(parent: Command, ctx: Context, run: Run<CreateOptio
     .option('--valid-to <time>', 'end of validity')
     .option(
       '--parameters <file>',
-      'financialServiceParameters as JSON from a file ("-" for stdin), instead of the flags',
+      'financialServiceParameters as JSON from a file ("-" for stdin), instead of the flags (not with them)',
     )
     .option('--idempotency-key <key>', 'the Idempotency-Key to send (default: a new random one)')
     .action(async (o: Flags) => run(ctx, { body: await bodyFromFlags(ctx, o), idempotencyKey: o.idempotencyKey }));
