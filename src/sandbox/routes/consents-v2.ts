@@ -270,13 +270,16 @@ const ACCOUNT_TYPES = ['SORT_CODE'];
 
 /**
  * payeeAccount or payerAccount as the template has them: the name (`name`, or `holderName` of the
- * payer) 1 to 35 characters, a number, the type SORT_CODE (its default when left out). A 40-character
- * name, an IBAN type or a payer without its holder's name made a consent the template refuses.
+ * payer) 1 to 35 characters (code points, as JSON Schema's maxLength counts them), a number, the type
+ * SORT_CODE (its default when left out). A 40-character name, an IBAN type or a payer without its
+ * holder's name made a consent the template refuses.
  */
 function checkAccount(v: unknown, field: 'payeeAccount' | 'payerAccount', nameKey: 'name' | 'holderName'): void {
   const o = asObject(v, `userParameters.${field}`);
   const name = o[nameKey];
-  if (typeof name !== 'string' || name.length < 1 || name.length > 35)
+  // counted as JSON Schema's maxLength counts: code points (35 emoji are 35, not 70 UTF-16 units)
+  const length = typeof name === 'string' ? [...name].length : 0;
+  if (typeof name !== 'string' || length < 1 || length > 35)
     throw badRequest(`${field}.${nameKey} is required: a string of 1 to 35 characters`, {
       field: `${field}.${nameKey}`,
     });
