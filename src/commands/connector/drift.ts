@@ -4,6 +4,7 @@
 import { decimalString, numberParts } from '../../contract/decimal.js';
 import type { ApiClient } from '../../api/client.js';
 import { transactionsPageFast } from '../../api/connector.js';
+import type { SlimTransaction } from '../../api/page-scan.js';
 import { MAX_PAGE_SIZE } from '../../api/transactions.js';
 import { nextPageTokenProblem, prefetchPages } from '../../api/paging.js';
 import { ServerError } from '../../errors.js';
@@ -74,6 +75,30 @@ async function fromFile(
   return out;
 }
 
+/**
+ * The reader of one page of the read-back (GET /data/v2/transactions, the largest page the service
+ * allows, in `range`): every page is followed, so a page without a string token is exit 7 naming it,
+ * since ending the read early would report as missing transactions that are on the service.
+ */
+export function readBackPage(
+  api: ApiClient,
+  range: DateRange | undefined,
+  bearer: string | undefined,
+  extra: Record<string, string> = {},
+): (token: string | undefined) => Promise<{ transactions: SlimTransaction[]; nextPageToken: string }> {
+  const query: Record<string, string | number | undefined> = { pageSize: MAX_PAGE_SIZE, ...extra };
+  if (range) {
+    query.bookedDateGte = range.gte;
+    query.bookedDateLte = range.lte;
+  }
+  return async (token) => {
+    const page = await transactionsPageFast(api, token ? { ...query, pageToken: token } : query, bearer);
+    const problem = nextPageTokenProblem(page.nextPageToken, true);
+    if (problem) throw new ServerError(`GET /data/v2/transactions answered a page with ${problem.replace(/^a /, '')}`);
+    return { transactions: page.transactions, nextPageToken: page.nextPageToken! };
+  };
+}
+
 /** externalId (providerTransactionId) -> amount of one service account's transactions in `range`. */
 async function fromService(
   api: ApiClient,
@@ -81,17 +106,7 @@ async function fromService(
   range: DateRange | undefined,
   bearer: string | undefined,
 ): Promise<Map<string, string>> {
-  const query: Record<string, string | number | undefined> = { pageSize: MAX_PAGE_SIZE, accountIdIn: accountId };
-  if (range) {
-    query.bookedDateGte = range.gte;
-    query.bookedDateLte = range.lte;
-  }
-  const read = async (token: string | undefined) => {
-    const page = await transactionsPageFast(api, token ? { ...query, pageToken: token } : query, bearer);
-    const problem = nextPageTokenProblem(page.nextPageToken, true);
-    if (problem) throw new ServerError(`GET /data/v2/transactions answered a page with ${problem.replace(/^a /, '')}`);
-    return { transactions: page.transactions, nextPageToken: page.nextPageToken! };
-  };
+  const read = readBackPage(api, range, bearer, { accountIdIn: accountId });
   const out = new Map<string, string>();
   const size = (p: { transactions: unknown[] }) => p.transactions.length;
   for await (const page of prefetchPages(read, { all: true, what: 'GET /data/v2/transactions', size }))

@@ -5,9 +5,8 @@ import { INPUT_FORMATS } from '../../contract/connector-wire.js';
 import { completeOption } from '../completion.js';
 import type { Context } from '../../context.js';
 import { generateToken, listAccounts, transactionsPageFast, type V1Account } from '../../api/connector.js';
-import { MAX_PAGE_SIZE } from '../../api/transactions.js';
-import { ApiError, FlowFailedError, ServerError, UsageError } from '../../errors.js';
-import { nextPageTokenProblem, prefetchPages } from '../../api/paging.js';
+import { ApiError, FlowFailedError, UsageError } from '../../errors.js';
+import { prefetchPages } from '../../api/paging.js';
 import { inferFormat, type InputFormat } from '../../push/input.js';
 import {
   compare,
@@ -22,7 +21,7 @@ import {
   type ExpectedTotals,
   type VerifyRow,
 } from '../../push/verify.js';
-import { describe as describeDifference, differences } from './drift.js';
+import { describe as describeDifference, differences, readBackPage } from './drift.js';
 import { render } from '../../output/render.js';
 import { examples, parseIntArg } from '../util.js';
 import { externalUser, inputFailure, readableFile, spooledInput } from './shared.js';
@@ -59,19 +58,7 @@ async function readRange(
   samples: ReadonlyMap<string, string>,
   bearer?: string,
 ): Promise<void> {
-  const query: Record<string, string | number | undefined> = { pageSize: MAX_PAGE_SIZE };
-  if (range) {
-    query.bookedDateGte = range.gte;
-    query.bookedDateLte = range.lte;
-  }
-  const read = async (token: string | undefined) => {
-    const page = await transactionsPageFast(api, token ? { ...query, pageToken: token } : query, bearer);
-    // every page is followed: a page without a string token would end the read-back early, and the
-    // comparison would report missing transactions that are on the service
-    const problem = nextPageTokenProblem(page.nextPageToken, true);
-    if (problem) throw new ServerError(`GET /data/v2/transactions answered a page with ${problem.replace(/^a /, '')}`);
-    return { transactions: page.transactions, nextPageToken: page.nextPageToken! };
-  };
+  const read = readBackPage(api, range, bearer);
   const size = (p: { transactions: unknown[] }) => p.transactions.length;
   for await (const page of prefetchPages(read, { all: true, what: 'GET /data/v2/transactions', size }))
     foldPage(out, page.transactions, samples);
