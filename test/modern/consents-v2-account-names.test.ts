@@ -1,42 +1,14 @@
 // consents v2 create: --payee-name and --payer-name beyond the template's 35 characters (payeeAccount.name,
 // payerAccount.holderName: maxLength 35) are exit 2 naming the flag and the limit, before anything is
 // sent; the service's 400 came only after the round trip. A node:http server on loopback counts requests.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
-import { readyTokenEnv, reply, scriptedServer } from '../helpers/scripted-server.js';
+import { createArgs, useScriptedServer, VRP_LIMITS } from '../helpers/consents-v2-create.js';
+import { readyTokenEnv } from '../helpers/scripted-server.js';
 
-const args = (...more: string[]) => [
-  'consents',
-  'v2',
-  'create',
-  '--provider',
-  'uk-ob-barclays',
-  '--for-user',
-  'u1',
-  '--currency',
-  'GBP',
-  '--max-amount',
-  '100',
-  '--limit',
-  'MONTH=500',
-  '--payee-number',
-  '10000031510604',
-  '-o',
-  'json',
-  ...more,
-];
-
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
-
-async function serve() {
-  const s = await scriptedServer([reply(201, JSON.stringify({ consent: { id: 'c-1', state: 'INITIALIZED' } }))]);
-  close = s.close;
-  return s;
-}
+const args = (...more: string[]) =>
+  createArgs(...VRP_LIMITS, '--payee-number', '10000031510604', '-o', 'json', ...more);
+const serve = useScriptedServer();
 
 describe('consents v2 create: account names within the template', () => {
   test.each([

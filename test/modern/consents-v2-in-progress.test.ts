@@ -2,31 +2,12 @@
 // sandbox's request.in_progress, the reference's "Request retried while the original request is still
 // being processed"): sent again with the same key, bounded by --retries, then exit 5 naming the key to
 // rerun with. Any other 409 is answered at once. A node:http server on loopback plays the service.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
-import { readyTokenEnv, reply, scriptedServer } from '../helpers/scripted-server.js';
+import { created, createArgs, useScriptedServer, VRP_LIMITS } from '../helpers/consents-v2-create.js';
+import { readyTokenEnv, reply } from '../helpers/scripted-server.js';
 
-const create = [
-  'consents',
-  'v2',
-  'create',
-  '--provider',
-  'uk-ob-barclays',
-  '--for-user',
-  'u1',
-  '--currency',
-  'GBP',
-  '--max-amount',
-  '100',
-  '--limit',
-  'MONTH=500',
-  '--payee-name',
-  'Savings',
-  '--payee-number',
-  '10000031510604',
-  '-o',
-  'json',
-];
+const create = createArgs(...VRP_LIMITS, '--payee-name', 'Savings', '--payee-number', '10000031510604', '-o', 'json');
 const inProgress = reply(
   409,
   JSON.stringify({
@@ -34,19 +15,8 @@ const inProgress = reply(
     errorMessage: 'a request with this Idempotency-Key is still being processed; retry once it has answered',
   }),
 );
-const created = reply(201, JSON.stringify({ consent: { id: 'c-1', state: 'INITIALIZED' } }));
 
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
-
-async function serve(steps: Parameters<typeof scriptedServer>[0]) {
-  const s = await scriptedServer(steps);
-  close = s.close;
-  return s;
-}
+const serve = useScriptedServer();
 
 describe('consents v2 create while the first request with its key is still being processed', () => {
   test('409 request.in_progress twice, then 201: the consent, every attempt with the one key', async () => {

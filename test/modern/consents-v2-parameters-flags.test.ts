@@ -5,9 +5,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
-import { readyTokenEnv, reply, scriptedServer } from '../helpers/scripted-server.js';
+import { createArgs, useScriptedServer } from '../helpers/consents-v2-create.js';
+import { readyTokenEnv } from '../helpers/scripted-server.js';
 
 const params = join(mkdtempSync(join(tmpdir(), 'bankctl-params-')), 'params.json');
 writeFileSync(
@@ -29,32 +30,8 @@ writeFileSync(
     },
   }),
 );
-const args = (...more: string[]) => [
-  'consents',
-  'v2',
-  'create',
-  '--provider',
-  'uk-ob-barclays',
-  '--for-user',
-  'u1',
-  '--parameters',
-  params,
-  '-o',
-  'json',
-  ...more,
-];
-
-let close: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await close?.();
-  close = undefined;
-});
-
-async function serve() {
-  const s = await scriptedServer([reply(201, JSON.stringify({ consent: { id: 'c-1', state: 'INITIALIZED' } }))]);
-  close = s.close;
-  return s;
-}
+const args = (...more: string[]) => createArgs('--parameters', params, '-o', 'json', ...more);
+const serve = useScriptedServer();
 
 describe('consents v2 create --parameters FILE with VRP flags', () => {
   test.each([
