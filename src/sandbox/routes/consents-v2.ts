@@ -325,7 +325,9 @@ function checkParameters(p: Record<string, unknown>): void {
     ] as const) {
       const v = ri[k];
       if (v === undefined && !required) continue;
-      if (typeof v !== 'string' || v.length < 1 || v.length > max)
+      // code points, as JSON Schema's maxLength counts them (18 emoji are 18, not 36 UTF-16 units)
+      const length = typeof v === 'string' ? [...v].length : 0;
+      if (typeof v !== 'string' || length < 1 || length > max)
         throw badRequest(`remittanceInformation.${k} must be a string of 1 to ${max} characters`, {
           field: `remittanceInformation.${k}`,
         });

@@ -174,10 +174,12 @@ export async function bodyFromFlags(ctx: Context, o: Flags): Promise<Record<stri
     if (o.remittanceText !== undefined && o.reference === undefined)
       throw new UsageError('--remittance-text needs --reference (the reference requires it in remittanceInformation)');
     if (o.reference !== undefined) {
-      if (o.reference.length < 1 || o.reference.length > 18)
-        throw new UsageError(`--reference must be 1 to 18 characters, got ${o.reference.length}`);
-      if (o.remittanceText !== undefined && (o.remittanceText.length < 1 || o.remittanceText.length > 140))
-        throw new UsageError(`--remittance-text must be 1 to 140 characters, got ${o.remittanceText.length}`);
+      // counted as JSON Schema's maxLength counts (code points), as the account names are: 18 emoji pass
+      const ref = [...o.reference].length;
+      if (ref < 1 || ref > 18) throw new UsageError(`--reference must be 1 to 18 characters, got ${ref}`);
+      const text = o.remittanceText === undefined ? undefined : [...o.remittanceText].length;
+      if (text !== undefined && (text < 1 || text > 140))
+        throw new UsageError(`--remittance-text must be 1 to 140 characters, got ${text}`);
       userParameters.remittanceInformation = {
         reference: o.reference,
         ...(o.remittanceText !== undefined ? { unstructured: o.remittanceText } : {}),
