@@ -17,6 +17,8 @@ import { isSecretKey, isSecretName } from '../contract/secret-names.js';
 import { completeArguments, completeOption } from './completion.js';
 import { collect, examples, parseKeyValue, splitList } from './util.js';
 import { inputReadError, readInputFile, readStreamText } from '../fs/read-input.js';
+import { envelopeCode } from '../http/error-body.js';
+import { inProgressConflict } from '../http/retry.js';
 
 interface ApiOpts {
   field?: string[];
@@ -103,6 +105,7 @@ export function registerApi(api: Command, ctx: Context): void {
         // the answer to this request, not to the token request made for it
         if (err instanceof ApiError && err.body !== undefined && answers(err, method, path) && !printed.items)
           await writeBody(ctx, typeof err.body === 'string' ? err.body : writeJson(err.body));
+        if (err instanceof ApiError) inProgressHint(err, headers);
         throw err;
       }
     });
@@ -133,6 +136,18 @@ function parseParams(o: ApiOpts): Record<string, unknown> {
     params[k] = typed(v);
   }
   return params;
+}
+
+/**
+ * A 409 "still being processed" that the HTTP core retried with the -H Idempotency-Key given, and
+ * that was still in progress after --retries: the way to the first request's answer is this command
+ * again with that same header (another key, or none, would send the write a second time).
+ */
+function inProgressHint(err: ApiError, headers: Record<string, string>): void {
+  if (err.status !== 409) return;
+  const key = Object.entries(headers).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
+  if (key === undefined || !inProgressConflict(envelopeCode(err.body), err.serviceMessage)) return;
+  err.hint = `the service was still processing the first request with this Idempotency-Key; run the same command again with the same -H 'Idempotency-Key: ${key}' header to get its answer; another key, or none, sends it a second time`;
 }
 
 function parseHeaders(o: ApiOpts): Record<string, string> {
