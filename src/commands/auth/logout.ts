@@ -33,10 +33,23 @@ export async function logoutRun(ctx: Context): Promise<void> {
     ...(n > 0 ? [`${n} cached token${n === 1 ? '' : 's'}`] : []),
   ];
   ctx.notice(
-    what.length > 0
+    (what.length > 0
       ? `logged out of profile "${profile}": removed ${what.join(', and ')}`
-      : `logged out of profile "${profile}": it stored no credentials or cached tokens, nothing removed`,
+      : `logged out of profile "${profile}": it stored no credentials or cached tokens, nothing removed`) +
+      (await stillReachesSandbox(ctx)),
   );
+}
+
+/**
+ * What still works after the logout: with this config directory's sandbox running and the profile
+ * (now without a client) pointed at it, commands use the sandbox's own client (the sandbox fallback
+ * of config/settings.ts), so "logged out" alone read as if nothing would reach the service.
+ */
+async function stillReachesSandbox(ctx: Context): Promise<string> {
+  ctx.invalidate();
+  const s = await ctx.settings().catch(() => undefined);
+  if (s?.get('client-id')?.source !== 'sandbox') return '';
+  return `; commands still reach the running sandbox (${s.value('base-url')}) with its own client; \`bankctl sandbox stop\` ends that`;
 }
 
 /** "a", "a and b", "a, b and c". */
