@@ -130,11 +130,15 @@ test('logs --follow: streams until --wait-timeout (exit 0), and until Ctrl-C (ex
     env: { PATH: process.env.PATH, ...env },
   });
   let out = '';
+  let err = '';
   child.stdout.on('data', (c) => (out += c));
+  child.stderr.on('data', (c) => (err += c));
   await new Promise((res) => setTimeout(res, 1500));
   child.kill('SIGINT');
   const code = await new Promise<number | null>((res) => child.on('close', (c) => res(c)));
   expect(code).toBe(130);
+  // what README's exit-code table says a follow prints when stopped (as `credentials watch` does)
+  expect(err).toContain('error: stopped following the sandbox log');
 }, 30_000);
 
 test('reset asks for --yes without a terminal; --yes gives a new client that the default profile follows', async () => {
