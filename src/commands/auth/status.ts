@@ -20,6 +20,11 @@ export async function statusRun(ctx: Context): Promise<void> {
   const config = await ctx.config();
   const profile = ctx.profileName();
   const now = ctx.clock.now();
+  const clientId = s.get('client-id');
+  const baseUrl = await ctx.baseUrl();
+  // the cache keeps tokens of every service and client the profile met (a stopped sandbox's, a
+  // --base-url run's): each says whose it is, and `current` marks those commands use now. Listed
+  // alike, a stopped sandbox's token read as one of the live one's.
   const tokens = Object.values(config.cachedTokens(profile)).map((t) => ({
     kind: t.kind,
     user: t.user,
@@ -27,11 +32,13 @@ export async function statusRun(ctx: Context): Promise<void> {
     expiresAt: new Date(t.expiresAt).toISOString(),
     expired: t.expiresAt <= now,
     hasRefreshToken: Boolean(t.refreshToken),
+    baseUrl: maskUrlPassword(t.baseUrl),
+    clientId: t.clientId ?? null,
+    current: t.baseUrl === baseUrl && (t.clientId ?? null) === (clientId?.value ?? null),
   }));
-  const clientId = s.get('client-id');
   const status = {
     profile,
-    baseUrl: maskUrlPassword(await ctx.baseUrl()),
+    baseUrl: maskUrlPassword(baseUrl),
     baseUrlSource: s.get('base-url')?.source,
     clientId: clientId?.value ?? null,
     clientIdSource: clientId?.source ?? null,
@@ -48,12 +55,13 @@ export async function statusRun(ctx: Context): Promise<void> {
   if (format === 'table' || format === 'csv') {
     // words in the cells, not JSON text: the acting user as --user or --external-user names it
     const u = status.user;
+    const others = tokens.filter((t) => !t.current).length;
     const cells: Record<string, unknown> = {
       ...status,
       // nothing set reads "not set", as the secrets do, rather than an empty cell
       clientId: status.clientId ?? 'not set',
       user: u?.userId ?? (u?.externalUserId !== undefined ? `external ${u.externalUserId}` : 'not set'),
-      tokens: `${tokens.length} cached`,
+      tokens: `${tokens.length} cached${others === 0 ? '' : `, ${others} of another base URL or client`}`,
     };
     // a table has no row for the source of what is not set (csv keeps its columns, one row)
     if (format === 'table')

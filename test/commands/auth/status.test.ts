@@ -28,6 +28,32 @@ describe('auth status', () => {
     },
     { name: 'a table, then the tokens', args: ['-o', 'table'], code: 0, stdout: ['1 cached', 'user:create'] },
     {
+      name: 'each cached token says whose it is: the base URL and client it came from, current for these',
+      args: ['-o', 'json'],
+      code: 0,
+      stdout: (out) =>
+        expect(JSON.parse(out).tokens).toEqual([
+          expect.objectContaining({
+            scope: 'user:create',
+            baseUrl: sb.env.BANKCTL_BASE_URL,
+            clientId: sb.t.sandbox.clientId,
+            current: true,
+          }),
+        ]),
+    },
+    {
+      // a stopped sandbox's tokens (another base URL, another client) stay cached: listed as the
+      // live one's, nothing told them apart
+      name: 'a token of another base URL is marked not current, and counted so in the table',
+      args: ['-o', 'table', '--base-url', 'http://127.0.0.1:9'],
+      code: 0,
+      stdout: [
+        /^tokens\s+1 cached, 1 of another base URL or client$/m,
+        (out) => expect(out).toMatch(new RegExp(`user:create .*${sb.env.BANKCTL_BASE_URL}\\s+${sb.t.sandbox.clientId}\\s+false`)),
+        (out) => expect(out).not.toContain(sb.t.sandbox.clientSecret),
+      ],
+    },
+    {
       // every row says something: what is not set reads so, and a source row exists only for what is set
       name: 'a table without empty rows',
       args: ['-o', 'table'],
