@@ -49,7 +49,10 @@ describe('auth status', () => {
       code: 0,
       stdout: [
         /^tokens\s+1 cached, 1 of another base URL or client$/m,
-        (out) => expect(out).toMatch(new RegExp(`user:create .*${sb.env.BANKCTL_BASE_URL}\\s+${sb.t.sandbox.clientId}\\s+false`)),
+        (out) =>
+          expect(out).toMatch(
+            new RegExp(`user:create .*${sb.env.BANKCTL_BASE_URL}\\s+${sb.t.sandbox.clientId}\\s+false`),
+          ),
         (out) => expect(out).not.toContain(sb.t.sandbox.clientSecret),
       ],
     },
