@@ -153,7 +153,13 @@ async function serveBare() {
  * be a 200 of `expectBytes` body bytes. Cheap on purpose: the generator must cost less CPU than the
  * servers it measures, or it measures itself.
  */
-function load({ baseUrl, path, headers, ms, connections, expectBytes }) {
+/**
+ * Requests over `connections` keep-alive sockets, each sending its next request when the last one's
+ * answer is in: for `ms` milliseconds (the rate rows), or, given `count`, exactly `count` requests in
+ * all whatever the time they take (bench/instructions.mjs, whose per-request count must not depend
+ * on how fast a loaded machine lets the servers go).
+ */
+function load({ baseUrl, path, headers, ms, count, connections, expectBytes }) {
   const { hostname, port } = new URL(baseUrl);
   const request = Buffer.from(
     `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n${Object.entries(headers)
@@ -162,7 +168,14 @@ function load({ baseUrl, path, headers, ms, connections, expectBytes }) {
     'latin1',
   );
   let done = 0;
+  let sent = 0;
   let failure;
+  // count mode: a request is sent only while fewer than count have been sent (by all connections)
+  const more = count === undefined ? () => last < deadline : () => sent < count;
+  const send = (sock) => {
+    sent++;
+    sock.write(request);
+  };
   const started = performance.now();
   const deadline = started + ms;
   let last = started;
@@ -182,7 +195,7 @@ function load({ baseUrl, path, headers, ms, connections, expectBytes }) {
           return fail(`a body of ${length} bytes, not ${expectBytes}`);
         done++;
         last = performance.now();
-        if (last < deadline) sock.write(request);
+        if (more()) send(sock);
         else sock.end();
       };
       let status = 0;
@@ -218,10 +231,11 @@ function load({ baseUrl, path, headers, ms, connections, expectBytes }) {
       });
       sock.on('error', (err) => fail(err.message));
       sock.on('close', resolve);
-      sock.on('connect', () => sock.write(request));
+      sock.on('connect', () => (more() ? send(sock) : sock.end()));
     });
   return Promise.all(Array.from({ length: connections }, one)).then(() => {
     if (failure) throw new Error(`${baseUrl}${path}: ${failure}`);
+    if (count !== undefined && done !== count) throw new Error(`${baseUrl}${path}: ${done} answers to ${count} requests`);
     return { requests: done, ms: last - started };
   });
 }
@@ -298,13 +312,17 @@ export async function startRateServers({ wrap = [] } = {}) {
       { name: 'bare', proc: bare, baseUrl: bareInfo.baseUrl },
       { name: 'sandbox', proc: sandbox, baseUrl: sandbox.first.baseUrl },
     ];
-    /** What the load generator is asked for: case c against server s for ms milliseconds. */
-    const loadOf = (c, s, ms) => ({
+    /**
+     * What the load generator is asked for: case c against server s for ms milliseconds, or, with
+     * `count`, for exactly that many requests over `connections` (default CONNECTIONS) sockets.
+     */
+    const loadOf = (c, s, ms, { count, connections = CONNECTIONS } = {}) => ({
       baseUrl: s.baseUrl,
       path: c.path,
       headers: c.headers,
       ms,
-      connections: CONNECTIONS,
+      count,
+      connections,
       expectBytes: c.expectBytes,
     });
     return { servers, cases, gen, loadOf, stop };
