@@ -2,12 +2,14 @@
 // path against the bare node:http server of bench/sandbox.mjs (same processes, same requests, same
 // load generator). Each server is sent the same fixed number of requests, first to warm it (its hot
 // functions optimized), then, with callgrind's counters zeroed, the counted ones, one connection
-// at a time by default: one request read, parsed and answered per wake-up of its event loop, however
-// the machine's CPU is shared. So the count does not move with the machine's load, as the rate
-// rows do (15% from round to round on a shared 2-core machine); measured 2026-12-02, see
-// docs/performance.md. (Before, the load was paced by wall time: on a loaded machine the sandbox
-// served 996 requests in the counted window against the bare server's 3,209, each of them carrying
-// more of the loop's per-wake-up work, and bare/sandbox read 0.75 where a quiet run gave 0.96.)
+// at a time by default (one request read, parsed and answered per wake-up of its event loop). Until
+// 2026-12-02 the load was paced by wall time: on a loaded machine the sandbox served 996 requests in
+// the counted window against the bare server's 3,209, and bare/sandbox read 0.75 where a quiet run
+// gave ~0.96; the number of requests and the per-wake-up work no longer depend on the load.
+// Not shown yet: that the result is load-proof. The optimizing compiler runs on helper threads, so
+// how much of a short warm-up runs optimized code still depends on the CPU they get: 3,000 warm-up
+// requests left both servers at 115,000 to 126,000 instructions a request (quiet, warmed runs: 56,000
+// to 72,000), so use the default warm-up or more (docs/performance.md, 2026-12-02).
 //
 // Not part of `npm run bench`: it needs valgrind and takes minutes (everything runs ~50x slower).
 // The count covers only the counted requests (and the closing of their connections), on thread 1

@@ -235,7 +235,8 @@ function load({ baseUrl, path, headers, ms, count, connections, expectBytes }) {
     });
   return Promise.all(Array.from({ length: connections }, one)).then(() => {
     if (failure) throw new Error(`${baseUrl}${path}: ${failure}`);
-    if (count !== undefined && done !== count) throw new Error(`${baseUrl}${path}: ${done} answers to ${count} requests`);
+    if (count !== undefined && done !== count)
+      throw new Error(`${baseUrl}${path}: ${done} answers to ${count} requests`);
     return { requests: done, ms: last - started };
   });
 }

@@ -2,8 +2,8 @@
 // V8 writes with --perf-basic-prof (callgrind shows that code as bare addresses), per request.
 //   node bench/experiments/callgrind-by-name.mjs <dump> </tmp/perf-PID.map> [requests]
 //   INCL=1: inclusive counts (a function and what it calls); TOP=n rows (default 60)
-// The dumps come from version-instructions.mjs with CALLGRIND_KEEP=1 and
-// SANDBOX_NODE_ARGS=--perf-basic-prof (it prints where they were kept).
+// The dumps come from version-instructions.mjs or bench/instructions.mjs with CALLGRIND_KEEP=1 and
+// SANDBOX_NODE_ARGS=--perf-basic-prof (each prints where they were kept).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 

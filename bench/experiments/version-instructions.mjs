@@ -1,7 +1,8 @@
 // Not a bench row: instructions per `GET /version` of one server, counted by callgrind with no
-// socket, no load generator and no timing in the loop, so that the count does not move with the
-// machine's load (bench/instructions.mjs paces its load by wall time: on a busy machine each server
-// serves fewer requests per wake-up, and its per-request count rises with the load). The requests go
+// socket, no load generator and no timing in the loop. Written when bench/instructions.mjs paced its
+// load by wall time (it now counts a fixed number of requests over sockets, both servers and both
+// cases in one run); this one stays for reading one server's request path by function
+// (callgrind-by-name.mjs) without libuv and the socket calls in the dump. The requests go
 // through an in-memory Duplex as in bench/sandbox-inmem.mjs: Node's parser and writer run as usual.
 // One process per server; WARM requests first, then callgrind's counters are zeroed and COUNT
 // requests counted on the main thread.
