@@ -1,6 +1,8 @@
 // `consents v2 create` against a scripted node:http server on loopback (test/helpers/scripted-server.ts):
 // the command line the tests of its flags share, and a server closed after each test.
 import { afterEach } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { clientToken, raw } from './sandbox.js';
 import { scriptedServer, reply, type Step } from './scripted-server.js';
 
 /** `consents v2 create` for a user of a UK bank, with `more` after it. */
@@ -33,4 +35,37 @@ export function useScriptedServer(): (steps?: Step[]) => ReturnType<typeof scrip
     close = s.close;
     return s;
   };
+}
+
+/** The service's wire: POST /connectivity/v2/consents of a VRP sweeping consent, with `userExtra` in its userParameters, as the app. */
+export async function postVrpConsent(
+  sandbox: Sandbox,
+  o: { userId: string; providerId: string; key: string; userExtra: Record<string, unknown> },
+) {
+  const ct = await clientToken(sandbox, ['consents']);
+  return raw(sandbox.baseUrl, 'POST', '/connectivity/v2/consents', {
+    headers: { authorization: `Bearer ${ct}`, 'idempotency-key': o.key },
+    json: {
+      financialService: { subtype: 'VRP_SWEEPING', type: 'MANDATE_PAYMENTS' },
+      financialServiceParameters: {
+        version: '1.0.0',
+        userParameters: {
+          controlParameters: {
+            maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
+            periodicLimits: [
+              {
+                amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
+                periodAlignment: 'MANDATE',
+                periodType: 'DAY',
+              },
+            ],
+          },
+          payeeAccount: { name: 'Savings', number: '1', type: 'SORT_CODE' },
+          ...o.userExtra,
+        },
+      },
+      providerId: o.providerId,
+      userId: o.userId,
+    },
+  });
 }

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/commands.js';
-import { clientToken, raw } from '../helpers/sandbox.js';
+import { postVrpConsent } from '../helpers/consents-v2-create.js';
 
 const sb = useSandbox({ user: true });
 const app = () => ({ ...sb.env, BANKCTL_USER: undefined });
@@ -12,34 +12,8 @@ const PROVIDER = 'se-test-open-banking-redirect';
 const emoji = (n: number) => '😀'.repeat(n);
 
 /** The wire: POST /connectivity/v2/consents with these account parts, as the app. */
-async function post(accounts: Record<string, unknown>, key: string) {
-  const ct = await clientToken(sb.t.sandbox, ['consents']);
-  return raw(sb.t.sandbox.baseUrl, 'POST', '/connectivity/v2/consents', {
-    headers: { authorization: `Bearer ${ct}`, 'idempotency-key': key },
-    json: {
-      financialService: { subtype: 'VRP_SWEEPING', type: 'MANDATE_PAYMENTS' },
-      financialServiceParameters: {
-        version: '1.0.0',
-        userParameters: {
-          controlParameters: {
-            maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
-            periodicLimits: [
-              {
-                amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
-                periodAlignment: 'MANDATE',
-                periodType: 'DAY',
-              },
-            ],
-          },
-          payeeAccount: { name: 'Savings', number: '1', type: 'SORT_CODE' },
-          ...accounts,
-        },
-      },
-      providerId: PROVIDER,
-      userId: sb.userId,
-    },
-  });
-}
+const post = (accounts: Record<string, unknown>, key: string) =>
+  postVrpConsent(sb.t.sandbox, { userId: sb.userId, providerId: PROVIDER, key, userExtra: accounts });
 
 describe('sandbox: account names of 35 code points', () => {
   test.each([
