@@ -532,14 +532,15 @@ describe('persistence (--data FILE)', () => {
       rmSync(dir, { recursive: true });
       expect((await call(env, 'POST', '/connector/users/lost/transactions', container([tx('l-1')]))).status).toBe(204);
       // the snapshot of that change fails (its directory is gone): the next change is refused
-      await new Promise((r) => setTimeout(r, 400));
+      // (2 s: on a loaded CI machine the snapshot had not been tried yet after 400 ms)
+      await new Promise((r) => setTimeout(r, 2_000));
       const refused = await call(env, 'POST', '/connector/users/lost/transactions', container([tx('l-2')]));
       expect(refused.status).toBe(507);
       expect(refused.text).toMatch(/cannot save its state .*changes are refused/);
       // reads still work; once the file can be written again, so do changes
       expect((await call(env, 'GET', '/connector/webhooks')).status).toBe(200);
       mkdirSync(dir);
-      await new Promise((r) => setTimeout(r, 600));
+      await new Promise((r) => setTimeout(r, 2_000));
       expect((await call(env, 'POST', '/connector/users/lost/transactions', container([tx('l-2')]))).status).toBe(204);
     } finally {
       await env.close();
