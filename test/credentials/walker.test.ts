@@ -323,7 +323,8 @@ describe('walker: shapes and rounds', () => {
     const f = await fakeService([{ state: { status: 'AUTHENTICATING', statusUpdated: 1 } }]);
     const io = testIO({ env: env(f) });
     const p = run(['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '50'], io);
-    await new Promise((r) => setTimeout(r, 300));
+    // 1.5 s, not 300 ms: on a loaded CI machine the first status had not been read by then
+    await new Promise((r) => setTimeout(r, 1_500));
     io.interrupt();
     expect(await p).toBe(130);
     expect(io.err()).toMatch(/interrupted; credentials c1 were left in status AUTHENTICATING/);
