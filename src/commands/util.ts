@@ -50,6 +50,16 @@ export function morePages(ctx: Context, what: string, next: string): void {
   ctx.io.stderr.write(`${singleLine(`more ${what}: use --all, or --page-token ${next}`)}\n`);
 }
 
+/**
+ * The same line when --limit stopped a walk before the end: with the next page's token when it
+ * stopped at a page's end (the token reaches the rest), else (inside a page, whose rest no token
+ * starts at) a larger --limit.
+ */
+export function morePastLimit(ctx: Context, what: string, limit: number, next?: string): void {
+  const rest = next ? `--page-token ${next}` : 'a larger --limit';
+  ctx.io.stderr.write(`${singleLine(`more ${what}: stopped at --limit ${limit}; use --all, or ${rest}`)}\n`);
+}
+
 /** The examples each command was given (nounExamples draws a noun's from its verbs'). */
 const EXAMPLES = new WeakMap<Command, string[]>();
 

@@ -14,7 +14,7 @@ import {
 import { V2_TRANSACTION_FIELDS } from '../../contract/item-fields.js';
 import { UsageError } from '../../errors.js';
 import { cellText, getPath, StreamWriter, type Column } from '../../output/render.js';
-import { collect, examples, morePages, parseIntArg, splitList, type Run } from '../util.js';
+import { collect, examples, morePages, morePastLimit, parseIntArg, splitList, type Run } from '../util.js';
 import { amountCell } from '../accounts/format.js';
 import { streamingHeap } from '../../heap.js';
 
@@ -125,6 +125,8 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   const tty = ctx.io.stdoutIsTTY;
   let written = 0;
   let next = '';
+  /** --limit stopped inside a page: more transactions there, which no page token reaches. */
+  let cut = false;
   if (format === 'ndjson' && !tty) {
     // NDJSON to a pipe or file: each transaction's own text, no parse and re-serialise
     streamingHeap();
@@ -138,7 +140,10 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
       const bytes = page.ndjson.subarray(0, count > 0 ? page.ends[count - 1] : 0);
       await writer.writeNdjson(bytes, count, () => ndjsonLines({ ndjson: bytes, ends: page.ends.slice(0, count) }));
       written += count;
-      if (limit !== undefined && written >= limit) break;
+      if (limit !== undefined && written >= limit) {
+        cut = count < page.ends.length;
+        break;
+      }
     }
   } else {
     for await (const page of transactionPages(api, filter, { all, startToken: o.pageToken })) {
@@ -147,9 +152,19 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
       // one write per page, waiting for the stream to drain (back-pressure): memory stays flat
       await writer.writeMany(items);
       written += items.length;
-      if (limit !== undefined && written >= limit) break;
+      if (limit !== undefined && written >= limit) {
+        cut = items.length < page.transactions.length;
+        break;
+      }
     }
   }
   await writer.end();
   if (!all && next) morePages(ctx, 'transactions', next);
+  // --limit follows pages (all) and stops early: said as one page's end is (also with -q), or
+  // `--limit 250 -o csv > latest.csv` read as every transaction there is. Stopped at a page's end,
+  // the service's nextPageToken says whether more exist and reaches them; inside a page, the rest
+  // of that page is there and no token starts at it.
+  else if (limit !== undefined && written >= limit && (cut || next)) {
+    morePastLimit(ctx, 'transactions', limit, cut ? undefined : next);
+  }
 }

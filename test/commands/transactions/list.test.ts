@@ -100,10 +100,27 @@ describe('transactions list: output', () => {
       stderr: '',
     },
     {
-      name: '--limit stops across pages',
+      // stopped inside the third page: its rest is there, and no page token starts at it
+      name: '--limit stops across pages and says that more exist',
       args: () => ['--account', account, '--limit', '25', '--page-size', '10', '-o', 'ndjson'],
       code: 0,
       stdout: (out) => expect(out.trim().split('\n')).toHaveLength(25),
+      stderr: /^more transactions: stopped at --limit 25; use --all, or a larger --limit\n$/,
+    },
+    {
+      // `--limit 20 -o csv > latest.csv` said nothing: the file read as every transaction there is
+      name: '--limit at a page end with more pages: the line (with -q too) names the next page token',
+      args: () => ['--account', account, '--limit', '20', '--page-size', '10', '-q', '-o', 'csv', '--fields', 'id'],
+      code: 0,
+      stdout: (out) => expect(out.trim().split('\r\n')).toHaveLength(21),
+      stderr: /^more transactions: stopped at --limit 20; use --all, or --page-token [A-Za-z0-9_-]+\n$/,
+    },
+    {
+      name: '--limit where the transactions end: nothing on stderr',
+      args: () => ['--account', account, '--limit', '30', '--page-size', '10', '-o', 'json'],
+      code: 0,
+      stdout: (out) => expect(JSON.parse(out)).toHaveLength(30),
+      stderr: '',
     },
     {
       name: 'a table shows the amount with its currency',
