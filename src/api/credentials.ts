@@ -1,32 +1,17 @@
 // Credentials (spec 4.4) and provider consents (spec 2.5).
 import { EP } from '../contract/index.js';
+import { CREDENTIALS_ERROR_STATUSES, CREDENTIALS_STATUSES } from '../contract/vocabulary.js';
 import type { ApiClient } from './client.js';
 import { readCreated, readList, readObject } from './shape.js';
 
-/** Statuses that end a refresh in failure: the spec's two, and the extra final ones the service documents. */
-export const FAILED_STATUSES = new Set([
-  'AUTHENTICATION_ERROR',
-  'TEMPORARY_ERROR',
-  'PERMANENT_ERROR',
-  'SESSION_EXPIRED',
-  'DELETED',
-]);
+/** Statuses that end a refresh in failure: the spec's two, the extra final ones the service documents, DELETED. */
+export const FAILED_STATUSES: ReadonlySet<string> = new Set([...CREDENTIALS_ERROR_STATUSES, 'DELETED']);
 
 /** The statuses that end a round: UPDATED and the failures. */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(['UPDATED', ...FAILED_STATUSES]);
 
 /** Every status credentials can be in (the spec's, the service's extra final ones, both eID names). */
-export const CREDENTIALS_STATUSES = [
-  'CREATED',
-  'AUTHENTICATING',
-  'AWAITING_SUPPLEMENTAL_INFORMATION',
-  'AWAITING_MOBILE_EID_AUTHENTICATION',
-  'AWAITING_MOBILE_BANKID_AUTHENTICATION',
-  'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
-  'UPDATING',
-  'UPDATED',
-  ...FAILED_STATUSES,
-] as const;
+export { CREDENTIALS_STATUSES };
 
 export interface Credentials {
   id: string;

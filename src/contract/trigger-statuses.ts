@@ -2,22 +2,7 @@
 // with the statuses each takes: the one list the sandbox checks against and the messages and the
 // CLI's help name, so that none of them leaves an event out.
 
-/** A credentials' statuses (credentials:create and credentials:update). */
-const CREDENTIALS_STATUSES = [
-  'CREATED',
-  'AUTHENTICATING',
-  'AWAITING_MOBILE_BANKID_AUTHENTICATION',
-  'AWAITING_MOBILE_EID_AUTHENTICATION',
-  'AWAITING_SUPPLEMENTAL_INFORMATION',
-  'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
-  'UPDATING',
-  'UPDATED',
-  'AUTHENTICATION_ERROR',
-  'TEMPORARY_ERROR',
-  'PERMANENT_ERROR',
-  'SESSION_EXPIRED',
-  'DELETED',
-] as const;
+import { CREDENTIALS_ERROR_STATUSES, CREDENTIALS_STATUSES } from './vocabulary.js';
 
 /** A signable operation's statuses. */
 const OPERATION_STATUSES = [
@@ -30,20 +15,12 @@ const OPERATION_STATUSES = [
   'CANCELLED',
 ] as const;
 
-/** Events v2 refresh:finished: UPDATED, or an error status (which adds its detailedError). */
-export const REFRESH_ERROR_STATUSES = [
-  'AUTHENTICATION_ERROR',
-  'TEMPORARY_ERROR',
-  'SESSION_EXPIRED',
-  'PERMANENT_ERROR',
-] as const;
-export type RefreshErrorStatus = (typeof REFRESH_ERROR_STATUSES)[number];
-
 export const TRIGGER_STATUSES: Readonly<Record<string, readonly string[]>> = {
   'credentials:create': CREDENTIALS_STATUSES,
   'credentials:update': CREDENTIALS_STATUSES,
   'signable-operation:update': OPERATION_STATUSES,
-  'refresh:finished': ['UPDATED', ...REFRESH_ERROR_STATUSES],
+  // events v2 refresh:finished: UPDATED, or an error status (which adds its detailedError)
+  'refresh:finished': ['UPDATED', ...CREDENTIALS_ERROR_STATUSES],
 };
 
 /** "a, b, c and d": the events that take a status. */

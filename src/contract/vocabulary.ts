@@ -34,6 +34,44 @@ export const REFRESH_ITEMS = [
   'LIST_BENEFICIARIES',
 ] as const;
 
+/**
+ * Credentials statuses (spec 4.4, and the extra final ones the service documents): the one list that
+ * the CLI's flags and messages (`credentials watch --until`, `sandbox credentials set-status`,
+ * `sandbox trigger --status`) and the sandbox's checks are drawn from, in the status machine's order.
+ */
+/** Statuses a refresh round passes through before it ends (both names of the eID wait). */
+export const CREDENTIALS_RUN_STATUSES = [
+  'AUTHENTICATING',
+  'AWAITING_SUPPLEMENTAL_INFORMATION',
+  'AWAITING_MOBILE_EID_AUTHENTICATION',
+  'AWAITING_MOBILE_BANKID_AUTHENTICATION',
+  'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
+  'UPDATING',
+] as const;
+/** Statuses that end a refresh in failure (the spec's two and the service's SESSION_EXPIRED, PERMANENT_ERROR). */
+export const CREDENTIALS_ERROR_STATUSES = [
+  'AUTHENTICATION_ERROR',
+  'TEMPORARY_ERROR',
+  'PERMANENT_ERROR',
+  'SESSION_EXPIRED',
+] as const;
+export type CredentialsErrorStatus = (typeof CREDENTIALS_ERROR_STATUSES)[number];
+/** Every status credentials can be in. */
+export const CREDENTIALS_STATUSES = [
+  'CREATED',
+  ...CREDENTIALS_RUN_STATUSES,
+  'UPDATED',
+  ...CREDENTIALS_ERROR_STATUSES,
+  'DELETED',
+] as const;
+/**
+ * The statuses the sandbox puts existing credentials into on request: all but DELETED (a delete
+ * does that) and the older eID name (the sandbox sends AWAITING_MOBILE_EID_AUTHENTICATION).
+ */
+export const SETTABLE_CREDENTIALS_STATUSES: readonly string[] = CREDENTIALS_STATUSES.filter(
+  (s) => s !== 'DELETED' && s !== 'AWAITING_MOBILE_BANKID_AUTHENTICATION',
+);
+
 export function isAccountType(t: unknown): t is AccountType {
   return typeof t === 'string' && (ACCOUNT_TYPES as readonly string[]).includes(t);
 }

@@ -57,7 +57,7 @@ describe('sandbox trigger (Events v2)', () => {
       name: 'a status of refresh:finished outside its values is exit 2 naming them',
       args: ['refresh:finished', '--status', 'HAPPY'],
       code: 2,
-      stderr: /UPDATED, AUTHENTICATION_ERROR, TEMPORARY_ERROR, SESSION_EXPIRED/,
+      stderr: /UPDATED, AUTHENTICATION_ERROR, TEMPORARY_ERROR, PERMANENT_ERROR, SESSION_EXPIRED/,
     },
     {
       name: '--status with an account event is exit 2',

@@ -1,6 +1,7 @@
 // The state controls under /sandbox/ (issue 17): a credentials status, an expired consent, new
 // transactions, the clock and a reset. Each answers 400 with a body naming the field for bad input.
 import { parseTime } from '../../contract/duration.js';
+import { CREDENTIALS_RUN_STATUSES, SETTABLE_CREDENTIALS_STATUSES } from '../../contract/vocabulary.js';
 import type { SandboxContext } from '../context.js';
 import { asObject, badRequest, envelope, notFound, optString } from '../http.js';
 import type { Handler, Req } from '../router.js';
@@ -22,15 +23,8 @@ import {
 } from './transactions.js';
 
 const SESSION_MS = 90 * 86_400_000;
-const FINAL_TARGETS = ['UPDATED', 'AUTHENTICATION_ERROR', 'TEMPORARY_ERROR', 'PERMANENT_ERROR', 'SESSION_EXPIRED'];
-const RUN_TARGETS = [
-  'AUTHENTICATING',
-  'AWAITING_SUPPLEMENTAL_INFORMATION',
-  'AWAITING_MOBILE_EID_AUTHENTICATION',
-  'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
-  'UPDATING',
-];
-export const SETTABLE_STATUSES = ['CREATED', ...RUN_TARGETS, ...FINAL_TARGETS];
+/** The statuses that start a real round (answered by a supplement, the app, or the round's end). */
+const RUN_TARGETS: readonly string[] = CREDENTIALS_RUN_STATUSES;
 
 const DEFAULT_PAYLOAD: Record<string, string> = {
   AUTHENTICATION_ERROR: 'The bank refused the login; authenticate again.',
@@ -133,9 +127,9 @@ export function setStatus(ctx: SandboxContext): Handler {
     const rec = credentialsOf(ctx, req);
     const body = asObject(await req.json(), 'the body');
     const status = optString(body, 'status');
-    if (!status || !SETTABLE_STATUSES.includes(status))
+    if (!status || !SETTABLE_CREDENTIALS_STATUSES.includes(status))
       throw badRequest(
-        `status must be one of ${SETTABLE_STATUSES.join(', ')}${status === 'DELETED' ? ' (delete credentials with DELETE /api/v1/credentials/{id})' : ''}`,
+        `status must be one of ${SETTABLE_CREDENTIALS_STATUSES.join(', ')}${status === 'DELETED' ? ' (delete credentials with DELETE /api/v1/credentials/{id})' : ''}`,
         { field: 'status' },
       );
     const payload = optString(body, 'payload');

@@ -7,7 +7,7 @@
 // - DELETE /{id}: 200 {} (the reference's status).
 // A client sees and changes only the endpoints it created.
 import { EP } from '../../contract/index.js';
-import type { RefreshErrorStatus } from '../../contract/trigger-statuses.js';
+import type { CredentialsErrorStatus } from '../../contract/vocabulary.js';
 import { isV2Event, V2_EVENTS, type V2DataEvent, type V2Event } from '../../contract/webhook-signature.js';
 import type { SandboxContext } from '../context.js';
 import {
@@ -186,7 +186,7 @@ function pageSize(raw: string | null): number {
 }
 
 // one detailedError for each error status the trigger takes (src/contract/trigger-statuses.ts)
-const ERRORS: Record<RefreshErrorStatus, RefreshedCredentials['detailedError']> = {
+const ERRORS: Record<CredentialsErrorStatus, RefreshedCredentials['detailedError']> = {
   AUTHENTICATION_ERROR: {
     type: 'USER_LOGIN_ERROR',
     displayMessage: 'Incorrect username or password.',
@@ -231,7 +231,7 @@ export function triggerV2(
       userId: user.id,
       status,
       sessionExpiryDate: known?.sessionExpiryDate ?? ctx.clock.now() + 90 * 86_400_000,
-      detailedError: ERRORS[status as RefreshErrorStatus],
+      detailedError: ERRORS[status as CredentialsErrorStatus],
     };
     content = refreshFinishedContent(store, c);
     key = c.id;

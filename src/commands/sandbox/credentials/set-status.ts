@@ -2,24 +2,13 @@
 // machine, with the webhooks and refresh behaviour that status implies.
 import type { Command } from 'commander';
 import type { Context } from '../../../context.js';
+import { SETTABLE_CREDENTIALS_STATUSES } from '../../../contract/vocabulary.js';
 import { UsageError } from '../../../errors.js';
 import { render } from '../../../output/render.js';
 import { examples, type Run } from '../../util.js';
 import { sandboxApi } from '../shared.js';
 
-export const SETTABLE = [
-  'CREATED',
-  'AUTHENTICATING',
-  'AWAITING_SUPPLEMENTAL_INFORMATION',
-  'AWAITING_MOBILE_EID_AUTHENTICATION',
-  'AWAITING_THIRD_PARTY_APP_AUTHENTICATION',
-  'UPDATING',
-  'UPDATED',
-  'AUTHENTICATION_ERROR',
-  'TEMPORARY_ERROR',
-  'PERMANENT_ERROR',
-  'SESSION_EXPIRED',
-];
+export const SETTABLE = SETTABLE_CREDENTIALS_STATUSES;
 
 export interface SetStatusOptions {
   id: string;
