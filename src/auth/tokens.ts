@@ -61,6 +61,32 @@ function isUserKey(user: string | undefined): boolean {
   return user !== undefined && (user.startsWith('id:') || user.startsWith('ext:'));
 }
 
+/** The client secret's part of a cache key: 12 hex digits of its SHA-256, never the secret. */
+export function secretFingerprint(secret: string | undefined): string {
+  return createHash('sha256')
+    .update(secret ?? '')
+    .digest('hex')
+    .slice(0, 12);
+}
+
+/**
+ * Whether this run would use a cached token (its key as `cacheKey` or `remember` made it): of this
+ * base URL and client and, for a token fetched with the client's secret, of this secret too. A token
+ * of a secret since rotated stays in the cache but is never sent again.
+ */
+export function usedNow(
+  key: string,
+  t: Pick<CachedToken, 'kind' | 'baseUrl' | 'clientId'>,
+  now: { baseUrl: string; clientId?: string; clientSecret?: string },
+): boolean {
+  if (t.baseUrl !== now.baseUrl || (t.clientId ?? '') !== (now.clientId ?? '')) return false;
+  const prefix = `${t.kind}:${t.baseUrl}:${t.clientId ?? ''}:`;
+  if (!key.startsWith(prefix)) return true;
+  // cacheKey: the secret's fingerprint next; remember: a label (link, exchanged..., id:..., ext:...)
+  const m = /^([0-9a-f]{12})(?::|$)/.exec(key.slice(prefix.length));
+  return !m || m[1] === secretFingerprint(now.clientSecret);
+}
+
 export class TokenManager {
   constructor(private readonly d: TokenDeps) {}
 
@@ -89,10 +115,7 @@ export class TokenManager {
   /** Tokens are cached per base URL, client and secret (a changed secret must be checked again). */
   private cacheKey(kind: 'client' | 'user', scopes: string[], user?: UserRef): string {
     const who = kind === 'user' && user ? `:${userKey(user)}` : '';
-    const secret = createHash('sha256')
-      .update(this.d.clientSecret ?? '')
-      .digest('hex')
-      .slice(0, 12);
+    const secret = secretFingerprint(this.d.clientSecret);
     return `${kind}:${this.d.baseUrl}:${this.d.clientId ?? ''}:${secret}${who}:${scopes.join(',')}`;
   }
 

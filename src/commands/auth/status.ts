@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { maskUrlPassword } from '../../config/display.js';
+import { usedNow } from '../../auth/tokens.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
 
@@ -25,7 +26,8 @@ export async function statusRun(ctx: Context): Promise<void> {
   // the cache keeps tokens of every service and client the profile met (a stopped sandbox's, a
   // --base-url run's): each says whose it is, and `current` marks those commands use now. Listed
   // alike, a stopped sandbox's token read as one of the live one's.
-  const tokens = Object.values(config.cachedTokens(profile)).map((t) => ({
+  const clientSecret = s.value('client-secret');
+  const tokens = Object.entries(config.cachedTokens(profile)).map(([key, t]) => ({
     kind: t.kind,
     user: t.user,
     scope: t.scope,
@@ -34,7 +36,8 @@ export async function statusRun(ctx: Context): Promise<void> {
     hasRefreshToken: Boolean(t.refreshToken),
     baseUrl: maskUrlPassword(t.baseUrl),
     clientId: t.clientId ?? null,
-    current: t.baseUrl === baseUrl && (t.clientId ?? null) === (clientId?.value ?? null),
+    // one this run would send: the same base URL, client and (for a client's token) secret
+    current: usedNow(key, t, { baseUrl, clientId: clientId?.value, clientSecret }),
   }));
   const status = {
     profile,
@@ -42,7 +45,7 @@ export async function statusRun(ctx: Context): Promise<void> {
     baseUrlSource: s.get('base-url')?.source,
     clientId: clientId?.value ?? null,
     clientIdSource: clientId?.source ?? null,
-    clientSecret: s.value('client-secret') ? 'set' : 'not set',
+    clientSecret: clientSecret ? 'set' : 'not set',
     connectorToken: s.value('connector-token') ? 'set' : 'not set',
     // a ready token (--token, BANKCTL_TOKEN, the profile's) is sent as is instead of the cached ones
     token: s.value('token') ? 'set' : 'not set',
@@ -61,7 +64,7 @@ export async function statusRun(ctx: Context): Promise<void> {
       // nothing set reads "not set", as the secrets do, rather than an empty cell
       clientId: status.clientId ?? 'not set',
       user: u?.userId ?? (u?.externalUserId !== undefined ? `external ${u.externalUserId}` : 'not set'),
-      tokens: `${tokens.length} cached${others === 0 ? '' : `, ${others} of another base URL or client`}`,
+      tokens: `${tokens.length} cached${others === 0 ? '' : `, ${others} of another base URL, client or secret`}`,
     };
     // a table has no row for the source of what is not set (csv keeps its columns, one row)
     if (format === 'table')

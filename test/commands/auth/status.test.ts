@@ -48,12 +48,27 @@ describe('auth status', () => {
       args: ['-o', 'table', '--base-url', 'http://127.0.0.1:9'],
       code: 0,
       stdout: [
-        /^tokens\s+1 cached, 1 of another base URL or client$/m,
+        /^tokens\s+1 cached, 1 of another base URL, client or secret$/m,
         (out) =>
           expect(out).toMatch(
             new RegExp(`user:create .*${sb.env.BANKCTL_BASE_URL}\\s+${sb.t.sandbox.clientId}\\s+false`),
           ),
         (out) => expect(out).not.toContain(sb.t.sandbox.clientSecret),
+      ],
+    },
+    {
+      // the cache key holds the secret's fingerprint: after a rotation the old token is never sent,
+      // and `current: true` said it was the one in use
+      name: 'a token fetched with a secret since rotated is not current',
+      args: ['-o', 'json'],
+      env: { BANKCTL_CLIENT_SECRET: 'rotated-secret-0000' },
+      code: 0,
+      stdout: [
+        (out) =>
+          expect(JSON.parse(out).tokens).toEqual([
+            expect.objectContaining({ scope: 'user:create', clientId: sb.t.sandbox.clientId, current: false }),
+          ]),
+        (out) => expect(out).not.toContain('rotated-secret-0000'),
       ],
     },
     {
