@@ -121,3 +121,12 @@ export function exitCodeFor(err: unknown): number {
 /** The ways to name the acting user, for the errors of commands that need one. */
 export const NAME_A_USER =
   'pass --user ID (or --external-user ID), set BANKCTL_USER, keep one in the profile with `bankctl config set user ID` (or `users create --use`)';
+
+/**
+ * One word of a POSIX shell command line, for a hint that tells what to run again: as is when it is
+ * plain, else in single quotes (a quote inside as '\''), so pasting it gives the command the same text.
+ */
+export function shellWord(text: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(text)) return text;
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}

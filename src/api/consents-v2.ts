@@ -3,7 +3,7 @@
 // per command run (so a retry of the same run is the same request to the service).
 import { randomUUID } from 'node:crypto';
 import { EP } from '../contract/index.js';
-import { ApiError } from '../errors.js';
+import { ApiError, shellWord } from '../errors.js';
 import { envelopeCode } from '../http/error-body.js';
 import { inProgressConflict } from '../http/retry.js';
 import type { ApiClient } from './client.js';
@@ -27,7 +27,7 @@ async function keyed<T>(given: string | undefined, write: (headers: Record<strin
     return await write(headers);
   } catch (err) {
     if (err instanceof ApiError && err.status === 409 && inProgressConflict(envelopeCode(err.body), err.serviceMessage))
-      err.hint = `the service was still processing the first request with this Idempotency-Key; run the same command again with --idempotency-key ${headers['idempotency-key']} to get its answer; without it, a new key makes a second one`;
+      err.hint = `the service was still processing the first request with this Idempotency-Key; run the same command again with --idempotency-key ${shellWord(headers['idempotency-key'] ?? '')} to get its answer; without it, a new key makes a second one`;
     throw err;
   }
 }

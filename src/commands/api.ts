@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { stripControl } from '../output/sanitize.js';
 import type { Context } from '../context.js';
-import { ApiError, ServerError, UsageError } from '../errors.js';
+import { ApiError, ServerError, shellWord, UsageError } from '../errors.js';
 import { EmptyPages, nextPageTokenProblem, repeatedTokenError, SeenTokens } from '../api/paging.js';
 import { kindOf } from '../api/shape.js';
 import { notWhatItReturns, preview } from '../api/client.js';
@@ -147,7 +147,7 @@ function inProgressHint(err: ApiError, headers: Record<string, string>): void {
   if (err.status !== 409) return;
   const key = Object.entries(headers).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
   if (key === undefined || !inProgressConflict(envelopeCode(err.body), err.serviceMessage)) return;
-  err.hint = `the service was still processing the first request with this Idempotency-Key; run the same command again with the same -H 'Idempotency-Key: ${key}' header to get its answer; another key, or none, sends it a second time`;
+  err.hint = `the service was still processing the first request with this Idempotency-Key; run the same command again with the same -H ${shellWord(`Idempotency-Key: ${key}`)} header to get its answer; another key, or none, sends it a second time`;
 }
 
 function parseHeaders(o: ApiOpts): Record<string, string> {

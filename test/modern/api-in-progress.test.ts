@@ -31,6 +31,15 @@ describe('bankctl api -H Idempotency-Key while the first request with that key i
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 30_000);
 
+  test('a key with a quote in it: the -H word of the hint pastes back into a shell as the same header', async () => {
+    const s = await serve([inProgress]);
+    const r = await spawnCli([...post, '-H', "Idempotency-Key: it's-7"], {
+      env: { ...readyTokenEnv(s.url), BANKCTL_RETRIES: '0' },
+    });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain(`with the same -H 'Idempotency-Key: it'\\''s-7' header`);
+  }, 30_000);
+
   test('without the header: answered at once, no hint about a key', async () => {
     const s = await serve([inProgress]);
     const r = await spawnCli(post, { env: { ...readyTokenEnv(s.url), BANKCTL_RETRIES: '1' } });
