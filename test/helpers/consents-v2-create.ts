@@ -45,27 +45,56 @@ export async function postVrpConsent(
   const ct = await clientToken(sandbox, ['consents']);
   return raw(sandbox.baseUrl, 'POST', '/connectivity/v2/consents', {
     headers: { authorization: `Bearer ${ct}`, 'idempotency-key': o.key },
-    json: {
-      financialService: { subtype: 'VRP_SWEEPING', type: 'MANDATE_PAYMENTS' },
-      financialServiceParameters: {
-        version: '1.0.0',
-        userParameters: {
-          controlParameters: {
-            maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
-            periodicLimits: [
-              {
-                amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
-                periodAlignment: 'MANDATE',
-                periodType: 'DAY',
-              },
-            ],
-          },
-          payeeAccount: { name: 'Savings', number: '1', type: 'SORT_CODE' },
-          ...o.userExtra,
-        },
-      },
-      providerId: o.providerId,
-      userId: o.userId,
-    },
+    json: vrpConsentBody(o),
   });
+}
+
+/** The body of a VRP sweeping consent (1.0.0) with limits of 1.99 and 2.99 GBP a day; userExtra adds parameters. */
+export function vrpConsentBody(o: { userId: string; providerId: string; userExtra?: Record<string, unknown> }) {
+  return {
+    financialService: { subtype: 'VRP_SWEEPING', type: 'MANDATE_PAYMENTS' },
+    financialServiceParameters: {
+      version: '1.0.0',
+      userParameters: {
+        controlParameters: {
+          maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
+          periodicLimits: [
+            {
+              amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
+              periodAlignment: 'MANDATE',
+              periodType: 'DAY',
+            },
+          ],
+        },
+        payeeAccount: { name: 'Savings', number: '1', type: 'SORT_CODE' },
+        ...o.userExtra,
+      },
+    },
+    providerId: o.providerId,
+    userId: o.userId,
+  };
+}
+
+/** `consents v2 create` of a VRP consent in GBP (max 1, 5 a month) to payee account 10000031510604, -o json; more flags after. */
+export function vrpCreateArgs(providerId: string, userId: string, ...more: string[]): string[] {
+  return [
+    'consents',
+    'v2',
+    'create',
+    '--provider',
+    providerId,
+    '--for-user',
+    userId,
+    '--currency',
+    'GBP',
+    '--max-amount',
+    '1',
+    '--limit',
+    'MONTH=5',
+    '--payee-number',
+    '10000031510604',
+    '-o',
+    'json',
+    ...more,
+  ];
 }

@@ -1,4 +1,5 @@
 // A sandbox on port 0 per test file, and the environment that points the CLI at it.
+import { Agent, fetch } from 'undici';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import type { SandboxOptions } from '../../src/sandbox/context.js';
 import { removeDir, tempDir } from './cli.js';
@@ -33,6 +34,12 @@ export async function startTestSandbox(opts: SandboxOptions = {}): Promise<TestE
 }
 
 /** Raw HTTP against the sandbox, for asserting wire behaviour. */
+/**
+ * A connection per request: the sandbox closes a connection idle for 5 s, and a request that went out
+ * on one just as it closed failed with ECONNRESET on a loaded machine (a test's fault, not the sandbox's).
+ */
+const freshConnections = new Agent({ pipelining: 0 });
+
 export async function raw(
   base: string,
   method: string,
@@ -54,7 +61,7 @@ export async function raw(
     body = new URLSearchParams(opts.form).toString();
     headers['content-type'] ??= 'application/x-www-form-urlencoded';
   }
-  const res = await fetch(base + path, { method, headers, body });
+  const res = await fetch(base + path, { method, headers, body, dispatcher: freshConnections });
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
 }

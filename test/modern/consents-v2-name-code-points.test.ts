@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/commands.js';
-import { postVrpConsent } from '../helpers/consents-v2-create.js';
+import { postVrpConsent, vrpCreateArgs } from '../helpers/consents-v2-create.js';
 
 const sb = useSandbox({ user: true });
 const app = () => ({ ...sb.env, BANKCTL_USER: undefined });
@@ -32,26 +32,7 @@ describe('sandbox: account names of 35 code points', () => {
 });
 
 describe('consents v2 create against the sandbox: the same count on both sides', () => {
-  const args = (...more: string[]) => [
-    'consents',
-    'v2',
-    'create',
-    '--provider',
-    PROVIDER,
-    '--for-user',
-    sb.userId,
-    '--currency',
-    'GBP',
-    '--max-amount',
-    '1',
-    '--limit',
-    'MONTH=5',
-    '--payee-number',
-    '10000031510604',
-    '-o',
-    'json',
-    ...more,
-  ];
+  const args = (...more: string[]) => vrpCreateArgs(PROVIDER, sb.userId, ...more);
 
   test('35 emoji as --payee-name and --payer-name: the consent is created with them', async () => {
     const r = await runCli(args('--payee-name', emoji(35), '--payer-name', emoji(35), '--payer-number', '2'), {

@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/commands.js';
-import { postVrpConsent } from '../helpers/consents-v2-create.js';
+import { postVrpConsent, vrpCreateArgs } from '../helpers/consents-v2-create.js';
 
 const sb = useSandbox({ user: true });
 const app = () => ({ ...sb.env, BANKCTL_USER: undefined });
@@ -34,28 +34,7 @@ describe('sandbox: remittanceInformation counted in code points', () => {
 });
 
 describe('consents v2 create --reference/--remittance-text against the sandbox: the same count on both sides', () => {
-  const args = (...more: string[]) => [
-    'consents',
-    'v2',
-    'create',
-    '--provider',
-    PROVIDER,
-    '--for-user',
-    sb.userId,
-    '--currency',
-    'GBP',
-    '--max-amount',
-    '1',
-    '--limit',
-    'MONTH=5',
-    '--payee-name',
-    'Savings',
-    '--payee-number',
-    '10000031510604',
-    '-o',
-    'json',
-    ...more,
-  ];
+  const args = (...more: string[]) => vrpCreateArgs(PROVIDER, sb.userId, '--payee-name', 'Savings', ...more);
   const list = async () => (await runCli(['consents', 'v2', 'list', '-o', 'json'], { env: app() })).stdout;
 
   test('18 emoji as --reference and 140 as --remittance-text: the consent is created with them', async () => {

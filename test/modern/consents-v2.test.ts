@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/commands.js';
+import { postVrpConsent, vrpConsentBody } from '../helpers/consents-v2-create.js';
 import { clientToken, raw, userWithToken } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ user: true });
@@ -116,26 +117,7 @@ describe('consents v2', () => {
   test('the wire: Idempotency-Key required, replayed, 422 on another body; client token only for create', async () => {
     const sbx = sb.t.sandbox;
     const ct = await clientToken(sbx, ['consents']);
-    const body = {
-      providerId: PROVIDER,
-      userId: sb.userId,
-      financialService: { type: 'MANDATE_PAYMENTS', subtype: 'VRP_SWEEPING' },
-      financialServiceParameters: {
-        userParameters: {
-          controlParameters: {
-            maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
-            periodicLimits: [
-              {
-                amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
-                periodAlignment: 'MANDATE',
-                periodType: 'DAY',
-              },
-            ],
-          },
-          payeeAccount: { name: 'x', number: '1', type: 'SORT_CODE' },
-        },
-      },
-    };
+    const body = vrpConsentBody({ providerId: PROVIDER, userId: sb.userId });
     const h = { authorization: `Bearer ${ct}` };
     expect((await raw(sbx.baseUrl, 'POST', '/connectivity/v2/consents', { headers: h, json: body })).status).toBe(400);
     const k = { ...h, 'idempotency-key': 'k1' };
@@ -295,31 +277,8 @@ describe('consents v2: a person at the test bank', () => {
 describe('consents v2: a retry while the first request still runs', () => {
   test('the same Idempotency-Key twice at once: one authorization (202) and a 409, not a second login', async () => {
     const sbx = sb.t.sandbox;
-    const ct = await clientToken(sbx, ['consents']);
     const { userId, token } = await userWithToken(sbx, ['consents']);
-    const created = await raw(sbx.baseUrl, 'POST', '/connectivity/v2/consents', {
-      headers: { authorization: `Bearer ${ct}`, 'idempotency-key': 'c-race' },
-      json: {
-        providerId: PROVIDER,
-        userId,
-        financialService: { type: 'MANDATE_PAYMENTS', subtype: 'VRP_SWEEPING' },
-        financialServiceParameters: {
-          userParameters: {
-            controlParameters: {
-              maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
-              periodicLimits: [
-                {
-                  amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
-                  periodAlignment: 'MANDATE',
-                  periodType: 'DAY',
-                },
-              ],
-            },
-            payeeAccount: { name: 'x', number: '1', type: 'SORT_CODE' },
-          },
-        },
-      },
-    });
+    const created = await postVrpConsent(sbx, { userId, providerId: PROVIDER, key: 'c-race', userExtra: {} });
     expect(created.status).toBe(201);
     const id = created.json().consent.id as string;
     const h = { authorization: `Bearer ${token}`, 'idempotency-key': 'a-race' };
