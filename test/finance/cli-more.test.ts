@@ -147,7 +147,10 @@ describe('budgets commands', () => {
         /not available for expenses-by-category\/by-count/,
       ],
       [['calendar', 'period', '2026/01'], /YYYY, YYYY-MM or YYYY-MM-DD/],
-      [['calendar', 'periods', '--from', '2026-05-01', '--to', '2026-04-01'], /--from is after --to/],
+      [
+        ['calendar', 'periods', '--from', '2026-05-01', '--to', '2026-04-01'],
+        /--from 2026-05-01 is after --to 2026-04-01/,
+      ],
       [
         [
           'transfers',

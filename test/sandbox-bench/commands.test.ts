@@ -97,6 +97,12 @@ describe('flags', () => {
       code: 2,
       stderr: 'together',
     },
+    {
+      name: 'from after to: both dates named',
+      args: ['--user', 'u', '--account', 'a', '--count', '1', '--from', '2026-02-01', '--to', '2026-01-01'],
+      code: 2,
+      stderr: '--from 2026-02-01 is after --to 2026-01-01',
+    },
     { name: 'a count too big', args: ['--user', 'u', '--account', 'a', '--count', '5000'], code: 2, stderr: '--count' },
     {
       name: 'a file: amounts kept exact',

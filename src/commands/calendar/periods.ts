@@ -25,7 +25,7 @@ export function newCmdPeriods(parent: Command, ctx: Context, run: Run<PeriodsOpt
     .action(async (o: { from: string; to: string; resolution?: string }) => {
       const from = isoDate(o.from, '--from');
       const to = isoDate(o.to, '--to');
-      if (from > to) throw new UsageError('--from is after --to');
+      if (from > to) throw new UsageError(`--from ${from} is after --to ${to}`);
       await run(ctx, { from, to, resolution: o.resolution });
     });
   return examples(cmd, [

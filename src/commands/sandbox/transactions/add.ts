@@ -90,7 +90,7 @@ export function newCmdAdd(parent: Command, ctx: Context, run: Run<AddOptions> = 
       ] as const)
         if (v !== undefined && (!DAY.test(v) || Number.isNaN(Date.parse(v))))
           throw new UsageError(`${flag} must be a date YYYY-MM-DD, got "${v}"`);
-      if (o.from && o.to && o.from > o.to) throw new UsageError('--from must not be after --to');
+      if (o.from && o.to && o.from > o.to) throw new UsageError(`--from ${o.from} is after --to ${o.to}`);
       let amountMin: string | undefined;
       let amountMax: string | undefined;
       if (o.amountRange !== undefined) {
