@@ -49,27 +49,35 @@ export async function postVrpConsent(
   });
 }
 
-/** The body of a VRP sweeping consent (1.0.0) with limits of 1.99 and 2.99 GBP a day; userExtra adds parameters. */
+/**
+ * A VRP sweeping consent's financialServiceParameters (template 1.0.0): limits of 1.99 and 2.99 GBP a
+ * day to the payee account "Savings" (number 1 unless given); userExtra adds or replaces parameters.
+ */
+export function vrpParameters(o: { payeeNumber?: string; userExtra?: Record<string, unknown> } = {}) {
+  return {
+    version: '1.0.0',
+    userParameters: {
+      controlParameters: {
+        maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
+        periodicLimits: [
+          {
+            amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
+            periodAlignment: 'MANDATE',
+            periodType: 'DAY',
+          },
+        ],
+      },
+      payeeAccount: { name: 'Savings', number: o.payeeNumber ?? '1', type: 'SORT_CODE' },
+      ...o.userExtra,
+    },
+  };
+}
+
+/** The body of a VRP sweeping consent (vrpParameters) for this user and provider. */
 export function vrpConsentBody(o: { userId: string; providerId: string; userExtra?: Record<string, unknown> }) {
   return {
     financialService: { subtype: 'VRP_SWEEPING', type: 'MANDATE_PAYMENTS' },
-    financialServiceParameters: {
-      version: '1.0.0',
-      userParameters: {
-        controlParameters: {
-          maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
-          periodicLimits: [
-            {
-              amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
-              periodAlignment: 'MANDATE',
-              periodType: 'DAY',
-            },
-          ],
-        },
-        payeeAccount: { name: 'Savings', number: '1', type: 'SORT_CODE' },
-        ...o.userExtra,
-      },
-    },
+    financialServiceParameters: vrpParameters({ userExtra: o.userExtra }),
     providerId: o.providerId,
     userId: o.userId,
   };

@@ -7,29 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { spawnCli } from '../helpers/cli.js';
-import { createArgs, useScriptedServer } from '../helpers/consents-v2-create.js';
+import { createArgs, useScriptedServer, vrpParameters } from '../helpers/consents-v2-create.js';
 import { readyTokenEnv } from '../helpers/scripted-server.js';
 
 const params = join(mkdtempSync(join(tmpdir(), 'bankctl-params-')), 'params.json');
-writeFileSync(
-  params,
-  JSON.stringify({
-    version: '1.0.0',
-    userParameters: {
-      controlParameters: {
-        maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
-        periodicLimits: [
-          {
-            amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
-            periodAlignment: 'MANDATE',
-            periodType: 'DAY',
-          },
-        ],
-      },
-      payeeAccount: { name: 'Savings', number: '10000031510604', type: 'SORT_CODE' },
-    },
-  }),
-);
+writeFileSync(params, JSON.stringify(vrpParameters({ payeeNumber: '10000031510604' })));
 const args = (...more: string[]) => createArgs('--parameters', params, '-o', 'json', ...more);
 const serve = useScriptedServer();
 

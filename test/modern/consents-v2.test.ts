@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/commands.js';
-import { postVrpConsent, vrpConsentBody } from '../helpers/consents-v2-create.js';
+import { postVrpConsent, vrpConsentBody, vrpParameters } from '../helpers/consents-v2-create.js';
 import { clientToken, raw, userWithToken } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ user: true });
@@ -353,23 +353,7 @@ describe('consents v2: payee and payer accounts as the template has them', () =>
       ['consents', 'v2', 'create', '--provider', PROVIDER, '--for-user', sb.userId, '--parameters', '-', '-o', 'json'],
       {
         env: app(),
-        stdin: JSON.stringify({
-          version: '1.0.0',
-          userParameters: {
-            controlParameters: {
-              maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
-              periodicLimits: [
-                {
-                  amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
-                  periodAlignment: 'MANDATE',
-                  periodType: 'DAY',
-                },
-              ],
-            },
-            payeeAccount: { name: 'Savings', number: '10000031510604', type: 'SORT_CODE' },
-            ...userExtra,
-          },
-        }),
+        stdin: JSON.stringify(vrpParameters({ payeeNumber: '10000031510604', userExtra })),
       },
     );
 
