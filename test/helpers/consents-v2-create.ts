@@ -51,9 +51,12 @@ export async function postVrpConsent(
 
 /**
  * A VRP sweeping consent's financialServiceParameters (template 1.0.0): limits of 1.99 and 2.99 GBP a
- * day to the payee account "Savings" (number 1 unless given); userExtra adds or replaces parameters.
+ * day to the payee account "Savings" (number 1 unless given); userExtra and controlExtra add or replace
+ * user parameters and control parameters.
  */
-export function vrpParameters(o: { payeeNumber?: string; userExtra?: Record<string, unknown> } = {}) {
+export function vrpParameters(
+  o: { payeeNumber?: string; userExtra?: Record<string, unknown>; controlExtra?: Record<string, unknown> } = {},
+) {
   return {
     version: '1.0.0',
     userParameters: {
@@ -66,6 +69,7 @@ export function vrpParameters(o: { payeeNumber?: string; userExtra?: Record<stri
             periodType: 'DAY',
           },
         ],
+        ...o.controlExtra,
       },
       payeeAccount: { name: 'Savings', number: o.payeeNumber ?? '1', type: 'SORT_CODE' },
       ...o.userExtra,

@@ -300,24 +300,7 @@ describe('consents v2: a retry while the first request still runs', () => {
 });
 
 describe('consents v2: validFrom and validTo as the template writes them', () => {
-  const params = (controlExtra: Record<string, unknown>) =>
-    JSON.stringify({
-      version: '1.0.0',
-      userParameters: {
-        controlParameters: {
-          maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
-          periodicLimits: [
-            {
-              amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
-              periodAlignment: 'MANDATE',
-              periodType: 'DAY',
-            },
-          ],
-          ...controlExtra,
-        },
-        payeeAccount: { name: 'x', number: '1', type: 'SORT_CODE' },
-      },
-    });
+  const params = (controlExtra: Record<string, unknown>) => JSON.stringify(vrpParameters({ controlExtra }));
   const create = (controlExtra: Record<string, unknown>) =>
     runCli(
       ['consents', 'v2', 'create', '--provider', PROVIDER, '--for-user', sb.userId, '--parameters', '-', '-o', 'json'],
@@ -392,23 +375,7 @@ describe('consents v2: payee and payer accounts as the template has them', () =>
 });
 
 test('consents v2: a template version the provider has not is refused, naming the versions it has', async () => {
-  const body = (version: unknown) =>
-    JSON.stringify({
-      version,
-      userParameters: {
-        controlParameters: {
-          maximumIndividualAmount: { currency: 'GBP', value: { scale: 2, unscaledValue: 199 } },
-          periodicLimits: [
-            {
-              amount: { currency: 'GBP', value: { scale: 2, unscaledValue: 299 } },
-              periodAlignment: 'MANDATE',
-              periodType: 'DAY',
-            },
-          ],
-        },
-        payeeAccount: { name: 'x', number: '1', type: 'SORT_CODE' },
-      },
-    });
+  const body = (version: unknown) => JSON.stringify({ ...vrpParameters(), version });
   const args = ['consents', 'v2', 'create', '--provider', PROVIDER, '--for-user', sb.userId, '--parameters', '-'];
   for (const v of ['2.0.0', 1]) {
     const r = await runCli([...args, '-o', 'json'], { env: app(), stdin: body(v) });
