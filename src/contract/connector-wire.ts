@@ -91,6 +91,27 @@ export function bool(o: Obj, key: string, path: string): boolean | undefined {
   return v;
 }
 
+/** A JSON number's text: what a csv cell of a number holds. */
+export const NUMBER_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * "must be a number, got ..." with what came (its first 40 characters), and for a decimal comma
+ * ("-12,50", as Swedish banks' exports write it) the amount it most likely meant; for a JSON string
+ * holding a number, that the quotes are what is wrong. The message alone left the user to guess
+ * which form was refused. `cell`: v is a csv cell's text (no quotes to drop).
+ */
+export function notANumber(v: unknown, cell = false): string {
+  const text = typeof v === 'string' ? v.trim() : (JSON.stringify(v) ?? String(v));
+  const shown = typeof v === 'string' ? `"${text.slice(0, 40)}"` : text.slice(0, 40);
+  const quotes = typeof v === 'string' && !cell ? ', without quotes' : '';
+  let why = '';
+  if (typeof v === 'string' && /^-?\d+,\d{1,2}$/.test(text))
+    why = ` (a decimal comma? write ${text.replace(',', '.')}${quotes})`;
+  else if (typeof v === 'string' && !cell && NUMBER_TEXT.test(text))
+    why = ' (a string: write the number without quotes)';
+  return `must be a number, got ${shown}${why}`;
+}
+
 export function amount(o: Obj, key: string, path: string, required: boolean): string | undefined {
   const v = o[key];
   if (v === undefined || v === null) {
@@ -103,7 +124,7 @@ export function amount(o: Obj, key: string, path: string, required: boolean): st
   } catch {
     throw new WireError(`${path}${key}`, 'is out of range');
   }
-  if (d === undefined) throw new WireError(`${path}${key}`, 'must be a number');
+  if (d === undefined) throw new WireError(`${path}${key}`, notANumber(v));
   if (d.replace(/[-.]/g, '').length > 40) throw new WireError(`${path}${key}`, 'has too many digits');
   return d;
 }

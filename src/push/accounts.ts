@@ -4,6 +4,8 @@
 // Numbers stay as written; members bankctl does not know pass through.
 import {
   ExactNumber,
+  notANumber,
+  NUMBER_TEXT,
   isObj,
   obj,
   parseExactJson,
@@ -74,8 +76,7 @@ const CSV_NUMBERS = new Set(['balance', 'availableCredit', 'reservedAmount']);
 function csvCell(h: string, v: string): unknown {
   const t = v.trim();
   if (CSV_NUMBERS.has(h)) {
-    if (!/^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(t))
-      throw new WireError(h, `must be a number, got "${t.slice(0, 40)}"`);
+    if (!NUMBER_TEXT.test(t)) throw new WireError(h, notANumber(t, true));
     return new ExactNumber(t);
   }
   if (h === 'closed') {

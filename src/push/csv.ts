@@ -1,7 +1,13 @@
 // csv input: RFC 4180 records with a header row naming
 // account,externalId,amount,date,description,type[,pending,balance,reservedAmount,payload,platformId].
-import { WireError, parseExactJson, type Obj } from '../contract/connector-wire.js';
-import { ExactNumber } from '../contract/connector-wire.js';
+import {
+  ExactNumber,
+  NUMBER_TEXT,
+  notANumber,
+  WireError,
+  parseExactJson,
+  type Obj,
+} from '../contract/connector-wire.js';
 import { textChunks } from './text.js';
 import { checkTransaction, message, type InputRecord } from './records.js';
 import type { Hash } from 'node:crypto';
@@ -100,11 +106,9 @@ export async function* csvRows(chunks: AsyncIterable<string>): AsyncGenerator<{ 
   }
 }
 
-const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-
 function csvNumber(v: string, field: string): ExactNumber {
   const t = v.trim();
-  if (!NUMBER.test(t)) throw new WireError(field, `must be a number, got "${t.slice(0, 40)}"`);
+  if (!NUMBER_TEXT.test(t)) throw new WireError(field, notANumber(t, true));
   return new ExactNumber(t);
 }
 

@@ -192,7 +192,10 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
     writeFileSync(file, lines.join('\n'));
     const r = await push(['--file', file]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${file}:4: amount: must be a number`);
+    // what came, and the amount a decimal comma most likely meant
+    expect(r.stderr).toContain(
+      `${file}:4: amount: must be a number, got "12,50" (a decimal comma? write 12.50, without quotes)`,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(stored('bad-nd')).toHaveLength(0);
   });
@@ -248,6 +251,15 @@ describe('malformed input: FILE:LINE, exit 2, nothing sent', () => {
       (f) => `${f}:4: description: must not be empty`,
     );
     expect(stored('bad-csv')).toHaveLength(0);
+  });
+
+  test('csv: a decimal comma in an amount cell names the amount it most likely meant', async () => {
+    await refused(
+      'comma.csv',
+      `${CSV_HEAD},balance\nacc-0,comma-csv-1,"-12,50",1700000000000,x,DEFAULT,5\n`,
+      (f) => `${f}:2: amount: must be a number, got "-12,50" (a decimal comma? write -12.50)`,
+    );
+    expect(stored('comma-csv')).toHaveLength(0);
   });
 
   test('csv: a header column bankctl does not send (a typo, a currency) is refused, not dropped; so is one given twice', async () => {
