@@ -90,7 +90,11 @@ describe('config set/unset on a protected profile, without a terminal', () => {
     const env = await goodProfile();
     const r = await spawnCli(['config', 'set', 'protected', 'maybe', '--profile', 'good'], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/protected must be true or false/);
+    expect(r.stderr).toMatch(/protected must be true or false, got "maybe"/);
+    // the words the reader also takes: the one config set stores is named
+    const yes = await spawnCli(['config', 'set', 'protected', 'yes', '--profile', 'good'], { env });
+    expect(yes.code).toBe(2);
+    expect(yes.stderr).toContain('protected must be true or false, got "yes" (did you mean `true`?)');
   });
 });
 

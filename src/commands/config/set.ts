@@ -29,7 +29,15 @@ export function newCmdSet(parent: Command, ctx: Context, run: Run<SetOptions> = 
       if (fromStdin && !v) throw new UsageError(`config set ${k} -: nothing was read from standard input`);
       if ((key === 'base-url' || key === 'link-url') && !/^https?:\/\/[^\s]+$/i.test(v))
         throw new UsageError(`${k} must be an http(s) URL, got "${maskUrlPassword(v)}"`);
-      if (key === 'protected' && !/^(true|false)$/.test(v)) throw new UsageError('protected must be true or false');
+      // stored as one of the two words; a hand-edited yes/on/1 is still read (config/checks.ts)
+      if (key === 'protected' && !/^(true|false)$/.test(v))
+        throw new UsageError(`protected must be true or false, got "${v}"`, {
+          hint: /^(1|yes|on)$/i.test(v.trim())
+            ? 'did you mean `true`?'
+            : /^(0|no|off)$/i.test(v.trim())
+              ? 'did you mean `false`?'
+              : undefined,
+        });
       // the CA file is read wherever the profile is used: a relative path would be looked up in
       // whatever directory a later command runs from
       if (key === 'ca-file') v = resolve(ctx.io.cwd, v);
