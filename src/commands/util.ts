@@ -45,19 +45,13 @@ export function printsBare(cmd: Command, what: string): Command {
  * -q hides. The list on stdout is partial with exit 0, so this line is the only sign of the rest
  * (and the only place a script reads the next token from: its last word); hidden, `-q -o json`
  * gave one page that read as the whole list.
+ * The same line when --limit stopped a walk before the end says so (`limit`); `next` is then
+ * undefined when it stopped inside a page, whose rest no token starts at: a larger --limit.
  */
-export function morePages(ctx: Context, what: string, next: string): void {
-  ctx.io.stderr.write(`${singleLine(`more ${what}: use --all, or --page-token ${next}`)}\n`);
-}
-
-/**
- * The same line when --limit stopped a walk before the end: with the next page's token when it
- * stopped at a page's end (the token reaches the rest), else (inside a page, whose rest no token
- * starts at) a larger --limit.
- */
-export function morePastLimit(ctx: Context, what: string, limit: number, next?: string): void {
+export function morePages(ctx: Context, what: string, next: string | undefined, limit?: number): void {
+  const stopped = limit === undefined ? '' : `stopped at --limit ${limit}; `;
   const rest = next ? `--page-token ${next}` : 'a larger --limit';
-  ctx.io.stderr.write(`${singleLine(`more ${what}: stopped at --limit ${limit}; use --all, or ${rest}`)}\n`);
+  ctx.io.stderr.write(`${singleLine(`more ${what}: ${stopped}use --all, or ${rest}`)}\n`);
 }
 
 /** The examples each command was given (nounExamples draws a noun's from its verbs'). */

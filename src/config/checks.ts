@@ -32,8 +32,15 @@ export function normalizePins(raw: string | undefined): string[] {
     .filter(Boolean);
 }
 
-/** The values `protected` is read as (prompts/confirm.ts: true, 1, yes, on protect). */
-const PROTECTED_VALUES = /^(true|false|1|0|yes|no|on|off)$/i;
+/** The words a profile's `protected` is read as: these protect it (`config set` stores `true`)... */
+export const PROTECTED_ON = /^(true|1|yes|on)$/i;
+/** ...and these do not (`config set` stores `false`); anything else is a problem that reads as not protected. */
+export const PROTECTED_OFF = /^(false|0|no|off)$/i;
+
+/** Whether a profile's `protected` value protects it. */
+export function protects(value: string | undefined): boolean {
+  return value !== undefined && PROTECTED_ON.test(value.trim());
+}
 
 /**
  * Why `value` of setting `key` cannot be used (one line, not saying where the value came from),
@@ -75,7 +82,7 @@ export function settingProblem(key: SettingKey, value: string): string | undefin
       return basicProblem(value);
     case 'protected':
       // anything else was read as "not protected" without a word
-      return PROTECTED_VALUES.test(raw)
+      return PROTECTED_ON.test(raw) || PROTECTED_OFF.test(raw)
         ? undefined
         : `protected must be true or false, got "${value}" (read as not protected)`;
     default:

@@ -34,11 +34,10 @@ export const REFRESH_ITEMS = [
   'LIST_BENEFICIARIES',
 ] as const;
 
-/**
- * Credentials statuses (spec 4.4, and the extra final ones the service documents): the one list that
- * the CLI's flags and messages (`credentials watch --until`, `sandbox credentials set-status`,
- * `sandbox trigger --status`) and the sandbox's checks are drawn from, in the status machine's order.
- */
+// Credentials statuses (spec 4.4, and the extra final ones the service documents): the one list that
+// the CLI's flags and messages (`credentials watch --until`, `sandbox credentials set-status`,
+// `sandbox trigger --status`) and the sandbox's checks are drawn from, in the status machine's order.
+
 /** Statuses a refresh round passes through before it ends (both names of the eID wait). */
 export const CREDENTIALS_RUN_STATUSES = [
   'AUTHENTICATING',

@@ -4,6 +4,7 @@
 // --yes (exit 2 naming --yes). A protected profile (`config set protected true`) makes every
 // command that changes data ask for the profile's name to be typed, and refuse without --yes
 // elsewhere. The stable entry points: confirmDestructive, requireYes, confirmProtected.
+import { protects } from '../config/checks.js';
 import type { Context } from '../context.js';
 import { UsageError } from '../errors.js';
 import { canPrompt } from '../io.js';
@@ -19,8 +20,7 @@ export interface Destruction {
 
 /** Whether the profile in use is protected (`config set protected true`). */
 export async function profileIsProtected(ctx: Context): Promise<boolean> {
-  const v = (await ctx.config()).profile(ctx.profileName()).protected;
-  return v !== undefined && /^(true|1|yes|on)$/i.test(v.trim());
+  return protects((await ctx.config()).profile(ctx.profileName()).protected);
 }
 
 /** Without a terminal to ask on, --yes must be there: exit 2 naming --yes. */

@@ -1,5 +1,6 @@
 // `config profiles`: the profile names, the current one marked (json: name, current, protected).
 import type { Command } from 'commander';
+import { protects } from '../../config/checks.js';
 import type { Context } from '../../context.js';
 import { render } from '../../output/render.js';
 import { examples, type Run } from '../util.js';
@@ -18,7 +19,7 @@ export async function profilesRun(ctx: Context): Promise<void> {
   const rows = store.profileNames().map((name) => ({
     name,
     current: name === current,
-    protected: /^(true|1|yes|on)$/i.test(store.profile(name).protected ?? ''),
+    protected: protects(store.profile(name).protected),
   }));
   // the "* " marker is for a person's table; csv gets the plain name and a current column
   const table = (await ctx.outputFormat()) === 'table';

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { maskUrlPassword } from '../../config/display.js';
 import { resolve } from 'node:path';
 import type { Context } from '../../context.js';
-import { caFileProblem, settingProblem } from '../../config/checks.js';
+import { caFileProblem, PROTECTED_OFF, PROTECTED_ON, settingProblem } from '../../config/checks.js';
 import { SECRET_KEYS, SETTING_KEYS, type SettingKey } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
 import { examples, type Run } from '../util.js';
@@ -32,9 +32,9 @@ export function newCmdSet(parent: Command, ctx: Context, run: Run<SetOptions> = 
       // stored as one of the two words; a hand-edited yes/on/1 is still read (config/checks.ts)
       if (key === 'protected' && !/^(true|false)$/.test(v))
         throw new UsageError(`protected must be true or false, got "${v}"`, {
-          hint: /^(1|yes|on)$/i.test(v.trim())
+          hint: PROTECTED_ON.test(v.trim())
             ? 'did you mean `true`?'
-            : /^(0|no|off)$/i.test(v.trim())
+            : PROTECTED_OFF.test(v.trim())
               ? 'did you mean `false`?'
               : undefined,
         });

@@ -14,7 +14,7 @@ import {
 import { V2_TRANSACTION_FIELDS } from '../../contract/item-fields.js';
 import { UsageError } from '../../errors.js';
 import { cellText, getPath, StreamWriter, type Column } from '../../output/render.js';
-import { collect, examples, morePages, morePastLimit, parseIntArg, splitList, type Run } from '../util.js';
+import { collect, examples, morePages, parseIntArg, splitList, type Run } from '../util.js';
 import { amountCell } from '../accounts/format.js';
 import { streamingHeap } from '../../heap.js';
 
@@ -165,6 +165,6 @@ export async function listRun(ctx: Context, o: ListOptions): Promise<void> {
   // the service's nextPageToken says whether more exist and reaches them; inside a page, the rest
   // of that page is there and no token starts at it.
   else if (limit !== undefined && written >= limit && (cut || next)) {
-    morePastLimit(ctx, 'transactions', limit, cut ? undefined : next);
+    morePages(ctx, 'transactions', cut ? undefined : next, limit);
   }
 }
