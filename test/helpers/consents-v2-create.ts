@@ -5,17 +5,20 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { clientToken, raw } from './sandbox.js';
 import { scriptedServer, reply, type Step } from './scripted-server.js';
 
-/** `consents v2 create` for a user of a UK bank, with `more` after it. */
-export const createArgs = (...more: string[]) => [
+/** `consents v2 create` for this provider and user, with `more` after it. */
+export const createArgsFor = (providerId: string, userId: string, ...more: string[]) => [
   'consents',
   'v2',
   'create',
   '--provider',
-  'uk-ob-barclays',
+  providerId,
   '--for-user',
-  'u1',
+  userId,
   ...more,
 ];
+
+/** `consents v2 create` for a user of a UK bank, with `more` after it. */
+export const createArgs = (...more: string[]) => createArgsFor('uk-ob-barclays', 'u1', ...more);
 
 /** The VRP limits a create needs when no --parameters file is given. */
 export const VRP_LIMITS = ['--currency', 'GBP', '--max-amount', '100', '--limit', 'MONTH=500'];
@@ -89,13 +92,8 @@ export function vrpConsentBody(o: { userId: string; providerId: string; userExtr
 
 /** `consents v2 create` of a VRP consent in GBP (max 1, 5 a month) to payee account 10000031510604, -o json; more flags after. */
 export function vrpCreateArgs(providerId: string, userId: string, ...more: string[]): string[] {
-  return [
-    'consents',
-    'v2',
-    'create',
-    '--provider',
+  return createArgsFor(
     providerId,
-    '--for-user',
     userId,
     '--currency',
     'GBP',
@@ -108,5 +106,5 @@ export function vrpCreateArgs(providerId: string, userId: string, ...more: strin
     '-o',
     'json',
     ...more,
-  ];
+  );
 }

@@ -4,37 +4,33 @@
 import { describe, expect, test } from 'vitest';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/commands.js';
-import { postVrpConsent, vrpConsentBody, vrpParameters } from '../helpers/consents-v2-create.js';
+import { createArgsFor, postVrpConsent, vrpConsentBody, vrpParameters } from '../helpers/consents-v2-create.js';
 import { clientToken, raw, userWithToken } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ user: true });
 const app = () => ({ ...sb.env, BANKCTL_USER: undefined });
 const PROVIDER = 'se-test-open-banking-redirect';
-const createArgs = (userId = sb.userId) => [
-  'consents',
-  'v2',
-  'create',
-  '--provider',
-  PROVIDER,
-  '--for-user',
-  userId,
-  '--currency',
-  'SEK',
-  '--max-amount',
-  '100.50',
-  '--limit',
-  'MONTH=500',
-  '--limit',
-  'day=99.99',
-  '--payee-name',
-  'Savings',
-  '--payee-number',
-  '123456',
-  '--reference',
-  'SWEEP-2026',
-  '--remittance-text',
-  'Monthly savings sweep',
-];
+const createArgs = (userId = sb.userId) =>
+  createArgsFor(
+    PROVIDER,
+    userId,
+    '--currency',
+    'SEK',
+    '--max-amount',
+    '100.50',
+    '--limit',
+    'MONTH=500',
+    '--limit',
+    'day=99.99',
+    '--payee-name',
+    'Savings',
+    '--payee-number',
+    '123456',
+    '--reference',
+    'SWEEP-2026',
+    '--remittance-text',
+    'Monthly savings sweep',
+  );
 
 describe('consents v2', () => {
   test('templates: table, csv and json with the schema', async () => {
@@ -302,10 +298,10 @@ describe('consents v2: a retry while the first request still runs', () => {
 describe('consents v2: validFrom and validTo as the template writes them', () => {
   const params = (controlExtra: Record<string, unknown>) => JSON.stringify(vrpParameters({ controlExtra }));
   const create = (controlExtra: Record<string, unknown>) =>
-    runCli(
-      ['consents', 'v2', 'create', '--provider', PROVIDER, '--for-user', sb.userId, '--parameters', '-', '-o', 'json'],
-      { env: app(), stdin: params(controlExtra) },
-    );
+    runCli(createArgsFor(PROVIDER, sb.userId, '--parameters', '-', '-o', 'json'), {
+      env: app(),
+      stdin: params(controlExtra),
+    });
 
   test.each([
     ['a word', { validTo: 'next year' }, 'validTo'],
@@ -332,13 +328,10 @@ describe('consents v2: validFrom and validTo as the template writes them', () =>
 
 describe('consents v2: payee and payer accounts as the template has them', () => {
   const create = (userExtra: Record<string, unknown>) =>
-    runCli(
-      ['consents', 'v2', 'create', '--provider', PROVIDER, '--for-user', sb.userId, '--parameters', '-', '-o', 'json'],
-      {
-        env: app(),
-        stdin: JSON.stringify(vrpParameters({ payeeNumber: '10000031510604', userExtra })),
-      },
-    );
+    runCli(createArgsFor(PROVIDER, sb.userId, '--parameters', '-', '-o', 'json'), {
+      env: app(),
+      stdin: JSON.stringify(vrpParameters({ payeeNumber: '10000031510604', userExtra })),
+    });
 
   test.each([
     ['a payee name over 35 characters', { payeeAccount: { name: 'N'.repeat(36), number: '1' } }, 'payeeAccount.name'],
@@ -376,7 +369,7 @@ describe('consents v2: payee and payer accounts as the template has them', () =>
 
 test('consents v2: a template version the provider has not is refused, naming the versions it has', async () => {
   const body = (version: unknown) => JSON.stringify({ ...vrpParameters(), version });
-  const args = ['consents', 'v2', 'create', '--provider', PROVIDER, '--for-user', sb.userId, '--parameters', '-'];
+  const args = createArgsFor(PROVIDER, sb.userId, '--parameters', '-');
   for (const v of ['2.0.0', 1]) {
     const r = await runCli([...args, '-o', 'json'], { env: app(), stdin: body(v) });
     expect(r.code).not.toBe(0);
