@@ -8,8 +8,6 @@ import { render } from '../../../output/render.js';
 import { examples, type Run } from '../../util.js';
 import { sandboxApi } from '../shared.js';
 
-export const SETTABLE = SETTABLE_CREDENTIALS_STATUSES;
-
 export interface SetStatusOptions {
   id: string;
   status: string;
@@ -20,7 +18,7 @@ export function newCmdSetStatus(parent: Command, ctx: Context, run: Run<SetStatu
   const cmd = parent
     .command('set-status')
     .argument('<id>', 'credentials id')
-    .argument('<status>', `the status: ${SETTABLE.join(', ')}`)
+    .argument('<status>', `the status: ${SETTABLE_CREDENTIALS_STATUSES.join(', ')}`)
     .option('--payload <text>', 'the statusPayload to show (default: a message fitting the status)')
     .description(
       'put existing credentials into a status (sandbox only): errors end the refresh with their error details; ' +
@@ -29,9 +27,9 @@ export function newCmdSetStatus(parent: Command, ctx: Context, run: Run<SetStatu
     )
     .action(async (id: string, status: string, o: { payload?: string }) => {
       const s = status.toUpperCase();
-      if (!SETTABLE.includes(s))
+      if (!SETTABLE_CREDENTIALS_STATUSES.includes(s))
         throw new UsageError(`unknown status "${status}"`, {
-          hint: `use one of ${SETTABLE.join(', ')}${s === 'DELETED' ? ' (delete with `bankctl credentials delete`)' : ''}`,
+          hint: `use one of ${SETTABLE_CREDENTIALS_STATUSES.join(', ')}${s === 'DELETED' ? ' (delete with `bankctl credentials delete`)' : ''}`,
         });
       if (o.payload !== undefined && o.payload.length > 1000)
         throw new UsageError('--payload must be at most 1000 characters');
