@@ -10,6 +10,8 @@
 //   at most 150 MB; beside it (no limit) a bare read-back of the same pages that only drops them, the
 //   floor of any read-back: what the sandbox and the transport cost alone;
 // - a push into the sink against a --dry-run of the same file: sending costs at most 0.2x reading.
+// Each limit's ratio is the median of the rounds' own ratios (the two sides of a round run back to
+// back), the times shown beside it the medians of each side.
 // Runnable alone: node bench/push.mjs [N ...] [--rounds R] [--against DIR]   (default 100000
 // 1000000, 3 rounds); needs `node scripts/build.mjs`. --against DIR adds the CLI of another
 // checkout (built) to the same interleaved rounds: the before/after of a change, side by side.
@@ -327,6 +329,8 @@ async function rounds(count, configs) {
       serverCpuS: median(list.map((x) => x.serverCpuS)),
       rssMb: Math.max(...list.map((x) => x.rssMb)),
       bytesPerTx: list[0].bytesPerTx,
+      // each round's own figures, for ratios taken round by round (see roundRatio)
+      list,
       // a verify round's own figures: medians, and the largest peak RSS
       ...(list[0].verifyMs === undefined
         ? {}
@@ -360,13 +364,30 @@ function configsFor(base, largest, otherBin) {
   };
 }
 
+/**
+ * A limit's ratio: the median of each round's own ratio, and the rounds' spread. The two sides of a
+ * round run one after the other, so they share whatever the machine is doing then; a ratio of two
+ * medians would pair one round's numerator with another's denominator, and a scheduling hiccup of
+ * half a second in either moved it by 0.1 (the sink row went from 1.04 to 1.22 on one tree in forty
+ * minutes). The request-rate rows of bench/sandbox.mjs are taken the same way.
+ */
+function roundRatio(list, num, den) {
+  const ratios = list.map((x, i) => num(x, i) / den(x, i));
+  return { ratio: median(ratios), spread: `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}` };
+}
+
 function mainRow(n, m, largest, against) {
-  const ratio = m.cli.ms / m.bare.ms;
+  const { ratio, spread } = roundRatio(
+    m.cli.list,
+    (x) => x.ms,
+    (_, i) => m.bare.list[i].ms,
+  );
   const row = {
     transactions: n,
     'bare s': s(m.bare.ms),
     'cli s': s(m.cli.ms),
     ratio: ratio.toFixed(2),
+    spread,
     'cli tx/s': Math.round(n / (m.cli.ms / 1000)),
     'bare cpu s': m.bare.cpuS.toFixed(2),
     'cli cpu s': m.cli.cpuS.toFixed(2),
@@ -415,14 +436,31 @@ function extraRows(m) {
 
 function limitRows(n, m) {
   const v = m.verify;
-  const verifyRatio = v.verifyMs / v.ms;
-  const sinkRatio = m.cliSink.ms / m.cliDry.ms;
+  // a verify round pushes and then verifies: its ratio is its own
+  const verify = roundRatio(
+    v.list,
+    (x) => x.verifyMs,
+    (x) => x.ms,
+  );
+  const readBack = roundRatio(
+    v.list,
+    (x) => x.readBackMs,
+    (x) => x.ms,
+  );
+  const sink = roundRatio(
+    m.cliSink.list,
+    (x) => x.ms,
+    (_, i) => m.cliDry.list[i].ms,
+  );
+  const verifyRatio = verify.ratio;
+  const sinkRatio = sink.ratio;
   return [
     {
       case: `connector verify of ${n}, beside its push`,
       s: s(v.verifyMs),
       'vs s': s(v.ms),
       ratio: verifyRatio.toFixed(2),
+      spread: verify.spread,
       'client cpu s': v.verifyCpuS.toFixed(2),
       'server cpu s': v.verifyServerCpuS.toFixed(2),
       limit: `<= ${VERIFY_RATIO_LIMIT}`,
@@ -435,7 +473,8 @@ function limitRows(n, m) {
       case: `bare read-back of the same pages (read and dropped), beside the push`,
       s: s(v.readBackMs),
       'vs s': s(v.ms),
-      ratio: (v.readBackMs / v.ms).toFixed(2),
+      ratio: readBack.ratio.toFixed(2),
+      spread: readBack.spread,
       'client cpu s': v.readBackCpuS.toFixed(2),
       'server cpu s': v.readBackServerCpuS.toFixed(2),
       limit: '',
@@ -448,6 +487,7 @@ function limitRows(n, m) {
       s: s(m.cliSink.ms),
       'vs s': s(m.cliDry.ms),
       ratio: sinkRatio.toFixed(2),
+      spread: sink.spread,
       'client cpu s': m.cliSink.cpuS.toFixed(2),
       'server cpu s': m.cliSink.serverCpuS.toFixed(2),
       limit: `<= ${SINK_RATIO_LIMIT}`,
@@ -463,7 +503,7 @@ function printAll(count, sizes, main, extra, limits) {
   const flat = Math.max(...peaks) - Math.min(...peaks) <= FLAT_TOLERANCE_MB;
   if (!flat) for (const r of main) r.ok = 'NO';
   printTable(
-    `connector push into the sandbox vs a bare loop, ${CONCURRENCY} chunks of ${CHUNK} in flight, median of ${count} (limits: ratio <= ${RATIO_LIMIT} at the largest size, peak RSS < ${RSS_LIMIT_MB} MB, flat within ${FLAT_TOLERANCE_MB} MB)`,
+    `connector push into the sandbox vs a bare loop, ${CONCURRENCY} chunks of ${CHUNK} in flight, median of ${count}; ratio = median of the rounds' own cli/bare, spread = min-max (limits: ratio <= ${RATIO_LIMIT} at the largest size, peak RSS < ${RSS_LIMIT_MB} MB, flat within ${FLAT_TOLERANCE_MB} MB)`,
     main,
   );
   console.log(`peak RSS ${flat ? 'flat' : 'NOT flat'} across sizes: ${peaks.map((p) => p.toFixed(1)).join(' / ')} MB`);
@@ -474,7 +514,7 @@ function printAll(count, sizes, main, extra, limits) {
     );
   if (limits.length)
     printTable(
-      'connector verify and the cost of sending, with their limits (server cpu s: the sandbox during that read, or the sink)',
+      "connector verify and the cost of sending, with their limits (ratio = median of the rounds' own ratios, spread = min-max; s and cpu: medians; server cpu s: the sandbox during that read, or the sink)",
       limits,
     );
 }
