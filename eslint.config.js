@@ -70,6 +70,31 @@ export default tseslint.config(
     rules: {
       'max-lines-per-function': 'off', // a describe() block holds its cases
       '@typescript-eslint/no-explicit-any': 'off', // tests walk parsed JSON payloads
+      // The test files of a worker share one process and its modules (vitest.config.ts, isolate:
+      // false): nothing a file does may outlive it there. Each file starts its own sandbox and
+      // servers and hands its commands their environment; these would reach the next file instead.
+      'no-restricted-properties': [
+        'error',
+        ...['mock', 'doMock', 'spyOn', 'useFakeTimers', 'stubEnv', 'stubGlobal'].map((property) => ({
+          object: 'vi',
+          property,
+          message: 'test files share their worker process (isolate: false): give the code what it needs instead',
+        })),
+        { object: 'process', property: 'chdir', message: 'test files share their worker process: pass a cwd' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "AssignmentExpression > MemberExpression.left[object.object.name='process'][object.property.name='env']",
+          message: 'test files share their worker process: pass an env to the command instead',
+        },
+        {
+          selector:
+            "UnaryExpression[operator='delete'] > MemberExpression[object.object.name='process'][object.property.name='env']",
+          message: 'test files share their worker process: pass an env to the command instead',
+        },
+      ],
     },
   },
   // The layers (architecture.md): the contract imports nothing else; the sandbox only the contract;

@@ -12,6 +12,11 @@ export default defineConfig({
     // 340 s with two workers
     maxWorkers: availableParallelism(),
     minWorkers: 1,
+    // a worker runs its files one after another in one process, modules loaded once: 278 s for the
+    // suite against 423 s with a fresh module graph per file (2026-12-02, 2 cores, CI=true, 310
+    // files). It holds because no test file changes what outlives it (process.env, the working
+    // directory, module mocks, fake timers): eslint.config.js refuses those in test/
+    isolate: false,
     setupFiles: ['test/helpers/setup.ts'],
   },
 });
