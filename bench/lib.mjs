@@ -15,6 +15,15 @@ export function median(xs) {
 }
 
 /**
+ * A limit's ratio from each round's own ratio: their median, and their spread as min-max text. The
+ * two sides of a round run back to back and share what the machine is doing then; a ratio of two
+ * medians would pair one round's numerator with another round's denominator.
+ */
+export function ofRounds(ratios) {
+  return { ratio: median(ratios), spread: `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}` };
+}
+
+/**
  * Runs a command to completion and returns its wall time (ms) and peak RSS (MB), measured by
  * GNU time when present (the child's own maximum resident set), else by resourceUsage of node.
  */

@@ -32,6 +32,7 @@ import {
   benchDate,
   benchTransaction,
   median,
+  ofRounds,
   printTable,
   setupUser,
 } from './lib.mjs';
@@ -329,7 +330,7 @@ async function rounds(count, configs) {
       serverCpuS: median(list.map((x) => x.serverCpuS)),
       rssMb: Math.max(...list.map((x) => x.rssMb)),
       bytesPerTx: list[0].bytesPerTx,
-      // each round's own figures, for ratios taken round by round (see roundRatio)
+      // each round's own figures, for ratios taken round by round (see ofRounds in lib.mjs)
       list,
       // a verify round's own figures: medians, and the largest peak RSS
       ...(list[0].verifyMs === undefined
@@ -364,24 +365,8 @@ function configsFor(base, largest, otherBin) {
   };
 }
 
-/**
- * A limit's ratio: the median of each round's own ratio, and the rounds' spread. The two sides of a
- * round run one after the other, so they share whatever the machine is doing then; a ratio of two
- * medians would pair one round's numerator with another's denominator, and a scheduling hiccup of
- * half a second in either moved it by 0.1 (the sink row went from 1.04 to 1.22 on one tree in forty
- * minutes). The request-rate rows of bench/sandbox.mjs are taken the same way.
- */
-function roundRatio(list, num, den) {
-  const ratios = list.map((x, i) => num(x, i) / den(x, i));
-  return { ratio: median(ratios), spread: `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}` };
-}
-
 function mainRow(n, m, largest, against) {
-  const { ratio, spread } = roundRatio(
-    m.cli.list,
-    (x) => x.ms,
-    (_, i) => m.bare.list[i].ms,
-  );
+  const { ratio, spread } = ofRounds(m.cli.list.map((x, i) => x.ms / m.bare.list[i].ms));
   const row = {
     transactions: n,
     'bare s': s(m.bare.ms),
@@ -437,21 +422,9 @@ function extraRows(m) {
 function limitRows(n, m) {
   const v = m.verify;
   // a verify round pushes and then verifies: its ratio is its own
-  const verify = roundRatio(
-    v.list,
-    (x) => x.verifyMs,
-    (x) => x.ms,
-  );
-  const readBack = roundRatio(
-    v.list,
-    (x) => x.readBackMs,
-    (x) => x.ms,
-  );
-  const sink = roundRatio(
-    m.cliSink.list,
-    (x) => x.ms,
-    (_, i) => m.cliDry.list[i].ms,
-  );
+  const verify = ofRounds(v.list.map((x) => x.verifyMs / x.ms));
+  const readBack = ofRounds(v.list.map((x) => x.readBackMs / x.ms));
+  const sink = ofRounds(m.cliSink.list.map((x, i) => x.ms / m.cliDry.list[i].ms));
   const verifyRatio = verify.ratio;
   const sinkRatio = sink.ratio;
   return [

@@ -21,7 +21,16 @@ import { realpathSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { ACCOUNTS, SANDBOX_MODULE, benchTransaction, childRole, median, printTable, setupUser } from './lib.mjs';
+import {
+  ACCOUNTS,
+  SANDBOX_MODULE,
+  benchTransaction,
+  childRole,
+  median,
+  ofRounds,
+  printTable,
+  setupUser,
+} from './lib.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 /** The sandbox must answer at least this share of the bare server's rate. */
@@ -348,9 +357,8 @@ export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_R
         const order = r % 2 ? [...servers].reverse() : servers;
         for (const s of order) runs[s.name].push(await measure(gen, s.proc, opts(s, ms)));
       }
-      const ratios = runs.sandbox.map((s, i) => s.rps / runs.bare[i].rps);
+      const { ratio, spread } = ofRounds(runs.sandbox.map((s, i) => s.rps / runs.bare[i].rps));
       const cpuRatios = runs.sandbox.map((s, i) => runs.bare[i].cpuUs / s.cpuUs);
-      const ratio = median(ratios);
       const med = (xs, k) => median(xs.map((x) => x[k]));
       rows.push(
         {
@@ -369,7 +377,7 @@ export async function runSandboxRps({ seconds = Number(process.env.SECONDS_PER_R
           'req/s': Math.round(med(runs.sandbox, 'rps')),
           'server CPU µs/req': med(runs.sandbox, 'cpuUs').toFixed(1),
           ratio: ratio.toFixed(2),
-          spread: `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} (CPU ${median(cpuRatios).toFixed(2)})`,
+          spread: `${spread} (CPU ${median(cpuRatios).toFixed(2)})`,
           limit: `>= ${RATE_LIMIT}`,
           ok: ratio >= RATE_LIMIT ? 'yes' : 'NO',
         },
