@@ -31,6 +31,8 @@ const forbid = (files, regex, message) => ({
   files,
   rules: { 'no-restricted-imports': ['error', { patterns: [{ regex, message }] }] },
 });
+/** Why a test may not change process.env: vitest.config.ts runs a worker's files in one process. */
+const SHARED_ENV = 'test files share their worker process: pass an env to the command instead';
 /** `^(\.\./){n}`: a relative import that leaves a folder n levels up. */
 const up = (n) => `^(\\.\\./){${n}}`;
 
@@ -87,12 +89,12 @@ export default tseslint.config(
         {
           selector:
             "AssignmentExpression > MemberExpression.left[object.object.name='process'][object.property.name='env']",
-          message: 'test files share their worker process: pass an env to the command instead',
+          message: SHARED_ENV,
         },
         {
           selector:
             "UnaryExpression[operator='delete'] > MemberExpression[object.object.name='process'][object.property.name='env']",
-          message: 'test files share their worker process: pass an env to the command instead',
+          message: SHARED_ENV,
         },
       ],
     },
