@@ -59,7 +59,8 @@ export interface WalkOptions {
   /**
    * The credentials as read just before the request that started this walk (refresh, authenticate):
    * a final status that is still that one (same status and statusUpdated) is the previous round's,
-   * not this request's answer, and is waited past.
+   * not this request's answer, and is waited past. When it was read mid-round, the first final
+   * status the walk sees is waited past the same way (see poll).
    */
   before?: Credentials;
 }
@@ -219,6 +220,15 @@ async function poll(w: Walk): Promise<Credentials> {
   let delay = first;
   let lastKey = '';
   let pending: Credentials | undefined = o.initial;
+  // The final status this request's round is told apart from: the one read before the request, or,
+  // when a round was running then and the walk's first read is already final, that status. One round
+  // runs at a time, so a service that took the request had ended that round, maybe in the moment
+  // between the read and the request: the final status may be its end as well as this round's, and
+  // only a change tells them apart. Waiting past it risks a timeout (this round ended before the
+  // first read); taking it would risk a silent wrong answer.
+  let reference = o.before;
+  let ambiguous = false;
+  let settled = reference === undefined || FINAL_STATUSES.has(reference.status);
   for (;;) {
     w.check();
     const c: Credentials = pending ?? (await getCredentials(w.api, o.id, { signal: w.interrupt.signal }));
@@ -226,11 +236,23 @@ async function poll(w: Walk): Promise<Credentials> {
     w.current = c;
     w.check();
     const key = roundKey(c);
+    if (!settled) {
+      // a status still in a round (that one's, or this one's already) is followed to its end as ever
+      settled = true;
+      if (FINAL_STATUSES.has(c.status)) {
+        reference = c;
+        ambiguous = true;
+      }
+    }
     // the previous round's final status, before the service has begun this one: not an answer
-    const stale = unchangedSince(c, o.before);
+    const stale = unchangedSince(c, reference);
     if (stale && key !== lastKey) {
       lastKey = key;
-      await w.progress.show(`waiting for the service to begin (still ${clean(c.status)} from before)`);
+      await w.progress.show(
+        ambiguous
+          ? `waiting for the service to begin (${clean(c.status)} may be the end of the round that ran before)`
+          : `waiting for the service to begin (still ${clean(c.status)} from before)`,
+      );
     } else if (key !== lastKey) {
       lastKey = key;
       delay = first;
@@ -246,7 +268,12 @@ async function poll(w: Walk): Promise<Credentials> {
       w.progress.stop();
       throw new FlowFailedError(
         `credentials ${o.id} did not reach a final status within ${Math.round(o.waitTimeoutMs / 1000)} s (last status ${clean(c.status)})`,
-        { hint: `raise --wait-timeout, or follow them with \`bankctl credentials watch${uf} ${o.id}\`` },
+        {
+          hint:
+            stale && ambiguous
+              ? `a round was running when the request was sent, and ${clean(c.status)} may be its end or this request's: \`bankctl credentials get${uf} ${o.id}\` shows its statusUpdated`
+              : `raise --wait-timeout, or follow them with \`bankctl credentials watch${uf} ${o.id}\``,
+        },
       );
     }
     await w.interrupt.sleep(delay);

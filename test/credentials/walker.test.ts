@@ -209,8 +209,10 @@ describe('walker: shapes and rounds', () => {
   test('the statuses beyond the spec end the walk with exit 9 and the service message', async () => {
     for (const status of ['PERMANENT_ERROR', 'SESSION_EXPIRED', 'DELETED', 'TEMPORARY_ERROR']) {
       const f = await fakeService([
-        { state: { status: 'AUTHENTICATING', statusUpdated: 1 } },
-        { state: { status, statusUpdated: 2, statusPayload: `the bank says ${status}` } },
+        // the read before the request: the previous round's end
+        { state: { status: 'UPDATED', statusUpdated: 1 } },
+        { state: { status: 'AUTHENTICATING', statusUpdated: 2 } },
+        { state: { status, statusUpdated: 3, statusPayload: `the bank says ${status}` } },
       ]);
       const r = await walk(f);
       expect(r.code, status).toBe(9);
@@ -222,6 +224,35 @@ describe('walker: shapes and rounds', () => {
         expect(r.stderr).not.toMatch(/credentials (refresh|update|authenticate)/);
       }
     }
+  });
+
+  // CI once saw it: `credentials create` started a round, `refresh --wait` read it UPDATING, the round
+  // ended, the refresh was taken (one at a time) and the walk's first read showed the old round's
+  // UPDATED, which it took for the new round's end while the new round had not begun
+  test('a round running when the request went: its end is not the answer; the status after it is', async () => {
+    const f = await fakeService([
+      { state: { status: 'UPDATING', statusUpdated: 1 } },
+      { state: { status: 'UPDATED', statusUpdated: 2 }, polls: 3 },
+      { state: { status: 'AUTHENTICATING', statusUpdated: 3 } },
+      { state: { status: 'UPDATED', statusUpdated: 4 } },
+    ]);
+    const r = await walk(f);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).statusUpdated).toBe(4);
+    const g = await fakeService([
+      { state: { status: 'UPDATING', statusUpdated: 1 } },
+      { state: { status: 'UPDATED', statusUpdated: 2 } },
+    ]);
+    const r2 = await runCli(
+      ['credentials', 'refresh', 'c1', '--wait', '--poll-interval', '10', '--wait-timeout', '1'],
+      { env: env(g) },
+    );
+    expect(r2.code).toBe(9);
+    expect(r2.stdout).toBe('');
+    expect(r2.stderr).toMatch(/did not reach a final status within 1 s \(last status UPDATED\)/);
+    expect(r2.stderr).toMatch(
+      /a round was running when the request was sent, and UPDATED may be its end or this request's: `bankctl credentials get c1`/,
+    );
   });
 
   test('an unknown status that never ends: polling goes on, with backoff, until --wait-timeout (exit 9)', async () => {
