@@ -211,12 +211,11 @@ export function withDataEvents<T>(sink: V2Sink, userId: string, fn: () => T): T 
   const accountsBefore = new Map<string, string>();
   for (const a of store.accounts.values()) if (a.userId === userId) accountsBefore.set(a.id, accountPrint(a));
   const txBefore = new Map<string, { print: string; t: Tx }>();
-  for (const t of store.transactions.values())
-    if (t.userId === userId)
-      txBefore.set(t.id, {
-        print: txPrint(t),
-        t: { id: t.id, accountId: t.accountId, bookedDate: t.bookedDate, status: t.status },
-      });
+  for (const t of store.transactions.ofUser(userId))
+    txBefore.set(t.id, {
+      print: txPrint(t),
+      t: { id: t.id, accountId: t.accountId, bookedDate: t.bookedDate, status: t.status },
+    });
   const out = fn();
   for (const a of store.accounts.values()) {
     if (a.userId !== userId) continue;
@@ -226,8 +225,7 @@ export function withDataEvents<T>(sink: V2Sink, userId: string, fn: () => T): T 
   }
   const inserted: Tx[] = [];
   const updated: Tx[] = [];
-  for (const t of store.transactions.values()) {
-    if (t.userId !== userId) continue;
+  for (const t of store.transactions.ofUser(userId)) {
     const before = txBefore.get(t.id);
     if (!before) inserted.push(t);
     else {

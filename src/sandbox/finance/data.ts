@@ -33,8 +33,8 @@ export interface Tx {
 export function userTransactions(store: MemoryStore, userId: string, purpose: Purpose): Tx[] {
   const ok = new Set(userAccounts(store, userId, purpose).map((a) => a.id));
   const out: Tx[] = [];
-  for (const t of store.transactions.values()) {
-    if (t.userId !== userId || !ok.has(t.accountId)) continue;
+  for (const t of store.transactions.ofUser(userId)) {
+    if (!ok.has(t.accountId)) continue;
     let amount: Dec;
     try {
       amount = dec(t.amount);

@@ -182,7 +182,8 @@ export function periodMatches(label: string, queried: string): boolean {
 
 /** Closing balance of each period, worked back from today's balance through the transactions. */
 function balanceLevels(store: MemoryStore, a: AccountRecord, res: Resolution, now: number): Array<[Bucket, Dec]> {
-  const txs = [...store.transactions.values()]
+  const txs = store.transactions
+    .ofUser(a.userId)
     .filter((t) => t.accountId === a.id)
     .sort((x, y) => (x.bookedDate < y.bookedDate ? 1 : x.bookedDate > y.bookedDate ? -1 : 0));
   let balance: Dec;

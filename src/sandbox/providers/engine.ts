@@ -443,7 +443,7 @@ export class CredentialsEngine {
       }
     }
     if (gone.size === 0) return;
-    for (const [id, t] of store.transactions) if (gone.has(t.accountId)) store.transactions.delete(id);
+    for (const t of store.transactions.ofUser(userId)) if (gone.has(t.accountId)) store.transactions.delete(t.id);
   }
 }
 

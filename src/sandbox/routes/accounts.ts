@@ -206,7 +206,7 @@ function dropAggregatedData(ctx: SandboxContext, a: AccountRecord): void {
   const { store } = ctx;
   const connector = a.externalId !== undefined ? connectorState(store).users.get(a.userId) : undefined;
   const doomed: string[] = [];
-  for (const t of store.transactions.values()) if (t.accountId === a.id && t.userId === a.userId) doomed.push(t.id);
+  for (const t of store.transactions.ofUser(a.userId)) if (t.accountId === a.id) doomed.push(t.id);
   for (const id of doomed) {
     const t = store.transactions.get(id)!;
     store.transactions.delete(id);

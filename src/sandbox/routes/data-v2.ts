@@ -238,8 +238,7 @@ export function makeTransactionReport(
   const id = store.ids.next();
   const user = store.users.get(o.userId);
   const accounts = userAccountList(store, o.userId);
-  const transactions = [...store.transactions.values()]
-    .filter((t) => t.userId === o.userId)
+  const transactions = [...store.transactions.ofUser(o.userId)]
     .sort((x, y) => (x.bookedDate < y.bookedDate ? 1 : x.bookedDate > y.bookedDate ? -1 : x.id < y.id ? -1 : 1))
     .map((t) => v2Transaction(t, user?.locale ?? 'en_US'));
   // the reference: externalReference and merchantId are "only returned when ... provided by the

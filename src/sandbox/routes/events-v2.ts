@@ -248,7 +248,7 @@ export function triggerV2(
     const account = newest ?? { id: store.ids.next(), userId: user.id };
     key = account.id;
     let tx: { id: string; bookedDate: string } | undefined;
-    for (const t of store.transactions.values())
+    for (const t of store.transactions.ofUser(user.id))
       if (t.accountId === account.id && (!tx || t.bookedDate >= tx.bookedDate)) tx = t;
     const today = new Date(ctx.clock.now()).toISOString().slice(0, 10);
     const day = tx?.bookedDate ?? today;

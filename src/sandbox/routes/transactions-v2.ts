@@ -40,17 +40,9 @@ function order(a: Cursor, b: Cursor): number {
 /** a sorts before b in a user's index. */
 const before = (a: Cursor, b: Cursor): boolean => order(a, b) < 0;
 
-/** A user's records in the order they came, and those of them deleted since (dropped in bulk). */
-interface Members {
-  list: TransactionRecord[];
-  gone: Set<TransactionRecord>;
-}
-
 /** Per-user sorted views of store.transactions, rebuilt only for users whose data changed. */
 export class TransactionIndex implements TransactionWatcher {
   private watched?: TransactionTable;
-  /** Each user's records: appended as they come (no hashing per record), deletions kept aside. */
-  private readonly byUser = new Map<string, Members>();
   private readonly sorted = new Map<string, Entry[]>();
   /** In-place changes since the user's index was last read. */
   private readonly changes = new Map<string, number>();
@@ -66,8 +58,8 @@ export class TransactionIndex implements TransactionWatcher {
     const m = this.store.transactions;
     if (m === this.watched) return;
     this.watched = m;
+    // the table keeps each user's records itself: nothing to read here until a user's page is asked
     this.cleared();
-    for (const t of m.values()) this.added(t);
     m.watch({
       // only while it is the store's table: one replaced by a restore tells nobody
       added: (t) => m === this.watched && this.added(t),
@@ -77,7 +69,6 @@ export class TransactionIndex implements TransactionWatcher {
   }
 
   cleared(): void {
-    this.byUser.clear();
     this.sorted.clear();
     this.changes.clear();
     this.onForget();
@@ -100,10 +91,6 @@ export class TransactionIndex implements TransactionWatcher {
   }
 
   added(t: TransactionRecord): void {
-    let u = this.byUser.get(t.userId);
-    if (!u) this.byUser.set(t.userId, (u = { list: [], gone: new Set() }));
-    // deleted and set again (the same object): still in the list
-    if (!(u.gone.size > 0 && u.gone.delete(t))) u.list.push(t);
     const list = this.spliceable(t.userId);
     if (!list) return;
     const e: Entry = { rec: t, date: t.bookedDate, seq: t.seq ?? 0, id: t.id };
@@ -111,24 +98,11 @@ export class TransactionIndex implements TransactionWatcher {
   }
 
   removed(t: TransactionRecord): void {
-    const u = this.byUser.get(t.userId);
-    if (u) {
-      u.gone.add(t);
-      // dropped from the list once they are half of it, so a deleted user's records are not kept
-      if (u.gone.size * 2 > u.list.length) this.compact(t.userId, u);
-    }
     const list = this.spliceable(t.userId);
     if (!list) return;
     const i = afterCursor(list, { date: t.bookedDate, seq: t.seq ?? 0, id: t.id }) - 1;
     if (i >= 0 && list[i]!.rec === t) list.splice(i, 1);
     else this.sorted.delete(t.userId);
-  }
-
-  private compact(userId: string, u: Members): void {
-    if (u.gone.size === 0) return;
-    u.list = u.list.filter((t) => !u.gone.has(t));
-    u.gone.clear();
-    if (u.list.length === 0) this.byUser.delete(userId);
   }
 
   /** A record changed in place (its date may have moved). */
@@ -142,9 +116,8 @@ export class TransactionIndex implements TransactionWatcher {
     let list = this.sorted.get(userId);
     if (!list) {
       list = [];
-      const u = this.byUser.get(userId);
-      if (u) this.compact(userId, u);
-      for (const rec of u?.list ?? []) list.push({ rec, date: rec.bookedDate, seq: rec.seq ?? 0, id: rec.id });
+      for (const rec of this.store.transactions.ofUser(userId))
+        list.push({ rec, date: rec.bookedDate, seq: rec.seq ?? 0, id: rec.id });
       list.sort(order);
       this.sorted.set(userId, list);
     }

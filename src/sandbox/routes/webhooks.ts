@@ -190,8 +190,7 @@ function realisticContent(
       const ofCredentials = (t: import('../store.js').TransactionRecord) =>
         o.credentialsId === undefined ||
         Boolean(store.accounts.get(t.accountId)?.credentialsIds.includes(o.credentialsId));
-      for (const t of store.transactions.values())
-        if (t.userId === user.id && (!tx || t.seq > tx.seq) && ofCredentials(t)) tx = t;
+      for (const t of store.transactions.ofUser(user.id)) if ((!tx || t.seq > tx.seq) && ofCredentials(t)) tx = t;
       const account = tx ? store.accounts.get(tx.accountId) : undefined;
       const txCredentials = o.credentialsId ?? account?.credentialsIds[0] ?? credentialsId;
       // the user's newest transaction, exactly as the connector's own events show it
