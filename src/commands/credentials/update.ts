@@ -78,7 +78,9 @@ export async function updateRun(ctx: Context, o: UpdateOptions): Promise<void> {
   );
   if (o.walk) {
     const { walkCredentials } = await import('../../flows/connect.js');
-    result = await walkCredentials(ctx, { ...o.walk, initial: result });
+    // the PUT's answer may still show the last round's final status (the new round runs after it):
+    // the walk's reference as refresh's read before its request is, waited past until it changes
+    result = await walkCredentials(ctx, { ...o.walk, initial: result, before: result });
   }
   await render(ctx, result, CREDENTIALS_VIEW);
 }
