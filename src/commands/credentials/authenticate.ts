@@ -36,6 +36,9 @@ export async function authenticateRun(ctx: Context, o: AuthenticateOptions): Pro
   const api = await ctx.api();
   // with --wait, the status before the request: until it changes, a final status is the last round's
   const before = o.walk ? await getCredentials(api, o.id) : undefined;
+  // loaded before the request, so that the walk's first read follows it at once (flows/connect.ts
+  // poll: a round that ends before that read is one the walk cannot tell from the last)
+  const walker = o.walk ? await import('../../flows/connect.js') : undefined;
   await changeInterruptibly(
     ctx,
     o.id,
@@ -49,7 +52,7 @@ export async function authenticateRun(ctx: Context, o: AuthenticateOptions): Pro
     );
     return;
   }
-  const { walkCredentials } = await import('../../flows/connect.js');
+  const { walkCredentials } = walker!;
   const { render } = await import('../../output/render.js');
   await render(ctx, await walkCredentials(ctx, { ...o.walk, before }), CREDENTIALS_VIEW);
 }
