@@ -57,7 +57,8 @@ export interface WalkOptions {
   /** Acts on rounds already seen before the walk (the create response) too. */
   initial?: Credentials;
   /**
-   * The credentials as read just before the request that started this walk (refresh, authenticate):
+   * The credentials as read just before the request that started this walk (refresh, authenticate),
+   * or as the request answered (update's PUT):
    * a final status that is still that one (same status and statusUpdated) is the previous round's,
    * not this request's answer, and is waited past. When it was read mid-round, the first final
    * status the walk sees is waited past the same way (see poll).
