@@ -2,7 +2,7 @@
 // that remembers the line each object starts on, so a problem is reported as FILE:LINE.
 import { stat } from 'node:fs/promises';
 import type { Hash } from 'node:crypto';
-import { ExactNumber, id, isObj, obj, WireError, type Obj } from '../contract/connector-wire.js';
+import { ExactNumber, id, isObj, NUMBER_TEXT, obj, WireError, type Obj } from '../contract/connector-wire.js';
 import { checkTransaction, message, optionalAmount, type InputRecord } from './records.js';
 import { textChunks } from './text.js';
 import { BOM_CHAR, CR, LF, SPACE, TAB } from './bytes.js';
@@ -21,7 +21,8 @@ export class JsonLineError extends Error {
   }
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+/** JSON's number grammar, the wire's NUMBER_TEXT unanchored, sticky: read where the parser stands. */
+const NUMBER = new RegExp(NUMBER_TEXT.source.replace(/^\^|\$$/g, ''), 'y');
 const STRING = /"(?:[^"\\\n\u0000-\u001f]|\\.)*"/y;
 
 export class LineJson {
