@@ -16,12 +16,17 @@
 //
 // Measured exactly as bench/ingest.mjs measures the sandbox (its client process and bodies, 4 in
 // flight, server CPU from process.cpuUsage()), beside its bare server in the same run.
-// Run: node bench/experiments/ingest-lazy.mjs [N]   (default 1000000)
-import { realpathSync } from 'node:fs';
+// A third row runs the sandbox's own validating parser (src/sandbox/connector/ingest-body.ts, bundled
+// on the fly) on each body before the prototype's scan: every field rule checked, the body read
+// twice, so an upper bound for a lazy store behind today's parser.
+// Run: node bench/experiments/ingest-lazy.mjs [N]   (default 1000000; needs the devDependency esbuild)
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { childRole, median } from '../lib.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ROOT, childRole, median } from '../lib.mjs';
 import { once as ingestOnce } from '../ingest.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -313,13 +318,17 @@ function ingest(store, buf) {
 
 // ---- the processes --------------------------------------------------------------------------------
 
-async function serveLazy() {
+async function serveLazy(parserFile) {
   const store = new LazyStore();
+  // with the sandbox's own parser first: every field rule checked (its entities made and dropped),
+  // then the prototype's scan and index as before (the body read twice: an upper bound)
+  const parse = parserFile ? (await import(pathToFileURL(parserFile).href)).parseIngestBody : undefined;
   const srv = createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
-      const ok = ingest(store, Buffer.concat(chunks));
+      const body = Buffer.concat(chunks);
+      const ok = (!parse || parse(body) !== undefined) && ingest(store, body);
       res.writeHead(ok ? 204 : 400);
       res.end();
     });
@@ -344,8 +353,9 @@ async function serveLazy() {
   srv.close();
 }
 
-async function onceLazy(cl, n) {
-  const server = await childRole(SELF, ['--serve-lazy'], ['--expose-gc', '--max-old-space-size=8192']);
+async function onceLazy(cl, n, parserFile) {
+  const args = parserFile ? ['--serve-lazy', parserFile] : ['--serve-lazy'];
+  const server = await childRole(SELF, args, ['--expose-gc', '--max-old-space-size=8192']);
   try {
     const { baseUrl } = server.first;
     const heap0 = await server.ask('heap');
@@ -367,19 +377,34 @@ async function onceLazy(cl, n) {
 }
 
 if (process.argv[1] && realpathSync(process.argv[1]) === SELF) {
-  if (process.argv[2] === '--serve-lazy') await serveLazy();
+  if (process.argv[2] === '--serve-lazy') await serveLazy(process.argv[3]);
   else {
     const n = Number(process.argv[2] ?? 1_000_000);
+    // the sandbox's parser (src/sandbox/connector/ingest-body.ts), bundled on the fly
+    const dir = mkdtempSync(join(tmpdir(), 'bankctl-ingest-lazy-'));
+    const parserFile = join(dir, 'ingest-body.mjs');
+    const { build } = await import('esbuild');
+    await build({
+      entryPoints: [join(ROOT, 'src/sandbox/connector/ingest-body.ts')],
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      outfile: parserFile,
+      logLevel: 'warning',
+    });
     const cl = await childRole(INGEST, ['--client', String(n)], ['--max-old-space-size=4096']);
     const bare = [];
     const lazy = [];
+    const parsed = [];
     try {
       for (let r = 0; r < 3; r++) {
         bare.push(await ingestOnce('bare', cl, n));
         lazy.push(await onceLazy(cl, n));
+        parsed.push(await onceLazy(cl, n, parserFile));
       }
     } finally {
       await cl.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
     const row = (runs) => ({
       'tx/s': Math.round(median(runs.map((r) => n / (r.ms / 1000)))),
@@ -389,5 +414,6 @@ if (process.argv[1] && realpathSync(process.argv[1]) === SELF) {
     console.log(`ingest of ${n} (median of 3 each, interleaved)`);
     console.log('bare node:http + JSON.parse      ', JSON.stringify(row(bare)));
     console.log('lazy store (bodies + byte index) ', JSON.stringify(row(lazy)));
+    console.log("the same after the sandbox's parser", JSON.stringify(row(parsed)));
   }
 }
