@@ -24,6 +24,23 @@ export function ofRounds(ratios) {
 }
 
 /**
+ * Bundles one module of src (e.g. 'src/sandbox/connector/ingest-body.ts') with what it imports into
+ * one ES module at outfile, for an experiment that measures a piece of the sandbox on its own.
+ * Needs the devDependency esbuild.
+ */
+export async function bundleSource(source, outfile) {
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [`${ROOT}${source}`],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    outfile,
+    logLevel: 'warning',
+  });
+}
+
+/**
  * Runs a command to completion and returns its wall time (ms) and peak RSS (MB), measured by
  * GNU time when present (the child's own maximum resident set), else by resourceUsage of node.
  */

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ROOT, childRole, median } from '../lib.mjs';
+import { bundleSource, childRole, median } from '../lib.mjs';
 import { once as ingestOnce } from '../ingest.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -383,15 +383,7 @@ if (process.argv[1] && realpathSync(process.argv[1]) === SELF) {
     // the sandbox's parser (src/sandbox/connector/ingest-body.ts), bundled on the fly
     const dir = mkdtempSync(join(tmpdir(), 'bankctl-ingest-lazy-'));
     const parserFile = join(dir, 'ingest-body.mjs');
-    const { build } = await import('esbuild');
-    await build({
-      entryPoints: [join(ROOT, 'src/sandbox/connector/ingest-body.ts')],
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      outfile: parserFile,
-      logLevel: 'warning',
-    });
+    await bundleSource('src/sandbox/connector/ingest-body.ts', parserFile);
     const cl = await childRole(INGEST, ['--client', String(n)], ['--max-old-space-size=4096']);
     const bare = [];
     const lazy = [];

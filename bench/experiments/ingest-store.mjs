@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildBodies } from '../ingest.mjs';
-import { ROOT, median, printTable } from '../lib.mjs';
+import { bundleSource, median, printTable } from '../lib.mjs';
 
 const SELF = fileURLToPath(import.meta.url);
 const RUNS = 3;
@@ -163,18 +163,10 @@ async function child(dir, layout, n) {
 }
 
 async function main(n) {
-  const { build } = await import('esbuild');
   const dir = mkdtempSync(join(tmpdir(), 'bankctl-ingest-store-'));
   try {
     for (const name of ['connector/ingest-body', 'string-map'])
-      await build({
-        entryPoints: [join(ROOT, 'src/sandbox', `${name}.ts`)],
-        bundle: true,
-        format: 'esm',
-        platform: 'node',
-        outfile: join(dir, `${name.split('/').pop()}.mjs`),
-        logLevel: 'warning',
-      });
+      await bundleSource(`src/sandbox/${name}.ts`, join(dir, `${name.split('/').pop()}.mjs`));
     const runs = Object.fromEntries(Object.keys(LAYOUTS).map((l) => [l, []]));
     for (let r = 0; r < RUNS; r++)
       for (const layout of Object.keys(LAYOUTS)) {

@@ -6,27 +6,23 @@
 // records (TransactionTable.ofUser); this measures it in one process, without the CLI's start-up.
 //
 // For each size of the other user's data (0, then N): a sandbox, user "big" with that many
-// transactions pushed through the connector (bench/lib.mjs bodies), user "small" with 300 over
+// transactions pushed through the connector (bench/ingest.mjs buildBodies), user "small" with 300 over
 // 3 accounts, a user token for "small" from the connector's token endpoint, and the median of 15
 // POST /api/v1/statistics/query (balances-by-account, monthly) for "small", after 10 to warm up.
 // Measured 2026-12-02: 369.55 ms a query beside a million (2.49 alone) before the store kept each
 // user's records (2f09bae), 1.2 to 1.6 ms after.
 // SANDBOX_MODULE=/path/to/other/dist/sandbox.js measures another build (bench/lib.mjs).
 // Run: node bench/experiments/other-users.mjs [N]   (default 1000000)
-import { ACCOUNTS, CHUNK, SANDBOX_MODULE, benchBalance, benchTransaction, median, setupUser } from '../lib.mjs';
+import { SANDBOX_MODULE, median, setupUser } from '../lib.mjs';
+import { buildBodies } from '../ingest.mjs';
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const { startSandbox } = await import(SANDBOX_MODULE);
 
+/** The ingest bench's bodies (transaction i on acc-(i % 3), 2500 a body), posted one at a time. */
 async function push(sb, user, n) {
   const headers = { authorization: `Token ${sb.connectorToken}`, 'content-type': 'application/json' };
-  for (let start = 0; start < n; start += CHUNK) {
-    const per = Array.from({ length: ACCOUNTS }, () => []);
-    for (let i = start; i < Math.min(n, start + CHUNK); i++) per[i % ACCOUNTS].push(`{${benchTransaction(i)}}`);
-    const accounts = per.map(
-      (t, a) => `{"externalId":"acc-${a}","balance":${benchBalance(a)},"transactions":[${t.join(',')}]}`,
-    );
-    const body = `{"type":"REAL_TIME","transactionAccounts":[${accounts.join(',')}]}`;
+  for (const body of buildBodies(n)) {
     const r = await fetch(`${sb.baseUrl}/connector/users/${user}/transactions`, { method: 'POST', headers, body });
     if (r.status !== 204) throw new Error(`push for ${user}: HTTP ${r.status}: ${await r.text()}`);
   }
