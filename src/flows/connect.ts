@@ -228,7 +228,6 @@ async function poll(w: Walk): Promise<Credentials> {
   // only a change tells them apart. Waiting past it risks a timeout (this round ended before the
   // first read); taking it would risk a silent wrong answer.
   let reference = o.before;
-  let ambiguous = false;
   let settled = reference === undefined || FINAL_STATUSES.has(reference.status);
   for (;;) {
     w.check();
@@ -240,11 +239,10 @@ async function poll(w: Walk): Promise<Credentials> {
     if (!settled) {
       // a status still in a round (that one's, or this one's already) is followed to its end as ever
       settled = true;
-      if (FINAL_STATUSES.has(c.status)) {
-        reference = c;
-        ambiguous = true;
-      }
+      if (FINAL_STATUSES.has(c.status)) reference = c;
     }
+    // the reference is that first final status, not the read before the request
+    const ambiguous = reference !== o.before;
     // the previous round's final status, before the service has begun this one: not an answer
     const stale = unchangedSince(c, reference);
     if (stale && key !== lastKey) {
