@@ -3,7 +3,14 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import type { WalkOptions } from '../../flows/connect.js';
 import { examples, type Run } from '../util.js';
-import { addWalkFlags, changeInterruptibly, CREDENTIALS_VIEW, walkOptions, type WalkFlags } from './shared.js';
+import {
+  addWalkFlags,
+  changeInterruptibly,
+  CREDENTIALS_VIEW,
+  walkAfterRequest,
+  walkOptions,
+  type WalkFlags,
+} from './shared.js';
 
 export interface AuthenticateOptions {
   id: string;
@@ -32,13 +39,9 @@ export function newCmdAuthenticate(
 }
 
 export async function authenticateRun(ctx: Context, o: AuthenticateOptions): Promise<void> {
-  const { authenticateCredentials, getCredentials } = await import('../../api/credentials.js');
+  const { authenticateCredentials } = await import('../../api/credentials.js');
   const api = await ctx.api();
-  // with --wait, the status before the request: until it changes, a final status is the last round's
-  const before = o.walk ? await getCredentials(api, o.id) : undefined;
-  // loaded before the request, so that the walk's first read follows it at once (flows/connect.ts
-  // poll: a round that ends before that read is one the walk cannot tell from the last)
-  const walker = o.walk ? await import('../../flows/connect.js') : undefined;
+  const walk = await walkAfterRequest(ctx, o.walk);
   await changeInterruptibly(
     ctx,
     o.id,
@@ -46,13 +49,12 @@ export async function authenticateRun(ctx: Context, o: AuthenticateOptions): Pro
     (signal) => authenticateCredentials(api, o.id, o.appUri ? { appUri: o.appUri } : {}, { signal }),
     { busy: true },
   );
-  if (!o.walk) {
+  if (!walk) {
     ctx.notice(
       `authentication of ${o.id} started; follow it with \`bankctl credentials watch${ctx.userFlag()} ${o.id}\``,
     );
     return;
   }
-  const { walkCredentials } = walker!;
   const { render } = await import('../../output/render.js');
-  await render(ctx, await walkCredentials(ctx, { ...o.walk, before }), CREDENTIALS_VIEW);
+  await render(ctx, await walk(), CREDENTIALS_VIEW);
 }

@@ -10,6 +10,7 @@ import {
   changeInterruptibly,
   CREDENTIALS_VIEW,
   parseItems,
+  walkAfterRequest,
   walkOptions,
   type WalkFlags,
 } from './shared.js';
@@ -50,12 +51,8 @@ export function newCmdRefresh(parent: Command, ctx: Context, run: Run<RefreshOpt
 
 export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void> {
   const api = await ctx.api();
-  const { getCredentials, refreshCredentials } = await import('../../api/credentials.js');
-  // with --wait, the status before the request: until it changes, a final status is the last round's
-  const before = o.walk ? await getCredentials(api, o.id) : undefined;
-  // loaded before the request, so that the walk's first read follows it at once (flows/connect.ts
-  // poll: a round that ends before that read is one the walk cannot tell from the last)
-  const walker = o.walk ? await import('../../flows/connect.js') : undefined;
+  const { refreshCredentials } = await import('../../api/credentials.js');
+  const walk = await walkAfterRequest(ctx, o.walk);
   await changeInterruptibly(
     ctx,
     o.id,
@@ -63,11 +60,10 @@ export async function refreshRun(ctx: Context, o: RefreshOptions): Promise<void>
     (signal) => refreshCredentials(api, o.id, { items: o.items, optIn: o.optIn, authenticate: o.authenticate, signal }),
     { busy: true },
   );
-  if (!o.walk) {
+  if (!walk) {
     ctx.notice(`refresh of ${o.id} started; follow it with \`bankctl credentials watch${ctx.userFlag()} ${o.id}\``);
     return;
   }
-  const { walkCredentials } = walker!;
   const { render } = await import('../../output/render.js');
-  await render(ctx, await walkCredentials(ctx, { ...o.walk, before }), CREDENTIALS_VIEW);
+  await render(ctx, await walk(), CREDENTIALS_VIEW);
 }

@@ -8,7 +8,7 @@ import type { Column, RenderSpec } from '../../output/render.js';
 import { V1_CREDENTIALS_FIELDS } from '../../contract/item-fields.js';
 import { collect, parseIntArg, parseKeyValue, splitList } from '../util.js';
 import { isRefreshItem, REFRESH_ITEMS } from '../../contract/vocabulary.js';
-import type { WalkOptions } from '../../flows/connect.js';
+import type { walkCredentials, WalkOptions } from '../../flows/connect.js';
 import { inputReadError, readInputFile } from '../../fs/read-input.js';
 
 export const CREDENTIALS_COLUMNS: Column[] = [
@@ -207,6 +207,24 @@ export async function walkOptions(ctx: Context, id: string, o: WalkFlags): Promi
     browser: o.browser,
     qr: o.qr ? 'always' : 'auto',
   };
+}
+
+/**
+ * `--wait` after a request that starts a round (refresh, authenticate), made ready before that
+ * request is sent: the credentials as they are then (until that status changes, a final status is
+ * the last round's: WalkOptions.before) and the walker, loaded now so that the walk's first read
+ * follows the request at once (a round that ends before that read cannot be told from the last).
+ * Undefined without --wait; else the walk to run once the request is taken.
+ */
+export async function walkAfterRequest(
+  ctx: Context,
+  walk: WalkOptions | undefined,
+): Promise<(() => ReturnType<typeof walkCredentials>) | undefined> {
+  if (!walk) return undefined;
+  const { getCredentials } = await import('../../api/credentials.js');
+  const before = await getCredentials(await ctx.api(), walk.id);
+  const { walkCredentials } = await import('../../flows/connect.js');
+  return () => walkCredentials(ctx, { ...walk, before });
 }
 
 /**
