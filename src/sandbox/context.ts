@@ -32,6 +32,27 @@ interface Listener {
 const RECENT_MAX = 2000;
 const RECENT_KEEP = 1000;
 
+/** An event whose content is made when first read (an own enumerable getter: JSON shows it). */
+function deferredEvent(
+  event: EventName,
+  userId: string,
+  orderKey: string,
+  at: number,
+  make: (i: number) => Record<string, unknown>,
+  i: number,
+): SandboxEvent {
+  let made: Record<string, unknown> | undefined;
+  return {
+    event,
+    userId,
+    get content() {
+      return (made ??= make(i));
+    },
+    orderKey,
+    at,
+  };
+}
+
 export class EventBus {
   private readonly listeners: Listener[] = [];
   /** The latest events (between 1000 and 2000 of them), for tests and `sandbox trigger`. */
@@ -50,6 +71,8 @@ export class EventBus {
    * listener acts on it. Events that the recent list would drop again within the same call and that
    * no listener wants are never made (an ingest of 2500 transactions keeps at most 2000). With a
    * listener that did not say which events it wants, it is emit() for each, as before.
+   * `deferred`: content(i) gives the same whenever it is called, so a recent event that no listener
+   * takes makes it when it is first read (a content made of an ingest's body, which does not change).
    */
   emitMany(
     event: EventName,
@@ -58,6 +81,7 @@ export class EventBus {
     orderKey: (i: number) => string,
     content: (i: number) => Record<string, unknown>,
     now: number,
+    o: { deferred?: boolean } = {},
   ): void {
     if (this.listeners.some((l) => !l.wants)) {
       for (let i = 0; i < n; i++) this.emit({ event, userId, content: content(i), orderKey: orderKey(i) }, now);
@@ -71,7 +95,10 @@ export class EventBus {
     const oldKept = len - kept;
     if (this.recent.length > oldKept) this.recent.splice(0, this.recent.length - oldKept);
     for (let i = wanting.length > 0 ? 0 : n - kept; i < n; i++) {
-      const full: SandboxEvent = { event, userId, content: content(i), orderKey: orderKey(i), at: now };
+      const full: SandboxEvent =
+        o.deferred && wanting.length === 0
+          ? deferredEvent(event, userId, orderKey(i), now, content, i)
+          : { event, userId, content: content(i), orderKey: orderKey(i), at: now };
       if (i >= n - kept) this.recent.push(full);
       for (const l of wanting) l.fn(full);
     }

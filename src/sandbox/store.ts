@@ -58,6 +58,16 @@ export class IdSource {
     this.counter++;
     return createHash('sha256').update(`${this.seed}:${this.counter}`).digest('hex').slice(0, 32);
   }
+  /**
+   * The next n ids at once, made when asked for (IdBlock.at): the same ids n calls of next() would
+   * give, in order (random bytes drawn now; under a seed, the counter moved past them now).
+   */
+  reserve(n: number): IdBlock {
+    if (this.seed === undefined) return new IdBlock(randomBytes(16 * n));
+    const base = this.counter;
+    this.counter += n;
+    return new IdBlock(undefined, this.seed, base);
+  }
   /** A secret-quality random string (tokens, codes, secrets), deterministic under a seed. */
   secret(bytes = 24): string {
     let s: string;
@@ -76,6 +86,23 @@ export class IdSource {
   uuid(): string {
     const h = this.next();
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  }
+}
+
+/** Ids handed out at once by IdSource.reserve: 16 random bytes each, or counters under a seed. */
+export class IdBlock {
+  constructor(
+    private readonly bytes?: Buffer,
+    private readonly seed = 0,
+    private readonly base = 0,
+  ) {}
+  /** The i-th id of the block. */
+  at(i: number): string {
+    if (this.bytes) return this.bytes.toString('hex', 16 * i, 16 * i + 16);
+    return createHash('sha256')
+      .update(`${this.seed}:${this.base + i + 1}`)
+      .digest('hex')
+      .slice(0, 32);
   }
 }
 
@@ -222,6 +249,21 @@ const NONE: readonly TransactionRecord[] = Object.freeze([]);
  * about one user reads that user's records, not every transaction in the sandbox (one connector
  * user with a million of them made another's statistics take 0.7 s).
  */
+/**
+ * Transactions kept as they came until one of them is read: a connector ingest's request body and
+ * what it was given at the ingest (ids, seqs, time), made into records in one go when the table is
+ * first asked about that user (or, for a look-up by id that misses or a walk of the whole table,
+ * about anyone). See connector/batch.ts and docs/lazy-transaction-store.md.
+ */
+export interface PendingBatch {
+  readonly userId: string;
+  readonly count: number;
+  /** The batch's records, in order; made once. */
+  materialize(): TransactionRecord[];
+  /** Told once the table holds the records (the externalId index takes them then). */
+  taken(): void;
+}
+
 export class TransactionTable extends StringMap<TransactionRecord> {
   private watchers: TransactionWatcher[] = [];
   /**
@@ -230,6 +272,9 @@ export class TransactionTable extends StringMap<TransactionRecord> {
    * keeps no list beside the table (10 bytes a transaction).
    */
   private byUser?: Map<string, Members>;
+  /** Batches not made into records yet, per user in the order they came (addBatch). */
+  private pending = new Map<string, PendingBatch[]>();
+  private pendingCount = 0;
 
   static from(entries: Iterable<[string, TransactionRecord]>): TransactionTable {
     const t = new TransactionTable();
@@ -242,15 +287,104 @@ export class TransactionTable extends StringMap<TransactionRecord> {
   }
 
   /**
+   * Transactions whose records are made when the table is first asked about their user. A user's
+   * order is the order they came; between users, batches are made in the order of their users'
+   * first batches, after the records already made.
+   */
+  addBatch(b: PendingBatch): void {
+    if (b.count === 0) return;
+    let list = this.pending.get(b.userId);
+    if (!list) this.pending.set(b.userId, (list = []));
+    list.push(b);
+    this.pendingCount += b.count;
+  }
+
+  /** Makes the user's pending batches into records (the watchers are told of each then). */
+  flushUser(userId: string): void {
+    const list = this.pending.get(userId);
+    if (!list) return;
+    this.pending.delete(userId);
+    for (const b of list) {
+      this.pendingCount -= b.count;
+      for (const rec of b.materialize()) super.set(rec.id, rec);
+    }
+    for (const b of list) b.taken();
+  }
+
+  private flushAll(): void {
+    if (this.pendingCount === 0) return;
+    for (const userId of [...this.pending.keys()]) this.flushUser(userId);
+  }
+
+  override get size(): number {
+    return super.size + this.pendingCount;
+  }
+
+  /** Of size, the transactions whose records are not made yet. */
+  get kept(): number {
+    return this.pendingCount;
+  }
+
+  override get(k: string): TransactionRecord | undefined {
+    const v = super.get(k);
+    if (v !== undefined || this.pendingCount === 0) return v;
+    this.flushAll();
+    return super.get(k);
+  }
+
+  override has(k: string): boolean {
+    return this.get(k) !== undefined;
+  }
+
+  override set(k: string, v: TransactionRecord): this {
+    // the user's batches first, so that their records keep their place before this one
+    if (this.pendingCount > 0) this.flushUser(v.userId);
+    return super.set(k, v);
+  }
+
+  override delete(k: string): boolean {
+    if (this.pendingCount > 0 && super.get(k) === undefined) this.flushAll();
+    return super.delete(k);
+  }
+
+  override clear(): void {
+    this.pending.clear();
+    this.pendingCount = 0;
+    super.clear();
+  }
+
+  override keys(): MapIterator<string> {
+    this.flushAll();
+    return super.keys();
+  }
+
+  override values(): MapIterator<TransactionRecord> {
+    this.flushAll();
+    return super.values();
+  }
+
+  override entries(): MapIterator<[string, TransactionRecord]> {
+    this.flushAll();
+    return super.entries();
+  }
+
+  override [Symbol.iterator](): MapIterator<[string, TransactionRecord]> {
+    this.flushAll();
+    return super[Symbol.iterator]();
+  }
+
+  /**
    * The user's records, in the order they first came (a record set again under its id keeps its
    * place; one replaced by another object goes last). Deletes after the call leave the array a
    * caller holds as it was; records added for the user are appended to it, as a Map's iteration
    * sees them.
    */
   ofUser(userId: string): readonly TransactionRecord[] {
+    this.flushUser(userId);
     if (!this.byUser) {
       this.byUser = new Map();
-      for (const t of this.values()) this.member(this.byUser, t);
+      // the records made so far (other users' batches join their lists when they are made)
+      for (const t of super.values()) this.member(this.byUser, t);
     }
     const u = this.byUser.get(userId);
     if (!u) return NONE;
@@ -333,6 +467,13 @@ export class MemoryStore implements Store {
 
   nextSeq(): number {
     return ++this.seq;
+  }
+
+  /** n seqs at once: the first is the returned number + 1. */
+  reserveSeq(n: number): number {
+    const base = this.seq;
+    this.seq += n;
+    return base;
   }
 
   addUser(u: UserRecord): void {

@@ -10,6 +10,11 @@
 // suspiciously long (keys chosen to collide) makes the index draw a new seed, once per growth.
 // Measured by bench/experiments/ingest-store.mjs: the store's ids in a Map cost 0.6 µs more per
 // ingested transaction than in this table.
+//
+// A subclass may also hold entries whose key and value are not made yet (putLazy): the entry keeps a
+// number (the subclass's reference) in place of its key string, and the subclass makes the key when
+// a look-up's hash matches (lazyKey) and every value at once when one is read (resolveLazy). The
+// connector's externalId index keeps an ingest's transactions so until they are read.
 import { randomBytes } from 'node:crypto';
 
 const EMPTY = 0;
@@ -23,9 +28,14 @@ const newSeed = () => randomBytes(4).readInt32LE(0);
 export class StringMap<V> implements Map<string, V> {
   readonly [Symbol.toStringTag] = 'StringMap';
 
-  /** Entries in insertion order; a deleted one has key undefined until the next rebuild. */
-  private entryKeys: Array<string | undefined> = [];
-  private entryVals: Array<V | undefined> = [];
+  /**
+   * Entries in insertion order; a deleted one has key undefined until the next rebuild, a lazy one
+   * (putLazy) a number and value undefined until resolveLazy gives them.
+   */
+  protected entryKeys: Array<string | number | undefined> = [];
+  protected entryVals: Array<V | undefined> = [];
+  /** Lazy entries not resolved yet (putLazy); a subclass's resolveLazy sets it back to 0. */
+  protected lazyEntries = 0;
   /** Pairs [hash, entry + 1 | EMPTY | DELETED]; a power-of-two number of pairs. */
   private slots = new Int32Array(2 * MIN_CAPACITY);
   private mask = MIN_CAPACITY - 1;
@@ -72,14 +82,48 @@ export class StringMap<V> implements Map<string, V> {
     for (;;) {
       const e = s[2 * i + 1]!;
       if (e === EMPTY) return -1;
-      if (e > 0 && s[2 * i] === h && this.entryKeys[e - 1] === k) return i;
+      if (e > 0 && s[2 * i] === h && this.keyIs(e - 1, k)) return i;
       i = (i + 1) & mask;
     }
   }
 
+  /** Whether entry e's key is k (a lazy key is made to compare: its hash matched already). */
+  private keyIs(e: number, k: string): boolean {
+    const key = this.entryKeys[e];
+    return key === k || (typeof key === 'number' && this.lazyKey(key) === k);
+  }
+
+  /** The key of a lazy entry, from the subclass's reference. */
+  protected lazyKey(_ref: number): string {
+    throw new Error('StringMap: no lazy entries here');
+  }
+
+  /**
+   * Gives every lazy entry its key and value (replaceLazy) and sets lazyEntries to 0; called before
+   * a lazy entry's value is read or an iteration starts.
+   */
+  protected resolveLazy(): void {
+    throw new Error('StringMap: no lazy entries here');
+  }
+
+  /** For resolveLazy: each lazy entry's key and value, from its reference. */
+  protected replaceLazy(make: (ref: number) => [string, V]): void {
+    for (let e = 0; e < this.entryKeys.length; e++) {
+      const key = this.entryKeys[e];
+      if (typeof key !== 'number') continue;
+      const [k, v] = make(key);
+      this.entryKeys[e] = k;
+      this.entryVals[e] = v;
+    }
+    this.lazyEntries = 0;
+  }
+
   get(k: string): V | undefined {
     const i = this.find(k, this.hash(k));
-    return i < 0 ? undefined : this.entryVals[this.slots[2 * i + 1]! - 1];
+    if (i < 0) return undefined;
+    const e = this.slots[2 * i + 1]! - 1;
+    if (typeof this.entryKeys[e] === 'number') this.resolveLazy();
+    return this.entryVals[e];
   }
 
   has(k: string): boolean {
@@ -97,6 +141,18 @@ export class StringMap<V> implements Map<string, V> {
 
   /** set(k, v), with h = hash(k) taken under the current seed (the same epoch). */
   setHashed(k: string, h: number, v: V): this {
+    return this.put(k, h, v, k);
+  }
+
+  /**
+   * A lazy entry for k, which must not be in the map: it keeps `ref` until resolveLazy; h is
+   * hash(k) under the current seed, or undefined. The added hook is not called for it.
+   */
+  protected putLazy(k: string, h: number | undefined, ref: number): void {
+    this.put(k, h ?? this.hash(k), undefined, ref);
+  }
+
+  private put(k: string, h: number, v: V | undefined, stored: string | number): this {
     const s = this.slots;
     const mask = this.mask;
     let i = h & mask;
@@ -106,29 +162,32 @@ export class StringMap<V> implements Map<string, V> {
       if (e === EMPTY) break;
       if (e === DELETED) {
         if (free < 0) free = i;
-      } else if (s[2 * i] === h && this.entryKeys[e - 1] === k) {
+      } else if (s[2 * i] === h && this.keyIs(e - 1, k)) {
+        if (typeof stored === 'number') throw new Error('StringMap.putLazy: the key is in the map');
+        if (typeof this.entryKeys[e - 1] === 'number') this.resolveLazy();
         // a key set again keeps its place in the order, as in a Map
         const old = this.entryVals[e - 1]!;
         this.entryVals[e - 1] = v;
         this.removed(old);
-        this.added(v);
+        this.added(v!);
         return this;
       }
       if (probes === MAX_PROBES && !this.reseeded) {
         this.reseeded = true;
         this.rebuild(2 * (mask + 1), true);
-        return this.set(k, v);
+        return this.put(k, this.hash(k), v, stored);
       }
       i = (i + 1) & mask;
     }
     if (free >= 0) i = free;
     else this.used++;
-    this.entryKeys.push(k);
+    this.entryKeys.push(stored);
     this.entryVals.push(v);
     s[2 * i] = h;
     s[2 * i + 1] = this.entryKeys.length;
     this.live++;
-    this.added(v);
+    if (typeof stored === 'number') this.lazyEntries++;
+    else this.added(v!);
     // at most half of the slots used: double when live keys fill a quarter, else clear the deleted
     if (this.used * 2 > mask + 1) {
       const grow = this.live * 4 > mask + 1;
@@ -142,12 +201,15 @@ export class StringMap<V> implements Map<string, V> {
     const i = this.find(k, this.hash(k));
     if (i < 0) return false;
     const e = this.slots[2 * i + 1]! - 1;
+    // a lazy entry goes without being made (its value was never added either)
+    const lazy = typeof this.entryKeys[e] === 'number';
     const old = this.entryVals[e]!;
     this.entryKeys[e] = undefined;
     this.entryVals[e] = undefined;
     this.slots[2 * i + 1] = DELETED;
     this.live--;
-    this.removed(old);
+    if (lazy) this.lazyEntries--;
+    else this.removed(old);
     return true;
   }
 
@@ -159,6 +221,7 @@ export class StringMap<V> implements Map<string, V> {
     this.mask = MIN_CAPACITY - 1;
     this.live = 0;
     this.used = 0;
+    this.lazyEntries = 0;
     this.reseeded = false;
     this.cleared();
   }
@@ -177,11 +240,12 @@ export class StringMap<V> implements Map<string, V> {
   }
 
   *keys(): MapIterator<string> {
+    if (this.lazyEntries > 0) this.resolveLazy();
     this.walking++;
     try {
       for (let e = 0; e < this.entryKeys.length; e++) {
         const k = this.entryKeys[e];
-        if (k !== undefined) yield k;
+        if (k !== undefined) yield typeof k === 'number' ? this.lazyKey(k) : k;
       }
     } finally {
       this.walking--;
@@ -189,10 +253,14 @@ export class StringMap<V> implements Map<string, V> {
   }
 
   *values(): MapIterator<V> {
+    if (this.lazyEntries > 0) this.resolveLazy();
     this.walking++;
     try {
       for (let e = 0; e < this.entryKeys.length; e++) {
-        if (this.entryKeys[e] !== undefined) yield this.entryVals[e]!;
+        if (this.entryKeys[e] === undefined) continue;
+        // a lazy entry added during the walk
+        if (typeof this.entryKeys[e] === 'number') this.resolveLazy();
+        yield this.entryVals[e]!;
       }
     } finally {
       this.walking--;
@@ -201,11 +269,14 @@ export class StringMap<V> implements Map<string, V> {
 
   /** [key, value] in insertion order; like a Map's, it sees deletions and additions made meanwhile. */
   *[Symbol.iterator](): MapIterator<[string, V]> {
+    if (this.lazyEntries > 0) this.resolveLazy();
     this.walking++;
     try {
       for (let e = 0; e < this.entryKeys.length; e++) {
-        const k = this.entryKeys[e];
-        if (k !== undefined) yield [k, this.entryVals[e]!];
+        if (this.entryKeys[e] === undefined) continue;
+        // a lazy entry added during the walk
+        if (typeof this.entryKeys[e] === 'number') this.resolveLazy();
+        yield [this.entryKeys[e] as string, this.entryVals[e]!];
       }
     } finally {
       this.walking--;
@@ -221,7 +292,10 @@ export class StringMap<V> implements Map<string, V> {
     if (reseed) {
       this.seed = newSeed();
       this.seeds++;
-      for (let e = 0; e < n; e++) if (this.entryKeys[e] !== undefined) hashes[e] = this.hash(this.entryKeys[e]!);
+      for (let e = 0; e < n; e++) {
+        const k = this.entryKeys[e];
+        if (k !== undefined) hashes[e] = this.hash(typeof k === 'number' ? this.lazyKey(k) : k);
+      }
     } else {
       for (let i = 0; i < old.length; i += 2) if (old[i + 1]! > 0) hashes[old[i + 1]! - 1] = old[i]!;
     }

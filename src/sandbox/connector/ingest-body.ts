@@ -68,6 +68,8 @@ class Reader {
   private nk = 0;
   /** Transactions over all accounts so far. */
   count = 0;
+  /** Where each transaction's object starts, in order over all accounts (transactionAt reads one again). */
+  readonly starts: number[] = [];
 
   constructor(private readonly b: Buffer) {}
 
@@ -459,12 +461,14 @@ class Reader {
     }
     do {
       if (++this.count > MAX_TRANSACTIONS_PER_REQUEST) throw BAIL;
+      this.ws();
+      this.starts.push(this.i);
       list.push(this.transaction());
     } while (this.more(RBRACKET));
     return list;
   }
 
-  private transaction(): TransactionEntity {
+  transaction(): TransactionEntity {
     this.expect(LBRACE);
     let externalId: string | undefined;
     let amount: string | undefined;
@@ -640,11 +644,39 @@ function strings(v: unknown): string[] {
  * gives it, or undefined when the body needs the general path (including every invalid body).
  */
 export function parseIngestBody(body: Buffer): TransactionContainer | undefined {
+  return parseIngestBodyAt(body)?.container;
+}
+
+/** A container read by the fast path, and where each of its transactions starts in the body. */
+export interface ParsedIngest {
+  container: TransactionContainer;
+  /** Byte offsets of the transactions' objects, in order over all accounts. */
+  starts: Int32Array;
+}
+
+/** parseIngestBody, with each transaction's offset (for transactionAt). */
+export function parseIngestBodyAt(body: Buffer): ParsedIngest | undefined {
   if (!isUtf8(body)) return undefined;
   try {
-    return new Reader(body).container();
+    const r = new Reader(body);
+    const container = r.container();
+    return { container, starts: Int32Array.from(r.starts) };
   } catch {
     // BAIL, or anything unforeseen: the general path decides, with today's answers
     return undefined;
+  }
+}
+
+/**
+ * The transaction whose object starts at `start` of a body parseIngestBodyAt read: the same entity
+ * it gave then (the bytes are the same). A body or offset it did not read is an internal error.
+ */
+export function transactionAt(body: Buffer, start: number): TransactionEntity {
+  const r = new Reader(body);
+  r.i = start;
+  try {
+    return r.transaction();
+  } catch (err) {
+    throw err === BAIL ? new Error(`ingest body: no transaction the fast path read at byte ${start}`) : err;
   }
 }

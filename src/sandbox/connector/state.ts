@@ -3,11 +3,71 @@
 // re-ingest). The records themselves live in store.accounts and store.transactions.
 import type { AccountRecord, MemoryStore, TransactionRecord, UserRecord } from '../store.js';
 import { StringMap } from '../string-map.js';
+import type { IngestBatch } from './batch.js';
 
 export interface ConnectorUserState {
   accounts: Map<string, AccountRecord>;
-  transactions: StringMap<TransactionRecord>;
+  transactions: ExternalIndex;
   deleted: Set<string>;
+}
+
+/**
+ * A connector user's transactions by externalId. An ingest kept as its body (IngestBatch) is in it
+ * by reference: a number per transaction, its externalId read from the body when a look-up's hash
+ * matches; the first read of a value has the table make the user's records, and takes them.
+ */
+export class ExternalIndex extends StringMap<TransactionRecord> {
+  /** Batches with entries here not made yet, and the reference of each one's first transaction. */
+  private batches: IngestBatch[] = [];
+  private bases: number[] = [];
+  private nextRef = 0;
+
+  /** Transaction i of b, whose externalId is k (not in the index); h = hashOf(k) or undefined. */
+  addLazy(b: IngestBatch, i: number, k: string, h: number | undefined): void {
+    if (this.batches[this.batches.length - 1] !== b) {
+      this.batches.push(b);
+      this.bases.push(this.nextRef);
+      this.nextRef += b.count;
+    }
+    this.putLazy(k, h, this.bases[this.bases.length - 1]! + i);
+  }
+
+  /** The batch of a reference and the transaction's place in it. */
+  private locate(ref: number): [IngestBatch, number] {
+    let lo = 0;
+    let hi = this.bases.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.bases[mid]! <= ref) lo = mid;
+      else hi = mid - 1;
+    }
+    return [this.batches[lo]!, ref - this.bases[lo]!];
+  }
+
+  protected override lazyKey(ref: number): string {
+    const [b, i] = this.locate(ref);
+    return b.entity(i).externalId;
+  }
+
+  protected override resolveLazy(): void {
+    const first = this.batches[0];
+    // the table makes every pending batch of the user, then calls resolveBatches (IngestBatch.taken)
+    if (first) first.table.flushUser(first.userId);
+    if (this.lazyEntries > 0) throw new Error('ExternalIndex: entries whose records were never made');
+  }
+
+  /** Takes the made records of every batch (all of the user's are made together). */
+  resolveBatches(): void {
+    if (this.batches.length === 0) return;
+    this.replaceLazy((ref) => {
+      const [b, i] = this.locate(ref);
+      const r = b.made(i);
+      return [r.externalId!, r];
+    });
+    this.batches = [];
+    this.bases = [];
+    this.nextRef = 0;
+  }
 }
 
 /**
@@ -42,7 +102,7 @@ export class ConnectorState {
   of(userId: string): ConnectorUserState {
     let s = this.users.get(userId);
     if (!s) {
-      s = { accounts: new Map(), transactions: new StringMap(), deleted: new Set() };
+      s = { accounts: new Map(), transactions: new ExternalIndex(), deleted: new Set() };
       this.users.set(userId, s);
     }
     return s;

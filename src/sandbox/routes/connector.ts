@@ -28,7 +28,6 @@ import {
   validateContainer,
   validateUser,
   type TransactionContainer,
-  type TransactionEntity,
   type UserEntity,
 } from '../../contract/connector-wire.js';
 import type { EventBus, SandboxContext } from '../context.js';
@@ -37,15 +36,9 @@ import { CredentialsState } from '../providers/engine.js';
 import { envelope, HttpFailure, mediaType } from '../http.js';
 import { ConnectorTokens, handleAll, type Handler, type Req, type RouteRow } from '../router.js';
 import type { AccountRecord, MemoryStore, TransactionRecord, UserRecord } from '../store.js';
-import {
-  connectorState,
-  type ConnectorState,
-  ensureConnector,
-  isoDay,
-  UNCATEGORIZED_EXPENSE,
-  UNCATEGORIZED_INCOME,
-} from '../connector/state.js';
-import { parseIngestBody } from '../connector/ingest-body.js';
+import { connectorState, type ConnectorState, ensureConnector, isoDay } from '../connector/state.js';
+import { parseIngestBodyAt } from '../connector/ingest-body.js';
+import { IngestBatch, notesOf, payloadOf, transactionRecord, uncategorized } from '../connector/batch.js';
 import { emitAccountEvent, emitTransactionChanges } from '../events-v2.js';
 
 const INGEST_MAX_BODY = 32 * 1024 * 1024;
@@ -90,19 +83,26 @@ async function exactBody(req: Req): Promise<unknown> {
   }
 }
 
+/** An ingest body the fast path read, kept so that its transactions are made when read (batch.ts). */
+interface KeptBody {
+  body: Buffer;
+  starts: Int32Array;
+}
+
 /**
  * The validated CreateTransactionAccountContainer of an ingest body: the one-pass reader when it
- * is sure of the answer, else exactBody and validateContainer (every error comes from there).
+ * is sure of the answer (with the body kept), else exactBody and validateContainer (every error
+ * comes from there).
  */
-async function ingestBody(req: Req): Promise<TransactionContainer> {
+async function ingestBody(req: Req): Promise<{ c: TransactionContainer; kept?: KeptBody }> {
   const buf = await req.body();
   const type = mediaType(req.raw);
   if (!type || type.endsWith('json')) {
-    const c = parseIngestBody(buf);
-    if (c) return c;
+    const p = parseIngestBodyAt(buf);
+    if (p) return { c: p.container, kept: { body: buf, starts: p.starts } };
   }
   const body = await exactBody(req);
-  return valid(() => validateContainer(body, 'create'));
+  return { c: valid(() => validateContainer(body, 'create')) };
 }
 
 /** Runs a validator, turning a WireError into a 400 naming the field. */
@@ -137,7 +137,7 @@ interface ConnectorArea {
   setUser(user: UserRecord, u: UserEntity, market: string): void;
   accountOf(ext: string, accountExt: string): { user: UserRecord; account: AccountRecord };
   /** Ingest of one CreateTransactionAccountContainer: all or nothing. */
-  ingest(user: UserRecord, c: TransactionContainer): void;
+  ingest(user: UserRecord, c: TransactionContainer, kept?: KeptBody): void;
 }
 
 function connectorArea(ctx: SandboxContext): ConnectorArea {
@@ -190,16 +190,21 @@ function connectorArea(ctx: SandboxContext): ConnectorArea {
     userFor,
     setUser,
     accountOf,
-    ingest: (user, c) => ingest(area, user, c),
+    ingest: (user, c, kept) => ingest(area, user, c, kept),
   };
   return area;
 }
 
-/** Ingest of one CreateTransactionAccountContainer: all or nothing. */
+/**
+ * Ingest of one CreateTransactionAccountContainer: all or nothing. With the body kept (the fast
+ * path read it) and no pending transaction to replace, the transactions are stored as that body
+ * (IngestBatch), their records made when first read; otherwise as records now.
+ */
 function ingest(
   { store, events, state }: Pick<ConnectorArea, 'store' | 'events' | 'state'>,
   user: UserRecord,
   c: TransactionContainer,
+  kept?: KeptBody,
 ): void {
   const st = state().of(user.id);
   if (st.accounts.size === 0)
@@ -230,6 +235,7 @@ function ingest(
           field: 'transactions.externalId',
         });
       seen.add(t.externalId);
+      if (t.pendingIds) kept = undefined;
       const h = (hashes[k++] = index.hashOf(t.externalId));
       if (st.deleted.size > 0 && st.deleted.has(t.externalId)) gone.push(t.externalId);
       else if (index.hasHashed(t.externalId, h)) existing.push(t.externalId);
@@ -244,6 +250,10 @@ function ingest(
       externalIds: existing,
     });
   const now = store.clock.now();
+  if (kept) {
+    ingestKept({ store, events }, user, c, accounts, kept, hashes, epoch, now);
+    return;
+  }
   const created: TransactionRecord[] = [];
   const balances = c.type !== BALANCE_IGNORED_TYPE;
   try {
@@ -253,7 +263,7 @@ function ingest(
       if (balances) setBalance(account, ta.balance, ta.reservedAmount);
       account.updated = now;
       for (const t of ta.transactions) {
-        let categoryId = t.amount.startsWith('-') ? UNCATEGORIZED_EXPENSE : UNCATEGORIZED_INCOME;
+        let categoryId = uncategorized(t.amount);
         if (t.pendingIds) {
           for (const pid of t.pendingIds) {
             const p = st.transactions.get(pid);
@@ -263,7 +273,7 @@ function ingest(
             store.transactions.delete(p.id);
           }
         }
-        const rec = newRecord(store, user, account, t, categoryId, now);
+        const rec = transactionRecord(store.ids.next(), store.nextSeq(), user.id, account, t, categoryId, now);
         store.transactions.set(rec.id, rec);
         // the hash of the look-up, unless the index drew a new seed since
         const h = hashes[created.length]!;
@@ -301,42 +311,68 @@ function setBalance(account: AccountRecord, balance: string, reserved: string | 
   delete account.reservedAmount;
 }
 
-function newRecord(
-  store: MemoryStore,
+/**
+ * The ingest of a body the fast path read, with nothing to replace: its transactions kept as the
+ * body (IngestBatch), each with the id, seq and time it would have had as a record made now. The
+ * events are those of ingest(), their content made from the body when seen.
+ */
+function ingestKept(
+  { store, events }: Pick<ConnectorArea, 'store' | 'events'>,
   user: UserRecord,
-  account: AccountRecord,
-  t: TransactionEntity,
-  categoryId: string,
+  c: TransactionContainer,
+  accounts: AccountRecord[],
+  kept: KeptBody,
+  hashes: Int32Array,
+  epoch: number,
   now: number,
-): TransactionRecord {
-  const day = isoDay(t.date);
-  const rec: TransactionRecord = {
-    id: store.ids.next(),
-    userId: user.id,
-    accountId: account.id,
-    externalId: t.externalId,
-    amount: t.amount,
-    currencyCode: account.currencyCode,
-    bookedDate: day,
-    valueDate: day,
-    description: t.description,
-    originalDescription: t.description,
-    categoryId,
-    status: t.pending ? 'PENDING' : 'BOOKED',
-    type: t.type,
-    seq: store.nextSeq(),
-    created: now,
-    updated: now,
-  };
-  // only when there are some: two fields left undefined cost every stored transaction 16 bytes
-  const payload = payloadOf(t);
-  if (payload !== undefined) rec.payload = payload;
-  const notes = notesOf(t);
-  if (notes !== undefined) rec.notes = notes;
-  if (t.merchantName !== undefined) rec.merchantName = t.merchantName;
-  if (t.merchantCategoryCode !== undefined) rec.merchantCategoryCode = t.merchantCategoryCode;
-  if (t.counterparties !== undefined) rec.counterparties = t.counterparties;
-  return rec;
+): void {
+  const index = connectorState(store).of(user.id).transactions;
+  const n = hashes.length;
+  const ends = new Int32Array(accounts.length);
+  const balances = c.type !== BALANCE_IGNORED_TYPE;
+  let total = 0;
+  for (let k = 0; k < accounts.length; k++) {
+    const ta = c.transactionAccounts[k]!;
+    const account = accounts[k]!;
+    if (balances) setBalance(account, ta.balance, ta.reservedAmount);
+    account.updated = now;
+    ends[k] = total += ta.transactions.length;
+  }
+  const batch = new IngestBatch(
+    store.transactions,
+    index,
+    user.id,
+    kept.body,
+    kept.starts,
+    accounts.map((a) => ({ id: a.id, currencyCode: a.currencyCode })),
+    ends,
+    store.ids.reserve(n),
+    store.reserveSeq(n),
+    now,
+  );
+  store.transactions.addBatch(batch);
+  const changed: Array<Pick<TransactionRecord, 'id' | 'accountId' | 'bookedDate' | 'status'>> = new Array(n);
+  let i = 0;
+  for (let k = 0; k < accounts.length; k++) {
+    const accountId = accounts[k]!.id;
+    for (const t of c.transactionAccounts[k]!.transactions) {
+      // the hash of the look-up, unless the index drew a new seed since
+      index.addLazy(batch, i, t.externalId, index.epoch === epoch ? hashes[i] : undefined);
+      changed[i++] = { id: '', accountId, bookedDate: isoDay(t.date), status: t.pending ? 'PENDING' : 'BOOKED' };
+    }
+  }
+  const locale = user.locale;
+  events.emitMany(
+    'transaction:create',
+    user.id,
+    n,
+    (i) => changed[i]!.accountId,
+    // made from the body, which does not change: the transaction as it was created
+    (i) => v2Transaction(batch.record(i), locale),
+    now,
+    { deferred: true },
+  );
+  emitTransactionChanges(store, user.id, { inserted: changed });
 }
 
 function createUser({ store, setUser }: ConnectorArea): Handler {
@@ -502,9 +538,9 @@ function deleteAccount({ store, state, accountOf }: ConnectorArea): Handler {
 
 function ingestTransactions({ userFor, ingest }: ConnectorArea): Handler {
   return async (req, res) => {
-    const c = await ingestBody(req);
+    const { c, kept } = await ingestBody(req);
     const user = userFor(req.params.externalUserId!, 'none', 404);
-    ingest(user, c);
+    ingest(user, c, kept);
     res.empty(204);
   };
 }
@@ -781,17 +817,4 @@ export function registerConnector(ctx: SandboxContext): void {
   const area = connectorArea(ctx);
   ctx.store.onUserDeleted((userId) => area.state().users.delete(userId));
   handleAll(ctx.handle, area, ROUTES);
-}
-
-function payloadOf(t: TransactionEntity): Record<string, unknown> | undefined {
-  if (!t.payload) return undefined;
-  const keys = Object.keys(t.payload);
-  if (keys.length === 0) return undefined;
-  return toPlain(t.payload) as Record<string, unknown>;
-}
-
-/** TAGS become hashtags in the notes field. */
-function notesOf(t: TransactionEntity): string | undefined {
-  if (!t.tags || t.tags.length === 0) return undefined;
-  return t.tags.map((tag) => `#${tag.replace(/\s+/g, '')}`).join(' ');
 }
